@@ -1,0 +1,115 @@
+//! Every knob litewire has, in one place.
+//!
+//! Each flag can also be set through a `LITEWIRE_*` environment variable, so the
+//! same binary runs unchanged from a shell, a systemd unit or a container.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::{Parser, ValueEnum};
+
+/// How SQLite connections of the pool share their page cache.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CacheMode {
+    /// One page cache for every connection (`cache=shared`); table-level locks.
+    Shared,
+    /// A page cache per connection; WAL snapshot isolation between connections.
+    Private,
+}
+
+impl CacheMode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CacheMode::Shared => "shared",
+            CacheMode::Private => "private",
+        }
+    }
+}
+
+/// SQLite's `PRAGMA synchronous` levels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Synchronous {
+    Off,
+    Normal,
+    Full,
+    Extra,
+}
+
+/// Command-line and environment configuration of the server.
+#[derive(Debug, Clone, Parser)]
+#[command(
+    name = "litewire",
+    version,
+    about = "Serve a SQLite database over the PostgreSQL wire protocol and HTTP JSON"
+)]
+pub struct Config {
+    /// SQLite database file to serve (created if absent).
+    #[arg(long, env = "LITEWIRE_DB", default_value = "litewire.db")]
+    pub db: PathBuf,
+
+    /// Address of the PostgreSQL wire protocol listener.
+    #[arg(long, env = "LITEWIRE_PG_LISTEN", default_value = "127.0.0.1:5432")]
+    pub pg_listen: SocketAddr,
+
+    /// Address of the HTTP JSON listener.
+    #[arg(long, env = "LITEWIRE_HTTP_LISTEN", default_value = "127.0.0.1:8080")]
+    pub http_listen: SocketAddr,
+
+    /// Page cache sharing between the pool's SQLite connections.
+    #[arg(long, env = "LITEWIRE_CACHE", value_enum, default_value = "shared")]
+    pub cache: CacheMode,
+
+    /// `PRAGMA synchronous` for every connection.
+    #[arg(
+        long,
+        env = "LITEWIRE_SYNCHRONOUS",
+        value_enum,
+        default_value = "normal"
+    )]
+    pub synchronous: Synchronous,
+
+    /// Most SQLite connections the pool opens (each Postgres session in use holds one).
+    #[arg(long, env = "LITEWIRE_MAX_CONNECTIONS", default_value_t = 128)]
+    pub max_connections: u32,
+
+    /// SQLite connections the pool keeps open even when idle.
+    #[arg(long, env = "LITEWIRE_MIN_CONNECTIONS", default_value_t = 1)]
+    pub min_connections: u32,
+
+    /// How long a statement waits for a lock held by another process, and how long a
+    /// writer waits for its turn, in milliseconds.
+    #[arg(long, env = "LITEWIRE_BUSY_TIMEOUT_MS", default_value_t = 5000)]
+    pub busy_timeout_ms: u64,
+
+    /// How long a client waits for a free SQLite connection, in milliseconds.
+    #[arg(long, env = "LITEWIRE_ACQUIRE_TIMEOUT_MS", default_value_t = 30000)]
+    pub acquire_timeout_ms: u64,
+
+    /// Prepared statements each SQLite connection keeps.
+    #[arg(long, env = "LITEWIRE_STATEMENT_CACHE", default_value_t = 256)]
+    pub statement_cache: usize,
+
+    /// Largest HTTP request body accepted, in bytes.
+    #[arg(long, env = "LITEWIRE_HTTP_BODY_LIMIT", default_value_t = 8 * 1024 * 1024)]
+    pub http_body_limit: usize,
+
+    /// Let clients ATTACH other database files (off: remote clients cannot reach the
+    /// server's filesystem).
+    #[arg(long, env = "LITEWIRE_ALLOW_ATTACH")]
+    pub allow_attach: bool,
+
+    /// Log filter (same syntax as RUST_LOG, which wins when set).
+    #[arg(long, env = "LITEWIRE_LOG_LEVEL", default_value = "info")]
+    pub log_level: String,
+}
+
+impl Config {
+    pub fn busy_timeout(&self) -> Duration {
+        Duration::from_millis(self.busy_timeout_ms)
+    }
+
+    pub fn acquire_timeout(&self) -> Duration {
+        Duration::from_millis(self.acquire_timeout_ms)
+    }
+}

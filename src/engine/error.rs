@@ -1,0 +1,94 @@
+//! Engine errors: what went wrong, with SQLite's own codes kept for the front ends.
+
+use std::fmt;
+
+/// Why a statement failed. Front ends map this to SQLSTATEs or HTTP statuses.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// SQLite refused the statement; `code` is the extended result code.
+    Sqlite { code: i32 },
+    /// The statement text could not be understood before reaching SQLite.
+    Syntax,
+    /// The session is inside a transaction that already failed.
+    TransactionAborted,
+    /// A writer waited too long for its turn, or a read-then-write transaction lost
+    /// its snapshot to another writer: retry the transaction.
+    SerializationFailure,
+    /// A writer waited longer than the busy timeout for the write permit.
+    LockTimeout,
+    /// The operator has not allowed this (ATTACH, VACUUM INTO).
+    InsufficientPrivilege,
+    /// A statement that is not allowed here (e.g. SAVEPOINT outside a transaction).
+    NoActiveTransaction,
+    /// The request itself is malformed (wrong parameter count, forbidden statement).
+    InvalidRequest,
+    /// A parameter value does not fit its declared type.
+    InvalidParameter,
+    /// The server is shutting down or the pool is exhausted.
+    Unavailable,
+    /// Anything else: an internal error.
+    Internal,
+}
+
+/// An error with a message meant for the client.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EngineError {
+    pub kind: ErrorKind,
+    pub message: String,
+}
+
+impl EngineError {
+    pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
+        EngineError {
+            kind,
+            message: message.into(),
+        }
+    }
+
+    pub fn invalid(message: impl Into<String>) -> Self {
+        Self::new(ErrorKind::InvalidRequest, message)
+    }
+
+    /// SQLite's extended result code, when SQLite raised the error.
+    pub fn sqlite_code(&self) -> Option<i32> {
+        match self.kind {
+            ErrorKind::Sqlite { code } => Some(code),
+            _ => None,
+        }
+    }
+
+    /// SQLite's primary result code (the low byte of the extended one).
+    pub fn sqlite_primary_code(&self) -> Option<i32> {
+        self.sqlite_code().map(|code| code & 0xff)
+    }
+}
+
+impl fmt::Display for EngineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for EngineError {}
+
+impl From<sqlx::Error> for EngineError {
+    fn from(error: sqlx::Error) -> Self {
+        match error {
+            sqlx::Error::Database(db) => {
+                let code = db
+                    .code()
+                    .and_then(|c| c.parse::<i32>().ok())
+                    .unwrap_or(libsqlite3_sys::SQLITE_ERROR);
+                EngineError::new(ErrorKind::Sqlite { code }, db.message())
+            }
+            sqlx::Error::PoolTimedOut => EngineError::new(
+                ErrorKind::Unavailable,
+                "timed out waiting for a free SQLite connection",
+            ),
+            sqlx::Error::PoolClosed => {
+                EngineError::new(ErrorKind::Unavailable, "the server is shutting down")
+            }
+            other => EngineError::new(ErrorKind::Internal, other.to_string()),
+        }
+    }
+}

@@ -1,0 +1,131 @@
+//! Running one statement on one connection through sqlx, into a [`QueryResult`].
+
+use std::sync::Arc;
+
+use sqlx::sqlite::{SqliteArguments, SqliteRow, SqliteValueRef};
+use sqlx::{
+    AssertSqlSafe, Column as _, Decode, Executor, Row, SqlSafeStr, Sqlite, SqliteConnection,
+    Statement as _, TypeInfo, ValueRef,
+};
+
+use super::EngineError;
+use super::result::{Column, QueryResult};
+use super::schema::SchemaCache;
+use super::value::{StorageClass, Value};
+use crate::sql::Statement;
+
+type Query<'q> = sqlx::query::Query<'q, Sqlite, SqliteArguments>;
+
+/// Runs `stmt` with `params` bound to `?1..?N` and collects its whole result.
+pub(super) async fn run(
+    conn: &mut SqliteConnection,
+    schema: &SchemaCache,
+    stmt: &Statement,
+    params: &[Value],
+) -> Result<QueryResult, EngineError> {
+    let mut query = sqlx::query(AssertSqlSafe(stmt.sql.clone()));
+    for param in params {
+        query = bind(query, param);
+    }
+    // Statements without parameters come from simple queries, nearly all different:
+    // caching them would only evict the prepared statements that are reused.
+    let query = query.persistent(!params.is_empty());
+
+    let mut result = QueryResult::empty(stmt.kind);
+    if !stmt.returns_rows {
+        let done = query.execute(&mut *conn).await?;
+        result.rows_affected = done.rows_affected();
+        result.last_insert_rowid = Some(done.last_insert_rowid());
+        return Ok(result);
+    }
+    let rows = query.fetch_all(&mut *conn).await?;
+    result.rows = rows.iter().map(decode_row).collect::<Result<_, _>>()?;
+    result.rows_affected = rows.len() as u64;
+    result.columns = match rows.first() {
+        Some(row) => Arc::new(columns(conn, schema, row.columns(), result.rows.first()).await?),
+        None => describe(conn, schema, stmt).await?,
+    };
+    Ok(result)
+}
+
+/// The result columns of `stmt`, without running it.
+pub(super) async fn describe(
+    conn: &mut SqliteConnection,
+    schema: &SchemaCache,
+    stmt: &Statement,
+) -> Result<Arc<Vec<Column>>, EngineError> {
+    let prepared = (&mut *conn)
+        .prepare(AssertSqlSafe(stmt.sql.clone()).into_sql_str())
+        .await?;
+    let columns = prepared.columns().to_vec();
+    Ok(Arc::new(self::columns(conn, schema, &columns, None).await?))
+}
+
+async fn columns(
+    conn: &mut SqliteConnection,
+    schema: &SchemaCache,
+    sqlx_columns: &[sqlx::sqlite::SqliteColumn],
+    first_row: Option<&Vec<Value>>,
+) -> Result<Vec<Column>, EngineError> {
+    let mut out = Vec::with_capacity(sqlx_columns.len());
+    for (i, column) in sqlx_columns.iter().enumerate() {
+        let decltype = match column.origin().table_column() {
+            Some(origin) => schema.decltype(conn, &origin.table, &origin.name).await?,
+            None => None,
+        };
+        let storage = first_row
+            .and_then(|row| row.get(i))
+            .map(Value::storage_class)
+            .filter(|class| *class != StorageClass::Null);
+        out.push(Column {
+            name: column.name().to_owned(),
+            decltype,
+            storage,
+        });
+    }
+    Ok(out)
+}
+
+fn bind<'q>(query: Query<'q>, value: &Value) -> Query<'q> {
+    match value {
+        Value::Null => query.bind(None::<i64>),
+        Value::Integer(i) => query.bind(*i),
+        Value::Real(f) => query.bind(*f),
+        Value::Text(s) => query.bind(s.clone()),
+        Value::Blob(b) => query.bind(b.clone()),
+    }
+}
+
+fn decode_row(row: &SqliteRow) -> Result<Vec<Value>, EngineError> {
+    (0..row.len())
+        .map(|i| decode_value(row.try_get_raw(i)?))
+        .collect()
+}
+
+fn decode_value(raw: SqliteValueRef<'_>) -> Result<Value, EngineError> {
+    if raw.is_null() {
+        return Ok(Value::Null);
+    }
+    let class = raw.type_info().name().to_owned();
+    let value = match class.as_str() {
+        "INTEGER" => Value::Integer(<i64 as Decode<Sqlite>>::decode(raw).map_err(decode_error)?),
+        "REAL" => Value::Real(<f64 as Decode<Sqlite>>::decode(raw).map_err(decode_error)?),
+        "TEXT" => {
+            let bytes = <Vec<u8> as Decode<Sqlite>>::decode(raw).map_err(decode_error)?;
+            // SQLite does not check that TEXT is UTF-8; show what is there.
+            Value::Text(
+                String::from_utf8(bytes)
+                    .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()),
+            )
+        }
+        _ => Value::Blob(<Vec<u8> as Decode<Sqlite>>::decode(raw).map_err(decode_error)?),
+    };
+    Ok(value)
+}
+
+fn decode_error(error: sqlx::error::BoxDynError) -> EngineError {
+    EngineError::new(
+        super::ErrorKind::Internal,
+        format!("could not decode a value: {error}"),
+    )
+}

@@ -1,0 +1,114 @@
+//! The engine: one SQLite database behind a SQLx pool, shared by every front end.
+//!
+//! Readers run concurrently on pooled connections. Writers take the write permit
+//! first, a fair FIFO semaphore, so they queue inside litewire instead of spinning
+//! in SQLite's busy handler, and no "database is locked" reaches a client. A
+//! [`Session`] pins one connection for as long as a client holds a transaction.
+
+mod error;
+mod exec;
+mod pool;
+mod result;
+mod schema;
+mod session;
+mod value;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use sqlx::{Row, SqlitePool};
+use tokio::sync::Semaphore;
+
+pub use error::{EngineError, ErrorKind};
+pub use result::{Column, CommandKind, QueryResult};
+pub use session::{Session, TransactionState};
+pub use value::{StorageClass, Value};
+
+use crate::config::{CacheMode, Config};
+use schema::SchemaCache;
+
+/// Facts about the running server, reported at startup and by `GET /version`.
+#[derive(Debug, Clone)]
+pub struct ServerInfo {
+    pub version: &'static str,
+    pub sqlite_version: String,
+    pub compile_options: Vec<String>,
+    pub cache: CacheMode,
+}
+
+impl ServerInfo {
+    /// Whether SQLite was built without memory statistics (no global allocator mutex).
+    pub fn memstatus_disabled(&self) -> bool {
+        self.compile_options
+            .iter()
+            .any(|o| o == "DEFAULT_MEMSTATUS=0")
+    }
+}
+
+/// The shared engine: pool, write permit, caches.
+#[derive(Debug)]
+pub struct Engine {
+    pool: SqlitePool,
+    write_permit: Arc<Semaphore>,
+    schema: SchemaCache,
+    info: ServerInfo,
+    write_wait: Duration,
+    allow_attach: bool,
+}
+
+impl Engine {
+    /// Opens (creating if needed) the database file and its pool.
+    pub async fn open(config: &Config) -> Result<Arc<Engine>, EngineError> {
+        let pool = pool::connect(config).await?;
+        let info = read_server_info(&pool, config.cache).await?;
+        Ok(Arc::new(Engine {
+            pool,
+            write_permit: Arc::new(Semaphore::new(1)),
+            schema: SchemaCache::default(),
+            info,
+            write_wait: config.busy_timeout(),
+            allow_attach: config.allow_attach,
+        }))
+    }
+
+    /// A new session: a client's view of the database, with its own transaction.
+    pub fn session(self: &Arc<Self>) -> Session {
+        Session::new(self.clone())
+    }
+
+    /// Checks that the database answers a query.
+    pub async fn ping(&self) -> Result<(), EngineError> {
+        let mut conn = self.pool.acquire().await?;
+        sqlx::query("SELECT 1").execute(&mut *conn).await?;
+        Ok(())
+    }
+
+    pub fn info(&self) -> &ServerInfo {
+        &self.info
+    }
+
+    /// Closes every connection; the last one to close checkpoints the WAL.
+    pub async fn close(&self) {
+        self.pool.close().await;
+    }
+}
+
+async fn read_server_info(pool: &SqlitePool, cache: CacheMode) -> Result<ServerInfo, EngineError> {
+    let mut conn = pool.acquire().await?;
+    let sqlite_version: String = sqlx::query("SELECT sqlite_version()")
+        .fetch_one(&mut *conn)
+        .await?
+        .try_get(0)?;
+    let compile_options = sqlx::query("SELECT compile_options FROM pragma_compile_options")
+        .fetch_all(&mut *conn)
+        .await?
+        .iter()
+        .map(|row| row.try_get::<String, _>(0))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(ServerInfo {
+        version: env!("CARGO_PKG_VERSION"),
+        sqlite_version,
+        compile_options,
+        cache,
+    })
+}

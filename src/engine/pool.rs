@@ -1,0 +1,82 @@
+//! Building the SQLx pool: connection options and the hooks that keep pooled
+//! connections safe to hand out.
+
+use std::ffi::c_int;
+
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
+use sqlx::{Executor, SqliteConnection, SqlitePool};
+
+use super::EngineError;
+use crate::config::{CacheMode, Config, Synchronous};
+
+pub(super) async fn connect(config: &Config) -> Result<SqlitePool, EngineError> {
+    let options = SqliteConnectOptions::new()
+        .filename(&config.db)
+        .create_if_missing(true)
+        .journal_mode(SqliteJournalMode::Wal)
+        .synchronous(synchronous(config.synchronous))
+        .busy_timeout(config.busy_timeout())
+        .foreign_keys(true)
+        .shared_cache(config.cache == CacheMode::Shared)
+        .statement_cache_capacity(config.statement_cache);
+    let allow_attach = config.allow_attach;
+    let pool = SqlitePoolOptions::new()
+        .max_connections(config.max_connections.max(1))
+        .min_connections(config.min_connections.min(config.max_connections))
+        .acquire_timeout(config.acquire_timeout())
+        // Connections are pinned to sessions and checked on release; a ping per
+        // acquire would cost a round trip to the connection's thread for nothing.
+        .test_before_acquire(false)
+        .idle_timeout(None)
+        .after_connect(move |conn, _meta| {
+            Box::pin(async move {
+                if !allow_attach {
+                    forbid_attach(conn).await?;
+                }
+                Ok(())
+            })
+        })
+        .after_release(|conn, _meta| Box::pin(async move { roll_back_leftover(conn).await }))
+        .connect_with(options)
+        .await?;
+    Ok(pool)
+}
+
+fn synchronous(level: Synchronous) -> SqliteSynchronous {
+    match level {
+        Synchronous::Off => SqliteSynchronous::Off,
+        Synchronous::Normal => SqliteSynchronous::Normal,
+        Synchronous::Full => SqliteSynchronous::Full,
+        Synchronous::Extra => SqliteSynchronous::Extra,
+    }
+}
+
+/// Remote clients must not reach the server's filesystem: with the attached-database
+/// limit at zero every `ATTACH` fails inside SQLite itself.
+async fn forbid_attach(conn: &mut SqliteConnection) -> Result<(), sqlx::Error> {
+    let mut handle = conn.lock_handle().await?;
+    // SAFETY: the handle is locked for us and valid for the duration of the call.
+    unsafe {
+        libsqlite3_sys::sqlite3_limit(
+            handle.as_raw_handle().as_ptr(),
+            libsqlite3_sys::SQLITE_LIMIT_ATTACHED,
+            0,
+        );
+    }
+    Ok(())
+}
+
+/// A connection must never go back to the pool inside a transaction: sqlx does not
+/// track a raw `BEGIN`, so the next user would inherit someone else's writes.
+async fn roll_back_leftover(conn: &mut SqliteConnection) -> Result<bool, sqlx::Error> {
+    let autocommit: c_int = {
+        let mut handle = conn.lock_handle().await?;
+        // SAFETY: the handle is locked for us and valid for the duration of the call.
+        unsafe { libsqlite3_sys::sqlite3_get_autocommit(handle.as_raw_handle().as_ptr()) }
+    };
+    if autocommit == 0 {
+        tracing::warn!("a connection came back to the pool inside a transaction: rolling it back");
+        conn.execute("ROLLBACK").await?;
+    }
+    Ok(true)
+}

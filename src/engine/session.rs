@@ -1,0 +1,322 @@
+//! A session: one client's view of the database and of its transaction.
+//!
+//! A session takes a pooled connection on first use and keeps it (pinned) until it
+//! ends, so a transaction always runs on one connection and a busy client pays for
+//! no pool round trips. Transaction control is interpreted here, with PostgreSQL's
+//! rules: an error inside a transaction fails it until ROLLBACK, COMMIT of a failed
+//! transaction rolls back, and a session that ends inside a transaction rolls back.
+
+use std::sync::Arc;
+
+use sqlx::pool::PoolConnection;
+use sqlx::{Executor, Sqlite};
+use tokio::sync::OwnedSemaphorePermit;
+
+use super::{Column, CommandKind, Engine, EngineError, ErrorKind, QueryResult, Value, exec};
+use crate::sql::{Action, Statement};
+
+/// Where a session stands with respect to transactions (PostgreSQL's I / T / E).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TransactionState {
+    Idle,
+    Active,
+    Failed,
+}
+
+pub struct Session {
+    engine: Arc<Engine>,
+    conn: Option<PoolConnection<Sqlite>>,
+    state: TransactionState,
+    /// Held from a transaction's first write to its end.
+    write_permit: Option<OwnedSemaphorePermit>,
+}
+
+impl Session {
+    pub(super) fn new(engine: Arc<Engine>) -> Self {
+        Session {
+            engine,
+            conn: None,
+            state: TransactionState::Idle,
+            write_permit: None,
+        }
+    }
+
+    pub fn transaction_state(&self) -> TransactionState {
+        self.state
+    }
+
+    /// Runs one statement with its parameters (`?1..?N`).
+    pub async fn execute(
+        &mut self,
+        stmt: &Statement,
+        params: &[Value],
+    ) -> Result<QueryResult, EngineError> {
+        if params.len() != stmt.param_count {
+            return Err(EngineError::invalid(format!(
+                "the statement takes {} parameters but {} were supplied",
+                stmt.param_count,
+                params.len()
+            )));
+        }
+        match stmt.action {
+            Action::Begin => self.begin(stmt).await,
+            Action::Commit => self.commit().await,
+            Action::Rollback => self
+                .rollback()
+                .await
+                .map(|()| QueryResult::empty(CommandKind::Rollback)),
+            _ => self.run_in_transaction(stmt, params).await,
+        }
+    }
+
+    /// Runs several statements as one unit, as PostgreSQL runs a multi-statement
+    /// query string: unless the batch manages its own transaction, it runs inside
+    /// one, so a failure leaves none of its writes behind. Stops at the first error,
+    /// which is the last element of the answer.
+    pub async fn execute_batch(
+        &mut self,
+        batch: &[(Statement, Vec<Value>)],
+    ) -> Vec<Result<QueryResult, EngineError>> {
+        let implicit = batch.len() > 1
+            && self.state == TransactionState::Idle
+            && batch
+                .iter()
+                .all(|(stmt, _)| !stmt.action.controls_transaction());
+        let mut results = Vec::with_capacity(batch.len());
+        if implicit {
+            let writes = batch.iter().any(|(stmt, _)| stmt.writes());
+            if let Err(error) = self.begin_transaction(writes).await {
+                results.push(Err(error));
+                return results;
+            }
+        }
+        for (stmt, params) in batch {
+            let result = self.execute(stmt, params).await;
+            let failed = result.is_err();
+            results.push(result);
+            if failed {
+                break;
+            }
+        }
+        if implicit {
+            let failed = results.last().is_some_and(Result::is_err);
+            if failed {
+                if let Err(error) = self.rollback().await {
+                    tracing::warn!(%error, "rollback of a failed batch");
+                }
+            } else if let Err(error) = self.commit().await {
+                results.push(Err(error));
+            }
+        }
+        results
+    }
+
+    /// The result columns `stmt` would produce, without running it.
+    pub async fn describe(&mut self, stmt: &Statement) -> Result<Arc<Vec<Column>>, EngineError> {
+        if !stmt.returns_rows {
+            return Ok(Arc::new(Vec::new()));
+        }
+        let engine = self.engine.clone();
+        let conn = self.connection().await?;
+        exec::describe(conn, &engine.schema, stmt).await
+    }
+
+    /// Ends the session: rolls back an open transaction and returns the connection.
+    pub async fn close(mut self) {
+        if self.state != TransactionState::Idle
+            && let Err(error) = self.rollback().await
+        {
+            tracing::warn!(%error, "rollback at session end failed");
+        }
+    }
+
+    async fn run_in_transaction(
+        &mut self,
+        stmt: &Statement,
+        params: &[Value],
+    ) -> Result<QueryResult, EngineError> {
+        match (self.state, stmt.action) {
+            (TransactionState::Failed, Action::RollbackTo) => {}
+            (TransactionState::Failed, _) => {
+                return Err(EngineError::new(
+                    ErrorKind::TransactionAborted,
+                    "current transaction is aborted, commands ignored until end of transaction block",
+                ));
+            }
+            (TransactionState::Idle, Action::Savepoint | Action::Release | Action::RollbackTo) => {
+                return Err(EngineError::new(
+                    ErrorKind::NoActiveTransaction,
+                    "savepoints can only be used in transaction blocks",
+                ));
+            }
+            (_, Action::WriteFile) if !self.engine.allow_attach => {
+                return Err(EngineError::new(
+                    ErrorKind::InsufficientPrivilege,
+                    "ATTACH and VACUUM INTO are disabled on this server (see --allow-attach)",
+                ));
+            }
+            _ => {}
+        }
+        let result = self.run(stmt, params).await;
+        match (&result, self.state) {
+            (Err(_), TransactionState::Active) => self.state = TransactionState::Failed,
+            (Ok(_), TransactionState::Failed) => self.state = TransactionState::Active,
+            _ => {}
+        }
+        result
+    }
+
+    /// Runs a statement, holding the write permit if it writes: for the statement
+    /// alone in autocommit mode, until the end of an explicit transaction.
+    async fn run(
+        &mut self,
+        stmt: &Statement,
+        params: &[Value],
+    ) -> Result<QueryResult, EngineError> {
+        let writes = matches!(stmt.action, Action::Write | Action::WriteFile);
+        let _statement_permit = match (writes, self.state) {
+            (false, _) => None,
+            (true, TransactionState::Idle) => Some(self.acquire_write_permit().await?),
+            (true, _) => {
+                if self.write_permit.is_none() {
+                    self.write_permit = Some(self.acquire_write_permit().await?);
+                }
+                None
+            }
+        };
+        let engine = self.engine.clone();
+        let conn = self.connection().await?;
+        let result = exec::run(conn, &engine.schema, stmt, params)
+            .await
+            .map_err(snapshot_conflict);
+        if writes
+            && !matches!(
+                stmt.kind,
+                CommandKind::Insert | CommandKind::Update | CommandKind::Delete
+            )
+        {
+            engine.schema.invalidate();
+        }
+        result
+    }
+
+    async fn begin(&mut self, stmt: &Statement) -> Result<QueryResult, EngineError> {
+        if self.state != TransactionState::Idle {
+            // PostgreSQL warns and carries on in the open transaction.
+            return Ok(QueryResult::empty(CommandKind::Begin));
+        }
+        // `BEGIN IMMEDIATE|EXCLUSIVE` asks for the write lock now; anything else
+        // (including PostgreSQL's isolation clauses) starts a deferred transaction.
+        let upper = stmt.sql.to_ascii_uppercase();
+        self.begin_transaction(upper.contains("IMMEDIATE") || upper.contains("EXCLUSIVE"))
+            .await?;
+        Ok(QueryResult::empty(CommandKind::Begin))
+    }
+
+    /// Starts a transaction; `immediate` takes the write permit and lock up front.
+    async fn begin_transaction(&mut self, immediate: bool) -> Result<(), EngineError> {
+        if immediate {
+            self.write_permit = Some(self.acquire_write_permit().await?);
+        }
+        let sql = if immediate {
+            "BEGIN IMMEDIATE"
+        } else {
+            "BEGIN"
+        };
+        let conn = self.connection().await?;
+        if let Err(error) = conn.execute(sql).await {
+            self.write_permit = None;
+            return Err(error.into());
+        }
+        self.state = TransactionState::Active;
+        Ok(())
+    }
+
+    async fn commit(&mut self) -> Result<QueryResult, EngineError> {
+        match self.state {
+            TransactionState::Idle => Ok(QueryResult::empty(CommandKind::Commit)),
+            TransactionState::Failed => {
+                self.rollback().await?;
+                Ok(QueryResult::empty(CommandKind::Rollback))
+            }
+            TransactionState::Active => {
+                let conn = self.connection().await?;
+                let committed = conn.execute("COMMIT").await;
+                match committed {
+                    Ok(_) => {
+                        self.end_transaction();
+                        Ok(QueryResult::empty(CommandKind::Commit))
+                    }
+                    Err(error) => {
+                        // A failed COMMIT ends the transaction, as in PostgreSQL.
+                        let error = snapshot_conflict(error.into());
+                        self.rollback().await?;
+                        Err(error)
+                    }
+                }
+            }
+        }
+    }
+
+    async fn rollback(&mut self) -> Result<(), EngineError> {
+        if self.state == TransactionState::Idle {
+            return Ok(());
+        }
+        let conn = self.connection().await?;
+        // SQLite may already have rolled back on its own (after SQLITE_FULL, say).
+        if let Err(error) = conn.execute("ROLLBACK").await {
+            tracing::debug!(%error, "ROLLBACK");
+        }
+        self.end_transaction();
+        Ok(())
+    }
+
+    fn end_transaction(&mut self) {
+        self.state = TransactionState::Idle;
+        self.write_permit = None;
+    }
+
+    async fn acquire_write_permit(&self) -> Result<OwnedSemaphorePermit, EngineError> {
+        let wait = self.engine.write_wait;
+        match tokio::time::timeout(wait, self.engine.write_permit.clone().acquire_owned()).await {
+            Ok(Ok(permit)) => Ok(permit),
+            Ok(Err(_closed)) => Err(EngineError::new(
+                ErrorKind::Unavailable,
+                "the server is shutting down",
+            )),
+            Err(_elapsed) => Err(EngineError::new(
+                ErrorKind::LockTimeout,
+                format!(
+                    "could not obtain the write lock within {} ms",
+                    wait.as_millis()
+                ),
+            )),
+        }
+    }
+
+    async fn connection(&mut self) -> Result<&mut sqlx::SqliteConnection, EngineError> {
+        if self.conn.is_none() {
+            self.conn = Some(self.engine.pool.acquire().await?);
+        }
+        match self.conn.as_deref_mut() {
+            Some(conn) => Ok(conn),
+            None => Err(EngineError::new(ErrorKind::Internal, "no connection")),
+        }
+    }
+}
+
+/// A write that lost its snapshot to another writer is a serialization failure:
+/// PostgreSQL clients know to retry those.
+fn snapshot_conflict(error: EngineError) -> EngineError {
+    const SQLITE_BUSY_SNAPSHOT: i32 = libsqlite3_sys::SQLITE_BUSY | (2 << 8);
+    match error.sqlite_code() {
+        Some(SQLITE_BUSY_SNAPSHOT) => EngineError::new(
+            ErrorKind::SerializationFailure,
+            format!(
+                "could not serialize access due to concurrent update ({})",
+                error.message
+            ),
+        ),
+        _ => error,
+    }
+}

@@ -1,0 +1,14 @@
+//! litewire: a SQLite database served over the PostgreSQL wire protocol and HTTP JSON.
+//!
+//! Data flows front end → SQL → engine:
+//! - [`pg`] and [`http`] decode requests and encode results;
+//! - [`sql`] splits, classifies and rewrites statements;
+//! - [`engine`] owns the SQLx pool, sessions and transactions, and produces the one
+//!   result model both front ends encode.
+
+pub mod config;
+pub mod engine;
+pub mod http;
+pub mod pg;
+pub mod server;
+pub mod sql;

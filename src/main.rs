@@ -1,0 +1,33 @@
+use clap::Parser;
+use litewire::config::Config;
+use litewire::server::{Server, Shutdown, signal};
+use tracing_subscriber::EnvFilter;
+
+#[tokio::main]
+async fn main() -> std::process::ExitCode {
+    let config = Config::parse();
+    let filter =
+        EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(&config.log_level));
+    tracing_subscriber::fmt().with_env_filter(filter).init();
+
+    let server = match Server::bind(config).await {
+        Ok(server) => server,
+        Err(error) => {
+            tracing::error!(%error, "litewire could not start");
+            return std::process::ExitCode::FAILURE;
+        }
+    };
+    let (trigger, shutdown) = Shutdown::new();
+    tokio::spawn(async move {
+        signal().await;
+        tracing::info!("shutting down");
+        trigger.trigger();
+    });
+    match server.run(shutdown).await {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(error) => {
+            tracing::error!(%error, "litewire failed");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,575 @@
+//! One PostgreSQL client connection: its session, prepared statements and portals,
+//! and the simple and extended query protocols on top of them.
+//!
+//! Replies are fed into the connection's write buffer and flushed once, at
+//! ReadyForQuery (simple protocol) or Sync/Flush (extended protocol): a flush per
+//! message would cost a segment per message and, with delayed ACKs, 40 ms stalls.
+
+use std::collections::HashMap;
+use std::fmt::Debug;
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use futures::{Sink, SinkExt};
+use pgwire::api::portal::Portal as PgPortal;
+use pgwire::api::query::{ExtendedQueryHandler, SimpleQueryHandler};
+use pgwire::api::results::{
+    DescribePortalResponse, DescribeStatementResponse, FieldInfo, Response,
+};
+use pgwire::api::stmt::{QueryParser, StoredStatement};
+use pgwire::api::store::PortalStore;
+use pgwire::api::{ClientInfo, ClientPortalStore, PgWireConnectionState, Type};
+use pgwire::error::{PgWireError, PgWireResult};
+use pgwire::messages::PgWireBackendMessage;
+use pgwire::messages::data::{NoData, ParameterDescription};
+use pgwire::messages::extendedquery::{
+    Bind, BindComplete, Close, CloseComplete, Describe, Execute, Flush, Parse, ParseComplete,
+    PortalSuspended, Sync as PgSync, TARGET_TYPE_BYTE_PORTAL, TARGET_TYPE_BYTE_STATEMENT,
+};
+use pgwire::messages::response::{EmptyQueryResponse, ReadyForQuery, TransactionStatus};
+use pgwire::messages::simplequery::Query;
+use tokio::sync::Mutex;
+
+use super::encode::{RowShape, command_tag};
+use super::errors::{error_info, to_pgwire};
+use super::params;
+use crate::engine::{EngineError, QueryResult, Session, TransactionState, Value};
+use crate::sql::{self, Statement};
+
+/// A statement prepared with Parse.
+struct Prepared {
+    /// `None` for the empty query.
+    statement: Option<Statement>,
+    /// Parameter types as the client declared them (`UNKNOWN` where it sent 0).
+    param_types: Vec<Type>,
+}
+
+/// A portal made by Bind: a statement with its parameters and, once executed with
+/// a row limit, the rows not sent yet.
+struct Portal {
+    prepared: Arc<Prepared>,
+    params: Vec<Value>,
+    result_formats: Vec<i16>,
+    pending: Option<Pending>,
+}
+
+struct Pending {
+    result: QueryResult,
+    sent: usize,
+}
+
+struct State {
+    session: Session,
+    statements: HashMap<String, Arc<Prepared>>,
+    portals: HashMap<String, Portal>,
+}
+
+/// Everything one client connection owns.
+pub struct PgConnection {
+    state: Mutex<State>,
+}
+
+impl PgConnection {
+    pub fn new(session: Session) -> Self {
+        PgConnection {
+            state: Mutex::new(State {
+                session,
+                statements: HashMap::new(),
+                portals: HashMap::new(),
+            }),
+        }
+    }
+
+    /// Resolves once no message is being processed.
+    pub async fn idle(&self) {
+        drop(self.state.lock().await);
+    }
+
+    /// Ends the connection's session: an open transaction is rolled back.
+    pub async fn close(self) {
+        self.state.into_inner().session.close().await;
+    }
+}
+
+fn transaction_status(session: &Session) -> TransactionStatus {
+    match session.transaction_state() {
+        TransactionState::Idle => TransactionStatus::Idle,
+        TransactionState::Active => TransactionStatus::Transaction,
+        TransactionState::Failed => TransactionStatus::Error,
+    }
+}
+
+async fn feed<C>(client: &mut C, message: PgWireBackendMessage) -> PgWireResult<()>
+where
+    C: Sink<PgWireBackendMessage> + Unpin,
+    PgWireError: From<C::Error>,
+{
+    client.feed(message).await.map_err(PgWireError::from)
+}
+
+/// Sends `rows` as DataRow messages.
+async fn feed_rows<C>(client: &mut C, shape: &RowShape, rows: &[Vec<Value>]) -> PgWireResult<()>
+where
+    C: Sink<PgWireBackendMessage> + Unpin,
+    PgWireError: From<C::Error>,
+{
+    for row in rows {
+        let message = shape.data_row(row).map_err(|e| {
+            PgWireError::UserError(Box::new(pgwire::error::ErrorInfo::new(
+                "ERROR".to_owned(),
+                e.sqlstate.to_owned(),
+                e.message,
+            )))
+        })?;
+        feed(client, message).await?;
+    }
+    Ok(())
+}
+
+#[async_trait]
+impl SimpleQueryHandler for PgConnection {
+    async fn on_query<C>(&self, client: &mut C, query: Query) -> PgWireResult<()>
+    where
+        C: ClientInfo + ClientPortalStore + Sink<PgWireBackendMessage> + Unpin + Send + Sync,
+        C::PortalStore: PortalStore,
+        C::Error: Debug,
+        PgWireError: From<<C as Sink<PgWireBackendMessage>>::Error>,
+    {
+        if !matches!(client.state(), PgWireConnectionState::ReadyForQuery) {
+            return Err(PgWireError::NotReadyForQuery);
+        }
+        client.set_state(PgWireConnectionState::QueryInProgress);
+        let mut state = self.state.lock().await;
+        match sql::parse_batch(&query.query) {
+            Ok(statements) if statements.is_empty() => {
+                feed(
+                    client,
+                    PgWireBackendMessage::EmptyQueryResponse(EmptyQueryResponse::new()),
+                )
+                .await?;
+            }
+            Ok(statements) => {
+                let batch: Vec<(Statement, Vec<Value>)> =
+                    statements.into_iter().map(|s| (s, Vec::new())).collect();
+                for outcome in state.session.execute_batch(&batch).await {
+                    let sent = match outcome {
+                        Ok(result) => send_simple_result(client, &result).await,
+                        Err(error) => Err(to_pgwire(&error)),
+                    };
+                    if let Err(error) = sent {
+                        feed(
+                            client,
+                            PgWireBackendMessage::ErrorResponse(error_response(error)),
+                        )
+                        .await?;
+                    }
+                }
+            }
+            Err(error) => {
+                feed(
+                    client,
+                    PgWireBackendMessage::ErrorResponse(error_info(&error).into()),
+                )
+                .await?;
+            }
+        }
+        let status = transaction_status(&state.session);
+        client.set_transaction_status(status);
+        client.set_state(PgWireConnectionState::ReadyForQuery);
+        client
+            .send(PgWireBackendMessage::ReadyForQuery(ReadyForQuery::new(
+                status,
+            )))
+            .await?;
+        Ok(())
+    }
+
+    async fn do_query<C>(&self, _client: &mut C, _query: &str) -> PgWireResult<Vec<Response>>
+    where
+        C: ClientInfo + ClientPortalStore + Sink<PgWireBackendMessage> + Unpin + Send + Sync,
+        C::PortalStore: PortalStore,
+        C::Error: Debug,
+        PgWireError: From<<C as Sink<PgWireBackendMessage>>::Error>,
+    {
+        // `on_query` above does all the work.
+        Ok(Vec::new())
+    }
+}
+
+fn error_response(error: PgWireError) -> pgwire::messages::response::ErrorResponse {
+    let info: pgwire::error::ErrorInfo = error.into();
+    info.into()
+}
+
+async fn send_simple_result<C>(client: &mut C, result: &QueryResult) -> PgWireResult<()>
+where
+    C: Sink<PgWireBackendMessage> + Unpin,
+    PgWireError: From<C::Error>,
+{
+    if result.returns_rows() {
+        let shape = RowShape::new(&result.columns, &[]);
+        feed(client, shape.row_description(&result.columns)).await?;
+        feed_rows(client, &shape, &result.rows).await?;
+    }
+    feed(client, command_tag(result, result.rows.len())).await
+}
+
+/// The unnamed statement or portal is the empty name.
+fn name_of(name: &Option<String>) -> String {
+    name.clone().unwrap_or_default()
+}
+
+#[async_trait]
+impl ExtendedQueryHandler for PgConnection {
+    type Statement = ();
+    type QueryParser = NoParser;
+
+    fn query_parser(&self) -> Arc<Self::QueryParser> {
+        Arc::new(NoParser)
+    }
+
+    async fn on_parse<C>(&self, client: &mut C, message: Parse) -> PgWireResult<()>
+    where
+        C: ClientInfo + ClientPortalStore + Sink<PgWireBackendMessage> + Unpin + Send + Sync,
+        C::PortalStore: PortalStore<Statement = Self::Statement>,
+        C::Error: Debug,
+        PgWireError: From<<C as Sink<PgWireBackendMessage>>::Error>,
+    {
+        let statement = sql::parse_single(&message.query).map_err(|e| to_pgwire(&e))?;
+        let param_types = message
+            .type_oids
+            .iter()
+            .map(|oid| Type::from_oid(*oid).unwrap_or(Type::UNKNOWN))
+            .collect();
+        let prepared = Arc::new(Prepared {
+            statement,
+            param_types,
+        });
+        self.state
+            .lock()
+            .await
+            .statements
+            .insert(name_of(&message.name), prepared);
+        feed(
+            client,
+            PgWireBackendMessage::ParseComplete(ParseComplete::new()),
+        )
+        .await
+    }
+
+    async fn on_bind<C>(&self, client: &mut C, message: Bind) -> PgWireResult<()>
+    where
+        C: ClientInfo + ClientPortalStore + Sink<PgWireBackendMessage> + Unpin + Send + Sync,
+        C::PortalStore: PortalStore<Statement = Self::Statement>,
+        C::Error: Debug,
+        PgWireError: From<<C as Sink<PgWireBackendMessage>>::Error>,
+    {
+        let mut state = self.state.lock().await;
+        let statement_name = name_of(&message.statement_name);
+        let prepared = state
+            .statements
+            .get(&statement_name)
+            .cloned()
+            .ok_or_else(|| PgWireError::StatementNotFound(statement_name.clone()))?;
+        let params = bind_params(&prepared, &message).map_err(|e| to_pgwire(&e))?;
+        let portal = Portal {
+            prepared,
+            params,
+            result_formats: message.result_column_format_codes.clone(),
+            pending: None,
+        };
+        state.portals.insert(name_of(&message.portal_name), portal);
+        feed(
+            client,
+            PgWireBackendMessage::BindComplete(BindComplete::new()),
+        )
+        .await
+    }
+
+    async fn on_describe<C>(&self, client: &mut C, message: Describe) -> PgWireResult<()>
+    where
+        C: ClientInfo + ClientPortalStore + Sink<PgWireBackendMessage> + Unpin + Send + Sync,
+        C::PortalStore: PortalStore<Statement = Self::Statement>,
+        C::Error: Debug,
+        PgWireError: From<<C as Sink<PgWireBackendMessage>>::Error>,
+    {
+        let mut state = self.state.lock().await;
+        let name = name_of(&message.name);
+        let (prepared, formats) = match message.target_type {
+            TARGET_TYPE_BYTE_STATEMENT => {
+                let prepared = state
+                    .statements
+                    .get(&name)
+                    .cloned()
+                    .ok_or_else(|| PgWireError::StatementNotFound(name.clone()))?;
+                let types = (0..prepared.statement.as_ref().map_or(0, |s| s.param_count))
+                    .map(|i| param_type(&prepared, i).oid())
+                    .collect();
+                feed(
+                    client,
+                    PgWireBackendMessage::ParameterDescription(ParameterDescription::new(types)),
+                )
+                .await?;
+                (prepared, Vec::new())
+            }
+            TARGET_TYPE_BYTE_PORTAL => {
+                let portal = state
+                    .portals
+                    .get(&name)
+                    .ok_or_else(|| PgWireError::PortalNotFound(name.clone()))?;
+                (portal.prepared.clone(), portal.result_formats.clone())
+            }
+            other => return Err(PgWireError::InvalidTargetType(other)),
+        };
+        let columns = match &prepared.statement {
+            Some(statement) => state
+                .session
+                .describe(statement)
+                .await
+                .map_err(|e| to_pgwire(&e))?,
+            None => Arc::new(Vec::new()),
+        };
+        let message = if columns.is_empty() {
+            PgWireBackendMessage::NoData(NoData::new())
+        } else {
+            RowShape::new(&columns, &formats).row_description(&columns)
+        };
+        feed(client, message).await
+    }
+
+    async fn on_execute<C>(&self, client: &mut C, message: Execute) -> PgWireResult<()>
+    where
+        C: ClientInfo + ClientPortalStore + Sink<PgWireBackendMessage> + Unpin + Send + Sync,
+        C::PortalStore: PortalStore<Statement = Self::Statement>,
+        C::Error: Debug,
+        PgWireError: From<<C as Sink<PgWireBackendMessage>>::Error>,
+    {
+        let mut guard = self.state.lock().await;
+        let state = &mut *guard;
+        let name = name_of(&message.name);
+        let portal = state
+            .portals
+            .get_mut(&name)
+            .ok_or_else(|| PgWireError::PortalNotFound(name.clone()))?;
+        let Some(statement) = portal.prepared.statement.clone() else {
+            return feed(
+                client,
+                PgWireBackendMessage::EmptyQueryResponse(EmptyQueryResponse::new()),
+            )
+            .await;
+        };
+        let pending = match portal.pending.take() {
+            Some(pending) => pending,
+            None => {
+                let result = state.session.execute(&statement, &portal.params).await;
+                client.set_transaction_status(transaction_status(&state.session));
+                Pending {
+                    result: result.map_err(|e| to_pgwire(&e))?,
+                    sent: 0,
+                }
+            }
+        };
+        send_portal_rows(client, portal, pending, message.max_rows).await
+    }
+
+    async fn on_sync<C>(&self, client: &mut C, _message: PgSync) -> PgWireResult<()>
+    where
+        C: ClientInfo + ClientPortalStore + Sink<PgWireBackendMessage> + Unpin + Send + Sync,
+        C::PortalStore: PortalStore<Statement = Self::Statement>,
+        C::Error: Debug,
+        PgWireError: From<<C as Sink<PgWireBackendMessage>>::Error>,
+    {
+        let mut state = self.state.lock().await;
+        state.portals.remove("");
+        let status = transaction_status(&state.session);
+        client.set_transaction_status(status);
+        client
+            .send(PgWireBackendMessage::ReadyForQuery(ReadyForQuery::new(
+                status,
+            )))
+            .await?;
+        Ok(())
+    }
+
+    async fn on_flush<C>(&self, client: &mut C, _message: Flush) -> PgWireResult<()>
+    where
+        C: ClientInfo + Sink<PgWireBackendMessage> + Unpin + Send + Sync,
+        C::Error: Debug,
+        PgWireError: From<<C as Sink<PgWireBackendMessage>>::Error>,
+    {
+        client.flush().await?;
+        Ok(())
+    }
+
+    async fn on_close<C>(&self, client: &mut C, message: Close) -> PgWireResult<()>
+    where
+        C: ClientInfo + ClientPortalStore + Sink<PgWireBackendMessage> + Unpin + Send + Sync,
+        C::PortalStore: PortalStore<Statement = Self::Statement>,
+        C::Error: Debug,
+        PgWireError: From<<C as Sink<PgWireBackendMessage>>::Error>,
+    {
+        let mut state = self.state.lock().await;
+        let name = name_of(&message.name);
+        match message.target_type {
+            TARGET_TYPE_BYTE_STATEMENT => {
+                state.statements.remove(&name);
+            }
+            TARGET_TYPE_BYTE_PORTAL => {
+                state.portals.remove(&name);
+            }
+            _ => {}
+        }
+        feed(
+            client,
+            PgWireBackendMessage::CloseComplete(CloseComplete::new()),
+        )
+        .await
+    }
+
+    async fn do_query<C>(
+        &self,
+        _client: &mut C,
+        _portal: &PgPortal<()>,
+        _max_rows: usize,
+    ) -> PgWireResult<Response>
+    where
+        C: ClientInfo + ClientPortalStore + Sink<PgWireBackendMessage> + Unpin + Send + Sync,
+        C::PortalStore: PortalStore<Statement = Self::Statement>,
+        C::Error: Debug,
+        PgWireError: From<<C as Sink<PgWireBackendMessage>>::Error>,
+    {
+        Err(PgWireError::ApiError(
+            "portals are executed by on_execute".into(),
+        ))
+    }
+
+    async fn do_describe_statement<C>(
+        &self,
+        _client: &mut C,
+        _target: &StoredStatement<()>,
+    ) -> PgWireResult<DescribeStatementResponse>
+    where
+        C: ClientInfo + ClientPortalStore + Sink<PgWireBackendMessage> + Unpin + Send + Sync,
+        C::PortalStore: PortalStore<Statement = Self::Statement>,
+        C::Error: Debug,
+        PgWireError: From<<C as Sink<PgWireBackendMessage>>::Error>,
+    {
+        Ok(DescribeStatementResponse::new(Vec::new(), Vec::new()))
+    }
+
+    async fn do_describe_portal<C>(
+        &self,
+        _client: &mut C,
+        _target: &PgPortal<()>,
+    ) -> PgWireResult<DescribePortalResponse>
+    where
+        C: ClientInfo + ClientPortalStore + Sink<PgWireBackendMessage> + Unpin + Send + Sync,
+        C::PortalStore: PortalStore<Statement = Self::Statement>,
+        C::Error: Debug,
+        PgWireError: From<<C as Sink<PgWireBackendMessage>>::Error>,
+    {
+        Ok(DescribePortalResponse::new(Vec::new()))
+    }
+}
+
+/// Sends the portal's rows, at most `max_rows` of them (0: all), and either
+/// PortalSuspended (rows remain, kept in the portal) or CommandComplete.
+async fn send_portal_rows<C>(
+    client: &mut C,
+    portal: &mut Portal,
+    pending: Pending,
+    max_rows: i32,
+) -> PgWireResult<()>
+where
+    C: Sink<PgWireBackendMessage> + Unpin,
+    PgWireError: From<C::Error>,
+{
+    let remaining = pending.result.rows.len() - pending.sent;
+    let limit = usize::try_from(max_rows)
+        .ok()
+        .filter(|n| *n > 0)
+        .unwrap_or(remaining);
+    let count = limit.min(remaining);
+    let shape = RowShape::new(&pending.result.columns, &portal.result_formats);
+    feed_rows(
+        client,
+        &shape,
+        &pending.result.rows[pending.sent..pending.sent + count],
+    )
+    .await?;
+    let sent = pending.sent + count;
+    if sent < pending.result.rows.len() {
+        portal.pending = Some(Pending { sent, ..pending });
+        feed(
+            client,
+            PgWireBackendMessage::PortalSuspended(PortalSuspended::new()),
+        )
+        .await
+    } else {
+        feed(client, command_tag(&pending.result, sent)).await
+    }
+}
+
+fn param_type(prepared: &Prepared, i: usize) -> Type {
+    match prepared.param_types.get(i) {
+        Some(ty) if *ty != Type::UNKNOWN => ty.clone(),
+        // Untyped parameters are sent and bound as text.
+        _ => Type::TEXT,
+    }
+}
+
+fn bind_params(prepared: &Prepared, bind: &Bind) -> Result<Vec<Value>, EngineError> {
+    let expected = prepared.statement.as_ref().map_or(0, |s| s.param_count);
+    if bind.parameters.len() != expected {
+        return Err(EngineError::invalid(format!(
+            "bind message supplies {} parameters, but prepared statement requires {expected}",
+            bind.parameters.len()
+        )));
+    }
+    bind.parameters
+        .iter()
+        .enumerate()
+        .map(|(i, raw)| {
+            let ty = prepared
+                .param_types
+                .get(i)
+                .cloned()
+                .unwrap_or(Type::UNKNOWN);
+            let binary = params::format_code(&bind.parameter_format_codes, i) == 1;
+            params::decode(raw.as_deref(), &ty, binary)
+        })
+        .collect()
+}
+
+/// pgwire wants a parser type; statements are parsed in `on_parse` instead.
+#[derive(Debug)]
+pub struct NoParser;
+
+#[async_trait]
+impl QueryParser for NoParser {
+    type Statement = ();
+
+    async fn parse_sql<C>(
+        &self,
+        _client: &C,
+        _sql: &str,
+        _types: &[Option<Type>],
+    ) -> PgWireResult<Option<()>>
+    where
+        C: ClientInfo + Unpin + Send + Sync,
+    {
+        Ok(None)
+    }
+
+    fn get_parameter_types(&self, _stmt: &()) -> PgWireResult<Vec<Type>> {
+        Ok(Vec::new())
+    }
+
+    fn get_result_schema(
+        &self,
+        _stmt: &(),
+        _column_format: Option<&pgwire::api::portal::Format>,
+    ) -> PgWireResult<Vec<FieldInfo>> {
+        Ok(Vec::new())
+    }
+}

@@ -1,0 +1,138 @@
+//! Engine errors as PostgreSQL ErrorResponses: SQLSTATE from SQLite's result codes
+//! (and, for SQLITE_ERROR, which covers most of the SQL mistakes, its message).
+
+use pgwire::error::{ErrorInfo, PgWireError};
+
+use crate::engine::{EngineError, ErrorKind};
+
+pub fn sqlstate(error: &EngineError) -> &'static str {
+    match error.kind {
+        ErrorKind::Sqlite { code } => sqlite_sqlstate(code, &error.message),
+        ErrorKind::Syntax => "42601",
+        ErrorKind::TransactionAborted => "25P02",
+        ErrorKind::SerializationFailure => "40001",
+        ErrorKind::LockTimeout => "55P03",
+        ErrorKind::NoActiveTransaction => "25P01",
+        ErrorKind::InvalidRequest => "08P01",
+        ErrorKind::InsufficientPrivilege => "42501",
+        ErrorKind::InvalidParameter => "22P02",
+        ErrorKind::Unavailable => "57P03",
+        ErrorKind::Internal => "XX000",
+    }
+}
+
+fn sqlite_sqlstate(code: i32, message: &str) -> &'static str {
+    use libsqlite3_sys as ffi;
+    match code {
+        ffi::SQLITE_CONSTRAINT_UNIQUE | ffi::SQLITE_CONSTRAINT_PRIMARYKEY => "23505",
+        ffi::SQLITE_CONSTRAINT_NOTNULL => "23502",
+        ffi::SQLITE_CONSTRAINT_FOREIGNKEY => "23503",
+        ffi::SQLITE_CONSTRAINT_CHECK => "23514",
+        _ => match code & 0xff {
+            ffi::SQLITE_ERROR => error_message_sqlstate(message),
+            ffi::SQLITE_CONSTRAINT => "23000",
+            ffi::SQLITE_BUSY | ffi::SQLITE_LOCKED => "55P03",
+            ffi::SQLITE_MISMATCH => "42804",
+            ffi::SQLITE_RANGE => "08P01",
+            ffi::SQLITE_READONLY => "25006",
+            ffi::SQLITE_FULL => "53100",
+            ffi::SQLITE_NOMEM => "53200",
+            ffi::SQLITE_TOOBIG => "54000",
+            ffi::SQLITE_INTERRUPT => "57014",
+            ffi::SQLITE_AUTH | ffi::SQLITE_PERM => "42501",
+            ffi::SQLITE_CORRUPT | ffi::SQLITE_NOTADB => "XX001",
+            ffi::SQLITE_IOERR | ffi::SQLITE_CANTOPEN => "58030",
+            _ => "XX000",
+        },
+    }
+}
+
+/// SQLITE_ERROR is SQLite's catch-all; its message tells the cases apart.
+fn error_message_sqlstate(message: &str) -> &'static str {
+    const BY_MESSAGE: &[(&str, &str)] = &[
+        ("syntax error", "42601"),
+        ("incomplete input", "42601"),
+        ("unrecognized token", "42601"),
+        ("no such table", "42P01"),
+        ("no such view", "42P01"),
+        ("no such index", "42704"),
+        ("no such column", "42703"),
+        ("has no column named", "42703"),
+        ("no such function", "42883"),
+        ("wrong number of arguments", "42883"),
+        ("already exists", "42P07"),
+        ("ambiguous column name", "42702"),
+        ("too many attached databases", "42501"),
+        ("datatype mismatch", "42804"),
+        ("integer overflow", "22003"),
+        ("cannot start a transaction within a transaction", "25001"),
+        ("cannot commit - no transaction is active", "25P01"),
+    ];
+    BY_MESSAGE
+        .iter()
+        .find(|(needle, _)| message.contains(needle))
+        .map_or("XX000", |(_, state)| state)
+}
+
+/// The ErrorResponse fields for an engine error.
+pub fn error_info(error: &EngineError) -> ErrorInfo {
+    ErrorInfo::new(
+        "ERROR".to_owned(),
+        sqlstate(error).to_owned(),
+        error.message.clone(),
+    )
+}
+
+pub fn to_pgwire(error: &EngineError) -> PgWireError {
+    PgWireError::UserError(Box::new(error_info(error)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn state(code: i32, message: &str) -> &'static str {
+        sqlstate(&EngineError::new(ErrorKind::Sqlite { code }, message))
+    }
+
+    #[test]
+    fn maps_sqlite_codes_and_messages() {
+        use libsqlite3_sys as ffi;
+        assert_eq!(
+            state(ffi::SQLITE_ERROR, "near \"selec\": syntax error"),
+            "42601"
+        );
+        assert_eq!(state(ffi::SQLITE_ERROR, "no such table: nope"), "42P01");
+        assert_eq!(state(ffi::SQLITE_ERROR, "no such column: x"), "42703");
+        assert_eq!(
+            state(
+                ffi::SQLITE_CONSTRAINT_UNIQUE,
+                "UNIQUE constraint failed: t.a"
+            ),
+            "23505"
+        );
+        assert_eq!(
+            state(
+                ffi::SQLITE_CONSTRAINT_NOTNULL,
+                "NOT NULL constraint failed: t.a"
+            ),
+            "23502"
+        );
+        assert_eq!(
+            state(
+                ffi::SQLITE_CONSTRAINT_FOREIGNKEY,
+                "FOREIGN KEY constraint failed"
+            ),
+            "23503"
+        );
+        assert_eq!(
+            state(
+                ffi::SQLITE_CONSTRAINT_CHECK,
+                "CHECK constraint failed: a > 0"
+            ),
+            "23514"
+        );
+        assert_eq!(state(ffi::SQLITE_BUSY, "database is locked"), "55P03");
+        assert_eq!(state(ffi::SQLITE_ERROR, "something else"), "XX000");
+    }
+}

@@ -1,0 +1,101 @@
+//! The PostgreSQL wire protocol front end (crate pgwire).
+//!
+//! Each accepted socket gets its own [`PgConnection`] (session, prepared statements,
+//! portals). When the client goes away, for whatever reason, the connection's
+//! session is closed, which rolls back any transaction it left open.
+
+mod connection;
+mod encode;
+mod errors;
+mod params;
+mod startup;
+mod types;
+
+use std::sync::Arc;
+
+use pgwire::api::{NoopHandler, PgWireServerHandlers};
+use pgwire::tokio::process_socket;
+use tokio::net::TcpListener;
+use tokio::task::JoinSet;
+
+pub use connection::PgConnection;
+pub use startup::SERVER_VERSION;
+
+use crate::engine::Engine;
+use crate::server::Shutdown;
+
+/// The handlers pgwire asks for, all backed by one connection's state.
+struct Handlers {
+    connection: Arc<PgConnection>,
+}
+
+impl PgWireServerHandlers for Handlers {
+    fn simple_query_handler(&self) -> Arc<impl pgwire::api::query::SimpleQueryHandler> {
+        self.connection.clone()
+    }
+
+    fn extended_query_handler(&self) -> Arc<impl pgwire::api::query::ExtendedQueryHandler> {
+        self.connection.clone()
+    }
+
+    fn startup_handler(&self) -> Arc<impl pgwire::api::auth::StartupHandler> {
+        Arc::new(startup::TrustStartup)
+    }
+
+    fn copy_handler(&self) -> Arc<impl pgwire::api::copy::CopyHandler> {
+        Arc::new(NoopHandler)
+    }
+}
+
+/// Accepts PostgreSQL clients until `shutdown` fires, then waits for the
+/// connections in flight to finish their current work and close.
+pub async fn serve(listener: TcpListener, engine: Arc<Engine>, shutdown: Shutdown) {
+    let mut connections = JoinSet::new();
+    loop {
+        tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok((socket, peer)) => {
+                    let engine = engine.clone();
+                    let shutdown = shutdown.clone();
+                    connections.spawn(async move {
+                        tracing::debug!(%peer, "postgres client connected");
+                        serve_connection(socket, engine, shutdown).await;
+                        tracing::debug!(%peer, "postgres client disconnected");
+                    });
+                }
+                Err(error) => tracing::warn!(%error, "accepting a postgres connection failed"),
+            },
+            Some(_) = connections.join_next(), if !connections.is_empty() => {}
+            () = shutdown.wait() => break,
+        }
+    }
+    while connections.join_next().await.is_some() {}
+}
+
+async fn serve_connection(socket: tokio::net::TcpStream, engine: Arc<Engine>, shutdown: Shutdown) {
+    let connection = Arc::new(PgConnection::new(engine.session()));
+    let handlers = Handlers {
+        connection: connection.clone(),
+    };
+    // Boxed so that it can be dropped (with pgwire's handler clones) before close.
+    let mut process = Box::pin(process_socket(socket, None, handlers));
+    let result = tokio::select! {
+        result = &mut process => Some(result),
+        () = shutdown.wait() => {
+            // Let the message in flight finish, then hang up.
+            tokio::select! {
+                result = &mut process => Some(result),
+                () = connection.idle() => None,
+            }
+        }
+    };
+    if let Some(Err(error)) = result {
+        tracing::debug!(%error, "postgres connection ended with an error");
+    }
+    drop(process);
+    // pgwire has dropped its handler clones by now; ours is the last one.
+    match Arc::try_unwrap(connection) {
+        Ok(connection) => connection.close().await,
+        Err(_) => tracing::warn!("postgres connection state still shared at close"),
+    }
+}

@@ -1,0 +1,142 @@
+//! Running the whole server: engine, both listeners, and a clean shutdown.
+//!
+//! On SIGINT/SIGTERM the listeners stop accepting, requests in flight finish,
+//! sessions roll back what they left open, and the pool closes so the WAL is
+//! checkpointed into the database file.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use tokio::net::TcpListener;
+use tokio::sync::watch;
+
+use crate::config::Config;
+use crate::engine::{Engine, EngineError};
+use crate::{http, pg};
+
+/// A cloneable signal that the server is shutting down.
+#[derive(Clone, Debug)]
+pub struct Shutdown {
+    receiver: watch::Receiver<bool>,
+}
+
+/// The sending side of [`Shutdown`].
+#[derive(Debug)]
+pub struct ShutdownTrigger {
+    sender: watch::Sender<bool>,
+}
+
+impl Shutdown {
+    pub fn new() -> (ShutdownTrigger, Shutdown) {
+        let (sender, receiver) = watch::channel(false);
+        (ShutdownTrigger { sender }, Shutdown { receiver })
+    }
+
+    /// Resolves once shutdown has been triggered (at once if it already was).
+    pub async fn wait(&self) {
+        let mut receiver = self.receiver.clone();
+        // An error means the trigger is gone, which also means: shut down.
+        let _ = receiver.wait_for(|stopping| *stopping).await;
+    }
+}
+
+impl ShutdownTrigger {
+    pub fn trigger(&self) {
+        self.sender.send_replace(true);
+    }
+}
+
+/// A server that is bound and about to serve.
+pub struct Server {
+    engine: Arc<Engine>,
+    pg_listener: TcpListener,
+    http_listener: TcpListener,
+    config: Config,
+}
+
+impl Server {
+    /// Opens the database and binds both listeners.
+    pub async fn bind(config: Config) -> Result<Server, Box<dyn std::error::Error>> {
+        let engine = Engine::open(&config).await?;
+        report_build(&engine);
+        let pg_listener = TcpListener::bind(config.pg_listen).await?;
+        let http_listener = TcpListener::bind(config.http_listen).await?;
+        Ok(Server {
+            engine,
+            pg_listener,
+            http_listener,
+            config,
+        })
+    }
+
+    pub fn pg_addr(&self) -> std::io::Result<SocketAddr> {
+        self.pg_listener.local_addr()
+    }
+
+    pub fn http_addr(&self) -> std::io::Result<SocketAddr> {
+        self.http_listener.local_addr()
+    }
+
+    /// Serves until `shutdown` fires, then shuts down cleanly.
+    pub async fn run(self, shutdown: Shutdown) -> Result<(), EngineError> {
+        tracing::info!(
+            postgres = %self.pg_listener.local_addr().map_or_else(|e| e.to_string(), |a| a.to_string()),
+            http = %self.http_listener.local_addr().map_or_else(|e| e.to_string(), |a| a.to_string()),
+            db = %self.config.db.display(),
+            cache = self.config.cache.as_str(),
+            "litewire is serving"
+        );
+        let pg = pg::serve(self.pg_listener, self.engine.clone(), shutdown.clone());
+        let http = http::serve(
+            self.http_listener,
+            self.engine.clone(),
+            &self.config,
+            shutdown,
+        );
+        tokio::join!(pg, http);
+        self.engine.close().await;
+        tracing::info!("litewire stopped");
+        Ok(())
+    }
+}
+
+/// Logs SQLite's version and compile options, and warns when the build lost
+/// `SQLITE_DEFAULT_MEMSTATUS=0` (a shell `LIBSQLITE3_FLAGS` overrides ours).
+fn report_build(engine: &Engine) {
+    let info = engine.info();
+    tracing::info!(
+        sqlite = %info.sqlite_version,
+        options = %info.compile_options.join(" "),
+        "SQLite build"
+    );
+    if !info.memstatus_disabled() {
+        tracing::warn!(
+            "SQLite was built WITHOUT SQLITE_DEFAULT_MEMSTATUS=0: every allocation takes a global \
+             mutex. Was LIBSQLITE3_FLAGS set in the shell when building? Unset it and rebuild."
+        );
+    }
+}
+
+/// Resolves on SIGINT or SIGTERM.
+pub async fn signal() {
+    let ctrl_c = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        match signal(SignalKind::terminate()) {
+            Ok(mut term) => {
+                tokio::select! {
+                    _ = ctrl_c => {}
+                    _ = term.recv() => {}
+                }
+            }
+            Err(_) => {
+                let _ = ctrl_c.await;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = ctrl_c.await;
+    }
+}

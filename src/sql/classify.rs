@@ -1,0 +1,205 @@
+//! Statement classification from the leading keywords.
+//!
+//! The engine needs to know, before running a statement, whether it controls the
+//! transaction, whether it writes (and so must wait for the write permit), and which
+//! command tag its result carries. The first one or two keywords decide nearly all
+//! of it; `WITH` looks further for a data-modifying verb.
+
+use super::lexer::{Token, TokenKind};
+use crate::engine::{CommandKind, EngineError, ErrorKind};
+
+/// What running a statement means for the session.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    /// Reads only: runs concurrently with other readers.
+    Read,
+    /// Writes (DML, DDL, PRAGMA assignments, ...): holds the write permit.
+    Write,
+    /// Like `Write`, and reaches the server's filesystem (ATTACH, VACUUM INTO).
+    WriteFile,
+    Begin,
+    Commit,
+    Rollback,
+    Savepoint,
+    Release,
+    RollbackTo,
+}
+
+impl Action {
+    /// Whether the statement begins, ends or partly undoes a transaction.
+    pub fn controls_transaction(self) -> bool {
+        !matches!(self, Action::Read | Action::Write | Action::WriteFile)
+    }
+}
+
+pub(super) struct Shape {
+    pub action: Action,
+    pub kind: CommandKind,
+    pub returns_rows: bool,
+}
+
+impl Shape {
+    fn new(action: Action, kind: CommandKind, returns_rows: bool) -> Self {
+        Shape {
+            action,
+            kind,
+            returns_rows,
+        }
+    }
+
+    fn control(action: Action, kind: CommandKind) -> Self {
+        Shape::new(action, kind, false)
+    }
+
+    fn ddl(tag: &'static str) -> Self {
+        Shape::new(Action::Write, CommandKind::Other(tag), false)
+    }
+}
+
+pub(super) fn classify(sql: &str, tokens: &[Token], base: usize) -> Result<Shape, EngineError> {
+    let word = |i: usize| -> String {
+        tokens
+            .get(i)
+            .filter(|t| t.kind == TokenKind::Word)
+            .map(|t| sql[t.start - base..t.end - base].to_ascii_uppercase())
+            .unwrap_or_default()
+    };
+    let has_word = |kw: &str| {
+        tokens.iter().any(|t| {
+            t.kind == TokenKind::Word && sql[t.start - base..t.end - base].eq_ignore_ascii_case(kw)
+        })
+    };
+    let returning = || has_word("RETURNING");
+    let first = word(0);
+    let shape = match first.as_str() {
+        "SELECT" | "VALUES" | "EXPLAIN" | "TABLE" => {
+            Shape::new(Action::Read, CommandKind::Select, true)
+        }
+        "WITH" => with_shape(&has_word),
+        "INSERT" | "REPLACE" => Shape::new(Action::Write, CommandKind::Insert, returning()),
+        "UPDATE" => Shape::new(Action::Write, CommandKind::Update, returning()),
+        "DELETE" => Shape::new(Action::Write, CommandKind::Delete, returning()),
+        "PRAGMA" => {
+            let assigns = tokens
+                .iter()
+                .any(|t| sql[t.start - base..t.end - base] == *"=");
+            let action = if assigns { Action::Write } else { Action::Read };
+            Shape::new(action, CommandKind::Select, true)
+        }
+        "BEGIN" => Shape::control(Action::Begin, CommandKind::Begin),
+        "START" if word(1) == "TRANSACTION" => Shape::control(Action::Begin, CommandKind::Begin),
+        "COMMIT" | "END" => Shape::control(Action::Commit, CommandKind::Commit),
+        "ROLLBACK" | "ABORT" if has_word("TO") => {
+            Shape::control(Action::RollbackTo, CommandKind::Other("ROLLBACK"))
+        }
+        "ROLLBACK" | "ABORT" => Shape::control(Action::Rollback, CommandKind::Rollback),
+        "SAVEPOINT" => Shape::control(Action::Savepoint, CommandKind::Other("SAVEPOINT")),
+        "RELEASE" => Shape::control(Action::Release, CommandKind::Other("RELEASE")),
+        "CREATE" | "DROP" | "ALTER" => Shape::ddl(ddl_tag(&first, &word)),
+        "ANALYZE" => Shape::ddl("ANALYZE"),
+        "REINDEX" => Shape::ddl("REINDEX"),
+        "VACUUM" if has_word("INTO") => {
+            Shape::new(Action::WriteFile, CommandKind::Other("VACUUM"), false)
+        }
+        "VACUUM" => Shape::ddl("VACUUM"),
+        "ATTACH" => Shape::new(Action::WriteFile, CommandKind::Other("ATTACH"), false),
+        "DETACH" => Shape::ddl("DETACH"),
+        "" => {
+            return Err(EngineError::new(
+                ErrorKind::Syntax,
+                format!(
+                    "syntax error at or near \"{}\"",
+                    tokens
+                        .first()
+                        .map_or("", |t| &sql[t.start - base..t.end - base])
+                ),
+            ));
+        }
+        _ => Shape::new(Action::Write, CommandKind::Other("OK"), true),
+    };
+    Ok(shape)
+}
+
+/// A `WITH` statement is a query unless its main verb modifies data.
+fn with_shape(has_word: &dyn Fn(&str) -> bool) -> Shape {
+    let returns = has_word("RETURNING");
+    if has_word("INSERT") || has_word("REPLACE") {
+        Shape::new(Action::Write, CommandKind::Insert, returns)
+    } else if has_word("UPDATE") {
+        Shape::new(Action::Write, CommandKind::Update, returns)
+    } else if has_word("DELETE") {
+        Shape::new(Action::Write, CommandKind::Delete, returns)
+    } else {
+        Shape::new(Action::Read, CommandKind::Select, true)
+    }
+}
+
+/// `CREATE TABLE`, `DROP INDEX`, `ALTER TABLE`, ...: the verb and its object, skipping
+/// SQLite's modifiers (`TEMP`, `UNIQUE`, `VIRTUAL`).
+fn ddl_tag(verb: &str, word: &dyn Fn(usize) -> String) -> &'static str {
+    let object = (1..4)
+        .map(word)
+        .find(|w| {
+            !matches!(
+                w.as_str(),
+                "TEMP" | "TEMPORARY" | "UNIQUE" | "VIRTUAL" | "OR" | "REPLACE"
+            )
+        })
+        .unwrap_or_default();
+    match (verb, object.as_str()) {
+        ("CREATE", "TABLE") => "CREATE TABLE",
+        ("CREATE", "INDEX") => "CREATE INDEX",
+        ("CREATE", "VIEW") => "CREATE VIEW",
+        ("CREATE", "TRIGGER") => "CREATE TRIGGER",
+        ("DROP", "TABLE") => "DROP TABLE",
+        ("DROP", "INDEX") => "DROP INDEX",
+        ("DROP", "VIEW") => "DROP VIEW",
+        ("DROP", "TRIGGER") => "DROP TRIGGER",
+        ("ALTER", _) => "ALTER TABLE",
+        ("CREATE", _) => "CREATE",
+        _ => "DROP",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::engine::CommandKind;
+    use crate::sql::{Action, parse_single};
+
+    fn shape(sql: &str) -> (Action, CommandKind, bool) {
+        let s = parse_single(sql).unwrap().unwrap();
+        (s.action, s.kind, s.returns_rows)
+    }
+
+    #[test]
+    fn classifies_common_statements() {
+        assert_eq!(shape("select 1"), (Action::Read, CommandKind::Select, true));
+        assert_eq!(
+            shape("insert into t values (1)"),
+            (Action::Write, CommandKind::Insert, false)
+        );
+        assert_eq!(
+            shape("insert into t values (1) returning id"),
+            (Action::Write, CommandKind::Insert, true)
+        );
+        assert_eq!(shape("END").1, CommandKind::Commit);
+        assert_eq!(shape("start transaction").0, Action::Begin);
+        assert_eq!(shape("rollback to savepoint a").0, Action::RollbackTo);
+        assert_eq!(
+            shape("create unique index i on t(a)").1,
+            CommandKind::Other("CREATE INDEX")
+        );
+        assert_eq!(
+            shape("create temp table x(a)").1,
+            CommandKind::Other("CREATE TABLE")
+        );
+        assert_eq!(
+            shape("with x as (select 1) delete from t").1,
+            CommandKind::Delete
+        );
+        assert_eq!(shape("pragma user_version = 3").0, Action::Write);
+        assert_eq!(shape("pragma table_info(t)").0, Action::Read);
+        assert_eq!(shape("vacuum into '/tmp/x'").0, Action::WriteFile);
+        assert_eq!(shape("attach 'x' as y").0, Action::WriteFile);
+    }
+}

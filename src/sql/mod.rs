@@ -1,0 +1,282 @@
+//! From client SQL to statements the engine can run.
+//!
+//! A query string is split into statements, each statement is classified (what it
+//! does to the transaction, whether it writes, which command tag it answers with)
+//! and its PostgreSQL-style `$N` parameters are rewritten to SQLite's `?N`. This is
+//! one lexer pass per statement: no full parse on the hot path.
+
+mod classify;
+mod lexer;
+
+use std::sync::Arc;
+
+pub use classify::Action;
+use lexer::{Token, TokenKind, tokenize};
+
+use crate::engine::{CommandKind, EngineError};
+
+/// One statement, ready to run on SQLite.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Statement {
+    /// SQLite SQL (positional parameters already in `?N` form).
+    pub sql: Arc<str>,
+    /// What running it means for the session.
+    pub action: Action,
+    /// The command kind (and so the command tag) of its result.
+    pub kind: CommandKind,
+    /// Whether it describes rows (SELECT, RETURNING, PRAGMA, ...).
+    pub returns_rows: bool,
+    /// How many positional parameters it takes (the highest `$N` / `?N`).
+    pub param_count: usize,
+}
+
+impl Statement {
+    /// Whether running it needs the write permit.
+    pub fn writes(&self) -> bool {
+        matches!(self.action, Action::Write)
+    }
+}
+
+/// Splits a query string into its statements. Empty statements (`;;`, comments) are
+/// dropped; a string with none yields an empty vector.
+pub fn parse_batch(sql: &str) -> Result<Vec<Statement>, EngineError> {
+    let tokens = tokenize(sql);
+    split(&tokens, sql)
+        .into_iter()
+        .map(|range| build(&sql[range.0..range.1], &tokens[range.2..range.3]))
+        .collect()
+}
+
+/// Parses a query string that must hold at most one statement (extended protocol,
+/// prepared statements). `None` is the empty query.
+pub fn parse_single(sql: &str) -> Result<Option<Statement>, EngineError> {
+    let mut statements = parse_batch(sql)?;
+    match statements.len() {
+        0 => Ok(None),
+        1 => Ok(statements.pop()),
+        _ => Err(EngineError::new(
+            crate::engine::ErrorKind::Syntax,
+            "cannot insert multiple commands into a prepared statement",
+        )),
+    }
+}
+
+/// Byte range and token range of each non-empty statement.
+fn split(tokens: &[Token], sql: &str) -> Vec<(usize, usize, usize, usize)> {
+    let mut out = Vec::new();
+    let mut first = 0;
+    for (i, token) in tokens.iter().enumerate() {
+        if token.kind != TokenKind::Semicolon || inside_trigger_body(&tokens[first..i], sql) {
+            continue;
+        }
+        if i > first {
+            out.push((tokens[first].start, tokens[i - 1].end, first, i));
+        }
+        first = i + 1;
+    }
+    if first < tokens.len() {
+        out.push((
+            tokens[first].start,
+            tokens[tokens.len() - 1].end,
+            first,
+            tokens.len(),
+        ));
+    }
+    out
+}
+
+/// Whether a semicolon after `tokens` falls inside a trigger's `BEGIN ... END` body
+/// (where `CASE ... END` nests), as SQLite's own `sqlite3_complete` decides.
+fn inside_trigger_body(tokens: &[Token], sql: &str) -> bool {
+    if !is_create_trigger(tokens, sql) {
+        return false;
+    }
+    let depth = tokens.iter().fold(0i32, |depth, t| {
+        if t.is_keyword(sql, "BEGIN") || t.is_keyword(sql, "CASE") {
+            depth + 1
+        } else if t.is_keyword(sql, "END") {
+            depth - 1
+        } else {
+            depth
+        }
+    });
+    depth > 0
+}
+
+/// `CREATE [TEMP|TEMPORARY] TRIGGER`: its body holds semicolons up to `END`.
+fn is_create_trigger(tokens: &[Token], sql: &str) -> bool {
+    let mut words = tokens.iter().take(3).filter(|t| t.kind == TokenKind::Word);
+    let Some(create) = words.next() else {
+        return false;
+    };
+    if !create.is_keyword(sql, "CREATE") {
+        return false;
+    }
+    match words.next() {
+        Some(t) if t.is_keyword(sql, "TRIGGER") => true,
+        Some(t) if t.is_keyword(sql, "TEMP") || t.is_keyword(sql, "TEMPORARY") => {
+            words.next().is_some_and(|t| t.is_keyword(sql, "TRIGGER"))
+        }
+        _ => false,
+    }
+}
+
+/// Classifies one statement and rewrites `$N` to `?N`.
+fn build(text: &str, tokens: &[Token]) -> Result<Statement, EngineError> {
+    let base = tokens.first().map_or(0, |t| t.start);
+    let shape = classify::classify(text, tokens, base)?;
+    let mut numbering = ParamNumbering::default();
+    let mut rewritten: Option<String> = None;
+    let mut copied = base;
+    for token in tokens {
+        let token_text = &text[token.start - base..token.end - base];
+        match token.kind {
+            TokenKind::Param(n) => {
+                numbering.positional(n);
+                let out = rewritten.get_or_insert_with(|| String::with_capacity(text.len()));
+                out.push_str(&text[copied - base..token.start - base]);
+                out.push('?');
+                out.push_str(&token_text[1..]);
+                copied = token.end;
+            }
+            TokenKind::NamedParam => {
+                numbering.named(token_text);
+            }
+            _ => {}
+        }
+    }
+    let sql: Arc<str> = match rewritten {
+        Some(mut out) => {
+            out.push_str(&text[copied - base..]);
+            out.into()
+        }
+        None => text.into(),
+    };
+    Ok(Statement {
+        sql,
+        action: shape.action,
+        kind: shape.kind,
+        returns_rows: shape.returns_rows,
+        param_count: numbering.count,
+    })
+}
+
+/// SQLite's parameter numbering: `?N` is N, a bare `?` is one more than the largest
+/// so far, and each distinct `:name`/`@name`/`$name` takes the next number once.
+#[derive(Default)]
+struct ParamNumbering {
+    count: usize,
+    names: Vec<String>,
+}
+
+impl ParamNumbering {
+    fn positional(&mut self, n: usize) {
+        self.count = self.count.max(n);
+    }
+
+    fn named(&mut self, token: &str) {
+        if let Some(body) = token.strip_prefix('?') {
+            let n = body.parse().unwrap_or(self.count + 1);
+            self.positional(n);
+        } else if !self.names.iter().any(|name| name == token) {
+            self.names.push(token.to_owned());
+            self.positional(self.count + 1);
+        }
+    }
+}
+
+/// Rewrites named parameters (`:x`, `@x`, `$x`) to numbered ones and returns, for
+/// each number from 1, the parameter's name without its prefix. Used where values
+/// come as a name → value map (the HTTP API).
+pub fn number_named_params(stmt: &Statement) -> (Statement, Vec<String>) {
+    let sql = &*stmt.sql;
+    let mut names: Vec<String> = Vec::new();
+    let mut out = String::with_capacity(sql.len());
+    let mut copied = 0;
+    for token in tokenize(sql) {
+        if token.kind != TokenKind::NamedParam || token.text(sql).starts_with('?') {
+            continue;
+        }
+        let name = &token.text(sql)[1..];
+        let index = match names.iter().position(|n| n == name) {
+            Some(i) => i + 1,
+            None => {
+                names.push(name.to_owned());
+                names.len()
+            }
+        };
+        out.push_str(&sql[copied..token.start]);
+        out.push('?');
+        out.push_str(&index.to_string());
+        copied = token.end;
+    }
+    out.push_str(&sql[copied..]);
+    let numbered = Statement {
+        sql: out.into(),
+        param_count: names.len().max(stmt.param_count),
+        ..stmt.clone()
+    };
+    (numbered, names)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_on_semicolons_outside_quotes_and_comments() {
+        let batch = parse_batch("select ';'; -- x;\n select 2;; /* ; */").unwrap();
+        let sqls: Vec<&str> = batch.iter().map(|s| &*s.sql).collect();
+        assert_eq!(sqls, vec!["select ';'", "select 2"]);
+    }
+
+    #[test]
+    fn trigger_bodies_stay_whole() {
+        let sql = "create trigger t after insert on a begin insert into b values (case when 1 then 2 end); delete from c; end; select 1";
+        let batch = parse_batch(sql).unwrap();
+        assert_eq!(batch.len(), 2);
+        assert!(batch[0].sql.ends_with("end"));
+        assert_eq!(&*batch[1].sql, "select 1");
+    }
+
+    #[test]
+    fn rewrites_positional_parameters() {
+        let stmt = parse_single("select $2, '$1', $1").unwrap().unwrap();
+        assert_eq!(&*stmt.sql, "select ?2, '$1', ?1");
+        assert_eq!(stmt.param_count, 2);
+    }
+
+    #[test]
+    fn counts_parameters_as_sqlite_numbers_them() {
+        assert_eq!(
+            parse_single("select ?, ?, ?5")
+                .unwrap()
+                .unwrap()
+                .param_count,
+            5
+        );
+        assert_eq!(
+            parse_single("select :a, @b, :a")
+                .unwrap()
+                .unwrap()
+                .param_count,
+            2
+        );
+    }
+
+    #[test]
+    fn numbers_named_parameters() {
+        let stmt = parse_single("select :a, @b, $c, :a, 'x:y'")
+            .unwrap()
+            .unwrap();
+        let (numbered, names) = number_named_params(&stmt);
+        assert_eq!(&*numbered.sql, "select ?1, ?2, ?3, ?1, 'x:y'");
+        assert_eq!(names, vec!["a", "b", "c"]);
+    }
+
+    #[test]
+    fn empty_and_multiple() {
+        assert!(parse_single(" ;; -- nothing").unwrap().is_none());
+        assert!(parse_single("select 1; select 2").is_err());
+    }
+}
