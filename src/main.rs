@@ -1,3 +1,5 @@
+use std::io::IsTerminal;
+
 use clap::Parser;
 use litewire::config::Config;
 use litewire::server::{Server, Shutdown, signal};
@@ -8,7 +10,11 @@ async fn main() -> std::process::ExitCode {
     let config = Config::parse();
     let filter =
         EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(&config.log_level));
-    tracing_subscriber::fmt().with_env_filter(filter).init();
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal())
+        .init();
 
     let server = match Server::bind(config).await {
         Ok(server) => server,

@@ -48,7 +48,9 @@ pub(super) async fn run(
     Ok(result)
 }
 
-/// The result columns of `stmt`, without running it.
+/// The result columns of `stmt`, without running it. Expression columns get the
+/// storage class sqlx infers from the statement's bytecode, so that what Describe
+/// announces (`count(*)` is an integer) matches the rows that follow.
 pub(super) async fn describe(
     conn: &mut SqliteConnection,
     schema: &SchemaCache,
@@ -57,8 +59,33 @@ pub(super) async fn describe(
     let prepared = (&mut *conn)
         .prepare(AssertSqlSafe(stmt.sql.clone()).into_sql_str())
         .await?;
-    let columns = prepared.columns().to_vec();
-    Ok(Arc::new(self::columns(conn, schema, &columns, None).await?))
+    let sqlx_columns = prepared.columns().to_vec();
+    let mut columns = self::columns(conn, schema, &sqlx_columns, None).await?;
+    if columns.iter().any(|c| c.decltype.is_none()) {
+        // Inference can fail on statements it does not model; the types then stay unknown.
+        if let Ok(described) = (&mut *conn)
+            .describe(AssertSqlSafe(stmt.sql.clone()).into_sql_str())
+            .await
+        {
+            for (column, inferred) in columns.iter_mut().zip(described.columns()) {
+                if column.decltype.is_none() {
+                    column.storage = storage_class(inferred.type_info().name());
+                }
+            }
+        }
+    }
+    Ok(Arc::new(columns))
+}
+
+/// sqlx's type names for SQLite values, as storage classes.
+fn storage_class(name: &str) -> Option<StorageClass> {
+    match name {
+        "INTEGER" | "BOOLEAN" => Some(StorageClass::Integer),
+        "REAL" => Some(StorageClass::Real),
+        "TEXT" | "DATE" | "TIME" | "DATETIME" => Some(StorageClass::Text),
+        "BLOB" => Some(StorageClass::Blob),
+        _ => None,
+    }
 }
 
 async fn columns(
@@ -106,11 +133,14 @@ fn decode_value(raw: SqliteValueRef<'_>) -> Result<Value, EngineError> {
     if raw.is_null() {
         return Ok(Value::Null);
     }
-    let class = raw.type_info().name().to_owned();
-    let value = match class.as_str() {
-        "INTEGER" => Value::Integer(<i64 as Decode<Sqlite>>::decode(raw).map_err(decode_error)?),
-        "REAL" => Value::Real(<f64 as Decode<Sqlite>>::decode(raw).map_err(decode_error)?),
-        "TEXT" => {
+    let value = match storage_class(raw.type_info().name()) {
+        Some(StorageClass::Integer) => {
+            Value::Integer(<i64 as Decode<Sqlite>>::decode(raw).map_err(decode_error)?)
+        }
+        Some(StorageClass::Real) => {
+            Value::Real(<f64 as Decode<Sqlite>>::decode(raw).map_err(decode_error)?)
+        }
+        Some(StorageClass::Text) => {
             let bytes = <Vec<u8> as Decode<Sqlite>>::decode(raw).map_err(decode_error)?;
             // SQLite does not check that TEXT is UTF-8; show what is there.
             Value::Text(

@@ -7,7 +7,7 @@
 
 use std::collections::HashMap;
 use std::fmt::Debug;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use async_trait::async_trait;
 use futures::{Sink, SinkExt};
@@ -33,7 +33,7 @@ use tokio::sync::Mutex;
 use super::encode::{RowShape, command_tag};
 use super::errors::{error_info, to_pgwire};
 use super::params;
-use crate::engine::{EngineError, QueryResult, Session, TransactionState, Value};
+use crate::engine::{Column, EngineError, QueryResult, Session, TransactionState, Value};
 use crate::sql::{self, Statement};
 
 /// A statement prepared with Parse.
@@ -42,6 +42,9 @@ struct Prepared {
     statement: Option<Statement>,
     /// Parameter types as the client declared them (`UNKNOWN` where it sent 0).
     param_types: Vec<Type>,
+    /// Result columns as announced by Describe: rows are then encoded with exactly
+    /// these types, whatever the values turn out to be.
+    described: OnceLock<Arc<Vec<Column>>>,
 }
 
 /// A portal made by Bind: a statement with its parameters and, once executed with
@@ -50,12 +53,19 @@ struct Portal {
     prepared: Arc<Prepared>,
     params: Vec<Value>,
     result_formats: Vec<i16>,
-    pending: Option<Pending>,
+    progress: Progress,
 }
 
-struct Pending {
-    result: QueryResult,
-    sent: usize,
+/// How far a portal's execution has got.
+enum Progress {
+    NotRun,
+    /// Executed with a row limit: the rows after `sent` are still to come.
+    Suspended {
+        result: QueryResult,
+        sent: usize,
+    },
+    /// Every row was sent; executing again sends none.
+    Done(QueryResult),
 }
 
 struct State {
@@ -244,6 +254,7 @@ impl ExtendedQueryHandler for PgConnection {
         let prepared = Arc::new(Prepared {
             statement,
             param_types,
+            described: OnceLock::new(),
         });
         self.state
             .lock()
@@ -276,7 +287,7 @@ impl ExtendedQueryHandler for PgConnection {
             prepared,
             params,
             result_formats: message.result_column_format_codes.clone(),
-            pending: None,
+            progress: Progress::NotRun,
         };
         state.portals.insert(name_of(&message.portal_name), portal);
         feed(
@@ -358,18 +369,16 @@ impl ExtendedQueryHandler for PgConnection {
             )
             .await;
         };
-        let pending = match portal.pending.take() {
-            Some(pending) => pending,
-            None => {
+        let (result, sent) = match std::mem::replace(&mut portal.progress, Progress::NotRun) {
+            Progress::NotRun => {
                 let result = state.session.execute(&statement, &portal.params).await;
                 client.set_transaction_status(transaction_status(&state.session));
-                Pending {
-                    result: result.map_err(|e| to_pgwire(&e))?,
-                    sent: 0,
-                }
+                (result.map_err(|e| to_pgwire(&e))?, 0)
             }
+            Progress::Suspended { result, sent } => (result, sent),
+            Progress::Done(result) => (result, usize::MAX),
         };
-        send_portal_rows(client, portal, pending, message.max_rows).await
+        send_portal_rows(client, portal, result, sent, message.max_rows).await
     }
 
     async fn on_sync<C>(&self, client: &mut C, _message: PgSync) -> PgWireResult<()>
@@ -472,41 +481,40 @@ impl ExtendedQueryHandler for PgConnection {
     }
 }
 
-/// Sends the portal's rows, at most `max_rows` of them (0: all), and either
-/// PortalSuspended (rows remain, kept in the portal) or CommandComplete.
+/// Sends the portal's rows from `sent` on, at most `max_rows` of them (0: all), and
+/// either PortalSuspended (rows remain, kept in the portal) or CommandComplete.
 async fn send_portal_rows<C>(
     client: &mut C,
     portal: &mut Portal,
-    pending: Pending,
+    result: QueryResult,
+    sent: usize,
     max_rows: i32,
 ) -> PgWireResult<()>
 where
     C: Sink<PgWireBackendMessage> + Unpin,
     PgWireError: From<C::Error>,
 {
-    let remaining = pending.result.rows.len() - pending.sent;
-    let limit = usize::try_from(max_rows)
+    let from = sent.min(result.rows.len());
+    let remaining = result.rows.len() - from;
+    let count = usize::try_from(max_rows)
         .ok()
         .filter(|n| *n > 0)
-        .unwrap_or(remaining);
-    let count = limit.min(remaining);
-    let shape = RowShape::new(&pending.result.columns, &portal.result_formats);
-    feed_rows(
-        client,
-        &shape,
-        &pending.result.rows[pending.sent..pending.sent + count],
-    )
-    .await?;
-    let sent = pending.sent + count;
-    if sent < pending.result.rows.len() {
-        portal.pending = Some(Pending { sent, ..pending });
+        .map_or(remaining, |limit| limit.min(remaining));
+    let columns = portal.prepared.described.get().unwrap_or(&result.columns);
+    let shape = RowShape::new(columns, &portal.result_formats);
+    feed_rows(client, &shape, &result.rows[from..from + count]).await?;
+    let to = from + count;
+    if to < result.rows.len() {
+        portal.progress = Progress::Suspended { result, sent: to };
         feed(
             client,
             PgWireBackendMessage::PortalSuspended(PortalSuspended::new()),
         )
         .await
     } else {
-        feed(client, command_tag(&pending.result, sent)).await
+        feed(client, command_tag(&result, count)).await?;
+        portal.progress = Progress::Done(result);
+        Ok(())
     }
 }
 
