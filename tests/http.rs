@@ -1,0 +1,166 @@
+//! The HTTP JSON API against a real litewire process.
+
+mod common;
+
+use common::TestServer;
+use serde_json::json;
+
+in_both_cache_modes!(
+    seed_body_with_any_content_type,
+    parameters_and_blobs,
+    malformed_requests,
+    failed_batches_leave_nothing,
+    health_and_version
+);
+
+const SEED: &str = r#"{ "statements": [{"q" : "SELECT * FROM t"}] }"#;
+
+async fn seed_body_with_any_content_type(cache: &str) {
+    let server = TestServer::start(cache, &[]);
+    let setup = json!({"statements": [
+        "CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)",
+        "INSERT INTO t (v) VALUES ('a'), ('b')"
+    ]});
+    let (status, _) = server.post(&setup.to_string(), None).await;
+    assert_eq!(status, 200);
+    let expected = json!([{"results": {"columns": ["id", "v"], "rows": [[1, "a"], [2, "b"]], "rows_affected": 2}}]);
+    // hey sends text/html, oha sends no Content-Type at all.
+    for content_type in [Some("text/html"), None, Some("application/json")] {
+        let (status, body) = server.post(SEED, content_type).await;
+        assert_eq!(status, 200, "{content_type:?}");
+        assert_eq!(body, expected, "{content_type:?}");
+    }
+}
+
+async fn parameters_and_blobs(cache: &str) {
+    let server = TestServer::start(cache, &[]);
+    let body = json!({"statements": [
+        "CREATE TABLE p (id INTEGER PRIMARY KEY, name TEXT, score REAL, data BLOB, flag INTEGER)",
+        {"q": "INSERT INTO p (name, score, data, flag) VALUES (?, ?, ?, ?)", "params": ["ann", 1.5, {"base64": "AP8="}, true]},
+        {"q": "INSERT INTO p (name, score, data, flag) VALUES (:name, @score, $data, :flag)",
+         "params": {"name": "bob", "@score": -2, "$data": null, ":flag": false}},
+        {"q": "SELECT name, score, data, flag FROM p WHERE id >= $1 ORDER BY id", "params": [1]}
+    ]});
+    let (status, out) = server.post(&body.to_string(), None).await;
+    assert_eq!(status, 200, "{out}");
+    assert_eq!(out[1]["results"]["last_insert_rowid"], 1);
+    assert_eq!(out[2]["results"]["rows_affected"], 1);
+    assert_eq!(
+        out[3]["results"]["rows"],
+        json!([["ann", 1.5, {"base64": "AP8="}, 1], ["bob", -2.0, null, 0]])
+    );
+}
+
+async fn malformed_requests(cache: &str) {
+    let server = TestServer::start(cache, &["--http-body-limit", "1024"]);
+    let bad = [
+        "not json",
+        "[]",
+        r#"{"statements": "SELECT 1"}"#,
+        r#"{"statements": [], "extra": 1}"#,
+        r#"{"statements": [{"q": "SELECT 1", "param": []}]}"#,
+        r#"{"statements": [{"q": 42}]}"#,
+        r#"{"statements": [7]}"#,
+        r#"{"statements": [{"q": "SELECT ?", "params": [[1]]}]}"#,
+        r#"{"statements": [{"q": "SELECT ?", "params": [{"base64": "!!"}]}]}"#,
+        r#"{"statements": [{"q": "SELECT :a", "params": {"b": 1}}]}"#,
+        r#"{"statements": [{"q": "SELECT 1; SELECT 2"}]}"#,
+    ];
+    for body in bad {
+        let (status, out) = server.post(body, None).await;
+        assert_eq!(status, 400, "{body} -> {out}");
+        assert!(
+            out["error"].as_str().is_some_and(|e| !e.is_empty()),
+            "{body} -> {out}"
+        );
+    }
+    let huge = json!({"statements": [format!("SELECT '{}'", "x".repeat(2048))]}).to_string();
+    let response = reqwest::Client::new()
+        .post(server.url("/"))
+        .body(huge)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status().as_u16(), 413);
+    // The server is still fine.
+    let (status, out) = server
+        .post(r#"{"statements": ["SELECT 1 AS one"]}"#, None)
+        .await;
+    assert_eq!(
+        (status, out[0]["results"]["rows"].clone()),
+        (200, json!([[1]]))
+    );
+}
+
+async fn failed_batches_leave_nothing(cache: &str) {
+    let server = TestServer::start(cache, &[]);
+    server.http_query("CREATE TABLE b (v TEXT UNIQUE)").await;
+    let body = json!({"statements": [
+        "INSERT INTO b VALUES ('one')",
+        "INSERT INTO b VALUES ('two')",
+        "INSERT INTO b VALUES ('one')",
+        "INSERT INTO b VALUES ('three')"
+    ]});
+    let (status, out) = server.post(&body.to_string(), None).await;
+    assert_eq!(status, 200);
+    assert!(out[0]["results"].is_object());
+    assert!(
+        out[2]["error"].as_str().unwrap().contains("UNIQUE"),
+        "{out}"
+    );
+    assert!(
+        out[3].is_null(),
+        "statements after the failure are not run: {out}"
+    );
+    let rows = server.http_query("SELECT count(*) FROM b").await;
+    assert_eq!(
+        rows["rows"],
+        json!([[0]]),
+        "the failed batch was rolled back"
+    );
+
+    // A batch that manages its own transaction and leaves it open is rolled back.
+    let body = json!({"statements": ["BEGIN", "INSERT INTO b VALUES ('x')"]});
+    let (status, _) = server.post(&body.to_string(), None).await;
+    assert_eq!(status, 200);
+    assert_eq!(
+        server.http_query("SELECT count(*) FROM b").await["rows"],
+        json!([[0]])
+    );
+    // ...and one that commits keeps its writes.
+    let body = json!({"statements": ["BEGIN", "INSERT INTO b VALUES ('y')", "COMMIT"]});
+    server.post(&body.to_string(), None).await;
+    assert_eq!(
+        server.http_query("SELECT v FROM b").await["rows"],
+        json!([["y"]])
+    );
+}
+
+async fn health_and_version(cache: &str) {
+    let server = TestServer::start(cache, &[]);
+    let (status, body) = server.get("/health").await;
+    assert_eq!((status, body), (200, json!({"status": "ok"})));
+    let (status, version) = server.get("/version").await;
+    assert_eq!(status, 200);
+    assert_eq!(version["cache"], cache);
+    assert_eq!(version["litewire"], env!("CARGO_PKG_VERSION"));
+    assert!(
+        version["sqlite_version"]
+            .as_str()
+            .unwrap()
+            .starts_with("3.")
+    );
+    let options: Vec<&str> = version["compile_options"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|o| o.as_str())
+        .collect();
+    assert!(options.contains(&"DEFAULT_MEMSTATUS=0"), "{options:?}");
+    assert!(
+        !server
+            .logs()
+            .iter()
+            .any(|l| l.contains("WITHOUT SQLITE_DEFAULT_MEMSTATUS"))
+    );
+}
