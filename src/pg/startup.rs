@@ -17,7 +17,7 @@ use pgwire::messages::startup::SecretKey;
 use pgwire::messages::{PgWireBackendMessage, PgWireFrontendMessage};
 
 /// The PostgreSQL version litewire presents itself as.
-pub const SERVER_VERSION: &str = concat!("16.0 (litewire ", env!("CARGO_PKG_VERSION"), ")");
+pub const SERVER_VERSION: &str = concat!("15.0 (litewire ", env!("CARGO_PKG_VERSION"), ")");
 
 /// Backend process ids are per connection, as in PostgreSQL.
 static NEXT_PID: AtomicI32 = AtomicI32::new(1);
