@@ -22,6 +22,10 @@ pub enum ErrorKind {
     NoActiveTransaction,
     /// The request itself is malformed (wrong parameter count, forbidden statement).
     InvalidRequest,
+    /// COPY data that does not fit the table (wrong number of fields, bad escapes).
+    BadCopyData,
+    /// A feature litewire does not implement.
+    Unsupported,
     /// A parameter value does not fit its declared type.
     InvalidParameter,
     /// The server is shutting down or the pool is exhausted.

@@ -25,7 +25,7 @@ pub(super) async fn run(
 ) -> Result<QueryResult, EngineError> {
     let mut query = sqlx::query(AssertSqlSafe(stmt.sql.clone()));
     for param in params {
-        query = bind(query, param);
+        query = bind(query, param.clone());
     }
     // Statements without parameters come from simple queries, nearly all different:
     // caching them would only evict the prepared statements that are reused.
@@ -46,6 +46,35 @@ pub(super) async fn run(
         None => describe(conn, schema, stmt).await?,
     };
     Ok(result)
+}
+
+/// Runs the SQLite statements one PostgreSQL statement became, all or nothing.
+pub(super) async fn run_script(
+    conn: &mut SqliteConnection,
+    parts: &[Arc<str>],
+) -> Result<(), EngineError> {
+    let [only] = parts else {
+        conn.execute("SAVEPOINT litewire_statement").await?;
+        for part in parts {
+            if let Err(error) = run_part(conn, part).await {
+                conn.execute("ROLLBACK TO litewire_statement").await?;
+                conn.execute("RELEASE litewire_statement").await?;
+                return Err(error);
+            }
+        }
+        conn.execute("RELEASE litewire_statement").await?;
+        return Ok(());
+    };
+    // One statement needs no savepoint (and VACUUM could not run inside one).
+    run_part(conn, only).await
+}
+
+async fn run_part(conn: &mut SqliteConnection, sql: &Arc<str>) -> Result<(), EngineError> {
+    sqlx::query(AssertSqlSafe(sql.clone()))
+        .persistent(false)
+        .execute(&mut *conn)
+        .await?;
+    Ok(())
 }
 
 /// The result columns of `stmt`, without running it. Expression columns get the
@@ -113,13 +142,13 @@ async fn columns(
     Ok(out)
 }
 
-fn bind<'q>(query: Query<'q>, value: &Value) -> Query<'q> {
+pub(super) fn bind<'q>(query: Query<'q>, value: Value) -> Query<'q> {
     match value {
         Value::Null => query.bind(None::<i64>),
-        Value::Integer(i) => query.bind(*i),
-        Value::Real(f) => query.bind(*f),
-        Value::Text(s) => query.bind(s.clone()),
-        Value::Blob(b) => query.bind(b.clone()),
+        Value::Integer(i) => query.bind(i),
+        Value::Real(f) => query.bind(f),
+        Value::Text(s) => query.bind(s),
+        Value::Blob(b) => query.bind(b),
     }
 }
 

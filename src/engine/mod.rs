@@ -5,6 +5,7 @@
 //! in SQLite's busy handler, and no "database is locked" reaches a client. A
 //! [`Session`] pins one connection for as long as a client holds a transaction.
 
+mod copy;
 mod error;
 mod exec;
 mod pool;
@@ -19,6 +20,7 @@ use std::time::Duration;
 use sqlx::{Row, SqlitePool};
 use tokio::sync::Semaphore;
 
+pub use copy::CopyIn;
 pub use error::{EngineError, ErrorKind};
 pub use result::{Column, CommandKind, QueryResult};
 pub use session::{Session, TransactionState};

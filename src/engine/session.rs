@@ -13,7 +13,7 @@ use sqlx::{Executor, Sqlite};
 use tokio::sync::OwnedSemaphorePermit;
 
 use super::{Column, CommandKind, Engine, EngineError, ErrorKind, QueryResult, Value, exec};
-use crate::sql::{Action, Statement};
+use crate::sql::{Action, Plan, Statement};
 
 /// Where a session stands with respect to transactions (PostgreSQL's I / T / E).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -137,12 +137,7 @@ impl Session {
     ) -> Result<QueryResult, EngineError> {
         match (self.state, stmt.action) {
             (TransactionState::Failed, Action::RollbackTo) => {}
-            (TransactionState::Failed, _) => {
-                return Err(EngineError::new(
-                    ErrorKind::TransactionAborted,
-                    "current transaction is aborted, commands ignored until end of transaction block",
-                ));
-            }
+            (TransactionState::Failed, _) => return Err(transaction_aborted()),
             (TransactionState::Idle, Action::Savepoint | Action::Release | Action::RollbackTo) => {
                 return Err(EngineError::new(
                     ErrorKind::NoActiveTransaction,
@@ -186,9 +181,18 @@ impl Session {
         };
         let engine = self.engine.clone();
         let conn = self.connection().await?;
-        let result = exec::run(conn, &engine.schema, stmt, params)
-            .await
-            .map_err(snapshot_conflict);
+        let result = match &stmt.plan {
+            Plan::Single => exec::run(conn, &engine.schema, stmt, params).await,
+            Plan::Script(parts) => exec::run_script(conn, parts)
+                .await
+                .map(|()| QueryResult::empty(stmt.kind)),
+            Plan::Nothing => Ok(QueryResult::empty(stmt.kind)),
+            Plan::CopyFrom(_) => Err(EngineError::new(
+                ErrorKind::Unsupported,
+                "COPY FROM STDIN needs the PostgreSQL copy protocol",
+            )),
+        }
+        .map_err(snapshot_conflict);
         if writes
             && !matches!(
                 stmt.kind,
@@ -271,6 +275,13 @@ impl Session {
         Ok(())
     }
 
+    /// Marks an open transaction as failed (after an error outside `execute`).
+    pub(super) fn fail_transaction(&mut self) {
+        if self.state == TransactionState::Active {
+            self.state = TransactionState::Failed;
+        }
+    }
+
     fn end_transaction(&mut self) {
         self.state = TransactionState::Idle;
         self.write_permit = None;
@@ -294,7 +305,53 @@ impl Session {
         }
     }
 
-    async fn connection(&mut self) -> Result<&mut sqlx::SqliteConnection, EngineError> {
+    /// Opens the transaction a COPY runs in: its own when the session is idle, a
+    /// savepoint inside the client's otherwise. Returns whether it is its own.
+    pub(super) async fn begin_copy_transaction(&mut self) -> Result<bool, EngineError> {
+        match self.state {
+            TransactionState::Failed => Err(transaction_aborted()),
+            TransactionState::Idle => self.begin_transaction(true).await.map(|()| true),
+            TransactionState::Active => {
+                if self.write_permit.is_none() {
+                    self.write_permit = Some(self.acquire_write_permit().await?);
+                }
+                self.connection()
+                    .await?
+                    .execute("SAVEPOINT litewire_copy")
+                    .await?;
+                Ok(false)
+            }
+        }
+    }
+
+    /// Commits or undoes what `begin_copy_transaction` opened. An undone COPY inside
+    /// a client's transaction fails that transaction, as in PostgreSQL.
+    pub(super) async fn end_copy_transaction(
+        &mut self,
+        own: bool,
+        commit: bool,
+    ) -> Result<(), EngineError> {
+        match (own, commit) {
+            (true, true) => self.commit().await.map(drop),
+            (true, false) => self.rollback().await,
+            (false, true) => {
+                self.connection()
+                    .await?
+                    .execute("RELEASE litewire_copy")
+                    .await?;
+                Ok(())
+            }
+            (false, false) => {
+                self.state = TransactionState::Failed;
+                let conn = self.connection().await?;
+                conn.execute("ROLLBACK TO litewire_copy").await?;
+                conn.execute("RELEASE litewire_copy").await?;
+                Ok(())
+            }
+        }
+    }
+
+    pub(super) async fn connection(&mut self) -> Result<&mut sqlx::SqliteConnection, EngineError> {
         if self.conn.is_none() {
             self.conn = Some(self.engine.pool.acquire().await?);
         }
@@ -303,6 +360,13 @@ impl Session {
             None => Err(EngineError::new(ErrorKind::Internal, "no connection")),
         }
     }
+}
+
+fn transaction_aborted() -> EngineError {
+    EngineError::new(
+        ErrorKind::TransactionAborted,
+        "current transaction is aborted, commands ignored until end of transaction block",
+    )
 }
 
 /// A write that lost its snapshot to another writer is a serialization failure:

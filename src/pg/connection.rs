@@ -21,6 +21,7 @@ use pgwire::api::store::PortalStore;
 use pgwire::api::{ClientInfo, ClientPortalStore, PgWireConnectionState, Type};
 use pgwire::error::{PgWireError, PgWireResult};
 use pgwire::messages::PgWireBackendMessage;
+use pgwire::messages::copy::CopyInResponse;
 use pgwire::messages::data::{NoData, ParameterDescription};
 use pgwire::messages::extendedquery::{
     Bind, BindComplete, Close, CloseComplete, Describe, Execute, Flush, Parse, ParseComplete,
@@ -30,11 +31,14 @@ use pgwire::messages::response::{EmptyQueryResponse, ReadyForQuery, TransactionS
 use pgwire::messages::simplequery::Query;
 use tokio::sync::Mutex;
 
+use super::copy::CopyDecoder;
 use super::encode::{RowShape, command_tag};
 use super::errors::{error_info, to_pgwire};
 use super::params;
-use crate::engine::{Column, EngineError, QueryResult, Session, TransactionState, Value};
-use crate::sql::{self, Statement};
+use crate::engine::{
+    Column, CopyIn, EngineError, ErrorKind, QueryResult, Session, TransactionState, Value,
+};
+use crate::sql::{self, CopyFrom, Plan, Statement};
 
 /// A statement prepared with Parse.
 struct Prepared {
@@ -72,6 +76,13 @@ struct State {
     session: Session,
     statements: HashMap<String, Arc<Prepared>>,
     portals: HashMap<String, Portal>,
+    /// A `COPY ... FROM STDIN` waiting for its data.
+    copy: Option<CopyState>,
+}
+
+struct CopyState {
+    sink: CopyIn,
+    decoder: CopyDecoder,
 }
 
 /// Everything one client connection owns.
@@ -86,6 +97,7 @@ impl PgConnection {
                 session,
                 statements: HashMap::new(),
                 portals: HashMap::new(),
+                copy: None,
             }),
         }
     }
@@ -95,10 +107,123 @@ impl PgConnection {
         drop(self.state.lock().await);
     }
 
-    /// Ends the connection's session: an open transaction is rolled back.
+    /// Ends the connection's session: an unfinished COPY and an open transaction
+    /// are rolled back.
     pub async fn close(self) {
-        self.state.into_inner().session.close().await;
+        let mut state = self.state.into_inner();
+        if let Some(copy) = state.copy.take() {
+            state.session.copy_abort(copy.sink).await;
+        }
+        state.session.close().await;
     }
+
+    /// Starts `COPY ... FROM STDIN`: answers CopyInResponse and waits for data.
+    async fn start_copy<C>(
+        &self,
+        client: &mut C,
+        state: &mut State,
+        spec: &CopyFrom,
+    ) -> PgWireResult<()>
+    where
+        C: ClientInfo + Sink<PgWireBackendMessage> + Unpin,
+        PgWireError: From<C::Error>,
+    {
+        let sink = state
+            .session
+            .copy_begin(spec)
+            .await
+            .map_err(|e| to_pgwire(&e))?;
+        let decoder = match CopyDecoder::new(spec, sink.columns()) {
+            Ok(decoder) => decoder,
+            Err(error) => {
+                state.session.copy_abort(sink).await;
+                return Err(to_pgwire(&error));
+            }
+        };
+        let columns = sink.columns().len() as i16;
+        state.copy = Some(CopyState { sink, decoder });
+        client.set_state(PgWireConnectionState::CopyInProgress(false));
+        let response = CopyInResponse::new(0, columns, vec![0; columns as usize]);
+        client
+            .send(PgWireBackendMessage::CopyInResponse(response))
+            .await?;
+        Ok(())
+    }
+
+    pub(super) async fn copy_data<C>(&self, client: &mut C, data: &[u8]) -> PgWireResult<()>
+    where
+        C: ClientInfo + Sink<PgWireBackendMessage> + Unpin,
+    {
+        let mut guard = self.state.lock().await;
+        let state = &mut *guard;
+        let Some(copy) = state.copy.as_mut() else {
+            return Ok(());
+        };
+        let outcome = match copy.decoder.push(data) {
+            Ok(rows) => copy_rows(&mut state.session, &mut copy.sink, rows).await,
+            Err(error) => Err(error),
+        };
+        if let Err(error) = outcome {
+            self.fail_copy(client, state).await;
+            return Err(to_pgwire(&error));
+        }
+        Ok(())
+    }
+
+    pub(super) async fn copy_done<C>(&self, client: &mut C) -> PgWireResult<()>
+    where
+        C: ClientInfo + Sink<PgWireBackendMessage> + Unpin,
+        PgWireError: From<C::Error>,
+    {
+        let mut guard = self.state.lock().await;
+        let state = &mut *guard;
+        let Some(mut copy) = state.copy.take() else {
+            return Ok(());
+        };
+        let outcome = match copy.decoder.finish() {
+            Ok(rows) => copy_rows(&mut state.session, &mut copy.sink, rows).await,
+            Err(error) => Err(error),
+        };
+        let result = match outcome {
+            Ok(()) => state.session.copy_end(copy.sink).await,
+            Err(error) => {
+                state.session.copy_abort(copy.sink).await;
+                Err(error)
+            }
+        };
+        client.set_transaction_status(transaction_status(&state.session));
+        let result = result.map_err(|e| to_pgwire(&e))?;
+        feed(client, command_tag(&result, 0)).await
+    }
+
+    pub(super) async fn copy_abort<C>(&self, client: &mut C)
+    where
+        C: ClientInfo + Sink<PgWireBackendMessage> + Unpin,
+    {
+        let mut state = self.state.lock().await;
+        self.fail_copy(client, &mut state).await;
+    }
+
+    async fn fail_copy<C>(&self, client: &mut C, state: &mut State)
+    where
+        C: ClientInfo,
+    {
+        if let Some(copy) = state.copy.take() {
+            state.session.copy_abort(copy.sink).await;
+        }
+        client.set_transaction_status(transaction_status(&state.session));
+    }
+}
+
+async fn copy_rows(
+    session: &mut Session,
+    sink: &mut CopyIn,
+    rows: Vec<Vec<Value>>,
+) -> Result<(), EngineError> {
+    for row in rows {
+        session.copy_row(sink, row).await?;
+    }
+    Ok(())
 }
 
 fn transaction_status(session: &Session) -> TransactionStatus {
@@ -157,6 +282,37 @@ impl SimpleQueryHandler for PgConnection {
                     PgWireBackendMessage::EmptyQueryResponse(EmptyQueryResponse::new()),
                 )
                 .await?;
+            }
+            Ok(statements)
+                if statements
+                    .iter()
+                    .any(|s| matches!(s.plan, Plan::CopyFrom(_))) =>
+            {
+                return match statements.as_slice() {
+                    [
+                        Statement {
+                            plan: Plan::CopyFrom(spec),
+                            ..
+                        },
+                    ] => {
+                        let spec = spec.clone();
+                        match self.start_copy(client, &mut state, &spec).await {
+                            Ok(()) => Ok(()),
+                            Err(error) => {
+                                client.set_state(PgWireConnectionState::ReadyForQuery);
+                                client.set_transaction_status(transaction_status(&state.session));
+                                Err(error)
+                            }
+                        }
+                    }
+                    _ => {
+                        client.set_state(PgWireConnectionState::ReadyForQuery);
+                        Err(to_pgwire(&EngineError::new(
+                            ErrorKind::Unsupported,
+                            "COPY FROM STDIN must be sent as a query of its own",
+                        )))
+                    }
+                };
             }
             Ok(statements) => {
                 let batch: Vec<(Statement, Vec<Value>)> =

@@ -16,6 +16,8 @@ pub fn sqlstate(error: &EngineError) -> &'static str {
         ErrorKind::InvalidRequest => "08P01",
         ErrorKind::InsufficientPrivilege => "42501",
         ErrorKind::InvalidParameter => "22P02",
+        ErrorKind::Unsupported => "0A000",
+        ErrorKind::BadCopyData => "22P04",
         ErrorKind::Unavailable => "57P03",
         ErrorKind::Internal => "XX000",
     }

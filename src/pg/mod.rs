@@ -5,6 +5,7 @@
 //! session is closed, which rolls back any transaction it left open.
 
 mod connection;
+mod copy;
 mod encode;
 mod errors;
 mod params;
@@ -13,7 +14,7 @@ mod types;
 
 use std::sync::Arc;
 
-use pgwire::api::{NoopHandler, PgWireServerHandlers};
+use pgwire::api::PgWireServerHandlers;
 use pgwire::tokio::process_socket;
 use tokio::net::TcpListener;
 use tokio::task::JoinSet;
@@ -43,7 +44,7 @@ impl PgWireServerHandlers for Handlers {
     }
 
     fn copy_handler(&self) -> Arc<impl pgwire::api::copy::CopyHandler> {
-        Arc::new(NoopHandler)
+        self.connection.clone()
     }
 }
 

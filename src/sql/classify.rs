@@ -56,18 +56,18 @@ impl Shape {
     }
 }
 
-pub(super) fn classify(sql: &str, tokens: &[Token], base: usize) -> Result<Shape, EngineError> {
+pub(super) fn classify(sql: &str, tokens: &[Token]) -> Result<Shape, EngineError> {
     let word = |i: usize| -> String {
         tokens
             .get(i)
             .filter(|t| t.kind == TokenKind::Word)
-            .map(|t| sql[t.start - base..t.end - base].to_ascii_uppercase())
+            .map(|t| sql[t.start..t.end].to_ascii_uppercase())
             .unwrap_or_default()
     };
     let has_word = |kw: &str| {
-        tokens.iter().any(|t| {
-            t.kind == TokenKind::Word && sql[t.start - base..t.end - base].eq_ignore_ascii_case(kw)
-        })
+        tokens
+            .iter()
+            .any(|t| t.kind == TokenKind::Word && sql[t.start..t.end].eq_ignore_ascii_case(kw))
     };
     let returning = || has_word("RETURNING");
     let first = word(0);
@@ -80,9 +80,7 @@ pub(super) fn classify(sql: &str, tokens: &[Token], base: usize) -> Result<Shape
         "UPDATE" => Shape::new(Action::Write, CommandKind::Update, returning()),
         "DELETE" => Shape::new(Action::Write, CommandKind::Delete, returning()),
         "PRAGMA" => {
-            let assigns = tokens
-                .iter()
-                .any(|t| sql[t.start - base..t.end - base] == *"=");
+            let assigns = tokens.iter().any(|t| sql[t.start..t.end] == *"=");
             let action = if assigns { Action::Write } else { Action::Read };
             Shape::new(action, CommandKind::Select, true)
         }
@@ -96,6 +94,8 @@ pub(super) fn classify(sql: &str, tokens: &[Token], base: usize) -> Result<Shape
         "SAVEPOINT" => Shape::control(Action::Savepoint, CommandKind::Other("SAVEPOINT")),
         "RELEASE" => Shape::control(Action::Release, CommandKind::Other("RELEASE")),
         "CREATE" | "DROP" | "ALTER" => Shape::ddl(ddl_tag(&first, &word)),
+        "TRUNCATE" => Shape::ddl("TRUNCATE TABLE"),
+        "COPY" => Shape::ddl("COPY"),
         "ANALYZE" => Shape::ddl("ANALYZE"),
         "REINDEX" => Shape::ddl("REINDEX"),
         "VACUUM" if has_word("INTO") => {
@@ -109,9 +109,7 @@ pub(super) fn classify(sql: &str, tokens: &[Token], base: usize) -> Result<Shape
                 ErrorKind::Syntax,
                 format!(
                     "syntax error at or near \"{}\"",
-                    tokens
-                        .first()
-                        .map_or("", |t| &sql[t.start - base..t.end - base])
+                    tokens.first().map_or("", |t| &sql[t.start..t.end])
                 ),
             ));
         }

@@ -5,8 +5,10 @@
 //! and its PostgreSQL-style `$N` parameters are rewritten to SQLite's `?N`. This is
 //! one lexer pass per statement: no full parse on the hot path.
 
+mod catalog;
 mod classify;
 mod lexer;
+mod translate;
 
 use std::sync::Arc;
 
@@ -28,6 +30,39 @@ pub struct Statement {
     pub returns_rows: bool,
     /// How many positional parameters it takes (the highest `$N` / `?N`).
     pub param_count: usize,
+    /// How the engine runs it.
+    pub plan: Plan,
+}
+
+/// How a statement runs on SQLite.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Plan {
+    /// `sql` is one SQLite statement.
+    Single,
+    /// Several SQLite statements that run as one, all or nothing (no parameters).
+    Script(Arc<[Arc<str>]>),
+    /// Nothing to run: the statement means nothing for SQLite (VACUUM of a table).
+    Nothing,
+    /// `COPY ... FROM STDIN`: rows arrive through the front end's copy protocol.
+    CopyFrom(Arc<CopyFrom>),
+}
+
+/// The target and options of `COPY ... FROM STDIN`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CopyFrom {
+    pub table: String,
+    /// Empty: every column of the table, in order.
+    pub columns: Vec<String>,
+    pub format: CopyFormat,
+    pub delimiter: Option<String>,
+    pub null: Option<String>,
+    pub header: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CopyFormat {
+    Text,
+    Csv,
 }
 
 impl Statement {
@@ -121,44 +156,73 @@ fn is_create_trigger(tokens: &[Token], sql: &str) -> bool {
     }
 }
 
-/// Classifies one statement and rewrites `$N` to `?N`.
+/// Classifies one statement, translates what SQLite does not speak and rewrites
+/// `$N` to `?N`. `tokens` are positioned in the whole batch; `text` is this
+/// statement alone.
 fn build(text: &str, tokens: &[Token]) -> Result<Statement, EngineError> {
     let base = tokens.first().map_or(0, |t| t.start);
-    let shape = classify::classify(text, tokens, base)?;
+    let tokens: Vec<Token> = tokens
+        .iter()
+        .map(|t| Token {
+            start: t.start - base,
+            end: t.end - base,
+            ..*t
+        })
+        .collect();
+    let shape = classify::classify(text, &tokens)?;
+    if let Some(sql) = catalog::recognise(text, &tokens) {
+        return Ok(statement(sql.into(), &shape, 0, Plan::Single));
+    }
+    if translate::needs_translation(text, &tokens)
+        && let Some(rewrite) = translate::translate(text)?
+    {
+        // A rewritten statement is passed through the parameter rewrite again.
+        let tokens = tokenize(&rewrite.sql);
+        let (sql, params) = number_params(&rewrite.sql, &tokens);
+        return Ok(statement(sql, &shape, params, rewrite.plan));
+    }
+    let (sql, params) = number_params(text, &tokens);
+    Ok(statement(sql, &shape, params, Plan::Single))
+}
+
+fn statement(sql: Arc<str>, shape: &classify::Shape, param_count: usize, plan: Plan) -> Statement {
+    Statement {
+        sql,
+        action: shape.action,
+        kind: shape.kind,
+        returns_rows: shape.returns_rows && plan == Plan::Single,
+        param_count,
+        plan,
+    }
+}
+
+/// Rewrites `$N` to `?N` and counts parameters the way SQLite numbers them.
+fn number_params(text: &str, tokens: &[Token]) -> (Arc<str>, usize) {
     let mut numbering = ParamNumbering::default();
     let mut rewritten: Option<String> = None;
-    let mut copied = base;
+    let mut copied = 0;
     for token in tokens {
-        let token_text = &text[token.start - base..token.end - base];
         match token.kind {
             TokenKind::Param(n) => {
                 numbering.positional(n);
                 let out = rewritten.get_or_insert_with(|| String::with_capacity(text.len()));
-                out.push_str(&text[copied - base..token.start - base]);
+                out.push_str(&text[copied..token.start]);
                 out.push('?');
-                out.push_str(&token_text[1..]);
+                out.push_str(&text[token.start + 1..token.end]);
                 copied = token.end;
             }
-            TokenKind::NamedParam => {
-                numbering.named(token_text);
-            }
+            TokenKind::NamedParam => numbering.named(token.text(text)),
             _ => {}
         }
     }
-    let sql: Arc<str> = match rewritten {
+    let sql = match rewritten {
         Some(mut out) => {
-            out.push_str(&text[copied - base..]);
+            out.push_str(&text[copied..]);
             out.into()
         }
         None => text.into(),
     };
-    Ok(Statement {
-        sql,
-        action: shape.action,
-        kind: shape.kind,
-        returns_rows: shape.returns_rows,
-        param_count: numbering.count,
-    })
+    (sql, numbering.count)
 }
 
 /// SQLite's parameter numbering: `?N` is N, a bare `?` is one more than the largest

@@ -1,0 +1,160 @@
+//! `COPY ... FROM STDIN`: rows streamed in by a front end, inserted in batches.
+//!
+//! A COPY runs in one transaction (its own, or a savepoint inside the client's), so
+//! a malformed row or a client that gives up leaves nothing behind. Rows go in
+//! through one multi-row INSERT prepared once, so each round trip to SQLite's
+//! thread carries a whole batch, not one row.
+
+use std::sync::Arc;
+
+use sqlx::{AssertSqlSafe, Executor};
+
+use super::session::Session;
+use super::{Column, CommandKind, EngineError, ErrorKind, QueryResult, Value};
+use crate::sql::{self, CopyFrom};
+
+/// Bound variables per INSERT stay well under SQLite's limit (32766).
+const MAX_VARIABLES: usize = 8192;
+const MAX_BATCH_ROWS: usize = 256;
+
+/// An open COPY: target columns, the batch being filled, rows so far.
+pub struct CopyIn {
+    columns: Arc<Vec<Column>>,
+    table: String,
+    column_list: String,
+    batch_rows: usize,
+    full_batch_sql: Arc<str>,
+    pending: Vec<Value>,
+    rows: u64,
+    /// The COPY started the transaction (and so commits it), rather than a
+    /// savepoint inside the client's.
+    own_transaction: bool,
+}
+
+impl CopyIn {
+    /// The target columns, with their declared types, in the order values come.
+    pub fn columns(&self) -> &[Column] {
+        &self.columns
+    }
+}
+
+impl Session {
+    /// Starts a COPY into `spec.table`. A COPY that cannot start inside a
+    /// transaction fails the transaction, as any failed statement does.
+    pub async fn copy_begin(&mut self, spec: &CopyFrom) -> Result<CopyIn, EngineError> {
+        let started = self.open_copy(spec).await;
+        if started.is_err() {
+            self.fail_transaction();
+        }
+        started
+    }
+
+    async fn open_copy(&mut self, spec: &CopyFrom) -> Result<CopyIn, EngineError> {
+        let column_list = if spec.columns.is_empty() {
+            "*".to_owned()
+        } else {
+            spec.columns.join(", ")
+        };
+        let probe =
+            sql::parse_single(&format!("SELECT {column_list} FROM {} LIMIT 0", spec.table))?
+                .ok_or_else(|| EngineError::invalid("COPY needs a table"))?;
+        let columns = self.describe(&probe).await?;
+        if columns.is_empty() {
+            return Err(EngineError::invalid("COPY target has no columns"));
+        }
+        let column_list = columns
+            .iter()
+            .map(|c| quote(&c.name))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let batch_rows = (MAX_VARIABLES / columns.len()).clamp(1, MAX_BATCH_ROWS);
+        let own_transaction = self.begin_copy_transaction().await?;
+        Ok(CopyIn {
+            full_batch_sql: insert_sql(&spec.table, &column_list, columns.len(), batch_rows).into(),
+            table: spec.table.clone(),
+            column_list,
+            batch_rows,
+            pending: Vec::with_capacity(batch_rows * columns.len()),
+            columns,
+            rows: 0,
+            own_transaction,
+        })
+    }
+
+    /// Adds one row (as many values as there are columns), inserting full batches.
+    pub async fn copy_row(
+        &mut self,
+        copy: &mut CopyIn,
+        row: Vec<Value>,
+    ) -> Result<(), EngineError> {
+        if row.len() != copy.columns.len() {
+            return Err(EngineError::new(
+                ErrorKind::BadCopyData,
+                format!(
+                    "row {} has {} values; the COPY expects {}",
+                    copy.rows + 1,
+                    row.len(),
+                    copy.columns.len()
+                ),
+            ));
+        }
+        copy.pending.extend(row);
+        copy.rows += 1;
+        if copy.pending.len() == copy.batch_rows * copy.columns.len() {
+            let sql = copy.full_batch_sql.clone();
+            self.copy_flush(copy, sql, true).await?;
+        }
+        Ok(())
+    }
+
+    /// Inserts what is left and commits the COPY: `COPY n`.
+    pub async fn copy_end(&mut self, mut copy: CopyIn) -> Result<QueryResult, EngineError> {
+        let rows = copy.pending.len() / copy.columns.len();
+        if rows > 0 {
+            let sql = insert_sql(&copy.table, &copy.column_list, copy.columns.len(), rows).into();
+            if let Err(error) = self.copy_flush(&mut copy, sql, false).await {
+                self.copy_abort(copy).await;
+                return Err(error);
+            }
+        }
+        self.end_copy_transaction(copy.own_transaction, true)
+            .await?;
+        let mut result = QueryResult::empty(CommandKind::Other("COPY"));
+        result.rows_affected = copy.rows;
+        Ok(result)
+    }
+
+    /// Undoes the whole COPY (malformed data, CopyFail, or a lost client).
+    pub async fn copy_abort(&mut self, copy: CopyIn) {
+        if let Err(error) = self.end_copy_transaction(copy.own_transaction, false).await {
+            tracing::warn!(%error, "rolling back a COPY failed");
+        }
+    }
+
+    async fn copy_flush(
+        &mut self,
+        copy: &mut CopyIn,
+        sql: Arc<str>,
+        persistent: bool,
+    ) -> Result<(), EngineError> {
+        let mut query = sqlx::query(AssertSqlSafe(sql)).persistent(persistent);
+        for value in copy.pending.drain(..) {
+            query = super::exec::bind(query, value);
+        }
+        let conn = self.connection().await?;
+        conn.execute(query).await?;
+        Ok(())
+    }
+}
+
+fn insert_sql(table: &str, column_list: &str, columns: usize, rows: usize) -> String {
+    let row = format!("({})", vec!["?"; columns].join(","));
+    format!(
+        "INSERT INTO {table} ({column_list}) VALUES {}",
+        vec![row; rows].join(",")
+    )
+}
+
+fn quote(name: &str) -> String {
+    format!("\"{}\"", name.replace('"', "\"\""))
+}

@@ -1,0 +1,602 @@
+//! PostgreSQL statements that SQLite does not speak, rewritten into ones it does.
+//!
+//! Each rewrite works on the statement's tokens and keeps the meaning a PostgreSQL
+//! client expects (pgbench's setup is the first user of all of them):
+//! - `DROP TABLE a, b` runs one DROP per table, atomically;
+//! - `CREATE TABLE ... WITH (fillfactor=100)` drops the storage parameters;
+//! - `TRUNCATE [TABLE] a, b` deletes every row of each table;
+//! - `VACUUM [ANALYZE] t` analyzes (or, SQLite having no per-table VACUUM, does
+//!   nothing for) the named tables;
+//! - `ALTER TABLE t ADD [CONSTRAINT n] PRIMARY KEY|UNIQUE (c)` creates the unique
+//!   index PostgreSQL would create (named `t_pkey` / `t_c_key`), since SQLite cannot
+//!   add constraints to an existing table;
+//! - `generate_series(a, b [, step]) [AS] x` in FROM becomes a recursive CTE;
+//! - `COPY t FROM STDIN` becomes the COPY plan the front end streams rows into.
+//!
+//! Statements that need none of this never get here (see [`needs_translation`]).
+
+use std::sync::Arc;
+
+use super::lexer::{Token, TokenKind, tokenize};
+use super::{CopyFormat, CopyFrom, Plan};
+use crate::engine::{EngineError, ErrorKind};
+
+/// What a rewrite produced: the plan, and for single statements the new SQL.
+pub(super) struct Rewrite {
+    pub sql: String,
+    pub plan: Plan,
+}
+
+/// Cheap check on the tokens the classifier already has: could this statement need
+/// a rewrite? Everything else passes through untouched.
+pub(super) fn needs_translation(sql: &str, tokens: &[Token]) -> bool {
+    let Some(first) = tokens.first() else {
+        return false;
+    };
+    let leading = ["DROP", "CREATE", "TRUNCATE", "VACUUM", "ALTER", "COPY"];
+    leading.iter().any(|kw| first.is_keyword(sql, kw))
+        || tokens.iter().any(|t| t.is_keyword(sql, "generate_series"))
+}
+
+/// Rewrites `sql` when it needs it; `None` leaves it as it is.
+pub(super) fn translate(sql: &str) -> Result<Option<Rewrite>, EngineError> {
+    let tokens = tokenize(sql);
+    let words = Words {
+        sql,
+        tokens: &tokens,
+    };
+    let rewrite = if words.starts_with(&["DROP", "TABLE"]) {
+        drop_tables(&words)
+    } else if words.starts_with(&["CREATE"]) {
+        create_table_options(&words)
+    } else if words.starts_with(&["TRUNCATE"]) {
+        Some(truncate(&words))
+    } else if words.starts_with(&["VACUUM"]) {
+        vacuum(&words)
+    } else if words.starts_with(&["ALTER", "TABLE"]) {
+        add_constraint(&words)
+    } else if words.starts_with(&["COPY"]) {
+        Some(copy_from(&words)?)
+    } else {
+        None
+    };
+    match rewrite {
+        Some(rewrite) => Ok(Some(rewrite)),
+        None => Ok(generate_series(sql, &tokens).map(|sql| Rewrite {
+            sql,
+            plan: Plan::Single,
+        })),
+    }
+}
+
+/// The statement's tokens with helpers to read them as words.
+struct Words<'a> {
+    sql: &'a str,
+    tokens: &'a [Token],
+}
+
+impl Words<'_> {
+    fn text(&self, i: usize) -> &str {
+        self.tokens.get(i).map_or("", |t| t.text(self.sql))
+    }
+
+    fn is(&self, i: usize, kw: &str) -> bool {
+        self.tokens
+            .get(i)
+            .is_some_and(|t| t.is_keyword(self.sql, kw))
+    }
+
+    fn starts_with(&self, kws: &[&str]) -> bool {
+        kws.iter().enumerate().all(|(i, kw)| self.is(i, kw))
+    }
+
+    fn kind(&self, i: usize) -> Option<TokenKind> {
+        self.tokens.get(i).map(|t| t.kind)
+    }
+
+    /// Reads a possibly schema-qualified name at `i`; returns it without a `public.`
+    /// or `main.` qualifier, and the index after it.
+    fn name(&self, mut i: usize) -> Option<(String, usize)> {
+        let mut parts = Vec::new();
+        loop {
+            match self.kind(i)? {
+                TokenKind::Word | TokenKind::QuotedIdent => parts.push(self.text(i).to_owned()),
+                _ => return None,
+            }
+            i += 1;
+            if self.text(i) != "." {
+                break;
+            }
+            i += 1;
+        }
+        if parts.len() > 1
+            && matches!(
+                unquote(&parts[0]).to_ascii_lowercase().as_str(),
+                "public" | "main"
+            )
+        {
+            parts.remove(0);
+        }
+        Some((parts.join("."), i))
+    }
+
+    /// Comma-separated names from `i` until a word that is not a name continuation.
+    fn name_list(&self, mut i: usize, stop: &[&str]) -> (Vec<String>, usize) {
+        let mut names = Vec::new();
+        while i < self.tokens.len() && !stop.iter().any(|kw| self.is(i, kw)) {
+            let Some((name, next)) = self.name(i) else {
+                break;
+            };
+            names.push(name);
+            i = next;
+            if self.text(i) == "," {
+                i += 1;
+            }
+        }
+        (names, i)
+    }
+
+    /// The index of the parenthesis closing the one at `open`.
+    fn closing(&self, open: usize) -> Option<usize> {
+        let mut depth = 0usize;
+        for (i, t) in self.tokens.iter().enumerate().skip(open) {
+            match t.kind {
+                TokenKind::LeftParen => depth += 1,
+                TokenKind::RightParen => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return Some(i);
+                    }
+                }
+                _ => {}
+            }
+        }
+        None
+    }
+}
+
+fn unquote(name: &str) -> &str {
+    name.trim_matches(|c| c == '"' || c == '`' || c == '[' || c == ']')
+}
+
+fn script(statements: Vec<String>) -> Rewrite {
+    let parts: Vec<Arc<str>> = statements.into_iter().map(Arc::from).collect();
+    Rewrite {
+        sql: parts.iter().map(|s| &**s).collect::<Vec<_>>().join("; "),
+        plan: Plan::Script(parts.into()),
+    }
+}
+
+/// `DROP TABLE [IF EXISTS] a, b [CASCADE|RESTRICT]`: SQLite drops one at a time.
+fn drop_tables(w: &Words) -> Option<Rewrite> {
+    let (if_exists, start) = if w.is(2, "IF") && w.is(3, "EXISTS") {
+        (true, 4)
+    } else {
+        (false, 2)
+    };
+    let (names, end) = w.name_list(start, &["CASCADE", "RESTRICT"]);
+    let plain = names.len() == 1
+        && end == w.tokens.len()
+        && w.name(start).is_some_and(|(n, _)| n == w.text(start));
+    if names.is_empty() || plain {
+        return None;
+    }
+    let guard = if if_exists { "IF EXISTS " } else { "" };
+    Some(script(
+        names
+            .iter()
+            .map(|n| format!("DROP TABLE {guard}{n}"))
+            .collect(),
+    ))
+}
+
+/// `CREATE TABLE ... (...) WITH (storage params) [TABLESPACE x]`: SQLite has neither.
+fn create_table_options(w: &Words) -> Option<Rewrite> {
+    let open = w
+        .tokens
+        .iter()
+        .position(|t| t.kind == TokenKind::LeftParen)?;
+    let close = w.closing(open)?;
+    let mut i = close + 1;
+    let mut cut = None;
+    while i < w.tokens.len() {
+        if w.is(i, "WITH") && w.kind(i + 1) == Some(TokenKind::LeftParen) {
+            cut.get_or_insert(i);
+            i = w.closing(i + 1)? + 1;
+        } else if w.is(i, "TABLESPACE") || w.is(i, "WITHOUT") && w.is(i + 1, "OIDS") {
+            cut.get_or_insert(i);
+            i += 2;
+        } else {
+            return None;
+        }
+    }
+    let cut = cut?;
+    Some(Rewrite {
+        sql: w.sql[..w.tokens[cut].start].trim_end().to_owned(),
+        plan: Plan::Single,
+    })
+}
+
+/// `TRUNCATE [TABLE] [ONLY] a, b [RESTART|CONTINUE IDENTITY] [CASCADE|RESTRICT]`.
+fn truncate(w: &Words) -> Rewrite {
+    let mut i = 1;
+    while w.is(i, "TABLE") || w.is(i, "ONLY") {
+        i += 1;
+    }
+    let (names, _) = w.name_list(i, &["RESTART", "CONTINUE", "CASCADE", "RESTRICT"]);
+    script(names.iter().map(|n| format!("DELETE FROM {n}")).collect())
+}
+
+/// `VACUUM [FULL] [FREEZE] [VERBOSE] [ANALYZE] [(options)] [table, ...]`.
+fn vacuum(w: &Words) -> Option<Rewrite> {
+    let mut i = 1;
+    let mut analyze = false;
+    loop {
+        if w.kind(i) == Some(TokenKind::LeftParen) {
+            let close = w.closing(i)?;
+            analyze |= (i..close).any(|j| w.is(j, "ANALYZE") || w.is(j, "ANALYSE"));
+            i = close + 1;
+        } else if ["FULL", "FREEZE", "VERBOSE"].iter().any(|kw| w.is(i, kw)) {
+            i += 1;
+        } else if w.is(i, "ANALYZE") || w.is(i, "ANALYSE") {
+            analyze = true;
+            i += 1;
+        } else {
+            break;
+        }
+    }
+    let (tables, _) = w.name_list(i, &["INTO"]);
+    // SQLite's own `VACUUM [schema] [INTO file]` passes through.
+    let sqlite_form =
+        !analyze && (tables.is_empty() || w.is(i + 1, "INTO") || is_schema_name(&tables[0]));
+    if sqlite_form && i == 1 {
+        return None;
+    }
+    let statements = match (analyze, tables.is_empty()) {
+        (true, true) => vec!["ANALYZE".to_owned()],
+        (true, false) => tables.iter().map(|t| format!("ANALYZE {t}")).collect(),
+        (false, true) => vec!["VACUUM".to_owned()],
+        // Per-table VACUUM does not exist in SQLite, and a whole-file VACUUM is far
+        // more than was asked for: there is nothing to do.
+        (false, false) => {
+            return Some(Rewrite {
+                sql: String::new(),
+                plan: Plan::Nothing,
+            });
+        }
+    };
+    Some(script(statements))
+}
+
+fn is_schema_name(name: &str) -> bool {
+    matches!(unquote(name).to_ascii_lowercase().as_str(), "main" | "temp")
+}
+
+/// `ALTER TABLE [ONLY] t ADD [CONSTRAINT n] PRIMARY KEY|UNIQUE (cols)`.
+fn add_constraint(w: &Words) -> Option<Rewrite> {
+    let mut i = 2;
+    if w.is(i, "ONLY") {
+        i += 1;
+    }
+    let (table, mut i) = w.name(i)?;
+    if !w.is(i, "ADD") {
+        return None;
+    }
+    i += 1;
+    let mut constraint = None;
+    if w.is(i, "CONSTRAINT") {
+        constraint = Some(w.text(i + 1).to_owned());
+        i += 2;
+    }
+    let primary = w.is(i, "PRIMARY") && w.is(i + 1, "KEY");
+    if primary {
+        i += 2;
+    } else if w.is(i, "UNIQUE") {
+        i += 1;
+    } else {
+        return None;
+    }
+    if w.kind(i) != Some(TokenKind::LeftParen) {
+        return None;
+    }
+    let close = w.closing(i)?;
+    let columns = &w.sql[w.tokens[i].start..w.tokens[close].end];
+    let bare_table = unquote(table.rsplit('.').next().unwrap_or(&table)).to_owned();
+    let index = constraint.unwrap_or_else(|| {
+        if primary {
+            format!("\"{bare_table}_pkey\"")
+        } else {
+            let cols: Vec<&str> = (i + 1..close)
+                .filter(|j| matches!(w.kind(*j), Some(TokenKind::Word | TokenKind::QuotedIdent)))
+                .map(|j| unquote(w.text(j)))
+                .collect();
+            format!("\"{bare_table}_{}_key\"", cols.join("_"))
+        }
+    });
+    Some(Rewrite {
+        sql: format!("CREATE UNIQUE INDEX {index} ON {table} {columns}"),
+        plan: Plan::Single,
+    })
+}
+
+/// `generate_series(start, stop [, step]) [AS] alias` in a FROM clause, as a
+/// recursive CTE named and aliased like PostgreSQL's set-returning function.
+fn generate_series(sql: &str, tokens: &[Token]) -> Option<String> {
+    let w = Words { sql, tokens };
+    let at = (0..tokens.len())
+        .find(|&i| w.is(i, "generate_series") && w.kind(i + 1) == Some(TokenKind::LeftParen))?;
+    let close = w.closing(at + 1)?;
+    let mut args = Vec::new();
+    let mut depth = 0;
+    let mut arg_start = at + 2;
+    for j in at + 2..=close {
+        match tokens[j].kind {
+            TokenKind::LeftParen => depth += 1,
+            TokenKind::RightParen if depth > 0 => depth -= 1,
+            _ if (tokens[j].kind == TokenKind::RightParen || w.text(j) == ",") && depth == 0 => {
+                if arg_start < j {
+                    args.push(&sql[tokens[arg_start].start..tokens[j - 1].end]);
+                }
+                arg_start = j + 1;
+            }
+            _ => {}
+        }
+    }
+    let (start, stop, step) = match args.as_slice() {
+        [start, stop] => (*start, *stop, "1"),
+        [start, stop, step] => (*start, *stop, *step),
+        _ => return None,
+    };
+    let mut end = close + 1;
+    if w.is(end, "AS") {
+        end += 1;
+    }
+    let alias = match w.kind(end) {
+        Some(TokenKind::Word | TokenKind::QuotedIdent)
+            if ![
+                "WHERE", "JOIN", "ON", "GROUP", "ORDER", "LIMIT", "CROSS", "LEFT", "INNER", "UNION",
+            ]
+            .iter()
+            .any(|kw| w.is(end, kw)) =>
+        {
+            end += 1;
+            w.text(end - 1).to_owned()
+        }
+        _ => "generate_series".to_owned(),
+    };
+    let series = format!(
+        "(WITH RECURSIVE litewire_series(v) AS (SELECT {start} UNION ALL SELECT v + ({step}) FROM litewire_series \
+         WHERE v + ({step}) <= {stop}) SELECT v AS {alias} FROM litewire_series WHERE v <= {stop}) AS {alias}"
+    );
+    let replace_end = tokens.get(end - 1).map_or(sql.len(), |t| t.end);
+    Some(format!(
+        "{}{}{}",
+        &sql[..tokens[at].start],
+        series,
+        &sql[replace_end..]
+    ))
+}
+
+/// `COPY table [(columns)] FROM STDIN [[WITH] (options) | legacy options]`.
+fn copy_from(w: &Words) -> Result<Rewrite, EngineError> {
+    let unsupported = |what: &str| {
+        EngineError::new(
+            ErrorKind::Unsupported,
+            format!("COPY {what} is not supported"),
+        )
+    };
+    let (table, mut i) = w.name(1).ok_or_else(|| unsupported("from a query"))?;
+    let mut columns = Vec::new();
+    if w.kind(i) == Some(TokenKind::LeftParen) {
+        let close = w
+            .closing(i)
+            .ok_or_else(|| unsupported("with this column list"))?;
+        columns = (i + 1..close)
+            .filter(|j| matches!(w.kind(*j), Some(TokenKind::Word | TokenKind::QuotedIdent)))
+            .map(|j| w.text(j).to_owned())
+            .collect();
+        i = close + 1;
+    }
+    if !(w.is(i, "FROM") && w.is(i + 1, "STDIN")) {
+        return Err(unsupported("other than FROM STDIN"));
+    }
+    let mut copy = CopyFrom {
+        table,
+        columns,
+        format: CopyFormat::Text,
+        delimiter: None,
+        null: None,
+        header: false,
+    };
+    i += 2;
+    if w.is(i, "WITH") {
+        i += 1;
+    }
+    let options: Vec<usize> = if w.kind(i) == Some(TokenKind::LeftParen) {
+        let close = w
+            .closing(i)
+            .ok_or_else(|| unsupported("with these options"))?;
+        (i + 1..close).collect()
+    } else {
+        (i..w.tokens.len()).collect()
+    };
+    let options: Vec<usize> = options.into_iter().filter(|j| w.text(*j) != ",").collect();
+    let mut it = options.into_iter().peekable();
+    while let Some(j) = it.next() {
+        let option = w.text(j).to_ascii_uppercase();
+        let value = |it: &mut std::iter::Peekable<std::vec::IntoIter<usize>>| {
+            it.next().map(|k| string_value(w.text(k)))
+        };
+        match option.as_str() {
+            "FORMAT" => {
+                copy.format = match value(&mut it)
+                    .unwrap_or_default()
+                    .to_ascii_lowercase()
+                    .as_str()
+                {
+                    "text" => CopyFormat::Text,
+                    "csv" => CopyFormat::Csv,
+                    other => return Err(unsupported(&format!("FORMAT {other}"))),
+                }
+            }
+            "CSV" => copy.format = CopyFormat::Csv,
+            "BINARY" => return Err(unsupported("FORMAT binary")),
+            "DELIMITER" => copy.delimiter = value(&mut it),
+            "NULL" => copy.null = value(&mut it),
+            "HEADER" => {
+                let on = it.peek().is_none_or(|k| {
+                    let v = w.text(*k).to_ascii_lowercase();
+                    v != "false" && v != "off" && v != "0"
+                });
+                if it.peek().is_some_and(|k| {
+                    matches!(w.kind(*k), Some(TokenKind::Word | TokenKind::Number))
+                }) {
+                    it.next();
+                }
+                copy.header = on;
+            }
+            // Accepted and meaningless here: FREEZE (on|off), ENCODING 'UTF8'.
+            "FREEZE" | "ENCODING" => {
+                if it.peek().is_some_and(|k| !is_option_name(w.text(*k))) {
+                    it.next();
+                }
+            }
+            other => return Err(unsupported(&format!("option {other}"))),
+        }
+    }
+    Ok(Rewrite {
+        sql: String::new(),
+        plan: Plan::CopyFrom(Arc::new(copy)),
+    })
+}
+
+fn is_option_name(word: &str) -> bool {
+    [
+        "FORMAT",
+        "CSV",
+        "DELIMITER",
+        "NULL",
+        "HEADER",
+        "FREEZE",
+        "ENCODING",
+        "BINARY",
+    ]
+    .iter()
+    .any(|o| word.eq_ignore_ascii_case(o))
+}
+
+/// `'x'` or `E'\t'` or a bare word, as its value.
+fn string_value(token: &str) -> String {
+    if let Some(body) = token
+        .strip_prefix("E'")
+        .or_else(|| token.strip_prefix("e'"))
+    {
+        let body = body.strip_suffix('\'').unwrap_or(body);
+        return body
+            .replace("\\t", "\t")
+            .replace("\\n", "\n")
+            .replace("\\\\", "\\")
+            .replace("''", "'");
+    }
+    match token.strip_prefix('\'').and_then(|t| t.strip_suffix('\'')) {
+        Some(body) => body.replace("''", "'"),
+        None => token.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rewrite(sql: &str) -> (String, Plan) {
+        let r = translate(sql).unwrap().unwrap_or(Rewrite {
+            sql: sql.to_owned(),
+            plan: Plan::Single,
+        });
+        (r.sql, r.plan)
+    }
+
+    #[test]
+    fn pgbench_setup_statements() {
+        let (sql, plan) = rewrite("drop table if exists pgbench_accounts, pgbench_branches");
+        assert_eq!(
+            sql,
+            "DROP TABLE IF EXISTS pgbench_accounts; DROP TABLE IF EXISTS pgbench_branches"
+        );
+        assert!(matches!(plan, Plan::Script(ref parts) if parts.len() == 2));
+        assert_eq!(
+            rewrite("create table t(tid int not null,filler char(84)) with (fillfactor=100)").0,
+            "create table t(tid int not null,filler char(84))"
+        );
+        assert_eq!(
+            rewrite("truncate table a, public.b").0,
+            "DELETE FROM a; DELETE FROM b"
+        );
+        assert_eq!(
+            rewrite("vacuum analyze pgbench_tellers").0,
+            "ANALYZE pgbench_tellers"
+        );
+        assert!(matches!(rewrite("vacuum pgbench_tellers").1, Plan::Nothing));
+        assert_eq!(
+            rewrite("alter table pgbench_accounts add primary key (aid)").0,
+            "CREATE UNIQUE INDEX \"pgbench_accounts_pkey\" ON pgbench_accounts (aid)"
+        );
+        assert_eq!(
+            rewrite("alter table t add constraint t_u unique (a, b)").0,
+            "CREATE UNIQUE INDEX t_u ON t (a, b)"
+        );
+    }
+
+    #[test]
+    fn statements_sqlite_understands_are_left_alone() {
+        for sql in [
+            "drop table t",
+            "create table t (a int)",
+            "vacuum",
+            "vacuum main",
+            "alter table t add column b int",
+        ] {
+            assert!(translate(sql).unwrap().is_none(), "{sql}");
+        }
+    }
+
+    #[test]
+    fn generate_series_becomes_a_recursive_cte() {
+        let (sql, _) =
+            rewrite("insert into t(aid) select aid from generate_series(1, 100000) as aid");
+        assert!(
+            sql.starts_with("insert into t(aid) select aid from (WITH RECURSIVE"),
+            "{sql}"
+        );
+        assert!(
+            sql.ends_with("SELECT v AS aid FROM litewire_series WHERE v <= 100000) AS aid"),
+            "{sql}"
+        );
+    }
+
+    #[test]
+    fn copy_options() {
+        let Plan::CopyFrom(copy) = rewrite("copy pgbench_accounts from stdin with (freeze on)").1
+        else {
+            panic!()
+        };
+        assert_eq!(
+            (copy.table.as_str(), copy.format, copy.header),
+            ("pgbench_accounts", CopyFormat::Text, false)
+        );
+        let Plan::CopyFrom(copy) = rewrite(
+            "COPY t (a, b) FROM STDIN WITH (FORMAT csv, HEADER true, DELIMITER ';', NULL 'n/a')",
+        )
+        .1
+        else {
+            panic!()
+        };
+        assert_eq!(copy.columns, vec!["a", "b"]);
+        assert_eq!((copy.format, copy.header), (CopyFormat::Csv, true));
+        assert_eq!(
+            (copy.delimiter.as_deref(), copy.null.as_deref()),
+            (Some(";"), Some("n/a"))
+        );
+        assert!(translate("copy t to stdout").is_err());
+    }
+}
