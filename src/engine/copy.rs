@@ -119,7 +119,7 @@ impl Session {
         }
         self.end_copy_transaction(copy.own_transaction, true)
             .await?;
-        let mut result = QueryResult::empty(CommandKind::Other("COPY"));
+        let mut result = QueryResult::empty(CommandKind::Copy);
         result.rows_affected = copy.rows;
         Ok(result)
     }

@@ -29,6 +29,8 @@ pub enum CommandKind {
     Begin,
     Commit,
     Rollback,
+    /// `COPY ... FROM STDIN`; `rows_affected` rows were copied.
+    Copy,
     /// Any other statement; the text is its command tag (`CREATE TABLE`, `PRAGMA`, ...).
     Other(&'static str),
 }

@@ -123,6 +123,7 @@ impl PgConnection {
         client: &mut C,
         state: &mut State,
         spec: &CopyFrom,
+        extended: bool,
     ) -> PgWireResult<()>
     where
         C: ClientInfo + Sink<PgWireBackendMessage> + Unpin,
@@ -142,7 +143,7 @@ impl PgConnection {
         };
         let columns = sink.columns().len() as i16;
         state.copy = Some(CopyState { sink, decoder });
-        client.set_state(PgWireConnectionState::CopyInProgress(false));
+        client.set_state(PgWireConnectionState::CopyInProgress(extended));
         let response = CopyInResponse::new(0, columns, vec![0; columns as usize]);
         client
             .send(PgWireBackendMessage::CopyInResponse(response))
@@ -296,7 +297,7 @@ impl SimpleQueryHandler for PgConnection {
                         },
                     ] => {
                         let spec = spec.clone();
-                        match self.start_copy(client, &mut state, &spec).await {
+                        match self.start_copy(client, &mut state, &spec, false).await {
                             Ok(()) => Ok(()),
                             Err(error) => {
                                 client.set_state(PgWireConnectionState::ReadyForQuery);
@@ -525,6 +526,11 @@ impl ExtendedQueryHandler for PgConnection {
             )
             .await;
         };
+        if let Plan::CopyFrom(spec) = &statement.plan {
+            let result = self.start_copy(client, state, spec, true).await;
+            client.set_transaction_status(transaction_status(&state.session));
+            return result;
+        }
         let (result, sent) = match std::mem::replace(&mut portal.progress, Progress::NotRun) {
             Progress::NotRun => {
                 let result = state.session.execute(&statement, &portal.params).await;

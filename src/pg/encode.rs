@@ -81,6 +81,7 @@ pub fn command_tag(result: &QueryResult, rows: usize) -> PgWireBackendMessage {
         CommandKind::Begin => Tag::new("BEGIN"),
         CommandKind::Commit => Tag::new("COMMIT"),
         CommandKind::Rollback => Tag::new("ROLLBACK"),
+        CommandKind::Copy => Tag::new("COPY").with_rows(affected),
         CommandKind::Other(tag) => Tag::new(tag),
     };
     PgWireBackendMessage::CommandComplete(tag.into())

@@ -95,7 +95,7 @@ pub(super) fn classify(sql: &str, tokens: &[Token]) -> Result<Shape, EngineError
         "RELEASE" => Shape::control(Action::Release, CommandKind::Other("RELEASE")),
         "CREATE" | "DROP" | "ALTER" => Shape::ddl(ddl_tag(&first, &word)),
         "TRUNCATE" => Shape::ddl("TRUNCATE TABLE"),
-        "COPY" => Shape::ddl("COPY"),
+        "COPY" => Shape::new(Action::Write, CommandKind::Copy, false),
         "ANALYZE" => Shape::ddl("ANALYZE"),
         "REINDEX" => Shape::ddl("REINDEX"),
         "VACUUM" if has_word("INTO") => {
