@@ -28,7 +28,9 @@ pub enum ErrorKind {
     Unsupported,
     /// A parameter value does not fit its declared type.
     InvalidParameter,
-    /// The server is shutting down or the pool is exhausted.
+    /// Every pooled connection is held by another session.
+    TooManyConnections,
+    /// The server is shutting down.
     Unavailable,
     /// Anything else: an internal error.
     Internal,
@@ -86,8 +88,8 @@ impl From<sqlx::Error> for EngineError {
                 EngineError::new(ErrorKind::Sqlite { code }, db.message())
             }
             sqlx::Error::PoolTimedOut => EngineError::new(
-                ErrorKind::Unavailable,
-                "timed out waiting for a free SQLite connection",
+                ErrorKind::TooManyConnections,
+                "sorry, too many clients already: every SQLite connection is in use (see --max-connections)",
             ),
             sqlx::Error::PoolClosed => {
                 EngineError::new(ErrorKind::Unavailable, "the server is shutting down")

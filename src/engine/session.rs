@@ -168,7 +168,7 @@ impl Session {
         stmt: &Statement,
         params: &[Value],
     ) -> Result<QueryResult, EngineError> {
-        let writes = matches!(stmt.action, Action::Write | Action::WriteFile);
+        let writes = stmt.writes();
         let _statement_permit = match (writes, self.state) {
             (false, _) => None,
             (true, TransactionState::Idle) => Some(self.acquire_write_permit().await?),

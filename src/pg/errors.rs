@@ -18,6 +18,7 @@ pub fn sqlstate(error: &EngineError) -> &'static str {
         ErrorKind::InvalidParameter => "22P02",
         ErrorKind::Unsupported => "0A000",
         ErrorKind::BadCopyData => "22P04",
+        ErrorKind::TooManyConnections => "53300",
         ErrorKind::Unavailable => "57P03",
         ErrorKind::Internal => "XX000",
     }

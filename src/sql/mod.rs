@@ -68,7 +68,7 @@ pub enum CopyFormat {
 impl Statement {
     /// Whether running it needs the write permit.
     pub fn writes(&self) -> bool {
-        matches!(self.action, Action::Write)
+        matches!(self.action, Action::Write | Action::WriteFile)
     }
 }
 
