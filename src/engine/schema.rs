@@ -12,7 +12,9 @@ use sqlx::{Row, SqliteConnection};
 
 use super::EngineError;
 
-/// Column name (lower case) to declared type, for one table.
+/// Column name to declared type, for one table. Names are kept as SQLite reports
+/// them: both `pragma_table_info` and a result column's origin give the canonical
+/// spelling from the schema, so no case folding (and no allocation) per lookup.
 type TableTypes = Arc<HashMap<String, Arc<str>>>;
 
 #[derive(Debug, Default)]
@@ -39,12 +41,12 @@ impl SchemaCache {
             Some(types) => types,
             None => self.load(conn, table).await?,
         };
-        Ok(types.get(&column.to_ascii_lowercase()).cloned())
+        Ok(types.get(column).cloned())
     }
 
     fn cached(&self, table: &str) -> Option<TableTypes> {
         let tables = self.tables.read().ok()?;
-        tables.get(&table.to_ascii_lowercase()).cloned()
+        tables.get(table).cloned()
     }
 
     async fn load(
@@ -64,12 +66,12 @@ impl SchemaCache {
             let column: String = row.try_get(0)?;
             let decltype: String = row.try_get(1)?;
             if !decltype.is_empty() {
-                types.insert(column.to_ascii_lowercase(), Arc::from(decltype));
+                types.insert(column, Arc::from(decltype));
             }
         }
         let types = Arc::new(types);
         if let Ok(mut tables) = self.tables.write() {
-            tables.insert(table.to_ascii_lowercase(), types.clone());
+            tables.insert(table.to_owned(), types.clone());
         }
         Ok(types)
     }

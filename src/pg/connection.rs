@@ -443,7 +443,7 @@ impl ExtendedQueryHandler for PgConnection {
         let portal = Portal {
             prepared,
             params,
-            result_formats: message.result_column_format_codes.clone(),
+            result_formats: message.result_column_format_codes,
             progress: Progress::NotRun,
         };
         state.portals.insert(name_of(&message.portal_name), portal);
