@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# The HTTP seed experiment: `hey` POSTs {"statements": [{"q": "SELECT * FROM t"}]} for
+# DURATION seconds at 1, 10 and 100 clients against
+#   a/b. litewire, --cache shared and --cache private;
+#   c.   litewire built with SQLite's memory statistics on (LIBSQLITE3_FLAGS set in the
+#        shell overrides .cargo/config.toml; own target dir), both cache modes;
+#   d.   a ceiling: the same axum stack answering the same JSON without SQLite
+#        (examples/ceiling.rs).
+# Prints req/s, p50 and p99 for each, and litewire as a percentage of the ceiling.
+# Usage: bench/http.sh   (env: DURATION=15 CLIENTS="1 10 100" PORT=28080)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+DURATION=${DURATION:-15}
+CLIENTS=${CLIENTS:-"1 10 100"}
+PORT=${PORT:-28080}
+BODY='{ "statements": [{"q" : "SELECT * FROM t"}] }'
+
+command -v hey >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq hey >/dev/null; }
+
+unset LIBSQLITE3_FLAGS
+cargo build --release --quiet --bin litewire --example ceiling
+LIBSQLITE3_FLAGS="SQLITE_DEFAULT_MEMSTATUS=1" CARGO_TARGET_DIR=target/memstatus-on \
+  cargo build --release --quiet --bin litewire
+
+work=$(mktemp -d)
+server_pid=
+stop() {
+  if [ -n "$server_pid" ]; then
+    kill "$server_pid" 2>/dev/null || true
+    wait "$server_pid" 2>/dev/null || true
+  fi
+  server_pid=
+}
+trap 'stop; rm -rf "$work"' EXIT
+
+wait_http() {
+  for _ in $(seq 100); do
+    curl -fs -o /dev/null -d "$BODY" "http://127.0.0.1:$PORT/" && return
+    sleep 0.1
+  done
+  echo "server did not come up" >&2; exit 1
+}
+
+start_litewire() { # binary cache
+  "$1" --db "$work/seed.db" --cache "$2" --http-listen "127.0.0.1:$PORT" \
+    --pg-listen 127.0.0.1:0 --log-level warn 2>>"$work/server.log" &
+  server_pid=$!
+  wait_http
+}
+
+# The seed table, and the exact answer litewire gives (the ceiling answers the same).
+target/release/litewire --db "$work/seed.db" --http-listen "127.0.0.1:$PORT" --pg-listen 127.0.0.1:0 \
+  --log-level warn 2>>"$work/server.log" &
+server_pid=$!
+for _ in $(seq 100); do curl -fs -o /dev/null "http://127.0.0.1:$PORT/health" && break; sleep 0.1; done
+values=$(seq 1 10 | sed "s/.*/(&, 'value &')/" | paste -sd, -)
+curl -fs -d "{\"statements\": [\"CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)\", \"INSERT INTO t VALUES $values\"]}" \
+  "http://127.0.0.1:$PORT/" >/dev/null
+answer=$(curl -fs -d "$BODY" "http://127.0.0.1:$PORT/")
+stop
+
+measure() { # label clients -> "label clients rps p50 p99"
+  local out
+  out=$(hey -z "${DURATION}s" -c "$2" -m POST -T "text/html" -d "$BODY" "http://127.0.0.1:$PORT/")
+  local rps p50 p99 errors
+  rps=$(awk '/Requests\/sec:/ {print $2}' <<<"$out")
+  p50=$(awk "/ 50% in / {print \$3}" <<<"$out")
+  p99=$(awk "/ 99% in / {print \$3}" <<<"$out")
+  errors=$(grep -A5 "Status code distribution" <<<"$out" | grep -v "\[200\]" | grep -c "\[" || true)
+  [ "$errors" = 0 ] || { echo "non-200 answers for $1 at $2 clients:" >&2; echo "$out" >&2; exit 1; }
+  echo "$1 $2 $rps $p50 $p99"
+}
+
+results="$work/results"
+for c in $CLIENTS; do
+  target/release/examples/ceiling "127.0.0.1:$PORT" "$answer" &
+  server_pid=$!
+  wait_http
+  measure ceiling "$c" >>"$results"
+  stop
+  for variant in "memstatus=0 shared target/release/litewire" "memstatus=0 private target/release/litewire" \
+                 "memstatus=1 shared target/memstatus-on/release/litewire" "memstatus=1 private target/memstatus-on/release/litewire"; do
+    read -r mem cache bin <<<"$variant"
+    start_litewire "$bin" "$cache"
+    measure "litewire/$cache/$mem" "$c" >>"$results"
+    stop
+  done
+done
+
+printf '%-28s %7s %10s %9s %9s %10s\n' server clients req/s p50_ms p99_ms %ceiling
+awk '
+  $1 == "ceiling" { ceiling[$2] = $3 }
+  { rows[NR] = $0 }
+  END {
+    for (i = 1; i <= NR; i++) {
+      split(rows[i], f, " ")
+      pct = (f[1] == "ceiling") ? "100" : sprintf("%.0f", 100 * f[3] / ceiling[f[2]])
+      printf "%-28s %7s %10.0f %9.2f %9.2f %10s\n", f[1], f[2], f[3], f[4] * 1000, f[5] * 1000, pct
+    }
+  }' "$results"
+echo "hey -z ${DURATION}s -m POST -T text/html -d '$BODY'; $(nproc) CPUs"

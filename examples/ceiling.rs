@@ -1,0 +1,32 @@
+//! The HTTP ceiling for `bench/http.sh`: the same axum stack as litewire's HTTP front
+//! end, answering every `POST /` with the fixed JSON litewire returns for the seed
+//! query, with no SQLite at all. Whatever litewire loses against it is the engine.
+//!
+//! `cargo run --release --example ceiling -- 127.0.0.1:18181 '<json body to answer>'`
+
+use axum::Router;
+use axum::body::Bytes;
+use axum::http::header;
+use axum::routing::post;
+
+#[tokio::main]
+async fn main() -> std::io::Result<()> {
+    let mut args = std::env::args().skip(1);
+    let addr = args.next().unwrap_or_else(|| "127.0.0.1:18181".to_owned());
+    let answer: &'static str = Box::leak(
+        args.next()
+            .unwrap_or_else(|| "[]".to_owned())
+            .into_boxed_str(),
+    );
+    let app = Router::new().route(
+        "/",
+        post(move |body: Bytes| async move {
+            // Read and parse the request like the real server does.
+            let parsed: Result<serde_json::Value, _> = serde_json::from_slice(&body);
+            std::hint::black_box(parsed.is_ok());
+            ([(header::CONTENT_TYPE, "application/json")], answer)
+        }),
+    );
+    let listener = tokio::net::TcpListener::bind(&addr).await?;
+    axum::serve(listener, app).await
+}
