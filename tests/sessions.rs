@@ -153,3 +153,46 @@ async fn shutdown_checkpoints_the_wal(cache: &str) {
         .expect("run the sqlite3 CLI");
     assert_eq!(String::from_utf8_lossy(&out.stdout), "kept\n");
 }
+
+/// Bytes that are not the protocol end that connection, never the server.
+#[tokio::test]
+async fn malformed_bytes_never_crash_the_server() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let server = TestServer::start("shared", &[]);
+    let startup = {
+        let body = b"\x00\x03\x00\x00user\x00postgres\x00\x00";
+        let mut msg = ((body.len() + 4) as i32).to_be_bytes().to_vec();
+        msg.extend_from_slice(body);
+        msg
+    };
+    let garbage: Vec<Vec<u8>> = vec![
+        b"GET / HTTP/1.1\r\n\r\n".to_vec(),
+        vec![0xff; 64],
+        vec![0, 0, 0, 8, 0xde, 0xad, 0xbe, 0xef],
+        // A valid startup, then an unknown message type, then a Query claiming 2 GB.
+        [startup.clone(), b"~\x00\x00\x00\x08abcd".to_vec()].concat(),
+        [startup.clone(), b"Q\x7f\xff\xff\xffSELECT 1".to_vec()].concat(),
+        // A Bind for a statement that does not exist, and a Parse without its query.
+        [
+            startup.clone(),
+            b"B\x00\x00\x00\x0cportal\x00nope\x00S\x00\x00\x00\x04".to_vec(),
+        ]
+        .concat(),
+        [startup, b"P\x00\x00\x00\x05\x00".to_vec()].concat(),
+    ];
+    for bytes in garbage {
+        let mut stream = tokio::net::TcpStream::connect(server.pg).await.unwrap();
+        stream.write_all(&bytes).await.unwrap();
+        let mut sink = Vec::new();
+        // Whatever the server answers, it must end or keep the connection; read briefly.
+        let _ =
+            tokio::time::timeout(Duration::from_millis(500), stream.read_to_end(&mut sink)).await;
+    }
+    let (client, _conn) = server.connect().await;
+    let row = client.query_one("SELECT 40 + 2", &[]).await.unwrap();
+    assert_eq!(row.get::<_, i64>(0), 42);
+    let (status, _) = server.get("/health").await;
+    assert_eq!(status, 200);
+    let logs = server.logs();
+    assert!(!logs.iter().any(|l| l.contains("panicked")), "{logs:?}");
+}
