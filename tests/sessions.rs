@@ -193,6 +193,12 @@ async fn malformed_bytes_never_crash_the_server() {
     assert_eq!(row.get::<_, i64>(0), 42);
     let (status, _) = server.get("/health").await;
     assert_eq!(status, 200);
+    // Truncated Bind/Parse messages trip pgwire's decoder; litewire closes just that
+    // connection and says so.
     let logs = server.logs();
-    assert!(!logs.iter().any(|l| l.contains("panicked")), "{logs:?}");
+    assert!(
+        logs.iter()
+            .any(|l| l.contains("malformed message from a postgres client")),
+        "{logs:?}"
+    );
 }

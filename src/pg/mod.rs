@@ -12,7 +12,10 @@ mod params;
 mod startup;
 mod types;
 
+use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
+
+use futures::FutureExt;
 
 use pgwire::api::PgWireServerHandlers;
 use pgwire::tokio::process_socket;
@@ -79,7 +82,11 @@ async fn serve_connection(socket: tokio::net::TcpStream, engine: Arc<Engine>, sh
         connection: connection.clone(),
     };
     // Boxed so that it can be dropped (with pgwire's handler clones) before close.
-    let mut process = Box::pin(process_socket(socket, None, handlers));
+    // pgwire's message decoder panics on some truncated messages (a Bind or Parse
+    // shorter than its fields); catching it here ends that connection the way a
+    // protocol error would, with its session rolled back, and nothing else.
+    let mut process =
+        Box::pin(AssertUnwindSafe(process_socket(socket, None, handlers)).catch_unwind());
     let result = tokio::select! {
         result = &mut process => Some(result),
         () = shutdown.wait() => {
@@ -90,8 +97,12 @@ async fn serve_connection(socket: tokio::net::TcpStream, engine: Arc<Engine>, sh
             }
         }
     };
-    if let Some(Err(error)) = result {
-        tracing::debug!(%error, "postgres connection ended with an error");
+    match result {
+        Some(Ok(Err(error))) => tracing::debug!(%error, "postgres connection ended with an error"),
+        Some(Err(_panic)) => {
+            tracing::warn!("malformed message from a postgres client: connection closed")
+        }
+        _ => {}
     }
     drop(process);
     // pgwire has dropped its handler clones by now; ours is the last one.
