@@ -4,7 +4,6 @@
 //! sessions roll back what they left open, and the pool closes so the WAL is
 //! checkpointed into the database file.
 
-use std::net::SocketAddr;
 use std::sync::Arc;
 
 use tokio::net::TcpListener;
@@ -67,14 +66,6 @@ impl Server {
             http_listener,
             config,
         })
-    }
-
-    pub fn pg_addr(&self) -> std::io::Result<SocketAddr> {
-        self.pg_listener.local_addr()
-    }
-
-    pub fn http_addr(&self) -> std::io::Result<SocketAddr> {
-        self.http_listener.local_addr()
     }
 
     /// Serves until `shutdown` fires, then shuts down cleanly.

@@ -62,11 +62,6 @@ impl EngineError {
             _ => None,
         }
     }
-
-    /// SQLite's primary result code (the low byte of the extended one).
-    pub fn sqlite_primary_code(&self) -> Option<i32> {
-        self.sqlite_code().map(|code| code & 0xff)
-    }
 }
 
 impl fmt::Display for EngineError {

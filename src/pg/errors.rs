@@ -7,7 +7,7 @@ use crate::engine::{EngineError, ErrorKind};
 
 pub fn sqlstate(error: &EngineError) -> &'static str {
     match error.kind {
-        ErrorKind::Sqlite { code } => sqlite_sqlstate(code, &error.message),
+        ErrorKind::Sqlite { code } => sqlite_sqlstate(code, code & 0xff, &error.message),
         ErrorKind::Syntax => "42601",
         ErrorKind::TransactionAborted => "25P02",
         ErrorKind::SerializationFailure => "40001",
@@ -24,14 +24,15 @@ pub fn sqlstate(error: &EngineError) -> &'static str {
     }
 }
 
-fn sqlite_sqlstate(code: i32, message: &str) -> &'static str {
+/// By extended result code first (constraint kinds), then by primary code.
+fn sqlite_sqlstate(code: i32, primary: i32, message: &str) -> &'static str {
     use libsqlite3_sys as ffi;
     match code {
         ffi::SQLITE_CONSTRAINT_UNIQUE | ffi::SQLITE_CONSTRAINT_PRIMARYKEY => "23505",
         ffi::SQLITE_CONSTRAINT_NOTNULL => "23502",
         ffi::SQLITE_CONSTRAINT_FOREIGNKEY => "23503",
         ffi::SQLITE_CONSTRAINT_CHECK => "23514",
-        _ => match code & 0xff {
+        _ => match primary {
             ffi::SQLITE_ERROR => error_message_sqlstate(message),
             ffi::SQLITE_CONSTRAINT => "23000",
             ffi::SQLITE_BUSY | ffi::SQLITE_LOCKED => "55P03",
