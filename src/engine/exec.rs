@@ -43,7 +43,9 @@ pub(super) async fn run(
     result.rows_affected = rows.len() as u64;
     result.columns = match rows.first() {
         Some(row) => Arc::new(columns(conn, schema, row.columns(), result.rows.first()).await?),
-        None => describe(conn, schema, stmt).await?,
+        // No rows to type expressions by; the bytecode inference of `describe` is
+        // for Describe, which answers before any row exists, not for every empty result.
+        None => Arc::new(prepared_columns(conn, schema, stmt).await?),
     };
     Ok(result)
 }
@@ -85,11 +87,7 @@ pub(super) async fn describe(
     schema: &SchemaCache,
     stmt: &Statement,
 ) -> Result<Arc<Vec<Column>>, EngineError> {
-    let prepared = (&mut *conn)
-        .prepare(AssertSqlSafe(stmt.sql.clone()).into_sql_str())
-        .await?;
-    let sqlx_columns = prepared.columns().to_vec();
-    let mut columns = self::columns(conn, schema, &sqlx_columns, None).await?;
+    let mut columns = prepared_columns(conn, schema, stmt).await?;
     if columns.iter().any(|c| c.decltype.is_none()) {
         // Inference can fail on statements it does not model; the types then stay unknown.
         if let Ok(described) = (&mut *conn)
@@ -104,6 +102,19 @@ pub(super) async fn describe(
         }
     }
     Ok(Arc::new(columns))
+}
+
+/// The result columns of `stmt` as SQLite prepares them: names and declared types.
+async fn prepared_columns(
+    conn: &mut SqliteConnection,
+    schema: &SchemaCache,
+    stmt: &Statement,
+) -> Result<Vec<Column>, EngineError> {
+    let prepared = (&mut *conn)
+        .prepare(AssertSqlSafe(stmt.sql.clone()).into_sql_str())
+        .await?;
+    let sqlx_columns = prepared.columns().to_vec();
+    columns(conn, schema, &sqlx_columns, None).await
 }
 
 /// sqlx's type names for SQLite values, as storage classes.

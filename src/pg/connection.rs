@@ -85,6 +85,20 @@ struct CopyState {
     decoder: CopyDecoder,
 }
 
+impl CopyState {
+    /// Inserts the rows one decoding step produced.
+    async fn insert(
+        &mut self,
+        session: &mut Session,
+        rows: Result<Vec<Vec<Value>>, EngineError>,
+    ) -> Result<(), EngineError> {
+        for row in rows? {
+            session.copy_row(&mut self.sink, row).await?;
+        }
+        Ok(())
+    }
+}
+
 /// Everything one client connection owns.
 pub struct PgConnection {
     state: Mutex<State>,
@@ -160,11 +174,8 @@ impl PgConnection {
         let Some(copy) = state.copy.as_mut() else {
             return Ok(());
         };
-        let outcome = match copy.decoder.push(data) {
-            Ok(rows) => copy_rows(&mut state.session, &mut copy.sink, rows).await,
-            Err(error) => Err(error),
-        };
-        if let Err(error) = outcome {
+        let rows = copy.decoder.push(data);
+        if let Err(error) = copy.insert(&mut state.session, rows).await {
             self.fail_copy(client, state).await;
             return Err(to_pgwire(&error));
         }
@@ -181,11 +192,8 @@ impl PgConnection {
         let Some(mut copy) = state.copy.take() else {
             return Ok(());
         };
-        let outcome = match copy.decoder.finish() {
-            Ok(rows) => copy_rows(&mut state.session, &mut copy.sink, rows).await,
-            Err(error) => Err(error),
-        };
-        let result = match outcome {
+        let rows = copy.decoder.finish();
+        let result = match copy.insert(&mut state.session, rows).await {
             Ok(()) => state.session.copy_end(copy.sink).await,
             Err(error) => {
                 state.session.copy_abort(copy.sink).await;
@@ -214,17 +222,6 @@ impl PgConnection {
         }
         client.set_transaction_status(transaction_status(&state.session));
     }
-}
-
-async fn copy_rows(
-    session: &mut Session,
-    sink: &mut CopyIn,
-    rows: Vec<Vec<Value>>,
-) -> Result<(), EngineError> {
-    for row in rows {
-        session.copy_row(sink, row).await?;
-    }
-    Ok(())
 }
 
 fn transaction_status(session: &Session) -> TransactionStatus {
@@ -289,31 +286,24 @@ impl SimpleQueryHandler for PgConnection {
                     .iter()
                     .any(|s| matches!(s.plan, Plan::CopyFrom(_))) =>
             {
-                return match statements.as_slice() {
+                let started = match statements.as_slice() {
                     [
                         Statement {
                             plan: Plan::CopyFrom(spec),
                             ..
                         },
-                    ] => {
-                        let spec = spec.clone();
-                        match self.start_copy(client, &mut state, &spec, false).await {
-                            Ok(()) => Ok(()),
-                            Err(error) => {
-                                client.set_state(PgWireConnectionState::ReadyForQuery);
-                                client.set_transaction_status(transaction_status(&state.session));
-                                Err(error)
-                            }
-                        }
-                    }
-                    _ => {
-                        client.set_state(PgWireConnectionState::ReadyForQuery);
-                        Err(to_pgwire(&EngineError::new(
-                            ErrorKind::Unsupported,
-                            "COPY FROM STDIN must be sent as a query of its own",
-                        )))
-                    }
+                    ] => self.start_copy(client, &mut state, spec, false).await,
+                    _ => Err(to_pgwire(&EngineError::new(
+                        ErrorKind::Unsupported,
+                        "COPY FROM STDIN must be sent as a query of its own",
+                    ))),
                 };
+                if started.is_err() {
+                    // pgwire answers the error with ReadyForQuery from this state.
+                    client.set_state(PgWireConnectionState::ReadyForQuery);
+                    client.set_transaction_status(transaction_status(&state.session));
+                }
+                return started;
             }
             Ok(statements) => {
                 let batch: Vec<(Statement, Vec<Value>)> =

@@ -175,6 +175,7 @@ fn drop_tables(w: &Words) -> Option<Rewrite> {
         (false, 2)
     };
     let (names, end) = w.name_list(start, &["CASCADE", "RESTRICT"]);
+    // One unqualified table and no CASCADE/RESTRICT: SQLite takes it as it is.
     let plain = names.len() == 1
         && end == w.tokens.len()
         && w.name(start).is_some_and(|(n, _)| n == w.text(start));
