@@ -12,3 +12,7 @@ pub mod http;
 pub mod pg;
 pub mod server;
 pub mod sql;
+
+/// The PostgreSQL version litewire presents itself as: psql picks its catalog
+/// queries by it, pgbench its COPY options.
+pub const SERVER_VERSION: &str = concat!("15.0 (litewire ", env!("CARGO_PKG_VERSION"), ")");

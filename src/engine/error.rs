@@ -32,6 +32,12 @@ pub enum ErrorKind {
     TooManyConnections,
     /// The server is shutting down.
     Unavailable,
+    /// A name that refers to nothing (an unknown setting, say).
+    UndefinedObject,
+    /// A setting only the server may change.
+    CantChangeRuntimeParam,
+    /// A statement that cannot run inside a transaction block.
+    ActiveTransaction,
     /// Anything else: an internal error.
     Internal,
 }

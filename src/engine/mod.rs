@@ -5,13 +5,16 @@
 //! in SQLite's busy handler, and no "database is locked" reaches a client. A
 //! [`Session`] pins one connection for as long as a client holds a transaction.
 
+mod catalog;
 mod copy;
 mod error;
 mod exec;
+mod functions;
 mod pool;
 mod result;
 mod schema;
 mod session;
+mod settings;
 mod value;
 
 use std::sync::Arc;
@@ -20,10 +23,12 @@ use std::time::Duration;
 use sqlx::{Row, SqlitePool};
 use tokio::sync::Semaphore;
 
+pub use catalog::{SessionIdentity, format_type, type_modifier, type_oid};
 pub use copy::CopyIn;
 pub use error::{EngineError, ErrorKind};
 pub use result::{Column, CommandKind, QueryResult};
 pub use session::{Session, TransactionState};
+pub use settings::Settings;
 pub use value::{StorageClass, Value};
 
 use crate::config::{CacheMode, Config};
@@ -75,7 +80,16 @@ impl Engine {
 
     /// A new session: a client's view of the database, with its own transaction.
     pub fn session(self: &Arc<Self>) -> Session {
-        Session::new(self.clone())
+        Session::new(
+            self.clone(),
+            SessionIdentity::default(),
+            Settings::default(),
+        )
+    }
+
+    /// A session for a client that said who it is and what it wants set.
+    pub fn session_for(self: &Arc<Self>, identity: SessionIdentity, settings: Settings) -> Session {
+        Session::new(self.clone(), identity, settings)
     }
 
     /// Checks that the database answers a query.

@@ -33,7 +33,7 @@ pub(super) async fn connect(config: &Config) -> Result<SqlitePool, EngineError> 
                 if !allow_attach {
                     forbid_attach(conn).await?;
                 }
-                Ok(())
+                register_functions(conn).await
             })
         })
         .after_release(|conn, _meta| Box::pin(async move { roll_back_leftover(conn).await }))
@@ -64,6 +64,14 @@ async fn forbid_attach(conn: &mut SqliteConnection) -> Result<(), sqlx::Error> {
         );
     }
     Ok(())
+}
+
+/// PostgreSQL's functions that SQLite lacks (see `functions`).
+async fn register_functions(conn: &mut SqliteConnection) -> Result<(), sqlx::Error> {
+    let mut handle = conn.lock_handle().await?;
+    // SAFETY: the handle is locked for us and valid for the duration of the call.
+    unsafe { super::functions::register(handle.as_raw_handle().as_ptr()) }
+        .map_err(|message| sqlx::Error::Configuration(message.into()))
 }
 
 /// A connection must never go back to the pool inside a transaction: sqlx does not

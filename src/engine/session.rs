@@ -12,8 +12,11 @@ use sqlx::pool::PoolConnection;
 use sqlx::{Executor, Sqlite};
 use tokio::sync::OwnedSemaphorePermit;
 
+use super::catalog::{self, SessionIdentity};
+use super::settings::Settings;
+use super::value::StorageClass;
 use super::{Column, CommandKind, Engine, EngineError, ErrorKind, QueryResult, Value, exec};
-use crate::sql::{Action, Plan, Statement};
+use crate::sql::{Action, Plan, SessionCommand, Statement};
 
 /// Where a session stands with respect to transactions (PostgreSQL's I / T / E).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -29,20 +32,40 @@ pub struct Session {
     state: TransactionState,
     /// Held from a transaction's first write to its end.
     write_permit: Option<OwnedSemaphorePermit>,
+    identity: SessionIdentity,
+    settings: Settings,
 }
 
 impl Session {
-    pub(super) fn new(engine: Arc<Engine>) -> Self {
+    pub(super) fn new(engine: Arc<Engine>, identity: SessionIdentity, settings: Settings) -> Self {
         Session {
             engine,
             conn: None,
             state: TransactionState::Idle,
             write_permit: None,
+            identity,
+            settings,
         }
     }
 
     pub fn transaction_state(&self) -> TransactionState {
         self.state
+    }
+
+    /// Records who the client is and what it asked for at startup, before its
+    /// first statement.
+    pub fn identify(&mut self, identity: SessionIdentity, settings: Settings) {
+        self.identity = identity;
+        self.settings = settings;
+    }
+
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// Reported settings that changed since the last call (for ParameterStatus).
+    pub fn take_setting_changes(&mut self) -> Vec<(String, String)> {
+        self.settings.take_changes()
     }
 
     /// Runs one statement with its parameters (`?1..?N`).
@@ -168,6 +191,9 @@ impl Session {
         stmt: &Statement,
         params: &[Value],
     ) -> Result<QueryResult, EngineError> {
+        if let Plan::Session(command) = &stmt.plan {
+            return self.session_command(command, stmt.kind);
+        }
         let writes = stmt.writes();
         let _statement_permit = match (writes, self.state) {
             (false, _) => None,
@@ -180,6 +206,10 @@ impl Session {
             }
         };
         let engine = self.engine.clone();
+        if stmt.catalog {
+            let (identity, settings) = (self.identity.clone(), self.settings.clone());
+            catalog::prepare(self.connection().await?, &identity, &settings).await?;
+        }
         let conn = self.connection().await?;
         let result = match &stmt.plan {
             Plan::Single => exec::run(conn, &engine.schema, stmt, params).await,
@@ -190,6 +220,10 @@ impl Session {
             Plan::CopyFrom(_) => Err(EngineError::new(
                 ErrorKind::Unsupported,
                 "COPY FROM STDIN needs the PostgreSQL copy protocol",
+            )),
+            Plan::Session(_) => Err(EngineError::new(
+                ErrorKind::Internal,
+                "session commands do not run on SQLite",
             )),
         }
         .map_err(snapshot_conflict);
@@ -233,6 +267,7 @@ impl Session {
             return Err(error.into());
         }
         self.state = TransactionState::Active;
+        self.settings.begin_transaction();
         Ok(())
     }
 
@@ -248,7 +283,7 @@ impl Session {
                 let committed = conn.execute("COMMIT").await;
                 match committed {
                     Ok(_) => {
-                        self.end_transaction();
+                        self.end_transaction(true);
                         Ok(QueryResult::empty(CommandKind::Commit))
                     }
                     Err(error) => {
@@ -271,7 +306,7 @@ impl Session {
         if let Err(error) = conn.execute("ROLLBACK").await {
             tracing::debug!(%error, "ROLLBACK");
         }
-        self.end_transaction();
+        self.end_transaction(false);
         Ok(())
     }
 
@@ -282,9 +317,66 @@ impl Session {
         }
     }
 
-    fn end_transaction(&mut self) {
+    fn end_transaction(&mut self, committed: bool) {
         self.state = TransactionState::Idle;
         self.write_permit = None;
+        self.settings.end_transaction(committed);
+    }
+
+    /// `SET`, `SHOW`, `RESET`, `DISCARD`, `set_config()`: answered from the
+    /// session's settings.
+    fn session_command(
+        &mut self,
+        command: &SessionCommand,
+        kind: CommandKind,
+    ) -> Result<QueryResult, EngineError> {
+        let in_transaction = self.state != TransactionState::Idle;
+        match command {
+            SessionCommand::Set {
+                name,
+                value: Some(value),
+                local,
+            } => self.settings.set(name, value, *local, in_transaction)?,
+            SessionCommand::Set {
+                name, value: None, ..
+            }
+            | SessionCommand::Reset(Some(name)) => self.settings.reset(name)?,
+            SessionCommand::Reset(None) => self.settings.reset_all(),
+            SessionCommand::SetTransaction
+            | SessionCommand::DiscardNothing
+            | SessionCommand::Deallocate(_) => {}
+            SessionCommand::DiscardAll if in_transaction => {
+                return Err(EngineError::new(
+                    ErrorKind::ActiveTransaction,
+                    "DISCARD ALL cannot run inside a transaction block",
+                ));
+            }
+            SessionCommand::DiscardAll => self.settings.reset_all(),
+            SessionCommand::Show(Some(name)) => {
+                let value = self.settings.get(name)?;
+                let column = canonical_show_name(name);
+                return Ok(text_rows(kind, &[&column], vec![vec![value]]));
+            }
+            SessionCommand::Show(None) => {
+                let rows = self
+                    .settings
+                    .all()
+                    .into_iter()
+                    .map(|(name, value, description)| vec![name, value, description.to_owned()])
+                    .collect();
+                return Ok(text_rows(kind, &["name", "setting", "description"], rows));
+            }
+            SessionCommand::SetConfig { name, value, local } => {
+                self.settings.set(name, value, *local, in_transaction)?;
+                let value = self.settings.get(name)?;
+                return Ok(text_rows(
+                    CommandKind::Select,
+                    &["set_config"],
+                    vec![vec![value]],
+                ));
+            }
+        }
+        Ok(QueryResult::empty(kind))
     }
 
     async fn acquire_write_permit(&self) -> Result<OwnedSemaphorePermit, EngineError> {
@@ -359,6 +451,41 @@ impl Session {
             Some(conn) => Ok(conn),
             None => Err(EngineError::new(ErrorKind::Internal, "no connection")),
         }
+    }
+}
+
+/// The column name PostgreSQL gives `SHOW x`: the parameter's own spelling.
+fn canonical_show_name(name: &str) -> String {
+    match Settings::default()
+        .all()
+        .into_iter()
+        .find(|(n, _, _)| n.eq_ignore_ascii_case(name))
+    {
+        Some((canonical, _, _)) => canonical,
+        None => name.to_ascii_lowercase(),
+    }
+}
+
+/// A result of text columns.
+fn text_rows(kind: CommandKind, names: &[&str], rows: Vec<Vec<String>>) -> QueryResult {
+    let columns = names
+        .iter()
+        .map(|name| Column {
+            name: (*name).to_owned(),
+            decltype: Some(Arc::from("text")),
+            storage: Some(StorageClass::Text),
+        })
+        .collect();
+    let rows: Vec<Vec<Value>> = rows
+        .into_iter()
+        .map(|row| row.into_iter().map(Value::Text).collect())
+        .collect();
+    QueryResult {
+        kind,
+        columns: Arc::new(columns),
+        rows_affected: rows.len() as u64,
+        rows,
+        last_insert_rowid: None,
     }
 }
 

@@ -29,6 +29,7 @@ use pgwire::messages::extendedquery::{
 };
 use pgwire::messages::response::{EmptyQueryResponse, ReadyForQuery, TransactionStatus};
 use pgwire::messages::simplequery::Query;
+use pgwire::messages::startup::ParameterStatus;
 use tokio::sync::Mutex;
 
 use super::copy::CopyDecoder;
@@ -38,7 +39,7 @@ use super::params;
 use crate::engine::{
     Column, CopyIn, EngineError, ErrorKind, QueryResult, Session, TransactionState, Value,
 };
-use crate::sql::{self, CopyFrom, Plan, Statement};
+use crate::sql::{self, CopyFrom, Plan, SessionCommand, Statement};
 
 /// A statement prepared with Parse.
 struct Prepared {
@@ -74,6 +75,8 @@ enum Progress {
 
 struct State {
     session: Session,
+    /// Whether the session knows the client's startup parameters yet.
+    identified: bool,
     statements: HashMap<String, Arc<Prepared>>,
     portals: HashMap<String, Portal>,
     /// A `COPY ... FROM STDIN` waiting for its data.
@@ -109,6 +112,7 @@ impl PgConnection {
         PgConnection {
             state: Mutex::new(State {
                 session,
+                identified: false,
                 statements: HashMap::new(),
                 portals: HashMap::new(),
                 copy: None,
@@ -224,6 +228,49 @@ impl PgConnection {
     }
 }
 
+impl State {
+    /// Gives the session the client's identity and startup settings, once.
+    fn identify<C: ClientInfo>(&mut self, client: &C) {
+        if !self.identified {
+            let (identity, settings) = super::startup::session_start(client);
+            self.session.identify(identity, settings);
+            self.identified = true;
+        }
+    }
+
+    /// What a statement leaves behind in the front end: `DEALLOCATE` and
+    /// `DISCARD ALL` drop prepared statements (and portals).
+    fn after(&mut self, statement: &Statement) {
+        match &statement.plan {
+            Plan::Session(SessionCommand::DiscardAll) => {
+                self.statements.clear();
+                self.portals.clear();
+            }
+            Plan::Session(SessionCommand::Deallocate(None)) => self.statements.clear(),
+            Plan::Session(SessionCommand::Deallocate(Some(name))) => {
+                self.statements.remove(name);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Sends ParameterStatus for each reported setting the session changed.
+async fn report_settings<C>(client: &mut C, session: &mut Session) -> PgWireResult<()>
+where
+    C: Sink<PgWireBackendMessage> + Unpin,
+    PgWireError: From<C::Error>,
+{
+    for (name, value) in session.take_setting_changes() {
+        feed(
+            client,
+            PgWireBackendMessage::ParameterStatus(ParameterStatus::new(name, value)),
+        )
+        .await?;
+    }
+    Ok(())
+}
+
 fn transaction_status(session: &Session) -> TransactionStatus {
     match session.transaction_state() {
         TransactionState::Idle => TransactionStatus::Idle,
@@ -273,6 +320,7 @@ impl SimpleQueryHandler for PgConnection {
         }
         client.set_state(PgWireConnectionState::QueryInProgress);
         let mut state = self.state.lock().await;
+        state.identify(client);
         match sql::parse_batch(&query.query) {
             Ok(statements) if statements.is_empty() => {
                 feed(
@@ -308,9 +356,13 @@ impl SimpleQueryHandler for PgConnection {
             Ok(statements) => {
                 let batch: Vec<(Statement, Vec<Value>)> =
                     statements.into_iter().map(|s| (s, Vec::new())).collect();
-                for outcome in state.session.execute_batch(&batch).await {
+                let outcomes = state.session.execute_batch(&batch).await;
+                for (outcome, (statement, _)) in outcomes.into_iter().zip(&batch) {
                     let sent = match outcome {
-                        Ok(result) => send_simple_result(client, &result).await,
+                        Ok(result) => {
+                            state.after(statement);
+                            send_simple_result(client, &result).await
+                        }
                         Err(error) => Err(to_pgwire(&error)),
                     };
                     if let Err(error) = sent {
@@ -330,6 +382,7 @@ impl SimpleQueryHandler for PgConnection {
                 .await?;
             }
         }
+        report_settings(client, &mut state.session).await?;
         let status = transaction_status(&state.session);
         client.set_transaction_status(status);
         client.set_state(PgWireConnectionState::ReadyForQuery);
@@ -392,6 +445,7 @@ impl ExtendedQueryHandler for PgConnection {
         C::Error: Debug,
         PgWireError: From<<C as Sink<PgWireBackendMessage>>::Error>,
     {
+        self.state.lock().await.identify(client);
         let statement = sql::parse_single(&message.query).map_err(|e| to_pgwire(&e))?;
         let param_types = message
             .type_oids
@@ -525,12 +579,15 @@ impl ExtendedQueryHandler for PgConnection {
             Progress::NotRun => {
                 let result = state.session.execute(&statement, &portal.params).await;
                 client.set_transaction_status(transaction_status(&state.session));
+                report_settings(client, &mut state.session).await?;
                 (result.map_err(|e| to_pgwire(&e))?, 0)
             }
             Progress::Suspended { result, sent } => (result, sent),
             Progress::Done(result) => (result, usize::MAX),
         };
-        send_portal_rows(client, portal, result, sent, message.max_rows).await
+        send_portal_rows(client, portal, result, sent, message.max_rows).await?;
+        state.after(&statement);
+        Ok(())
     }
 
     async fn on_sync<C>(&self, client: &mut C, _message: PgSync) -> PgWireResult<()>

@@ -20,6 +20,9 @@ pub fn sqlstate(error: &EngineError) -> &'static str {
         ErrorKind::BadCopyData => "22P04",
         ErrorKind::TooManyConnections => "53300",
         ErrorKind::Unavailable => "57P03",
+        ErrorKind::UndefinedObject => "42704",
+        ErrorKind::CantChangeRuntimeParam => "55P02",
+        ErrorKind::ActiveTransaction => "25001",
         ErrorKind::Internal => "XX000",
     }
 }

@@ -7,35 +7,62 @@ use std::sync::atomic::{AtomicI32, Ordering};
 
 use async_trait::async_trait;
 use futures::Sink;
-use pgwire::api::ClientInfo;
+use std::collections::HashMap;
+
 use pgwire::api::auth::{
-    DefaultServerParameterProvider, StartupHandler, finish_authentication, protocol_negotiation,
+    ServerParameterProvider, StartupHandler, finish_authentication, protocol_negotiation,
     save_startup_parameters_to_metadata,
 };
+use pgwire::api::{ClientInfo, METADATA_DATABASE, METADATA_USER};
 use pgwire::error::{PgWireError, PgWireResult};
 use pgwire::messages::startup::SecretKey;
 use pgwire::messages::{PgWireBackendMessage, PgWireFrontendMessage};
 
-/// The PostgreSQL version litewire presents itself as.
-pub const SERVER_VERSION: &str = concat!("15.0 (litewire ", env!("CARGO_PKG_VERSION"), ")");
+pub use crate::SERVER_VERSION;
+use crate::engine::{SessionIdentity, Settings};
 
 /// Backend process ids are per connection, as in PostgreSQL.
 static NEXT_PID: AtomicI32 = AtomicI32::new(1);
 
 pub struct TrustStartup;
 
-fn server_parameters() -> DefaultServerParameterProvider {
-    let mut params = DefaultServerParameterProvider::default();
-    params.server_version = SERVER_VERSION.to_owned();
-    params.server_encoding = "UTF8".to_owned();
-    params.client_encoding = Some("UTF8".to_owned());
-    params.date_style = "ISO, MDY".to_owned();
-    params.interval_style = "postgres".to_owned();
-    params.time_zone = "Etc/UTC".to_owned();
-    params.integer_datetimes = true;
-    params.standard_conforming_strings = true;
-    params.is_superuser = true;
-    params
+/// Who the client said it is, and the settings it asked for at startup.
+pub fn session_start<C: ClientInfo>(client: &C) -> (SessionIdentity, Settings) {
+    let metadata = client.metadata();
+    let user = metadata
+        .get(METADATA_USER)
+        .cloned()
+        .unwrap_or_else(|| "litewire".to_owned());
+    let database = metadata
+        .get(METADATA_DATABASE)
+        .cloned()
+        .unwrap_or_else(|| user.clone());
+    let mut startup: Vec<(String, String)> = metadata
+        .iter()
+        .filter(|(name, _)| *name != METADATA_USER && *name != METADATA_DATABASE)
+        .map(|(name, value)| (name.clone(), value.clone()))
+        .collect();
+    startup.push(("session_authorization".to_owned(), user.clone()));
+    let identity = SessionIdentity {
+        user,
+        database,
+        backend_pid: client.pid_and_secret_key().0,
+    };
+    (identity, Settings::new(&startup))
+}
+
+/// The ParameterStatus set sent at startup: every reported setting, as the
+/// session will start with it.
+struct StartupParameters;
+
+impl ServerParameterProvider for StartupParameters {
+    fn server_parameters<C>(&self, client: &C) -> Option<HashMap<String, String>>
+    where
+        C: ClientInfo,
+    {
+        let (_, settings) = session_start(client);
+        Some(settings.reported().into_iter().collect())
+    }
 }
 
 #[async_trait]
@@ -55,7 +82,7 @@ impl StartupHandler for TrustStartup {
             save_startup_parameters_to_metadata(client, startup);
             let pid = NEXT_PID.fetch_add(1, Ordering::Relaxed);
             client.set_pid_and_secret_key(pid, SecretKey::I32(pid.rotate_left(13) ^ 0x5bd1_e995));
-            finish_authentication(client, &server_parameters()).await?;
+            finish_authentication(client, &StartupParameters).await?;
         }
         Ok(())
     }

@@ -103,6 +103,16 @@ pub(super) fn classify(sql: &str, tokens: &[Token]) -> Result<Shape, EngineError
         }
         "VACUUM" => Shape::ddl("VACUUM"),
         "ATTACH" => Shape::new(Action::WriteFile, CommandKind::Other("ATTACH"), false),
+        // Session commands and comments never reach SQLite.
+        "SET" => Shape::new(Action::Read, CommandKind::Other("SET"), false),
+        "RESET" => Shape::new(Action::Read, CommandKind::Other("RESET"), false),
+        "SHOW" => Shape::new(Action::Read, CommandKind::Other("SHOW"), true),
+        "DISCARD" => Shape::new(Action::Read, CommandKind::Other("DISCARD ALL"), false),
+        "DEALLOCATE" if has_word("ALL") => {
+            Shape::new(Action::Read, CommandKind::Other("DEALLOCATE ALL"), false)
+        }
+        "DEALLOCATE" => Shape::new(Action::Read, CommandKind::Other("DEALLOCATE"), false),
+        "COMMENT" => Shape::new(Action::Read, CommandKind::Other("COMMENT"), false),
         "DETACH" => Shape::ddl("DETACH"),
         "" => {
             return Err(EngineError::new(

@@ -7,13 +7,16 @@
 
 mod catalog;
 mod classify;
+mod dialect;
 mod lexer;
+mod session;
 mod translate;
 
 use std::sync::Arc;
 
 pub use classify::Action;
 use lexer::{Token, TokenKind, tokenize};
+pub use session::SessionCommand;
 
 use crate::engine::{CommandKind, EngineError};
 
@@ -32,6 +35,9 @@ pub struct Statement {
     pub param_count: usize,
     /// How the engine runs it.
     pub plan: Plan,
+    /// Whether it reads the emulated PostgreSQL catalog, which the engine brings
+    /// up to date with the schema before running it.
+    pub catalog: bool,
 }
 
 /// How a statement runs on SQLite.
@@ -45,6 +51,8 @@ pub enum Plan {
     Nothing,
     /// `COPY ... FROM STDIN`: rows arrive through the front end's copy protocol.
     CopyFrom(Arc<CopyFrom>),
+    /// `SET`, `SHOW`, ...: answered from the session's settings, not by SQLite.
+    Session(SessionCommand),
 }
 
 /// The target and options of `COPY ... FROM STDIN`.
@@ -170,9 +178,28 @@ fn build(text: &str, tokens: &[Token]) -> Result<Statement, EngineError> {
         })
         .collect();
     let shape = classify::classify(text, &tokens)?;
-    if let Some(sql) = catalog::recognise(text, &tokens) {
-        return Ok(statement(sql.into(), &shape, 0, Plan::Single));
+    if let Some(command) = session::recognise(text, &tokens)? {
+        return Ok(Statement {
+            returns_rows: command.returns_rows(),
+            ..statement(text.into(), &shape, 0, Plan::Session(command))
+        });
     }
+    if let Some(sql) = catalog::recognise(text, &tokens) {
+        return Ok(Statement {
+            catalog: true,
+            ..statement(sql.into(), &shape, 0, Plan::Single)
+        });
+    }
+    // PostgreSQL dialect first, then the statement-level rewrites (which also
+    // apply to what the dialect translation printed).
+    let translated = dialect::wants(text, &tokens)
+        .then(|| dialect::translate(text))
+        .flatten();
+    let catalog = translated.as_ref().is_some_and(|t| t.catalog);
+    let (text, tokens) = match &translated {
+        Some(t) => (t.sql.as_str(), tokenize(&t.sql)),
+        None => (text, tokens),
+    };
     if translate::needs_translation(text, &tokens)
         && let Some(rewrite) = translate::translate(text)?
     {
@@ -182,7 +209,10 @@ fn build(text: &str, tokens: &[Token]) -> Result<Statement, EngineError> {
         return Ok(statement(sql, &shape, params, rewrite.plan));
     }
     let (sql, params) = number_params(text, &tokens);
-    Ok(statement(sql, &shape, params, Plan::Single))
+    Ok(Statement {
+        catalog,
+        ..statement(sql, &shape, params, Plan::Single)
+    })
 }
 
 fn statement(sql: Arc<str>, shape: &classify::Shape, param_count: usize, plan: Plan) -> Statement {
@@ -193,6 +223,7 @@ fn statement(sql: Arc<str>, shape: &classify::Shape, param_count: usize, plan: P
         returns_rows: shape.returns_rows && plan == Plan::Single,
         param_count,
         plan,
+        catalog: false,
     }
 }
 

@@ -33,7 +33,9 @@ pub(super) fn needs_translation(sql: &str, tokens: &[Token]) -> bool {
     let Some(first) = tokens.first() else {
         return false;
     };
-    let leading = ["DROP", "CREATE", "TRUNCATE", "VACUUM", "ALTER", "COPY"];
+    let leading = [
+        "DROP", "CREATE", "TRUNCATE", "VACUUM", "ALTER", "COPY", "COMMENT",
+    ];
     leading.iter().any(|kw| first.is_keyword(sql, kw))
         || tokens.iter().any(|t| t.is_keyword(sql, "generate_series"))
 }
@@ -55,6 +57,12 @@ pub(super) fn translate(sql: &str) -> Result<Option<Rewrite>, EngineError> {
         vacuum(&words)
     } else if words.starts_with(&["ALTER", "TABLE"]) {
         add_constraint(&words)
+    } else if words.starts_with(&["COMMENT", "ON"]) {
+        // Accepted, as PostgreSQL tools emit them; SQLite has nowhere to keep them.
+        Some(Rewrite {
+            sql: String::new(),
+            plan: Plan::Nothing,
+        })
     } else if words.starts_with(&["COPY"]) {
         Some(copy_from(&words)?)
     } else {

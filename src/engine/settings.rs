@@ -1,0 +1,492 @@
+//! Session settings: what `SET`, `SHOW`, `RESET` and `current_setting()` see.
+//!
+//! SQLite has no such thing, but PostgreSQL clients set and read these all the
+//! time (drivers at connect, psql's `\encoding`, ORMs' `search_path`). Values are
+//! kept per session with PostgreSQL's transaction rules: a `SET` inside a
+//! transaction that rolls back is undone, and `SET LOCAL` lasts until the
+//! transaction ends. Parameters PostgreSQL reports to the client (`GUC_REPORT`)
+//! are queued for a ParameterStatus message whenever they change.
+//!
+//! The values are recorded, not enforced: litewire always speaks UTF-8, prints
+//! timestamps in UTC with an explicit offset, and has no statement timeout.
+
+use std::collections::BTreeMap;
+
+use super::{EngineError, ErrorKind};
+
+/// One parameter PostgreSQL knows: its canonical spelling, default and whether
+/// the client is told of changes.
+struct Known {
+    name: &'static str,
+    default: &'static str,
+    reported: bool,
+    description: &'static str,
+}
+
+const fn known(
+    name: &'static str,
+    default: &'static str,
+    reported: bool,
+    description: &'static str,
+) -> Known {
+    Known {
+        name,
+        default,
+        reported,
+        description,
+    }
+}
+
+/// The parameters clients commonly set or show. Names not listed here (and not
+/// custom `prefix.name` ones) are rejected as PostgreSQL rejects them.
+const KNOWN: &[Known] = &[
+    known(
+        "application_name",
+        "",
+        true,
+        "Sets the application name to be reported in statistics and logs.",
+    ),
+    known(
+        "client_encoding",
+        "UTF8",
+        true,
+        "Sets the client's character set encoding.",
+    ),
+    known(
+        "client_min_messages",
+        "notice",
+        false,
+        "Sets the message levels that are sent to the client.",
+    ),
+    known(
+        "DateStyle",
+        "ISO, MDY",
+        true,
+        "Sets the display format for date and time values.",
+    ),
+    known(
+        "default_transaction_isolation",
+        "serializable",
+        false,
+        "Sets the transaction isolation level of each new transaction.",
+    ),
+    known(
+        "default_transaction_read_only",
+        "off",
+        true,
+        "Sets the default read-only status of new transactions.",
+    ),
+    known(
+        "extra_float_digits",
+        "1",
+        false,
+        "Sets the number of digits displayed for floating-point values.",
+    ),
+    known(
+        "idle_in_transaction_session_timeout",
+        "0",
+        false,
+        "Sets the maximum allowed idle time between queries, when in a transaction.",
+    ),
+    known(
+        "in_hot_standby",
+        "off",
+        true,
+        "Shows whether hot standby is currently active.",
+    ),
+    known(
+        "integer_datetimes",
+        "on",
+        true,
+        "Shows whether datetimes are integer based.",
+    ),
+    known(
+        "IntervalStyle",
+        "postgres",
+        true,
+        "Sets the display format for interval values.",
+    ),
+    known(
+        "is_superuser",
+        "on",
+        true,
+        "Shows whether the current user is a superuser.",
+    ),
+    known(
+        "lc_messages",
+        "C",
+        false,
+        "Sets the language in which messages are displayed.",
+    ),
+    known(
+        "lc_monetary",
+        "C",
+        false,
+        "Sets the locale for formatting monetary amounts.",
+    ),
+    known(
+        "lc_numeric",
+        "C",
+        false,
+        "Sets the locale for formatting numbers.",
+    ),
+    known(
+        "lc_time",
+        "C",
+        false,
+        "Sets the locale for formatting date and time values.",
+    ),
+    known(
+        "lock_timeout",
+        "0",
+        false,
+        "Sets the maximum allowed duration of any wait for a lock.",
+    ),
+    known(
+        "max_identifier_length",
+        "63",
+        false,
+        "Shows the maximum identifier length.",
+    ),
+    known(
+        "search_path",
+        "\"$user\", public",
+        false,
+        "Sets the schema search order for names that are not schema-qualified.",
+    ),
+    known(
+        "server_encoding",
+        "UTF8",
+        true,
+        "Shows the server (database) character set encoding.",
+    ),
+    known(
+        "server_version",
+        crate::SERVER_VERSION,
+        true,
+        "Shows the server version.",
+    ),
+    known(
+        "server_version_num",
+        "150000",
+        false,
+        "Shows the server version as an integer.",
+    ),
+    known(
+        "session_authorization",
+        "litewire",
+        true,
+        "Sets the session user name.",
+    ),
+    known(
+        "standard_conforming_strings",
+        "on",
+        true,
+        "Causes '...' strings to treat backslashes literally.",
+    ),
+    known(
+        "statement_timeout",
+        "0",
+        false,
+        "Sets the maximum allowed duration of any statement.",
+    ),
+    known(
+        "synchronous_commit",
+        "on",
+        false,
+        "Sets the current transaction's synchronization level.",
+    ),
+    known(
+        "TimeZone",
+        "Etc/UTC",
+        true,
+        "Sets the time zone for displaying and interpreting time stamps.",
+    ),
+    known(
+        "transaction_isolation",
+        "serializable",
+        false,
+        "Sets the current transaction's isolation level.",
+    ),
+    known(
+        "transaction_read_only",
+        "off",
+        false,
+        "Sets the current transaction's read-only status.",
+    ),
+    known(
+        "xmloption",
+        "content",
+        false,
+        "Sets whether XML data in implicit parsing and serialization operations is to be considered as documents or content fragments.",
+    ),
+];
+
+/// Parameters only the server sets: `SET` of these fails as in PostgreSQL.
+const READ_ONLY: &[&str] = &[
+    "in_hot_standby",
+    "integer_datetimes",
+    "is_superuser",
+    "max_identifier_length",
+    "server_encoding",
+    "server_version",
+    "server_version_num",
+];
+
+#[derive(Debug, Clone, Default)]
+pub struct Settings {
+    /// Values that differ from the defaults, by canonical name.
+    values: BTreeMap<String, String>,
+    /// The values as they were when the current transaction began.
+    at_begin: Option<BTreeMap<String, String>>,
+    /// Names set with `SET LOCAL` in the current transaction.
+    local: Vec<String>,
+    /// Reported parameters whose value changed since the front end last asked.
+    changed: Vec<String>,
+}
+
+impl Settings {
+    /// Settings for a new session, with what the client sent at startup.
+    pub fn new(startup: &[(String, String)]) -> Self {
+        let mut settings = Settings::default();
+        for (name, value) in startup {
+            if let Some(known) = lookup(name) {
+                settings.values.insert(known.name.to_owned(), value.clone());
+            }
+        }
+        settings.changed.clear();
+        settings
+    }
+
+    /// The current value of `name` (any spelling), or 42704 for an unknown one.
+    pub fn get(&self, name: &str) -> Result<String, EngineError> {
+        let canonical = canonical(name)?;
+        Ok(self.value_of(&canonical))
+    }
+
+    fn value_of(&self, canonical: &str) -> String {
+        self.values
+            .get(canonical)
+            .cloned()
+            .or_else(|| lookup(canonical).map(|k| k.default.to_owned()))
+            .unwrap_or_default()
+    }
+
+    /// `SET [LOCAL] name = value`.
+    pub fn set(
+        &mut self,
+        name: &str,
+        value: &str,
+        local: bool,
+        in_transaction: bool,
+    ) -> Result<(), EngineError> {
+        let canonical = canonical(name)?;
+        if READ_ONLY.contains(&canonical.as_str()) {
+            return Err(EngineError::new(
+                ErrorKind::CantChangeRuntimeParam,
+                format!("parameter \"{canonical}\" cannot be changed"),
+            ));
+        }
+        let value = validate(&canonical, value)?;
+        if local && in_transaction && !self.local.contains(&canonical) {
+            self.local.push(canonical.clone());
+        }
+        if local && !in_transaction {
+            // PostgreSQL warns and ignores it: there is no transaction to scope it to.
+            return Ok(());
+        }
+        self.assign(canonical, value);
+        Ok(())
+    }
+
+    /// `RESET name`: back to the default.
+    pub fn reset(&mut self, name: &str) -> Result<(), EngineError> {
+        let canonical = canonical(name)?;
+        let default = lookup(&canonical).map_or(String::new(), |k| k.default.to_owned());
+        self.assign(canonical, default);
+        Ok(())
+    }
+
+    /// `RESET ALL` / `DISCARD ALL`.
+    pub fn reset_all(&mut self) {
+        let names: Vec<String> = self.values.keys().cloned().collect();
+        for name in names {
+            if !READ_ONLY.contains(&name.as_str()) && name != "session_authorization" {
+                let default = lookup(&name).map_or(String::new(), |k| k.default.to_owned());
+                self.assign(name, default);
+            }
+        }
+    }
+
+    fn assign(&mut self, canonical: String, value: String) {
+        if self.value_of(&canonical) != value
+            && lookup(&canonical).is_some_and(|k| k.reported)
+            && !self.changed.contains(&canonical)
+        {
+            self.changed.push(canonical.clone());
+        }
+        self.values.insert(canonical, value);
+    }
+
+    /// Every parameter with its value and description, for `SHOW ALL` and
+    /// `pg_settings`, in name order.
+    pub fn all(&self) -> Vec<(String, String, &'static str)> {
+        let mut out: Vec<(String, String, &'static str)> = KNOWN
+            .iter()
+            .map(|k| (k.name.to_owned(), self.value_of(k.name), k.description))
+            .collect();
+        for (name, value) in &self.values {
+            if lookup(name).is_none() {
+                out.push((name.clone(), value.clone(), ""));
+            }
+        }
+        out.sort_by_key(|(name, _, _)| name.to_ascii_lowercase());
+        out
+    }
+
+    /// The reported parameters and their values, as sent at startup.
+    pub fn reported(&self) -> Vec<(String, String)> {
+        KNOWN
+            .iter()
+            .filter(|k| k.reported)
+            .map(|k| (k.name.to_owned(), self.value_of(k.name)))
+            .collect()
+    }
+
+    /// Reported parameters that changed since the last call, with their values.
+    pub fn take_changes(&mut self) -> Vec<(String, String)> {
+        std::mem::take(&mut self.changed)
+            .into_iter()
+            .map(|name| {
+                let value = self.value_of(&name);
+                (name, value)
+            })
+            .collect()
+    }
+
+    pub(super) fn begin_transaction(&mut self) {
+        self.at_begin = Some(self.values.clone());
+        self.local.clear();
+    }
+
+    /// At COMMIT, `SET LOCAL` values end; at ROLLBACK every change in the
+    /// transaction is undone.
+    pub(super) fn end_transaction(&mut self, committed: bool) {
+        let Some(before) = self.at_begin.take() else {
+            return;
+        };
+        let undo: Vec<String> = if committed {
+            std::mem::take(&mut self.local)
+        } else {
+            self.local.clear();
+            self.values
+                .keys()
+                .chain(before.keys())
+                .cloned()
+                .collect::<Vec<_>>()
+        };
+        for name in undo {
+            let value = before
+                .get(&name)
+                .cloned()
+                .unwrap_or_else(|| lookup(&name).map_or(String::new(), |k| k.default.to_owned()));
+            self.assign(name, value);
+        }
+    }
+}
+
+fn lookup(name: &str) -> Option<&'static Known> {
+    KNOWN.iter().find(|k| k.name.eq_ignore_ascii_case(name))
+}
+
+/// PostgreSQL's spelling of a parameter name; custom `prefix.name` parameters
+/// are accepted as they are, anything else unknown is 42704.
+fn canonical(name: &str) -> Result<String, EngineError> {
+    if let Some(known) = lookup(name) {
+        return Ok(known.name.to_owned());
+    }
+    if name.contains('.') {
+        return Ok(name.to_ascii_lowercase());
+    }
+    Err(EngineError::new(
+        ErrorKind::UndefinedObject,
+        format!("unrecognized configuration parameter \"{name}\""),
+    ))
+}
+
+/// Normalises the values whose spelling PostgreSQL normalises, and refuses the
+/// encodings litewire cannot speak.
+fn validate(canonical: &str, value: &str) -> Result<String, EngineError> {
+    match canonical {
+        "client_encoding" => {
+            let upper = value.to_ascii_uppercase().replace(['-', '_'], "");
+            if upper == "UTF8" || upper == "UNICODE" {
+                Ok("UTF8".to_owned())
+            } else {
+                Err(EngineError::new(
+                    ErrorKind::Unsupported,
+                    format!("client encoding \"{value}\" is not supported: litewire speaks UTF8"),
+                ))
+            }
+        }
+        "DateStyle" => Ok(date_style(value)),
+        _ => Ok(value.to_owned()),
+    }
+}
+
+/// `DateStyle` keeps PostgreSQL's two-part form (`ISO, MDY`); output stays ISO.
+fn date_style(value: &str) -> String {
+    let mut style = "ISO";
+    let mut order = "MDY";
+    for part in value.split(',').map(|p| p.trim().to_ascii_uppercase()) {
+        match part.as_str() {
+            "ISO" | "SQL" | "POSTGRES" | "GERMAN" => style = "ISO",
+            "MDY" | "US" | "NONEURO" | "NONEUROPEAN" => order = "MDY",
+            "DMY" | "EURO" | "EUROPEAN" => order = "DMY",
+            "YMD" => order = "YMD",
+            _ => {}
+        }
+    }
+    format!("{style}, {order}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn set_show_reset() {
+        let mut s = Settings::new(&[("application_name".into(), "psql".into())]);
+        assert_eq!(s.get("APPLICATION_NAME").unwrap(), "psql");
+        assert!(s.take_changes().is_empty());
+        s.set("application_name", "app", false, false).unwrap();
+        assert_eq!(s.get("application_name").unwrap(), "app");
+        assert_eq!(
+            s.take_changes(),
+            vec![("application_name".to_owned(), "app".to_owned())]
+        );
+        s.reset("application_name").unwrap();
+        assert_eq!(s.get("application_name").unwrap(), "");
+        assert!(s.get("no_such_thing").is_err());
+        assert!(s.set("server_version", "1", false, false).is_err());
+        assert!(s.set("client_encoding", "latin1", false, false).is_err());
+        s.set("myapp.tenant", "7", false, false).unwrap();
+        assert_eq!(s.get("MyApp.Tenant").unwrap(), "7");
+    }
+
+    #[test]
+    fn transactions_scope_settings() {
+        let mut s = Settings::default();
+        s.begin_transaction();
+        s.set("search_path", "a", false, true).unwrap();
+        s.end_transaction(false);
+        assert_eq!(s.get("search_path").unwrap(), "\"$user\", public");
+
+        s.begin_transaction();
+        s.set("search_path", "b", false, true).unwrap();
+        s.set("statement_timeout", "5s", true, true).unwrap();
+        s.end_transaction(true);
+        assert_eq!(s.get("search_path").unwrap(), "b");
+        assert_eq!(s.get("statement_timeout").unwrap(), "0");
+    }
+}

@@ -1,0 +1,906 @@
+//! PostgreSQL dialect into SQLite, on sqlparser's syntax tree.
+//!
+//! Statements that look PostgreSQL-specific (see [`wants`]) are parsed with
+//! sqlparser's PostgreSQL dialect, rewritten, and printed back as SQLite SQL:
+//! - casts (`x::int`, `CAST(x AS varchar(10))`) become SQLite casts, and
+//!   `::regclass`/`::regtype`/`::regnamespace` look names up in the catalog;
+//! - `~`, `~*`, `!~`, `OPERATOR(pg_catalog.~)` use the `regexp()` function, `ILIKE`
+//!   is SQLite's (ASCII case-insensitive) `LIKE`, `COLLATE pg_catalog.default` goes;
+//! - `E'...'` strings are unescaped, arrays become PostgreSQL array text built by
+//!   litewire's SQL functions, `x = ANY(...)` a membership test;
+//! - schema qualifiers `public.` and `pg_catalog.` go (catalog relations are
+//!   per-connection temporary tables), `information_schema.x` is
+//!   `information_schema_x`;
+//! - functions: `now()`, `current_user`, `version()`, `current_setting()`,
+//!   `pg_get_indexdef()` and the others psql and drivers call are answered from the
+//!   catalog or from litewire's SQL functions;
+//! - `CREATE TABLE`: `serial` and identity columns become SQLite's auto-assigned
+//!   `INTEGER PRIMARY KEY`, non-constant defaults get SQLite's parentheses.
+//!
+//! A query over catalog relations that are always empty here (policies, triggers,
+//! publications, inheritance, ...) is answered with no rows and its column names
+//! without being translated at all: psql asks those questions in syntax SQLite has
+//! no equivalent for, and the answer is known.
+//!
+//! Statements sqlparser cannot parse, and statements the rewrite leaves unchanged,
+//! pass through as written: SQLite SQL keeps working.
+
+use std::ops::ControlFlow;
+
+use sqlparser::ast::{
+    BinaryOperator, ColumnOption, DataType, Expr, FunctionArg, FunctionArgExpr, FunctionArguments,
+    Ident, ObjectName, ObjectNamePart, Query, Select, SelectItem, SetExpr, SetOperator,
+    Statement as Ast, TableFactor, Value, VisitMut, VisitorMut,
+};
+use sqlparser::dialect::PostgreSqlDialect;
+use sqlparser::parser::Parser;
+
+use super::lexer::{Token, TokenKind};
+
+/// A translated statement.
+#[derive(Debug)]
+pub(super) struct Translated {
+    pub sql: String,
+    /// Whether it reads litewire's catalog relations (which the engine then
+    /// brings up to date first).
+    pub catalog: bool,
+}
+
+/// Catalog relations litewire keeps, as temporary tables, per connection.
+const CATALOG_RELATIONS: &[&str] = &[
+    "pg_am",
+    "pg_attrdef",
+    "pg_attribute",
+    "pg_class",
+    "pg_collation",
+    "pg_constraint",
+    "pg_database",
+    "pg_description",
+    "pg_index",
+    "pg_indexes",
+    "pg_namespace",
+    "pg_roles",
+    "pg_user",
+    "pg_settings",
+    "pg_tables",
+    "pg_tablespace",
+    "pg_type",
+    "pg_views",
+    "information_schema_columns",
+    "information_schema_schemata",
+    "information_schema_tables",
+    "information_schema_views",
+    "litewire_definitions",
+    "litewire_names",
+    "litewire_session",
+    "litewire_storage",
+];
+
+/// Catalog relations that are always empty: SQLite has no such objects.
+const EMPTY_RELATIONS: &[&str] = &[
+    "pg_auth_members",
+    "pg_event_trigger",
+    "pg_extension",
+    "pg_foreign_data_wrapper",
+    "pg_foreign_server",
+    "pg_foreign_table",
+    "pg_inherits",
+    "pg_partitioned_table",
+    "pg_policy",
+    "pg_proc",
+    "pg_publication",
+    "pg_publication_namespace",
+    "pg_publication_rel",
+    "pg_rewrite",
+    "pg_sequence",
+    "pg_statistic_ext",
+    "pg_subscription",
+    "pg_trigger",
+    "pg_enum",
+    "pg_range",
+];
+
+/// Words that mark a statement as possibly PostgreSQL-specific. Checked on the
+/// tokens the classifier already has, so SQLite SQL pays one pass over its words.
+const TRIGGER_WORDS: &[&str] = &[
+    "any",
+    "array",
+    "array_to_string",
+    "collate",
+    "current_catalog",
+    "current_database",
+    "current_role",
+    "current_schema",
+    "current_schemas",
+    "current_setting",
+    "current_user",
+    "format_type",
+    "gen_random_uuid",
+    "identity",
+    "ilike",
+    "information_schema",
+    "now",
+    "obj_description",
+    "col_description",
+    "operator",
+    "public",
+    "serial",
+    "bigserial",
+    "smallserial",
+    "serial2",
+    "serial4",
+    "serial8",
+    "session_user",
+    "some",
+    "string_agg",
+    "unnest",
+    "version",
+];
+
+/// Whether `tokens` may hold PostgreSQL-only syntax worth a full parse.
+pub(super) fn wants(sql: &str, tokens: &[Token]) -> bool {
+    tokens.iter().enumerate().any(|(i, t)| match t.kind {
+        TokenKind::Word => {
+            let word = t.text(sql);
+            word.get(..3).is_some_and(|p| p.eq_ignore_ascii_case("pg_"))
+                || word
+                    .get(..4)
+                    .is_some_and(|p| p.eq_ignore_ascii_case("has_"))
+                || TRIGGER_WORDS.iter().any(|w| w.eq_ignore_ascii_case(word))
+        }
+        TokenKind::String => t.text(sql).starts_with(['E', 'e', '$']),
+        TokenKind::Punct => {
+            let p = t.text(sql);
+            p == "~" || (p == ":" && tokens.get(i + 1).is_some_and(|n| n.text(sql) == ":"))
+        }
+        _ => false,
+    })
+}
+
+/// Translates one statement; `None` leaves it as written.
+pub(super) fn translate(sql: &str) -> Option<Translated> {
+    let mut statements = Parser::parse_sql(&PostgreSqlDialect {}, sql).ok()?;
+    let [ast] = statements.as_mut_slice() else {
+        return None;
+    };
+    if let Ast::Query(query) = ast
+        && let Some(sql) = known_empty(query)
+    {
+        return Some(Translated {
+            sql,
+            catalog: false,
+        });
+    }
+    let mut rewriter = Rewriter::default();
+    let _ = ast.visit(&mut rewriter);
+    if let Ast::CreateTable(create) = ast {
+        rewriter.changed |= create_table(create);
+    }
+    rewriter.changed.then(|| Translated {
+        sql: ast.to_string(),
+        catalog: rewriter.catalog,
+    })
+}
+
+#[derive(Default)]
+struct Rewriter {
+    changed: bool,
+    catalog: bool,
+}
+
+impl VisitorMut for Rewriter {
+    type Break = ();
+
+    fn pre_visit_relation(&mut self, relation: &mut ObjectName) -> ControlFlow<()> {
+        let parts = idents(relation);
+        let renamed = match parts.as_slice() {
+            [schema, name] if is_schema(schema, "information_schema") => {
+                Some(format!("information_schema_{name}"))
+            }
+            [schema, name] if is_schema(schema, "pg_catalog") || is_schema(schema, "public") => {
+                Some(name.clone())
+            }
+            _ => None,
+        };
+        if let Some(name) = renamed {
+            *relation = ObjectName::from(vec![Ident::new(name)]);
+            self.changed = true;
+        }
+        if let Some(last) = idents(relation).last() {
+            let last = last.to_ascii_lowercase();
+            if CATALOG_RELATIONS.contains(&last.as_str())
+                || EMPTY_RELATIONS.contains(&last.as_str())
+            {
+                self.catalog = true;
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// Result columns keep the names PostgreSQL gives them (`count`, `now`,
+    /// `?column?`), not the text of the SQLite expression they became.
+    fn pre_visit_select(&mut self, select: &mut Select) -> ControlFlow<()> {
+        for item in &mut select.projection {
+            if let SelectItem::UnnamedExpr(expr) = item
+                && !matches!(expr, Expr::Identifier(_) | Expr::CompoundIdentifier(_))
+            {
+                let alias = Ident::with_quote('"', expr_name(expr));
+                *item = SelectItem::ExprWithAlias {
+                    expr: expr.clone(),
+                    alias,
+                };
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn post_visit_table_factor(&mut self, factor: &mut TableFactor) -> ControlFlow<()> {
+        if let Some(replacement) = table_factor(factor) {
+            *factor = replacement;
+            self.changed = true;
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn post_visit_expr(&mut self, expr: &mut Expr) -> ControlFlow<()> {
+        if let Some(rewrite) = rewrite_expr(expr) {
+            self.catalog |= rewrite.catalog;
+            *expr = rewrite.expr;
+            self.changed = true;
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn post_visit_value(&mut self, value: &mut sqlparser::ast::ValueWithSpan) -> ControlFlow<()> {
+        match &value.value {
+            Value::EscapedStringLiteral(s) => {
+                value.value = Value::SingleQuotedString(s.clone());
+                self.changed = true;
+            }
+            Value::DollarQuotedString(s) => {
+                value.value = Value::SingleQuotedString(s.value.clone());
+                self.changed = true;
+            }
+            _ => {}
+        }
+        ControlFlow::Continue(())
+    }
+}
+
+/// An expression's replacement, and whether it reads the catalog.
+struct Rewrite {
+    expr: Expr,
+    catalog: bool,
+}
+
+fn plain(sql: String) -> Option<Rewrite> {
+    Some(Rewrite {
+        expr: parse_expr(&sql)?,
+        catalog: false,
+    })
+}
+
+fn from_catalog(sql: String) -> Option<Rewrite> {
+    Some(Rewrite {
+        expr: parse_expr(&sql)?,
+        catalog: true,
+    })
+}
+
+fn parse_expr(sql: &str) -> Option<Expr> {
+    Parser::new(&PostgreSqlDialect {})
+        .try_with_sql(sql)
+        .and_then(|mut p| p.parse_expr())
+        .ok()
+}
+
+fn rewrite_expr(expr: &Expr) -> Option<Rewrite> {
+    match expr {
+        Expr::Cast {
+            expr, data_type, ..
+        } => cast(expr, data_type),
+        Expr::Collate { expr, .. } => Some(Rewrite {
+            expr: (**expr).clone(),
+            catalog: false,
+        }),
+        Expr::ILike {
+            negated,
+            expr,
+            pattern,
+            escape_char,
+            any,
+        } => Some(Rewrite {
+            expr: Expr::Like {
+                negated: *negated,
+                any: *any,
+                expr: expr.clone(),
+                pattern: pattern.clone(),
+                escape_char: escape_char.clone(),
+            },
+            catalog: false,
+        }),
+        Expr::BinaryOp { left, op, right } => binary(left, op, right),
+        Expr::AnyOp {
+            left,
+            compare_op: BinaryOperator::Eq,
+            right,
+            ..
+        } => any(left, right),
+        Expr::Array(array) => plain(format!("litewire_array({})", list(&array.elem))),
+        Expr::Function(function) => function_call(function),
+        Expr::TypedString(typed) => plain(typed.value.to_string()),
+        _ => None,
+    }
+}
+
+fn list(items: &[Expr]) -> String {
+    items
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The lower-case name of a type, without its schema and modifiers.
+fn type_name(data_type: &DataType) -> String {
+    let full = match data_type {
+        DataType::Custom(name, _) => idents(name).last().cloned().unwrap_or_default(),
+        other => other.to_string(),
+    };
+    let lower = full.to_ascii_lowercase();
+    lower.split('(').next().unwrap_or("").trim().to_owned()
+}
+
+fn cast(inner: &Expr, data_type: &DataType) -> Option<Rewrite> {
+    let name = type_name(data_type);
+    let literal = string_literal(inner);
+    match name.as_str() {
+        "regclass" => Some(match literal {
+            Some(text) => oid_or_lookup(&text, "class")?,
+            None => name_of("class", inner)?,
+        }),
+        "regtype" => Some(match literal {
+            Some(text) => oid_or_lookup(&text, "type")?,
+            None => plain(format!("format_type({inner}, NULL)"))?,
+        }),
+        "regnamespace" => name_of("namespace", inner),
+        "regproc" | "regprocedure" | "regoper" | "regrole" => {
+            plain(format!("CAST({inner} AS TEXT)"))
+        }
+        "bool" | "boolean" => match literal.as_deref().map(parse_bool) {
+            Some(Some(b)) => plain(b.to_string()),
+            _ => plain(format!("CAST({inner} AS INTEGER)")),
+        },
+        "bytea" => match literal.as_deref().and_then(|t| t.strip_prefix("\\x")) {
+            Some(hex) if hex.bytes().all(|b| b.is_ascii_hexdigit()) => plain(format!("X'{hex}'")),
+            _ => plain(format!("CAST({inner} AS BLOB)")),
+        },
+        "int" | "int2" | "int4" | "int8" | "integer" | "smallint" | "bigint" | "oid" | "xid" => {
+            plain(format!("CAST({inner} AS INTEGER)"))
+        }
+        "float" | "float4" | "float8" | "real" | "double" | "double precision" => {
+            plain(format!("CAST({inner} AS REAL)"))
+        }
+        "numeric" | "decimal" => plain(format!("CAST({inner} AS NUMERIC)")),
+        _ if data_type_is_array(data_type) => Some(Rewrite {
+            expr: inner.clone(),
+            catalog: false,
+        }),
+        // Text-like types and everything SQLite stores as text: dates, times,
+        // uuid, json, name, char, varchar.
+        _ => plain(format!("CAST({inner} AS TEXT)")),
+    }
+}
+
+fn data_type_is_array(data_type: &DataType) -> bool {
+    matches!(data_type, DataType::Array(_)) || data_type.to_string().ends_with("[]")
+}
+
+/// `'16384'::regclass` is an oid; `'t'::regclass` the oid of relation `t`.
+fn oid_or_lookup(text: &str, kind: &str) -> Option<Rewrite> {
+    if let Ok(oid) = text.trim().parse::<i64>() {
+        return plain(oid.to_string());
+    }
+    let name = text.rsplit('.').next().unwrap_or(text).trim_matches('"');
+    from_catalog(format!(
+        "(SELECT litewire_oid FROM litewire_names WHERE litewire_kind = '{kind}' AND litewire_name = {})",
+        quote(name)
+    ))
+}
+
+/// The name (or definition) of the catalog object of `kind` with oid `oid`.
+/// `litewire_names` has only `litewire_*` columns, so that an unqualified
+/// column in `oid` (psql writes `pg_get_constraintdef(oid)`) still refers to the
+/// outer query.
+fn name_of(kind: &str, oid: impl std::fmt::Display) -> Option<Rewrite> {
+    from_catalog(format!(
+        "(SELECT litewire_name FROM litewire_names WHERE litewire_kind = '{kind}' AND litewire_oid = {oid})"
+    ))
+}
+
+fn string_literal(expr: &Expr) -> Option<String> {
+    match expr {
+        Expr::Value(v) => match &v.value {
+            Value::SingleQuotedString(s) | Value::EscapedStringLiteral(s) => Some(s.clone()),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+fn parse_bool(text: &str) -> Option<bool> {
+    match text.trim().to_ascii_lowercase().as_str() {
+        "t" | "true" | "y" | "yes" | "on" | "1" => Some(true),
+        "f" | "false" | "n" | "no" | "off" | "0" => Some(false),
+        _ => None,
+    }
+}
+
+fn quote(text: &str) -> String {
+    format!("'{}'", text.replace('\'', "''"))
+}
+
+fn binary(left: &Expr, op: &BinaryOperator, right: &Expr) -> Option<Rewrite> {
+    let op_name = match op {
+        BinaryOperator::PGCustomBinaryOperator(parts) => parts.last()?.clone(),
+        BinaryOperator::PGRegexMatch => "~".into(),
+        BinaryOperator::PGRegexIMatch => "~*".into(),
+        BinaryOperator::PGRegexNotMatch => "!~".into(),
+        BinaryOperator::PGRegexNotIMatch => "!~*".into(),
+        BinaryOperator::PGLikeMatch => "~~".into(),
+        BinaryOperator::PGILikeMatch => "~~*".into(),
+        BinaryOperator::PGNotLikeMatch => "!~~".into(),
+        BinaryOperator::PGNotILikeMatch => "!~~*".into(),
+        _ => return None,
+    };
+    let sql = match op_name.as_str() {
+        "~" => format!("regexp({right}, {left})"),
+        "~*" => format!("regexp('(?i)' || {right}, {left})"),
+        "!~" => format!("NOT regexp({right}, {left})"),
+        "!~*" => format!("NOT regexp('(?i)' || {right}, {left})"),
+        "~~" | "~~*" => format!("{left} LIKE {right}"),
+        "!~~" | "!~~*" => format!("{left} NOT LIKE {right}"),
+        "=" | "<>" | "<" | ">" | "<=" | ">=" => format!("{left} {op_name} {right}"),
+        _ => return None,
+    };
+    plain(sql)
+}
+
+/// `x = ANY(...)`: a list or subquery is `IN`, an array value a membership test.
+fn any(left: &Expr, right: &Expr) -> Option<Rewrite> {
+    match right {
+        Expr::Subquery(query) => plain(format!("{left} IN ({query})")),
+        Expr::Nested(inner) if matches!(**inner, Expr::Subquery(_)) => {
+            plain(format!("{left} IN {inner}"))
+        }
+        // `ARRAY[...]`, already rewritten (children are visited first).
+        Expr::Function(f) if idents(&f.name) == ["litewire_array"] => {
+            let items = arguments(f)?;
+            plain(format!("{left} IN ({})", list(&items)))
+        }
+        _ => plain(format!("litewire_array_contains({right}, {left})")),
+    }
+}
+
+/// The plain argument expressions of a call (`None` for `*` and the like).
+fn arguments(function: &sqlparser::ast::Function) -> Option<Vec<Expr>> {
+    match &function.args {
+        FunctionArguments::None => Some(Vec::new()),
+        FunctionArguments::Subquery(_) => None,
+        FunctionArguments::List(list) => list
+            .args
+            .iter()
+            .map(|arg| match arg {
+                FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => Some(e.clone()),
+                _ => None,
+            })
+            .collect(),
+    }
+}
+
+fn function_call(function: &sqlparser::ast::Function) -> Option<Rewrite> {
+    let parts = idents(&function.name);
+    let (schema, name) = match parts.as_slice() {
+        [name] => (None, name.to_ascii_lowercase()),
+        [schema, name] => (Some(schema.as_str()), name.to_ascii_lowercase()),
+        _ => return None,
+    };
+    if let FunctionArguments::Subquery(query) = &function.args {
+        return (name == "array").then(|| array_of(query)).flatten();
+    }
+    let args = arguments(function)?;
+    let arg = |i: usize| args.get(i).map(ToString::to_string).unwrap_or_default();
+    let bare_call = matches!(function.args, FunctionArguments::None);
+    match (name.as_str(), args.len()) {
+        ("now" | "transaction_timestamp" | "statement_timestamp" | "clock_timestamp", 0)
+            if !bare_call =>
+        {
+            plain("strftime('%Y-%m-%d %H:%M:%f+00', 'now')".into())
+        }
+        ("current_user" | "session_user" | "current_role" | "user", 0) if bare_call => {
+            from_catalog("(SELECT user_name FROM litewire_session)".into())
+        }
+        ("current_database", 0) | ("current_catalog", 0) => {
+            from_catalog("(SELECT database_name FROM litewire_session)".into())
+        }
+        ("pg_backend_pid", 0) => from_catalog("(SELECT backend_pid FROM litewire_session)".into()),
+        ("current_schema", 0) => plain("'public'".into()),
+        ("current_schemas", 1) => plain(format!(
+            "CASE WHEN {} THEN '{{pg_catalog,public}}' ELSE '{{public}}' END",
+            arg(0)
+        )),
+        ("version", 0) => plain(format!(
+            "'PostgreSQL {} on SQLite ' || sqlite_version()",
+            crate::SERVER_VERSION
+        )),
+        ("current_setting", 1 | 2) => from_catalog(format!(
+            "(SELECT setting FROM pg_settings WHERE lower(name) = lower({}))",
+            arg(0)
+        )),
+        (
+            "pg_table_is_visible"
+            | "pg_type_is_visible"
+            | "pg_function_is_visible"
+            | "has_table_privilege"
+            | "has_schema_privilege"
+            | "has_database_privilege"
+            | "has_column_privilege"
+            | "has_any_column_privilege"
+            | "has_function_privilege"
+            | "has_sequence_privilege",
+            _,
+        ) => plain("true".into()),
+        ("pg_is_in_recovery" | "pg_relation_is_publishable", _) => plain("false".into()),
+        ("pg_get_userbyid", 1) => name_of("role", arg(0)),
+        ("pg_encoding_to_char", 1) => plain("'UTF8'".into()),
+        ("obj_description" | "col_description" | "shobj_description", _) => plain("NULL".into()),
+        ("pg_get_expr", 2 | 3) => plain(arg(0)),
+        ("pg_get_indexdef" | "pg_get_constraintdef" | "pg_get_viewdef", 1..=3) => {
+            name_of("definition", arg(0))
+        }
+        ("pg_get_triggerdef" | "pg_get_statisticsobjdef_columns" | "pg_get_functiondef", _) => {
+            plain("NULL".into())
+        }
+        ("pg_table_size" | "pg_relation_size" | "pg_total_relation_size", 1) => {
+            from_catalog(format!(
+                "(SELECT sum(pgsize) FROM dbstat WHERE name IN (SELECT litewire_name FROM litewire_names WHERE litewire_kind = 'storage' AND litewire_oid = {}))",
+                arg(0)
+            ))
+        }
+        ("pg_partition_ancestors", 1) => plain(format!("CAST({} AS INTEGER)", arg(0))),
+        ("string_agg", 2) => plain(format!("group_concat({}, {})", arg(0), arg(1))),
+        ("array_upper" | "array_length", 2) => plain(format!("litewire_array_length({})", arg(0))),
+        ("gen_random_uuid" | "uuid_generate_v4", 0) => plain("gen_random_uuid()".into()),
+        _ if schema.is_some_and(|s| is_schema(s, "pg_catalog")) => {
+            // `pg_catalog.lower(x)`: the same function, unqualified.
+            let mut unqualified = function.clone();
+            unqualified.name = ObjectName::from(vec![Ident::new(name.clone())]);
+            Some(Rewrite {
+                expr: Expr::Function(unqualified),
+                catalog: false,
+            })
+        }
+        _ => None,
+    }
+}
+
+/// `ARRAY(SELECT x ...)`: the rows' values as PostgreSQL array text. The
+/// subquery's one column is named so the aggregate can refer to it.
+fn array_of(query: &Query) -> Option<Rewrite> {
+    let mut query = query.clone();
+    let SetExpr::Select(select) = query.body.as_mut() else {
+        return None;
+    };
+    let [item] = select.projection.as_mut_slice() else {
+        return None;
+    };
+    let expr = match item {
+        SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } => e.clone(),
+        _ => return None,
+    };
+    *item = SelectItem::ExprWithAlias {
+        expr,
+        alias: Ident::new("litewire_element"),
+    };
+    plain(format!(
+        "(SELECT litewire_array_agg(litewire_element) FROM ({query}) AS litewire_rows)"
+    ))
+}
+
+/// `unnest(array) [AS] x` in FROM: the array's elements as rows of column `x`.
+fn table_factor(factor: &TableFactor) -> Option<TableFactor> {
+    let (array, alias) = match factor {
+        TableFactor::UNNEST {
+            array_exprs, alias, ..
+        } if array_exprs.len() == 1 => (array_exprs[0].to_string(), alias.clone()),
+        TableFactor::Table {
+            name,
+            args: Some(args),
+            alias,
+            ..
+        } if idents(name)
+            .last()
+            .is_some_and(|n| n.eq_ignore_ascii_case("unnest"))
+            && args.args.len() == 1 =>
+        {
+            (args.args[0].to_string(), alias.clone())
+        }
+        _ => return None,
+    };
+    let alias = alias.map_or_else(|| "unnest".to_owned(), |a| a.name.value);
+    let sql = format!(
+        "SELECT * FROM (SELECT value AS \"{alias}\" FROM json_each(litewire_array_json({array}))) AS \"{alias}\""
+    );
+    let query = Parser::new(&PostgreSqlDialect {})
+        .try_with_sql(&sql)
+        .and_then(|mut p| p.parse_query())
+        .ok()?;
+    let SetExpr::Select(select) = *query.body else {
+        return None;
+    };
+    select.from.into_iter().next().map(|t| t.relation)
+}
+
+/// `CREATE TABLE`: `serial`/identity primary keys become SQLite's rowid alias
+/// (the only auto-assigned column it has), and expression defaults are
+/// parenthesised as SQLite requires. Returns whether anything changed.
+fn create_table(create: &mut sqlparser::ast::CreateTable) -> bool {
+    let mut changed = false;
+    for column in &mut create.columns {
+        let type_lower = type_name(&column.data_type);
+        let serial = matches!(
+            type_lower.as_str(),
+            "serial" | "serial4" | "bigserial" | "serial8" | "smallserial" | "serial2"
+        );
+        let before = column.options.len();
+        column.options.retain(|o| {
+            !matches!(
+                o.option,
+                ColumnOption::Generated {
+                    generation_expr: None,
+                    ..
+                }
+            )
+        });
+        let identity = column.options.len() != before;
+        if serial || identity {
+            column.data_type =
+                DataType::Custom(ObjectName::from(vec![Ident::new("INTEGER")]), vec![]);
+            changed = true;
+        }
+        for option in &mut column.options {
+            if let ColumnOption::Default(expr) = &mut option.option
+                && needs_parentheses(expr)
+            {
+                *expr = Expr::Nested(Box::new(expr.clone()));
+                changed = true;
+            }
+        }
+    }
+    changed
+}
+
+fn needs_parentheses(expr: &Expr) -> bool {
+    match expr {
+        Expr::Value(_) | Expr::Nested(_) | Expr::Identifier(_) => false,
+        Expr::UnaryOp { expr, .. } => needs_parentheses(expr),
+        Expr::Function(f) => !matches!(f.args, FunctionArguments::None),
+        _ => true,
+    }
+}
+
+/// A query that must return no rows because it reads, at its top level and not
+/// through an outer join, a relation that is always empty: answered as
+/// `SELECT NULL AS col, ... WHERE false` with the query's column names.
+fn known_empty(query: &Query) -> Option<String> {
+    if !set_is_empty(&query.body) {
+        return None;
+    }
+    let select = first_select(&query.body)?;
+    let names = select
+        .projection
+        .iter()
+        .map(output_name)
+        .collect::<Option<Vec<_>>>()?;
+    let columns = names
+        .iter()
+        .map(|n| format!("NULL AS \"{}\"", n.replace('"', "\"\"")))
+        .collect::<Vec<_>>()
+        .join(", ");
+    Some(format!("SELECT {columns} WHERE false"))
+}
+
+fn set_is_empty(body: &SetExpr) -> bool {
+    match body {
+        SetExpr::Select(select) => select_is_empty(select),
+        SetExpr::Query(query) => set_is_empty(&query.body),
+        SetExpr::SetOperation {
+            op, left, right, ..
+        } => match op {
+            SetOperator::Union => set_is_empty(left) && set_is_empty(right),
+            SetOperator::Intersect => set_is_empty(left) || set_is_empty(right),
+            _ => set_is_empty(left),
+        },
+        _ => false,
+    }
+}
+
+fn select_is_empty(select: &Select) -> bool {
+    use sqlparser::ast::JoinOperator as J;
+    select.from.iter().any(|table| {
+        is_empty_relation(&table.relation)
+            || table.joins.iter().any(|join| {
+                matches!(
+                    join.join_operator,
+                    J::Join(_) | J::Inner(_) | J::CrossJoin(_)
+                ) && is_empty_relation(&join.relation)
+            })
+    })
+}
+
+fn is_empty_relation(factor: &TableFactor) -> bool {
+    match factor {
+        TableFactor::Table {
+            name, args: None, ..
+        } => idents(name)
+            .last()
+            .is_some_and(|n| EMPTY_RELATIONS.contains(&n.to_ascii_lowercase().as_str())),
+        _ => false,
+    }
+}
+
+fn first_select(body: &SetExpr) -> Option<&Select> {
+    match body {
+        SetExpr::Select(select) => Some(select),
+        SetExpr::Query(query) => first_select(&query.body),
+        SetExpr::SetOperation { left, .. } => first_select(left),
+        _ => None,
+    }
+}
+
+/// The name PostgreSQL gives a result column.
+fn output_name(item: &SelectItem) -> Option<String> {
+    match item {
+        SelectItem::ExprWithAlias { alias, .. } => Some(alias.value.clone()),
+        SelectItem::UnnamedExpr(expr) => Some(expr_name(expr)),
+        _ => None,
+    }
+}
+
+fn expr_name(expr: &Expr) -> String {
+    match expr {
+        Expr::Identifier(ident) => ident.value.clone(),
+        Expr::CompoundIdentifier(parts) => {
+            parts.last().map_or_else(String::new, |p| p.value.clone())
+        }
+        Expr::Cast {
+            expr, data_type, ..
+        } => match **expr {
+            Expr::Identifier(_) | Expr::CompoundIdentifier(_) => expr_name(expr),
+            _ => internal_type_name(&type_name(data_type)),
+        },
+        Expr::Function(f) => idents(&f.name).last().cloned().unwrap_or_default(),
+        Expr::Case { .. } => "case".into(),
+        _ => "?column?".into(),
+    }
+}
+
+/// PostgreSQL's own name for a type (`boolean` is `bool`), as it names the
+/// column of a cast.
+fn internal_type_name(name: &str) -> String {
+    match name {
+        "boolean" => "bool",
+        "integer" | "int" => "int4",
+        "bigint" => "int8",
+        "smallint" => "int2",
+        "real" => "float4",
+        "double precision" | "double" | "float" => "float8",
+        "character varying" => "varchar",
+        "character" | "char" => "bpchar",
+        "decimal" => "numeric",
+        "timestamp with time zone" => "timestamptz",
+        other => other,
+    }
+    .to_owned()
+}
+
+fn idents(name: &ObjectName) -> Vec<String> {
+    name.0
+        .iter()
+        .filter_map(|part| match part {
+            ObjectNamePart::Identifier(ident) => Some(ident.value.clone()),
+            ObjectNamePart::Function(_) => None,
+        })
+        .collect()
+}
+
+fn is_schema(part: &str, schema: &str) -> bool {
+    part.eq_ignore_ascii_case(schema)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tr(sql: &str) -> String {
+        translate(sql).map_or_else(|| "<unchanged>".into(), |t| t.sql)
+    }
+
+    #[test]
+    fn casts() {
+        assert_eq!(
+            tr("SELECT x::int, CAST(y AS varchar(3))"),
+            "SELECT CAST(x AS INTEGER) AS \"x\", CAST(y AS TEXT) AS \"y\""
+        );
+        assert_eq!(tr("SELECT 't'::boolean"), "SELECT true AS \"bool\"");
+        assert_eq!(tr("SELECT '\\xdead'::bytea"), "SELECT X'dead' AS \"bytea\"");
+        assert_eq!(
+            tr("SELECT '16384'::regclass"),
+            "SELECT 16384 AS \"regclass\""
+        );
+        assert_eq!(
+            tr("SELECT c.oid::pg_catalog.regclass FROM pg_catalog.pg_class c"),
+            "SELECT (SELECT litewire_name FROM litewire_names WHERE litewire_kind = 'class' AND litewire_oid = c.oid) AS \"oid\" FROM pg_class c"
+        );
+    }
+
+    #[test]
+    fn operators_and_strings() {
+        assert_eq!(
+            tr("SELECT 1 WHERE n OPERATOR(pg_catalog.~) '^(t)$' COLLATE pg_catalog.default"),
+            "SELECT 1 AS \"?column?\" WHERE regexp('^(t)$', n)"
+        );
+        assert_eq!(
+            tr("SELECT 1 WHERE n !~ '^pg_'"),
+            "SELECT 1 AS \"?column?\" WHERE NOT regexp('^pg_', n)"
+        );
+        assert_eq!(
+            tr("SELECT 1 WHERE a ILIKE 'x%'"),
+            "SELECT 1 AS \"?column?\" WHERE a LIKE 'x%'"
+        );
+        assert_eq!(tr("SELECT E'a\\nb'"), "SELECT 'a\nb' AS \"?column?\"");
+        assert_eq!(
+            tr("SELECT 1 WHERE x = ANY(ARRAY[1, 2])"),
+            "SELECT 1 AS \"?column?\" WHERE x IN (1, 2)"
+        );
+    }
+
+    #[test]
+    fn functions_and_names() {
+        assert_eq!(tr("SELECT * FROM public.t"), "SELECT * FROM t");
+        assert_eq!(
+            tr("SELECT table_name FROM information_schema.tables"),
+            "SELECT table_name FROM information_schema_tables"
+        );
+        assert!(tr("SELECT now()").contains("strftime"));
+        assert!(translate("SELECT current_user").unwrap().catalog);
+        assert_eq!(
+            tr("SELECT pg_catalog.lower('A')"),
+            "SELECT lower('A') AS \"lower\""
+        );
+        assert_eq!(tr("SELECT 1 FROM t WHERE now = 1"), "<unchanged>");
+    }
+
+    #[test]
+    fn create_table_serial_and_defaults() {
+        assert_eq!(
+            tr(
+                "CREATE TABLE IF NOT EXISTS t (id serial PRIMARY KEY, ts timestamptz DEFAULT now(), n numeric(10,2))"
+            ),
+            "CREATE TABLE IF NOT EXISTS t (id INTEGER PRIMARY KEY, ts TIMESTAMPTZ DEFAULT (strftime('%Y-%m-%d %H:%M:%f+00', 'now')), n NUMERIC(10,2))"
+        );
+        assert_eq!(
+            tr("CREATE TABLE t (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, v text)"),
+            "CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)"
+        );
+    }
+
+    #[test]
+    fn empty_catalog_relations_answer_no_rows() {
+        let sql = "SELECT pol.polname, pol.polpermissive, CASE WHEN pol.polroles = '{0}' THEN NULL END, pg_catalog.pg_get_expr(pol.polqual, pol.polrelid) FROM pg_catalog.pg_policy pol WHERE pol.polrelid = '1' ORDER BY 1";
+        assert_eq!(
+            tr(sql),
+            "SELECT NULL AS \"polname\", NULL AS \"polpermissive\", NULL AS \"case\", NULL AS \"pg_get_expr\" WHERE false"
+        );
+    }
+}

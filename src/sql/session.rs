@@ -1,0 +1,403 @@
+//! Session commands: `SET`, `SHOW`, `RESET`, `DISCARD` and `SELECT set_config(...)`.
+//!
+//! None of these reach SQLite; the engine answers them from the session's settings.
+//! They are recognised from tokens, in PostgreSQL's grammar for them.
+
+use super::lexer::{Token, TokenKind};
+use crate::engine::{EngineError, ErrorKind};
+
+/// A command on the session's settings.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SessionCommand {
+    /// `SET [LOCAL] name TO value`; `None` is `DEFAULT`.
+    Set {
+        name: String,
+        value: Option<String>,
+        local: bool,
+    },
+    /// `SET TRANSACTION ...`, `SET SESSION CHARACTERISTICS ...`, `SET CONSTRAINTS`:
+    /// SQLite transactions are serializable already; nothing to change.
+    SetTransaction,
+    /// `RESET name`; `None` is `RESET ALL`.
+    Reset(Option<String>),
+    /// `SHOW name`; `None` is `SHOW ALL`.
+    Show(Option<String>),
+    /// `DISCARD ALL`: settings back to defaults, prepared statements dropped.
+    DiscardAll,
+    /// `DISCARD PLANS|SEQUENCES|TEMP`: nothing is cached that would need it.
+    DiscardNothing,
+    /// `DEALLOCATE [PREPARE] name | ALL`: the front end drops prepared statements.
+    Deallocate(Option<String>),
+    /// `SELECT set_config(name, value, is_local)`: a SET that answers a row.
+    SetConfig {
+        name: String,
+        value: String,
+        local: bool,
+    },
+}
+
+impl SessionCommand {
+    /// Whether it answers rows (`SHOW`, `set_config`).
+    pub fn returns_rows(&self) -> bool {
+        matches!(
+            self,
+            SessionCommand::Show(_) | SessionCommand::SetConfig { .. }
+        )
+    }
+}
+
+/// The words of a statement, with quoting removed where PostgreSQL would.
+struct Words<'a> {
+    sql: &'a str,
+    tokens: &'a [Token],
+}
+
+impl Words<'_> {
+    fn text(&self, i: usize) -> &str {
+        self.tokens.get(i).map_or("", |t| t.text(self.sql))
+    }
+
+    fn is(&self, i: usize, keyword: &str) -> bool {
+        self.tokens.get(i).is_some_and(|t| {
+            t.kind == TokenKind::Word && t.text(self.sql).eq_ignore_ascii_case(keyword)
+        })
+    }
+
+    /// A parameter name at `i` (`a` or `a.b`), and the index after it.
+    fn name(&self, mut i: usize) -> Option<(String, usize)> {
+        let mut name = self.ident(i)?;
+        i += 1;
+        while self.text(i) == "." {
+            name.push('.');
+            name.push_str(&self.ident(i + 1)?);
+            i += 2;
+        }
+        Some((name, i))
+    }
+
+    fn ident(&self, i: usize) -> Option<String> {
+        let token = self.tokens.get(i)?;
+        match token.kind {
+            TokenKind::Word => Some(token.text(self.sql).to_owned()),
+            TokenKind::QuotedIdent => Some(unquote(token.text(self.sql), '"')),
+            _ => None,
+        }
+    }
+}
+
+/// Recognises a session command; `Ok(None)` for any other statement.
+pub(super) fn recognise(
+    sql: &str,
+    tokens: &[Token],
+) -> Result<Option<SessionCommand>, EngineError> {
+    let w = Words { sql, tokens };
+    let command = if w.is(0, "SET") {
+        Some(set(&w)?)
+    } else if w.is(0, "SHOW") {
+        Some(show(&w)?)
+    } else if w.is(0, "RESET") {
+        Some(reset(&w)?)
+    } else if w.is(0, "DISCARD") {
+        Some(discard(&w)?)
+    } else if w.is(0, "DEALLOCATE") {
+        Some(deallocate(&w)?)
+    } else if w.is(0, "SELECT") {
+        set_config(&w)
+    } else {
+        None
+    };
+    Ok(command)
+}
+
+fn set(w: &Words) -> Result<SessionCommand, EngineError> {
+    let mut i = 1;
+    let local = w.is(i, "LOCAL");
+    if local || w.is(i, "SESSION") {
+        i += 1;
+    }
+    if w.is(i, "TRANSACTION") || w.is(i, "CHARACTERISTICS") || w.is(i, "CONSTRAINTS") {
+        return Ok(SessionCommand::SetTransaction);
+    }
+    let (name, after) = if w.is(i, "TIME") && w.is(i + 1, "ZONE") {
+        ("TimeZone".to_owned(), i + 2)
+    } else if w.is(i, "NAMES") {
+        ("client_encoding".to_owned(), i + 1)
+    } else {
+        let (name, after) = w.name(i).ok_or_else(|| syntax(w, i))?;
+        if !(w.is(after, "TO") || w.text(after) == "=") {
+            return Err(syntax(w, after));
+        }
+        (name, after + 1)
+    };
+    let value = value(w, after)?;
+    Ok(SessionCommand::Set { name, value, local })
+}
+
+/// A SET value: `DEFAULT` (`None`), or one or more comma-separated words,
+/// strings or numbers, joined as PostgreSQL shows a list.
+fn value(w: &Words, mut i: usize) -> Result<Option<String>, EngineError> {
+    if (w.is(i, "DEFAULT") || w.is(i, "LOCAL")) && i + 1 == w.tokens.len() {
+        return Ok(None);
+    }
+    let mut items = Vec::new();
+    loop {
+        let mut item = String::new();
+        if matches!(w.text(i), "-" | "+") {
+            item.push_str(w.text(i));
+            i += 1;
+        }
+        let token = w.tokens.get(i).ok_or_else(|| syntax(w, i))?;
+        match token.kind {
+            TokenKind::String => item.push_str(&string_value(token.text(w.sql))),
+            TokenKind::Word | TokenKind::Number | TokenKind::QuotedIdent => {
+                item.push_str(token.text(w.sql))
+            }
+            _ => return Err(syntax(w, i)),
+        }
+        items.push(item);
+        i += 1;
+        match w.text(i) {
+            "," => i += 1,
+            "" => break,
+            _ => return Err(syntax(w, i)),
+        }
+    }
+    Ok(Some(items.join(", ")))
+}
+
+fn show(w: &Words) -> Result<SessionCommand, EngineError> {
+    if w.is(1, "ALL") && w.tokens.len() == 2 {
+        return Ok(SessionCommand::Show(None));
+    }
+    let name = special_name(w, 1)
+        .or_else(|| w.name(1))
+        .ok_or_else(|| syntax(w, 1))?;
+    if name.1 != w.tokens.len() {
+        return Err(syntax(w, name.1));
+    }
+    Ok(SessionCommand::Show(Some(name.0)))
+}
+
+fn reset(w: &Words) -> Result<SessionCommand, EngineError> {
+    if w.is(1, "ALL") && w.tokens.len() == 2 {
+        return Ok(SessionCommand::Reset(None));
+    }
+    let name = special_name(w, 1)
+        .or_else(|| w.name(1))
+        .ok_or_else(|| syntax(w, 1))?;
+    Ok(SessionCommand::Reset(Some(name.0)))
+}
+
+/// The multi-word names PostgreSQL's grammar spells out.
+fn special_name(w: &Words, i: usize) -> Option<(String, usize)> {
+    if w.is(i, "TIME") && w.is(i + 1, "ZONE") {
+        Some(("TimeZone".to_owned(), i + 2))
+    } else if w.is(i, "TRANSACTION") && w.is(i + 1, "ISOLATION") && w.is(i + 2, "LEVEL") {
+        Some(("transaction_isolation".to_owned(), i + 3))
+    } else if w.is(i, "SESSION") && w.is(i + 1, "AUTHORIZATION") {
+        Some(("session_authorization".to_owned(), i + 2))
+    } else {
+        None
+    }
+}
+
+fn discard(w: &Words) -> Result<SessionCommand, EngineError> {
+    if w.tokens.len() != 2 {
+        return Err(syntax(w, 2));
+    }
+    if w.is(1, "ALL") {
+        Ok(SessionCommand::DiscardAll)
+    } else if w.is(1, "PLANS") || w.is(1, "SEQUENCES") || w.is(1, "TEMP") || w.is(1, "TEMPORARY") {
+        Ok(SessionCommand::DiscardNothing)
+    } else {
+        Err(syntax(w, 1))
+    }
+}
+
+fn deallocate(w: &Words) -> Result<SessionCommand, EngineError> {
+    let i = if w.is(1, "PREPARE") { 2 } else { 1 };
+    if w.tokens.len() != i + 1 {
+        return Err(syntax(w, i + 1));
+    }
+    if w.is(i, "ALL") {
+        return Ok(SessionCommand::Deallocate(None));
+    }
+    let name = w.ident(i).ok_or_else(|| syntax(w, i))?;
+    Ok(SessionCommand::Deallocate(Some(name)))
+}
+
+/// `SELECT [pg_catalog.]set_config('name', 'value', true|false)`, exactly.
+fn set_config(w: &Words) -> Option<SessionCommand> {
+    let mut i = 1;
+    if w.is(i, "pg_catalog") && w.text(i + 1) == "." {
+        i += 2;
+    }
+    if !w.is(i, "set_config") || w.text(i + 1) != "(" {
+        return None;
+    }
+    let name = w
+        .tokens
+        .get(i + 2)
+        .filter(|t| t.kind == TokenKind::String)?;
+    let value = w
+        .tokens
+        .get(i + 4)
+        .filter(|t| t.kind == TokenKind::String)?;
+    let local = w.tokens.get(i + 6).filter(|t| t.kind == TokenKind::Word)?;
+    let shape_ok = w.text(i + 3) == ","
+        && w.text(i + 5) == ","
+        && w.text(i + 7) == ")"
+        && w.tokens.len() == i + 8;
+    shape_ok.then(|| SessionCommand::SetConfig {
+        name: string_value(name.text(w.sql)),
+        value: string_value(value.text(w.sql)),
+        local: local.text(w.sql).eq_ignore_ascii_case("true"),
+    })
+}
+
+fn syntax(w: &Words, i: usize) -> EngineError {
+    let near = w.text(i);
+    let message = if near.is_empty() {
+        "syntax error at end of input".to_owned()
+    } else {
+        format!("syntax error at or near \"{near}\"")
+    };
+    EngineError::new(ErrorKind::Syntax, message)
+}
+
+/// The value of a `'...'` or `E'...'` literal.
+fn string_value(token: &str) -> String {
+    match token.strip_prefix(['E', 'e']) {
+        Some(escaped) => unescape(&unquote(escaped, '\'')),
+        None => unquote(token, '\''),
+    }
+}
+
+fn unquote(token: &str, quote: char) -> String {
+    let inner = token
+        .strip_prefix(quote)
+        .and_then(|t| t.strip_suffix(quote))
+        .unwrap_or(token);
+    let doubled: String = [quote, quote].iter().collect();
+    inner.replace(&doubled, &quote.to_string())
+}
+
+/// PostgreSQL's backslash escapes in `E'...'` strings (the common ones).
+pub(super) fn unescape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => out.push('\n'),
+            Some('t') => out.push('\t'),
+            Some('r') => out.push('\r'),
+            Some('b') => out.push('\u{8}'),
+            Some('f') => out.push('\u{c}'),
+            Some(other) => out.push(other),
+            None => out.push('\\'),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sql::lexer::tokenize;
+
+    fn parse(sql: &str) -> Option<SessionCommand> {
+        recognise(sql, &tokenize(sql)).unwrap()
+    }
+
+    fn set(name: &str, value: Option<&str>, local: bool) -> Option<SessionCommand> {
+        Some(SessionCommand::Set {
+            name: name.into(),
+            value: value.map(Into::into),
+            local,
+        })
+    }
+
+    #[test]
+    fn set_forms() {
+        assert_eq!(
+            parse("SET application_name = 'x'"),
+            set("application_name", Some("x"), false)
+        );
+        assert_eq!(
+            parse("set local statement_timeout to 5000"),
+            set("statement_timeout", Some("5000"), true)
+        );
+        assert_eq!(
+            parse("SET search_path TO \"$user\", public"),
+            set("search_path", Some("\"$user\", public"), false)
+        );
+        assert_eq!(
+            parse("SET TIME ZONE 'UTC'"),
+            set("TimeZone", Some("UTC"), false)
+        );
+        assert_eq!(
+            parse("SET NAMES 'UTF8'"),
+            set("client_encoding", Some("UTF8"), false)
+        );
+        assert_eq!(
+            parse("SET extra_float_digits = -1"),
+            set("extra_float_digits", Some("-1"), false)
+        );
+        assert_eq!(
+            parse("SET datestyle TO DEFAULT"),
+            set("datestyle", None, false)
+        );
+        assert_eq!(
+            parse("SET myapp.user_id = 7"),
+            set("myapp.user_id", Some("7"), false)
+        );
+        assert_eq!(
+            parse("SET TRANSACTION ISOLATION LEVEL SERIALIZABLE"),
+            Some(SessionCommand::SetTransaction)
+        );
+        assert!(recognise("SET x", &tokenize("SET x")).is_err());
+    }
+
+    #[test]
+    fn show_reset_discard_set_config() {
+        assert_eq!(parse("SHOW ALL"), Some(SessionCommand::Show(None)));
+        assert_eq!(
+            parse("show DateStyle"),
+            Some(SessionCommand::Show(Some("DateStyle".into())))
+        );
+        assert_eq!(
+            parse("SHOW TRANSACTION ISOLATION LEVEL"),
+            Some(SessionCommand::Show(Some("transaction_isolation".into())))
+        );
+        assert_eq!(parse("RESET ALL"), Some(SessionCommand::Reset(None)));
+        assert_eq!(parse("DISCARD ALL"), Some(SessionCommand::DiscardAll));
+        assert_eq!(
+            parse("DEALLOCATE ALL"),
+            Some(SessionCommand::Deallocate(None))
+        );
+        assert_eq!(
+            parse("deallocate prepare s1"),
+            Some(SessionCommand::Deallocate(Some("s1".into())))
+        );
+        assert_eq!(
+            parse("SELECT pg_catalog.set_config('search_path', '', false)"),
+            Some(SessionCommand::SetConfig {
+                name: "search_path".into(),
+                value: "".into(),
+                local: false
+            })
+        );
+        assert_eq!(parse("SELECT set_config('a', 'b', true) FROM t"), None);
+        assert_eq!(parse("SELECT 1"), None);
+    }
+
+    #[test]
+    fn escapes() {
+        assert_eq!(string_value(r"E'a\nb\'c'"), "a\nb'c");
+        assert_eq!(string_value("'it''s'"), "it's");
+    }
+}
