@@ -2,17 +2,26 @@
 
 mod common;
 
+use std::str::FromStr;
+
+use chrono::{DateTime, NaiveDate, NaiveDateTime, NaiveTime, Utc};
 use common::TestServer;
-use tokio_postgres::SimpleQueryMessage;
+use rust_decimal::Decimal;
+use serde_json::{Value as Json, json};
 use tokio_postgres::error::SqlState;
 use tokio_postgres::types::Type;
+use tokio_postgres::{Client, SimpleQueryMessage};
+use uuid::Uuid;
 
 in_both_cache_modes!(
     simple_queries,
     extended_queries_with_untyped_parameters,
     typed_binary_values,
     portals_with_row_limits,
-    driver_errors
+    driver_errors,
+    every_type_round_trips_as_typed_parameters,
+    sql_literals_read_back_as_postgres_types,
+    unreadable_stored_values
 );
 
 const SCHEMA: &str = "CREATE TABLE items (id integer PRIMARY KEY, name varchar(20) NOT NULL, price double precision, qty bigint, data bytea, ok boolean);
@@ -230,6 +239,402 @@ async fn driver_errors(cache: &str) {
     // The session is usable after errors in the extended protocol.
     let row = client
         .query_one("SELECT count(*) FROM e", &[])
+        .await
+        .unwrap();
+    assert_eq!(row.get::<_, i64>(0), 1);
+}
+
+/// One column of each PostgreSQL type litewire maps.
+const ALL_TYPES: &str = "CREATE TABLE everything (b boolean, i2 smallint, i4 integer, i8 bigint, f4 real, f8 double precision, n numeric(10,2), t text, vc varchar(20), c char(3), by bytea, d date, tm time, ts timestamp, tz timestamptz, u uuid, j json, jb jsonb)";
+
+/// The types `everything`'s columns are described as (SQLite keeps every REAL as a
+/// double, so `real` is float8).
+const ALL_TYPE_OIDS: [Type; 18] = [
+    Type::BOOL,
+    Type::INT2,
+    Type::INT4,
+    Type::INT8,
+    Type::FLOAT8,
+    Type::FLOAT8,
+    Type::NUMERIC,
+    Type::TEXT,
+    Type::VARCHAR,
+    Type::BPCHAR,
+    Type::BYTEA,
+    Type::DATE,
+    Type::TIME,
+    Type::TIMESTAMP,
+    Type::TIMESTAMPTZ,
+    Type::UUID,
+    Type::JSON,
+    Type::JSONB,
+];
+
+/// A row of `everything` as the driver's own Rust types.
+#[derive(Debug, PartialEq)]
+struct Everything {
+    b: bool,
+    i2: i16,
+    i4: i32,
+    i8: i64,
+    f4: f32,
+    f8: f64,
+    n: Decimal,
+    t: String,
+    vc: String,
+    c: String,
+    by: Vec<u8>,
+    d: NaiveDate,
+    tm: NaiveTime,
+    ts: NaiveDateTime,
+    tz: DateTime<Utc>,
+    u: Uuid,
+    j: Json,
+    jb: Json,
+}
+
+impl Everything {
+    fn from_row(row: &tokio_postgres::Row) -> Everything {
+        Everything {
+            b: row.get("b"),
+            i2: row.get("i2"),
+            i4: row.get("i4"),
+            i8: row.get("i8"),
+            f4: row.get::<_, f64>("f4") as f32,
+            f8: row.get("f8"),
+            n: row.get("n"),
+            t: row.get("t"),
+            vc: row.get("vc"),
+            c: row.get("c"),
+            by: row.get("by"),
+            d: row.get("d"),
+            tm: row.get("tm"),
+            ts: row.get("ts"),
+            tz: row.get("tz"),
+            u: row.get("u"),
+            j: row.get("j"),
+            jb: row.get("jb"),
+        }
+    }
+
+    async fn insert(&self, client: &Client) {
+        let statement = client
+            .prepare_typed(
+                "INSERT INTO everything VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)",
+                &[
+                    Type::BOOL,
+                    Type::INT2,
+                    Type::INT4,
+                    Type::INT8,
+                    Type::FLOAT4,
+                    Type::FLOAT8,
+                    Type::NUMERIC,
+                    Type::TEXT,
+                    Type::VARCHAR,
+                    Type::BPCHAR,
+                    Type::BYTEA,
+                    Type::DATE,
+                    Type::TIME,
+                    Type::TIMESTAMP,
+                    Type::TIMESTAMPTZ,
+                    Type::UUID,
+                    Type::JSON,
+                    Type::JSONB,
+                ],
+            )
+            .await
+            .unwrap();
+        let inserted = client
+            .execute(
+                &statement,
+                &[
+                    &self.b, &self.i2, &self.i4, &self.i8, &self.f4, &self.f8, &self.n, &self.t,
+                    &self.vc, &self.c, &self.by, &self.d, &self.tm, &self.ts, &self.tz, &self.u,
+                    &self.j, &self.jb,
+                ],
+            )
+            .await
+            .unwrap();
+        assert_eq!(inserted, 1);
+    }
+}
+
+fn date(y: i32, m: u32, d: u32) -> NaiveDate {
+    NaiveDate::from_ymd_opt(y, m, d).unwrap()
+}
+
+fn time(h: u32, m: u32, s: u32, micro: u32) -> NaiveTime {
+    NaiveTime::from_hms_micro_opt(h, m, s, micro).unwrap()
+}
+
+/// The text-format rows of a simple query.
+async fn text_rows(client: &Client, sql: &str) -> Vec<Vec<Option<String>>> {
+    client
+        .simple_query(sql)
+        .await
+        .unwrap()
+        .iter()
+        .filter_map(|m| match m {
+            SimpleQueryMessage::Row(row) => Some(
+                (0..row.len())
+                    .map(|i| row.get(i).map(str::to_owned))
+                    .collect(),
+            ),
+            _ => None,
+        })
+        .collect()
+}
+
+async fn every_type_round_trips_as_typed_parameters(cache: &str) {
+    let server = TestServer::start(cache, &[]);
+    let (client, _conn) = server.connect().await;
+    client.batch_execute(ALL_TYPES).await.unwrap();
+
+    let rows = [
+        Everything {
+            b: true,
+            i2: -12_345,
+            i4: 2_000_000_000,
+            i8: -9_000_000_000_000,
+            f4: 1.5,
+            f8: -2.25e-10,
+            n: Decimal::from_str("12345678.90").unwrap(),
+            t: "héllo, wörld".into(),
+            vc: "varchar".into(),
+            c: "abc".into(),
+            by: vec![0, 1, 255],
+            d: date(2024, 2, 29),
+            tm: time(23, 59, 59, 123_456),
+            ts: date(1999, 12, 31).and_time(time(23, 59, 59, 999_999)),
+            tz: date(2024, 1, 1).and_time(time(10, 0, 0, 500_000)).and_utc(),
+            u: Uuid::from_str("a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11").unwrap(),
+            j: json!({"a": [1, 2.5, null], "s": "x"}),
+            jb: json!({"k": "v"}),
+        },
+        Everything {
+            b: false,
+            i2: 0,
+            i4: -1,
+            i8: i64::MAX,
+            f4: -0.25,
+            f8: 1e300,
+            n: Decimal::from_str("-0.05").unwrap(),
+            t: String::new(),
+            vc: "v".into(),
+            c: "xyz".into(),
+            by: Vec::new(),
+            d: date(1969, 7, 20),
+            tm: time(0, 0, 0, 0),
+            ts: date(1900, 3, 1).and_time(time(0, 0, 0, 1)),
+            tz: date(1960, 2, 29).and_time(time(12, 34, 56, 0)).and_utc(),
+            u: Uuid::nil(),
+            j: json!([]),
+            jb: json!(null),
+        },
+    ];
+    for row in &rows {
+        row.insert(&client).await;
+    }
+    client
+        .execute("INSERT INTO everything (b) VALUES (NULL)", &[])
+        .await
+        .unwrap();
+
+    let read = client
+        .query("SELECT * FROM everything ORDER BY rowid", &[])
+        .await
+        .unwrap();
+    let types: Vec<Type> = read[0]
+        .columns()
+        .iter()
+        .map(|c| c.type_().clone())
+        .collect();
+    assert_eq!(types, ALL_TYPE_OIDS);
+    assert_eq!(Everything::from_row(&read[0]), rows[0]);
+    assert_eq!(Everything::from_row(&read[1]), rows[1]);
+    // numeric(10,2) keeps its scale even though SQLite stores a REAL.
+    assert_eq!(read[0].get::<_, Decimal>("n").to_string(), "12345678.90");
+    assert_eq!(read[1].get::<_, Decimal>("n").to_string(), "-0.05");
+    let null = &read[2];
+    assert_eq!(null.get::<_, Option<Decimal>>("n"), None);
+    assert_eq!(null.get::<_, Option<NaiveDate>>("d"), None);
+    assert_eq!(null.get::<_, Option<NaiveTime>>("tm"), None);
+    assert_eq!(null.get::<_, Option<NaiveDateTime>>("ts"), None);
+    assert_eq!(null.get::<_, Option<DateTime<Utc>>>("tz"), None);
+    assert_eq!(null.get::<_, Option<Uuid>>("u"), None);
+
+    // What SQLite holds is what its own tools and date functions read.
+    let stored = text_rows(
+        &client,
+        "SELECT typeof(n), d, tm, ts, tz, u, date(ts, '+1 day') FROM everything WHERE rowid = 1",
+    )
+    .await;
+    assert_eq!(
+        stored[0],
+        [
+            "real",
+            "2024-02-29",
+            "23:59:59.123456",
+            "1999-12-31 23:59:59.999999",
+            "2024-01-01 10:00:00.5+00",
+            "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11",
+            "2000-01-01",
+        ]
+        .map(|s| Some(s.to_owned()))
+    );
+    // The same row in text format, as PostgreSQL prints it.
+    let shown = text_rows(
+        &client,
+        "SELECT b, n, f8, d, tm, ts, tz, u FROM everything ORDER BY rowid LIMIT 2",
+    )
+    .await;
+    let expected = [
+        [
+            "t",
+            "12345678.90",
+            "-2.25e-10",
+            "2024-02-29",
+            "23:59:59.123456",
+            "1999-12-31 23:59:59.999999",
+            "2024-01-01 10:00:00.5+00",
+            "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11",
+        ],
+        [
+            "f",
+            "-0.05",
+            "1e+300",
+            "1969-07-20",
+            "00:00:00",
+            "1900-03-01 00:00:00.000001",
+            "1960-02-29 12:34:56+00",
+            "00000000-0000-0000-0000-000000000000",
+        ],
+    ];
+    for (row, expected) in shown.iter().zip(expected) {
+        assert_eq!(row, &expected.map(|s| Some(s.to_owned())));
+    }
+}
+
+async fn sql_literals_read_back_as_postgres_types(cache: &str) {
+    let server = TestServer::start(cache, &[]);
+    let (client, _conn) = server.connect().await;
+    client.batch_execute(ALL_TYPES).await.unwrap();
+    // Written the way the sqlite3 shell or hand-written SQL would write them.
+    client
+        .batch_execute(
+            "INSERT INTO everything (b, n, d, tm, ts, tz, u) VALUES
+               ('t', 12.5, '2024-02-29', '07:05', '2024-02-29 23:59:59.25', '2024-02-29T23:59:59.25Z', '{A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11}'),
+               ('false', 3, '1899-12-31', '12:00:00.000001', '1970-01-01T00:00:00', '2024-03-01 01:30:00+02:00', 'a0eebc999c0b4ef8bb6d6bb9bd380a11'),
+               (1, '-0.005', '2000-01-01', '24:00:00', 1709251199, CURRENT_TIMESTAMP, x'a0eebc999c0b4ef8bb6d6bb9bd380a11');",
+        )
+        .await
+        .unwrap();
+
+    let rows = client
+        .query(
+            "SELECT b, n, d, tm, ts, tz, u FROM everything ORDER BY rowid",
+            &[],
+        )
+        .await
+        .unwrap();
+    let uuid = Uuid::from_str("a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11").unwrap();
+    let leap = date(2024, 2, 29).and_time(time(23, 59, 59, 250_000));
+
+    assert!(rows[0].get::<_, bool>("b"));
+    assert_eq!(rows[0].get::<_, Decimal>("n").to_string(), "12.50");
+    assert_eq!(rows[0].get::<_, NaiveDate>("d"), date(2024, 2, 29));
+    assert_eq!(rows[0].get::<_, NaiveTime>("tm"), time(7, 5, 0, 0));
+    assert_eq!(rows[0].get::<_, NaiveDateTime>("ts"), leap);
+    assert_eq!(rows[0].get::<_, DateTime<Utc>>("tz"), leap.and_utc());
+    assert_eq!(rows[0].get::<_, Uuid>("u"), uuid);
+
+    assert!(!rows[1].get::<_, bool>("b"));
+    assert_eq!(rows[1].get::<_, Decimal>("n").to_string(), "3.00");
+    assert_eq!(rows[1].get::<_, NaiveDate>("d"), date(1899, 12, 31));
+    assert_eq!(rows[1].get::<_, NaiveTime>("tm"), time(12, 0, 0, 1));
+    assert_eq!(
+        rows[1].get::<_, NaiveDateTime>("ts"),
+        date(1970, 1, 1).and_time(time(0, 0, 0, 0))
+    );
+    assert_eq!(
+        rows[1].get::<_, DateTime<Utc>>("tz"),
+        date(2024, 2, 29).and_time(time(23, 30, 0, 0)).and_utc()
+    );
+    assert_eq!(rows[1].get::<_, Uuid>("u"), uuid);
+
+    assert!(rows[2].get::<_, bool>("b"));
+    // Rounded half away from zero to the declared scale, as PostgreSQL rounds.
+    assert_eq!(rows[2].get::<_, Decimal>("n").to_string(), "-0.01");
+    assert_eq!(rows[2].get::<_, NaiveDate>("d"), date(2000, 1, 1));
+    // 24:00:00 is beyond chrono's NaiveTime; the text form shows it.
+    assert_eq!(
+        rows[2].get::<_, NaiveDateTime>("ts"),
+        date(2024, 2, 29).and_time(time(23, 59, 59, 0))
+    );
+    let now = rows[2].get::<_, DateTime<Utc>>("tz");
+    assert!((Utc::now() - now).num_seconds().abs() < 60, "{now}");
+    assert_eq!(rows[2].get::<_, Uuid>("u"), uuid);
+
+    let shown = text_rows(
+        &client,
+        "SELECT n, tm, ts, tz FROM everything ORDER BY rowid",
+    )
+    .await;
+    let shown: Vec<Vec<String>> = shown
+        .into_iter()
+        .map(|row| row.into_iter().map(Option::unwrap).collect())
+        .collect();
+    assert_eq!(
+        shown[0],
+        [
+            "12.50",
+            "07:05:00",
+            "2024-02-29 23:59:59.25",
+            "2024-02-29 23:59:59.25+00"
+        ]
+    );
+    assert_eq!(
+        shown[1],
+        [
+            "3.00",
+            "12:00:00.000001",
+            "1970-01-01 00:00:00",
+            "2024-02-29 23:30:00+00"
+        ]
+    );
+    assert_eq!(shown[2][..3], ["-0.01", "24:00:00", "2024-02-29 23:59:59"]);
+}
+
+async fn unreadable_stored_values(cache: &str) {
+    let server = TestServer::start(cache, &[]);
+    let (client, _conn) = server.connect().await;
+    client.batch_execute(ALL_TYPES).await.unwrap();
+    client
+        .batch_execute("INSERT INTO everything (d, u, n) VALUES ('someday', 'not-a-uuid', 'lots')")
+        .await
+        .unwrap();
+
+    // Text format sends what is stored.
+    let shown = text_rows(&client, "SELECT d, u, n FROM everything").await;
+    assert_eq!(
+        shown[0],
+        ["someday", "not-a-uuid", "lots"].map(|s| Some(s.to_owned()))
+    );
+    // Binary format cannot, and says so.
+    for column in ["d", "u", "n"] {
+        let error = client
+            .query(&format!("SELECT {column} FROM everything"), &[])
+            .await
+            .unwrap_err();
+        assert_eq!(
+            error.code(),
+            Some(&SqlState::INVALID_BINARY_REPRESENTATION),
+            "{column}: {error:?}"
+        );
+    }
+    // The connection is still usable.
+    let row = client
+        .query_one("SELECT count(*) FROM everything", &[])
         .await
         .unwrap();
     assert_eq!(row.get::<_, i64>(0), 1);

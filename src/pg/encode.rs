@@ -7,19 +7,19 @@ use pgwire::messages::PgWireBackendMessage;
 use pgwire::messages::data::{DataRow, FieldDescription, RowDescription};
 
 use super::params::format_code;
-use super::types::{EncodeError, column_type, encode_field};
+use super::types::{EncodeError, FieldType, encode_field};
 use crate::engine::{Column, CommandKind, QueryResult, Value};
 
 /// Column types and wire formats of one result, worked out once per result.
 pub struct RowShape {
-    types: Vec<Type>,
+    types: Vec<FieldType>,
     binary: Vec<bool>,
 }
 
 impl RowShape {
     pub fn new(columns: &[Column], format_codes: &[i16]) -> Self {
         RowShape {
-            types: columns.iter().map(column_type).collect(),
+            types: columns.iter().map(FieldType::of).collect(),
             binary: (0..columns.len())
                 .map(|i| format_code(format_codes, i) == 1)
                 .collect(),
@@ -31,14 +31,14 @@ impl RowShape {
             .iter()
             .zip(&self.types)
             .zip(&self.binary)
-            .map(|((column, ty), binary)| {
+            .map(|((column, field), binary)| {
                 FieldDescription::new(
                     column.name.clone(),
                     0,
                     0,
-                    ty.oid(),
-                    type_size(ty),
-                    -1,
+                    field.ty.oid(),
+                    type_size(&field.ty),
+                    field.typmod,
                     i16::from(*binary),
                 )
             })

@@ -6,11 +6,14 @@
 
 mod connection;
 mod copy;
+mod datetime;
 mod encode;
 mod errors;
+mod numeric;
 mod params;
 mod startup;
 mod types;
+mod uuid;
 
 use std::panic::AssertUnwindSafe;
 use std::sync::Arc;

@@ -3,9 +3,16 @@
 //! Parameters sent untyped (OID 0, as pgbench and psql do) arrive as text and are
 //! bound as text: SQLite's column affinity converts them where a column is compared
 //! or assigned, so `aid = $1` still uses the index on an INTEGER column.
+//!
+//! Typed dates, times, timestamps and uuids become the canonical text they are
+//! stored as (timestamptz converted to UTC); see [`super::types`] for the storage
+//! conventions. A numeric stays decimal text, which a NUMERIC column's affinity
+//! turns into a number when that loses nothing.
 
 use pgwire::api::Type;
 
+use super::numeric::Numeric;
+use super::{datetime, uuid};
 use crate::engine::{EngineError, ErrorKind, Value};
 
 /// Which format (0 text, 1 binary) applies to item `i` under PostgreSQL's rule: no
@@ -42,9 +49,33 @@ fn decode_text(text: &str, ty: &Type) -> Result<Value, EngineError> {
             parse_bool(text).ok_or_else(|| invalid(ty, text))?,
         )),
         Type::BYTEA => Value::Blob(parse_bytea(text).ok_or_else(|| invalid(ty, text))?),
+        Type::NUMERIC => match Numeric::parse(text) {
+            Some(_) => Value::Text(text.trim().to_owned()),
+            None => return Err(invalid(ty, text)),
+        },
+        Type::DATE => canonical(datetime::parse_date(text), datetime::format_date, ty, text)?,
+        Type::TIME => canonical(datetime::parse_time(text), datetime::format_time, ty, text)?,
+        Type::TIMESTAMP | Type::TIMESTAMPTZ => {
+            let with_tz = *ty == Type::TIMESTAMPTZ;
+            let usecs = datetime::parse_timestamp(text, with_tz);
+            canonical(usecs, |u| datetime::format_timestamp(u, with_tz), ty, text)?
+        }
+        Type::UUID => canonical(uuid::parse(text), |b| uuid::format(&b), ty, text)?,
         _ => Value::Text(text.to_owned()),
     };
     Ok(value)
+}
+
+/// The stored text of a parsed value, or the error for the input it came from.
+fn canonical<T>(
+    parsed: Option<T>,
+    format: impl FnOnce(T) -> String,
+    ty: &Type,
+    input: &str,
+) -> Result<Value, EngineError> {
+    parsed
+        .map(|v| Value::Text(format(v)))
+        .ok_or_else(|| invalid(ty, input))
 }
 
 fn decode_binary(raw: &[u8], ty: &Type) -> Result<Value, EngineError> {
@@ -65,6 +96,26 @@ fn decode_binary(raw: &[u8], ty: &Type) -> Result<Value, EngineError> {
         Type::TEXT | Type::VARCHAR | Type::BPCHAR | Type::NAME | Type::JSON | Type::UNKNOWN => {
             Value::Text(String::from_utf8(raw.to_vec()).map_err(|_| invalid(ty, "invalid UTF-8"))?)
         }
+        Type::NUMERIC => Value::Text(
+            Numeric::read_binary(raw)
+                .ok_or_else(|| invalid(ty, "malformed binary numeric"))?
+                .to_text(),
+        ),
+        Type::DATE => Value::Text(datetime::format_date(
+            i32::from_be_bytes(array(fixed(4)?)).into(),
+        )),
+        Type::TIME => {
+            let usecs = i64::from_be_bytes(array(fixed(8)?));
+            if !(0..=datetime::USECS_PER_DAY).contains(&usecs) {
+                return Err(invalid(ty, "time out of range"));
+            }
+            Value::Text(datetime::format_time(usecs))
+        }
+        Type::TIMESTAMP | Type::TIMESTAMPTZ => Value::Text(datetime::format_timestamp(
+            i64::from_be_bytes(array(fixed(8)?)),
+            *ty == Type::TIMESTAMPTZ,
+        )),
+        Type::UUID => Value::Text(uuid::format(&array(fixed(16)?))),
         Type::JSONB => match raw.split_first() {
             Some((1, json)) => Value::Text(
                 String::from_utf8(json.to_vec()).map_err(|_| invalid(ty, "invalid UTF-8"))?,
@@ -82,7 +133,7 @@ fn array<const N: usize>(bytes: &[u8]) -> [u8; N] {
     out
 }
 
-fn parse_bool(text: &str) -> Option<bool> {
+pub(super) fn parse_bool(text: &str) -> Option<bool> {
     match text.trim().to_ascii_lowercase().as_str() {
         "t" | "true" | "y" | "yes" | "on" | "1" => Some(true),
         "f" | "false" | "n" | "no" | "off" | "0" => Some(false),
@@ -144,6 +195,119 @@ mod tests {
         assert_eq!(decode(None, &Type::INT4, false).unwrap(), Value::Null);
         assert!(decode(Some(b"x"), &Type::INT8, false).is_err());
         assert!(decode(Some(&[1, 2]), &Type::INT4, true).is_err());
+    }
+
+    fn text_param(raw: &str, ty: Type) -> Result<Value, EngineError> {
+        decode(Some(raw.as_bytes()), &ty, false)
+    }
+
+    fn stored(s: &str) -> Result<Value, EngineError> {
+        Ok(Value::Text(s.into()))
+    }
+
+    #[test]
+    fn text_dates_and_times_are_stored_canonically() {
+        assert_eq!(text_param("2024-2-9", Type::DATE), stored("2024-02-09"));
+        assert_eq!(text_param("07:05", Type::TIME), stored("07:05:00"));
+        assert_eq!(
+            text_param("10:00:00.500000", Type::TIME),
+            stored("10:00:00.5")
+        );
+        assert_eq!(
+            text_param("2024-01-01T12:00:00.250", Type::TIMESTAMP),
+            stored("2024-01-01 12:00:00.25")
+        );
+        assert_eq!(
+            text_param("2024-01-01 12:00:00+02", Type::TIMESTAMPTZ),
+            stored("2024-01-01 10:00:00+00")
+        );
+        assert_eq!(
+            text_param("2024-01-01 01:00:00-03:30", Type::TIMESTAMPTZ),
+            stored("2024-01-01 04:30:00+00")
+        );
+        assert_eq!(
+            text_param("2024-01-01 00:30:00+01", Type::TIMESTAMPTZ),
+            stored("2023-12-31 23:30:00+00")
+        );
+        assert_eq!(
+            text_param("2024-01-01 12:00:00", Type::TIMESTAMPTZ),
+            stored("2024-01-01 12:00:00+00")
+        );
+        for (bad, ty) in [
+            ("2023-02-29", Type::DATE),
+            ("25:00", Type::TIME),
+            ("soon", Type::TIMESTAMP),
+            ("2024-01-01 12:00:00+99", Type::TIMESTAMPTZ),
+        ] {
+            let error = text_param(bad, ty).unwrap_err();
+            assert_eq!(error.kind, ErrorKind::InvalidParameter, "{bad}");
+        }
+    }
+
+    #[test]
+    fn text_uuids_and_numerics() {
+        assert_eq!(
+            text_param("{A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11}", Type::UUID),
+            stored("a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11")
+        );
+        assert!(text_param("a0eebc99", Type::UUID).is_err());
+        assert_eq!(text_param(" 12.50 ", Type::NUMERIC), stored("12.50"));
+        assert_eq!(text_param("-1e3", Type::NUMERIC), stored("-1e3"));
+        assert!(text_param("twelve", Type::NUMERIC).is_err());
+    }
+
+    #[test]
+    fn binary_dates_and_times_become_canonical_text() {
+        let binary = |raw: &[u8], ty: Type| decode(Some(raw), &ty, true);
+        assert_eq!(
+            binary(&0i32.to_be_bytes(), Type::DATE),
+            stored("2000-01-01")
+        );
+        assert_eq!(
+            binary(&(-10_957i32).to_be_bytes(), Type::DATE),
+            stored("1970-01-01")
+        );
+        assert_eq!(
+            binary(&(-730_119i32).to_be_bytes(), Type::DATE),
+            stored("0001-01-01")
+        );
+        assert_eq!(
+            binary(&45_296_789_000i64.to_be_bytes(), Type::TIME),
+            stored("12:34:56.789")
+        );
+        assert!(binary(&(-1i64).to_be_bytes(), Type::TIME).is_err());
+        let leap = 8_459i64 * 86_400_000_000 + 86_399_250_000;
+        assert_eq!(
+            binary(&leap.to_be_bytes(), Type::TIMESTAMP),
+            stored("2023-02-28 23:59:59.25")
+        );
+        assert_eq!(
+            binary(&(-1i64).to_be_bytes(), Type::TIMESTAMPTZ),
+            stored("1999-12-31 23:59:59.999999+00")
+        );
+        // Extremes do not panic.
+        assert!(binary(&i64::MAX.to_be_bytes(), Type::TIMESTAMP).is_ok());
+        assert!(binary(&i64::MIN.to_be_bytes(), Type::TIMESTAMPTZ).is_ok());
+        assert!(binary(&i32::MIN.to_be_bytes(), Type::DATE).is_ok());
+        assert!(binary(&[0; 4], Type::TIMESTAMP).is_err());
+    }
+
+    #[test]
+    fn binary_uuids_and_numerics_become_text() {
+        let binary = |raw: &[u8], ty: Type| decode(Some(raw), &ty, true);
+        let bytes: Vec<u8> = (0..16).collect();
+        assert_eq!(
+            binary(&bytes, Type::UUID),
+            stored("00010203-0405-0607-0809-0a0b0c0d0e0f")
+        );
+        assert!(binary(&bytes[..15], Type::UUID).is_err());
+        // ndigits 3, weight 1, negative, dscale 3: -1 2345 . 6780
+        let numeric: Vec<u8> = [3u16, 1, 0x4000, 3, 1, 2345, 6780]
+            .iter()
+            .flat_map(|w| w.to_be_bytes())
+            .collect();
+        assert_eq!(binary(&numeric, Type::NUMERIC), stored("-12345.678"));
+        assert!(binary(&numeric[..10], Type::NUMERIC).is_err());
     }
 
     #[test]

@@ -3,20 +3,59 @@
 //! A column's type comes from its declared type when it has one (as PostgreSQL
 //! would name it: `int` is int4, `varchar(10)` varchar), otherwise from the storage
 //! class of its values. Text output follows PostgreSQL's own printing.
+//!
+//! Types SQLite lacks are stored as plain values that SQLite's tools and date
+//! functions still understand: booleans as 0/1, dates, times and timestamps as ISO
+//! text (timestamptz in UTC with `+00`), uuids as lowercase hyphenated text, and
+//! numerics as SQLite numbers (or text when they do not fit one). On the way out a
+//! stored value is read as the column's type; one that does not read as it is sent
+//! unchanged in text format and refused in binary format.
 
 use std::fmt::Write as _;
 
 use bytes::{BufMut, BytesMut};
 use pgwire::api::Type;
 
+use super::numeric::Numeric;
+use super::params::parse_bool;
+use super::{datetime, uuid};
 use crate::engine::{Column, StorageClass, Value};
+
+/// A result column's PostgreSQL type and type modifier (`atttypmod`: -1 for none;
+/// for `numeric(p, s)` it carries the scale values are shown with).
+#[derive(Debug, Clone, PartialEq)]
+pub struct FieldType {
+    pub ty: Type,
+    pub typmod: i32,
+}
+
+impl FieldType {
+    pub fn of(column: &Column) -> FieldType {
+        match column.decltype.as_deref() {
+            Some(decl) => {
+                let ty = declared_type(decl);
+                let typmod = declared_typmod(&ty, decl);
+                FieldType { ty, typmod }
+            }
+            None => FieldType::plain(storage_type(column.storage)),
+        }
+    }
+
+    /// A type without modifier.
+    pub fn plain(ty: Type) -> FieldType {
+        FieldType { ty, typmod: -1 }
+    }
+
+    /// The scale of a `numeric(p, s)` column.
+    fn numeric_scale(&self) -> Option<usize> {
+        let packed = self.typmod.checked_sub(4)?;
+        (self.ty == Type::NUMERIC && packed >= 0).then_some((packed & 0xFFFF) as usize)
+    }
+}
 
 /// The PostgreSQL type a result column is reported as.
 pub fn column_type(column: &Column) -> Type {
-    match column.decltype.as_deref() {
-        Some(decl) => declared_type(decl),
-        None => storage_type(column.storage),
-    }
+    FieldType::of(column).ty
 }
 
 /// Maps a SQLite declared type to the PostgreSQL type it names.
@@ -56,6 +95,33 @@ pub fn declared_type(decl: &str) -> Type {
     }
 }
 
+/// PostgreSQL's type modifier for a declared `numeric(p[, s])`, `varchar(n)` or
+/// `char(n)`; -1 when the declaration has none (or one PostgreSQL would refuse).
+fn declared_typmod(ty: &Type, decl: &str) -> i32 {
+    let args = decl
+        .split_once('(')
+        .and_then(|(_, rest)| rest.split_once(')'))
+        .map(|(args, _)| {
+            args.split(',')
+                .map(|a| a.trim().parse::<i32>().ok())
+                .collect::<Option<Vec<_>>>()
+        });
+    match (ty, args.flatten().as_deref()) {
+        (&Type::NUMERIC, Some(&[precision])) if (1..=1000).contains(&precision) => {
+            (precision << 16) + 4
+        }
+        (&Type::NUMERIC, Some(&[precision, scale]))
+            if (1..=1000).contains(&precision) && (0..=precision).contains(&scale) =>
+        {
+            (precision << 16 | scale) + 4
+        }
+        (&Type::VARCHAR | &Type::BPCHAR, Some(&[length])) if (1..=10_485_760).contains(&length) => {
+            length + 4
+        }
+        _ => -1,
+    }
+}
+
 fn storage_type(storage: Option<StorageClass>) -> Type {
     match storage {
         Some(StorageClass::Integer) => Type::INT8,
@@ -76,7 +142,7 @@ pub struct EncodeError {
 pub fn encode_field(
     buf: &mut BytesMut,
     value: &Value,
-    ty: &Type,
+    ty: &FieldType,
     binary: bool,
 ) -> Result<(), EncodeError> {
     if matches!(value, Value::Null) {
@@ -98,26 +164,29 @@ pub fn encode_field(
     Ok(())
 }
 
-/// PostgreSQL's text output of a value shown as `ty`.
-pub fn encode_text(buf: &mut BytesMut, value: &Value, ty: &Type) {
+/// PostgreSQL's text output of a value shown as `ty`. Never fails: a stored value
+/// that does not read as `ty` is sent as it is.
+pub fn encode_text(buf: &mut BytesMut, value: &Value, ty: &FieldType) {
+    if let Some(typed) = Typed::read(value, ty) {
+        typed.write_text(buf);
+        return;
+    }
     match value {
         Value::Null => {}
-        Value::Integer(i) if *ty == Type::BOOL => buf.put_slice(if *i != 0 { b"t" } else { b"f" }),
         Value::Integer(i) => {
             let _ = write!(Writer(buf), "{i}");
         }
         Value::Real(f) => write_float(buf, *f),
         Value::Text(s) => buf.put_slice(s.as_bytes()),
-        Value::Blob(b)
-            if *ty == Type::BYTEA || !matches!(*ty, Type::TEXT | Type::VARCHAR | Type::BPCHAR) =>
-        {
-            write_bytea_hex(buf, b)
+        Value::Blob(b) if matches!(ty.ty, Type::TEXT | Type::VARCHAR | Type::BPCHAR) => {
+            buf.put_slice(&String::from_utf8_lossy(b).into_owned().into_bytes())
         }
-        Value::Blob(b) => buf.put_slice(&String::from_utf8_lossy(b).into_owned().into_bytes()),
+        Value::Blob(b) => write_bytea_hex(buf, b),
     }
 }
 
-fn encode_binary(buf: &mut BytesMut, value: &Value, ty: &Type) -> Result<(), EncodeError> {
+fn encode_binary(buf: &mut BytesMut, value: &Value, field: &FieldType) -> Result<(), EncodeError> {
+    let ty = &field.ty;
     let mismatch = || EncodeError {
         sqlstate: "22P03",
         message: format!("cannot send {value:?} as binary {}", ty.name()),
@@ -126,6 +195,9 @@ fn encode_binary(buf: &mut BytesMut, value: &Value, ty: &Type) -> Result<(), Enc
         sqlstate: "22003",
         message: format!("value out of range for type {}", ty.name()),
     };
+    if let Some(typed) = Typed::read(value, field) {
+        return typed.write_binary(buf).ok_or_else(out_of_range);
+    }
     match (ty, value) {
         (&Type::INT2, Value::Integer(i)) => {
             buf.put_i16(i16::try_from(*i).map_err(|_| out_of_range())?)
@@ -138,19 +210,106 @@ fn encode_binary(buf: &mut BytesMut, value: &Value, ty: &Type) -> Result<(), Enc
         (&Type::FLOAT4, Value::Integer(i)) => buf.put_f32(*i as f32),
         (&Type::FLOAT8, Value::Real(f)) => buf.put_f64(*f),
         (&Type::FLOAT8, Value::Integer(i)) => buf.put_f64(*i as f64),
-        (&Type::BOOL, Value::Integer(i)) => buf.put_u8(u8::from(*i != 0)),
         (&Type::BYTEA, Value::Blob(b)) => buf.put_slice(b),
         (&Type::BYTEA, Value::Text(s)) => buf.put_slice(s.as_bytes()),
         (&Type::TEXT | &Type::VARCHAR | &Type::BPCHAR | &Type::NAME | &Type::JSON, _) => {
-            encode_text(buf, value, ty)
+            encode_text(buf, value, field)
         }
         (&Type::JSONB, _) => {
             buf.put_u8(1);
-            encode_text(buf, value, ty);
+            encode_text(buf, value, field);
         }
         _ => return Err(mismatch()),
     }
     Ok(())
+}
+
+/// A stored value read as one of the types whose SQLite storage differs from
+/// their wire form (see the module docs).
+#[derive(Debug, PartialEq)]
+enum Typed {
+    Bool(bool),
+    Numeric(Numeric),
+    /// Days since 2000-01-01.
+    Date(i64),
+    /// Microseconds since midnight.
+    Time(i64),
+    /// Microseconds since 2000-01-01 00:00:00 (UTC when `with_tz`).
+    Timestamp {
+        usecs: i64,
+        with_tz: bool,
+    },
+    Uuid([u8; 16]),
+}
+
+impl Typed {
+    /// `value` read as `ty`; None when `ty` is not such a type or the value does
+    /// not read as one.
+    fn read(value: &Value, ty: &FieldType) -> Option<Typed> {
+        let text = match value {
+            Value::Text(text) => Some(text.as_str()),
+            _ => None,
+        };
+        let typed = match ty.ty {
+            Type::BOOL => Typed::Bool(match value {
+                Value::Integer(i) => *i != 0,
+                Value::Real(f) => *f != 0.0,
+                _ => parse_bool(text?)?,
+            }),
+            Type::NUMERIC => {
+                let numeric = match value {
+                    Value::Integer(i) => Numeric::from_i64(*i),
+                    Value::Real(f) => Numeric::from_f64(*f),
+                    _ => Numeric::parse(text?)?,
+                };
+                Typed::Numeric(match ty.numeric_scale() {
+                    Some(scale) => numeric.with_scale(scale),
+                    None => numeric,
+                })
+            }
+            Type::DATE => Typed::Date(datetime::parse_date(text?)?),
+            Type::TIME => Typed::Time(datetime::parse_time(text?)?),
+            Type::TIMESTAMP | Type::TIMESTAMPTZ => {
+                let with_tz = ty.ty == Type::TIMESTAMPTZ;
+                let usecs = match value {
+                    Value::Integer(i) => datetime::timestamp_from_unix(*i as f64)?,
+                    Value::Real(f) => datetime::timestamp_from_unix(*f)?,
+                    _ => datetime::parse_timestamp(text?, with_tz)?,
+                };
+                Typed::Timestamp { usecs, with_tz }
+            }
+            Type::UUID => Typed::Uuid(match value {
+                Value::Blob(bytes) => <[u8; 16]>::try_from(bytes.as_slice()).ok()?,
+                _ => uuid::parse(text?)?,
+            }),
+            _ => return None,
+        };
+        Some(typed)
+    }
+
+    fn write_text(&self, buf: &mut BytesMut) {
+        let text = match self {
+            Typed::Bool(b) => return buf.put_slice(if *b { b"t" } else { b"f" }),
+            Typed::Numeric(n) => n.to_text(),
+            Typed::Date(days) => datetime::format_date(*days),
+            Typed::Time(usecs) => datetime::format_time(*usecs),
+            Typed::Timestamp { usecs, with_tz } => datetime::format_timestamp(*usecs, *with_tz),
+            Typed::Uuid(bytes) => uuid::format(bytes),
+        };
+        buf.put_slice(text.as_bytes());
+    }
+
+    /// None when the value does not fit the binary format.
+    fn write_binary(&self, buf: &mut BytesMut) -> Option<()> {
+        match self {
+            Typed::Bool(b) => buf.put_u8(u8::from(*b)),
+            Typed::Numeric(n) => n.write_binary(buf)?,
+            Typed::Date(days) => buf.put_i32(i32::try_from(*days).ok()?),
+            Typed::Time(usecs) | Typed::Timestamp { usecs, .. } => buf.put_i64(*usecs),
+            Typed::Uuid(bytes) => buf.put_slice(bytes),
+        }
+        Some(())
+    }
 }
 
 /// float8 output as PostgreSQL prints it (shortest exact digits, exponent outside
@@ -193,12 +352,36 @@ impl std::fmt::Write for Writer<'_> {
 
 #[cfg(test)]
 mod tests {
+    use std::sync::Arc;
+
     use super::*;
 
+    fn column(decl: &str) -> FieldType {
+        FieldType::of(&Column {
+            name: "c".into(),
+            decltype: Some(Arc::from(decl)),
+            storage: None,
+        })
+    }
+
     fn text(value: Value, ty: Type) -> String {
+        text_as(value, &FieldType::plain(ty))
+    }
+
+    fn text_as(value: Value, ty: &FieldType) -> String {
         let mut buf = BytesMut::new();
-        encode_text(&mut buf, &value, &ty);
+        encode_text(&mut buf, &value, ty);
         String::from_utf8(buf.to_vec()).unwrap()
+    }
+
+    fn binary(value: Value, ty: &FieldType) -> Result<Vec<u8>, EncodeError> {
+        let mut buf = BytesMut::new();
+        encode_binary(&mut buf, &value, ty)?;
+        Ok(buf.to_vec())
+    }
+
+    fn text_value(s: &str) -> Value {
+        Value::Text(s.into())
     }
 
     #[test]
@@ -215,6 +398,23 @@ mod tests {
     }
 
     #[test]
+    fn type_modifiers_follow_postgres() {
+        assert_eq!(column("numeric(10,2)").typmod, (10 << 16 | 2) + 4);
+        assert_eq!(column("DECIMAL( 8 , 3 )").typmod, (8 << 16 | 3) + 4);
+        assert_eq!(column("numeric(5)").typmod, (5 << 16) + 4);
+        assert_eq!(column("numeric").typmod, -1);
+        assert_eq!(column("numeric(2,5)").typmod, -1);
+        assert_eq!(column("numeric(x)").typmod, -1);
+        assert_eq!(column("varchar(20)").typmod, 24);
+        assert_eq!(column("char(3)").typmod, 7);
+        assert_eq!(column("int(11)").typmod, -1);
+        assert_eq!(column("decimal(8,3)").numeric_scale(), Some(3));
+        assert_eq!(column("numeric(5)").numeric_scale(), Some(0));
+        assert_eq!(column("numeric").numeric_scale(), None);
+        assert_eq!(column("varchar(20)").numeric_scale(), None);
+    }
+
+    #[test]
     fn text_output_matches_postgres() {
         assert_eq!(text(Value::Real(1.5), Type::FLOAT8), "1.5");
         assert_eq!(text(Value::Real(1e20), Type::FLOAT8), "1e+20");
@@ -222,5 +422,136 @@ mod tests {
         assert_eq!(text(Value::Real(f64::INFINITY), Type::FLOAT8), "Infinity");
         assert_eq!(text(Value::Integer(1), Type::BOOL), "t");
         assert_eq!(text(Value::Blob(vec![0xde, 0xad]), Type::BYTEA), "\\xdead");
+    }
+
+    #[test]
+    fn booleans_stored_as_text_print_as_booleans() {
+        for (stored, shown) in [
+            ("t", "t"),
+            ("true", "t"),
+            ("1", "t"),
+            ("f", "f"),
+            ("no", "f"),
+        ] {
+            assert_eq!(text(text_value(stored), Type::BOOL), shown, "{stored}");
+        }
+        assert_eq!(text(text_value("maybe"), Type::BOOL), "maybe");
+        let bool = FieldType::plain(Type::BOOL);
+        assert_eq!(binary(text_value("true"), &bool).unwrap(), [1]);
+        assert_eq!(binary(text_value("f"), &bool).unwrap(), [0]);
+        assert_eq!(binary(Value::Integer(2), &bool).unwrap(), [1]);
+        assert_eq!(
+            binary(text_value("maybe"), &bool).unwrap_err().sqlstate,
+            "22P03"
+        );
+    }
+
+    #[test]
+    fn numeric_columns_show_their_declared_scale() {
+        let money = column("numeric(10,2)");
+        assert_eq!(text_as(Value::Real(12.5), &money), "12.50");
+        assert_eq!(text_as(Value::Integer(3), &money), "3.00");
+        assert_eq!(text_as(Value::Real(-0.125), &money), "-0.13");
+        assert_eq!(text_as(text_value("1234.5"), &money), "1234.50");
+        assert_eq!(text_as(Value::Real(0.1), &column("decimal(8,3)")), "0.100");
+        let plain = column("numeric");
+        assert_eq!(text_as(Value::Real(12.5), &plain), "12.5");
+        assert_eq!(text_as(Value::Real(0.1), &plain), "0.1");
+        assert_eq!(text_as(Value::Integer(-7), &plain), "-7");
+        assert_eq!(text_as(text_value("12.50"), &plain), "12.50");
+        assert_eq!(text_as(text_value("n/a"), &plain), "n/a");
+        // ndigits 2, weight 0, positive, dscale 2: 12 and 5000.
+        assert_eq!(
+            binary(Value::Real(12.5), &money).unwrap(),
+            [0, 2, 0, 0, 0, 0, 0, 2, 0, 12, 0x13, 0x88]
+        );
+        assert_eq!(
+            binary(Value::Integer(-10_000), &plain).unwrap(),
+            [0, 1, 0, 1, 0x40, 0, 0, 0, 0, 1]
+        );
+        assert_eq!(
+            binary(text_value("n/a"), &plain).unwrap_err().sqlstate,
+            "22P03"
+        );
+    }
+
+    #[test]
+    fn dates_and_times_read_what_sqlite_writers_store() {
+        let ts = FieldType::plain(Type::TIMESTAMP);
+        let tz = FieldType::plain(Type::TIMESTAMPTZ);
+        for stored in [
+            "2024-01-01 10:00:00.5",
+            "2024-01-01T10:00:00.500",
+            "2024-01-01T10:00:00.5Z",
+        ] {
+            assert_eq!(text_as(text_value(stored), &ts), "2024-01-01 10:00:00.5");
+            assert_eq!(text_as(text_value(stored), &tz), "2024-01-01 10:00:00.5+00");
+        }
+        // Without time zone an offset is ignored; with one it is applied.
+        let offset = text_value("2024-01-01 12:00:00+02:00");
+        assert_eq!(text_as(offset.clone(), &ts), "2024-01-01 12:00:00");
+        assert_eq!(text_as(offset, &tz), "2024-01-01 10:00:00+00");
+        assert_eq!(
+            text_as(Value::Integer(946_684_800), &tz),
+            "2000-01-01 00:00:00+00"
+        );
+        assert_eq!(
+            text_as(Value::Real(946_684_800.25), &ts),
+            "2000-01-01 00:00:00.25"
+        );
+        assert_eq!(text(text_value("2024-2-9"), Type::DATE), "2024-02-09");
+        assert_eq!(text(text_value("7:05"), Type::TIME), "07:05:00");
+        assert_eq!(text(text_value("yesterday"), Type::DATE), "yesterday");
+
+        let usecs = 3_600_000_000_i64 + 500_000;
+        assert_eq!(
+            binary(text_value("2000-01-01 01:00:00.5"), &ts).unwrap(),
+            usecs.to_be_bytes()
+        );
+        assert_eq!(
+            binary(text_value("2000-01-01 02:00:00.5+01"), &tz).unwrap(),
+            usecs.to_be_bytes()
+        );
+        assert_eq!(
+            binary(text_value("01:00:00.5"), &FieldType::plain(Type::TIME)).unwrap(),
+            usecs.to_be_bytes()
+        );
+        let date = FieldType::plain(Type::DATE);
+        assert_eq!(
+            binary(text_value("1999-12-31"), &date).unwrap(),
+            (-1i32).to_be_bytes()
+        );
+        assert_eq!(
+            binary(text_value("1960-02-29"), &date).unwrap(),
+            (-14_551i32).to_be_bytes()
+        );
+        assert_eq!(
+            binary(text_value("yesterday"), &date).unwrap_err().sqlstate,
+            "22P03"
+        );
+        assert_eq!(
+            binary(Value::Blob(vec![1]), &ts).unwrap_err().sqlstate,
+            "22P03"
+        );
+    }
+
+    #[test]
+    fn uuids_read_any_spelling_or_sixteen_bytes() {
+        let uuid = FieldType::plain(Type::UUID);
+        let canonical = "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11";
+        let bytes = crate::pg::uuid::parse(canonical).unwrap().to_vec();
+        for stored in [
+            text_value("{A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11}"),
+            text_value("a0eebc999c0b4ef8bb6d6bb9bd380a11"),
+            Value::Blob(bytes.clone()),
+        ] {
+            assert_eq!(text_as(stored.clone(), &uuid), canonical);
+            assert_eq!(binary(stored, &uuid).unwrap(), bytes);
+        }
+        assert_eq!(text_as(text_value("nope"), &uuid), "nope");
+        assert_eq!(
+            binary(text_value("nope"), &uuid).unwrap_err().sqlstate,
+            "22P03"
+        );
     }
 }
