@@ -60,39 +60,11 @@ pub fn column_type(column: &Column) -> Type {
 
 /// Maps a SQLite declared type to the PostgreSQL type it names.
 pub fn declared_type(decl: &str) -> Type {
-    let lower = decl.trim().to_ascii_lowercase();
-    let base = lower.split('(').next().unwrap_or("").trim();
-    match base {
-        "int" | "integer" | "int4" | "mediumint" | "serial" | "serial4" => Type::INT4,
-        "bigint" | "int8" | "bigserial" | "serial8" => Type::INT8,
-        "smallint" | "int2" | "tinyint" | "smallserial" | "serial2" => Type::INT2,
-        // SQLite stores every REAL as an 8-byte double.
-        "real" | "double" | "double precision" | "float" | "float8" => Type::FLOAT8,
-        "float4" => Type::FLOAT4,
-        "bool" | "boolean" => Type::BOOL,
-        "text" | "clob" => Type::TEXT,
-        "varchar" | "character varying" | "nvarchar" | "varying character" | "native character" => {
-            Type::VARCHAR
-        }
-        "char" | "character" | "bpchar" | "nchar" => Type::BPCHAR,
-        "blob" | "bytea" => Type::BYTEA,
-        "numeric" | "decimal" => Type::NUMERIC,
-        "date" => Type::DATE,
-        "time" | "time without time zone" => Type::TIME,
-        "timestamp" | "datetime" | "timestamp without time zone" => Type::TIMESTAMP,
-        "timestamptz" | "timestamp with time zone" => Type::TIMESTAMPTZ,
-        "uuid" => Type::UUID,
-        "json" => Type::JSON,
-        "jsonb" => Type::JSONB,
-        // SQLite's affinity rules, for everything else.
-        _ if base.contains("int") => Type::INT8,
-        _ if base.contains("char") || base.contains("clob") || base.contains("text") => Type::TEXT,
-        _ if base.contains("real") || base.contains("floa") || base.contains("doub") => {
-            Type::FLOAT8
-        }
-        _ if base.is_empty() || base.contains("blob") => Type::BYTEA,
-        _ => Type::NUMERIC,
-    }
+    // One mapping for the wire and for the emulated catalog (`pg_attribute`).
+    u32::try_from(crate::engine::type_oid(decl))
+        .ok()
+        .and_then(Type::from_oid)
+        .unwrap_or(Type::TEXT)
 }
 
 /// PostgreSQL's type modifier for a declared `numeric(p[, s])`, `varchar(n)` or
