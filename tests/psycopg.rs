@@ -78,6 +78,7 @@ fn run_python_class(cache: &str, class: &str) {
         .current_dir(python_dir())
         .env("LITEWIRE_PG_HOST", "127.0.0.1")
         .env("LITEWIRE_PG_PORT", server.pg.port().to_string())
+        .env("LITEWIRE_CACHE", cache)
         // No __pycache__ in the source tree.
         .env("PYTHONDONTWRITEBYTECODE", "1")
         .stdin(Stdio::null())

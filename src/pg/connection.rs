@@ -533,13 +533,20 @@ impl ExtendedQueryHandler for PgConnection {
             }
             other => return Err(PgWireError::InvalidTargetType(other)),
         };
-        let columns = match &prepared.statement {
-            Some(statement) => state
-                .session
-                .describe(statement)
-                .await
-                .map_err(|e| to_pgwire(&e))?,
-            None => Arc::new(Vec::new()),
+        let columns = match prepared.described.get() {
+            Some(columns) => columns.clone(),
+            None => {
+                let columns = match &prepared.statement {
+                    Some(statement) => state
+                        .session
+                        .describe(statement)
+                        .await
+                        .map_err(|e| to_pgwire(&e))?,
+                    None => Arc::new(Vec::new()),
+                };
+                let columns = typed_by_params(columns, &prepared.param_types);
+                prepared.described.get_or_init(|| columns).clone()
+            }
         };
         let message = if columns.is_empty() {
             PgWireBackendMessage::NoData(NoData::new())
@@ -709,8 +716,11 @@ where
         .ok()
         .filter(|n| *n > 0)
         .map_or(remaining, |limit| limit.min(remaining));
-    let columns = portal.prepared.described.get().unwrap_or(&result.columns);
-    let shape = RowShape::new(columns, &portal.result_formats);
+    let columns = match portal.prepared.described.get() {
+        Some(described) => described.clone(),
+        None => typed_by_params(result.columns.clone(), &portal.prepared.param_types),
+    };
+    let shape = RowShape::new(&columns, &portal.result_formats);
     feed_rows(client, &shape, &result.rows[from..from + count]).await?;
     let to = from + count;
     if to < result.rows.len() {
@@ -725,6 +735,35 @@ where
         portal.progress = Progress::Done(result);
         Ok(())
     }
+}
+
+/// `SELECT $1`: SQLite knows nothing of a bare parameter's type, but the client
+/// said what it sent, and PostgreSQL answers with that type (named `?column?`).
+fn typed_by_params(columns: Arc<Vec<Column>>, param_types: &[Type]) -> Arc<Vec<Column>> {
+    let param_of = |column: &Column| -> Option<&Type> {
+        if column.decltype.is_some() {
+            return None;
+        }
+        let n: usize = column.name.strip_prefix('?')?.parse().ok()?;
+        param_types
+            .get(n.checked_sub(1)?)
+            .filter(|ty| **ty != Type::UNKNOWN)
+    };
+    if !columns.iter().any(|c| param_of(c).is_some()) {
+        return columns;
+    }
+    let typed = columns
+        .iter()
+        .map(|column| match param_of(column) {
+            Some(ty) => Column {
+                name: "?column?".to_owned(),
+                decltype: Some(Arc::from(ty.name())),
+                storage: column.storage,
+            },
+            None => column.clone(),
+        })
+        .collect();
+    Arc::new(typed)
 }
 
 fn param_type(prepared: &Prepared, i: usize) -> Type {
