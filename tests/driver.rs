@@ -67,45 +67,93 @@ async fn extended_queries_with_untyped_parameters(cache: &str) {
     let (client, _conn) = server.connect().await;
     client.batch_execute(SCHEMA).await.unwrap();
 
-    // Parameters without declared types are described and sent as text.
+    // Parameters without declared types are described as what they are used as:
+    // compared with `id integer`, $1 is an int4, and the driver sends an i32.
     let statement = client
         .prepare("SELECT name FROM items WHERE id = $1")
         .await
         .unwrap();
-    assert_eq!(statement.params(), &[Type::TEXT]);
+    assert_eq!(statement.params(), &[Type::INT4]);
     assert_eq!(statement.columns()[0].type_(), &Type::VARCHAR);
-    let row = client.query_one(&statement, &[&"2"]).await.unwrap();
+    let row = client.query_one(&statement, &[&2i32]).await.unwrap();
     assert_eq!(row.get::<_, String>(0), "pear");
 
     // The same statement, executed again: parameters reuse the prepared statement.
-    for (id, name) in [("1", "apple"), ("3", "fig")] {
+    for (id, name) in [(1i32, "apple"), (3, "fig")] {
         let row = client.query_one(&statement, &[&id]).await.unwrap();
         assert_eq!(row.get::<_, String>(0), name);
     }
 
-    // $2 before $1, and a parameter used twice.
+    // Inserted and assigned columns, comparisons with an alias, LIMIT, casts.
+    let insert = client
+        .prepare(
+            "INSERT INTO items (id, name, price, qty, data, ok) VALUES ($1, $2, $3, $4, $5, $6)",
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        insert.params(),
+        &[
+            Type::INT4,
+            Type::VARCHAR,
+            Type::FLOAT8,
+            Type::INT8,
+            Type::BYTEA,
+            Type::BOOL
+        ]
+    );
+    let inserted = client
+        .execute(
+            &insert,
+            &[&4i32, &"kiwi", &0.5f64, &9i64, &vec![1u8, 2], &true],
+        )
+        .await
+        .unwrap();
+    assert_eq!(inserted, 1);
+    let update = client
+        .prepare("UPDATE items SET qty = $1 WHERE qty > $2 AND name <> $3")
+        .await
+        .unwrap();
+    assert_eq!(update.params(), &[Type::INT8, Type::INT8, Type::VARCHAR]);
+    let updated = client
+        .execute(&update, &[&0i64, &8i64, &"pear"])
+        .await
+        .unwrap();
+    assert_eq!(updated, 2);
+    let limited = client
+        .prepare(
+            "SELECT i.name FROM items AS i WHERE i.price BETWEEN $1 AND $2 ORDER BY i.id LIMIT $3",
+        )
+        .await
+        .unwrap();
+    assert_eq!(limited.params(), &[Type::FLOAT8, Type::FLOAT8, Type::INT8]);
+    let rows = client
+        .query(&limited, &[&0.0f64, &2.0f64, &1i64])
+        .await
+        .unwrap();
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0].get::<_, String>(0), "apple");
+    let cast = client.prepare("SELECT $1::bigint + 1").await.unwrap();
+    assert_eq!(cast.params(), &[Type::INT8]);
+    assert_eq!(
+        client
+            .query_one(&cast, &[&41i64])
+            .await
+            .unwrap()
+            .get::<_, i64>(0),
+        42
+    );
+
+    // A parameter nothing types stays text; $2 before $1, and one used twice.
     let row = client
         .query_one("SELECT $2 || '-' || $1 || '-' || $2", &[&"a", &"b"])
         .await
         .unwrap();
     assert_eq!(row.get::<_, String>(0), "b-a-b");
 
-    let inserted = client
-        .execute(
-            "INSERT INTO items (id, name) VALUES ($1, $2)",
-            &[&"4", &"kiwi"],
-        )
-        .await
-        .unwrap();
-    assert_eq!(inserted, 1);
-    let updated = client
-        .execute("UPDATE items SET qty = 0 WHERE qty > $1", &[&"8"])
-        .await
-        .unwrap();
-    assert_eq!(updated, 2);
     // No rows still describes its columns.
     let rows = client
-        .query("SELECT id, name FROM items WHERE id > $1", &[&"100"])
+        .query("SELECT id, name FROM items WHERE id > $1", &[&100i32])
         .await
         .unwrap();
     assert!(rows.is_empty());

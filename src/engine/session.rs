@@ -16,7 +16,7 @@ use super::catalog::{self, SessionIdentity};
 use super::settings::Settings;
 use super::value::StorageClass;
 use super::{Column, CommandKind, Engine, EngineError, ErrorKind, QueryResult, Value, exec};
-use crate::sql::{Action, Plan, SessionCommand, Statement};
+use crate::sql::{Action, ParamHint, Plan, SessionCommand, Statement};
 
 /// Where a session stands with respect to transactions (PostgreSQL's I / T / E).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -142,6 +142,35 @@ impl Session {
         let engine = self.engine.clone();
         let conn = self.connection().await?;
         exec::describe(conn, &engine.schema, stmt).await
+    }
+
+    /// The declared type each parameter of `stmt` is used as (compared with,
+    /// assigned to, cast to), where the statement shows one.
+    pub async fn describe_params(
+        &mut self,
+        stmt: &Statement,
+    ) -> Result<Vec<Option<Arc<str>>>, EngineError> {
+        let engine = self.engine.clone();
+        let mut types = Vec::with_capacity(stmt.param_count);
+        for hint in crate::sql::param_hints(&stmt.sql, stmt.param_count) {
+            let declared = match hint {
+                Some(ParamHint::Declared(name)) => Some(Arc::from(name)),
+                Some(ParamHint::Column { tables, column }) => {
+                    let conn = self.connection().await?;
+                    let mut found = None;
+                    for table in &tables {
+                        found = engine.schema.decltype(conn, table, &column).await?;
+                        if found.is_some() {
+                            break;
+                        }
+                    }
+                    found
+                }
+                None => None,
+            };
+            types.push(declared);
+        }
+        Ok(types)
     }
 
     /// Ends the session: rolls back an open transaction and returns the connection.

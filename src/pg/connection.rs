@@ -47,6 +47,9 @@ struct Prepared {
     statement: Option<Statement>,
     /// Parameter types as the client declared them (`UNKNOWN` where it sent 0).
     param_types: Vec<Type>,
+    /// Every parameter's type as Describe announced it: the client's where it
+    /// gave one, else inferred from the statement. Bind decodes by these.
+    described_params: OnceLock<Vec<Type>>,
     /// Result columns as announced by Describe: rows are then encoded with exactly
     /// these types, whatever the values turn out to be.
     described: OnceLock<Arc<Vec<Column>>>,
@@ -455,6 +458,7 @@ impl ExtendedQueryHandler for PgConnection {
         let prepared = Arc::new(Prepared {
             statement,
             param_types,
+            described_params: OnceLock::new(),
             described: OnceLock::new(),
         });
         self.state
@@ -514,8 +518,11 @@ impl ExtendedQueryHandler for PgConnection {
                     .get(&name)
                     .cloned()
                     .ok_or_else(|| PgWireError::StatementNotFound(name.clone()))?;
-                let types = (0..prepared.statement.as_ref().map_or(0, |s| s.param_count))
-                    .map(|i| param_type(&prepared, i).oid())
+                let types = describe_params(&mut state.session, &prepared)
+                    .await
+                    .map_err(|e| to_pgwire(&e))?
+                    .iter()
+                    .map(Type::oid)
                     .collect();
                 feed(
                     client,
@@ -766,12 +773,31 @@ fn typed_by_params(columns: Arc<Vec<Column>>, param_types: &[Type]) -> Arc<Vec<C
     Arc::new(typed)
 }
 
-fn param_type(prepared: &Prepared, i: usize) -> Type {
-    match prepared.param_types.get(i) {
-        Some(ty) if *ty != Type::UNKNOWN => ty.clone(),
-        // Untyped parameters are sent and bound as text.
-        _ => Type::TEXT,
+/// The parameter types Describe announces (and Bind then decodes by): the
+/// client's own, else the declared type of what the parameter is used as, else
+/// text. Computed once per prepared statement.
+async fn describe_params<'p>(
+    session: &mut Session,
+    prepared: &'p Prepared,
+) -> Result<&'p [Type], EngineError> {
+    if let Some(types) = prepared.described_params.get() {
+        return Ok(types);
     }
+    let inferred = match &prepared.statement {
+        Some(statement) => session.describe_params(statement).await?,
+        None => Vec::new(),
+    };
+    let types = inferred
+        .iter()
+        .enumerate()
+        .map(|(i, declared)| match prepared.param_types.get(i) {
+            Some(ty) if *ty != Type::UNKNOWN => ty.clone(),
+            _ => declared
+                .as_deref()
+                .map_or(Type::TEXT, super::types::declared_type),
+        })
+        .collect();
+    Ok(prepared.described_params.get_or_init(|| types))
 }
 
 fn bind_params(prepared: &Prepared, bind: &Bind) -> Result<Vec<Value>, EngineError> {
@@ -787,8 +813,10 @@ fn bind_params(prepared: &Prepared, bind: &Bind) -> Result<Vec<Value>, EngineErr
         .enumerate()
         .map(|(i, raw)| {
             let ty = prepared
-                .param_types
-                .get(i)
+                .described_params
+                .get()
+                .and_then(|types| types.get(i))
+                .or_else(|| prepared.param_types.get(i))
                 .cloned()
                 .unwrap_or(Type::UNKNOWN);
             let binary = params::format_code(&bind.parameter_format_codes, i) == 1;

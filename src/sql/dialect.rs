@@ -375,13 +375,15 @@ fn cast(inner: &Expr, data_type: &DataType) -> Option<Rewrite> {
             Some(hex) if hex.bytes().all(|b| b.is_ascii_hexdigit()) => plain(format!("X'{hex}'")),
             _ => plain(format!("CAST({inner} AS BLOB)")),
         },
-        "int" | "int2" | "int4" | "int8" | "integer" | "smallint" | "bigint" | "oid" | "xid" => {
-            plain(format!("CAST({inner} AS INTEGER)"))
+        // SQLite's CAST takes the affinity the type name implies, and these
+        // names imply the right one: kept, so that the type stays visible (a
+        // parameter under `$1::bigint` is described as int8).
+        "int" | "int2" | "int4" | "int8" | "integer" | "smallint" | "bigint" | "float"
+        | "float4" | "float8" | "real" | "double" | "double precision" | "numeric" | "decimal"
+        | "varchar" | "character varying" | "text" => {
+            plain(format!("CAST({inner} AS {data_type})"))
         }
-        "float" | "float4" | "float8" | "real" | "double" | "double precision" => {
-            plain(format!("CAST({inner} AS REAL)"))
-        }
-        "numeric" | "decimal" => plain(format!("CAST({inner} AS NUMERIC)")),
+        "oid" | "xid" => plain(format!("CAST({inner} AS INTEGER)")),
         _ if data_type_is_array(data_type) => Some(Rewrite {
             expr: inner.clone(),
             catalog: false,
@@ -830,7 +832,7 @@ mod tests {
     fn casts() {
         assert_eq!(
             tr("SELECT x::int, CAST(y AS varchar(3))"),
-            "SELECT CAST(x AS INTEGER) AS \"x\", CAST(y AS TEXT) AS \"y\""
+            "SELECT CAST(x AS INT) AS \"x\", CAST(y AS VARCHAR(3)) AS \"y\""
         );
         assert_eq!(tr("SELECT 't'::boolean"), "SELECT true AS \"bool\"");
         assert_eq!(tr("SELECT '\\xdead'::bytea"), "SELECT X'dead' AS \"bytea\"");

@@ -9,6 +9,7 @@ mod catalog;
 mod classify;
 mod dialect;
 mod lexer;
+mod params;
 mod session;
 mod translate;
 
@@ -16,6 +17,7 @@ use std::sync::Arc;
 
 pub use classify::Action;
 use lexer::{Token, TokenKind, tokenize};
+pub use params::{ParamHint, param_hints};
 pub use session::SessionCommand;
 
 use crate::engine::{CommandKind, EngineError};
