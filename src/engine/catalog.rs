@@ -723,8 +723,10 @@ fn index_rows(
                     .partial
                     .then_some(predicate.trim_start_matches(" WHERE ")),
             ),
+            "false".into(),
         ],
     );
+    index_attributes(script, table, oid, index);
     insert(
         script,
         "litewire_definitions",
@@ -764,6 +766,27 @@ fn index_rows(
             lit(&format!("{keyword} ({})", idents(&index.columns))),
         ],
     );
+}
+
+/// An index's columns, as `pg_attribute` rows of the index relation.
+fn index_attributes(script: &mut String, table: &Object, oid: i64, index: &IndexInfo) {
+    let columns: Vec<ColumnInfo> = index
+        .columns
+        .iter()
+        .map(|name| ColumnInfo {
+            name: name.clone(),
+            decl: table
+                .columns
+                .iter()
+                .find(|c| c.name.eq_ignore_ascii_case(name))
+                .map_or_else(String::new, |c| c.decl.clone()),
+            not_null: false,
+            default: None,
+            pk: 0,
+            hidden: 0,
+        })
+        .collect();
+    attribute_rows(script, oid, &columns);
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -1022,7 +1045,7 @@ CREATE TEMP TABLE pg_namespace (oid INTEGER, nspname TEXT, nspowner INTEGER, nsp
 CREATE TEMP TABLE pg_class (oid INTEGER PRIMARY KEY, relname TEXT, relnamespace INTEGER, reltype INTEGER, reloftype INTEGER, relowner INTEGER, relam INTEGER, relfilenode INTEGER, reltablespace INTEGER, relpages INTEGER, reltuples REAL, relallvisible INTEGER, reltoastrelid INTEGER, relhasindex boolean, relisshared boolean, relpersistence TEXT, relkind TEXT, relnatts INTEGER, relchecks INTEGER, relhasrules boolean, relhastriggers boolean, relhassubclass boolean, relrowsecurity boolean, relforcerowsecurity boolean, relispopulated boolean, relreplident TEXT, relispartition boolean, relrewrite INTEGER, relacl TEXT, reloptions TEXT, relpartbound TEXT);
 CREATE TEMP TABLE pg_attribute (attrelid INTEGER, attname TEXT, atttypid INTEGER, attstattarget INTEGER, attlen INTEGER, attnum INTEGER, attndims INTEGER, atttypmod INTEGER, attstorage TEXT, attcompression TEXT, attnotnull boolean, atthasdef boolean, attidentity TEXT, attgenerated TEXT, attisdropped boolean, attcollation INTEGER);
 CREATE TEMP TABLE pg_attrdef (oid INTEGER, adrelid INTEGER, adnum INTEGER, adbin TEXT);
-CREATE TEMP TABLE pg_index (indexrelid INTEGER, indrelid INTEGER, indnatts INTEGER, indnkeyatts INTEGER, indisunique boolean, indisprimary boolean, indisexclusion boolean, indimmediate boolean, indisclustered boolean, indisvalid boolean, indcheckxmin boolean, indisready boolean, indislive boolean, indisreplident boolean, indkey TEXT, indexprs TEXT, indpred TEXT);
+CREATE TEMP TABLE pg_index (indexrelid INTEGER, indrelid INTEGER, indnatts INTEGER, indnkeyatts INTEGER, indisunique boolean, indisprimary boolean, indisexclusion boolean, indimmediate boolean, indisclustered boolean, indisvalid boolean, indcheckxmin boolean, indisready boolean, indislive boolean, indisreplident boolean, indkey TEXT, indexprs TEXT, indpred TEXT, indnullsnotdistinct boolean);
 CREATE TEMP TABLE pg_constraint (oid INTEGER, conname TEXT, connamespace INTEGER, contype TEXT, condeferrable boolean, condeferred boolean, convalidated boolean, conrelid INTEGER, contypid INTEGER, conindid INTEGER, conparentid INTEGER, confrelid INTEGER, confupdtype TEXT, confdeltype TEXT, confmatchtype TEXT, conislocal boolean, coninhcount INTEGER, connoinherit boolean, conkey TEXT, confkey TEXT, conbin TEXT);
 CREATE TEMP TABLE pg_type (oid INTEGER, typname TEXT, typnamespace INTEGER, typowner INTEGER, typlen INTEGER, typbyval boolean, typtype TEXT, typcategory TEXT, typispreferred boolean, typisdefined boolean, typdelim TEXT, typrelid INTEGER, typelem INTEGER, typarray INTEGER, typbasetype INTEGER, typtypmod INTEGER, typndims INTEGER, typcollation INTEGER, typdefault TEXT, typacl TEXT);
 CREATE TEMP TABLE pg_am (oid INTEGER, amname TEXT, amtype TEXT);
@@ -1062,6 +1085,7 @@ CREATE TEMP VIEW litewire_names (litewire_kind, litewire_oid, litewire_name) AS
   UNION ALL SELECT 'role', oid, rolname FROM pg_roles
   UNION ALL SELECT 'type', oid, typname FROM pg_type
   UNION ALL SELECT 'definition', oid, definition FROM litewire_definitions
+  UNION ALL SELECT 'column', attrelid * 10000 + attnum, attname FROM pg_attribute
   UNION ALL SELECT 'storage', oid, name FROM litewire_storage;
 CREATE TEMP VIEW information_schema_schemata AS
   SELECT (SELECT database_name FROM litewire_session) AS catalog_name, nspname AS schema_name,

@@ -381,7 +381,7 @@ fn cast(inner: &Expr, data_type: &DataType) -> Option<Rewrite> {
         "int" | "int2" | "int4" | "int8" | "integer" | "smallint" | "bigint" | "float"
         | "float4" | "float8" | "real" | "double" | "double precision" | "numeric" | "decimal"
         | "varchar" | "character varying" | "text" => {
-            plain(format!("CAST({inner} AS {data_type})"))
+            plain(format!("CAST({inner} AS {})", unqualified(data_type)))
         }
         "oid" | "xid" => plain(format!("CAST({inner} AS INTEGER)")),
         _ if data_type_is_array(data_type) => Some(Rewrite {
@@ -391,6 +391,22 @@ fn cast(inner: &Expr, data_type: &DataType) -> Option<Rewrite> {
         // Text-like types and everything SQLite stores as text: dates, times,
         // uuid, json, name, char, varchar.
         _ => plain(format!("CAST({inner} AS TEXT)")),
+    }
+}
+
+/// A type as SQLite can read it: without a `pg_catalog.` qualifier.
+fn unqualified(data_type: &DataType) -> String {
+    match data_type {
+        DataType::Custom(name, modifiers) => {
+            let name = idents(name).last().cloned().unwrap_or_default();
+            if modifiers.is_empty() {
+                name
+            } else {
+                let modifiers: Vec<String> = modifiers.iter().map(ToString::to_string).collect();
+                format!("{name}({})", modifiers.join(","))
+            }
+        }
+        other => other.to_string(),
     }
 }
 
@@ -557,6 +573,18 @@ fn function_call(function: &sqlparser::ast::Function) -> Option<Rewrite> {
         ("pg_encoding_to_char", 1) => plain("'UTF8'".into()),
         ("obj_description" | "col_description" | "shobj_description", _) => plain("NULL".into()),
         ("pg_get_expr", 2 | 3) => plain(arg(0)),
+        // `pg_get_indexdef(index, column, pretty)`: one column's name, or the
+        // whole definition for column 0.
+        ("pg_get_indexdef", 3) => {
+            let column = name_of("column", format!("({}) * 10000 + ({})", arg(0), arg(1)))?;
+            let definition = name_of("definition", arg(0))?;
+            from_catalog(format!(
+                "CASE WHEN ({}) = 0 THEN {} ELSE {} END",
+                arg(1),
+                definition.expr,
+                column.expr
+            ))
+        }
         ("pg_get_indexdef" | "pg_get_constraintdef" | "pg_get_viewdef", 1..=3) => {
             name_of("definition", arg(0))
         }
@@ -833,6 +861,10 @@ mod tests {
         assert_eq!(
             tr("SELECT x::int, CAST(y AS varchar(3))"),
             "SELECT CAST(x AS INT) AS \"x\", CAST(y AS VARCHAR(3)) AS \"y\""
+        );
+        assert_eq!(
+            tr("SELECT x::pg_catalog.text"),
+            "SELECT CAST(x AS TEXT) AS \"x\""
         );
         assert_eq!(tr("SELECT 't'::boolean"), "SELECT true AS \"bool\"");
         assert_eq!(tr("SELECT '\\xdead'::bytea"), "SELECT X'dead' AS \"bytea\"");
