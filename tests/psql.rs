@@ -127,9 +127,10 @@ SELECT count(*) FROM f;
     let err = stderr(&out);
     assert!(err.contains("ERROR:  42P01:"), "{err}");
     assert!(err.contains("ERROR:  25P02:"), "{err}");
-    // COMMIT of a failed transaction rolls back (tag ROLLBACK), END commits.
+    // COMMIT of a failed transaction rolls back (tag ROLLBACK), END commits, and
+    // START TRANSACTION answers with its own tag, as in PostgreSQL.
     assert_eq!(
         stdout(&out),
-        "CREATE TABLE\nBEGIN\nINSERT 0 1\nROLLBACK\n0\nBEGIN\nINSERT 0 1\nCOMMIT\n1\n"
+        "CREATE TABLE\nBEGIN\nINSERT 0 1\nROLLBACK\n0\nSTART TRANSACTION\nINSERT 0 1\nCOMMIT\n1\n"
     );
 }

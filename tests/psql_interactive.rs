@@ -38,7 +38,7 @@ async fn prompt_follows_transaction_status(cache: &str) {
         ),
         ("ROLLBACK;", "ROLLBACK", "litewire=#"),
         ("SELECT count(*) AS n FROM t;", "(1 row)", "litewire=#"),
-        ("START TRANSACTION;", "BEGIN", "litewire=*#"),
+        ("START TRANSACTION;", "START TRANSACTION", "litewire=*#"),
     ];
     for (input, shows, expected) in steps {
         psql.send_line(input);

@@ -42,7 +42,7 @@ pub(super) async fn run(
     result.rows = rows.iter().map(decode_row).collect::<Result<_, _>>()?;
     result.rows_affected = rows.len() as u64;
     result.columns = match rows.first() {
-        Some(row) => Arc::new(columns(conn, schema, row.columns(), result.rows.first()).await?),
+        Some(row) => Arc::new(columns(conn, schema, row.columns(), &result.rows).await?),
         // No rows to type expressions by; the bytecode inference of `describe` is
         // for Describe, which answers before any row exists, not for every empty result.
         None => Arc::new(prepared_columns(conn, schema, stmt).await?),
@@ -114,7 +114,7 @@ async fn prepared_columns(
         .prepare(AssertSqlSafe(stmt.sql.clone()).into_sql_str())
         .await?;
     let sqlx_columns = prepared.columns().to_vec();
-    columns(conn, schema, &sqlx_columns, None).await
+    columns(conn, schema, &sqlx_columns, &[]).await
 }
 
 /// sqlx's type names for SQLite values, as storage classes.
@@ -132,7 +132,7 @@ async fn columns(
     conn: &mut SqliteConnection,
     schema: &SchemaCache,
     sqlx_columns: &[sqlx::sqlite::SqliteColumn],
-    first_row: Option<&Vec<Value>>,
+    rows: &[Vec<Value>],
 ) -> Result<Vec<Column>, EngineError> {
     let mut out = Vec::with_capacity(sqlx_columns.len());
     for (i, column) in sqlx_columns.iter().enumerate() {
@@ -140,10 +140,12 @@ async fn columns(
             Some(origin) => schema.decltype(conn, &origin.table, &origin.name).await?,
             None => None,
         };
-        let storage = first_row
-            .and_then(|row| row.get(i))
+        // An expression's type is the storage class of its first non-NULL value.
+        let storage = rows
+            .iter()
+            .filter_map(|row| row.get(i))
             .map(Value::storage_class)
-            .filter(|class| *class != StorageClass::Null);
+            .find(|class| *class != StorageClass::Null);
         out.push(Column {
             name: column.name().to_owned(),
             decltype,

@@ -270,14 +270,14 @@ impl Session {
     async fn begin(&mut self, stmt: &Statement) -> Result<QueryResult, EngineError> {
         if self.state != TransactionState::Idle {
             // PostgreSQL warns and carries on in the open transaction.
-            return Ok(QueryResult::empty(CommandKind::Begin));
+            return Ok(QueryResult::empty(stmt.kind));
         }
         // `BEGIN IMMEDIATE|EXCLUSIVE` asks for the write lock now; anything else
         // (including PostgreSQL's isolation clauses) starts a deferred transaction.
         let upper = stmt.sql.to_ascii_uppercase();
         self.begin_transaction(upper.contains("IMMEDIATE") || upper.contains("EXCLUSIVE"))
             .await?;
-        Ok(QueryResult::empty(CommandKind::Begin))
+        Ok(QueryResult::empty(stmt.kind))
     }
 
     /// Starts a transaction; `immediate` takes the write permit and lock up front.

@@ -237,6 +237,8 @@ const READ_ONLY: &[&str] = &[
 pub struct Settings {
     /// Values that differ from the defaults, by canonical name.
     values: BTreeMap<String, String>,
+    /// What `RESET` returns to: the values the client asked for at startup.
+    startup: BTreeMap<String, String>,
     /// The values as they were when the current transaction began.
     at_begin: Option<BTreeMap<String, String>>,
     /// Names set with `SET LOCAL` in the current transaction.
@@ -254,8 +256,18 @@ impl Settings {
                 settings.values.insert(known.name.to_owned(), value.clone());
             }
         }
+        settings.startup = settings.values.clone();
         settings.changed.clear();
         settings
+    }
+
+    /// The value `RESET` restores: the startup value, else the default.
+    fn reset_value(&self, canonical: &str) -> String {
+        self.startup
+            .get(canonical)
+            .cloned()
+            .or_else(|| lookup(canonical).map(|k| k.default.to_owned()))
+            .unwrap_or_default()
     }
 
     /// The current value of `name` (any spelling), or 42704 for an unknown one.
@@ -299,11 +311,11 @@ impl Settings {
         Ok(())
     }
 
-    /// `RESET name`: back to the default.
+    /// `RESET name`: back to the session's startup value.
     pub fn reset(&mut self, name: &str) -> Result<(), EngineError> {
         let canonical = canonical(name)?;
-        let default = lookup(&canonical).map_or(String::new(), |k| k.default.to_owned());
-        self.assign(canonical, default);
+        let value = self.reset_value(&canonical);
+        self.assign(canonical, value);
         Ok(())
     }
 
@@ -311,9 +323,9 @@ impl Settings {
     pub fn reset_all(&mut self) {
         let names: Vec<String> = self.values.keys().cloned().collect();
         for name in names {
-            if !READ_ONLY.contains(&name.as_str()) && name != "session_authorization" {
-                let default = lookup(&name).map_or(String::new(), |k| k.default.to_owned());
-                self.assign(name, default);
+            if !READ_ONLY.contains(&name.as_str()) {
+                let value = self.reset_value(&name);
+                self.assign(name, value);
             }
         }
     }
@@ -466,7 +478,7 @@ mod tests {
             vec![("application_name".to_owned(), "app".to_owned())]
         );
         s.reset("application_name").unwrap();
-        assert_eq!(s.get("application_name").unwrap(), "");
+        assert_eq!(s.get("application_name").unwrap(), "psql");
         assert!(s.get("no_such_thing").is_err());
         assert!(s.set("server_version", "1", false, false).is_err());
         assert!(s.set("client_encoding", "latin1", false, false).is_err());

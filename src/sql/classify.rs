@@ -85,7 +85,9 @@ pub(super) fn classify(sql: &str, tokens: &[Token]) -> Result<Shape, EngineError
             Shape::new(action, CommandKind::Select, true)
         }
         "BEGIN" => Shape::control(Action::Begin, CommandKind::Begin),
-        "START" if word(1) == "TRANSACTION" => Shape::control(Action::Begin, CommandKind::Begin),
+        "START" if word(1) == "TRANSACTION" => {
+            Shape::control(Action::Begin, CommandKind::Other("START TRANSACTION"))
+        }
         "COMMIT" | "END" => Shape::control(Action::Commit, CommandKind::Commit),
         "ROLLBACK" | "ABORT" if has_word("TO") => {
             Shape::control(Action::RollbackTo, CommandKind::Other("ROLLBACK"))

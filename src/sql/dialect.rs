@@ -176,8 +176,14 @@ pub(super) fn translate(sql: &str) -> Option<Translated> {
     if let Ast::CreateTable(create) = ast {
         rewriter.changed |= create_table(create);
     }
-    rewriter.changed.then(|| Translated {
-        sql: ast.to_string(),
+    let sql = match (rewriter.changed, rewriter.catalog) {
+        (true, _) => ast.to_string(),
+        // Unchanged, but it reads catalog relations that must be filled first.
+        (false, true) => sql.to_owned(),
+        (false, false) => return None,
+    };
+    Some(Translated {
+        sql,
         catalog: rewriter.catalog,
     })
 }
@@ -913,6 +919,9 @@ mod tests {
             "SELECT lower('A') AS \"lower\""
         );
         assert_eq!(tr("SELECT 1 FROM t WHERE now = 1"), "<unchanged>");
+        let unchanged_catalog = translate("SELECT count(*) FROM pg_tables").unwrap();
+        assert!(unchanged_catalog.catalog);
+        assert_eq!(unchanged_catalog.sql, "SELECT count(*) FROM pg_tables");
     }
 
     #[test]

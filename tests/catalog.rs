@@ -1,0 +1,434 @@
+//! psql's backslash commands, information_schema and session commands, answered
+//! from the emulated catalog of a real schema. Expected outputs are what
+//! PostgreSQL 15 prints for the same schema, except where noted.
+
+mod common;
+
+use std::process::Command;
+
+use common::{TestServer, stderr, stdout};
+
+in_both_cache_modes!(
+    backslash_commands_describe_the_schema,
+    psql_display_commands,
+    information_schema_for_tools,
+    session_commands_and_functions,
+    postgres_dialect,
+    catalog_never_touches_the_database_file
+);
+
+const SCHEMA: &str = "
+CREATE TABLE parent (id serial PRIMARY KEY, name varchar(40) NOT NULL UNIQUE, created timestamptz DEFAULT now());
+CREATE TABLE child (id integer PRIMARY KEY, pid int REFERENCES parent(id) ON DELETE CASCADE, note text DEFAULT 'x', n numeric(10,2), flag boolean);
+CREATE INDEX child_pid ON child(pid);
+CREATE VIEW v AS SELECT * FROM child;
+";
+
+/// Runs psql with `-c command` and returns its output, asserting success.
+fn psql(server: &TestServer, command: &str) -> String {
+    let out = server.psql(&["-c", command]);
+    assert!(
+        out.status.success(),
+        "psql -c {command:?} failed: {}",
+        stderr(&out)
+    );
+    stdout(&out)
+}
+
+fn with_schema(cache: &str) -> TestServer {
+    let server = TestServer::start(cache, &[]);
+    let out = server.psql(&["-q", "-c", SCHEMA]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    server
+}
+
+async fn backslash_commands_describe_the_schema(cache: &str) {
+    let server = with_schema(cache);
+    let cases: &[(&str, &str)] = &[
+        (
+            "\\dt",
+            "         List of relations
+ Schema |  Name  | Type  |  Owner   
+--------+--------+-------+----------
+ public | child  | table | postgres
+ public | parent | table | postgres
+(2 rows)
+
+",
+        ),
+        (
+            "\\d",
+            "         List of relations
+ Schema |  Name  | Type  |  Owner   
+--------+--------+-------+----------
+ public | child  | table | postgres
+ public | parent | table | postgres
+ public | v      | view  | postgres
+(3 rows)
+
+",
+        ),
+        // PostgreSQL shows the default as 'x'::text.
+        (
+            "\\d child",
+            "                  Table \"public.child\"
+ Column |     Type      | Collation | Nullable | Default 
+--------+---------------+-----------+----------+---------
+ id     | integer       |           | not null | 
+ pid    | integer       |           |          | 
+ note   | text          |           |          | 'x'
+ n      | numeric(10,2) |           |          | 
+ flag   | boolean       |           |          | 
+Indexes:
+    \"child_pkey\" PRIMARY KEY, btree (id)
+    \"child_pid\" btree (pid)
+Foreign-key constraints:
+    \"child_pid_fkey\" FOREIGN KEY (pid) REFERENCES parent(id) ON DELETE CASCADE
+
+",
+        ),
+        // PostgreSQL shows the serial's default, nextval('parent_id_seq'::regclass).
+        (
+            "\\d parent",
+            "                        Table \"public.parent\"
+ Column  |           Type           | Collation | Nullable | Default 
+---------+--------------------------+-----------+----------+---------
+ id      | integer                  |           | not null | 
+ name    | character varying(40)    |           | not null | 
+ created | timestamp with time zone |           |          | now()
+Indexes:
+    \"parent_pkey\" PRIMARY KEY, btree (id)
+    \"parent_name_key\" UNIQUE CONSTRAINT, btree (name)
+Referenced by:
+    TABLE \"child\" CONSTRAINT \"child_pid_fkey\" FOREIGN KEY (pid) REFERENCES parent(id) ON DELETE CASCADE
+
+",
+        ),
+        (
+            "\\di",
+            "                  List of relations
+ Schema |      Name       | Type  |  Owner   | Table  
+--------+-----------------+-------+----------+--------
+ public | child_pid       | index | postgres | child
+ public | child_pkey      | index | postgres | child
+ public | parent_name_key | index | postgres | parent
+ public | parent_pkey     | index | postgres | parent
+(4 rows)
+
+",
+        ),
+        (
+            "\\dv",
+            "        List of relations
+ Schema | Name | Type |  Owner   
+--------+------+------+----------
+ public | v    | view | postgres
+(1 row)
+
+",
+        ),
+        (
+            "\\d parent_name_key",
+            "           Index \"public.parent_name_key\"
+ Column |         Type          | Key? | Definition 
+--------+-----------------------+------+------------
+ name   | character varying(40) | yes  | name
+unique, btree, for table \"public.parent\"
+
+",
+        ),
+        (
+            "\\d v",
+            "                     View \"public.v\"
+ Column |     Type      | Collation | Nullable | Default 
+--------+---------------+-----------+----------+---------
+ id     | integer       |           |          | 
+ pid    | integer       |           |          | 
+ note   | text          |           |          | 
+ n      | numeric(10,2) |           |          | 
+ flag   | boolean       |           |          | 
+
+",
+        ),
+        (
+            "\\du",
+            "                                   List of roles
+ Role name |                         Attributes                         | Member of 
+-----------+------------------------------------------------------------+-----------
+ postgres  | Superuser, Create role, Create DB, Replication, Bypass RLS | {}
+
+",
+        ),
+        // SQLite has no sequences (PostgreSQL lists parent_id_seq here); psql
+        // says "Did not find any relations." on stderr.
+        ("\\ds", ""),
+        // PostgreSQL's owner of public is pg_database_owner.
+        (
+            "\\dn",
+            "  List of schemas
+  Name  |  Owner   
+--------+----------
+ public | postgres
+(1 row)
+
+",
+        ),
+        (
+            "\\dt par*",
+            "         List of relations
+ Schema |  Name  | Type  |  Owner   
+--------+--------+-------+----------
+ public | parent | table | postgres
+(1 row)
+
+",
+        ),
+    ];
+    for (command, expected) in cases {
+        let out = server.psql(&["-c", command]);
+        assert!(out.status.success(), "{command}: {}", stderr(&out));
+        assert_eq!(stdout(&out), *expected, "psql {command}");
+        let expected_stderr = if expected.is_empty() {
+            "Did not find any relations.\n"
+        } else {
+            ""
+        };
+        assert_eq!(stderr(&out), expected_stderr, "psql {command}");
+    }
+    let none = server.psql(&["-c", "\\d nosuch"]);
+    assert!(!none.status.success());
+    assert!(stderr(&none).contains("Did not find any relation named \"nosuch\""));
+}
+
+async fn psql_display_commands(cache: &str) {
+    let server = with_schema(cache);
+    // \dt+ and \l: sizes and the database list come from SQLite itself.
+    let plus = psql(&server, "\\dt+");
+    assert!(plus.contains(
+        " Schema |  Name  | Type  |  Owner   | Persistence | Access method |    Size    | Description"
+    ));
+    assert!(plus.contains(
+        " public | child  | table | postgres | permanent   | heap          | 4096 bytes | "
+    ));
+    let list = psql(&server, "\\l");
+    assert!(list.contains(" litewire | postgres | UTF8     |"), "{list}");
+    let conninfo = psql(&server, "\\conninfo");
+    assert!(
+        conninfo.starts_with(
+            "You are connected to database \"litewire\" as user \"postgres\" on host \"127.0.0.1\""
+        ),
+        "{conninfo}"
+    );
+    // Expanded display and timing are psql's own, over ordinary results.
+    let out = server.psql(&[
+        "-c",
+        "\\x on",
+        "-c",
+        "SELECT 1 AS a, 'b' AS b",
+        "-c",
+        "\\x off",
+        "-c",
+        "\\timing on",
+        "-c",
+        "SELECT 2 AS c",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("-[ RECORD 1 ]\na | 1\nb | b\n"), "{text}");
+    assert!(text.contains(" c \n---\n 2\n(1 row)\n"), "{text}");
+    assert!(
+        text.contains("Timing is on.\n") && text.contains("Time: "),
+        "{text}"
+    );
+}
+
+async fn information_schema_for_tools(cache: &str) {
+    let server = with_schema(cache);
+    let tables = psql(
+        &server,
+        "SELECT table_schema, table_name, table_type FROM information_schema.tables ORDER BY table_name",
+    );
+    assert_eq!(
+        tables,
+        " table_schema | table_name | table_type \n--------------+------------+------------\n public       | child      | BASE TABLE\n public       | parent     | BASE TABLE\n public       | v          | VIEW\n(3 rows)\n\n"
+    );
+    let columns = psql(
+        &server,
+        "SELECT column_name, data_type, is_nullable, character_maximum_length, numeric_precision, numeric_scale \
+         FROM information_schema.columns WHERE table_schema = 'public' AND table_name = 'parent' ORDER BY ordinal_position",
+    );
+    assert_eq!(
+        columns,
+        concat!(
+            " column_name |        data_type         | is_nullable | character_maximum_length | numeric_precision | numeric_scale \n",
+            "-------------+--------------------------+-------------+--------------------------+-------------------+---------------\n",
+            " id          | integer                  | NO          |                          |                32 |             0\n",
+            " name        | character varying        | NO          |                       40 |                   |              \n",
+            " created     | timestamp with time zone | YES         |                          |                   |              \n",
+            "(3 rows)\n\n"
+        )
+    );
+    // Catalog relations answer ordinary SQL, with joins and PostgreSQL syntax.
+    let keys = psql(
+        &server,
+        "SELECT c.conname, c.contype, r.relname AS ref FROM pg_catalog.pg_constraint c \
+         LEFT JOIN pg_catalog.pg_class r ON r.oid = c.confrelid \
+         WHERE c.conrelid = 'child'::regclass ORDER BY 1",
+    );
+    assert_eq!(
+        keys,
+        "    conname     | contype |  ref   \n----------------+---------+--------\n child_pid_fkey | f       | parent\n child_pkey     | p       | \n(2 rows)\n\n"
+    );
+}
+
+async fn session_commands_and_functions(cache: &str) {
+    let server = TestServer::start(cache, &[]);
+    let out = server.psql(&[
+        "-At",
+        "-c",
+        "SHOW application_name",
+        "-c",
+        "SET application_name = 'reports'",
+        "-c",
+        "SELECT current_setting('application_name'), current_user, current_database(), current_schema()",
+        "-c",
+        "SET LOCAL statement_timeout = 5",
+        "-c",
+        "BEGIN ISOLATION LEVEL SERIALIZABLE; SET search_path TO public, pg_catalog; ROLLBACK",
+        "-c",
+        "SHOW search_path",
+        "-c",
+        "START TRANSACTION; SET LOCAL extra_float_digits = 3; SHOW extra_float_digits; COMMIT",
+        "-c",
+        "SHOW extra_float_digits",
+        "-c",
+        "SELECT set_config('myapp.tenant', '42', false)",
+        "-c",
+        "SHOW myapp.tenant",
+        "-c",
+        "RESET application_name",
+        "-c",
+        "SHOW application_name",
+        "-c",
+        "SELECT version() LIKE 'PostgreSQL 15.0 (litewire %', pg_backend_pid() > 0",
+        "-c",
+        "DISCARD ALL",
+        "-c",
+        "SHOW myapp.tenant",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "psql\nSET\nreports|postgres|litewire|public\nSET\nBEGIN\nSET\nROLLBACK\n\"$user\", public\nSTART TRANSACTION\nSET\n3\nCOMMIT\n1\n42\n42\nRESET\npsql\n1|1\nDISCARD ALL\n\n"
+    );
+    let all = psql(&server, "SHOW ALL");
+    assert!(all.contains(" server_version "), "{all}");
+    assert!(all.contains(" TimeZone "), "{all}");
+
+    let unknown = server.psql(&[
+        "-c",
+        "\\set VERBOSITY verbose",
+        "-c",
+        "SHOW no_such_setting",
+    ]);
+    assert!(!unknown.status.success());
+    assert!(
+        stderr(&unknown)
+            .contains("42704: unrecognized configuration parameter \"no_such_setting\""),
+        "{}",
+        stderr(&unknown)
+    );
+    let read_only = server.psql(&[
+        "-c",
+        "\\set VERBOSITY verbose",
+        "-c",
+        "SET server_version = '1'",
+    ]);
+    assert!(
+        stderr(&read_only).contains("55P02"),
+        "{}",
+        stderr(&read_only)
+    );
+    let in_block = server.psql(&[
+        "-c",
+        "\\set VERBOSITY verbose",
+        "-c",
+        "BEGIN",
+        "-c",
+        "DISCARD ALL",
+    ]);
+    assert!(stderr(&in_block).contains("25001"), "{}", stderr(&in_block));
+}
+
+async fn postgres_dialect(cache: &str) {
+    let server = TestServer::start(cache, &[]);
+    let out = server.psql(&[
+        "-At",
+        "-c",
+        "CREATE TABLE IF NOT EXISTS public.accounts (id bigserial PRIMARY KEY, email varchar(80) UNIQUE NOT NULL, \
+         balance numeric(12,2) DEFAULT 0, active boolean DEFAULT true, created timestamptz DEFAULT now(), \
+         token uuid, prefs jsonb, avatar bytea)",
+        "-c",
+        "CREATE TABLE IF NOT EXISTS public.accounts (id serial)",
+        "-c",
+        "CREATE TABLE events (id int GENERATED ALWAYS AS IDENTITY PRIMARY KEY, kind text)",
+        "-c",
+        "COMMENT ON TABLE accounts IS 'people'",
+        "-c",
+        "INSERT INTO accounts (email, balance, token, prefs, avatar) VALUES \
+         ('a@x.org', '10.5'::numeric, 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'::uuid, '{\"dark\": true}'::jsonb, '\\xdead'::bytea) \
+         RETURNING id, balance, active",
+        "-c",
+        "INSERT INTO accounts (email) VALUES ('b@x.org') ON CONFLICT (email) DO NOTHING RETURNING id",
+        "-c",
+        "INSERT INTO accounts (email, balance) VALUES ('a@x.org', 1) \
+         ON CONFLICT (email) DO UPDATE SET balance = accounts.balance + EXCLUDED.balance RETURNING balance",
+        "-c",
+        "INSERT INTO events DEFAULT VALUES RETURNING id",
+        "-c",
+        "SELECT email FROM public.accounts WHERE email ILIKE 'A@%' AND active = true AND created <= now()",
+        "-c",
+        "SELECT E'tab\\there', 'x'::text || 1::int, CAST('42' AS integer) + 1, 2.5::float8, length(avatar), avatar = '\\xdead'::bytea FROM accounts WHERE id = 1",
+        "-c",
+        "SELECT count(*) FROM pg_catalog.pg_tables WHERE tablename ~ '^acc'",
+        "-c",
+        "TRUNCATE events",
+        "-c",
+        "DROP TABLE IF EXISTS events, accounts",
+        "-c",
+        "SELECT count(*) FROM pg_tables",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "CREATE TABLE\nCREATE TABLE\nCREATE TABLE\nCOMMENT\n1|10.50|t\nINSERT 0 1\n2\nINSERT 0 1\n11.50\nINSERT 0 1\n1\nINSERT 0 1\n\
+a@x.org\ntab\there|x1|43|2.5|2|1\n1\nTRUNCATE TABLE\nDROP TABLE\n0\n"
+    );
+}
+
+/// The emulated catalog lives in each connection's temp database: the file
+/// holds the user's schema only, before and after catalog queries.
+async fn catalog_never_touches_the_database_file(cache: &str) {
+    let mut server = with_schema(cache);
+    for command in [
+        "\\dt+",
+        "\\d child",
+        "\\l",
+        "\\du",
+        "SHOW ALL",
+        "SELECT * FROM information_schema.columns",
+    ] {
+        psql(&server, command);
+    }
+    server.stop();
+    let out = Command::new("sqlite3")
+        .arg(server.db_path())
+        .arg("SELECT type, name FROM sqlite_schema ORDER BY name")
+        .output()
+        .expect("run the sqlite3 CLI (is sqlite3 installed?)");
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "table|child\nindex|child_pid\ntable|parent\nindex|sqlite_autoindex_parent_1\nview|v\n"
+    );
+}
