@@ -388,8 +388,16 @@ fn apply(given: &mut Given, name: &str, arg: &Arg, to: bool) -> Result<(), Engin
                 name.to_ascii_uppercase()
             )));
         }
-        // Meaningless here: rows are always written in one transaction, in UTF-8.
-        "freeze" | "encoding" => {}
+        // Rows always go in within one transaction: FREEZE changes nothing.
+        "freeze" => {}
+        "encoding" => {
+            let encoding = value()?.to_ascii_uppercase().replace(['-', '_'], "");
+            if !matches!(encoding.as_str(), "UTF8" | "UNICODE") {
+                return Err(unsupported(
+                    "COPY ENCODING other than UTF8 is not supported",
+                ));
+            }
+        }
         other => {
             return Err(EngineError::new(
                 ErrorKind::Syntax,
@@ -627,6 +635,12 @@ mod tests {
             ForceQuote::All
         );
         assert!(!copy_to("COPY t TO STDOUT (HEADER off)").options.header);
+        assert!(
+            copy_from("COPY t FROM STDIN WITH ENCODING 'utf-8' FREEZE")
+                .options
+                .format
+                == CopyFormat::Text
+        );
     }
 
     #[test]
