@@ -1,17 +1,19 @@
-//! `COPY ... FROM STDIN`: rows streamed in by a front end, inserted in batches.
+//! COPY: `FROM STDIN` rows streamed in by a front end and inserted in batches, and
+//! `TO STDOUT` rows of a query handed to the front end to write out.
 //!
-//! A COPY runs in one transaction (its own, or a savepoint inside the client's), so
+//! A COPY FROM runs in one transaction (its own, or a savepoint inside the client's), so
 //! a malformed row or a client that gives up leaves nothing behind. Rows go in
 //! through one multi-row INSERT prepared once, so each round trip to SQLite's
 //! thread carries a whole batch, not one row.
 
 use std::sync::Arc;
 
-use sqlx::{AssertSqlSafe, Executor};
+use sqlx::{AssertSqlSafe, Executor, SqliteConnection};
 
+use super::schema::SchemaCache;
 use super::session::Session;
-use super::{Column, CommandKind, EngineError, ErrorKind, QueryResult, Value};
-use crate::sql::{self, CopyFrom};
+use super::{Column, CommandKind, EngineError, ErrorKind, QueryResult, Value, exec};
+use crate::sql::{self, CopyFrom, CopyTo, ForceQuote};
 
 /// Bound variables per INSERT stay well under SQLite's limit (32766).
 const MAX_VARIABLES: usize = 8192;
@@ -139,11 +141,44 @@ impl Session {
     ) -> Result<(), EngineError> {
         let mut query = sqlx::query(AssertSqlSafe(sql)).persistent(persistent);
         for value in copy.pending.drain(..) {
-            query = super::exec::bind(query, value);
+            query = exec::bind(query, value);
         }
         let conn = self.connection().await?;
         conn.execute(query).await?;
         Ok(())
+    }
+}
+
+/// Runs the query of `COPY ... TO STDOUT`: its rows and columns, tagged `COPY n`.
+/// The session runs it like any statement (inside the client's transaction, if one
+/// is open), so a failing query fails that transaction.
+pub(super) async fn copy_to(
+    conn: &mut SqliteConnection,
+    schema: &SchemaCache,
+    spec: &CopyTo,
+    params: &[Value],
+) -> Result<QueryResult, EngineError> {
+    let mut result = exec::run(conn, schema, &spec.query, params).await?;
+    check_force_quote(&spec.options.force_quote, &result.columns)?;
+    result.kind = CommandKind::Copy;
+    result.rows_affected = result.rows.len() as u64;
+    Ok(result)
+}
+
+/// FORCE_QUOTE may only name columns the COPY writes.
+fn check_force_quote(force: &ForceQuote, columns: &[Column]) -> Result<(), EngineError> {
+    let ForceQuote::Columns(names) = force else {
+        return Ok(());
+    };
+    match names
+        .iter()
+        .find(|name| !columns.iter().any(|c| c.name.eq_ignore_ascii_case(name)))
+    {
+        Some(name) => Err(EngineError::new(
+            ErrorKind::Syntax,
+            format!("FORCE_QUOTE column \"{name}\" not referenced by COPY"),
+        )),
+        None => Ok(()),
     }
 }
 

@@ -246,6 +246,7 @@ impl Session {
                 .await
                 .map(|()| QueryResult::empty(stmt.kind)),
             Plan::Nothing => Ok(QueryResult::empty(stmt.kind)),
+            Plan::CopyTo(copy) => super::copy::copy_to(conn, &engine.schema, copy, params).await,
             Plan::CopyFrom(_) => Err(EngineError::new(
                 ErrorKind::Unsupported,
                 "COPY FROM STDIN needs the PostgreSQL copy protocol",

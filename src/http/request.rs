@@ -8,7 +8,7 @@ use base64::Engine as _;
 use serde_json::{Map, Value as Json};
 
 use crate::engine::Value;
-use crate::sql::{self, Statement};
+use crate::sql::{self, Plan, Statement};
 
 /// A request that could not be understood: HTTP 400 with this message.
 #[derive(Debug)]
@@ -63,6 +63,12 @@ fn parse_statement(item: Json) -> Result<(Statement, Vec<Value>), BadRequest> {
         Ok(None) => return Err(bad("empty statement")),
         Err(error) => return Err(bad(error.message)),
     };
+    if matches!(statement.plan, Plan::CopyFrom(_) | Plan::CopyTo(_)) {
+        return Err(bad(
+            "COPY needs the PostgreSQL protocol's copy mode: over HTTP, run the SELECT or \
+             INSERT itself",
+        ));
+    }
     match params {
         None | Some(Json::Null) => Ok((statement, Vec::new())),
         Some(Json::Array(values)) => {

@@ -7,6 +7,7 @@
 
 use std::collections::HashMap;
 use std::fmt::Debug;
+use std::iter;
 use std::sync::{Arc, OnceLock};
 
 use async_trait::async_trait;
@@ -33,6 +34,7 @@ use pgwire::messages::startup::ParameterStatus;
 use tokio::sync::Mutex;
 
 use super::copy::CopyDecoder;
+use super::copy_out;
 use super::encode::{RowShape, command_tag};
 use super::errors::{error_info, to_pgwire};
 use super::params;
@@ -155,13 +157,7 @@ impl PgConnection {
             .copy_begin(spec)
             .await
             .map_err(|e| to_pgwire(&e))?;
-        let decoder = match CopyDecoder::new(spec, sink.columns()) {
-            Ok(decoder) => decoder,
-            Err(error) => {
-                state.session.copy_abort(sink).await;
-                return Err(to_pgwire(&error));
-            }
-        };
+        let decoder = CopyDecoder::new(spec, sink.columns());
         let columns = sink.columns().len() as i16;
         state.copy = Some(CopyState { sink, decoder });
         client.set_state(PgWireConnectionState::CopyInProgress(extended));
@@ -360,13 +356,23 @@ impl SimpleQueryHandler for PgConnection {
                 let batch: Vec<(Statement, Vec<Value>)> =
                     statements.into_iter().map(|s| (s, Vec::new())).collect();
                 let outcomes = state.session.execute_batch(&batch).await;
-                for (outcome, (statement, _)) in outcomes.into_iter().zip(&batch) {
-                    let sent = match outcome {
-                        Ok(result) => {
-                            state.after(statement);
+                // A failed implicit COMMIT adds an outcome after the last statement's.
+                let statements = batch.iter().map(|(s, _)| Some(s));
+                for (outcome, statement) in outcomes
+                    .into_iter()
+                    .zip(statements.chain(iter::repeat(None)))
+                {
+                    let sent = match (outcome, statement.map(|s| &s.plan)) {
+                        (Ok(result), Some(Plan::CopyTo(spec))) => {
+                            copy_out::send(client, spec, &result).await
+                        }
+                        (Ok(result), _) => {
+                            if let Some(statement) = statement {
+                                state.after(statement);
+                            }
                             send_simple_result(client, &result).await
                         }
-                        Err(error) => Err(to_pgwire(&error)),
+                        (Err(error), _) => Err(to_pgwire(&error)),
                     };
                     if let Err(error) = sent {
                         feed(
@@ -588,6 +594,11 @@ impl ExtendedQueryHandler for PgConnection {
             let result = self.start_copy(client, state, spec, true).await;
             client.set_transaction_status(transaction_status(&state.session));
             return result;
+        }
+        if let Plan::CopyTo(spec) = &statement.plan {
+            let result = state.session.execute(&statement, &portal.params).await;
+            client.set_transaction_status(transaction_status(&state.session));
+            return copy_out::send(client, spec, &result.map_err(|e| to_pgwire(&e))?).await;
         }
         let (result, sent) = match std::mem::replace(&mut portal.progress, Progress::NotRun) {
             Progress::NotRun => {

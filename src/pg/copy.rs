@@ -16,13 +16,11 @@ use super::connection::PgConnection;
 use super::params;
 use super::types::column_type;
 use crate::engine::{Column, EngineError, ErrorKind, Value};
-use crate::sql::{CopyFormat, CopyFrom};
+use crate::sql::{CopyFormat, CopyFrom, CopyOptions};
 
 /// Turns the COPY byte stream into rows of values typed for the target columns.
 pub struct CopyDecoder {
-    format: CopyFormat,
-    delimiter: u8,
-    null: Vec<u8>,
+    options: CopyOptions,
     skip_header: bool,
     types: Vec<Type>,
     buffer: Vec<u8>,
@@ -32,38 +30,15 @@ pub struct CopyDecoder {
 }
 
 impl CopyDecoder {
-    pub fn new(spec: &CopyFrom, columns: &[Column]) -> Result<Self, EngineError> {
-        let default_delimiter = if spec.format == CopyFormat::Csv {
-            ","
-        } else {
-            "\t"
-        };
-        let delimiter = spec.delimiter.as_deref().unwrap_or(default_delimiter);
-        let [delimiter] = delimiter.as_bytes() else {
-            return Err(EngineError::invalid(
-                "COPY delimiter must be a single one-byte character",
-            ));
-        };
-        let default_null = if spec.format == CopyFormat::Csv {
-            ""
-        } else {
-            "\\N"
-        };
-        Ok(CopyDecoder {
-            format: spec.format,
-            delimiter: *delimiter,
-            null: spec
-                .null
-                .as_deref()
-                .unwrap_or(default_null)
-                .as_bytes()
-                .to_vec(),
-            skip_header: spec.header,
+    pub fn new(spec: &CopyFrom, columns: &[Column]) -> Self {
+        CopyDecoder {
+            options: spec.options.clone(),
+            skip_header: spec.options.header,
             types: columns.iter().map(column_type).collect(),
             buffer: Vec::new(),
             ended: false,
             line: 0,
-        })
+        }
     }
 
     /// Adds a chunk of data; returns the rows completed by it.
@@ -84,7 +59,7 @@ impl CopyDecoder {
         let mut consumed = 0;
         while !self.ended {
             let rest = &self.buffer[consumed..];
-            let Some(len) = record_end(rest, self.format)
+            let Some(len) = record_end(rest, &self.options)
                 .or((at_end && !rest.is_empty()).then_some(rest.len()))
             else {
                 break;
@@ -98,7 +73,7 @@ impl CopyDecoder {
             } else if std::mem::take(&mut self.skip_header) {
                 continue;
             } else {
-                let fields = match self.format {
+                let fields = match self.options.format {
                     CopyFormat::Text => self.text_fields(record)?,
                     CopyFormat::Csv => self.csv_fields(record)?,
                 };
@@ -119,12 +94,14 @@ impl CopyDecoder {
         )
     }
 
-    /// Text format: delimiter-separated, backslash escapes, `\N` for NULL.
+    /// Text format: delimiter-separated, backslash escapes (an escaped delimiter is
+    /// data), the NULL string (`\N`) for NULL.
     fn text_fields(&self, record: &[u8]) -> Result<Vec<Option<String>>, EngineError> {
-        record
-            .split(|b| *b == self.delimiter)
+        let null = self.options.null.as_bytes();
+        split_text(record, self.options.delimiter)
+            .into_iter()
             .map(|raw| {
-                if raw == self.null.as_slice() {
+                if raw == null {
                     return Ok(None);
                 }
                 let bytes =
@@ -136,8 +113,15 @@ impl CopyDecoder {
             .collect()
     }
 
-    /// CSV: `"` quotes, `""` inside quotes; an unquoted NULL string is NULL.
+    /// CSV: fields in quotes may hold anything, with the escape character before a
+    /// quote or escape inside them; only an unquoted NULL string is NULL.
     fn csv_fields(&self, record: &[u8]) -> Result<Vec<Option<String>>, EngineError> {
+        let CopyOptions {
+            delimiter,
+            quote,
+            escape,
+            ..
+        } = self.options;
         let mut fields = Vec::new();
         let mut field = Vec::new();
         let mut quoted = false;
@@ -146,29 +130,25 @@ impl CopyDecoder {
         loop {
             let byte = record.get(i).copied();
             match (quoted, byte) {
-                (true, Some(b'"')) if record.get(i + 1) == Some(&b'"') => {
-                    field.push(b'"');
+                (true, Some(b))
+                    if b == escape
+                        && record
+                            .get(i + 1)
+                            .is_some_and(|next| *next == quote || *next == escape) =>
+                {
+                    field.push(record[i + 1]);
                     i += 1;
                 }
-                (true, Some(b'"')) => quoted = false,
+                (true, Some(b)) if b == quote => quoted = false,
                 (true, Some(b)) => field.push(b),
                 (true, None) => return Err(self.bad("unterminated CSV quoted field")),
-                (false, Some(b'"')) => {
+                (false, Some(b)) if b == quote => {
                     quoted = true;
                     was_quoted = true;
                 }
-                (false, Some(b)) if b != self.delimiter => field.push(b),
+                (false, Some(b)) if b != delimiter => field.push(b),
                 (false, _) => {
-                    let value = if !was_quoted && field == self.null {
-                        None
-                    } else {
-                        Some(
-                            String::from_utf8(std::mem::take(&mut field))
-                                .map_err(|_| self.bad("invalid UTF-8"))?,
-                        )
-                    };
-                    fields.push(value);
-                    field.clear();
+                    fields.push(self.csv_value(std::mem::take(&mut field), was_quoted)?);
                     was_quoted = false;
                     if byte.is_none() {
                         return Ok(fields);
@@ -177,6 +157,15 @@ impl CopyDecoder {
             }
             i += 1;
         }
+    }
+
+    fn csv_value(&self, field: Vec<u8>, was_quoted: bool) -> Result<Option<String>, EngineError> {
+        if !was_quoted && field == self.options.null.as_bytes() {
+            return Ok(None);
+        }
+        String::from_utf8(field)
+            .map(Some)
+            .map_err(|_| self.bad("invalid UTF-8"))
     }
 
     fn typed(&self, fields: Vec<Option<String>>) -> Result<Vec<Value>, EngineError> {
@@ -202,19 +191,49 @@ impl CopyDecoder {
 
 /// Length of the first complete record in `data` (excluding its newline). In CSV a
 /// newline inside quotes belongs to the field.
-fn record_end(data: &[u8], format: CopyFormat) -> Option<usize> {
-    match format {
-        CopyFormat::Text => data.iter().position(|b| *b == b'\n'),
-        CopyFormat::Csv => {
-            let mut quoted = false;
-            data.iter().position(|b| {
-                if *b == b'"' {
-                    quoted = !quoted;
-                }
-                *b == b'\n' && !quoted
-            })
-        }
+fn record_end(data: &[u8], options: &CopyOptions) -> Option<usize> {
+    if options.format == CopyFormat::Text {
+        return data.iter().position(|b| *b == b'\n');
     }
+    let (quote, escape) = (options.quote, options.escape);
+    let mut quoted = false;
+    let mut i = 0;
+    while i < data.len() {
+        let b = data[i];
+        let escaped_next = quoted
+            && escape != quote
+            && b == escape
+            && data.get(i + 1).is_some_and(|n| *n == quote || *n == escape);
+        if escaped_next {
+            i += 1;
+        } else if b == quote {
+            quoted = !quoted;
+        } else if b == b'\n' && !quoted {
+            return Some(i);
+        }
+        i += 1;
+    }
+    None
+}
+
+/// Splits a text-format record at each delimiter that is not backslash-escaped.
+fn split_text(record: &[u8], delimiter: u8) -> Vec<&[u8]> {
+    let mut fields = Vec::new();
+    let mut start = 0;
+    let mut i = 0;
+    while i < record.len() {
+        if record[i] == b'\\' {
+            i += 2;
+            continue;
+        }
+        if record[i] == delimiter {
+            fields.push(&record[start..i]);
+            start = i + 1;
+        }
+        i += 1;
+    }
+    fields.push(&record[start.min(record.len())..]);
+    fields
 }
 
 /// PostgreSQL's text-format escapes: `\b \f \n \r \t \v \\`, octal `\NNN`, `\xHH`;
@@ -308,13 +327,17 @@ mod tests {
     use super::*;
 
     fn spec(format: CopyFormat) -> CopyFrom {
-        CopyFrom {
-            table: "t".into(),
-            columns: vec![],
-            format,
-            delimiter: None,
-            null: None,
-            header: format == CopyFormat::Csv,
+        let options = match format {
+            CopyFormat::Text => "",
+            CopyFormat::Csv => "WITH (FORMAT csv, HEADER)",
+        };
+        from(&format!("COPY t FROM STDIN {options}"))
+    }
+
+    fn from(sql: &str) -> CopyFrom {
+        match crate::sql::parse_single(sql).unwrap().unwrap().plan {
+            crate::sql::Plan::CopyFrom(spec) => (*spec).clone(),
+            other => panic!("{other:?}"),
         }
     }
 
@@ -331,8 +354,7 @@ mod tests {
 
     #[test]
     fn text_rows_split_across_chunks() {
-        let mut decoder =
-            CopyDecoder::new(&spec(CopyFormat::Text), &columns(&["int", "text"])).unwrap();
+        let mut decoder = CopyDecoder::new(&spec(CopyFormat::Text), &columns(&["int", "text"]));
         assert!(decoder.push(b"1\ta\\tb").unwrap().is_empty());
         let rows = decoder.push(b"\\\\c\n2\t\\N\n\\.\nignored").unwrap();
         assert_eq!(
@@ -355,8 +377,7 @@ mod tests {
 
     #[test]
     fn csv_with_header_quotes_and_newlines() {
-        let mut decoder =
-            CopyDecoder::new(&spec(CopyFormat::Csv), &columns(&["int", "text"])).unwrap();
+        let mut decoder = CopyDecoder::new(&spec(CopyFormat::Csv), &columns(&["int", "text"]));
         let rows = decoder
             .push(b"id,name\n1,\"a,\"\"b\"\"\nc\"\n2,\n3,\"\"")
             .unwrap();
@@ -375,11 +396,32 @@ mod tests {
 
     #[test]
     fn malformed_rows_are_errors() {
-        let mut decoder =
-            CopyDecoder::new(&spec(CopyFormat::Text), &columns(&["int", "text"])).unwrap();
+        let mut decoder = CopyDecoder::new(&spec(CopyFormat::Text), &columns(&["int", "text"]));
         assert!(decoder.push(b"1\ta\textra\n").is_err());
-        let mut decoder =
-            CopyDecoder::new(&spec(CopyFormat::Text), &columns(&["int", "text"])).unwrap();
+        let mut decoder = CopyDecoder::new(&spec(CopyFormat::Text), &columns(&["int", "text"]));
         assert!(decoder.push(b"notanumber\ta\n").is_err());
+    }
+
+    #[test]
+    fn escaped_delimiters_quotes_and_escapes() {
+        let text = from("COPY t FROM STDIN WITH DELIMITER AS ','");
+        let mut decoder = CopyDecoder::new(&text, &columns(&["text", "text"]));
+        assert_eq!(
+            decoder.push(b"a\\\\,b\\,c\n\\N,x").unwrap(),
+            vec![vec![Value::Text(r"a\".into()), Value::Text("b,c".into())]]
+        );
+        assert_eq!(
+            decoder.finish().unwrap(),
+            vec![vec![Value::Null, Value::Text("x".into())]]
+        );
+        let csv = from(r"COPY t FROM STDIN WITH CSV QUOTE AS '''' ESCAPE AS '\' NULL AS 'n'");
+        let mut decoder = CopyDecoder::new(&csv, &columns(&["text", "text"]));
+        assert_eq!(
+            decoder.push(b"'it\\'s\n\\\\',n\n'n',\\x\n").unwrap(),
+            vec![
+                vec![Value::Text("it's\n\\".into()), Value::Null],
+                vec![Value::Text("n".into()), Value::Text("\\x".into())],
+            ]
+        );
     }
 }

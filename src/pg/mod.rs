@@ -6,6 +6,7 @@
 
 mod connection;
 mod copy;
+mod copy_out;
 mod datetime;
 mod encode;
 mod errors;

@@ -7,6 +7,7 @@
 
 mod catalog;
 mod classify;
+mod copy;
 mod dialect;
 mod lexer;
 mod params;
@@ -16,6 +17,7 @@ mod translate;
 use std::sync::Arc;
 
 pub use classify::Action;
+pub use copy::{CopyFormat, CopyFrom, CopyOptions, CopyTo, ForceQuote};
 use lexer::{Token, TokenKind, tokenize};
 pub use params::{ParamHint, param_hints};
 pub use session::SessionCommand;
@@ -53,26 +55,10 @@ pub enum Plan {
     Nothing,
     /// `COPY ... FROM STDIN`: rows arrive through the front end's copy protocol.
     CopyFrom(Arc<CopyFrom>),
+    /// `COPY ... TO STDOUT`: a query whose rows leave through the copy protocol.
+    CopyTo(Arc<CopyTo>),
     /// `SET`, `SHOW`, ...: answered from the session's settings, not by SQLite.
     Session(SessionCommand),
-}
-
-/// The target and options of `COPY ... FROM STDIN`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct CopyFrom {
-    pub table: String,
-    /// Empty: every column of the table, in order.
-    pub columns: Vec<String>,
-    pub format: CopyFormat,
-    pub delimiter: Option<String>,
-    pub null: Option<String>,
-    pub header: bool,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum CopyFormat {
-    Text,
-    Csv,
 }
 
 impl Statement {
@@ -220,7 +206,11 @@ fn build(text: &str, tokens: &[Token]) -> Result<Statement, EngineError> {
 fn statement(sql: Arc<str>, shape: &classify::Shape, param_count: usize, plan: Plan) -> Statement {
     Statement {
         sql,
-        action: shape.action,
+        // COPY TO reads or writes what its query does.
+        action: match &plan {
+            Plan::CopyTo(copy) => copy.query.action,
+            _ => shape.action,
+        },
         kind: shape.kind,
         returns_rows: shape.returns_rows && plan == Plan::Single,
         param_count,

@@ -11,15 +11,16 @@
 //!   index PostgreSQL would create (named `t_pkey` / `t_c_key`), since SQLite cannot
 //!   add constraints to an existing table;
 //! - `generate_series(a, b [, step]) [AS] x` in FROM becomes a recursive CTE;
-//! - `COPY t FROM STDIN` becomes the COPY plan the front end streams rows into.
+//! - `COPY` becomes the COPY plan the front end streams rows through (see
+//!   [`super::copy`]).
 //!
 //! Statements that need none of this never get here (see [`needs_translation`]).
 
 use std::sync::Arc;
 
 use super::lexer::{Token, TokenKind, tokenize};
-use super::{CopyFormat, CopyFrom, Plan};
-use crate::engine::{EngineError, ErrorKind};
+use super::{Plan, copy};
+use crate::engine::EngineError;
 
 /// What a rewrite produced: the plan, and for single statements the new SQL.
 pub(super) struct Rewrite {
@@ -64,7 +65,7 @@ pub(super) fn translate(sql: &str) -> Result<Option<Rewrite>, EngineError> {
             plan: Plan::Nothing,
         })
     } else if words.starts_with(&["COPY"]) {
-        Some(copy_from(&words)?)
+        Some(copy::parse(&words)?)
     } else {
         None
     };
@@ -78,33 +79,33 @@ pub(super) fn translate(sql: &str) -> Result<Option<Rewrite>, EngineError> {
 }
 
 /// The statement's tokens with helpers to read them as words.
-struct Words<'a> {
-    sql: &'a str,
-    tokens: &'a [Token],
+pub(super) struct Words<'a> {
+    pub sql: &'a str,
+    pub tokens: &'a [Token],
 }
 
 impl Words<'_> {
-    fn text(&self, i: usize) -> &str {
+    pub(super) fn text(&self, i: usize) -> &str {
         self.tokens.get(i).map_or("", |t| t.text(self.sql))
     }
 
-    fn is(&self, i: usize, kw: &str) -> bool {
+    pub(super) fn is(&self, i: usize, kw: &str) -> bool {
         self.tokens
             .get(i)
             .is_some_and(|t| t.is_keyword(self.sql, kw))
     }
 
-    fn starts_with(&self, kws: &[&str]) -> bool {
+    pub(super) fn starts_with(&self, kws: &[&str]) -> bool {
         kws.iter().enumerate().all(|(i, kw)| self.is(i, kw))
     }
 
-    fn kind(&self, i: usize) -> Option<TokenKind> {
+    pub(super) fn kind(&self, i: usize) -> Option<TokenKind> {
         self.tokens.get(i).map(|t| t.kind)
     }
 
     /// Reads a possibly schema-qualified name at `i`; returns it without a `public.`
     /// or `main.` qualifier, and the index after it.
-    fn name(&self, mut i: usize) -> Option<(String, usize)> {
+    pub(super) fn name(&self, mut i: usize) -> Option<(String, usize)> {
         let mut parts = Vec::new();
         loop {
             match self.kind(i)? {
@@ -129,7 +130,7 @@ impl Words<'_> {
     }
 
     /// Comma-separated names from `i` until a word that is not a name continuation.
-    fn name_list(&self, mut i: usize, stop: &[&str]) -> (Vec<String>, usize) {
+    pub(super) fn name_list(&self, mut i: usize, stop: &[&str]) -> (Vec<String>, usize) {
         let mut names = Vec::new();
         while i < self.tokens.len() && !stop.iter().any(|kw| self.is(i, kw)) {
             let Some((name, next)) = self.name(i) else {
@@ -145,7 +146,7 @@ impl Words<'_> {
     }
 
     /// The index of the parenthesis closing the one at `open`.
-    fn closing(&self, open: usize) -> Option<usize> {
+    pub(super) fn closing(&self, open: usize) -> Option<usize> {
         let mut depth = 0usize;
         for (i, t) in self.tokens.iter().enumerate().skip(open) {
             match t.kind {
@@ -386,133 +387,6 @@ fn generate_series(sql: &str, tokens: &[Token]) -> Option<String> {
     ))
 }
 
-/// `COPY table [(columns)] FROM STDIN [[WITH] (options) | legacy options]`.
-fn copy_from(w: &Words) -> Result<Rewrite, EngineError> {
-    let unsupported = |what: &str| {
-        EngineError::new(
-            ErrorKind::Unsupported,
-            format!("COPY {what} is not supported"),
-        )
-    };
-    let (table, mut i) = w.name(1).ok_or_else(|| unsupported("from a query"))?;
-    let mut columns = Vec::new();
-    if w.kind(i) == Some(TokenKind::LeftParen) {
-        let close = w
-            .closing(i)
-            .ok_or_else(|| unsupported("with this column list"))?;
-        columns = (i + 1..close)
-            .filter(|j| matches!(w.kind(*j), Some(TokenKind::Word | TokenKind::QuotedIdent)))
-            .map(|j| w.text(j).to_owned())
-            .collect();
-        i = close + 1;
-    }
-    if !(w.is(i, "FROM") && w.is(i + 1, "STDIN")) {
-        return Err(unsupported("other than FROM STDIN"));
-    }
-    let mut copy = CopyFrom {
-        table,
-        columns,
-        format: CopyFormat::Text,
-        delimiter: None,
-        null: None,
-        header: false,
-    };
-    i += 2;
-    if w.is(i, "WITH") {
-        i += 1;
-    }
-    let options: Vec<usize> = if w.kind(i) == Some(TokenKind::LeftParen) {
-        let close = w
-            .closing(i)
-            .ok_or_else(|| unsupported("with these options"))?;
-        (i + 1..close).collect()
-    } else {
-        (i..w.tokens.len()).collect()
-    };
-    let options: Vec<usize> = options.into_iter().filter(|j| w.text(*j) != ",").collect();
-    let mut it = options.into_iter().peekable();
-    while let Some(j) = it.next() {
-        let option = w.text(j).to_ascii_uppercase();
-        let value = |it: &mut std::iter::Peekable<std::vec::IntoIter<usize>>| {
-            it.next().map(|k| string_value(w.text(k)))
-        };
-        match option.as_str() {
-            "FORMAT" => {
-                copy.format = match value(&mut it)
-                    .unwrap_or_default()
-                    .to_ascii_lowercase()
-                    .as_str()
-                {
-                    "text" => CopyFormat::Text,
-                    "csv" => CopyFormat::Csv,
-                    other => return Err(unsupported(&format!("FORMAT {other}"))),
-                }
-            }
-            "CSV" => copy.format = CopyFormat::Csv,
-            "BINARY" => return Err(unsupported("FORMAT binary")),
-            "DELIMITER" => copy.delimiter = value(&mut it),
-            "NULL" => copy.null = value(&mut it),
-            "HEADER" => {
-                let on = it.peek().is_none_or(|k| {
-                    let v = w.text(*k).to_ascii_lowercase();
-                    v != "false" && v != "off" && v != "0"
-                });
-                if it.peek().is_some_and(|k| {
-                    matches!(w.kind(*k), Some(TokenKind::Word | TokenKind::Number))
-                }) {
-                    it.next();
-                }
-                copy.header = on;
-            }
-            // Accepted and meaningless here: FREEZE (on|off), ENCODING 'UTF8'.
-            "FREEZE" | "ENCODING" => {
-                if it.peek().is_some_and(|k| !is_option_name(w.text(*k))) {
-                    it.next();
-                }
-            }
-            other => return Err(unsupported(&format!("option {other}"))),
-        }
-    }
-    Ok(Rewrite {
-        sql: String::new(),
-        plan: Plan::CopyFrom(Arc::new(copy)),
-    })
-}
-
-fn is_option_name(word: &str) -> bool {
-    [
-        "FORMAT",
-        "CSV",
-        "DELIMITER",
-        "NULL",
-        "HEADER",
-        "FREEZE",
-        "ENCODING",
-        "BINARY",
-    ]
-    .iter()
-    .any(|o| word.eq_ignore_ascii_case(o))
-}
-
-/// `'x'` or `E'\t'` or a bare word, as its value.
-fn string_value(token: &str) -> String {
-    if let Some(body) = token
-        .strip_prefix("E'")
-        .or_else(|| token.strip_prefix("e'"))
-    {
-        let body = body.strip_suffix('\'').unwrap_or(body);
-        return body
-            .replace("\\t", "\t")
-            .replace("\\n", "\n")
-            .replace("\\\\", "\\")
-            .replace("''", "'");
-    }
-    match token.strip_prefix('\'').and_then(|t| t.strip_suffix('\'')) {
-        Some(body) => body.replace("''", "'"),
-        None => token.to_owned(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -581,31 +455,5 @@ mod tests {
             sql.ends_with("SELECT v AS aid FROM litewire_series WHERE v <= 100000) AS aid"),
             "{sql}"
         );
-    }
-
-    #[test]
-    fn copy_options() {
-        let Plan::CopyFrom(copy) = rewrite("copy pgbench_accounts from stdin with (freeze on)").1
-        else {
-            panic!()
-        };
-        assert_eq!(
-            (copy.table.as_str(), copy.format, copy.header),
-            ("pgbench_accounts", CopyFormat::Text, false)
-        );
-        let Plan::CopyFrom(copy) = rewrite(
-            "COPY t (a, b) FROM STDIN WITH (FORMAT csv, HEADER true, DELIMITER ';', NULL 'n/a')",
-        )
-        .1
-        else {
-            panic!()
-        };
-        assert_eq!(copy.columns, vec!["a", "b"]);
-        assert_eq!((copy.format, copy.header), (CopyFormat::Csv, true));
-        assert_eq!(
-            (copy.delimiter.as_deref(), copy.null.as_deref()),
-            (Some(";"), Some("n/a"))
-        );
-        assert!(translate("copy t to stdout").is_err());
     }
 }
