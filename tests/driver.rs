@@ -18,6 +18,7 @@ in_both_cache_modes!(
     extended_queries_with_untyped_parameters,
     typed_binary_values,
     portals_with_row_limits,
+    query_typed_without_a_prepared_statement,
     driver_errors,
     every_type_round_trips_as_typed_parameters,
     sql_literals_read_back_as_postgres_types,
@@ -261,6 +262,43 @@ async fn portals_with_row_limits(cache: &str) {
     }
     assert_eq!(seen, (1..=10).collect::<Vec<_>>());
     tx.commit().await.unwrap();
+}
+
+/// `query_typed`: Parse with the parameter types, Bind, Execute, in one round
+/// trip and without a Describe; results still arrive typed, in binary.
+async fn query_typed_without_a_prepared_statement(cache: &str) {
+    let server = TestServer::start(cache, &[]);
+    let (client, _conn) = server.connect().await;
+    client
+        .batch_execute("CREATE TABLE events (id integer PRIMARY KEY, at timestamptz, tag uuid, ok boolean)")
+        .await
+        .unwrap();
+    let at: DateTime<Utc> = "2024-02-29T23:59:59.5Z".parse().unwrap();
+    let tag = Uuid::from_str("a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11").unwrap();
+    let inserted = client
+        .query_typed(
+            "INSERT INTO events VALUES ($1, $2, $3, $4) RETURNING id",
+            &[
+                (&7i32, Type::INT4),
+                (&at, Type::TIMESTAMPTZ),
+                (&tag, Type::UUID),
+                (&true, Type::BOOL),
+            ],
+        )
+        .await
+        .unwrap();
+    assert_eq!(inserted[0].get::<_, i32>(0), 7);
+    let rows = client
+        .query_typed(
+            "SELECT at, tag, ok FROM events WHERE id = $1 AND at <= $2",
+            &[(&7i32, Type::INT4), (&at, Type::TIMESTAMPTZ)],
+        )
+        .await
+        .unwrap();
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0].get::<_, DateTime<Utc>>(0), at);
+    assert_eq!(rows[0].get::<_, Uuid>(1), tag);
+    assert!(rows[0].get::<_, bool>(2));
 }
 
 async fn driver_errors(cache: &str) {
