@@ -270,7 +270,9 @@ async fn query_typed_without_a_prepared_statement(cache: &str) {
     let server = TestServer::start(cache, &[]);
     let (client, _conn) = server.connect().await;
     client
-        .batch_execute("CREATE TABLE events (id integer PRIMARY KEY, at timestamptz, tag uuid, ok boolean)")
+        .batch_execute(
+            "CREATE TABLE events (id integer PRIMARY KEY, at timestamptz, tag uuid, ok boolean)",
+        )
         .await
         .unwrap();
     let at: DateTime<Utc> = "2024-02-29T23:59:59.5Z".parse().unwrap();

@@ -857,6 +857,28 @@ fn is_schema(part: &str, schema: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sql::lexer::tokenize;
+
+    #[test]
+    fn sqlite_and_pgbench_statements_skip_the_parser() {
+        for sql in [
+            "SELECT abalance FROM pgbench_accounts WHERE aid = $1",
+            "UPDATE pgbench_tellers SET tbalance = tbalance + $1 WHERE tid = $2",
+            "INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) VALUES ($1, $2, $3, $4, CURRENT_TIMESTAMP)",
+            "SELECT * FROM t WHERE a = ?1 AND b LIKE 'pg_%'",
+            "INSERT OR REPLACE INTO kv VALUES ('now', json('[1]'))",
+        ] {
+            assert!(!wants(sql, &tokenize(sql)), "{sql}");
+        }
+        for sql in [
+            "SELECT x::int",
+            "SELECT * FROM pg_class",
+            "SELECT E'a'",
+            "SELECT now()",
+        ] {
+            assert!(wants(sql, &tokenize(sql)), "{sql}");
+        }
+    }
 
     fn tr(sql: &str) -> String {
         translate(sql).map_or_else(|| "<unchanged>".into(), |t| t.sql)
