@@ -8,11 +8,8 @@
 
 use std::sync::Arc;
 
-use sqlx::{AssertSqlSafe, Executor, SqliteConnection};
-
-use super::schema::SchemaCache;
 use super::session::Session;
-use super::{Column, CommandKind, EngineError, ErrorKind, QueryResult, Value, exec};
+use super::{Column, CommandKind, EngineError, ErrorKind, QueryResult, Value};
 use crate::sql::{self, CopyFrom, CopyTo, ForceQuote};
 
 /// Bound variables per INSERT stay well under SQLite's limit (32766).
@@ -139,13 +136,10 @@ impl Session {
         sql: Arc<str>,
         persistent: bool,
     ) -> Result<(), EngineError> {
-        let mut query = sqlx::query(AssertSqlSafe(sql)).persistent(persistent);
-        for value in copy.pending.drain(..) {
-            query = exec::bind(query, value);
-        }
-        let conn = self.connection().await?;
-        conn.execute(query).await?;
-        Ok(())
+        let values: Vec<Value> = copy.pending.drain(..).collect();
+        self.run_direct(&sql, &values, CommandKind::Insert, false, persistent)
+            .await
+            .map(drop)
     }
 }
 
@@ -153,12 +147,14 @@ impl Session {
 /// The session runs it like any statement (inside the client's transaction, if one
 /// is open), so a failing query fails that transaction.
 pub(super) async fn copy_to(
-    conn: &mut SqliteConnection,
-    schema: &SchemaCache,
+    session: &mut Session,
     spec: &CopyTo,
     params: &[Value],
 ) -> Result<QueryResult, EngineError> {
-    let mut result = exec::run(conn, schema, &spec.query, params).await?;
+    let query = &spec.query;
+    let mut result = session
+        .run_direct(&query.sql, params, query.kind, true, !params.is_empty())
+        .await?;
     check_force_quote(&spec.options.force_quote, &result.columns)?;
     result.kind = CommandKind::Copy;
     result.rows_affected = result.rows.len() as u64;

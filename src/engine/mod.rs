@@ -7,6 +7,7 @@
 
 mod catalog;
 mod copy;
+mod direct;
 mod error;
 mod exec;
 mod functions;
@@ -61,6 +62,8 @@ pub struct Engine {
     info: ServerInfo,
     write_wait: Duration,
     allow_attach: bool,
+    /// Prepared statements each session keeps.
+    statement_cache: usize,
 }
 
 impl Engine {
@@ -75,6 +78,7 @@ impl Engine {
             info,
             write_wait: config.busy_timeout(),
             allow_attach: config.allow_attach,
+            statement_cache: config.statement_cache,
         }))
     }
 

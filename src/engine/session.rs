@@ -8,11 +8,12 @@
 
 use std::sync::Arc;
 
+use sqlx::Sqlite;
 use sqlx::pool::PoolConnection;
-use sqlx::{Executor, Sqlite};
 use tokio::sync::OwnedSemaphorePermit;
 
 use super::catalog::{self, SessionIdentity};
+use super::direct::{self, Statements};
 use super::settings::Settings;
 use super::value::StorageClass;
 use super::{Column, CommandKind, Engine, EngineError, ErrorKind, QueryResult, Value, exec};
@@ -28,6 +29,9 @@ pub enum TransactionState {
 
 pub struct Session {
     engine: Arc<Engine>,
+    /// Prepared on `conn`; declared first so that they are finalized before the
+    /// connection goes back to the pool.
+    statements: Statements,
     conn: Option<PoolConnection<Sqlite>>,
     state: TransactionState,
     /// Held from a transaction's first write to its end.
@@ -39,6 +43,7 @@ pub struct Session {
 impl Session {
     pub(super) fn new(engine: Arc<Engine>, identity: SessionIdentity, settings: Settings) -> Self {
         Session {
+            statements: Statements::new(engine.statement_cache),
             engine,
             conn: None,
             state: TransactionState::Idle,
@@ -239,14 +244,24 @@ impl Session {
             let (identity, settings) = (self.identity.clone(), self.settings.clone());
             catalog::prepare(self.connection().await?, &identity, &settings).await?;
         }
-        let conn = self.connection().await?;
         let result = match &stmt.plan {
-            Plan::Single => exec::run(conn, &engine.schema, stmt, params).await,
-            Plan::Script(parts) => exec::run_script(conn, parts)
+            // Statements with parameters are prepared once and run many times;
+            // literal SQL (simple queries) rarely repeats.
+            Plan::Single => {
+                self.run_direct(
+                    &stmt.sql,
+                    params,
+                    stmt.kind,
+                    stmt.returns_rows,
+                    !params.is_empty(),
+                )
+                .await
+            }
+            Plan::CopyTo(copy) => super::copy::copy_to(self, copy, params).await,
+            Plan::Script(parts) => exec::run_script(self.connection().await?, parts)
                 .await
                 .map(|()| QueryResult::empty(stmt.kind)),
             Plan::Nothing => Ok(QueryResult::empty(stmt.kind)),
-            Plan::CopyTo(copy) => super::copy::copy_to(conn, &engine.schema, copy, params).await,
             Plan::CopyFrom(_) => Err(EngineError::new(
                 ErrorKind::Unsupported,
                 "COPY FROM STDIN needs the PostgreSQL copy protocol",
@@ -291,10 +306,9 @@ impl Session {
         } else {
             "BEGIN"
         };
-        let conn = self.connection().await?;
-        if let Err(error) = conn.execute(sql).await {
+        if let Err(error) = self.execute_direct(sql).await {
             self.write_permit = None;
-            return Err(error.into());
+            return Err(error);
         }
         self.state = TransactionState::Active;
         self.settings.begin_transaction();
@@ -309,8 +323,7 @@ impl Session {
                 Ok(QueryResult::empty(CommandKind::Rollback))
             }
             TransactionState::Active => {
-                let conn = self.connection().await?;
-                let committed = conn.execute("COMMIT").await;
+                let committed = self.execute_direct("COMMIT").await;
                 match committed {
                     Ok(_) => {
                         self.end_transaction(true);
@@ -318,7 +331,7 @@ impl Session {
                     }
                     Err(error) => {
                         // A failed COMMIT ends the transaction, as in PostgreSQL.
-                        let error = snapshot_conflict(error.into());
+                        let error = snapshot_conflict(error);
                         self.rollback().await?;
                         Err(error)
                     }
@@ -331,9 +344,8 @@ impl Session {
         if self.state == TransactionState::Idle {
             return Ok(());
         }
-        let conn = self.connection().await?;
         // SQLite may already have rolled back on its own (after SQLITE_FULL, say).
-        if let Err(error) = conn.execute("ROLLBACK").await {
+        if let Err(error) = self.execute_direct("ROLLBACK").await {
             tracing::debug!(%error, "ROLLBACK");
         }
         self.end_transaction(false);
@@ -437,10 +449,7 @@ impl Session {
                 if self.write_permit.is_none() {
                     self.write_permit = Some(self.acquire_write_permit().await?);
                 }
-                self.connection()
-                    .await?
-                    .execute("SAVEPOINT litewire_copy")
-                    .await?;
+                self.execute_direct("SAVEPOINT litewire_copy").await?;
                 Ok(false)
             }
         }
@@ -456,21 +465,48 @@ impl Session {
         match (own, commit) {
             (true, true) => self.commit().await.map(drop),
             (true, false) => self.rollback().await,
-            (false, true) => {
-                self.connection()
-                    .await?
-                    .execute("RELEASE litewire_copy")
-                    .await?;
-                Ok(())
-            }
+            (false, true) => self.execute_direct("RELEASE litewire_copy").await,
             (false, false) => {
                 self.state = TransactionState::Failed;
-                let conn = self.connection().await?;
-                conn.execute("ROLLBACK TO litewire_copy").await?;
-                conn.execute("RELEASE litewire_copy").await?;
-                Ok(())
+                self.execute_direct("ROLLBACK TO litewire_copy").await?;
+                self.execute_direct("RELEASE litewire_copy").await
             }
         }
+    }
+
+    /// Runs one SQLite statement on the session's connection, directly (see
+    /// `direct`): no hand-off to SQLx's connection thread.
+    pub(super) async fn run_direct(
+        &mut self,
+        sql: &Arc<str>,
+        params: &[Value],
+        kind: CommandKind,
+        returns_rows: bool,
+        cache: bool,
+    ) -> Result<QueryResult, EngineError> {
+        self.connection().await?;
+        let Some(conn) = self.conn.as_deref_mut() else {
+            return Err(EngineError::new(ErrorKind::Internal, "no connection"));
+        };
+        direct::run(
+            conn,
+            &mut self.statements,
+            sql,
+            params,
+            kind,
+            returns_rows,
+            cache,
+        )
+        .await
+    }
+
+    /// Runs a parameterless statement whose result is only success or failure.
+    async fn execute_direct(&mut self, sql: &'static str) -> Result<(), EngineError> {
+        self.connection().await?;
+        let Some(conn) = self.conn.as_deref_mut() else {
+            return Err(EngineError::new(ErrorKind::Internal, "no connection"));
+        };
+        direct::execute(conn, &mut self.statements, sql).await
     }
 
     pub(super) async fn connection(&mut self) -> Result<&mut sqlx::SqliteConnection, EngineError> {
