@@ -6,17 +6,25 @@
 //! cross-thread hand-offs that cost about 150 µs per statement on a small machine,
 //! 40 times what SQLite itself needs for a point SELECT. SQLx also offers
 //! [`SqliteConnection::lock_handle`], which locks the connection for the caller and
-//! exposes its `sqlite3*`. The hot path uses it: prepare (cached per session),
-//! bind, step and read rows right here, then unlock. SQLx still opens, configures,
-//! pools, checks and closes the connections, and runs everything else (Describe's
-//! type inference, scripts, COPY batches).
+//! exposes its `sqlite3*`. A session takes that lock once ([`HeldHandle`]) and keeps
+//! it while it runs statements: prepare (cached per connection), bind, step and
+//! read rows right here. It lets go only when SQLx itself must use the connection
+//! (Describe's type inference, scripts, the catalog) or gets it back. SQLx still
+//! opens, configures, pools, checks and closes the connections.
+//!
+//! Taking the lock again right after letting it go can hang in SQLx 0.9: its
+//! connection thread has to take the lock back first (`tests/sqlx_lock_handle.rs`
+//! shows it). A ping, answered only once that thread runs again, is sent before
+//! every new lock on a connection whose lock was let go.
 //!
 //! A statement blocks the calling runtime worker while SQLite runs it, as a
 //! PostgreSQL backend is busy while it runs a query; the runtime has a worker per
 //! core. With the shared cache, a table another connection has locked makes
-//! SQLite answer `SQLITE_LOCKED_SHAREDCACHE`; the statement then waits for
-//! `sqlite3_unlock_notify`, asynchronously and bounded by the busy timeout, and runs
-//! again.
+//! SQLite answer `SQLITE_LOCKED_SHAREDCACHE`; the statement then waits,
+//! asynchronously, for `sqlite3_unlock_notify` to say that the other transaction
+//! ended, and runs again. Like a PostgreSQL lock wait without `lock_timeout`, it
+//! waits as long as the lock is held; SQLite refuses the wait (an error) where it
+//! would deadlock.
 
 use std::collections::HashMap;
 use std::ffi::{CStr, c_int, c_void};
@@ -24,7 +32,8 @@ use std::ptr::NonNull;
 use std::sync::Arc;
 
 use libsqlite3_sys as ffi;
-use sqlx::SqliteConnection;
+use sqlx::sqlite::LockedSqliteHandle;
+use sqlx::{Connection, SqliteConnection};
 use tokio::sync::oneshot;
 
 use super::result::{Column, CommandKind, QueryResult};
@@ -65,6 +74,50 @@ impl Statements {
     }
 }
 
+/// A connection's SQLite handle, locked for one session at a time.
+pub(super) struct HeldHandle {
+    // Held for its lock; declared first, so dropped (the lock let go) first.
+    _guard: LockedSqliteHandle<'static>,
+    db: NonNull<ffi::sqlite3>,
+}
+
+// SAFETY: SQLite is built thread-safe (serialized); the handle is only used
+// through `&mut HeldHandle`, by the session that holds the lock.
+unsafe impl Send for HeldHandle {}
+// SAFETY: as above, nothing uses the handle through a shared reference.
+unsafe impl Sync for HeldHandle {}
+
+impl HeldHandle {
+    /// Locks `conn`'s handle. `after_release`: the lock was let go since the
+    /// last time, so SQLx's connection thread must be seen to take it back first.
+    ///
+    /// # Safety
+    /// The returned value must be dropped before `conn` is closed or dropped, and
+    /// nothing may use `conn` through SQLx while it lives (that would wait for
+    /// the lock forever). The lock itself lives in SQLx's shared connection state
+    /// on the heap, so `conn` may move meanwhile.
+    pub(super) async unsafe fn lock(
+        conn: &mut SqliteConnection,
+        after_release: bool,
+    ) -> Result<HeldHandle, EngineError> {
+        if after_release {
+            conn.ping().await?;
+        }
+        let mut guard = conn.lock_handle().await?;
+        let db = guard.as_raw_handle();
+        // SAFETY: per this function's contract, the guard does not outlive the
+        // connection whose state it borrows.
+        let guard = unsafe {
+            std::mem::transmute::<LockedSqliteHandle<'_>, LockedSqliteHandle<'static>>(guard)
+        };
+        Ok(HeldHandle { _guard: guard, db })
+    }
+
+    fn db(&mut self) -> *mut ffi::sqlite3 {
+        self.db.as_ptr()
+    }
+}
+
 /// What one attempt at running a statement came to.
 enum Attempt {
     Done(QueryResult),
@@ -76,7 +129,7 @@ enum Attempt {
 /// `cache` keeps the prepared statement for the next run (statements with
 /// parameters are prepared once and run many times; literal SQL rarely repeats).
 pub(super) async fn run(
-    conn: &mut SqliteConnection,
+    handle: &mut HeldHandle,
     statements: &mut Statements,
     sql: &Arc<str>,
     params: &[Value],
@@ -85,13 +138,9 @@ pub(super) async fn run(
     cache: bool,
 ) -> Result<QueryResult, EngineError> {
     loop {
-        let attempt = {
-            let mut handle = conn.lock_handle().await?;
-            let db = handle.as_raw_handle().as_ptr();
-            // SAFETY: the handle stays locked for us for the whole call.
-            unsafe { attempt(db, statements, sql, params, kind, returns_rows, cache)? }
-        };
-        match attempt {
+        let db = handle.db();
+        // SAFETY: the handle is locked for this session.
+        match unsafe { attempt(db, statements, sql, params, kind, returns_rows, cache)? } {
             Attempt::Done(result) => return Ok(result),
             // A dropped sender (the other connection closed) also means go on.
             Attempt::Locked(unlocked) => drop(unlocked.await),
@@ -102,13 +151,13 @@ pub(super) async fn run(
 /// Runs statements that take no parameters and return nothing (`BEGIN`,
 /// `COMMIT`, `SAVEPOINT x`, ...).
 pub(super) async fn execute(
-    conn: &mut SqliteConnection,
+    handle: &mut HeldHandle,
     statements: &mut Statements,
     sql: &'static str,
 ) -> Result<(), EngineError> {
     let sql: Arc<str> = Arc::from(sql);
     run(
-        conn,
+        handle,
         statements,
         &sql,
         &[],

@@ -18,10 +18,11 @@ mod session;
 mod settings;
 mod value;
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use sqlx::{Row, SqlitePool};
+use sqlx::pool::PoolConnection;
+use sqlx::{Row, Sqlite, SqlitePool};
 use tokio::sync::Semaphore;
 
 pub use catalog::{SessionIdentity, format_type, type_modifier, type_oid};
@@ -33,6 +34,7 @@ pub use settings::Settings;
 pub use value::{StorageClass, Value};
 
 use crate::config::{CacheMode, Config};
+use direct::{HeldHandle, Statements};
 use schema::SchemaCache;
 
 /// Facts about the running server, reported at startup and by `GET /version`.
@@ -64,6 +66,30 @@ pub struct Engine {
     allow_attach: bool,
     /// Prepared statements each session keeps.
     statement_cache: usize,
+    /// Connections of ended sessions, with their prepared statements and locked
+    /// handles, for the next session: handing one back to SQLx's pool costs a ping
+    /// through the connection's thread and loses what was prepared on it.
+    idle: Mutex<Vec<IdleConnection>>,
+    max_idle: usize,
+}
+
+impl std::fmt::Debug for IdleConnection {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("IdleConnection")
+            .field("held", &self.hold.is_some())
+            .finish()
+    }
+}
+
+/// A connection between sessions, outside any transaction. Fields drop in
+/// order: statements are finalized and the handle let go before the connection
+/// returns to the pool.
+pub(crate) struct IdleConnection {
+    statements: Statements,
+    hold: Option<HeldHandle>,
+    conn: PoolConnection<Sqlite>,
+    /// Whether the handle was let go since it was last locked.
+    released: bool,
 }
 
 impl Engine {
@@ -79,6 +105,8 @@ impl Engine {
             write_wait: config.busy_timeout(),
             allow_attach: config.allow_attach,
             statement_cache: config.statement_cache,
+            idle: Mutex::new(Vec::new()),
+            max_idle: config.max_connections as usize,
         }))
     }
 
@@ -97,10 +125,42 @@ impl Engine {
     }
 
     /// Checks that the database answers a query.
-    pub async fn ping(&self) -> Result<(), EngineError> {
-        let mut conn = self.pool.acquire().await?;
-        sqlx::query("SELECT 1").execute(&mut *conn).await?;
+    pub async fn ping(self: &Arc<Self>) -> Result<(), EngineError> {
+        let mut session = self.session();
+        let sql: Arc<str> = Arc::from("SELECT 1");
+        session
+            .run_direct(&sql, &[], CommandKind::Select, true, true)
+            .await?;
+        session.close().await;
         Ok(())
+    }
+
+    /// A connection for a new session: an idle one if there is one, else one
+    /// from the pool.
+    async fn connection(&self) -> Result<IdleConnection, EngineError> {
+        let idle = self.idle.lock().ok().and_then(|mut idle| idle.pop());
+        match idle {
+            Some(idle) => Ok(idle),
+            None => Ok(IdleConnection {
+                statements: Statements::new(self.statement_cache),
+                hold: None,
+                conn: self.pool.acquire().await?,
+                released: false,
+            }),
+        }
+    }
+
+    /// Keeps an ended session's connection for the next session, or gives it
+    /// back to the pool when enough are kept.
+    fn park(&self, idle: IdleConnection) {
+        let rejected = match self.idle.lock() {
+            Ok(mut parked) if parked.len() < self.max_idle => {
+                parked.push(idle);
+                None
+            }
+            _ => Some(idle),
+        };
+        drop(rejected);
     }
 
     pub fn info(&self) -> &ServerInfo {
@@ -109,6 +169,11 @@ impl Engine {
 
     /// Closes every connection; the last one to close checkpoints the WAL.
     pub async fn close(&self) {
+        let idle = match self.idle.lock() {
+            Ok(mut idle) => std::mem::take(&mut *idle),
+            Err(_) => Vec::new(),
+        };
+        drop(idle);
         self.pool.close().await;
     }
 }

@@ -4,7 +4,7 @@
 use std::ffi::c_int;
 
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
-use sqlx::{Executor, SqliteConnection, SqlitePool};
+use sqlx::{Connection, Executor, SqliteConnection, SqlitePool};
 
 use super::EngineError;
 use crate::config::{CacheMode, Config, Synchronous};
@@ -29,12 +29,7 @@ pub(super) async fn connect(config: &Config) -> Result<SqlitePool, EngineError> 
         .test_before_acquire(false)
         .idle_timeout(None)
         .after_connect(move |conn, _meta| {
-            Box::pin(async move {
-                if !allow_attach {
-                    forbid_attach(conn).await?;
-                }
-                register_functions(conn).await
-            })
+            Box::pin(async move { prepare_connection(conn, allow_attach).await })
         })
         .after_release(|conn, _meta| Box::pin(async move { roll_back_leftover(conn).await }))
         .connect_with(options)
@@ -51,32 +46,33 @@ fn synchronous(level: Synchronous) -> SqliteSynchronous {
     }
 }
 
-/// Remote clients must not reach the server's filesystem: with the attached-database
-/// limit at zero every `ATTACH` fails inside SQLite itself.
-async fn forbid_attach(conn: &mut SqliteConnection) -> Result<(), sqlx::Error> {
+/// Sets up a new connection through its SQLite handle, in one lock (SQLx 0.9 can
+/// hang on a lock taken right after another, see `direct`):
+/// - remote clients must not reach the server's filesystem: with the attached
+///   database limit at zero every `ATTACH` fails inside SQLite itself (unless the
+///   operator allows it);
+/// - PostgreSQL's functions that SQLite lacks are registered (see `functions`).
+async fn prepare_connection(
+    conn: &mut SqliteConnection,
+    allow_attach: bool,
+) -> Result<(), sqlx::Error> {
     let mut handle = conn.lock_handle().await?;
-    // SAFETY: the handle is locked for us and valid for the duration of the call.
-    unsafe {
-        libsqlite3_sys::sqlite3_limit(
-            handle.as_raw_handle().as_ptr(),
-            libsqlite3_sys::SQLITE_LIMIT_ATTACHED,
-            0,
-        );
+    let db = handle.as_raw_handle().as_ptr();
+    if !allow_attach {
+        // SAFETY: the handle is locked for us and valid for the duration of the call.
+        unsafe { libsqlite3_sys::sqlite3_limit(db, libsqlite3_sys::SQLITE_LIMIT_ATTACHED, 0) };
     }
-    Ok(())
-}
-
-/// PostgreSQL's functions that SQLite lacks (see `functions`).
-async fn register_functions(conn: &mut SqliteConnection) -> Result<(), sqlx::Error> {
-    let mut handle = conn.lock_handle().await?;
-    // SAFETY: the handle is locked for us and valid for the duration of the call.
-    unsafe { super::functions::register(handle.as_raw_handle().as_ptr()) }
+    // SAFETY: as above.
+    unsafe { super::functions::register(db) }
         .map_err(|message| sqlx::Error::Configuration(message.into()))
 }
 
 /// A connection must never go back to the pool inside a transaction: sqlx does not
 /// track a raw `BEGIN`, so the next user would inherit someone else's writes.
 async fn roll_back_leftover(conn: &mut SqliteConnection) -> Result<bool, sqlx::Error> {
+    // A session may have just let go of the handle; SQLx's connection thread must
+    // take it back before it can be locked again (see `direct`).
+    conn.ping().await?;
     let autocommit: c_int = {
         let mut handle = conn.lock_handle().await?;
         // SAFETY: the handle is locked for us and valid for the duration of the call.

@@ -12,8 +12,9 @@ use sqlx::Sqlite;
 use sqlx::pool::PoolConnection;
 use tokio::sync::OwnedSemaphorePermit;
 
+use super::IdleConnection;
 use super::catalog::{self, SessionIdentity};
-use super::direct::{self, Statements};
+use super::direct::{self, HeldHandle, Statements};
 use super::settings::Settings;
 use super::value::StorageClass;
 use super::{Column, CommandKind, Engine, EngineError, ErrorKind, QueryResult, Value, exec};
@@ -32,7 +33,11 @@ pub struct Session {
     /// Prepared on `conn`; declared first so that they are finalized before the
     /// connection goes back to the pool.
     statements: Statements,
+    /// `conn`'s SQLite handle, while the session holds it (see `direct`).
+    hold: Option<HeldHandle>,
     conn: Option<PoolConnection<Sqlite>>,
+    /// Whether `conn`'s handle was let go since it was last locked.
+    released: bool,
     state: TransactionState,
     /// Held from a transaction's first write to its end.
     write_permit: Option<OwnedSemaphorePermit>,
@@ -44,6 +49,8 @@ impl Session {
     pub(super) fn new(engine: Arc<Engine>, identity: SessionIdentity, settings: Settings) -> Self {
         Session {
             statements: Statements::new(engine.statement_cache),
+            hold: None,
+            released: false,
             engine,
             conn: None,
             state: TransactionState::Idle,
@@ -484,12 +491,12 @@ impl Session {
         returns_rows: bool,
         cache: bool,
     ) -> Result<QueryResult, EngineError> {
-        self.connection().await?;
-        let Some(conn) = self.conn.as_deref_mut() else {
-            return Err(EngineError::new(ErrorKind::Internal, "no connection"));
+        self.lock().await?;
+        let Some(handle) = self.hold.as_mut() else {
+            return Err(EngineError::new(ErrorKind::Internal, "no handle"));
         };
         direct::run(
-            conn,
+            handle,
             &mut self.statements,
             sql,
             params,
@@ -502,21 +509,52 @@ impl Session {
 
     /// Runs a parameterless statement whose result is only success or failure.
     async fn execute_direct(&mut self, sql: &'static str) -> Result<(), EngineError> {
-        self.connection().await?;
-        let Some(conn) = self.conn.as_deref_mut() else {
-            return Err(EngineError::new(ErrorKind::Internal, "no connection"));
+        self.lock().await?;
+        let Some(handle) = self.hold.as_mut() else {
+            return Err(EngineError::new(ErrorKind::Internal, "no handle"));
         };
-        direct::execute(conn, &mut self.statements, sql).await
+        direct::execute(handle, &mut self.statements, sql).await
     }
 
+    /// Locks the connection's SQLite handle for this session (see `direct`).
+    async fn lock(&mut self) -> Result<(), EngineError> {
+        self.acquire().await?;
+        if self.hold.is_none() {
+            let Some(conn) = self.conn.as_deref_mut() else {
+                return Err(EngineError::new(ErrorKind::Internal, "no connection"));
+            };
+            // SAFETY: the hold is dropped before the connection (field order, and
+            // `connection` lets go of it before SQLx uses the connection).
+            let held = unsafe { HeldHandle::lock(conn, self.released).await? };
+            self.hold = Some(held);
+            self.released = false;
+        }
+        Ok(())
+    }
+
+    /// The connection, for SQLx to use: the session lets go of its handle first.
     pub(super) async fn connection(&mut self) -> Result<&mut sqlx::SqliteConnection, EngineError> {
-        if self.conn.is_none() {
-            self.conn = Some(self.engine.pool.acquire().await?);
+        self.acquire().await?;
+        if self.hold.take().is_some() {
+            self.released = true;
         }
         match self.conn.as_deref_mut() {
             Some(conn) => Ok(conn),
             None => Err(EngineError::new(ErrorKind::Internal, "no connection")),
         }
+    }
+
+    /// Takes a connection for the session on first use: an idle one, with its
+    /// prepared statements and handle, or one from the pool.
+    async fn acquire(&mut self) -> Result<(), EngineError> {
+        if self.conn.is_none() {
+            let idle = self.engine.connection().await?;
+            self.statements = idle.statements;
+            self.hold = idle.hold;
+            self.released = idle.released;
+            self.conn = Some(idle.conn);
+        }
+        Ok(())
     }
 }
 
@@ -552,6 +590,25 @@ fn text_rows(kind: CommandKind, names: &[&str], rows: Vec<Vec<String>>) -> Query
         rows_affected: rows.len() as u64,
         rows,
         last_insert_rowid: None,
+    }
+}
+
+/// A session that ends outside a transaction leaves its connection, and the
+/// statements prepared on it, to the next session. One that ends inside a
+/// transaction (without `close`) hands the connection back to the pool, whose
+/// release hook rolls it back.
+impl Drop for Session {
+    fn drop(&mut self) {
+        if self.state == TransactionState::Idle
+            && let Some(conn) = self.conn.take()
+        {
+            self.engine.park(IdleConnection {
+                statements: std::mem::take(&mut self.statements),
+                hold: self.hold.take(),
+                conn,
+                released: self.released,
+            });
+        }
     }
 }
 
