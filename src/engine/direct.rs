@@ -169,17 +169,43 @@ pub(super) async fn execute(
     .map(drop)
 }
 
+/// The result columns `sql` would produce, without running it: names and the
+/// declared types of the table columns they come from.
+pub(super) async fn describe(
+    handle: &mut HeldHandle,
+    statements: &mut Statements,
+    sql: &Arc<str>,
+    cache: bool,
+) -> Result<Vec<Column>, EngineError> {
+    loop {
+        let db = handle.db();
+        // SAFETY: the handle is locked for this session.
+        match unsafe { with_statement(db, statements, sql, cache, |stmt| Ok(described(stmt)))? } {
+            Ok(columns) => return Ok(columns),
+            Err(unlocked) => drop(unlocked.await),
+        }
+    }
+}
+
+/// # Safety
+/// `stmt` must be a valid statement, locked for the caller.
+unsafe fn described(stmt: *mut ffi::sqlite3_stmt) -> Vec<Column> {
+    // SAFETY: per the caller.
+    unsafe { columns(stmt, ffi::sqlite3_column_count(stmt), &[]) }
+}
+
+/// Runs `body` on the prepared statement for `sql` (from the cache, or prepared
+/// now), then resets it. `Err` of the outer result: a shared-cache lock to wait for.
+///
 /// # Safety
 /// `db` must be a valid connection handle, locked for the caller.
-unsafe fn attempt(
+unsafe fn with_statement<T>(
     db: *mut ffi::sqlite3,
     statements: &mut Statements,
     sql: &Arc<str>,
-    params: &[Value],
-    kind: CommandKind,
-    returns_rows: bool,
     cache: bool,
-) -> Result<Attempt, EngineError> {
+    body: impl FnOnce(*mut ffi::sqlite3_stmt) -> Result<T, EngineError>,
+) -> Result<Result<T, oneshot::Receiver<()>>, EngineError> {
     let uncached;
     let stmt = if cache {
         if !statements.cache.contains_key(sql) {
@@ -187,7 +213,7 @@ unsafe fn attempt(
             let prepared = match unsafe { prepare(db, sql, true) } {
                 Err(e) if e.sqlite_code() == Some(SQLITE_LOCKED_SHAREDCACHE) => {
                     // SAFETY: per the caller.
-                    return unsafe { register_unlock_notify(db, ffi::SQLITE_LOCKED) };
+                    return unsafe { register_unlock_notify(db, ffi::SQLITE_LOCKED) }.map(Err);
                 }
                 other => other?,
             };
@@ -207,20 +233,43 @@ unsafe fn attempt(
         uncached = match unsafe { prepare(db, sql, false) } {
             Err(e) if e.sqlite_code() == Some(SQLITE_LOCKED_SHAREDCACHE) => {
                 // SAFETY: per the caller.
-                return unsafe { register_unlock_notify(db, ffi::SQLITE_LOCKED) };
+                return unsafe { register_unlock_notify(db, ffi::SQLITE_LOCKED) }.map(Err);
             }
             other => other?,
         };
         uncached.0.as_ptr()
     };
-    // SAFETY: `stmt` belongs to `db`, which is locked for us.
-    let outcome = unsafe { bind_and_step(db, stmt, params, kind, returns_rows) };
-    // SAFETY: as above; a reset statement holds no locks and can run again.
+    let outcome = body(stmt);
+    // SAFETY: `stmt` belongs to `db`, locked for us; a reset statement holds no
+    // locks and can run again.
     unsafe {
         ffi::sqlite3_reset(stmt);
         ffi::sqlite3_clear_bindings(stmt);
     }
-    outcome
+    outcome.map(Ok)
+}
+
+/// # Safety
+/// `db` must be a valid connection handle, locked for the caller.
+unsafe fn attempt(
+    db: *mut ffi::sqlite3,
+    statements: &mut Statements,
+    sql: &Arc<str>,
+    params: &[Value],
+    kind: CommandKind,
+    returns_rows: bool,
+    cache: bool,
+) -> Result<Attempt, EngineError> {
+    // SAFETY: per the caller; the statement belongs to `db`.
+    let outcome = unsafe {
+        with_statement(db, statements, sql, cache, |stmt| {
+            bind_and_step(db, stmt, params, kind, returns_rows)
+        })?
+    };
+    match outcome {
+        Ok(attempt) => Ok(attempt),
+        Err(unlocked) => Ok(Attempt::Locked(unlocked)),
+    }
 }
 
 /// # Safety
@@ -288,7 +337,7 @@ unsafe fn bind_and_step(
                 let code = unsafe { ffi::sqlite3_extended_errcode(db) };
                 if code == SQLITE_LOCKED_SHAREDCACHE {
                     // SAFETY: per the caller.
-                    return unsafe { register_unlock_notify(db, rc) };
+                    return unsafe { register_unlock_notify(db, rc) }.map(Attempt::Locked);
                 }
                 // SAFETY: per the caller.
                 return Err(unsafe { error(db, rc) });
@@ -315,7 +364,10 @@ const SQLITE_LOCKED_SHAREDCACHE: c_int = ffi::SQLITE_LOCKED | (1 << 8);
 ///
 /// # Safety
 /// `db` must be a valid connection handle, locked for the caller.
-unsafe fn register_unlock_notify(db: *mut ffi::sqlite3, rc: c_int) -> Result<Attempt, EngineError> {
+unsafe fn register_unlock_notify(
+    db: *mut ffi::sqlite3,
+    rc: c_int,
+) -> Result<oneshot::Receiver<()>, EngineError> {
     let (tx, rx) = oneshot::channel::<()>();
     let arg = Box::into_raw(Box::new(tx)).cast::<c_void>();
     // SAFETY: per the caller; SQLite calls `unlocked` once with `arg` (maybe right
@@ -328,7 +380,7 @@ unsafe fn register_unlock_notify(db: *mut ffi::sqlite3, rc: c_int) -> Result<Att
         // SAFETY: per the caller.
         return Err(unsafe { error(db, rc) });
     }
-    Ok(Attempt::Locked(rx))
+    Ok(rx)
 }
 
 unsafe extern "C" fn unlocked(args: *mut *mut c_void, count: c_int) {

@@ -6,12 +6,11 @@
 use std::sync::Arc;
 
 use sqlx::{
-    AssertSqlSafe, Column as _, Executor, SqlSafeStr, SqliteConnection, Statement as _, TypeInfo,
+    AssertSqlSafe, Column as _, Executor, SqlSafeStr, SqliteConnection, TypeInfo,
 };
 
 use super::EngineError;
 use super::result::Column;
-use super::schema::SchemaCache;
 use super::value::StorageClass;
 use crate::sql::Statement;
 
@@ -44,42 +43,25 @@ async fn run_part(conn: &mut SqliteConnection, sql: &Arc<str>) -> Result<(), Eng
     Ok(())
 }
 
-/// The result columns of `stmt`, without running it. Expression columns get the
-/// storage class sqlx infers from the statement's bytecode, so that what Describe
+/// Types expression columns (those without a declared type) by the storage
+/// class SQLx infers from the statement's bytecode, so that what Describe
 /// announces (`count(*)` is an integer) matches the rows that follow.
-pub(super) async fn describe(
+pub(super) async fn infer_expression_types(
     conn: &mut SqliteConnection,
-    schema: &SchemaCache,
     stmt: &Statement,
-) -> Result<Arc<Vec<Column>>, EngineError> {
-    let mut columns = prepared_columns(conn, schema, stmt).await?;
-    if columns.iter().any(|c| c.decltype.is_none()) {
-        // Inference can fail on statements it does not model; the types then stay unknown.
-        if let Ok(described) = (&mut *conn)
-            .describe(AssertSqlSafe(stmt.sql.clone()).into_sql_str())
-            .await
-        {
-            for (column, inferred) in columns.iter_mut().zip(described.columns()) {
-                if column.decltype.is_none() {
-                    column.storage = storage_class(inferred.type_info().name());
-                }
+    columns: &mut [Column],
+) {
+    // Inference can fail on statements it does not model; the types then stay unknown.
+    if let Ok(described) = (&mut *conn)
+        .describe(AssertSqlSafe(stmt.sql.clone()).into_sql_str())
+        .await
+    {
+        for (column, inferred) in columns.iter_mut().zip(described.columns()) {
+            if column.decltype.is_none() {
+                column.storage = storage_class(inferred.type_info().name());
             }
         }
     }
-    Ok(Arc::new(columns))
-}
-
-/// The result columns of `stmt` as SQLite prepares them: names and declared types.
-async fn prepared_columns(
-    conn: &mut SqliteConnection,
-    schema: &SchemaCache,
-    stmt: &Statement,
-) -> Result<Vec<Column>, EngineError> {
-    let prepared = (&mut *conn)
-        .prepare(AssertSqlSafe(stmt.sql.clone()).into_sql_str())
-        .await?;
-    let sqlx_columns = prepared.columns().to_vec();
-    columns(conn, schema, &sqlx_columns).await
 }
 
 /// sqlx's type names for SQLite values, as storage classes.
@@ -93,22 +75,3 @@ fn storage_class(name: &str) -> Option<StorageClass> {
     }
 }
 
-async fn columns(
-    conn: &mut SqliteConnection,
-    schema: &SchemaCache,
-    sqlx_columns: &[sqlx::sqlite::SqliteColumn],
-) -> Result<Vec<Column>, EngineError> {
-    let mut out = Vec::with_capacity(sqlx_columns.len());
-    for column in sqlx_columns {
-        let decltype = match column.origin().table_column() {
-            Some(origin) => schema.decltype(conn, &origin.table, &origin.name).await?,
-            None => None,
-        };
-        out.push(Column {
-            name: column.name().to_owned(),
-            decltype,
-            storage: None,
-        });
-    }
-    Ok(out)
-}

@@ -151,9 +151,17 @@ impl Session {
         if !stmt.returns_rows {
             return Ok(Arc::new(Vec::new()));
         }
-        let engine = self.engine.clone();
-        let conn = self.connection().await?;
-        exec::describe(conn, &engine.schema, stmt).await
+        self.lock().await?;
+        let Some(handle) = self.hold.as_mut() else {
+            return Err(EngineError::new(ErrorKind::Internal, "no handle"));
+        };
+        let cache = stmt.param_count > 0;
+        let mut columns = direct::describe(handle, &mut self.statements, &stmt.sql, cache).await?;
+        if columns.iter().any(|c| c.decltype.is_none()) {
+            let conn = self.connection().await?;
+            exec::infer_expression_types(conn, stmt, &mut columns).await;
+        }
+        Ok(Arc::new(columns))
     }
 
     /// The declared type each parameter of `stmt` is used as (compared with,
