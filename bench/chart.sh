@@ -41,18 +41,18 @@ while read -r n variant; do
 done <"$work/variants.txt"
 
 {
-  echo "set terminal pngcairo size 900,560 font 'DejaVu Sans,11'"
+  echo "set terminal pngcairo size 900,600 font 'DejaVu Sans,11'"
   echo "set output '$png'"
   echo "set datafile separator whitespace"
   echo "set title 'bench/http.sh: one SELECT of 10 rows per POST'"
   echo "set xlabel 'concurrent clients'"
   echo "set ylabel 'requests / s'"
   echo "set logscale x"
-  echo "set xrange [0.8:130]"
-  echo "set xtics (1, 2, 5, 10, 20, 50, 100)"
+  echo "set xtics (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000)"
   echo "set yrange [0:*]"
+  echo "set offsets graph 0.04, graph 0.04, graph 0.05, 0"
   echo "set grid"
-  echo "set key top left"
+  echo "set key below maxrows 3 width 2"
   printf 'plot '
   (IFS=,; echo "${plots[*]}")
 } >"$work/plot.gp"
