@@ -6,13 +6,17 @@
 #        shell overrides .cargo/config.toml; own target dir), both cache modes;
 #   d.   a ceiling: the same axum stack answering the same JSON without SQLite
 #        (examples/ceiling.rs).
-# Prints req/s, p50 and p99 for each, and litewire as a percentage of the ceiling.
-# Usage: bench/http.sh   (env: DURATION=15 CLIENTS="1 10 100" PORT=28080)
+# Prints req/s, p50 and p99 for each, and litewire as a percentage of the ceiling;
+# writes the same figures to CSV (variant,clients,req_s,p50_ms,p99_ms) and draws them
+# with bench/chart.sh into a PNG beside it.
+# Usage: bench/http.sh   (env: DURATION=15 CLIENTS="1 10 100" PORT=28080
+#                              CSV=docs/http-matrix.csv)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DURATION=${DURATION:-15}
 CLIENTS=${CLIENTS:-"1 10 100"}
 PORT=${PORT:-28080}
+CSV=${CSV:-docs/http-matrix.csv}
 BODY='{ "statements": [{"q" : "SELECT * FROM t"}] }'
 
 command -v hey >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq hey >/dev/null; }
@@ -99,3 +103,8 @@ awk '
     }
   }' "$results"
 echo "hey -z ${DURATION}s -m POST -T text/html -d '$BODY'; $(nproc) CPUs"
+
+# The same rows as CSV, latencies in milliseconds, and the chart drawn from it.
+awk 'BEGIN { print "variant,clients,req_s,p50_ms,p99_ms" }
+     { printf "%s,%s,%.0f,%.2f,%.2f\n", $1, $2, $3, $4 * 1000, $5 * 1000 }' "$results" >"$CSV"
+bash bench/chart.sh "$CSV"
