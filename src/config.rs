@@ -99,6 +99,11 @@ pub struct Config {
     #[arg(long, env = "LITEWIRE_ALLOW_ATTACH")]
     pub allow_attach: bool,
 
+    /// Runtime worker threads; 0: one per CPU. Each runs statements to the end (see
+    /// the engine), so fewer than the CPUs leaves room for other processes.
+    #[arg(long, env = "LITEWIRE_WORKER_THREADS", default_value_t = 0)]
+    pub worker_threads: usize,
+
     /// Log filter (same syntax as RUST_LOG, which wins when set).
     #[arg(long, env = "LITEWIRE_LOG_LEVEL", default_value = "info")]
     pub log_level: String,

@@ -5,9 +5,23 @@ use litewire::config::Config;
 use litewire::server::{Server, Shutdown, signal};
 use tracing_subscriber::EnvFilter;
 
-#[tokio::main]
-async fn main() -> std::process::ExitCode {
+fn main() -> std::process::ExitCode {
     let config = Config::parse();
+    let mut runtime = tokio::runtime::Builder::new_multi_thread();
+    runtime.enable_all();
+    if config.worker_threads > 0 {
+        runtime.worker_threads(config.worker_threads);
+    }
+    match runtime.build() {
+        Ok(runtime) => runtime.block_on(serve(config)),
+        Err(error) => {
+            eprintln!("litewire could not start its runtime: {error}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+async fn serve(config: Config) -> std::process::ExitCode {
     let filter =
         EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(&config.log_level));
     tracing_subscriber::fmt()
