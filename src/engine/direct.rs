@@ -57,20 +57,52 @@ impl Drop for Prepared {
     }
 }
 
-/// A session's prepared statements, by SQL. They must be finalized before the
-/// connection closes, so the session drops this before its connection.
+/// Prepared statements of one connection, by SQL. They must be finalized before
+/// the connection closes, so the session drops this before its connection.
+///
+/// Statements with parameters are prepared once and run many times: they get the
+/// configured capacity. Literal SQL (simple queries, HTTP) gets a small cache of
+/// its own: an app's repeated queries hit it, one-off literals (pgbench's simple
+/// mode) only churn it, without evicting the prepared ones.
 #[derive(Default)]
 pub(super) struct Statements {
-    cache: HashMap<Arc<str>, Prepared>,
-    capacity: usize,
+    prepared: Cache,
+    literals: Cache,
 }
 
 impl Statements {
     pub(super) fn new(capacity: usize) -> Self {
         Statements {
-            cache: HashMap::new(),
+            prepared: Cache::new(capacity),
+            literals: Cache::new(LITERAL_CAPACITY),
+        }
+    }
+}
+
+const LITERAL_CAPACITY: usize = 16;
+
+#[derive(Default)]
+struct Cache {
+    map: HashMap<Arc<str>, Prepared>,
+    capacity: usize,
+}
+
+impl Cache {
+    fn new(capacity: usize) -> Self {
+        Cache {
+            map: HashMap::new(),
             capacity,
         }
+    }
+
+    /// Keeps a prepared statement, making room when the cache is full.
+    fn insert(&mut self, sql: Arc<str>, prepared: Prepared) {
+        if self.map.len() >= self.capacity.max(1)
+            && let Some(evicted) = self.map.keys().next().cloned()
+        {
+            self.map.remove(&evicted);
+        }
+        self.map.insert(sql, prepared);
     }
 }
 
@@ -126,8 +158,7 @@ enum Attempt {
 }
 
 /// Runs `sql` with `params` bound to `?1..?N` and collects its whole result.
-/// `cache` keeps the prepared statement for the next run (statements with
-/// parameters are prepared once and run many times; literal SQL rarely repeats).
+/// `parameters`: whether the statement takes parameters (which cache keeps it).
 pub(super) async fn run(
     handle: &mut HeldHandle,
     statements: &mut Statements,
@@ -135,12 +166,12 @@ pub(super) async fn run(
     params: &[Value],
     kind: CommandKind,
     returns_rows: bool,
-    cache: bool,
+    parameters: bool,
 ) -> Result<QueryResult, EngineError> {
     loop {
         let db = handle.db();
         // SAFETY: the handle is locked for this session.
-        match unsafe { attempt(db, statements, sql, params, kind, returns_rows, cache)? } {
+        match unsafe { attempt(db, statements, sql, params, kind, returns_rows, parameters)? } {
             Attempt::Done(result) => return Ok(result),
             // A dropped sender (the other connection closed) also means go on.
             Attempt::Locked(unlocked) => drop(unlocked.await),
@@ -175,12 +206,14 @@ pub(super) async fn describe(
     handle: &mut HeldHandle,
     statements: &mut Statements,
     sql: &Arc<str>,
-    cache: bool,
+    parameters: bool,
 ) -> Result<Vec<Column>, EngineError> {
     loop {
         let db = handle.db();
         // SAFETY: the handle is locked for this session.
-        match unsafe { with_statement(db, statements, sql, cache, |stmt| Ok(described(stmt)))? } {
+        match unsafe {
+            with_statement(db, statements, sql, parameters, |stmt| Ok(described(stmt)))?
+        } {
             Ok(columns) => return Ok(columns),
             Err(unlocked) => drop(unlocked.await),
         }
@@ -194,8 +227,9 @@ unsafe fn described(stmt: *mut ffi::sqlite3_stmt) -> Vec<Column> {
     unsafe { columns(stmt, ffi::sqlite3_column_count(stmt), &[]) }
 }
 
-/// Runs `body` on the prepared statement for `sql` (from the cache, or prepared
-/// now), then resets it. `Err` of the outer result: a shared-cache lock to wait for.
+/// Runs `body` on the prepared statement for `sql` (cached, or prepared now and
+/// cached), then resets it. `Err` of the inner result: a shared-cache lock to
+/// wait for.
 ///
 /// # Safety
 /// `db` must be a valid connection handle, locked for the caller.
@@ -203,41 +237,23 @@ unsafe fn with_statement<T>(
     db: *mut ffi::sqlite3,
     statements: &mut Statements,
     sql: &Arc<str>,
-    cache: bool,
+    parameters: bool,
     body: impl FnOnce(*mut ffi::sqlite3_stmt) -> Result<T, EngineError>,
 ) -> Result<Result<T, oneshot::Receiver<()>>, EngineError> {
-    let uncached;
-    let stmt = if cache {
-        if !statements.cache.contains_key(sql) {
-            // SAFETY: per the caller.
-            let prepared = match unsafe { prepare(db, sql, true) } {
-                Err(e) if e.sqlite_code() == Some(SQLITE_LOCKED_SHAREDCACHE) => {
-                    // SAFETY: per the caller.
-                    return unsafe { register_unlock_notify(db, ffi::SQLITE_LOCKED) }.map(Err);
-                }
-                other => other?,
-            };
-            if statements.cache.len() >= statements.capacity.max(1)
-                && let Some(evicted) = statements.cache.keys().next().cloned()
-            {
-                statements.cache.remove(&evicted);
-            }
-            statements.cache.insert(sql.clone(), prepared);
-        }
-        match statements.cache.get(sql) {
-            Some(prepared) => prepared.0.as_ptr(),
-            None => return Err(EngineError::new(ErrorKind::Internal, "statement cache")),
-        }
+    let cache = if parameters {
+        &mut statements.prepared
     } else {
+        &mut statements.literals
+    };
+    if !cache.map.contains_key(sql) {
         // SAFETY: per the caller.
-        uncached = match unsafe { prepare(db, sql, false) } {
-            Err(e) if e.sqlite_code() == Some(SQLITE_LOCKED_SHAREDCACHE) => {
-                // SAFETY: per the caller.
-                return unsafe { register_unlock_notify(db, ffi::SQLITE_LOCKED) }.map(Err);
-            }
-            other => other?,
-        };
-        uncached.0.as_ptr()
+        match unsafe { prepare_or_wait(db, sql, parameters)? } {
+            Ok(prepared) => cache.insert(sql.clone(), prepared),
+            Err(unlocked) => return Ok(Err(unlocked)),
+        }
+    }
+    let Some(stmt) = cache.map.get(sql).map(|p| p.0.as_ptr()) else {
+        return Err(EngineError::new(ErrorKind::Internal, "statement cache"));
     };
     let outcome = body(stmt);
     // SAFETY: `stmt` belongs to `db`, locked for us; a reset statement holds no
@@ -258,17 +274,37 @@ unsafe fn attempt(
     params: &[Value],
     kind: CommandKind,
     returns_rows: bool,
-    cache: bool,
+    parameters: bool,
 ) -> Result<Attempt, EngineError> {
     // SAFETY: per the caller; the statement belongs to `db`.
     let outcome = unsafe {
-        with_statement(db, statements, sql, cache, |stmt| {
+        with_statement(db, statements, sql, parameters, |stmt| {
             bind_and_step(db, stmt, params, kind, returns_rows)
         })?
     };
     match outcome {
         Ok(attempt) => Ok(attempt),
         Err(unlocked) => Ok(Attempt::Locked(unlocked)),
+    }
+}
+
+/// Prepares `sql`, or, when a shared-cache lock is in the way, says when to try
+/// again.
+///
+/// # Safety
+/// `db` must be a valid connection handle, locked for the caller.
+unsafe fn prepare_or_wait(
+    db: *mut ffi::sqlite3,
+    sql: &str,
+    persistent: bool,
+) -> Result<Result<Prepared, oneshot::Receiver<()>>, EngineError> {
+    // SAFETY: per the caller.
+    match unsafe { prepare(db, sql, persistent) } {
+        Err(e) if e.sqlite_code() == Some(SQLITE_LOCKED_SHAREDCACHE) => {
+            // SAFETY: per the caller.
+            unsafe { register_unlock_notify(db, ffi::SQLITE_LOCKED) }.map(Err)
+        }
+        other => other.map(Ok),
     }
 }
 

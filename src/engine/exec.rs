@@ -5,9 +5,7 @@
 
 use std::sync::Arc;
 
-use sqlx::{
-    AssertSqlSafe, Column as _, Executor, SqlSafeStr, SqliteConnection, TypeInfo,
-};
+use sqlx::{AssertSqlSafe, Column as _, Executor, SqlSafeStr, SqliteConnection, TypeInfo};
 
 use super::EngineError;
 use super::result::Column;
@@ -74,4 +72,3 @@ fn storage_class(name: &str) -> Option<StorageClass> {
         _ => None,
     }
 }
-

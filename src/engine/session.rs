@@ -155,8 +155,9 @@ impl Session {
         let Some(handle) = self.hold.as_mut() else {
             return Err(EngineError::new(ErrorKind::Internal, "no handle"));
         };
-        let cache = stmt.param_count > 0;
-        let mut columns = direct::describe(handle, &mut self.statements, &stmt.sql, cache).await?;
+        let parameters = stmt.param_count > 0;
+        let mut columns =
+            direct::describe(handle, &mut self.statements, &stmt.sql, parameters).await?;
         if columns.iter().any(|c| c.decltype.is_none()) {
             let conn = self.connection().await?;
             exec::infer_expression_types(conn, stmt, &mut columns).await;
@@ -497,7 +498,7 @@ impl Session {
         params: &[Value],
         kind: CommandKind,
         returns_rows: bool,
-        cache: bool,
+        parameters: bool,
     ) -> Result<QueryResult, EngineError> {
         self.lock().await?;
         let Some(handle) = self.hold.as_mut() else {
@@ -510,7 +511,7 @@ impl Session {
             params,
             kind,
             returns_rows,
-            cache,
+            parameters,
         )
         .await
     }
