@@ -5,6 +5,11 @@ use litewire::config::Config;
 use litewire::server::{Server, Shutdown, signal};
 use tracing_subscriber::EnvFilter;
 
+/// Many small, short-lived allocations on every request, from every runtime
+/// thread: mimalloc's per-thread heaps serve them without glibc's arena locking.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> std::process::ExitCode {
     let config = Config::parse();
     let mut runtime = tokio::runtime::Builder::new_multi_thread();
