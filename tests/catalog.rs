@@ -19,7 +19,7 @@ in_both_cache_modes!(
 
 const SCHEMA: &str = "
 CREATE TABLE parent (id serial PRIMARY KEY, name varchar(40) NOT NULL UNIQUE, created timestamptz DEFAULT now());
-CREATE TABLE child (id integer PRIMARY KEY, pid int REFERENCES parent(id) ON DELETE CASCADE, note text DEFAULT 'x', n numeric(10,2), flag boolean);
+CREATE TABLE child (id integer PRIMARY KEY, pid int REFERENCES parent(id) ON DELETE CASCADE, note text DEFAULT 'x', n numeric(10,2) CHECK (n >= 0), flag boolean);
 CREATE INDEX child_pid ON child(pid);
 CREATE VIEW v AS SELECT * FROM child;
 ";
@@ -68,7 +68,8 @@ async fn backslash_commands_describe_the_schema(cache: &str) {
 
 ",
         ),
-        // PostgreSQL shows the default as 'x'::text.
+        // PostgreSQL shows the default as 'x'::text and the check as
+        // CHECK (n >= 0::numeric).
         (
             "\\d child",
             "                  Table \"public.child\"
@@ -82,6 +83,8 @@ async fn backslash_commands_describe_the_schema(cache: &str) {
 Indexes:
     \"child_pkey\" PRIMARY KEY, btree (id)
     \"child_pid\" btree (pid)
+Check constraints:
+    \"child_n_check\" CHECK (n >= 0)
 Foreign-key constraints:
     \"child_pid_fkey\" FOREIGN KEY (pid) REFERENCES parent(id) ON DELETE CASCADE
 
@@ -277,7 +280,7 @@ async fn information_schema_for_tools(cache: &str) {
     );
     assert_eq!(
         keys,
-        "    conname     | contype |  ref   \n----------------+---------+--------\n child_pid_fkey | f       | parent\n child_pkey     | p       | \n(2 rows)\n\n"
+        "    conname     | contype |  ref   \n----------------+---------+--------\n child_n_check  | c       | \n child_pid_fkey | f       | parent\n child_pkey     | p       | \n(3 rows)\n\n"
     );
 }
 

@@ -44,6 +44,7 @@ const FIRST_OID: i64 = 16384;
 const SYNTHETIC_INDEX: i64 = 1 << 24;
 const CONSTRAINT: i64 = 1 << 25;
 const FOREIGN_KEY: i64 = 1 << 26;
+const CHECK: i64 = 1 << 27;
 const ROLE_OID: i64 = 10;
 const PUBLIC_NAMESPACE: i64 = 2200;
 const DATABASE_OID: i64 = 16383;
@@ -523,6 +524,81 @@ fn table_rows(
     for key in &table.foreign_keys {
         foreign_key_rows(script, table, oid, key, oid_of);
     }
+    check_rows(script, table, oid);
+}
+
+/// CHECK constraints, named as PostgreSQL names them when they have no name:
+/// `t_col_check` after the column they are declared on or first mention, else
+/// `t_check`, `t_check1`, ...
+fn check_rows(script: &mut String, table: &Object, table_oid: i64) {
+    let checks = table
+        .sql
+        .as_deref()
+        .map(crate::sql::check_constraints)
+        .unwrap_or_default();
+    if checks.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        script,
+        "UPDATE temp.pg_class SET relchecks = {} WHERE oid = {table_oid};",
+        checks.len()
+    );
+    let mut unnamed = 0;
+    for (i, check) in checks.iter().enumerate() {
+        let mentioned = check
+            .column
+            .clone()
+            .or_else(|| first_column(table, &check.expr));
+        let name = match (&check.name, mentioned) {
+            (Some(name), _) => name.clone(),
+            (None, Some(column)) => format!("{}_{column}_check", table.name),
+            (None, None) => {
+                unnamed += 1;
+                match unnamed {
+                    1 => format!("{}_check", table.name),
+                    n => format!("{}_check{}", table.name, n - 1),
+                }
+            }
+        };
+        let attnum = check.column.as_ref().and_then(|c| {
+            table
+                .columns
+                .iter()
+                .position(|col| col.name.eq_ignore_ascii_case(c))
+        });
+        let key = attnum.map_or_else(String::new, |p| format!("{{{}}}", p + 1));
+        let oid = CHECK + table_oid * 64 + i as i64;
+        constraint_row(
+            script,
+            oid,
+            &name,
+            "c",
+            table_oid,
+            0,
+            0,
+            &key,
+            "NULL",
+            ("a", "a"),
+        );
+        insert(
+            script,
+            "litewire_definitions",
+            &[oid.to_string(), lit(&format!("CHECK ({})", check.expr))],
+        );
+    }
+}
+
+/// The first of `table`'s columns that `expr` names.
+fn first_column(table: &Object, expr: &str) -> Option<String> {
+    expr.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .find_map(|word| {
+            table
+                .columns
+                .iter()
+                .find(|c| c.name.eq_ignore_ascii_case(word))
+        })
+        .map(|c| c.name.clone())
 }
 
 /// The column of an `INTEGER PRIMARY KEY` (the rowid alias), which has no index

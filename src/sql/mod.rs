@@ -6,6 +6,7 @@
 //! one lexer pass per statement: no full parse on the hot path.
 
 mod catalog;
+mod checks;
 mod classify;
 mod copy;
 mod dialect;
@@ -16,6 +17,7 @@ mod translate;
 
 use std::sync::Arc;
 
+pub use checks::{CheckConstraint, check_constraints};
 pub use classify::Action;
 pub use copy::{CopyFormat, CopyFrom, CopyOptions, CopyTo, ForceQuote};
 use lexer::{Token, TokenKind, tokenize};
