@@ -162,7 +162,7 @@ enum Attempt {
 pub(super) async fn run(
     handle: &mut HeldHandle,
     statements: &mut Statements,
-    sql: &Arc<str>,
+    sql: &str,
     params: &[Value],
     kind: CommandKind,
     returns_rows: bool,
@@ -186,15 +186,14 @@ pub(super) async fn execute(
     statements: &mut Statements,
     sql: &'static str,
 ) -> Result<(), EngineError> {
-    let sql: Arc<str> = Arc::from(sql);
     run(
         handle,
         statements,
-        &sql,
+        sql,
         &[],
         CommandKind::Other("OK"),
         false,
-        true,
+        false,
     )
     .await
     .map(drop)
@@ -205,7 +204,7 @@ pub(super) async fn execute(
 pub(super) async fn describe(
     handle: &mut HeldHandle,
     statements: &mut Statements,
-    sql: &Arc<str>,
+    sql: &str,
     parameters: bool,
 ) -> Result<Vec<Column>, EngineError> {
     loop {
@@ -236,7 +235,7 @@ unsafe fn described(stmt: *mut ffi::sqlite3_stmt) -> Vec<Column> {
 unsafe fn with_statement<T>(
     db: *mut ffi::sqlite3,
     statements: &mut Statements,
-    sql: &Arc<str>,
+    sql: &str,
     parameters: bool,
     body: impl FnOnce(*mut ffi::sqlite3_stmt) -> Result<T, EngineError>,
 ) -> Result<Result<T, oneshot::Receiver<()>>, EngineError> {
@@ -248,7 +247,7 @@ unsafe fn with_statement<T>(
     if !cache.map.contains_key(sql) {
         // SAFETY: per the caller.
         match unsafe { prepare_or_wait(db, sql, parameters)? } {
-            Ok(prepared) => cache.insert(sql.clone(), prepared),
+            Ok(prepared) => cache.insert(Arc::from(sql), prepared),
             Err(unlocked) => return Ok(Err(unlocked)),
         }
     }
@@ -270,7 +269,7 @@ unsafe fn with_statement<T>(
 unsafe fn attempt(
     db: *mut ffi::sqlite3,
     statements: &mut Statements,
-    sql: &Arc<str>,
+    sql: &str,
     params: &[Value],
     kind: CommandKind,
     returns_rows: bool,

@@ -69,7 +69,7 @@ pub struct Engine {
     /// Connections of ended sessions, with their prepared statements and locked
     /// handles, for the next session: handing one back to SQLx's pool costs a ping
     /// through the connection's thread and loses what was prepared on it.
-    idle: Mutex<Vec<IdleConnection>>,
+    idle: Mutex<Idle>,
     max_idle: usize,
 }
 
@@ -79,6 +79,14 @@ impl std::fmt::Debug for IdleConnection {
             .field("held", &self.hold.is_some())
             .finish()
     }
+}
+
+/// The parked connections; once the engine closes, nothing more is parked (the
+/// pool's close waits for every connection to come back).
+#[derive(Debug, Default)]
+struct Idle {
+    connections: Vec<IdleConnection>,
+    closed: bool,
 }
 
 /// A connection between sessions, outside any transaction. Fields drop in
@@ -105,7 +113,7 @@ impl Engine {
             write_wait: config.busy_timeout(),
             allow_attach: config.allow_attach,
             statement_cache: config.statement_cache,
-            idle: Mutex::new(Vec::new()),
+            idle: Mutex::new(Idle::default()),
             max_idle: config.max_connections as usize,
         }))
     }
@@ -127,9 +135,8 @@ impl Engine {
     /// Checks that the database answers a query.
     pub async fn ping(self: &Arc<Self>) -> Result<(), EngineError> {
         let mut session = self.session();
-        let sql: Arc<str> = Arc::from("SELECT 1");
         session
-            .run_direct(&sql, &[], CommandKind::Select, true, true)
+            .run_direct("SELECT 1", &[], CommandKind::Select, true, false)
             .await?;
         session.close().await;
         Ok(())
@@ -138,7 +145,11 @@ impl Engine {
     /// A connection for a new session: an idle one if there is one, else one
     /// from the pool.
     async fn connection(&self) -> Result<IdleConnection, EngineError> {
-        let idle = self.idle.lock().ok().and_then(|mut idle| idle.pop());
+        let idle = self
+            .idle
+            .lock()
+            .ok()
+            .and_then(|mut idle| idle.connections.pop());
         match idle {
             Some(idle) => Ok(idle),
             None => Ok(IdleConnection {
@@ -154,8 +165,8 @@ impl Engine {
     /// back to the pool when enough are kept.
     fn park(&self, idle: IdleConnection) {
         let rejected = match self.idle.lock() {
-            Ok(mut parked) if parked.len() < self.max_idle => {
-                parked.push(idle);
+            Ok(mut parked) if !parked.closed && parked.connections.len() < self.max_idle => {
+                parked.connections.push(idle);
                 None
             }
             _ => Some(idle),
@@ -170,7 +181,10 @@ impl Engine {
     /// Closes every connection; the last one to close checkpoints the WAL.
     pub async fn close(&self) {
         let idle = match self.idle.lock() {
-            Ok(mut idle) => std::mem::take(&mut *idle),
+            Ok(mut idle) => {
+                idle.closed = true;
+                std::mem::take(&mut idle.connections)
+            }
             Err(_) => Vec::new(),
         };
         drop(idle);

@@ -494,7 +494,7 @@ impl Session {
     /// `direct`): no hand-off to SQLx's connection thread.
     pub(super) async fn run_direct(
         &mut self,
-        sql: &Arc<str>,
+        sql: &str,
         params: &[Value],
         kind: CommandKind,
         returns_rows: bool,
