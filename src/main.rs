@@ -27,6 +27,7 @@ fn main() -> std::process::ExitCode {
 }
 
 async fn serve(config: Config) -> std::process::ExitCode {
+    let stop = signal();
     let filter =
         EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(&config.log_level));
     tracing_subscriber::fmt()
@@ -44,7 +45,7 @@ async fn serve(config: Config) -> std::process::ExitCode {
     };
     let (trigger, shutdown) = Shutdown::new();
     tokio::spawn(async move {
-        signal().await;
+        stop.await;
         tracing::info!("shutting down");
         trigger.trigger();
     });
