@@ -10,7 +10,8 @@ in_both_cache_modes!(
     parameters_and_blobs,
     malformed_requests,
     failed_batches_leave_nothing,
-    health_and_version
+    health_and_version,
+    more_clients_than_connections
 );
 
 const SEED: &str = r#"{ "statements": [{"q" : "SELECT * FROM t"}] }"#;
@@ -163,4 +164,35 @@ async fn health_and_version(cache: &str) {
             .iter()
             .any(|l| l.contains("WITHOUT SQLITE_DEFAULT_MEMSTATUS"))
     );
+}
+
+/// A session that waits for a pooled connection gets the one the next session to
+/// end gives back: connections kept between sessions must not starve it.
+async fn more_clients_than_connections(cache: &str) {
+    let server = TestServer::start(
+        cache,
+        &["--max-connections", "2", "--acquire-timeout-ms", "3000"],
+    );
+    let setup = json!({"statements": ["CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)", "INSERT INTO t (v) VALUES ('a')"]});
+    assert_eq!(server.post(&setup.to_string(), None).await.0, 200);
+    // Two PostgreSQL sessions hold both connections.
+    let (first, _first_conn) = server.connect().await;
+    let (second, second_conn) = server.connect().await;
+    for client in [&first, &second] {
+        client
+            .batch_execute("BEGIN; SELECT * FROM t")
+            .await
+            .unwrap();
+    }
+    // An HTTP request now waits for the pool...
+    let waiting = server.post(r#"{"statements": ["SELECT v FROM t"]}"#, None);
+    let (answer, ()) = tokio::join!(waiting, async {
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        // ...until the second session ends and its connection comes free.
+        second.batch_execute("COMMIT").await.unwrap();
+        drop(second);
+        let _ = second_conn.await;
+    });
+    assert_eq!(answer.0, 200, "{}", answer.1);
+    assert_eq!(answer.1[0]["results"]["rows"], json!([["a"]]));
 }

@@ -70,7 +70,7 @@ pub struct Engine {
     /// handles, for the next session: handing one back to SQLx's pool costs a ping
     /// through the connection's thread and loses what was prepared on it.
     idle: Mutex<Idle>,
-    max_idle: usize,
+    max_connections: usize,
 }
 
 impl std::fmt::Debug for IdleConnection {
@@ -114,7 +114,7 @@ impl Engine {
             allow_attach: config.allow_attach,
             statement_cache: config.statement_cache,
             idle: Mutex::new(Idle::default()),
-            max_idle: config.max_connections as usize,
+            max_connections: config.max_connections as usize,
         }))
     }
 
@@ -162,10 +162,17 @@ impl Engine {
     }
 
     /// Keeps an ended session's connection for the next session, or gives it
-    /// back to the pool when enough are kept.
+    /// back to the pool when enough are kept or sessions may be waiting for one.
     fn park(&self, idle: IdleConnection) {
+        // Sessions wait for the pool only when it is at its size limit, and only a
+        // connection given back to the pool wakes them: then none is kept.
+        let pool_full = self.pool.size() as usize >= self.max_connections;
         let rejected = match self.idle.lock() {
-            Ok(mut parked) if !parked.closed && parked.connections.len() < self.max_idle => {
+            Ok(mut parked)
+                if !pool_full
+                    && !parked.closed
+                    && parked.connections.len() < self.max_connections =>
+            {
                 parked.connections.push(idle);
                 None
             }

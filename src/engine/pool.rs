@@ -56,15 +56,20 @@ async fn prepare_connection(
     conn: &mut SqliteConnection,
     allow_attach: bool,
 ) -> Result<(), sqlx::Error> {
-    let mut handle = conn.lock_handle().await?;
-    let db = handle.as_raw_handle().as_ptr();
-    if !allow_attach {
-        // SAFETY: the handle is locked for us and valid for the duration of the call.
-        unsafe { libsqlite3_sys::sqlite3_limit(db, libsqlite3_sys::SQLITE_LIMIT_ATTACHED, 0) };
-    }
-    // SAFETY: as above.
-    unsafe { super::functions::register(db) }
-        .map_err(|message| sqlx::Error::Configuration(message.into()))
+    let registered = {
+        let mut handle = conn.lock_handle().await?;
+        let db = handle.as_raw_handle().as_ptr();
+        if !allow_attach {
+            // SAFETY: the handle is locked for us and valid for the duration of the call.
+            unsafe { libsqlite3_sys::sqlite3_limit(db, libsqlite3_sys::SQLITE_LIMIT_ATTACHED, 0) };
+        }
+        // SAFETY: as above.
+        unsafe { super::functions::register(db) }
+    };
+    registered.map_err(|message| sqlx::Error::Configuration(message.into()))?;
+    // The first session locks the handle again at once: SQLx's connection thread
+    // must have taken it back first (see `direct`).
+    conn.ping().await
 }
 
 /// A connection must never go back to the pool inside a transaction: sqlx does not
