@@ -121,8 +121,23 @@ const TYPES: &[PgType] = &[
 /// first and SQLite's affinity rules for everything else. An empty declaration
 /// (SQLite's "any") is text.
 pub fn type_oid(decl: &str) -> i64 {
-    let lower = decl.trim().to_ascii_lowercase();
-    let base = lower.split('(').next().unwrap_or("").trim();
+    // Every result column's type goes through here on every execution: lower-case
+    // the name on the stack, not in a new String.
+    let name = decl.split('(').next().unwrap_or("").trim();
+    let mut buf = [0u8; 32];
+    let Some(bytes) = buf.get_mut(..name.len()) else {
+        return affinity_oid(&name.to_ascii_lowercase());
+    };
+    bytes.copy_from_slice(name.as_bytes());
+    bytes.make_ascii_lowercase();
+    match std::str::from_utf8(bytes) {
+        Ok(base) => affinity_oid(base),
+        Err(_) => affinity_oid(&name.to_ascii_lowercase()),
+    }
+}
+
+/// The oid for a lower-case type name without modifiers.
+fn affinity_oid(base: &str) -> i64 {
     match base {
         "int" | "integer" | "int4" | "mediumint" | "serial" | "serial4" => 23,
         "bigint" | "int8" | "bigserial" | "serial8" => 20,
@@ -1218,6 +1233,15 @@ mod tests {
         assert_eq!(format_type(1007, None), "integer[]");
         assert_eq!(type_oid("INTEGER"), 23);
         assert_eq!(type_oid("unsigned big int"), 20);
+        assert_eq!(type_oid(" VarChar (20) "), 1043);
+        assert_eq!(
+            type_oid("a custom type with a name longer than thirty-two bytes"),
+            1700
+        );
+        assert_eq!(
+            type_oid("a long type name that mentions its interest in text"),
+            20
+        );
         assert_eq!(type_oid(""), 25);
     }
 

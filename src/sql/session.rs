@@ -3,7 +3,7 @@
 //! None of these reach SQLite; the engine answers them from the session's settings.
 //! They are recognised from tokens, in PostgreSQL's grammar for them.
 
-use super::lexer::{Token, TokenKind};
+use super::lexer::{Token, TokenKind, string_value, unquote};
 use crate::engine::{EngineError, ErrorKind};
 
 /// A command on the session's settings.
@@ -79,7 +79,7 @@ impl Words<'_> {
         let token = self.tokens.get(i)?;
         match token.kind {
             TokenKind::Word => Some(token.text(self.sql).to_owned()),
-            TokenKind::QuotedIdent => Some(unquote(token.text(self.sql), '"')),
+            TokenKind::QuotedIdent => Some(unquote(token.text(self.sql))),
             _ => None,
         }
     }
@@ -265,45 +265,6 @@ fn syntax(w: &Words, i: usize) -> EngineError {
     EngineError::new(ErrorKind::Syntax, message)
 }
 
-/// The value of a `'...'` or `E'...'` literal.
-fn string_value(token: &str) -> String {
-    match token.strip_prefix(['E', 'e']) {
-        Some(escaped) => unescape(&unquote(escaped, '\'')),
-        None => unquote(token, '\''),
-    }
-}
-
-fn unquote(token: &str, quote: char) -> String {
-    let inner = token
-        .strip_prefix(quote)
-        .and_then(|t| t.strip_suffix(quote))
-        .unwrap_or(token);
-    let doubled: String = [quote, quote].iter().collect();
-    inner.replace(&doubled, &quote.to_string())
-}
-
-/// PostgreSQL's backslash escapes in `E'...'` strings (the common ones).
-pub(super) fn unescape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut chars = text.chars();
-    while let Some(c) = chars.next() {
-        if c != '\\' {
-            out.push(c);
-            continue;
-        }
-        match chars.next() {
-            Some('n') => out.push('\n'),
-            Some('t') => out.push('\t'),
-            Some('r') => out.push('\r'),
-            Some('b') => out.push('\u{8}'),
-            Some('f') => out.push('\u{c}'),
-            Some(other) => out.push(other),
-            None => out.push('\\'),
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -393,11 +354,5 @@ mod tests {
         );
         assert_eq!(parse("SELECT set_config('a', 'b', true) FROM t"), None);
         assert_eq!(parse("SELECT 1"), None);
-    }
-
-    #[test]
-    fn escapes() {
-        assert_eq!(string_value(r"E'a\nb\'c'"), "a\nb'c");
-        assert_eq!(string_value("'it''s'"), "it's");
     }
 }
