@@ -23,7 +23,7 @@ command -v hey >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteract
 
 unset LIBSQLITE3_FLAGS
 cargo build --release --quiet --bin litewire --example ceiling
-LIBSQLITE3_FLAGS="SQLITE_DEFAULT_MEMSTATUS=1" CARGO_TARGET_DIR=target/memstatus-on \
+LIBSQLITE3_FLAGS="SQLITE_DEFAULT_MEMSTATUS=1 -USQLITE_ENABLE_MEMORY_MANAGEMENT" CARGO_TARGET_DIR=target/memstatus-on \
   cargo build --release --quiet --bin litewire
 
 work=$(mktemp -d)

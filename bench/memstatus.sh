@@ -18,7 +18,7 @@ export MEMSTATUS_SECS=${SECS:-2} MEMSTATUS_RUNS=1
 
 bench_0() { (unset LIBSQLITE3_FLAGS; cargo bench --quiet --bench memstatus "$@"); }
 bench_1() {
-  LIBSQLITE3_FLAGS="SQLITE_DEFAULT_MEMSTATUS=1" CARGO_TARGET_DIR=target/memstatus-on \
+  LIBSQLITE3_FLAGS="SQLITE_DEFAULT_MEMSTATUS=1 -USQLITE_ENABLE_MEMORY_MANAGEMENT" CARGO_TARGET_DIR=target/memstatus-on \
     cargo bench --quiet --bench memstatus "$@"
 }
 bench_0 --no-run

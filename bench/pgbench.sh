@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # pgbench against litewire and against a throwaway PostgreSQL 15, same machine, same
 # scale, same scripts, interleaved: prints TPS for each and the litewire/PostgreSQL
-# ratio. Usage: bench/pgbench.sh   (env: SCALE=1 DURATION=15 CLIENTS="1 8" MODES=...)
+# ratio, and the CPU time each server and the pgbench client spent per transaction
+# (user + system, from /proc and time(1)): on a machine the client shares, TPS can only
+# rise as far as 1 / (server + client CPU per transaction) per CPU allows.
+# Usage: bench/pgbench.sh   (env: SCALE=1 DURATION=15 CLIENTS="1 8" MODES=...)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -20,6 +23,8 @@ if [ ! -x "$PGBIN/postgres" ]; then
   echo "installing postgresql-15" >&2
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql-15 >/dev/null
 fi
+
+[ -x /usr/bin/time ] || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq time >/dev/null; }
 
 unset LIBSQLITE3_FLAGS
 cargo build --release --quiet
@@ -44,6 +49,7 @@ lw_pid=$!
 su postgres -c "$PGBIN/initdb -D $work/pg -A trust -U postgres" >/dev/null
 printf "port = %s\nlisten_addresses = '127.0.0.1'\nunix_socket_directories = ''\n" "$PG_PORT" >>"$work/pg/postgresql.conf"
 su postgres -c "$PGBIN/pg_ctl -D $work/pg -l $work/pg/server.log -w start" >/dev/null
+pg_pid=$(head -1 "$work/pg/postmaster.pid")
 
 for _ in $(seq 50); do pg_isready -q -h 127.0.0.1 -p "$LW_PORT" && break; sleep 0.1; done
 
@@ -51,20 +57,42 @@ run() { # port, pgbench args...
   local port=$1; shift
   pgbench -h 127.0.0.1 -p "$port" -U postgres "$@" postgres 2>&1
 }
-tps() { sed -n 's/^tps = \([0-9.]*\).*/\1/p' | head -1; }
+field() { sed -n "s/^$1\([0-9.]*\).*/\1/p" | head -1; }
+# CPU seconds in clock ticks a process used, with its reaped children (PostgreSQL's
+# backends are the postmaster's children).
+ticks() { awk '{ print $14 + $15 + $16 + $17 }' "/proc/$1/stat"; }
+hz=$(getconf CLK_TCK)
+
+# One measured run: prints "tps server_us_per_txn client_us_per_txn".
+measure() { # port, server pid, pgbench args...
+  local port=$1 pid=$2; shift 2
+  local before after out
+  before=$(ticks "$pid")
+  out=$(/usr/bin/time -f 'client-cpu %U %S' pgbench -h 127.0.0.1 -p "$port" -U postgres "$@" postgres 2>&1)
+  sleep 0.5 # backends exit and are reaped
+  after=$(ticks "$pid")
+  awk -v tps="$(echo "$out" | field 'tps = ')" \
+      -v n="$(echo "$out" | field 'number of transactions actually processed: ')" \
+      -v server=$((after - before)) -v hz="$hz" \
+      -v client="$(echo "$out" | sed -n 's/^client-cpu //p')" \
+      'BEGIN { split(client, c, " ");
+               printf "%.0f %.1f %.1f\n", tps, server / hz * 1e6 / n, (c[1] + c[2]) * 1e6 / n }'
+}
 
 for port in "$LW_PORT" "$PG_PORT"; do
   run "$port" -i -q -s "$SCALE" >/dev/null
 done
 
-printf '%-14s %-9s %3s %12s %12s %7s\n' script mode c litewire postgres ratio
+printf '%-14s %-9s %3s %9s %9s %6s | %-21s | %-21s\n' script mode c litewire postgres ratio \
+  "CPU us/txn: litewire" "postgres (server client)"
 for script in $SCRIPTS; do
   for mode in $MODES; do
     for c in $CLIENTS; do
-      lw=$(run "$LW_PORT" -b "$script" -M "$mode" -c "$c" -j 2 -T "$DURATION" | tps)
-      pg=$(run "$PG_PORT" -b "$script" -M "$mode" -c "$c" -j 2 -T "$DURATION" | tps)
+      read -r lw lw_server lw_client < <(measure "$LW_PORT" "$lw_pid" -b "$script" -M "$mode" -c "$c" -j 2 -T "$DURATION")
+      read -r pg pg_server pg_client < <(measure "$PG_PORT" "$pg_pid" -b "$script" -M "$mode" -c "$c" -j 2 -T "$DURATION")
       ratio=$(awk -v a="$lw" -v b="$pg" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')
-      printf '%-14s %-9s %3s %12.0f %12.0f %7s\n' "$script" "$mode" "$c" "$lw" "$pg" "$ratio"
+      printf '%-14s %-9s %3s %9.0f %9.0f %6s | %10s %10s | %10s %10s\n' "$script" "$mode" "$c" "$lw" "$pg" "$ratio" \
+        "$lw_server" "$lw_client" "$pg_server" "$pg_client"
     done
   done
 done

@@ -1,16 +1,20 @@
-//! The HTTP ceiling for `bench/http.sh`: the same axum stack as litewire's HTTP front
-//! end, answering every `POST /` with the fixed JSON litewire returns for the seed
-//! query, with no SQLite at all. Whatever litewire loses against it is the engine.
+//! The HTTP ceiling for `bench/http.sh`: litewire's own HTTP serving (its worker
+//! threads, hyper, axum), answering every `POST /` with the fixed JSON litewire
+//! returns for the seed query, with no SQLite at all. Whatever litewire loses
+//! against it is the engine.
 //!
 //! `cargo run --release --example ceiling -- 127.0.0.1:18181 '<json body to answer>'`
+
+use std::sync::Arc;
 
 use axum::Router;
 use axum::body::Bytes;
 use axum::http::header;
 use axum::routing::post;
+use litewire::server::{Shutdown, signal};
+use litewire::workers::Workers;
 
-#[tokio::main]
-async fn main() -> std::io::Result<()> {
+fn main() -> std::io::Result<()> {
     let mut args = std::env::args().skip(1);
     let addr = args.next().unwrap_or_else(|| "127.0.0.1:18181".to_owned());
     let answer: &'static str = Box::leak(
@@ -27,6 +31,22 @@ async fn main() -> std::io::Result<()> {
             ([(header::CONTENT_TYPE, "application/json")], answer)
         }),
     );
-    let listener = tokio::net::TcpListener::bind(&addr).await?;
-    axum::serve(listener, app).await
+    // The same threads as litewire's default: one worker per CPU, accepting on a
+    // current-thread runtime.
+    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let workers = Arc::new(Workers::start(cpus)?);
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(async move {
+        let stop = signal();
+        let listener = tokio::net::TcpListener::bind(&addr).await?;
+        let (trigger, shutdown) = Shutdown::new();
+        tokio::spawn(async move {
+            stop.await;
+            trigger.trigger();
+        });
+        litewire::http::serve_router(listener, app, workers, shutdown).await;
+        Ok(())
+    })
 }

@@ -69,6 +69,17 @@ pub struct Config {
     )]
     pub synchronous: Synchronous,
 
+    /// Bytes of the database file SQLite reads through a memory map (`PRAGMA
+    /// mmap_size`): a page read is a memory access instead of a pread(2) and a copy
+    /// into each connection's page cache. 0 turns it off.
+    #[arg(long, env = "LITEWIRE_MMAP_SIZE", default_value_t = 256 * 1024 * 1024)]
+    pub mmap_size: u64,
+
+    /// SQLite's page cache, in KiB, per cache (one in shared mode, one per connection
+    /// in private mode): `PRAGMA cache_size = -N`.
+    #[arg(long, env = "LITEWIRE_CACHE_SIZE_KIB", default_value_t = 2000)]
+    pub cache_size_kib: u64,
+
     /// Most SQLite connections the pool opens (each Postgres session in use holds one).
     #[arg(long, env = "LITEWIRE_MAX_CONNECTIONS", default_value_t = 128)]
     pub max_connections: u32,
@@ -99,8 +110,9 @@ pub struct Config {
     #[arg(long, env = "LITEWIRE_ALLOW_ATTACH")]
     pub allow_attach: bool,
 
-    /// Runtime worker threads; 0: one per CPU. Each runs statements to the end (see
-    /// the engine), so fewer than the CPUs leaves room for other processes.
+    /// Worker threads serving connections, each with its own single-threaded runtime
+    /// that a connection stays on (see `workers`); 0: one per CPU. Each runs
+    /// statements to the end, so fewer than the CPUs leaves room for other processes.
     #[arg(long, env = "LITEWIRE_WORKER_THREADS", default_value_t = 0)]
     pub worker_threads: usize,
 
@@ -116,5 +128,13 @@ impl Config {
 
     pub fn acquire_timeout(&self) -> Duration {
         Duration::from_millis(self.acquire_timeout_ms)
+    }
+
+    /// How many worker threads serve connections: `worker_threads`, or one per CPU.
+    pub fn workers(&self) -> usize {
+        match self.worker_threads {
+            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            n => n,
+        }
     }
 }

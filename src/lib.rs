@@ -12,6 +12,7 @@ pub mod http;
 pub mod pg;
 pub mod server;
 pub mod sql;
+pub mod workers;
 
 /// The PostgreSQL version litewire presents itself as: psql picks its catalog
 /// queries by it, pgbench its COPY options.

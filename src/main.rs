@@ -12,11 +12,8 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> std::process::ExitCode {
     let config = Config::parse();
-    let mut runtime = tokio::runtime::Builder::new_multi_thread();
+    let mut runtime = tokio::runtime::Builder::new_current_thread();
     runtime.enable_all();
-    if config.worker_threads > 0 {
-        runtime.worker_threads(config.worker_threads);
-    }
     match runtime.build() {
         Ok(runtime) => runtime.block_on(serve(config)),
         Err(error) => {

@@ -11,6 +11,7 @@ use tokio::sync::watch;
 
 use crate::config::Config;
 use crate::engine::{Engine, EngineError};
+use crate::workers::Workers;
 use crate::{http, pg};
 
 /// A cloneable signal that the server is shutting down.
@@ -50,6 +51,7 @@ pub struct Server {
     engine: Arc<Engine>,
     pg_listener: TcpListener,
     http_listener: TcpListener,
+    workers: Arc<Workers>,
     config: Config,
 }
 
@@ -60,10 +62,12 @@ impl Server {
         report_build(&engine);
         let pg_listener = TcpListener::bind(config.pg_listen).await?;
         let http_listener = TcpListener::bind(config.http_listen).await?;
+        let workers = Arc::new(Workers::start(config.workers())?);
         Ok(Server {
             engine,
             pg_listener,
             http_listener,
+            workers,
             config,
         })
     }
@@ -77,10 +81,16 @@ impl Server {
             cache = self.config.cache.as_str(),
             "litewire is serving"
         );
-        let pg = pg::serve(self.pg_listener, self.engine.clone(), shutdown.clone());
+        let pg = pg::serve(
+            self.pg_listener,
+            self.engine.clone(),
+            self.workers.clone(),
+            shutdown.clone(),
+        );
         let http = http::serve(
             self.http_listener,
             self.engine.clone(),
+            self.workers.clone(),
             &self.config,
             shutdown,
         );
@@ -92,7 +102,7 @@ impl Server {
 }
 
 /// Logs SQLite's version and compile options, and warns when the build lost
-/// `SQLITE_DEFAULT_MEMSTATUS=0` (a shell `LIBSQLITE3_FLAGS` overrides ours).
+/// `.cargo/config.toml`'s flags (a shell `LIBSQLITE3_FLAGS` overrides them).
 fn report_build(engine: &Engine) {
     let info = engine.info();
     tracing::info!(
@@ -100,10 +110,10 @@ fn report_build(engine: &Engine) {
         options = %info.compile_options.join(" "),
         "SQLite build"
     );
-    if !info.memstatus_disabled() {
+    for defect in info.build_defects() {
         tracing::warn!(
-            "SQLite was built WITHOUT SQLITE_DEFAULT_MEMSTATUS=0: every allocation takes a global \
-             mutex. Was LIBSQLITE3_FLAGS set in the shell when building? Unset it and rebuild."
+            "SQLite was {defect}. Was LIBSQLITE3_FLAGS set in the shell when building? Unset it \
+             and rebuild."
         );
     }
 }

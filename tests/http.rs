@@ -159,10 +159,14 @@ async fn health_and_version(cache: &str) {
         .collect();
     assert!(options.contains(&"DEFAULT_MEMSTATUS=0"), "{options:?}");
     assert!(
+        !options.contains(&"ENABLE_MEMORY_MANAGEMENT"),
+        "{options:?}"
+    );
+    assert!(
         !server
             .logs()
             .iter()
-            .any(|l| l.contains("WITHOUT SQLITE_DEFAULT_MEMSTATUS"))
+            .any(|l| l.contains("Was LIBSQLITE3_FLAGS set"))
     );
 }
 

@@ -47,11 +47,22 @@ pub struct ServerInfo {
 }
 
 impl ServerInfo {
-    /// Whether SQLite was built without memory statistics (no global allocator mutex).
-    pub fn memstatus_disabled(&self) -> bool {
-        self.compile_options
-            .iter()
-            .any(|o| o == "DEFAULT_MEMSTATUS=0")
+    /// What SQLite's build lacks of `.cargo/config.toml`'s flags (empty when it has
+    /// them all): each missing flag puts a process-wide mutex on a hot path.
+    pub fn build_defects(&self) -> Vec<&'static str> {
+        let has = |option: &str| self.compile_options.iter().any(|o| o == option);
+        let mut defects = Vec::new();
+        if !has("DEFAULT_MEMSTATUS=0") {
+            defects.push(
+                "built without SQLITE_DEFAULT_MEMSTATUS=0: every allocation takes a global mutex",
+            );
+        }
+        if has("ENABLE_MEMORY_MANAGEMENT") {
+            defects.push(
+                "built with SQLITE_ENABLE_MEMORY_MANAGEMENT: every page fetch takes a global mutex",
+            );
+        }
+        defects
     }
 }
 

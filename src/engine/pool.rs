@@ -18,7 +18,9 @@ pub(super) async fn connect(config: &Config) -> Result<SqlitePool, EngineError> 
         .busy_timeout(config.busy_timeout())
         .foreign_keys(true)
         .shared_cache(config.cache == CacheMode::Shared)
-        .statement_cache_capacity(config.statement_cache);
+        .statement_cache_capacity(config.statement_cache)
+        .pragma("mmap_size", config.mmap_size.to_string())
+        .pragma("cache_size", format!("-{}", config.cache_size_kib));
     let allow_attach = config.allow_attach;
     let pool = SqlitePoolOptions::new()
         .max_connections(config.max_connections.max(1))

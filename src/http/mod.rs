@@ -9,6 +9,7 @@
 mod request;
 mod response;
 
+use std::net::SocketAddr;
 use std::sync::Arc;
 
 use axum::Router;
@@ -17,26 +18,65 @@ use axum::extract::{DefaultBodyLimit, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
+use hyper_util::rt::TokioIo;
+use hyper_util::service::TowerToHyperService;
 use serde_json::json;
-use tokio::net::TcpListener;
+use tokio::net::{TcpListener, TcpStream};
 
 use crate::config::Config;
 use crate::engine::Engine;
 use crate::server::Shutdown;
+use crate::workers::Workers;
 
 /// Serves HTTP until `shutdown` fires; requests in flight are finished first.
 pub async fn serve(
     listener: TcpListener,
     engine: Arc<Engine>,
+    workers: Arc<Workers>,
     config: &Config,
     shutdown: Shutdown,
 ) {
-    let app = router(engine, config.http_body_limit);
-    let served = axum::serve(listener, app)
-        .with_graceful_shutdown(async move { shutdown.wait().await })
+    serve_router(
+        listener,
+        router(engine, config.http_body_limit),
+        workers,
+        shutdown,
+    )
+    .await;
+}
+
+/// Serves `app` on `listener`'s connections, each on one of the `workers`, until
+/// `shutdown` fires. (The HTTP ceiling benchmark serves its own router through it.)
+pub async fn serve_router(
+    listener: TcpListener,
+    app: Router,
+    workers: Arc<Workers>,
+    shutdown: Shutdown,
+) {
+    let watch = shutdown.clone();
+    workers
+        .accept(listener, &watch, move |socket, peer| {
+            serve_connection(socket, peer, app.clone(), shutdown.clone())
+        })
         .await;
+}
+
+/// One HTTP/1.1 connection, kept alive across requests; on shutdown it finishes
+/// the request in flight and closes.
+async fn serve_connection(socket: TcpStream, peer: SocketAddr, app: Router, shutdown: Shutdown) {
+    let service = TowerToHyperService::new(app);
+    let connection =
+        hyper::server::conn::http1::Builder::new().serve_connection(TokioIo::new(socket), service);
+    tokio::pin!(connection);
+    let served = tokio::select! {
+        served = connection.as_mut() => served,
+        () = shutdown.wait() => {
+            connection.as_mut().graceful_shutdown();
+            connection.await
+        }
+    };
     if let Err(error) = served {
-        tracing::error!(%error, "the HTTP server failed");
+        tracing::debug!(%error, %peer, "HTTP connection ended with an error");
     }
 }
 

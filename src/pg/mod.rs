@@ -24,13 +24,13 @@ use futures::FutureExt;
 use pgwire::api::PgWireServerHandlers;
 use pgwire::tokio::process_socket;
 use tokio::net::TcpListener;
-use tokio::task::JoinSet;
 
 pub use connection::PgConnection;
 pub use startup::SERVER_VERSION;
 
 use crate::engine::Engine;
 use crate::server::Shutdown;
+use crate::workers::Workers;
 
 /// The handlers pgwire asks for, all backed by one connection's state.
 struct Handlers {
@@ -55,29 +55,26 @@ impl PgWireServerHandlers for Handlers {
     }
 }
 
-/// Accepts PostgreSQL clients until `shutdown` fires, then waits for the
+/// Serves PostgreSQL clients until `shutdown` fires, then waits for the
 /// connections in flight to finish their current work and close.
-pub async fn serve(listener: TcpListener, engine: Arc<Engine>, shutdown: Shutdown) {
-    let mut connections = JoinSet::new();
-    loop {
-        tokio::select! {
-            accepted = listener.accept() => match accepted {
-                Ok((socket, peer)) => {
-                    let engine = engine.clone();
-                    let shutdown = shutdown.clone();
-                    connections.spawn(async move {
-                        tracing::debug!(%peer, "postgres client connected");
-                        serve_connection(socket, engine, shutdown).await;
-                        tracing::debug!(%peer, "postgres client disconnected");
-                    });
-                }
-                Err(error) => tracing::warn!(%error, "accepting a postgres connection failed"),
-            },
-            Some(_) = connections.join_next(), if !connections.is_empty() => {}
-            () = shutdown.wait() => break,
-        }
-    }
-    while connections.join_next().await.is_some() {}
+pub async fn serve(
+    listener: TcpListener,
+    engine: Arc<Engine>,
+    workers: Arc<Workers>,
+    shutdown: Shutdown,
+) {
+    let watch = shutdown.clone();
+    workers
+        .accept(listener, &watch, move |socket, peer| {
+            let engine = engine.clone();
+            let shutdown = shutdown.clone();
+            async move {
+                tracing::debug!(%peer, "postgres client connected");
+                serve_connection(socket, engine, shutdown).await;
+                tracing::debug!(%peer, "postgres client disconnected");
+            }
+        })
+        .await;
 }
 
 async fn serve_connection(socket: tokio::net::TcpStream, engine: Arc<Engine>, shutdown: Shutdown) {
