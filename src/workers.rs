@@ -16,6 +16,7 @@ use std::future::Future;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::thread::JoinHandle;
+use std::time::Duration;
 
 use tokio::net::{TcpListener, TcpStream};
 use tokio::runtime::Handle;
@@ -23,6 +24,9 @@ use tokio::sync::oneshot;
 use tokio::task::JoinSet;
 
 use crate::server::Shutdown;
+
+/// The pause after a failed `accept`.
+const ACCEPT_BACKOFF: Duration = Duration::from_millis(100);
 
 /// The worker threads, each running its own current-thread runtime until dropped.
 pub struct Workers {
@@ -74,7 +78,12 @@ impl Workers {
                                 self.next(),
                             );
                         }
-                        Err(error) => tracing::warn!(%error, "accepting a connection failed"),
+                        Err(error) => {
+                            // Out of file descriptors, most likely: give connections
+                            // in flight a moment to end instead of spinning on it.
+                            tracing::warn!(%error, "accepting a connection failed");
+                            tokio::time::sleep(ACCEPT_BACKOFF).await;
+                        }
                     }
                 }
                 Some(_) = connections.join_next(), if !connections.is_empty() => {}
@@ -88,14 +97,6 @@ impl Workers {
     fn next(&self) -> &Handle {
         let index = self.next.fetch_add(1, Ordering::Relaxed) % self.workers.len();
         &self.workers[index].handle
-    }
-
-    pub fn len(&self) -> usize {
-        self.workers.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.workers.is_empty()
     }
 }
 

@@ -40,7 +40,9 @@ async fn parameters_and_blobs(cache: &str) {
         {"q": "INSERT INTO p (name, score, data, flag) VALUES (?, ?, ?, ?)", "params": ["ann", 1.5, {"base64": "AP8="}, true]},
         {"q": "INSERT INTO p (name, score, data, flag) VALUES (:name, @score, $data, :flag)",
          "params": {"name": "bob", "@score": -2, "$data": null, ":flag": false}},
-        {"q": "SELECT name, score, data, flag FROM p WHERE id >= $1 ORDER BY id", "params": [1]}
+        {"q": "SELECT name, score, data, flag FROM p WHERE id >= $1 ORDER BY id", "params": [1]},
+        // JSON has no infinities: they come back as null.
+        "SELECT 1e999 AS inf, -1e999 AS minus_inf"
     ]});
     let (status, out) = server.post(&body.to_string(), None).await;
     assert_eq!(status, 200, "{out}");
@@ -49,6 +51,10 @@ async fn parameters_and_blobs(cache: &str) {
     assert_eq!(
         out[3]["results"]["rows"],
         json!([["ann", 1.5, {"base64": "AP8="}, 1], ["bob", -2.0, null, 0]])
+    );
+    assert_eq!(
+        out[4],
+        json!({"results": {"columns": ["inf", "minus_inf"], "rows": [[null, null]], "rows_affected": 1}})
     );
 }
 

@@ -1,63 +1,141 @@
-//! Encoding batch results as JSON.
+//! Encoding batch results as JSON, serialized straight from the engine's results
+//! (no intermediate JSON tree, no copies of the rows).
 
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use base64::Engine as _;
-use serde_json::{Map, Value as Json, json};
+use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 
 use crate::engine::{EngineError, QueryResult, Value};
 
 /// One element per statement: `{"results": {...}}`, `{"error": "..."}` for the
 /// statement that failed, `null` for those after it (not run).
 pub fn batch(results: &[Result<QueryResult, EngineError>], statements: usize) -> Response {
-    let mut out: Vec<Json> = results.iter().take(statements).map(element).collect();
-    // A failed implicit COMMIT comes as one extra error: it belongs to the batch.
-    if let (Some(Err(commit_error)), Some(last)) = (results.get(statements), out.last_mut()) {
-        *last = json!({ "error": commit_error.message });
+    match serde_json::to_vec(&Batch {
+        results,
+        statements,
+    }) {
+        Ok(body) => (
+            StatusCode::OK,
+            [(header::CONTENT_TYPE, "application/json")],
+            body,
+        )
+            .into_response(),
+        Err(error) => super::error(StatusCode::INTERNAL_SERVER_ERROR, &error.to_string()),
     }
-    out.resize(statements, Json::Null);
-    let body = Json::Array(out).to_string();
-    (
-        StatusCode::OK,
-        [(header::CONTENT_TYPE, "application/json")],
-        body,
-    )
-        .into_response()
 }
 
-fn element(result: &Result<QueryResult, EngineError>) -> Json {
-    match result {
-        Ok(result) => {
-            let columns: Vec<Json> = result
-                .columns
-                .iter()
-                .map(|c| Json::String(c.name.clone()))
-                .collect();
-            let rows: Vec<Json> = result
-                .rows
-                .iter()
-                .map(|row| Json::Array(row.iter().map(value).collect()))
-                .collect();
-            let mut results = Map::new();
-            results.insert("columns".into(), Json::Array(columns));
-            results.insert("rows".into(), Json::Array(rows));
-            results.insert("rows_affected".into(), json!(result.rows_affected));
-            if let Some(rowid) = result.last_insert_rowid {
-                results.insert("last_insert_rowid".into(), json!(rowid));
+struct Batch<'a> {
+    results: &'a [Result<QueryResult, EngineError>],
+    statements: usize,
+}
+
+impl Serialize for Batch<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        // A failed implicit COMMIT comes as one extra error: it belongs to the batch,
+        // and is reported in place of the last statement's result.
+        let commit_error = match self.results.get(self.statements) {
+            Some(Err(error)) => Some(error),
+            _ => None,
+        };
+        let mut seq = serializer.serialize_seq(Some(self.statements))?;
+        for index in 0..self.statements {
+            match (self.results.get(index), commit_error) {
+                (Some(_), Some(error)) if index + 1 == self.statements => {
+                    seq.serialize_element(&Failure(error))?
+                }
+                (Some(Ok(result)), _) => seq.serialize_element(&Success(result))?,
+                (Some(Err(error)), _) => seq.serialize_element(&Failure(error))?,
+                (None, _) => seq.serialize_element(&())?,
             }
-            json!({ "results": results })
         }
-        Err(error) => json!({ "error": error.message }),
+        seq.end()
     }
 }
 
-fn value(value: &Value) -> Json {
-    match value {
-        Value::Null => Json::Null,
-        Value::Integer(i) => json!(i),
-        // JSON has no NaN or infinities: those become null.
-        Value::Real(f) => serde_json::Number::from_f64(*f).map_or(Json::Null, Json::Number),
-        Value::Text(s) => Json::String(s.clone()),
-        Value::Blob(b) => json!({ "base64": base64::engine::general_purpose::STANDARD.encode(b) }),
+/// `{"error": "..."}`
+struct Failure<'a>(&'a EngineError);
+
+impl Serialize for Failure<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(1))?;
+        map.serialize_entry("error", &self.0.message)?;
+        map.end()
+    }
+}
+
+/// `{"results": {"columns": [...], "last_insert_rowid": n, "rows": [[...]], "rows_affected": n}}`
+/// (`last_insert_rowid` only where the statement set one).
+struct Success<'a>(&'a QueryResult);
+
+impl Serialize for Success<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(1))?;
+        map.serialize_entry("results", &Results(self.0))?;
+        map.end()
+    }
+}
+
+struct Results<'a>(&'a QueryResult);
+
+impl Serialize for Results<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let result = self.0;
+        let entries = 3 + usize::from(result.last_insert_rowid.is_some());
+        let mut map = serializer.serialize_map(Some(entries))?;
+        map.serialize_entry("columns", &Columns(result))?;
+        if let Some(rowid) = result.last_insert_rowid {
+            map.serialize_entry("last_insert_rowid", &rowid)?;
+        }
+        map.serialize_entry("rows", &Rows(&result.rows))?;
+        map.serialize_entry("rows_affected", &result.rows_affected)?;
+        map.end()
+    }
+}
+
+struct Columns<'a>(&'a QueryResult);
+
+impl Serialize for Columns<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.columns.iter().map(|column| &column.name))
+    }
+}
+
+struct Rows<'a>(&'a [Vec<Value>]);
+
+impl Serialize for Rows<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.iter().map(|row| Row(row)))
+    }
+}
+
+struct Row<'a>(&'a [Value]);
+
+impl Serialize for Row<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.iter().map(Cell))
+    }
+}
+
+/// One value: JSON's own types, `{"base64": "..."}` for a blob. JSON has no NaN or
+/// infinities: serde_json writes those as null.
+struct Cell<'a>(&'a Value);
+
+impl Serialize for Cell<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self.0 {
+            Value::Null => serializer.serialize_unit(),
+            Value::Integer(i) => serializer.serialize_i64(*i),
+            Value::Real(f) => serializer.serialize_f64(*f),
+            Value::Text(s) => serializer.serialize_str(s),
+            Value::Blob(b) => {
+                let mut map = serializer.serialize_map(Some(1))?;
+                map.serialize_entry(
+                    "base64",
+                    &base64::engine::general_purpose::STANDARD.encode(b),
+                )?;
+                map.end()
+            }
+        }
     }
 }
