@@ -4,12 +4,15 @@
 # ratio, and the CPU time each server and the pgbench client spent per transaction
 # (user + system, from /proc and time(1)): on a machine the client shares, TPS can only
 # rise as far as 1 / (server + client CPU per transaction) per CPU allows.
-# Usage: bench/pgbench.sh   (env: SCALE=1 DURATION=15 CLIENTS="1 8" MODES=...)
+# With ROUNDS=n each row runs n times, litewire and PostgreSQL alternating, and shows
+# the medians. Usage: bench/pgbench.sh
+#   (env: SCALE=1 DURATION=15 ROUNDS=1 CLIENTS="1 8" MODES=... SCRIPTS=...)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 SCALE=${SCALE:-1}
 DURATION=${DURATION:-15}
+ROUNDS=${ROUNDS:-1}
 CLIENTS=${CLIENTS:-"1 8"}
 MODES=${MODES:-"simple extended prepared"}
 SCRIPTS=${SCRIPTS:-"select-only simple-update tpcb-like bench/tpcb-pipelined.sql"}
@@ -79,6 +82,15 @@ measure() { # port, server pid, pgbench args...
                printf "%.0f %.1f %.1f\n", tps, server / hz * 1e6 / n, (c[1] + c[2]) * 1e6 / n }'
 }
 
+# The median of each column of a file of runs, one run per line.
+medians() {
+  local columns i
+  columns=$(head -1 "$1" | wc -w)
+  for i in $(seq "$columns"); do
+    awk -v i="$i" '{ print $i }' "$1" | sort -g | awk '{ v[NR] = $1 } END { m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; print m }'
+  done | paste -sd' '
+}
+
 for port in "$LW_PORT" "$PG_PORT"; do
   run "$port" -i -q -s "$SCALE" >/dev/null
 done
@@ -95,14 +107,20 @@ for script in $SCRIPTS; do
   for mode in $MODES; do
     if [ "$mode" = simple ] && pipelined "$script"; then continue; fi
     for c in $CLIENTS; do
-      # shellcheck disable=SC2046 # script_args is two words on purpose
-      read -r lw lw_server lw_client < <(measure "$LW_PORT" "$lw_pid" $(script_args "$script") -M "$mode" -c "$c" -j 2 -T "$DURATION")
-      # shellcheck disable=SC2046
-      read -r pg pg_server pg_client < <(measure "$PG_PORT" "$pg_pid" $(script_args "$script") -M "$mode" -c "$c" -j 2 -T "$DURATION")
+      : >"$work/lw.runs"
+      : >"$work/pg.runs"
+      for _ in $(seq "$ROUNDS"); do
+        # shellcheck disable=SC2046 # script_args is two words on purpose
+        measure "$LW_PORT" "$lw_pid" $(script_args "$script") -M "$mode" -c "$c" -j 2 -T "$DURATION" >>"$work/lw.runs"
+        # shellcheck disable=SC2046
+        measure "$PG_PORT" "$pg_pid" $(script_args "$script") -M "$mode" -c "$c" -j 2 -T "$DURATION" >>"$work/pg.runs"
+      done
+      read -r lw lw_server lw_client < <(medians "$work/lw.runs")
+      read -r pg pg_server pg_client < <(medians "$work/pg.runs")
       ratio=$(awk -v a="$lw" -v b="$pg" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')
       printf '%-14s %-9s %3s %9.0f %9.0f %6s | %8s %8s | %8s %8s\n' "$(basename "$script" .sql)" "$mode" "$c" \
         "$lw" "$pg" "$ratio" "$lw_server" "$pg_server" "$lw_client" "$pg_client"
     done
   done
 done
-echo "litewire: cache=$CACHE synchronous=$SYNCHRONOUS (WAL); PostgreSQL 15: fsync=on synchronous_commit=on; scale=$SCALE, ${DURATION}s per run, -j 2"
+echo "litewire: cache=$CACHE synchronous=$SYNCHRONOUS (WAL); PostgreSQL 15: fsync=on synchronous_commit=on; scale=$SCALE, ${DURATION}s per run, median of $ROUNDS, -j 2"

@@ -70,9 +70,9 @@ pub struct Config {
     pub synchronous: Synchronous,
 
     /// Bytes of the database file SQLite reads through a memory map (`PRAGMA
-    /// mmap_size`): a page read is a memory access instead of a pread(2) and a copy
-    /// into each connection's page cache. 0 turns it off.
-    #[arg(long, env = "LITEWIRE_MMAP_SIZE", default_value_t = 256 * 1024 * 1024)]
+    /// mmap_size`) instead of pread(2) into its page cache; 0 (SQLite's default): off.
+    /// Pages still in the WAL are read with pread(2) either way.
+    #[arg(long, env = "LITEWIRE_MMAP_SIZE", default_value_t = 0)]
     pub mmap_size: u64,
 
     /// SQLite's page cache, in KiB, per cache (one in shared mode, one per connection
