@@ -11,6 +11,7 @@ in_both_cache_modes!(
     writes_are_visible_across_front_ends,
     disconnect_inside_a_transaction_rolls_back,
     concurrent_writers_never_see_locked,
+    waits_never_block_the_worker_thread,
     shutdown_checkpoints_the_wal
 );
 
@@ -87,6 +88,61 @@ async fn disconnect_inside_a_transaction_rolls_back(cache: &str) {
     next.batch_execute("ROLLBACK").await.unwrap();
     assert_eq!(
         server.http_query("SELECT count(*) FROM d").await["rows"],
+        json!([[2]])
+    );
+}
+
+/// With one worker thread every connection shares it: a session waiting for the
+/// write permit, or (shared cache) for a table another session writes, must wait
+/// without blocking the thread, or the session it waits for could never COMMIT.
+async fn waits_never_block_the_worker_thread(cache: &str) {
+    let server = TestServer::start(cache, &["--worker-threads", "1"]);
+    let (holder, _holder_conn) = server.connect().await;
+    holder
+        .batch_execute("CREATE TABLE t (id integer PRIMARY KEY, v text); BEGIN; INSERT INTO t VALUES (1, 'held')")
+        .await
+        .unwrap();
+    let (writer, _writer_conn) = server.connect().await;
+    let write = tokio::spawn(async move {
+        writer
+            .execute("INSERT INTO t VALUES (2, 'queued')", &[])
+            .await
+            .map(|_| ())
+    });
+    let (reader, _reader_conn) = server.connect().await;
+    let read = tokio::spawn(async move {
+        reader
+            .query_one("SELECT count(*) FROM t", &[])
+            .await
+            .map(|row| row.get::<_, i64>(0))
+    });
+    // Over HTTP too, on the same thread.
+    let health = server.get("/health").await;
+    assert_eq!(health.0, 200, "{health:?}");
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert!(
+        !write.is_finished(),
+        "the second writer did not wait for the first"
+    );
+    holder.batch_execute("COMMIT").await.unwrap();
+    let waited = tokio::time::timeout(Duration::from_secs(10), async {
+        (write.await.unwrap(), read.await.unwrap())
+    })
+    .await
+    .expect("a waiting session blocked the worker thread");
+    waited.0.unwrap();
+    // Private cache reads the snapshot before the COMMIT (0 rows) or after (1 or 2);
+    // shared cache waits for the table lock, so it sees at least the committed row.
+    let seen = waited.1.unwrap();
+    assert!((0..=2).contains(&seen), "{seen}");
+    if cache == "shared" {
+        assert!(
+            seen >= 1,
+            "a shared-cache reader read under another's write lock"
+        );
+    }
+    assert_eq!(
+        server.http_query("SELECT count(*) AS n FROM t").await["rows"],
         json!([[2]])
     );
 }
