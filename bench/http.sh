@@ -10,13 +10,18 @@
 # writes the same figures to CSV (variant,clients,req_s,p50_ms,p99_ms) and draws them
 # with bench/chart.sh into a PNG beside it.
 # Usage: bench/http.sh   (env: DURATION=15 CLIENTS="1 10 100" PORT=28080
-#                              CSV=docs/http-matrix.csv)
+#                              CSV=docs/http-matrix.csv LITEWIRE_ARGS=
+#                              CEILING_THREAD_PER_CORE=0)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DURATION=${DURATION:-15}
 CLIENTS=${CLIENTS:-"1 10 100"}
 PORT=${PORT:-28080}
 CSV=${CSV:-docs/http-matrix.csv}
+# Extra flags for every litewire run, e.g. --thread-per-core (then also
+# CEILING_THREAD_PER_CORE=1, so that the ceiling serves the same way).
+LITEWIRE_ARGS=${LITEWIRE_ARGS:-}
+export CEILING_THREAD_PER_CORE=${CEILING_THREAD_PER_CORE:-0}
 BODY='{ "statements": [{"q" : "SELECT * FROM t"}] }'
 
 command -v hey >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq hey >/dev/null; }
@@ -46,7 +51,8 @@ wait_http() {
 }
 
 start_litewire() { # binary cache
-  "$1" --db "$work/seed.db" --cache "$2" --http-listen "127.0.0.1:$PORT" \
+  # shellcheck disable=SC2086 # LITEWIRE_ARGS is a list of flags
+  "$1" --db "$work/seed.db" --cache "$2" --http-listen "127.0.0.1:$PORT" $LITEWIRE_ARGS \
     --pg-listen 127.0.0.1:0 --log-level warn 2>>"$work/server.log" &
   server_pid=$!
   wait_http
@@ -102,7 +108,7 @@ awk '
       printf "%-28s %7s %10.0f %9.2f %9.2f %10s\n", f[1], f[2], f[3], f[4] * 1000, f[5] * 1000, pct
     }
   }' "$results"
-echo "hey -z ${DURATION}s -m POST -T text/html -d '$BODY'; $(nproc) CPUs"
+echo "hey -z ${DURATION}s -m POST -T text/html -d '$BODY'; $(nproc) CPUs; litewire flags: ${LITEWIRE_ARGS:-(none)}; ceiling thread per core: $CEILING_THREAD_PER_CORE"
 
 # The same rows as CSV, latencies in milliseconds, and the chart drawn from it.
 awk 'BEGIN { print "variant,clients,req_s,p50_ms,p99_ms" }

@@ -6,13 +6,15 @@
 # rise as far as 1 / (server + client CPU per transaction) per CPU allows.
 # With ROUNDS=n each row runs n times, litewire and PostgreSQL alternating, and shows
 # the medians. Usage: bench/pgbench.sh
-#   (env: SCALE=1 DURATION=15 ROUNDS=1 CLIENTS="1 8" MODES=... SCRIPTS=...)
+#   (env: SCALE=1 DURATION=15 ROUNDS=1 CLIENTS="1 8" MODES=... SCRIPTS=...
+#         LITEWIRE_ARGS=...)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 SCALE=${SCALE:-1}
 DURATION=${DURATION:-15}
 ROUNDS=${ROUNDS:-1}
+LITEWIRE_ARGS=${LITEWIRE_ARGS:-} # extra flags, e.g. --thread-per-core
 CLIENTS=${CLIENTS:-"1 8"}
 MODES=${MODES:-"simple extended prepared"}
 SCRIPTS=${SCRIPTS:-"select-only simple-update tpcb-like bench/tpcb-pipelined.sql"}
@@ -42,7 +44,8 @@ cleanup() {
 trap cleanup EXIT
 
 # litewire, release build, its defaults but for the port and these knobs.
-target/release/litewire --db "$work/litewire.db" --pg-listen "127.0.0.1:$LW_PORT" \
+# shellcheck disable=SC2086 # LITEWIRE_ARGS is a list of flags
+target/release/litewire --db "$work/litewire.db" --pg-listen "127.0.0.1:$LW_PORT" $LITEWIRE_ARGS \
   --http-listen 127.0.0.1:0 --cache "$CACHE" --synchronous "$SYNCHRONOUS" \
   --log-level warn 2>"$work/litewire.log" &
 lw_pid=$!
@@ -123,4 +126,4 @@ for script in $SCRIPTS; do
     done
   done
 done
-echo "litewire: cache=$CACHE synchronous=$SYNCHRONOUS (WAL); PostgreSQL 15: fsync=on synchronous_commit=on; scale=$SCALE, ${DURATION}s per run, median of $ROUNDS, -j 2"
+echo "litewire: cache=$CACHE synchronous=$SYNCHRONOUS (WAL) $LITEWIRE_ARGS; PostgreSQL 15: fsync=on synchronous_commit=on; scale=$SCALE, ${DURATION}s per run, median of $ROUNDS, -j 2"

@@ -31,10 +31,11 @@ fn main() -> std::io::Result<()> {
             ([(header::CONTENT_TYPE, "application/json")], answer)
         }),
     );
-    // The same threads as litewire's default: one worker per CPU, accepting on a
-    // current-thread runtime.
+    // The same threads as litewire: one worker per CPU, accepting on a current-thread
+    // runtime; `CEILING_THREAD_PER_CORE=1` for litewire's `--thread-per-core`.
     let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let workers = Arc::new(Workers::start(cpus)?);
+    let per_core = std::env::var_os("CEILING_THREAD_PER_CORE").is_some_and(|v| v == "1");
+    let workers = Arc::new(Workers::start(cpus, per_core)?);
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;

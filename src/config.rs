@@ -110,11 +110,16 @@ pub struct Config {
     #[arg(long, env = "LITEWIRE_ALLOW_ATTACH")]
     pub allow_attach: bool,
 
-    /// Worker threads serving connections, each with its own single-threaded runtime
-    /// that a connection stays on (see `workers`); 0: one per CPU. Each runs
-    /// statements to the end, so fewer than the CPUs leaves room for other processes.
+    /// Worker threads serving connections; 0: one per CPU. Each runs statements to
+    /// the end, so fewer than the CPUs leaves room for other processes.
     #[arg(long, env = "LITEWIRE_WORKER_THREADS", default_value_t = 0)]
     pub worker_threads: usize,
+
+    /// One single-threaded runtime per worker thread, each connection staying on one
+    /// (faster round trips), instead of one work-stealing runtime. A long statement
+    /// then stalls the other connections on its thread (see `workers`).
+    #[arg(long, env = "LITEWIRE_THREAD_PER_CORE")]
+    pub thread_per_core: bool,
 
     /// Log filter (same syntax as RUST_LOG, which wins when set).
     #[arg(long, env = "LITEWIRE_LOG_LEVEL", default_value = "info")]

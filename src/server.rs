@@ -62,7 +62,7 @@ impl Server {
         report_build(&engine);
         let pg_listener = TcpListener::bind(config.pg_listen).await?;
         let http_listener = TcpListener::bind(config.http_listen).await?;
-        let workers = Arc::new(Workers::start(config.workers())?);
+        let workers = Arc::new(Workers::start(config.workers(), config.thread_per_core)?);
         Ok(Server {
             engine,
             pg_listener,

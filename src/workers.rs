@@ -1,16 +1,20 @@
-//! Thread-per-core serving: one single-threaded runtime per worker thread, and each
-//! accepted connection handed whole to one of them, round robin.
+//! The threads that serve connections, and the accept loop that hands connections to
+//! them. Two arrangements (`--thread-per-core`):
 //!
-//! Why not tokio's work-stealing runtime: a PostgreSQL client's round trip is a few
-//! microseconds of work (decode, run the statement on the session's own SQLite
-//! handle, encode). On a work-stealing runtime every socket wake-up may also wake an
-//! idle worker to steal it, so each round trip paid futex wake-ups and a migration
-//! between threads; under `pgbench -c 8` on 2 CPUs that was most of the server's
-//! time. A connection that stays on one thread costs one wake-up per round trip, and
-//! a busy thread serves many ready sockets per `epoll_wait`.
+//! - **Work-stealing (the default)**: one tokio multi-thread runtime with a worker
+//!   per CPU. A connection's task may move between threads, so a long statement, or
+//!   SQLite's busy handler sleeping, holds up one thread while the others take over
+//!   every other connection.
+//! - **Thread per core**: one single-threaded runtime per CPU, and each connection
+//!   handed whole to one of them, round robin. A round trip wakes one thread, not a
+//!   second one to steal the task: under `pgbench -S -M prepared -c 8` on 2 CPUs it
+//!   served 10–50 % more transactions. The price: a statement runs to the end on its
+//!   thread, so a long query (or a lock wait in SQLite's busy handler) stalls every
+//!   connection that shares the thread.
 //!
-//! A connection is registered with its worker's reactor (`from_std` inside the
-//! worker), so its readiness events are delivered on the thread that runs it.
+//! Either way the accepting runtime gives up the socket (`into_std`) and the serving
+//! one registers it (`from_std` inside the task), so readiness events are delivered
+//! where the connection runs.
 
 use std::future::Future;
 use std::net::SocketAddr;
@@ -28,7 +32,7 @@ use crate::server::Shutdown;
 /// The pause after a failed `accept`.
 const ACCEPT_BACKOFF: Duration = Duration::from_millis(100);
 
-/// The worker threads, each running its own current-thread runtime until dropped.
+/// The runtimes that serve connections, running until dropped.
 pub struct Workers {
     workers: Vec<Worker>,
     next: AtomicUsize,
@@ -41,11 +45,24 @@ struct Worker {
 }
 
 impl Workers {
-    /// Starts `count` worker threads (at least one).
-    pub fn start(count: usize) -> std::io::Result<Workers> {
-        let workers = (0..count.max(1))
-            .map(Worker::start)
-            .collect::<std::io::Result<Vec<_>>>()?;
+    /// Starts `count` worker threads (at least one): one work-stealing runtime, or
+    /// with `per_core` one single-threaded runtime each.
+    pub fn start(count: usize, per_core: bool) -> std::io::Result<Workers> {
+        let count = count.max(1);
+        let workers = if per_core {
+            (0..count)
+                .map(|index| {
+                    Worker::start(
+                        tokio::runtime::Builder::new_current_thread(),
+                        format!("litewire-worker-{index}"),
+                    )
+                })
+                .collect::<std::io::Result<Vec<_>>>()?
+        } else {
+            let mut runtime = tokio::runtime::Builder::new_multi_thread();
+            runtime.worker_threads(count).thread_name("litewire-worker");
+            vec![Worker::start(runtime, "litewire-workers".to_owned())?]
+        };
         Ok(Workers {
             workers,
             next: AtomicUsize::new(0),
@@ -78,6 +95,9 @@ impl Workers {
                                 self.next(),
                             );
                         }
+                        Err(error) if is_connection_error(&error) => {
+                            tracing::debug!(%error, "a connection ended before it was accepted");
+                        }
                         Err(error) => {
                             // Out of file descriptors, most likely: give connections
                             // in flight a moment to end instead of spinning on it.
@@ -100,20 +120,28 @@ impl Workers {
     }
 }
 
+/// Errors of one connection, not of the listener: the next accept may succeed at once.
+fn is_connection_error(error: &std::io::Error) -> bool {
+    use std::io::ErrorKind::{ConnectionAborted, ConnectionRefused, ConnectionReset};
+    matches!(
+        error.kind(),
+        ConnectionAborted | ConnectionRefused | ConnectionReset
+    )
+}
+
 impl Worker {
-    fn start(index: usize) -> std::io::Result<Worker> {
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()?;
+    /// Builds the runtime and keeps it on a thread of its own, which drops it (with
+    /// whatever is left on it) when told to stop: a runtime must not be dropped from
+    /// async code.
+    fn start(mut runtime: tokio::runtime::Builder, name: String) -> std::io::Result<Worker> {
+        let runtime = runtime.enable_all().build()?;
         let handle = runtime.handle().clone();
         let (stop, stopped) = oneshot::channel::<()>();
-        let thread = std::thread::Builder::new()
-            .name(format!("litewire-worker-{index}"))
-            .spawn(move || {
-                // Runs the connections spawned onto it until told to stop; dropping
-                // the runtime then drops whatever is left.
-                let _ = runtime.block_on(stopped);
-            })?;
+        let thread = std::thread::Builder::new().name(name).spawn(move || {
+            // A current-thread runtime runs its connections here; a multi-thread
+            // one on its own workers, while this thread only waits.
+            let _ = runtime.block_on(stopped);
+        })?;
         Ok(Worker {
             handle,
             stop: Some(stop),

@@ -12,6 +12,7 @@ in_both_cache_modes!(
     disconnect_inside_a_transaction_rolls_back,
     concurrent_writers_never_see_locked,
     waits_never_block_the_worker_thread,
+    a_long_query_does_not_hold_up_others,
     shutdown_checkpoints_the_wal
 );
 
@@ -96,7 +97,16 @@ async fn disconnect_inside_a_transaction_rolls_back(cache: &str) {
 /// write permit, or (shared cache) for a table another session writes, must wait
 /// without blocking the thread, or the session it waits for could never COMMIT.
 async fn waits_never_block_the_worker_thread(cache: &str) {
-    let server = TestServer::start(cache, &["--worker-threads", "1"]);
+    for threading in [
+        &["--worker-threads", "1"][..],
+        &["--worker-threads", "1", "--thread-per-core"],
+    ] {
+        waits_never_block_one_thread(cache, threading).await;
+    }
+}
+
+async fn waits_never_block_one_thread(cache: &str, threading: &[&str]) {
+    let server = TestServer::start(cache, threading);
     let (holder, _holder_conn) = server.connect().await;
     holder
         .batch_execute("CREATE TABLE t (id integer PRIMARY KEY, v text); BEGIN; INSERT INTO t VALUES (1, 'held')")
@@ -145,6 +155,39 @@ async fn waits_never_block_the_worker_thread(cache: &str) {
         server.http_query("SELECT count(*) AS n FROM t").await["rows"],
         json!([[2]])
     );
+}
+
+/// A statement runs to the end on its thread; with the default (work-stealing)
+/// threads, other connections go on meanwhile, HTTP and PostgreSQL alike.
+async fn a_long_query_does_not_hold_up_others(cache: &str) {
+    let server = TestServer::start(cache, &["--worker-threads", "2"]);
+    let (long, _long_conn) = server.connect().await;
+    let query = tokio::spawn(async move {
+        let messages = long
+            .simple_query(
+                "WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 5000000) \
+                 SELECT count(*) FROM c",
+            )
+            .await?;
+        Ok::<_, tokio_postgres::Error>(messages.into_iter().find_map(|message| match message {
+            tokio_postgres::SimpleQueryMessage::Row(row) => row.get(0).map(str::to_owned),
+            _ => None,
+        }))
+    });
+    // Let it start, then connect and query, several times over, while it runs.
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    for _ in 0..4 {
+        let (status, _) = server.get("/health").await;
+        assert_eq!(status, 200);
+        let (client, _conn) = server.connect().await;
+        let row = client.query_one("SELECT 1", &[]).await.unwrap();
+        assert_eq!(row.get::<_, i64>(0), 1);
+    }
+    assert!(
+        !query.is_finished(),
+        "the other connections were served only after the long query ended"
+    );
+    assert_eq!(query.await.unwrap().unwrap().as_deref(), Some("5000000"));
 }
 
 async fn concurrent_writers_never_see_locked(cache: &str) {

@@ -19,7 +19,8 @@
 //!
 //! A statement blocks the calling runtime worker while SQLite runs it, as a
 //! PostgreSQL backend is busy while it runs a query; the runtime has a worker per
-//! core. With the shared cache, a table another connection has locked makes
+//! core, and other connections move to the others (unless `--thread-per-core`
+//! keeps them on this one, see `workers`). With the shared cache, a table another connection has locked makes
 //! SQLite answer `SQLITE_LOCKED_SHAREDCACHE`; the statement then waits,
 //! asynchronously, for `sqlite3_unlock_notify` to say that the other transaction
 //! ended, and runs again. Like a PostgreSQL lock wait without `lock_timeout`, it
