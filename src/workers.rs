@@ -7,8 +7,8 @@
 //!   every other connection.
 //! - **Thread per core**: one single-threaded runtime per CPU, and each connection
 //!   handed whole to one of them, round robin. A round trip wakes one thread, not a
-//!   second one to steal the task: under `pgbench -S -M prepared -c 8` on 2 CPUs it
-//!   served 10–50 % more transactions. The price: a statement runs to the end on its
+//!   second one to steal the task, which made `pgbench -S -M prepared -c 8` on 2 CPUs
+//!   faster (docs/BENCHMARKS.md has the figures). The price: a statement runs to the end on its
 //!   thread, so a long query (or a lock wait in SQLite's busy handler) stalls every
 //!   connection that shares the thread.
 //!
