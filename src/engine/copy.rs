@@ -8,6 +8,7 @@
 
 use std::sync::Arc;
 
+use super::direct::Query;
 use super::session::Session;
 use super::{Column, CommandKind, EngineError, ErrorKind, QueryResult, Value};
 use crate::sql::{self, CopyFrom, CopyTo, ForceQuote};
@@ -137,9 +138,15 @@ impl Session {
         persistent: bool,
     ) -> Result<(), EngineError> {
         let values: Vec<Value> = copy.pending.drain(..).collect();
-        self.run_direct(&sql, &values, CommandKind::Insert, false, persistent)
-            .await
-            .map(drop)
+        self.run_direct(Query {
+            sql: &sql,
+            params: &values,
+            kind: CommandKind::Insert,
+            returns_rows: false,
+            parameters: persistent,
+        })
+        .await
+        .map(drop)
     }
 }
 
@@ -153,7 +160,13 @@ pub(super) async fn copy_to(
 ) -> Result<QueryResult, EngineError> {
     let query = &spec.query;
     let mut result = session
-        .run_direct(&query.sql, params, query.kind, true, !params.is_empty())
+        .run_direct(Query {
+            sql: &query.sql,
+            params,
+            kind: query.kind,
+            returns_rows: true,
+            parameters: !params.is_empty(),
+        })
         .await?;
     check_force_quote(&spec.options.force_quote, &result.columns)?;
     result.kind = CommandKind::Copy;

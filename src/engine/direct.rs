@@ -158,21 +158,28 @@ enum Attempt {
     Locked(oneshot::Receiver<()>),
 }
 
-/// Runs `sql` with `params` bound to `?1..?N` and collects its whole result.
-/// `parameters`: whether the statement takes parameters (which cache keeps it).
+/// One statement to run: its SQL, the values bound to `?1..?N`, and what the
+/// result should say.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Query<'a> {
+    pub sql: &'a str,
+    pub params: &'a [Value],
+    pub kind: CommandKind,
+    pub returns_rows: bool,
+    /// Whether the statement takes parameters (which statement cache keeps it).
+    pub parameters: bool,
+}
+
+/// Runs `query` and collects its whole result.
 pub(super) async fn run(
     handle: &mut HeldHandle,
     statements: &mut Statements,
-    sql: &str,
-    params: &[Value],
-    kind: CommandKind,
-    returns_rows: bool,
-    parameters: bool,
+    query: Query<'_>,
 ) -> Result<QueryResult, EngineError> {
     loop {
         let db = handle.db();
         // SAFETY: the handle is locked for this session.
-        match unsafe { attempt(db, statements, sql, params, kind, returns_rows, parameters)? } {
+        match unsafe { attempt(db, statements, query)? } {
             Attempt::Done(result) => return Ok(result),
             // A dropped sender (the other connection closed) also means go on.
             Attempt::Locked(unlocked) => drop(unlocked.await),
@@ -187,17 +194,14 @@ pub(super) async fn execute(
     statements: &mut Statements,
     sql: &'static str,
 ) -> Result<(), EngineError> {
-    run(
-        handle,
-        statements,
+    let query = Query {
         sql,
-        &[],
-        CommandKind::Other("OK"),
-        false,
-        false,
-    )
-    .await
-    .map(drop)
+        params: &[],
+        kind: CommandKind::Other("OK"),
+        returns_rows: false,
+        parameters: false,
+    };
+    run(handle, statements, query).await.map(drop)
 }
 
 /// The result columns `sql` would produce, without running it: names and the
@@ -270,16 +274,12 @@ unsafe fn with_statement<T>(
 unsafe fn attempt(
     db: *mut ffi::sqlite3,
     statements: &mut Statements,
-    sql: &str,
-    params: &[Value],
-    kind: CommandKind,
-    returns_rows: bool,
-    parameters: bool,
+    query: Query<'_>,
 ) -> Result<Attempt, EngineError> {
     // SAFETY: per the caller; the statement belongs to `db`.
     let outcome = unsafe {
-        with_statement(db, statements, sql, parameters, |stmt| {
-            bind_and_step(db, stmt, params, kind, returns_rows)
+        with_statement(db, statements, query.sql, query.parameters, |stmt| {
+            bind_and_step(db, stmt, query.params, query.kind, query.returns_rows)
         })?
     };
     match outcome {

@@ -147,7 +147,13 @@ impl Engine {
     pub async fn ping(self: &Arc<Self>) -> Result<(), EngineError> {
         let mut session = self.session();
         session
-            .run_direct("SELECT 1", &[], CommandKind::Select, true, false)
+            .run_direct(direct::Query {
+                sql: "SELECT 1",
+                params: &[],
+                kind: CommandKind::Select,
+                returns_rows: true,
+                parameters: false,
+            })
             .await?;
         session.close().await;
         Ok(())

@@ -264,13 +264,13 @@ impl Session {
             // Statements with parameters are prepared once and run many times;
             // literal SQL (simple queries) rarely repeats.
             Plan::Single => {
-                self.run_direct(
-                    &stmt.sql,
+                self.run_direct(direct::Query {
+                    sql: &stmt.sql,
                     params,
-                    stmt.kind,
-                    stmt.returns_rows,
-                    !params.is_empty(),
-                )
+                    kind: stmt.kind,
+                    returns_rows: stmt.returns_rows,
+                    parameters: !params.is_empty(),
+                })
                 .await
             }
             Plan::CopyTo(copy) => super::copy::copy_to(self, copy, params).await,
@@ -494,26 +494,13 @@ impl Session {
     /// `direct`): no hand-off to SQLx's connection thread.
     pub(super) async fn run_direct(
         &mut self,
-        sql: &str,
-        params: &[Value],
-        kind: CommandKind,
-        returns_rows: bool,
-        parameters: bool,
+        query: direct::Query<'_>,
     ) -> Result<QueryResult, EngineError> {
         self.lock().await?;
         let Some(handle) = self.hold.as_mut() else {
             return Err(EngineError::new(ErrorKind::Internal, "no handle"));
         };
-        direct::run(
-            handle,
-            &mut self.statements,
-            sql,
-            params,
-            kind,
-            returns_rows,
-            parameters,
-        )
-        .await
+        direct::run(handle, &mut self.statements, query).await
     }
 
     /// Runs a parameterless statement whose result is only success or failure.
