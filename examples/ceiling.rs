@@ -11,7 +11,7 @@ use axum::Router;
 use axum::body::Bytes;
 use axum::http::header;
 use axum::routing::post;
-use litewire::server::{Shutdown, signal};
+use litewire::shutdown::{Shutdown, signal};
 use litewire::workers::Workers;
 
 fn main() -> std::io::Result<()> {

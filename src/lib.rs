@@ -8,9 +8,11 @@
 
 pub mod config;
 pub mod engine;
+pub mod error;
 pub mod http;
 pub mod pg;
 pub mod server;
+pub mod shutdown;
 pub mod sql;
 pub mod workers;
 

@@ -2,7 +2,8 @@ use std::io::IsTerminal;
 
 use clap::Parser;
 use litewire::config::Config;
-use litewire::server::{Server, Shutdown, signal};
+use litewire::server::Server;
+use litewire::shutdown::{Shutdown, signal};
 use tracing_subscriber::EnvFilter;
 
 /// Many small, short-lived allocations on every request, from every runtime

@@ -7,44 +7,13 @@
 use std::sync::Arc;
 
 use tokio::net::TcpListener;
-use tokio::sync::watch;
 
 use crate::config::Config;
-use crate::engine::{Engine, EngineError};
+use crate::engine::Engine;
+use crate::error::Error;
+use crate::shutdown::Shutdown;
 use crate::workers::Workers;
 use crate::{http, pg};
-
-/// A cloneable signal that the server is shutting down.
-#[derive(Clone, Debug)]
-pub struct Shutdown {
-    receiver: watch::Receiver<bool>,
-}
-
-/// The sending side of [`Shutdown`].
-#[derive(Debug)]
-pub struct ShutdownTrigger {
-    sender: watch::Sender<bool>,
-}
-
-impl Shutdown {
-    pub fn new() -> (ShutdownTrigger, Shutdown) {
-        let (sender, receiver) = watch::channel(false);
-        (ShutdownTrigger { sender }, Shutdown { receiver })
-    }
-
-    /// Resolves once shutdown has been triggered (at once if it already was).
-    pub async fn wait(&self) {
-        let mut receiver = self.receiver.clone();
-        // An error means the trigger is gone, which also means: shut down.
-        let _ = receiver.wait_for(|stopping| *stopping).await;
-    }
-}
-
-impl ShutdownTrigger {
-    pub fn trigger(&self) {
-        self.sender.send_replace(true);
-    }
-}
 
 /// A server that is bound and about to serve.
 pub struct Server {
@@ -73,7 +42,7 @@ impl Server {
     }
 
     /// Serves until `shutdown` fires, then shuts down cleanly.
-    pub async fn run(self, shutdown: Shutdown) -> Result<(), EngineError> {
+    pub async fn run(self, shutdown: Shutdown) -> Result<(), Error> {
         tracing::info!(
             postgres = %self.pg_listener.local_addr().map_or_else(|e| e.to_string(), |a| a.to_string()),
             http = %self.http_listener.local_addr().map_or_else(|e| e.to_string(), |a| a.to_string()),
@@ -115,36 +84,5 @@ fn report_build(engine: &Engine) {
             "SQLite was {defect}. Was LIBSQLITE3_FLAGS set in the shell when building? Unset it \
              and rebuild."
         );
-    }
-}
-
-/// Listens for SIGINT and SIGTERM from the moment it is called (so that a signal
-/// sent as soon as the server announces itself is not missed); the returned
-/// future resolves on the first. Call it inside the runtime.
-pub fn signal() -> impl std::future::Future<Output = ()> {
-    #[cfg(unix)]
-    {
-        use tokio::signal::unix::{SignalKind, signal};
-        let term = signal(SignalKind::terminate());
-        let interrupt = signal(SignalKind::interrupt());
-        async move {
-            match (term, interrupt) {
-                (Ok(mut term), Ok(mut interrupt)) => {
-                    tokio::select! {
-                        _ = term.recv() => {}
-                        _ = interrupt.recv() => {}
-                    }
-                }
-                _ => {
-                    let _ = tokio::signal::ctrl_c().await;
-                }
-            }
-        }
-    }
-    #[cfg(not(unix))]
-    {
-        async {
-            let _ = tokio::signal::ctrl_c().await;
-        }
     }
 }

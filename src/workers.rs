@@ -27,7 +27,7 @@ use tokio::runtime::Handle;
 use tokio::sync::oneshot;
 use tokio::task::JoinSet;
 
-use crate::server::Shutdown;
+use crate::shutdown::Shutdown;
 
 /// The pause after a failed `accept`.
 const ACCEPT_BACKOFF: Duration = Duration::from_millis(100);

@@ -19,8 +19,8 @@ use std::fmt::Write as _;
 
 use sqlx::{AssertSqlSafe, Row, SqliteConnection};
 
-use super::EngineError;
 use super::settings::Settings;
+use crate::error::Error;
 
 /// Who the session is, for `current_user`, `pg_roles` and `pg_database`.
 #[derive(Debug, Clone)]
@@ -211,7 +211,7 @@ pub(super) async fn prepare(
     conn: &mut SqliteConnection,
     identity: &SessionIdentity,
     settings: &Settings,
-) -> Result<(), EngineError> {
+) -> Result<(), Error> {
     let created: Option<i64> = sqlx::query_scalar(
         "SELECT 1 FROM temp.sqlite_schema WHERE name = 'litewire_catalog_state'",
     )
@@ -286,7 +286,7 @@ struct ForeignKey {
     on_delete: String,
 }
 
-async fn read_schema(conn: &mut SqliteConnection) -> Result<Vec<Object>, EngineError> {
+async fn read_schema(conn: &mut SqliteConnection) -> Result<Vec<Object>, Error> {
     let rows = sqlx::query(
         "SELECT rowid, type, name, sql FROM main.sqlite_schema \
          WHERE type IN ('table', 'view', 'index') \
@@ -318,10 +318,7 @@ async fn read_schema(conn: &mut SqliteConnection) -> Result<Vec<Object>, EngineE
     Ok(objects)
 }
 
-async fn read_columns(
-    conn: &mut SqliteConnection,
-    table: &str,
-) -> Result<Vec<ColumnInfo>, EngineError> {
+async fn read_columns(conn: &mut SqliteConnection, table: &str) -> Result<Vec<ColumnInfo>, Error> {
     let rows = sqlx::query(
         "SELECT name, type, \"notnull\", dflt_value, pk, hidden FROM pragma_table_xinfo(?1, 'main')",
     )
@@ -342,10 +339,7 @@ async fn read_columns(
         .collect()
 }
 
-async fn read_indexes(
-    conn: &mut SqliteConnection,
-    table: &str,
-) -> Result<Vec<IndexInfo>, EngineError> {
+async fn read_indexes(conn: &mut SqliteConnection, table: &str) -> Result<Vec<IndexInfo>, Error> {
     let rows = sqlx::query(
         "SELECT name, \"unique\", origin, partial FROM pragma_index_list(?1, 'main') ORDER BY seq DESC",
     )
@@ -378,7 +372,7 @@ async fn read_indexes(
 async fn read_foreign_keys(
     conn: &mut SqliteConnection,
     table: &str,
-) -> Result<Vec<ForeignKey>, EngineError> {
+) -> Result<Vec<ForeignKey>, Error> {
     let rows = sqlx::query(
         "SELECT id, \"table\", \"from\", \"to\", on_update, on_delete \
          FROM pragma_foreign_key_list(?1, 'main') ORDER BY id, seq",

@@ -10,7 +10,9 @@ use std::sync::Arc;
 
 use super::direct::Query;
 use super::session::Session;
-use super::{Column, CommandKind, EngineError, ErrorKind, QueryResult, Value};
+use super::{Column, QueryResult, Value};
+use crate::error::{Error, ErrorKind};
+use crate::sql::CommandKind;
 use crate::sql::{self, CopyFrom, CopyTo, ForceQuote};
 
 /// Bound variables per INSERT stay well under SQLite's limit (32766).
@@ -41,7 +43,7 @@ impl CopyIn {
 impl Session {
     /// Starts a COPY into `spec.table`. A COPY that cannot start inside a
     /// transaction fails the transaction, as any failed statement does.
-    pub async fn copy_begin(&mut self, spec: &CopyFrom) -> Result<CopyIn, EngineError> {
+    pub async fn copy_begin(&mut self, spec: &CopyFrom) -> Result<CopyIn, Error> {
         let started = self.open_copy(spec).await;
         if started.is_err() {
             self.fail_transaction();
@@ -49,7 +51,7 @@ impl Session {
         started
     }
 
-    async fn open_copy(&mut self, spec: &CopyFrom) -> Result<CopyIn, EngineError> {
+    async fn open_copy(&mut self, spec: &CopyFrom) -> Result<CopyIn, Error> {
         let column_list = if spec.columns.is_empty() {
             "*".to_owned()
         } else {
@@ -57,10 +59,10 @@ impl Session {
         };
         let probe =
             sql::parse_single(&format!("SELECT {column_list} FROM {} LIMIT 0", spec.table))?
-                .ok_or_else(|| EngineError::invalid("COPY needs a table"))?;
+                .ok_or_else(|| Error::invalid("COPY needs a table"))?;
         let columns = self.describe(&probe).await?;
         if columns.is_empty() {
-            return Err(EngineError::invalid("COPY target has no columns"));
+            return Err(Error::invalid("COPY target has no columns"));
         }
         let column_list = columns
             .iter()
@@ -82,13 +84,9 @@ impl Session {
     }
 
     /// Adds one row (as many values as there are columns), inserting full batches.
-    pub async fn copy_row(
-        &mut self,
-        copy: &mut CopyIn,
-        row: Vec<Value>,
-    ) -> Result<(), EngineError> {
+    pub async fn copy_row(&mut self, copy: &mut CopyIn, row: Vec<Value>) -> Result<(), Error> {
         if row.len() != copy.columns.len() {
-            return Err(EngineError::new(
+            return Err(Error::new(
                 ErrorKind::BadCopyData,
                 format!(
                     "row {} has {} values; the COPY expects {}",
@@ -108,7 +106,7 @@ impl Session {
     }
 
     /// Inserts what is left and commits the COPY: `COPY n`.
-    pub async fn copy_end(&mut self, mut copy: CopyIn) -> Result<QueryResult, EngineError> {
+    pub async fn copy_end(&mut self, mut copy: CopyIn) -> Result<QueryResult, Error> {
         let rows = copy.pending.len() / copy.columns.len();
         if rows > 0 {
             let sql = insert_sql(&copy.table, &copy.column_list, copy.columns.len(), rows).into();
@@ -136,7 +134,7 @@ impl Session {
         copy: &mut CopyIn,
         sql: Arc<str>,
         persistent: bool,
-    ) -> Result<(), EngineError> {
+    ) -> Result<(), Error> {
         let values: Vec<Value> = copy.pending.drain(..).collect();
         self.run_direct(Query {
             sql: &sql,
@@ -157,7 +155,7 @@ pub(super) async fn copy_to(
     session: &mut Session,
     spec: &CopyTo,
     params: &[Value],
-) -> Result<QueryResult, EngineError> {
+) -> Result<QueryResult, Error> {
     let query = &spec.query;
     let mut result = session
         .run_direct(Query {
@@ -175,7 +173,7 @@ pub(super) async fn copy_to(
 }
 
 /// FORCE_QUOTE may only name columns the COPY writes.
-fn check_force_quote(force: &ForceQuote, columns: &[Column]) -> Result<(), EngineError> {
+fn check_force_quote(force: &ForceQuote, columns: &[Column]) -> Result<(), Error> {
     let ForceQuote::Columns(names) = force else {
         return Ok(());
     };
@@ -183,7 +181,7 @@ fn check_force_quote(force: &ForceQuote, columns: &[Column]) -> Result<(), Engin
         .iter()
         .find(|name| !columns.iter().any(|c| c.name.eq_ignore_ascii_case(name)))
     {
-        Some(name) => Err(EngineError::new(
+        Some(name) => Err(Error::new(
             ErrorKind::Syntax,
             format!("FORCE_QUOTE column \"{name}\" not referenced by COPY"),
         )),

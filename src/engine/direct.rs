@@ -37,9 +37,10 @@ use sqlx::sqlite::LockedSqliteHandle;
 use sqlx::{Connection, SqliteConnection};
 use tokio::sync::oneshot;
 
-use super::result::{Column, CommandKind, QueryResult};
+use super::result::{Column, QueryResult};
 use super::value::{StorageClass, Value};
-use super::{EngineError, ErrorKind};
+use crate::error::{Error, ErrorKind};
+use crate::sql::CommandKind;
 
 /// A prepared statement, finalized when dropped.
 struct Prepared(NonNull<ffi::sqlite3_stmt>);
@@ -132,7 +133,7 @@ impl HeldHandle {
     pub(super) async unsafe fn lock(
         conn: &mut SqliteConnection,
         after_release: bool,
-    ) -> Result<HeldHandle, EngineError> {
+    ) -> Result<HeldHandle, Error> {
         if after_release {
             conn.ping().await?;
         }
@@ -175,7 +176,7 @@ pub(super) async fn run(
     handle: &mut HeldHandle,
     statements: &mut Statements,
     query: Query<'_>,
-) -> Result<QueryResult, EngineError> {
+) -> Result<QueryResult, Error> {
     loop {
         let db = handle.db();
         // SAFETY: the handle is locked for this session.
@@ -193,7 +194,7 @@ pub(super) async fn execute(
     handle: &mut HeldHandle,
     statements: &mut Statements,
     sql: &'static str,
-) -> Result<(), EngineError> {
+) -> Result<(), Error> {
     let query = Query {
         sql,
         params: &[],
@@ -211,7 +212,7 @@ pub(super) async fn describe(
     statements: &mut Statements,
     sql: &str,
     parameters: bool,
-) -> Result<Vec<Column>, EngineError> {
+) -> Result<Vec<Column>, Error> {
     loop {
         let db = handle.db();
         // SAFETY: the handle is locked for this session.
@@ -242,8 +243,8 @@ unsafe fn with_statement<T>(
     statements: &mut Statements,
     sql: &str,
     parameters: bool,
-    body: impl FnOnce(*mut ffi::sqlite3_stmt) -> Result<T, EngineError>,
-) -> Result<Result<T, oneshot::Receiver<()>>, EngineError> {
+    body: impl FnOnce(*mut ffi::sqlite3_stmt) -> Result<T, Error>,
+) -> Result<Result<T, oneshot::Receiver<()>>, Error> {
     let cache = if parameters {
         &mut statements.prepared
     } else {
@@ -257,7 +258,7 @@ unsafe fn with_statement<T>(
         }
     }
     let Some(stmt) = cache.map.get(sql).map(|p| p.0.as_ptr()) else {
-        return Err(EngineError::new(ErrorKind::Internal, "statement cache"));
+        return Err(Error::new(ErrorKind::Internal, "statement cache"));
     };
     let outcome = body(stmt);
     // SAFETY: `stmt` belongs to `db`, locked for us; a reset statement holds no
@@ -275,7 +276,7 @@ unsafe fn attempt(
     db: *mut ffi::sqlite3,
     statements: &mut Statements,
     query: Query<'_>,
-) -> Result<Attempt, EngineError> {
+) -> Result<Attempt, Error> {
     // SAFETY: per the caller; the statement belongs to `db`.
     let outcome = unsafe {
         with_statement(db, statements, query.sql, query.parameters, |stmt| {
@@ -297,7 +298,7 @@ unsafe fn prepare_or_wait(
     db: *mut ffi::sqlite3,
     sql: &str,
     persistent: bool,
-) -> Result<Result<Prepared, oneshot::Receiver<()>>, EngineError> {
+) -> Result<Result<Prepared, oneshot::Receiver<()>>, Error> {
     // SAFETY: per the caller.
     match unsafe { prepare(db, sql, persistent) } {
         Err(e) if e.sqlite_code() == Some(SQLITE_LOCKED_SHAREDCACHE) => {
@@ -310,11 +311,7 @@ unsafe fn prepare_or_wait(
 
 /// # Safety
 /// `db` must be a valid connection handle, locked for the caller.
-unsafe fn prepare(
-    db: *mut ffi::sqlite3,
-    sql: &str,
-    persistent: bool,
-) -> Result<Prepared, EngineError> {
+unsafe fn prepare(db: *mut ffi::sqlite3, sql: &str, persistent: bool) -> Result<Prepared, Error> {
     let flags = if persistent {
         ffi::SQLITE_PREPARE_PERSISTENT
     } else {
@@ -323,7 +320,7 @@ unsafe fn prepare(
     let mut stmt = std::ptr::null_mut();
     let mut tail = std::ptr::null();
     let len = c_int::try_from(sql.len())
-        .map_err(|_| EngineError::new(ErrorKind::InvalidRequest, "statement too long"))?;
+        .map_err(|_| Error::new(ErrorKind::InvalidRequest, "statement too long"))?;
     // SAFETY: `sql` outlives the call; SQLite copies what it keeps.
     let rc = unsafe {
         ffi::sqlite3_prepare_v3(db, sql.as_ptr().cast(), len, flags, &mut stmt, &mut tail)
@@ -335,7 +332,7 @@ unsafe fn prepare(
     match NonNull::new(stmt) {
         Some(stmt) => Ok(Prepared(stmt)),
         // Only comments or whitespace: SQLite prepares nothing.
-        None => Err(EngineError::new(ErrorKind::Syntax, "empty statement")),
+        None => Err(Error::new(ErrorKind::Syntax, "empty statement")),
     }
 }
 
@@ -347,7 +344,7 @@ unsafe fn bind_and_step(
     params: &[Value],
     kind: CommandKind,
     returns_rows: bool,
-) -> Result<Attempt, EngineError> {
+) -> Result<Attempt, Error> {
     for (i, value) in params.iter().enumerate() {
         let index = c_int::try_from(i + 1).unwrap_or(c_int::MAX);
         // SAFETY: per the caller; text and blobs are copied (SQLITE_TRANSIENT).
@@ -403,7 +400,7 @@ const SQLITE_LOCKED_SHAREDCACHE: c_int = ffi::SQLITE_LOCKED | (1 << 8);
 unsafe fn register_unlock_notify(
     db: *mut ffi::sqlite3,
     rc: c_int,
-) -> Result<oneshot::Receiver<()>, EngineError> {
+) -> Result<oneshot::Receiver<()>, Error> {
     let (tx, rx) = oneshot::channel::<()>();
     let arg = Box::into_raw(Box::new(tx)).cast::<c_void>();
     // SAFETY: per the caller; SQLite calls `unlocked` once with `arg` (maybe right
@@ -544,12 +541,12 @@ unsafe fn text(ptr: *const std::ffi::c_char) -> Option<String> {
 ///
 /// # Safety
 /// `db` must be a valid connection handle, locked for the caller.
-unsafe fn error(db: *mut ffi::sqlite3, rc: c_int) -> EngineError {
+unsafe fn error(db: *mut ffi::sqlite3, rc: c_int) -> Error {
     // SAFETY: per the caller.
     let (code, message) = unsafe {
         let code = ffi::sqlite3_extended_errcode(db);
         let message = text(ffi::sqlite3_errmsg(db)).unwrap_or_default();
         (if code == ffi::SQLITE_OK { rc } else { code }, message)
     };
-    EngineError::new(ErrorKind::Sqlite { code }, message)
+    Error::new(ErrorKind::Sqlite { code }, message)
 }

@@ -7,16 +7,16 @@ use std::sync::Arc;
 
 use sqlx::{AssertSqlSafe, Column as _, Executor, SqlSafeStr, SqliteConnection, TypeInfo};
 
-use super::EngineError;
 use super::result::Column;
 use super::value::StorageClass;
+use crate::error::Error;
 use crate::sql::Statement;
 
 /// Runs the SQLite statements one PostgreSQL statement became, all or nothing.
 pub(super) async fn run_script(
     conn: &mut SqliteConnection,
     parts: &[Arc<str>],
-) -> Result<(), EngineError> {
+) -> Result<(), Error> {
     let [only] = parts else {
         conn.execute("SAVEPOINT litewire_statement").await?;
         for part in parts {
@@ -33,7 +33,7 @@ pub(super) async fn run_script(
     run_part(conn, only).await
 }
 
-async fn run_part(conn: &mut SqliteConnection, sql: &Arc<str>) -> Result<(), EngineError> {
+async fn run_part(conn: &mut SqliteConnection, sql: &Arc<str>) -> Result<(), Error> {
     sqlx::query(AssertSqlSafe(sql.clone()))
         .persistent(false)
         .execute(&mut *conn)

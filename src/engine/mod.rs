@@ -8,7 +8,6 @@
 mod catalog;
 mod copy;
 mod direct;
-mod error;
 mod exec;
 mod functions;
 mod pool;
@@ -27,13 +26,14 @@ use tokio::sync::Semaphore;
 
 pub use catalog::{SessionIdentity, format_type, type_modifier, type_oid};
 pub use copy::CopyIn;
-pub use error::{EngineError, ErrorKind};
-pub use result::{Column, CommandKind, QueryResult};
+pub use result::{Column, QueryResult};
 pub use session::{Session, TransactionState};
 pub use settings::Settings;
 pub use value::{StorageClass, Value};
 
 use crate::config::{CacheMode, Config};
+use crate::error::Error;
+use crate::sql::CommandKind;
 use direct::{HeldHandle, Statements};
 use schema::SchemaCache;
 
@@ -113,7 +113,7 @@ pub(crate) struct IdleConnection {
 
 impl Engine {
     /// Opens (creating if needed) the database file and its pool.
-    pub async fn open(config: &Config) -> Result<Arc<Engine>, EngineError> {
+    pub async fn open(config: &Config) -> Result<Arc<Engine>, Error> {
         let pool = pool::connect(config).await?;
         let info = read_server_info(&pool, config.cache).await?;
         Ok(Arc::new(Engine {
@@ -144,7 +144,7 @@ impl Engine {
     }
 
     /// Checks that the database answers a query.
-    pub async fn ping(self: &Arc<Self>) -> Result<(), EngineError> {
+    pub async fn ping(self: &Arc<Self>) -> Result<(), Error> {
         let mut session = self.session();
         session
             .run_direct(direct::Query {
@@ -161,7 +161,7 @@ impl Engine {
 
     /// A connection for a new session: an idle one if there is one, else one
     /// from the pool.
-    async fn connection(&self) -> Result<IdleConnection, EngineError> {
+    async fn connection(&self) -> Result<IdleConnection, Error> {
         let idle = self
             .idle
             .lock()
@@ -216,7 +216,7 @@ impl Engine {
     }
 }
 
-async fn read_server_info(pool: &SqlitePool, cache: CacheMode) -> Result<ServerInfo, EngineError> {
+async fn read_server_info(pool: &SqlitePool, cache: CacheMode) -> Result<ServerInfo, Error> {
     let mut conn = pool.acquire().await?;
     let sqlite_version: String = sqlx::query("SELECT sqlite_version()")
         .fetch_one(&mut *conn)

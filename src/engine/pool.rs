@@ -6,10 +6,10 @@ use std::ffi::c_int;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::{Connection, Executor, SqliteConnection, SqlitePool};
 
-use super::EngineError;
 use crate::config::{CacheMode, Config, Synchronous};
+use crate::error::Error;
 
-pub(super) async fn connect(config: &Config) -> Result<SqlitePool, EngineError> {
+pub(super) async fn connect(config: &Config) -> Result<SqlitePool, Error> {
     let options = SqliteConnectOptions::new()
         .filename(&config.db)
         .create_if_missing(true)

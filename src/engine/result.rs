@@ -7,6 +7,7 @@
 use std::sync::Arc;
 
 use super::value::{StorageClass, Value};
+use crate::sql::CommandKind;
 
 /// A result column: its name and, when it comes straight from a table column, the
 /// type that column was declared with (`int`, `varchar(10)`, `timestamp`, ...).
@@ -16,23 +17,6 @@ pub struct Column {
     pub decltype: Option<Arc<str>>,
     /// For expressions: the storage class of the first value seen, if any.
     pub storage: Option<StorageClass>,
-}
-
-/// What kind of statement produced a result; front ends derive their command tags
-/// and transaction bookkeeping from it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum CommandKind {
-    Select,
-    Insert,
-    Update,
-    Delete,
-    Begin,
-    Commit,
-    Rollback,
-    /// `COPY ... FROM STDIN`; `rows_affected` rows were copied.
-    Copy,
-    /// Any other statement; the text is its command tag (`CREATE TABLE`, `PRAGMA`, ...).
-    Other(&'static str),
 }
 
 /// Everything one statement produced.

@@ -10,7 +10,7 @@ use std::sync::{Arc, RwLock};
 
 use sqlx::{Row, SqliteConnection};
 
-use super::EngineError;
+use crate::error::Error;
 
 /// Column name to declared type, for one table. Names are kept as SQLite reports
 /// them: both `pragma_table_info` and a result column's origin give the canonical
@@ -36,7 +36,7 @@ impl SchemaCache {
         conn: &mut SqliteConnection,
         table: &str,
         column: &str,
-    ) -> Result<Option<Arc<str>>, EngineError> {
+    ) -> Result<Option<Arc<str>>, Error> {
         let types = match self.cached(table) {
             Some(types) => types,
             None => self.load(conn, table).await?,
@@ -49,11 +49,7 @@ impl SchemaCache {
         tables.get(table).cloned()
     }
 
-    async fn load(
-        &self,
-        conn: &mut SqliteConnection,
-        table: &str,
-    ) -> Result<TableTypes, EngineError> {
+    async fn load(&self, conn: &mut SqliteConnection, table: &str) -> Result<TableTypes, Error> {
         // sqlx names columns of attached databases `schema.table`.
         let (schema, name) = table.split_once('.').unwrap_or(("main", table));
         let rows = sqlx::query("SELECT name, type FROM pragma_table_info(?1, ?2)")

@@ -17,7 +17,9 @@ use super::catalog::{self, SessionIdentity};
 use super::direct::{self, HeldHandle, Statements};
 use super::settings::Settings;
 use super::value::StorageClass;
-use super::{Column, CommandKind, Engine, EngineError, ErrorKind, QueryResult, Value, exec};
+use super::{Column, Engine, QueryResult, Value, exec};
+use crate::error::{Error, ErrorKind};
+use crate::sql::CommandKind;
 use crate::sql::{Action, ParamHint, Plan, SessionCommand, Statement};
 
 /// Where a session stands with respect to transactions (PostgreSQL's I / T / E).
@@ -85,9 +87,9 @@ impl Session {
         &mut self,
         stmt: &Statement,
         params: &[Value],
-    ) -> Result<QueryResult, EngineError> {
+    ) -> Result<QueryResult, Error> {
         if params.len() != stmt.param_count {
-            return Err(EngineError::invalid(format!(
+            return Err(Error::invalid(format!(
                 "the statement takes {} parameters but {} were supplied",
                 stmt.param_count,
                 params.len()
@@ -111,7 +113,7 @@ impl Session {
     pub async fn execute_batch(
         &mut self,
         batch: &[(Statement, Vec<Value>)],
-    ) -> Vec<Result<QueryResult, EngineError>> {
+    ) -> Vec<Result<QueryResult, Error>> {
         let implicit = batch.len() > 1
             && self.state == TransactionState::Idle
             && batch
@@ -147,13 +149,13 @@ impl Session {
     }
 
     /// The result columns `stmt` would produce, without running it.
-    pub async fn describe(&mut self, stmt: &Statement) -> Result<Arc<Vec<Column>>, EngineError> {
+    pub async fn describe(&mut self, stmt: &Statement) -> Result<Arc<Vec<Column>>, Error> {
         if !stmt.returns_rows {
             return Ok(Arc::new(Vec::new()));
         }
         self.lock().await?;
         let Some(handle) = self.hold.as_mut() else {
-            return Err(EngineError::new(ErrorKind::Internal, "no handle"));
+            return Err(Error::new(ErrorKind::Internal, "no handle"));
         };
         let parameters = stmt.param_count > 0;
         let mut columns =
@@ -170,7 +172,7 @@ impl Session {
     pub async fn describe_params(
         &mut self,
         stmt: &Statement,
-    ) -> Result<Vec<Option<Arc<str>>>, EngineError> {
+    ) -> Result<Vec<Option<Arc<str>>>, Error> {
         let engine = self.engine.clone();
         let mut types = Vec::with_capacity(stmt.param_count);
         for hint in crate::sql::param_hints(&stmt.sql, stmt.param_count) {
@@ -207,18 +209,18 @@ impl Session {
         &mut self,
         stmt: &Statement,
         params: &[Value],
-    ) -> Result<QueryResult, EngineError> {
+    ) -> Result<QueryResult, Error> {
         match (self.state, stmt.action) {
             (TransactionState::Failed, Action::RollbackTo) => {}
             (TransactionState::Failed, _) => return Err(transaction_aborted()),
             (TransactionState::Idle, Action::Savepoint | Action::Release | Action::RollbackTo) => {
-                return Err(EngineError::new(
+                return Err(Error::new(
                     ErrorKind::NoActiveTransaction,
                     "savepoints can only be used in transaction blocks",
                 ));
             }
             (_, Action::WriteFile) if !self.engine.allow_attach => {
-                return Err(EngineError::new(
+                return Err(Error::new(
                     ErrorKind::InsufficientPrivilege,
                     "ATTACH and VACUUM INTO are disabled on this server (see --allow-attach)",
                 ));
@@ -236,11 +238,7 @@ impl Session {
 
     /// Runs a statement, holding the write permit if it writes: for the statement
     /// alone in autocommit mode, until the end of an explicit transaction.
-    async fn run(
-        &mut self,
-        stmt: &Statement,
-        params: &[Value],
-    ) -> Result<QueryResult, EngineError> {
+    async fn run(&mut self, stmt: &Statement, params: &[Value]) -> Result<QueryResult, Error> {
         if let Plan::Session(command) = &stmt.plan {
             return self.session_command(command, stmt.kind);
         }
@@ -278,11 +276,11 @@ impl Session {
                 .await
                 .map(|()| QueryResult::empty(stmt.kind)),
             Plan::Nothing => Ok(QueryResult::empty(stmt.kind)),
-            Plan::CopyFrom(_) => Err(EngineError::new(
+            Plan::CopyFrom(_) => Err(Error::new(
                 ErrorKind::Unsupported,
                 "COPY FROM STDIN needs the PostgreSQL copy protocol",
             )),
-            Plan::Session(_) => Err(EngineError::new(
+            Plan::Session(_) => Err(Error::new(
                 ErrorKind::Internal,
                 "session commands do not run on SQLite",
             )),
@@ -299,7 +297,7 @@ impl Session {
         result
     }
 
-    async fn begin(&mut self, stmt: &Statement) -> Result<QueryResult, EngineError> {
+    async fn begin(&mut self, stmt: &Statement) -> Result<QueryResult, Error> {
         if self.state != TransactionState::Idle {
             // PostgreSQL warns and carries on in the open transaction.
             return Ok(QueryResult::empty(stmt.kind));
@@ -313,7 +311,7 @@ impl Session {
     }
 
     /// Starts a transaction; `immediate` takes the write permit and lock up front.
-    async fn begin_transaction(&mut self, immediate: bool) -> Result<(), EngineError> {
+    async fn begin_transaction(&mut self, immediate: bool) -> Result<(), Error> {
         if immediate {
             self.write_permit = Some(self.acquire_write_permit().await?);
         }
@@ -331,7 +329,7 @@ impl Session {
         Ok(())
     }
 
-    async fn commit(&mut self) -> Result<QueryResult, EngineError> {
+    async fn commit(&mut self) -> Result<QueryResult, Error> {
         match self.state {
             TransactionState::Idle => Ok(QueryResult::empty(CommandKind::Commit)),
             TransactionState::Failed => {
@@ -356,7 +354,7 @@ impl Session {
         }
     }
 
-    async fn rollback(&mut self) -> Result<(), EngineError> {
+    async fn rollback(&mut self) -> Result<(), Error> {
         if self.state == TransactionState::Idle {
             return Ok(());
         }
@@ -387,7 +385,7 @@ impl Session {
         &mut self,
         command: &SessionCommand,
         kind: CommandKind,
-    ) -> Result<QueryResult, EngineError> {
+    ) -> Result<QueryResult, Error> {
         let in_transaction = self.state != TransactionState::Idle;
         match command {
             SessionCommand::Set {
@@ -404,7 +402,7 @@ impl Session {
             | SessionCommand::DiscardNothing
             | SessionCommand::Deallocate(_) => {}
             SessionCommand::DiscardAll if in_transaction => {
-                return Err(EngineError::new(
+                return Err(Error::new(
                     ErrorKind::ActiveTransaction,
                     "DISCARD ALL cannot run inside a transaction block",
                 ));
@@ -437,15 +435,15 @@ impl Session {
         Ok(QueryResult::empty(kind))
     }
 
-    async fn acquire_write_permit(&self) -> Result<OwnedSemaphorePermit, EngineError> {
+    async fn acquire_write_permit(&self) -> Result<OwnedSemaphorePermit, Error> {
         let wait = self.engine.write_wait;
         match tokio::time::timeout(wait, self.engine.write_permit.clone().acquire_owned()).await {
             Ok(Ok(permit)) => Ok(permit),
-            Ok(Err(_closed)) => Err(EngineError::new(
+            Ok(Err(_closed)) => Err(Error::new(
                 ErrorKind::Unavailable,
                 "the server is shutting down",
             )),
-            Err(_elapsed) => Err(EngineError::new(
+            Err(_elapsed) => Err(Error::new(
                 ErrorKind::LockTimeout,
                 format!(
                     "could not obtain the write lock within {} ms",
@@ -457,7 +455,7 @@ impl Session {
 
     /// Opens the transaction a COPY runs in: its own when the session is idle, a
     /// savepoint inside the client's otherwise. Returns whether it is its own.
-    pub(super) async fn begin_copy_transaction(&mut self) -> Result<bool, EngineError> {
+    pub(super) async fn begin_copy_transaction(&mut self) -> Result<bool, Error> {
         match self.state {
             TransactionState::Failed => Err(transaction_aborted()),
             TransactionState::Idle => self.begin_transaction(true).await.map(|()| true),
@@ -477,7 +475,7 @@ impl Session {
         &mut self,
         own: bool,
         commit: bool,
-    ) -> Result<(), EngineError> {
+    ) -> Result<(), Error> {
         match (own, commit) {
             (true, true) => self.commit().await.map(drop),
             (true, false) => self.rollback().await,
@@ -495,29 +493,29 @@ impl Session {
     pub(super) async fn run_direct(
         &mut self,
         query: direct::Query<'_>,
-    ) -> Result<QueryResult, EngineError> {
+    ) -> Result<QueryResult, Error> {
         self.lock().await?;
         let Some(handle) = self.hold.as_mut() else {
-            return Err(EngineError::new(ErrorKind::Internal, "no handle"));
+            return Err(Error::new(ErrorKind::Internal, "no handle"));
         };
         direct::run(handle, &mut self.statements, query).await
     }
 
     /// Runs a parameterless statement whose result is only success or failure.
-    async fn execute_direct(&mut self, sql: &'static str) -> Result<(), EngineError> {
+    async fn execute_direct(&mut self, sql: &'static str) -> Result<(), Error> {
         self.lock().await?;
         let Some(handle) = self.hold.as_mut() else {
-            return Err(EngineError::new(ErrorKind::Internal, "no handle"));
+            return Err(Error::new(ErrorKind::Internal, "no handle"));
         };
         direct::execute(handle, &mut self.statements, sql).await
     }
 
     /// Locks the connection's SQLite handle for this session (see `direct`).
-    async fn lock(&mut self) -> Result<(), EngineError> {
+    async fn lock(&mut self) -> Result<(), Error> {
         self.acquire().await?;
         if self.hold.is_none() {
             let Some(conn) = self.conn.as_deref_mut() else {
-                return Err(EngineError::new(ErrorKind::Internal, "no connection"));
+                return Err(Error::new(ErrorKind::Internal, "no connection"));
             };
             // SAFETY: the hold is dropped before the connection (field order, and
             // `connection` lets go of it before SQLx uses the connection).
@@ -529,20 +527,20 @@ impl Session {
     }
 
     /// The connection, for SQLx to use: the session lets go of its handle first.
-    pub(super) async fn connection(&mut self) -> Result<&mut sqlx::SqliteConnection, EngineError> {
+    pub(super) async fn connection(&mut self) -> Result<&mut sqlx::SqliteConnection, Error> {
         self.acquire().await?;
         if self.hold.take().is_some() {
             self.released = true;
         }
         match self.conn.as_deref_mut() {
             Some(conn) => Ok(conn),
-            None => Err(EngineError::new(ErrorKind::Internal, "no connection")),
+            None => Err(Error::new(ErrorKind::Internal, "no connection")),
         }
     }
 
     /// Takes a connection for the session on first use: an idle one, with its
     /// prepared statements and handle, or one from the pool.
-    async fn acquire(&mut self) -> Result<(), EngineError> {
+    async fn acquire(&mut self) -> Result<(), Error> {
         if self.conn.is_none() {
             let idle = self.engine.connection().await?;
             self.statements = idle.statements;
@@ -608,8 +606,8 @@ impl Drop for Session {
     }
 }
 
-fn transaction_aborted() -> EngineError {
-    EngineError::new(
+fn transaction_aborted() -> Error {
+    Error::new(
         ErrorKind::TransactionAborted,
         "current transaction is aborted, commands ignored until end of transaction block",
     )
@@ -617,10 +615,10 @@ fn transaction_aborted() -> EngineError {
 
 /// A write that lost its snapshot to another writer is a serialization failure:
 /// PostgreSQL clients know to retry those.
-fn snapshot_conflict(error: EngineError) -> EngineError {
+fn snapshot_conflict(error: Error) -> Error {
     const SQLITE_BUSY_SNAPSHOT: i32 = libsqlite3_sys::SQLITE_BUSY | (2 << 8);
     match error.sqlite_code() {
-        Some(SQLITE_BUSY_SNAPSHOT) => EngineError::new(
+        Some(SQLITE_BUSY_SNAPSHOT) => Error::new(
             ErrorKind::SerializationFailure,
             format!(
                 "could not serialize access due to concurrent update ({})",

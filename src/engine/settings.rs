@@ -12,7 +12,7 @@
 
 use std::collections::BTreeMap;
 
-use super::{EngineError, ErrorKind};
+use crate::error::{Error, ErrorKind};
 
 /// One parameter PostgreSQL knows: its canonical spelling, default and whether
 /// the client is told of changes.
@@ -271,7 +271,7 @@ impl Settings {
     }
 
     /// The current value of `name` (any spelling), or 42704 for an unknown one.
-    pub fn get(&self, name: &str) -> Result<String, EngineError> {
+    pub fn get(&self, name: &str) -> Result<String, Error> {
         let canonical = canonical(name)?;
         Ok(self.value_of(&canonical))
     }
@@ -291,10 +291,10 @@ impl Settings {
         value: &str,
         local: bool,
         in_transaction: bool,
-    ) -> Result<(), EngineError> {
+    ) -> Result<(), Error> {
         let canonical = canonical(name)?;
         if READ_ONLY.contains(&canonical.as_str()) {
-            return Err(EngineError::new(
+            return Err(Error::new(
                 ErrorKind::CantChangeRuntimeParam,
                 format!("parameter \"{canonical}\" cannot be changed"),
             ));
@@ -312,7 +312,7 @@ impl Settings {
     }
 
     /// `RESET name`: back to the session's startup value.
-    pub fn reset(&mut self, name: &str) -> Result<(), EngineError> {
+    pub fn reset(&mut self, name: &str) -> Result<(), Error> {
         let canonical = canonical(name)?;
         let value = self.reset_value(&canonical);
         self.assign(canonical, value);
@@ -413,14 +413,14 @@ fn lookup(name: &str) -> Option<&'static Known> {
 
 /// PostgreSQL's spelling of a parameter name; custom `prefix.name` parameters
 /// are accepted as they are, anything else unknown is 42704.
-fn canonical(name: &str) -> Result<String, EngineError> {
+fn canonical(name: &str) -> Result<String, Error> {
     if let Some(known) = lookup(name) {
         return Ok(known.name.to_owned());
     }
     if name.contains('.') {
         return Ok(name.to_ascii_lowercase());
     }
-    Err(EngineError::new(
+    Err(Error::new(
         ErrorKind::UndefinedObject,
         format!("unrecognized configuration parameter \"{name}\""),
     ))
@@ -428,14 +428,14 @@ fn canonical(name: &str) -> Result<String, EngineError> {
 
 /// Normalises the values whose spelling PostgreSQL normalises, and refuses the
 /// encodings litewire cannot speak.
-fn validate(canonical: &str, value: &str) -> Result<String, EngineError> {
+fn validate(canonical: &str, value: &str) -> Result<String, Error> {
     match canonical {
         "client_encoding" => {
             let upper = value.to_ascii_uppercase().replace(['-', '_'], "");
             if upper == "UTF8" || upper == "UNICODE" {
                 Ok("UTF8".to_owned())
             } else {
-                Err(EngineError::new(
+                Err(Error::new(
                     ErrorKind::Unsupported,
                     format!("client encoding \"{value}\" is not supported: litewire speaks UTF8"),
                 ))

@@ -25,7 +25,7 @@ use tokio::net::{TcpListener, TcpStream};
 
 use crate::config::Config;
 use crate::engine::Engine;
-use crate::server::Shutdown;
+use crate::shutdown::Shutdown;
 use crate::workers::Workers;
 
 /// Serves HTTP until `shutdown` fires; requests in flight are finished first.
@@ -115,7 +115,7 @@ async fn version(State(engine): State<Arc<Engine>>) -> Response {
         "sqlite_version": info.sqlite_version,
         "compile_options": info.compile_options,
         "cache": info.cache.as_str(),
-        "postgres_server_version": crate::pg::SERVER_VERSION,
+        "postgres_server_version": crate::SERVER_VERSION,
     }))
     .into_response()
 }

@@ -6,11 +6,12 @@ use axum::response::{IntoResponse, Response};
 use base64::Engine as _;
 use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 
-use crate::engine::{EngineError, QueryResult, Value};
+use crate::engine::{QueryResult, Value};
+use crate::error::Error;
 
 /// One element per statement: `{"results": {...}}`, `{"error": "..."}` for the
 /// statement that failed, `null` for those after it (not run).
-pub fn batch(results: &[Result<QueryResult, EngineError>], statements: usize) -> Response {
+pub fn batch(results: &[Result<QueryResult, Error>], statements: usize) -> Response {
     match serde_json::to_vec(&Batch {
         results,
         statements,
@@ -26,7 +27,7 @@ pub fn batch(results: &[Result<QueryResult, EngineError>], statements: usize) ->
 }
 
 struct Batch<'a> {
-    results: &'a [Result<QueryResult, EngineError>],
+    results: &'a [Result<QueryResult, Error>],
     statements: usize,
 }
 
@@ -54,7 +55,7 @@ impl Serialize for Batch<'_> {
 }
 
 /// `{"error": "..."}`
-struct Failure<'a>(&'a EngineError);
+struct Failure<'a>(&'a Error);
 
 impl Serialize for Failure<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {

@@ -8,7 +8,8 @@ use pgwire::messages::data::{DataRow, FieldDescription, RowDescription};
 
 use super::params::format_code;
 use super::types::{EncodeError, FieldType, encode_field};
-use crate::engine::{Column, CommandKind, QueryResult, Value};
+use crate::engine::{Column, QueryResult, Value};
+use crate::sql::CommandKind;
 
 /// Column types and wire formats of one result, worked out once per result.
 pub struct RowShape {

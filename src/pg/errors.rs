@@ -3,9 +3,9 @@
 
 use pgwire::error::{ErrorInfo, PgWireError};
 
-use crate::engine::{EngineError, ErrorKind};
+use crate::error::{Error, ErrorKind};
 
-pub fn sqlstate(error: &EngineError) -> &'static str {
+pub fn sqlstate(error: &Error) -> &'static str {
     match error.kind {
         ErrorKind::Sqlite { code } => sqlite_sqlstate(code, code & 0xff, &error.message),
         ErrorKind::Syntax => "42601",
@@ -82,7 +82,7 @@ fn error_message_sqlstate(message: &str) -> &'static str {
 }
 
 /// The ErrorResponse fields for an engine error.
-pub fn error_info(error: &EngineError) -> ErrorInfo {
+pub fn error_info(error: &Error) -> ErrorInfo {
     ErrorInfo::new(
         "ERROR".to_owned(),
         sqlstate(error).to_owned(),
@@ -90,7 +90,7 @@ pub fn error_info(error: &EngineError) -> ErrorInfo {
     )
 }
 
-pub fn to_pgwire(error: &EngineError) -> PgWireError {
+pub fn to_pgwire(error: &Error) -> PgWireError {
     PgWireError::UserError(Box::new(error_info(error)))
 }
 
@@ -99,7 +99,7 @@ mod tests {
     use super::*;
 
     fn state(code: i32, message: &str) -> &'static str {
-        sqlstate(&EngineError::new(ErrorKind::Sqlite { code }, message))
+        sqlstate(&Error::new(ErrorKind::Sqlite { code }, message))
     }
 
     #[test]

@@ -5,13 +5,17 @@
 //! session is closed, which rolls back any transaction it left open.
 
 mod connection;
-mod copy;
+mod copy_decoder;
+mod copy_in;
 mod copy_out;
 mod datetime;
 mod encode;
 mod errors;
+mod extended;
 mod numeric;
 mod params;
+mod reply;
+mod simple;
 mod startup;
 mod types;
 mod uuid;
@@ -26,10 +30,9 @@ use pgwire::tokio::process_socket;
 use tokio::net::TcpListener;
 
 pub use connection::PgConnection;
-pub use startup::SERVER_VERSION;
 
 use crate::engine::Engine;
-use crate::server::Shutdown;
+use crate::shutdown::Shutdown;
 use crate::workers::Workers;
 
 /// The handlers pgwire asks for, all backed by one connection's state.

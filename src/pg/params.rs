@@ -13,7 +13,8 @@ use pgwire::api::Type;
 
 use super::numeric::Numeric;
 use super::{datetime, uuid};
-use crate::engine::{EngineError, ErrorKind, Value};
+use crate::engine::Value;
+use crate::error::{Error, ErrorKind};
 
 /// Which format (0 text, 1 binary) applies to item `i` under PostgreSQL's rule: no
 /// codes means all text, one code applies to all, otherwise one per item.
@@ -25,7 +26,7 @@ pub fn format_code(codes: &[i16], i: usize) -> i16 {
     }
 }
 
-pub fn decode(raw: Option<&[u8]>, ty: &Type, binary: bool) -> Result<Value, EngineError> {
+pub fn decode(raw: Option<&[u8]>, ty: &Type, binary: bool) -> Result<Value, Error> {
     let Some(raw) = raw else {
         return Ok(Value::Null);
     };
@@ -37,7 +38,7 @@ pub fn decode(raw: Option<&[u8]>, ty: &Type, binary: bool) -> Result<Value, Engi
     }
 }
 
-fn decode_text(text: &str, ty: &Type) -> Result<Value, EngineError> {
+fn decode_text(text: &str, ty: &Type) -> Result<Value, Error> {
     let value = match *ty {
         Type::INT2 | Type::INT4 | Type::INT8 => {
             Value::Integer(text.trim().parse().map_err(|_| invalid(ty, text))?)
@@ -72,14 +73,14 @@ fn canonical<T>(
     format: impl FnOnce(T) -> String,
     ty: &Type,
     input: &str,
-) -> Result<Value, EngineError> {
+) -> Result<Value, Error> {
     parsed
         .map(|v| Value::Text(format(v)))
         .ok_or_else(|| invalid(ty, input))
 }
 
-fn decode_binary(raw: &[u8], ty: &Type) -> Result<Value, EngineError> {
-    let fixed = |n: usize| -> Result<&[u8], EngineError> {
+fn decode_binary(raw: &[u8], ty: &Type) -> Result<Value, Error> {
+    let fixed = |n: usize| -> Result<&[u8], Error> {
         if raw.len() == n {
             Ok(raw)
         } else {
@@ -155,8 +156,8 @@ fn parse_bytea(text: &str) -> Option<Vec<u8>> {
         .collect()
 }
 
-fn invalid(ty: &Type, what: &str) -> EngineError {
-    EngineError::new(
+fn invalid(ty: &Type, what: &str) -> Error {
+    Error::new(
         ErrorKind::InvalidParameter,
         format!("invalid input syntax for type {}: \"{what}\"", ty.name()),
     )
@@ -197,11 +198,11 @@ mod tests {
         assert!(decode(Some(&[1, 2]), &Type::INT4, true).is_err());
     }
 
-    fn text_param(raw: &str, ty: Type) -> Result<Value, EngineError> {
+    fn text_param(raw: &str, ty: Type) -> Result<Value, Error> {
         decode(Some(raw.as_bytes()), &ty, false)
     }
 
-    fn stored(s: &str) -> Result<Value, EngineError> {
+    fn stored(s: &str) -> Result<Value, Error> {
         Ok(Value::Text(s.into()))
     }
 

@@ -18,7 +18,6 @@ use pgwire::error::{PgWireError, PgWireResult};
 use pgwire::messages::startup::SecretKey;
 use pgwire::messages::{PgWireBackendMessage, PgWireFrontendMessage};
 
-pub use crate::SERVER_VERSION;
 use crate::engine::{SessionIdentity, Settings};
 
 /// Backend process ids are per connection, as in PostgreSQL.

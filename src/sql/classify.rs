@@ -6,7 +6,24 @@
 //! of it; `WITH` looks further for a data-modifying verb.
 
 use super::lexer::{Token, TokenKind};
-use crate::engine::{CommandKind, EngineError, ErrorKind};
+use crate::error::{Error, ErrorKind};
+
+/// What kind of statement produced a result; front ends derive their command tags
+/// and transaction bookkeeping from it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CommandKind {
+    Select,
+    Insert,
+    Update,
+    Delete,
+    Begin,
+    Commit,
+    Rollback,
+    /// `COPY ... FROM STDIN`; `rows_affected` rows were copied.
+    Copy,
+    /// Any other statement; the text is its command tag (`CREATE TABLE`, `PRAGMA`, ...).
+    Other(&'static str),
+}
 
 /// What running a statement means for the session.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -56,7 +73,7 @@ impl Shape {
     }
 }
 
-pub(super) fn classify(sql: &str, tokens: &[Token]) -> Result<Shape, EngineError> {
+pub(super) fn classify(sql: &str, tokens: &[Token]) -> Result<Shape, Error> {
     let word = |i: usize| -> String {
         tokens
             .get(i)
@@ -117,7 +134,7 @@ pub(super) fn classify(sql: &str, tokens: &[Token]) -> Result<Shape, EngineError
         "COMMENT" => Shape::new(Action::Read, CommandKind::Other("COMMENT"), false),
         "DETACH" => Shape::ddl("DETACH"),
         "" => {
-            return Err(EngineError::new(
+            return Err(Error::new(
                 ErrorKind::Syntax,
                 format!(
                     "syntax error at or near \"{}\"",
@@ -173,7 +190,7 @@ fn ddl_tag(verb: &str, word: &dyn Fn(usize) -> String) -> &'static str {
 
 #[cfg(test)]
 mod tests {
-    use crate::engine::CommandKind;
+    use super::CommandKind;
     use crate::sql::{Action, parse_single};
 
     fn shape(sql: &str) -> (Action, CommandKind, bool) {

@@ -16,7 +16,7 @@ use super::lexer::TokenKind;
 use super::lexer::{string_value, unquote};
 use super::translate::{Rewrite, Words};
 use super::{Plan, Statement};
-use crate::engine::{EngineError, ErrorKind};
+use crate::error::{Error, ErrorKind};
 
 /// `COPY ... FROM STDIN`: the target table and how its rows are written.
 #[derive(Debug, Clone, PartialEq)]
@@ -79,7 +79,7 @@ enum Arg {
 }
 
 /// `COPY [BINARY] target FROM STDIN | TO STDOUT [[WITH] options]`.
-pub(super) fn parse(w: &Words) -> Result<Rewrite, EngineError> {
+pub(super) fn parse(w: &Words) -> Result<Rewrite, Error> {
     let mut i = 1;
     let mut options = Vec::new();
     if w.is(i, "BINARY") {
@@ -114,7 +114,7 @@ pub(super) fn parse(w: &Words) -> Result<Rewrite, EngineError> {
                 options,
             })),
         }),
-        (Target::Query(_), false) => Err(EngineError::new(
+        (Target::Query(_), false) => Err(Error::new(
             ErrorKind::Syntax,
             "COPY FROM copies into a table, not into a query",
         )),
@@ -129,7 +129,7 @@ pub(super) fn parse(w: &Words) -> Result<Rewrite, EngineError> {
 }
 
 /// The table (with its optional column list) or the parenthesized query at `i`.
-fn target(w: &Words, i: usize) -> Result<(Target, usize), EngineError> {
+fn target(w: &Words, i: usize) -> Result<(Target, usize), Error> {
     if w.kind(i) == Some(TokenKind::LeftParen) {
         let close = w.closing(i).ok_or_else(|| syntax_near(w, i))?;
         if close == i + 1 {
@@ -153,7 +153,7 @@ fn target(w: &Words, i: usize) -> Result<(Target, usize), EngineError> {
 }
 
 /// The names in the parentheses opening at `open`, and the index after them.
-fn parenthesized_names(w: &Words, open: usize) -> Result<(Vec<String>, usize), EngineError> {
+fn parenthesized_names(w: &Words, open: usize) -> Result<(Vec<String>, usize), Error> {
     let close = w.closing(open).ok_or_else(|| syntax_near(w, open))?;
     let (names, end) = w.name_list(open + 1, &[]);
     if end != close || names.is_empty() {
@@ -164,7 +164,7 @@ fn parenthesized_names(w: &Words, open: usize) -> Result<(Vec<String>, usize), E
 
 /// `STDIN` / `STDOUT` are the client. A file name or `PROGRAM` would be the
 /// server's, which a remote client must not reach.
-fn endpoint(w: &Words, i: usize, to: bool) -> Result<(), EngineError> {
+fn endpoint(w: &Words, i: usize, to: bool) -> Result<(), Error> {
     if w.is(i, "STDIN") || w.is(i, "STDOUT") {
         return Ok(());
     }
@@ -180,7 +180,7 @@ fn endpoint(w: &Words, i: usize, to: bool) -> Result<(), EngineError> {
     } else {
         ("from", "COPY ... FROM STDIN")
     };
-    Err(EngineError::new(
+    Err(Error::new(
         ErrorKind::InsufficientPrivilege,
         format!(
             "COPY {direction} {what} on the server is not allowed: litewire's clients cannot \
@@ -191,7 +191,7 @@ fn endpoint(w: &Words, i: usize, to: bool) -> Result<(), EngineError> {
 }
 
 /// `( name [arg] [, ...] )` starting at the parenthesis `open`.
-fn generic_options(w: &Words, open: usize) -> Result<Vec<(String, Arg)>, EngineError> {
+fn generic_options(w: &Words, open: usize) -> Result<Vec<(String, Arg)>, Error> {
     let close = w.closing(open).ok_or_else(|| syntax_near(w, open))?;
     if close + 1 != w.tokens.len() {
         return Err(syntax_near(w, close + 1));
@@ -229,7 +229,7 @@ fn generic_options(w: &Words, open: usize) -> Result<Vec<(String, Arg)>, EngineE
 /// The pre-9.0 spelling, still what most people type after psql's `\copy`:
 /// `CSV HEADER DELIMITER [AS] ',' NULL [AS] '' QUOTE [AS] '"' ESCAPE [AS] '"'
 /// FORCE QUOTE cols|* FORCE NOT NULL cols BINARY FREEZE ENCODING 'x'`.
-fn legacy_options(w: &Words, mut i: usize) -> Result<Vec<(String, Arg)>, EngineError> {
+fn legacy_options(w: &Words, mut i: usize) -> Result<Vec<(String, Arg)>, Error> {
     let mut options = Vec::new();
     while i < w.tokens.len() {
         let word = w.text(i).to_ascii_lowercase();
@@ -262,7 +262,7 @@ fn legacy_options(w: &Words, mut i: usize) -> Result<Vec<(String, Arg)>, EngineE
 
 /// `FORCE QUOTE cols|*`, `FORCE NOT NULL cols`, `FORCE NULL cols` (columns without
 /// parentheses), from the word after `FORCE`.
-fn legacy_force(w: &Words, i: usize) -> Result<(String, Arg, usize), EngineError> {
+fn legacy_force(w: &Words, i: usize) -> Result<(String, Arg, usize), Error> {
     let (option, at) = if w.is(i, "QUOTE") {
         ("force_quote", i + 1)
     } else if w.is(i, "NOT") && w.is(i + 1, "NULL") {
@@ -307,12 +307,12 @@ struct Given {
 }
 
 /// Checks the options as PostgreSQL does and fills in the format's defaults.
-fn resolve(options: &[(String, Arg)], to: bool) -> Result<CopyOptions, EngineError> {
+fn resolve(options: &[(String, Arg)], to: bool) -> Result<CopyOptions, Error> {
     let mut given = Given::default();
     let mut seen: Vec<&str> = Vec::new();
     for (name, arg) in options {
         if seen.contains(&name.as_str()) {
-            return Err(EngineError::new(
+            return Err(Error::new(
                 ErrorKind::Syntax,
                 "conflicting or redundant options",
             ));
@@ -351,10 +351,10 @@ fn resolve(options: &[(String, Arg)], to: bool) -> Result<CopyOptions, EngineErr
 }
 
 /// Records one option in `given`.
-fn apply(given: &mut Given, name: &str, arg: &Arg, to: bool) -> Result<(), EngineError> {
+fn apply(given: &mut Given, name: &str, arg: &Arg, to: bool) -> Result<(), Error> {
     let value = || match arg {
         Arg::Value(value) => Ok(value.clone()),
-        _ => Err(EngineError::new(
+        _ => Err(Error::new(
             ErrorKind::Syntax,
             format!("COPY option \"{name}\" needs a value"),
         )),
@@ -376,7 +376,7 @@ fn apply(given: &mut Given, name: &str, arg: &Arg, to: bool) -> Result<(), Engin
                     ForceQuote::Columns(columns.iter().map(|c| unquote(c)).collect())
                 }
                 _ => {
-                    return Err(EngineError::new(
+                    return Err(Error::new(
                         ErrorKind::Syntax,
                         "FORCE_QUOTE takes * or a list of columns",
                     ));
@@ -400,7 +400,7 @@ fn apply(given: &mut Given, name: &str, arg: &Arg, to: bool) -> Result<(), Engin
             }
         }
         other => {
-            return Err(EngineError::new(
+            return Err(Error::new(
                 ErrorKind::Syntax,
                 format!("option \"{other}\" not recognized"),
             ));
@@ -409,14 +409,14 @@ fn apply(given: &mut Given, name: &str, arg: &Arg, to: bool) -> Result<(), Engin
     Ok(())
 }
 
-fn format(value: &str) -> Result<CopyFormat, EngineError> {
+fn format(value: &str) -> Result<CopyFormat, Error> {
     match value.to_ascii_lowercase().as_str() {
         "text" => Ok(CopyFormat::Text),
         "csv" => Ok(CopyFormat::Csv),
         "binary" => Err(unsupported(
             "COPY in binary format is not supported: use FORMAT text or csv",
         )),
-        other => Err(EngineError::new(
+        other => Err(Error::new(
             ErrorKind::Syntax,
             format!("COPY format \"{other}\" not recognized"),
         )),
@@ -424,7 +424,7 @@ fn format(value: &str) -> Result<CopyFormat, EngineError> {
 }
 
 /// `HEADER`, `HEADER true|on|1`, `HEADER false|off|0`.
-fn header(arg: &Arg) -> Result<bool, EngineError> {
+fn header(arg: &Arg) -> Result<bool, Error> {
     let value = match arg {
         Arg::None => return Ok(true),
         Arg::Value(value) => value.to_ascii_lowercase(),
@@ -434,14 +434,14 @@ fn header(arg: &Arg) -> Result<bool, EngineError> {
         "true" | "on" | "1" => Ok(true),
         "false" | "off" | "0" => Ok(false),
         "match" => Err(unsupported("COPY HEADER MATCH is not supported")),
-        _ => Err(EngineError::new(
+        _ => Err(Error::new(
             ErrorKind::Syntax,
             "HEADER requires a Boolean value or \"match\"",
         )),
     }
 }
 
-fn single_byte(option: &str, value: Option<&str>, default: &str) -> Result<u8, EngineError> {
+fn single_byte(option: &str, value: Option<&str>, default: &str) -> Result<u8, Error> {
     match value.unwrap_or(default).as_bytes() {
         [byte] if byte.is_ascii() => Ok(*byte),
         _ => Err(unsupported(&format!(
@@ -452,8 +452,8 @@ fn single_byte(option: &str, value: Option<&str>, default: &str) -> Result<u8, E
 
 /// The delimiter must be unambiguous: not a line break, not a character that text
 /// format's escapes use, not the quote, and not inside the NULL string.
-fn check_delimiter(delimiter: u8, quote: u8, null: &str, csv: bool) -> Result<(), EngineError> {
-    let invalid = |message: String| Err(EngineError::new(ErrorKind::Unsupported, message));
+fn check_delimiter(delimiter: u8, quote: u8, null: &str, csv: bool) -> Result<(), Error> {
+    let invalid = |message: String| Err(Error::new(ErrorKind::Unsupported, message));
     if delimiter == b'\n' || delimiter == b'\r' {
         return invalid("COPY delimiter cannot be newline or carriage return".into());
     }
@@ -476,7 +476,7 @@ fn check_delimiter(delimiter: u8, quote: u8, null: &str, csv: bool) -> Result<()
 }
 
 /// The statement whose rows `COPY ... TO` sends.
-fn query(target: Target) -> Result<Statement, EngineError> {
+fn query(target: Target) -> Result<Statement, Error> {
     let sql = match target {
         Target::Table { table, columns } if columns.is_empty() => format!("SELECT * FROM {table}"),
         Target::Table { table, columns } => {
@@ -493,16 +493,16 @@ fn query(target: Target) -> Result<Statement, EngineError> {
     }
 }
 
-fn unsupported(message: &str) -> EngineError {
-    EngineError::new(ErrorKind::Unsupported, message)
+fn unsupported(message: &str) -> Error {
+    Error::new(ErrorKind::Unsupported, message)
 }
 
-fn syntax_near(w: &Words, i: usize) -> EngineError {
+fn syntax_near(w: &Words, i: usize) -> Error {
     let message = match w.tokens.get(i) {
         Some(_) => format!("syntax error at or near \"{}\"", w.text(i)),
         None => "syntax error at end of input".to_owned(),
     };
-    EngineError::new(ErrorKind::Syntax, message)
+    Error::new(ErrorKind::Syntax, message)
 }
 
 #[cfg(test)]
@@ -528,7 +528,7 @@ mod tests {
         }
     }
 
-    fn error(sql: &str) -> EngineError {
+    fn error(sql: &str) -> Error {
         parse_single(sql).unwrap_err()
     }
 

@@ -18,13 +18,13 @@ mod translate;
 use std::sync::Arc;
 
 pub use checks::{CheckConstraint, check_constraints};
-pub use classify::Action;
+pub use classify::{Action, CommandKind};
 pub use copy::{CopyFormat, CopyFrom, CopyOptions, CopyTo, ForceQuote};
 use lexer::{Token, TokenKind, tokenize};
 pub use params::{ParamHint, param_hints};
 pub use session::SessionCommand;
 
-use crate::engine::{CommandKind, EngineError};
+use crate::error::{Error, ErrorKind};
 
 /// One statement, ready to run on SQLite.
 #[derive(Debug, Clone, PartialEq)]
@@ -72,7 +72,7 @@ impl Statement {
 
 /// Splits a query string into its statements. Empty statements (`;;`, comments) are
 /// dropped; a string with none yields an empty vector.
-pub fn parse_batch(sql: &str) -> Result<Vec<Statement>, EngineError> {
+pub fn parse_batch(sql: &str) -> Result<Vec<Statement>, Error> {
     let tokens = tokenize(sql);
     split(&tokens, sql)
         .into_iter()
@@ -82,13 +82,13 @@ pub fn parse_batch(sql: &str) -> Result<Vec<Statement>, EngineError> {
 
 /// Parses a query string that must hold at most one statement (extended protocol,
 /// prepared statements). `None` is the empty query.
-pub fn parse_single(sql: &str) -> Result<Option<Statement>, EngineError> {
+pub fn parse_single(sql: &str) -> Result<Option<Statement>, Error> {
     let mut statements = parse_batch(sql)?;
     match statements.len() {
         0 => Ok(None),
         1 => Ok(statements.pop()),
-        _ => Err(EngineError::new(
-            crate::engine::ErrorKind::Syntax,
+        _ => Err(Error::new(
+            ErrorKind::Syntax,
             "cannot insert multiple commands into a prepared statement",
         )),
     }
@@ -157,7 +157,7 @@ fn is_create_trigger(tokens: &[Token], sql: &str) -> bool {
 /// Classifies one statement, translates what SQLite does not speak and rewrites
 /// `$N` to `?N`. `tokens` are positioned in the whole batch; `text` is this
 /// statement alone.
-fn build(text: &str, tokens: &[Token]) -> Result<Statement, EngineError> {
+fn build(text: &str, tokens: &[Token]) -> Result<Statement, Error> {
     let base = tokens.first().map_or(0, |t| t.start);
     let tokens: Vec<Token> = tokens
         .iter()

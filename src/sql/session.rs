@@ -4,7 +4,7 @@
 //! They are recognised from tokens, in PostgreSQL's grammar for them.
 
 use super::lexer::{Token, TokenKind, string_value, unquote};
-use crate::engine::{EngineError, ErrorKind};
+use crate::error::{Error, ErrorKind};
 
 /// A command on the session's settings.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -86,10 +86,7 @@ impl Words<'_> {
 }
 
 /// Recognises a session command; `Ok(None)` for any other statement.
-pub(super) fn recognise(
-    sql: &str,
-    tokens: &[Token],
-) -> Result<Option<SessionCommand>, EngineError> {
+pub(super) fn recognise(sql: &str, tokens: &[Token]) -> Result<Option<SessionCommand>, Error> {
     let w = Words { sql, tokens };
     let command = if w.is(0, "SET") {
         Some(set(&w)?)
@@ -109,7 +106,7 @@ pub(super) fn recognise(
     Ok(command)
 }
 
-fn set(w: &Words) -> Result<SessionCommand, EngineError> {
+fn set(w: &Words) -> Result<SessionCommand, Error> {
     let mut i = 1;
     let local = w.is(i, "LOCAL");
     if local || w.is(i, "SESSION") {
@@ -135,7 +132,7 @@ fn set(w: &Words) -> Result<SessionCommand, EngineError> {
 
 /// A SET value: `DEFAULT` (`None`), or one or more comma-separated words,
 /// strings or numbers, joined as PostgreSQL shows a list.
-fn value(w: &Words, mut i: usize) -> Result<Option<String>, EngineError> {
+fn value(w: &Words, mut i: usize) -> Result<Option<String>, Error> {
     if (w.is(i, "DEFAULT") || w.is(i, "LOCAL")) && i + 1 == w.tokens.len() {
         return Ok(None);
     }
@@ -165,7 +162,7 @@ fn value(w: &Words, mut i: usize) -> Result<Option<String>, EngineError> {
     Ok(Some(items.join(", ")))
 }
 
-fn show(w: &Words) -> Result<SessionCommand, EngineError> {
+fn show(w: &Words) -> Result<SessionCommand, Error> {
     if w.is(1, "ALL") && w.tokens.len() == 2 {
         return Ok(SessionCommand::Show(None));
     }
@@ -178,7 +175,7 @@ fn show(w: &Words) -> Result<SessionCommand, EngineError> {
     Ok(SessionCommand::Show(Some(name.0)))
 }
 
-fn reset(w: &Words) -> Result<SessionCommand, EngineError> {
+fn reset(w: &Words) -> Result<SessionCommand, Error> {
     if w.is(1, "ALL") && w.tokens.len() == 2 {
         return Ok(SessionCommand::Reset(None));
     }
@@ -201,7 +198,7 @@ fn special_name(w: &Words, i: usize) -> Option<(String, usize)> {
     }
 }
 
-fn discard(w: &Words) -> Result<SessionCommand, EngineError> {
+fn discard(w: &Words) -> Result<SessionCommand, Error> {
     if w.tokens.len() != 2 {
         return Err(syntax(w, 2));
     }
@@ -214,7 +211,7 @@ fn discard(w: &Words) -> Result<SessionCommand, EngineError> {
     }
 }
 
-fn deallocate(w: &Words) -> Result<SessionCommand, EngineError> {
+fn deallocate(w: &Words) -> Result<SessionCommand, Error> {
     let i = if w.is(1, "PREPARE") { 2 } else { 1 };
     if w.tokens.len() != i + 1 {
         return Err(syntax(w, i + 1));
@@ -255,14 +252,14 @@ fn set_config(w: &Words) -> Option<SessionCommand> {
     })
 }
 
-fn syntax(w: &Words, i: usize) -> EngineError {
+fn syntax(w: &Words, i: usize) -> Error {
     let near = w.text(i);
     let message = if near.is_empty() {
         "syntax error at end of input".to_owned()
     } else {
         format!("syntax error at or near \"{near}\"")
     };
-    EngineError::new(ErrorKind::Syntax, message)
+    Error::new(ErrorKind::Syntax, message)
 }
 
 #[cfg(test)]

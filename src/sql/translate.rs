@@ -20,7 +20,7 @@ use std::sync::Arc;
 
 use super::lexer::{Token, TokenKind, tokenize};
 use super::{Plan, copy};
-use crate::engine::EngineError;
+use crate::error::Error;
 
 /// What a rewrite produced: the plan, and for single statements the new SQL.
 pub(super) struct Rewrite {
@@ -42,7 +42,7 @@ pub(super) fn needs_translation(sql: &str, tokens: &[Token]) -> bool {
 }
 
 /// Rewrites `sql` when it needs it; `None` leaves it as it is.
-pub(super) fn translate(sql: &str) -> Result<Option<Rewrite>, EngineError> {
+pub(super) fn translate(sql: &str) -> Result<Option<Rewrite>, Error> {
     let tokens = tokenize(sql);
     let words = Words {
         sql,

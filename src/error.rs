@@ -1,4 +1,7 @@
-//! Engine errors: what went wrong, with SQLite's own codes kept for the front ends.
+//! The one error type of a statement, from SQL text to SQLite: what went wrong,
+//! with SQLite's own codes kept. A leaf module: `sql` raises it while parsing, the
+//! engine while running, and each front end maps it to its own form (SQLSTATEs,
+//! HTTP statuses).
 
 use std::fmt;
 
@@ -44,14 +47,14 @@ pub enum ErrorKind {
 
 /// An error with a message meant for the client.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct EngineError {
+pub struct Error {
     pub kind: ErrorKind,
     pub message: String,
 }
 
-impl EngineError {
+impl Error {
     pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
-        EngineError {
+        Error {
             kind,
             message: message.into(),
         }
@@ -70,15 +73,15 @@ impl EngineError {
     }
 }
 
-impl fmt::Display for EngineError {
+impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.message)
     }
 }
 
-impl std::error::Error for EngineError {}
+impl std::error::Error for Error {}
 
-impl From<sqlx::Error> for EngineError {
+impl From<sqlx::Error> for Error {
     fn from(error: sqlx::Error) -> Self {
         match error {
             sqlx::Error::Database(db) => {
@@ -86,16 +89,16 @@ impl From<sqlx::Error> for EngineError {
                     .code()
                     .and_then(|c| c.parse::<i32>().ok())
                     .unwrap_or(libsqlite3_sys::SQLITE_ERROR);
-                EngineError::new(ErrorKind::Sqlite { code }, db.message())
+                Error::new(ErrorKind::Sqlite { code }, db.message())
             }
-            sqlx::Error::PoolTimedOut => EngineError::new(
+            sqlx::Error::PoolTimedOut => Error::new(
                 ErrorKind::TooManyConnections,
                 "sorry, too many clients already: every SQLite connection is in use (see --max-connections)",
             ),
             sqlx::Error::PoolClosed => {
-                EngineError::new(ErrorKind::Unavailable, "the server is shutting down")
+                Error::new(ErrorKind::Unavailable, "the server is shutting down")
             }
-            other => EngineError::new(ErrorKind::Internal, other.to_string()),
+            other => Error::new(ErrorKind::Internal, other.to_string()),
         }
     }
 }

@@ -1,21 +1,13 @@
-//! `COPY ... FROM STDIN` on the wire: CopyInResponse, then CopyData messages that
-//! split rows anywhere, decoded from PostgreSQL's text or CSV format and streamed
-//! into the engine's COPY batch by batch.
+//! PostgreSQL's COPY text and CSV formats, decoded: CopyData messages split rows
+//! anywhere, so bytes are buffered up to a record's end, then split into fields,
+//! unescaped and typed for the target columns.
 
-use std::fmt::Debug;
+use pgwire::api::Type;
 
-use async_trait::async_trait;
-use futures::Sink;
-use pgwire::api::copy::CopyHandler;
-use pgwire::api::{ClientInfo, Type};
-use pgwire::error::{ErrorInfo, PgWireError, PgWireResult};
-use pgwire::messages::PgWireBackendMessage;
-use pgwire::messages::copy::{CopyData, CopyDone, CopyFail};
-
-use super::connection::PgConnection;
 use super::params;
 use super::types::column_type;
-use crate::engine::{Column, EngineError, ErrorKind, Value};
+use crate::engine::{Column, Value};
+use crate::error::{Error, ErrorKind};
 use crate::sql::{CopyFormat, CopyFrom, CopyOptions};
 
 /// Turns the COPY byte stream into rows of values typed for the target columns.
@@ -42,7 +34,7 @@ impl CopyDecoder {
     }
 
     /// Adds a chunk of data; returns the rows completed by it.
-    pub fn push(&mut self, data: &[u8]) -> Result<Vec<Vec<Value>>, EngineError> {
+    pub fn push(&mut self, data: &[u8]) -> Result<Vec<Vec<Value>>, Error> {
         if !self.ended {
             self.buffer.extend_from_slice(data);
         }
@@ -50,11 +42,11 @@ impl CopyDecoder {
     }
 
     /// The stream ended: a last line without a newline is still a row.
-    pub fn finish(&mut self) -> Result<Vec<Vec<Value>>, EngineError> {
+    pub fn finish(&mut self) -> Result<Vec<Vec<Value>>, Error> {
         self.take_rows(true)
     }
 
-    fn take_rows(&mut self, at_end: bool) -> Result<Vec<Vec<Value>>, EngineError> {
+    fn take_rows(&mut self, at_end: bool) -> Result<Vec<Vec<Value>>, Error> {
         let mut rows = Vec::new();
         let mut consumed = 0;
         while !self.ended {
@@ -87,8 +79,8 @@ impl CopyDecoder {
         Ok(rows)
     }
 
-    fn bad(&self, message: impl Into<String>) -> EngineError {
-        EngineError::new(
+    fn bad(&self, message: impl Into<String>) -> Error {
+        Error::new(
             ErrorKind::BadCopyData,
             format!("{} (COPY line {})", message.into(), self.line),
         )
@@ -96,7 +88,7 @@ impl CopyDecoder {
 
     /// Text format: delimiter-separated, backslash escapes (an escaped delimiter is
     /// data), the NULL string (`\N`) for NULL.
-    fn text_fields(&self, record: &[u8]) -> Result<Vec<Option<String>>, EngineError> {
+    fn text_fields(&self, record: &[u8]) -> Result<Vec<Option<String>>, Error> {
         let null = self.options.null.as_bytes();
         split_text(record, self.options.delimiter)
             .into_iter()
@@ -115,7 +107,7 @@ impl CopyDecoder {
 
     /// CSV: fields in quotes may hold anything, with the escape character before a
     /// quote or escape inside them; only an unquoted NULL string is NULL.
-    fn csv_fields(&self, record: &[u8]) -> Result<Vec<Option<String>>, EngineError> {
+    fn csv_fields(&self, record: &[u8]) -> Result<Vec<Option<String>>, Error> {
         let CopyOptions {
             delimiter,
             quote,
@@ -159,7 +151,7 @@ impl CopyDecoder {
         }
     }
 
-    fn csv_value(&self, field: Vec<u8>, was_quoted: bool) -> Result<Option<String>, EngineError> {
+    fn csv_value(&self, field: Vec<u8>, was_quoted: bool) -> Result<Option<String>, Error> {
         if !was_quoted && field == self.options.null.as_bytes() {
             return Ok(None);
         }
@@ -168,7 +160,7 @@ impl CopyDecoder {
             .map_err(|_| self.bad("invalid UTF-8"))
     }
 
-    fn typed(&self, fields: Vec<Option<String>>) -> Result<Vec<Value>, EngineError> {
+    fn typed(&self, fields: Vec<Option<String>>) -> Result<Vec<Value>, Error> {
         if fields.len() != self.types.len() {
             let problem = if fields.len() > self.types.len() {
                 "extra data after last expected column"
@@ -281,45 +273,6 @@ fn unescape_text(raw: &[u8]) -> Option<Vec<u8>> {
         }
     }
     Some(out)
-}
-
-fn copy_failed(message: String) -> PgWireError {
-    PgWireError::UserError(Box::new(ErrorInfo::new(
-        "ERROR".into(),
-        "57014".into(),
-        message,
-    )))
-}
-
-#[async_trait]
-impl CopyHandler for PgConnection {
-    async fn on_copy_data<C>(&self, client: &mut C, copy_data: CopyData) -> PgWireResult<()>
-    where
-        C: ClientInfo + Sink<PgWireBackendMessage> + Unpin + Send + Sync,
-        C::Error: Debug,
-        PgWireError: From<<C as Sink<PgWireBackendMessage>>::Error>,
-    {
-        self.copy_data(client, &copy_data.data).await
-    }
-
-    async fn on_copy_done<C>(&self, client: &mut C, _done: CopyDone) -> PgWireResult<()>
-    where
-        C: ClientInfo + Sink<PgWireBackendMessage> + Unpin + Send + Sync,
-        C::Error: Debug,
-        PgWireError: From<<C as Sink<PgWireBackendMessage>>::Error>,
-    {
-        self.copy_done(client).await
-    }
-
-    async fn on_copy_fail<C>(&self, client: &mut C, fail: CopyFail) -> PgWireError
-    where
-        C: ClientInfo + Sink<PgWireBackendMessage> + Unpin + Send + Sync,
-        C::Error: Debug,
-        PgWireError: From<<C as Sink<PgWireBackendMessage>>::Error>,
-    {
-        self.copy_abort(client).await;
-        copy_failed(format!("COPY from stdin failed: {}", fail.message))
-    }
 }
 
 #[cfg(test)]

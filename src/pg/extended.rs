@@ -1,0 +1,470 @@
+//! The extended query protocol: Parse, Bind, Describe, Execute, Close, Flush and
+//! Sync over the connection's prepared statements and portals.
+
+use std::fmt::Debug;
+use std::sync::{Arc, OnceLock};
+
+use async_trait::async_trait;
+use futures::{Sink, SinkExt};
+use pgwire::api::portal::Portal as PgPortal;
+use pgwire::api::query::ExtendedQueryHandler;
+use pgwire::api::results::{
+    DescribePortalResponse, DescribeStatementResponse, FieldInfo, Response,
+};
+use pgwire::api::stmt::{QueryParser, StoredStatement};
+use pgwire::api::store::PortalStore;
+use pgwire::api::{ClientInfo, ClientPortalStore, Type};
+use pgwire::error::{PgWireError, PgWireResult};
+use pgwire::messages::PgWireBackendMessage;
+use pgwire::messages::data::{NoData, ParameterDescription};
+use pgwire::messages::extendedquery::{
+    Bind, BindComplete, Close, CloseComplete, Describe, Execute, Flush, Parse, ParseComplete,
+    PortalSuspended, Sync as PgSync, TARGET_TYPE_BYTE_PORTAL, TARGET_TYPE_BYTE_STATEMENT,
+};
+use pgwire::messages::response::{EmptyQueryResponse, ReadyForQuery};
+
+use super::connection::{PgConnection, Portal, Prepared, Progress};
+use super::copy_out;
+use super::encode::{RowShape, command_tag};
+use super::errors::to_pgwire;
+use super::params;
+use super::reply::{feed, feed_rows, report_settings, transaction_status};
+use crate::engine::{Column, QueryResult, Session, Value};
+use crate::error::Error;
+use crate::sql::{self, Plan};
+
+/// The unnamed statement or portal is the empty name.
+fn name_of(name: &Option<String>) -> String {
+    name.clone().unwrap_or_default()
+}
+
+#[async_trait]
+impl ExtendedQueryHandler for PgConnection {
+    type Statement = ();
+    type QueryParser = NoParser;
+
+    fn query_parser(&self) -> Arc<Self::QueryParser> {
+        Arc::new(NoParser)
+    }
+
+    async fn on_parse<C>(&self, client: &mut C, message: Parse) -> PgWireResult<()>
+    where
+        C: ClientInfo + ClientPortalStore + Sink<PgWireBackendMessage> + Unpin + Send + Sync,
+        C::PortalStore: PortalStore<Statement = Self::Statement>,
+        C::Error: Debug,
+        PgWireError: From<<C as Sink<PgWireBackendMessage>>::Error>,
+    {
+        self.state.lock().await.identify(client);
+        let statement = sql::parse_single(&message.query).map_err(|e| to_pgwire(&e))?;
+        let param_types = message
+            .type_oids
+            .iter()
+            .map(|oid| Type::from_oid(*oid).unwrap_or(Type::UNKNOWN))
+            .collect();
+        let prepared = Arc::new(Prepared {
+            statement,
+            param_types,
+            described_params: OnceLock::new(),
+            described: OnceLock::new(),
+        });
+        self.state
+            .lock()
+            .await
+            .statements
+            .insert(name_of(&message.name), prepared);
+        feed(
+            client,
+            PgWireBackendMessage::ParseComplete(ParseComplete::new()),
+        )
+        .await
+    }
+
+    async fn on_bind<C>(&self, client: &mut C, message: Bind) -> PgWireResult<()>
+    where
+        C: ClientInfo + ClientPortalStore + Sink<PgWireBackendMessage> + Unpin + Send + Sync,
+        C::PortalStore: PortalStore<Statement = Self::Statement>,
+        C::Error: Debug,
+        PgWireError: From<<C as Sink<PgWireBackendMessage>>::Error>,
+    {
+        let mut state = self.state.lock().await;
+        let statement_name = name_of(&message.statement_name);
+        let prepared = state
+            .statements
+            .get(&statement_name)
+            .cloned()
+            .ok_or_else(|| PgWireError::StatementNotFound(statement_name.clone()))?;
+        let params = bind_params(&prepared, &message).map_err(|e| to_pgwire(&e))?;
+        let portal = Portal {
+            prepared,
+            params,
+            result_formats: message.result_column_format_codes,
+            progress: Progress::NotRun,
+        };
+        state.portals.insert(name_of(&message.portal_name), portal);
+        feed(
+            client,
+            PgWireBackendMessage::BindComplete(BindComplete::new()),
+        )
+        .await
+    }
+
+    async fn on_describe<C>(&self, client: &mut C, message: Describe) -> PgWireResult<()>
+    where
+        C: ClientInfo + ClientPortalStore + Sink<PgWireBackendMessage> + Unpin + Send + Sync,
+        C::PortalStore: PortalStore<Statement = Self::Statement>,
+        C::Error: Debug,
+        PgWireError: From<<C as Sink<PgWireBackendMessage>>::Error>,
+    {
+        let mut state = self.state.lock().await;
+        let name = name_of(&message.name);
+        let (prepared, formats) = match message.target_type {
+            TARGET_TYPE_BYTE_STATEMENT => {
+                let prepared = state
+                    .statements
+                    .get(&name)
+                    .cloned()
+                    .ok_or_else(|| PgWireError::StatementNotFound(name.clone()))?;
+                let types = describe_params(&mut state.session, &prepared)
+                    .await
+                    .map_err(|e| to_pgwire(&e))?
+                    .iter()
+                    .map(Type::oid)
+                    .collect();
+                feed(
+                    client,
+                    PgWireBackendMessage::ParameterDescription(ParameterDescription::new(types)),
+                )
+                .await?;
+                (prepared, Vec::new())
+            }
+            TARGET_TYPE_BYTE_PORTAL => {
+                let portal = state
+                    .portals
+                    .get(&name)
+                    .ok_or_else(|| PgWireError::PortalNotFound(name.clone()))?;
+                (portal.prepared.clone(), portal.result_formats.clone())
+            }
+            other => return Err(PgWireError::InvalidTargetType(other)),
+        };
+        let columns = match prepared.described.get() {
+            Some(columns) => columns.clone(),
+            None => {
+                let columns = match &prepared.statement {
+                    Some(statement) => state
+                        .session
+                        .describe(statement)
+                        .await
+                        .map_err(|e| to_pgwire(&e))?,
+                    None => Arc::new(Vec::new()),
+                };
+                let columns = typed_by_params(columns, &prepared.param_types);
+                prepared.described.get_or_init(|| columns).clone()
+            }
+        };
+        let message = if columns.is_empty() {
+            PgWireBackendMessage::NoData(NoData::new())
+        } else {
+            RowShape::new(&columns, &formats).row_description(&columns)
+        };
+        feed(client, message).await
+    }
+
+    async fn on_execute<C>(&self, client: &mut C, message: Execute) -> PgWireResult<()>
+    where
+        C: ClientInfo + ClientPortalStore + Sink<PgWireBackendMessage> + Unpin + Send + Sync,
+        C::PortalStore: PortalStore<Statement = Self::Statement>,
+        C::Error: Debug,
+        PgWireError: From<<C as Sink<PgWireBackendMessage>>::Error>,
+    {
+        let mut guard = self.state.lock().await;
+        let state = &mut *guard;
+        let name = name_of(&message.name);
+        let portal = state
+            .portals
+            .get_mut(&name)
+            .ok_or_else(|| PgWireError::PortalNotFound(name.clone()))?;
+        let Some(statement) = portal.prepared.statement.clone() else {
+            return feed(
+                client,
+                PgWireBackendMessage::EmptyQueryResponse(EmptyQueryResponse::new()),
+            )
+            .await;
+        };
+        if let Plan::CopyFrom(spec) = &statement.plan {
+            let result = self.start_copy(client, state, spec, true).await;
+            client.set_transaction_status(transaction_status(&state.session));
+            return result;
+        }
+        if let Plan::CopyTo(spec) = &statement.plan {
+            let result = state.session.execute(&statement, &portal.params).await;
+            client.set_transaction_status(transaction_status(&state.session));
+            return copy_out::send(client, spec, &result.map_err(|e| to_pgwire(&e))?).await;
+        }
+        let (result, sent) = match std::mem::replace(&mut portal.progress, Progress::NotRun) {
+            Progress::NotRun => {
+                let result = state.session.execute(&statement, &portal.params).await;
+                client.set_transaction_status(transaction_status(&state.session));
+                report_settings(client, &mut state.session).await?;
+                (result.map_err(|e| to_pgwire(&e))?, 0)
+            }
+            Progress::Suspended { result, sent } => (result, sent),
+            Progress::Done(result) => (result, usize::MAX),
+        };
+        send_portal_rows(client, portal, result, sent, message.max_rows).await?;
+        state.after(&statement);
+        Ok(())
+    }
+
+    async fn on_sync<C>(&self, client: &mut C, _message: PgSync) -> PgWireResult<()>
+    where
+        C: ClientInfo + ClientPortalStore + Sink<PgWireBackendMessage> + Unpin + Send + Sync,
+        C::PortalStore: PortalStore<Statement = Self::Statement>,
+        C::Error: Debug,
+        PgWireError: From<<C as Sink<PgWireBackendMessage>>::Error>,
+    {
+        let mut state = self.state.lock().await;
+        state.portals.remove("");
+        let status = transaction_status(&state.session);
+        client.set_transaction_status(status);
+        client
+            .send(PgWireBackendMessage::ReadyForQuery(ReadyForQuery::new(
+                status,
+            )))
+            .await?;
+        Ok(())
+    }
+
+    async fn on_flush<C>(&self, client: &mut C, _message: Flush) -> PgWireResult<()>
+    where
+        C: ClientInfo + Sink<PgWireBackendMessage> + Unpin + Send + Sync,
+        C::Error: Debug,
+        PgWireError: From<<C as Sink<PgWireBackendMessage>>::Error>,
+    {
+        client.flush().await?;
+        Ok(())
+    }
+
+    async fn on_close<C>(&self, client: &mut C, message: Close) -> PgWireResult<()>
+    where
+        C: ClientInfo + ClientPortalStore + Sink<PgWireBackendMessage> + Unpin + Send + Sync,
+        C::PortalStore: PortalStore<Statement = Self::Statement>,
+        C::Error: Debug,
+        PgWireError: From<<C as Sink<PgWireBackendMessage>>::Error>,
+    {
+        let mut state = self.state.lock().await;
+        let name = name_of(&message.name);
+        match message.target_type {
+            TARGET_TYPE_BYTE_STATEMENT => {
+                state.statements.remove(&name);
+            }
+            TARGET_TYPE_BYTE_PORTAL => {
+                state.portals.remove(&name);
+            }
+            _ => {}
+        }
+        feed(
+            client,
+            PgWireBackendMessage::CloseComplete(CloseComplete::new()),
+        )
+        .await
+    }
+
+    async fn do_query<C>(
+        &self,
+        _client: &mut C,
+        _portal: &PgPortal<()>,
+        _max_rows: usize,
+    ) -> PgWireResult<Response>
+    where
+        C: ClientInfo + ClientPortalStore + Sink<PgWireBackendMessage> + Unpin + Send + Sync,
+        C::PortalStore: PortalStore<Statement = Self::Statement>,
+        C::Error: Debug,
+        PgWireError: From<<C as Sink<PgWireBackendMessage>>::Error>,
+    {
+        Err(PgWireError::ApiError(
+            "portals are executed by on_execute".into(),
+        ))
+    }
+
+    async fn do_describe_statement<C>(
+        &self,
+        _client: &mut C,
+        _target: &StoredStatement<()>,
+    ) -> PgWireResult<DescribeStatementResponse>
+    where
+        C: ClientInfo + ClientPortalStore + Sink<PgWireBackendMessage> + Unpin + Send + Sync,
+        C::PortalStore: PortalStore<Statement = Self::Statement>,
+        C::Error: Debug,
+        PgWireError: From<<C as Sink<PgWireBackendMessage>>::Error>,
+    {
+        Ok(DescribeStatementResponse::new(Vec::new(), Vec::new()))
+    }
+
+    async fn do_describe_portal<C>(
+        &self,
+        _client: &mut C,
+        _target: &PgPortal<()>,
+    ) -> PgWireResult<DescribePortalResponse>
+    where
+        C: ClientInfo + ClientPortalStore + Sink<PgWireBackendMessage> + Unpin + Send + Sync,
+        C::PortalStore: PortalStore<Statement = Self::Statement>,
+        C::Error: Debug,
+        PgWireError: From<<C as Sink<PgWireBackendMessage>>::Error>,
+    {
+        Ok(DescribePortalResponse::new(Vec::new()))
+    }
+}
+
+/// Sends the portal's rows from `sent` on, at most `max_rows` of them (0: all), and
+/// either PortalSuspended (rows remain, kept in the portal) or CommandComplete.
+async fn send_portal_rows<C>(
+    client: &mut C,
+    portal: &mut Portal,
+    result: QueryResult,
+    sent: usize,
+    max_rows: i32,
+) -> PgWireResult<()>
+where
+    C: Sink<PgWireBackendMessage> + Unpin,
+    PgWireError: From<C::Error>,
+{
+    let from = sent.min(result.rows.len());
+    let remaining = result.rows.len() - from;
+    let count = usize::try_from(max_rows)
+        .ok()
+        .filter(|n| *n > 0)
+        .map_or(remaining, |limit| limit.min(remaining));
+    let columns = match portal.prepared.described.get() {
+        Some(described) => described.clone(),
+        None => typed_by_params(result.columns.clone(), &portal.prepared.param_types),
+    };
+    let shape = RowShape::new(&columns, &portal.result_formats);
+    feed_rows(client, &shape, &result.rows[from..from + count]).await?;
+    let to = from + count;
+    if to < result.rows.len() {
+        portal.progress = Progress::Suspended { result, sent: to };
+        feed(
+            client,
+            PgWireBackendMessage::PortalSuspended(PortalSuspended::new()),
+        )
+        .await
+    } else {
+        feed(client, command_tag(&result, count)).await?;
+        portal.progress = Progress::Done(result);
+        Ok(())
+    }
+}
+
+/// `SELECT $1`: SQLite knows nothing of a bare parameter's type, but the client
+/// said what it sent, and PostgreSQL answers with that type (named `?column?`).
+fn typed_by_params(columns: Arc<Vec<Column>>, param_types: &[Type]) -> Arc<Vec<Column>> {
+    let param_of = |column: &Column| -> Option<&Type> {
+        if column.decltype.is_some() {
+            return None;
+        }
+        let n: usize = column.name.strip_prefix('?')?.parse().ok()?;
+        param_types
+            .get(n.checked_sub(1)?)
+            .filter(|ty| **ty != Type::UNKNOWN)
+    };
+    if !columns.iter().any(|c| param_of(c).is_some()) {
+        return columns;
+    }
+    let typed = columns
+        .iter()
+        .map(|column| match param_of(column) {
+            Some(ty) => Column {
+                name: "?column?".to_owned(),
+                decltype: Some(Arc::from(ty.name())),
+                storage: column.storage,
+            },
+            None => column.clone(),
+        })
+        .collect();
+    Arc::new(typed)
+}
+
+/// The parameter types Describe announces (and Bind then decodes by): the
+/// client's own, else the declared type of what the parameter is used as, else
+/// text. Computed once per prepared statement.
+async fn describe_params<'p>(
+    session: &mut Session,
+    prepared: &'p Prepared,
+) -> Result<&'p [Type], Error> {
+    if let Some(types) = prepared.described_params.get() {
+        return Ok(types);
+    }
+    let inferred = match &prepared.statement {
+        Some(statement) => session.describe_params(statement).await?,
+        None => Vec::new(),
+    };
+    let types = inferred
+        .iter()
+        .enumerate()
+        .map(|(i, declared)| match prepared.param_types.get(i) {
+            Some(ty) if *ty != Type::UNKNOWN => ty.clone(),
+            _ => declared
+                .as_deref()
+                .map_or(Type::TEXT, super::types::declared_type),
+        })
+        .collect();
+    Ok(prepared.described_params.get_or_init(|| types))
+}
+
+fn bind_params(prepared: &Prepared, bind: &Bind) -> Result<Vec<Value>, Error> {
+    let expected = prepared.statement.as_ref().map_or(0, |s| s.param_count);
+    if bind.parameters.len() != expected {
+        return Err(Error::invalid(format!(
+            "bind message supplies {} parameters, but prepared statement requires {expected}",
+            bind.parameters.len()
+        )));
+    }
+    bind.parameters
+        .iter()
+        .enumerate()
+        .map(|(i, raw)| {
+            let ty = prepared
+                .described_params
+                .get()
+                .and_then(|types| types.get(i))
+                .or_else(|| prepared.param_types.get(i))
+                .cloned()
+                .unwrap_or(Type::UNKNOWN);
+            let binary = params::format_code(&bind.parameter_format_codes, i) == 1;
+            params::decode(raw.as_deref(), &ty, binary)
+        })
+        .collect()
+}
+
+/// pgwire wants a parser type; statements are parsed in `on_parse` instead.
+#[derive(Debug)]
+pub struct NoParser;
+
+#[async_trait]
+impl QueryParser for NoParser {
+    type Statement = ();
+
+    async fn parse_sql<C>(
+        &self,
+        _client: &C,
+        _sql: &str,
+        _types: &[Option<Type>],
+    ) -> PgWireResult<Option<()>>
+    where
+        C: ClientInfo + Unpin + Send + Sync,
+    {
+        Ok(None)
+    }
+
+    fn get_parameter_types(&self, _stmt: &()) -> PgWireResult<Vec<Type>> {
+        Ok(Vec::new())
+    }
+
+    fn get_result_schema(
+        &self,
+        _stmt: &(),
+        _column_format: Option<&pgwire::api::portal::Format>,
+    ) -> PgWireResult<Vec<FieldInfo>> {
+        Ok(Vec::new())
+    }
+}

@@ -1,0 +1,71 @@
+//! Feeding backend messages into a connection's write buffer, and the few replies
+//! every protocol sends (ParameterStatus, transaction status, errors, rows).
+
+use futures::{Sink, SinkExt};
+use pgwire::error::{PgWireError, PgWireResult};
+use pgwire::messages::PgWireBackendMessage;
+use pgwire::messages::response::TransactionStatus;
+use pgwire::messages::startup::ParameterStatus;
+
+use super::encode::RowShape;
+use crate::engine::{Session, TransactionState, Value};
+
+/// Sends ParameterStatus for each reported setting the session changed.
+pub(super) async fn report_settings<C>(client: &mut C, session: &mut Session) -> PgWireResult<()>
+where
+    C: Sink<PgWireBackendMessage> + Unpin,
+    PgWireError: From<C::Error>,
+{
+    for (name, value) in session.take_setting_changes() {
+        feed(
+            client,
+            PgWireBackendMessage::ParameterStatus(ParameterStatus::new(name, value)),
+        )
+        .await?;
+    }
+    Ok(())
+}
+
+pub(super) fn transaction_status(session: &Session) -> TransactionStatus {
+    match session.transaction_state() {
+        TransactionState::Idle => TransactionStatus::Idle,
+        TransactionState::Active => TransactionStatus::Transaction,
+        TransactionState::Failed => TransactionStatus::Error,
+    }
+}
+
+pub(super) async fn feed<C>(client: &mut C, message: PgWireBackendMessage) -> PgWireResult<()>
+where
+    C: Sink<PgWireBackendMessage> + Unpin,
+    PgWireError: From<C::Error>,
+{
+    client.feed(message).await.map_err(PgWireError::from)
+}
+
+/// Sends `rows` as DataRow messages.
+pub(super) async fn feed_rows<C>(
+    client: &mut C,
+    shape: &RowShape,
+    rows: &[Vec<Value>],
+) -> PgWireResult<()>
+where
+    C: Sink<PgWireBackendMessage> + Unpin,
+    PgWireError: From<C::Error>,
+{
+    for row in rows {
+        let message = shape.data_row(row).map_err(|e| {
+            PgWireError::UserError(Box::new(pgwire::error::ErrorInfo::new(
+                "ERROR".to_owned(),
+                e.sqlstate.to_owned(),
+                e.message,
+            )))
+        })?;
+        feed(client, message).await?;
+    }
+    Ok(())
+}
+
+pub(super) fn error_response(error: PgWireError) -> pgwire::messages::response::ErrorResponse {
+    let info: pgwire::error::ErrorInfo = error.into();
+    info.into()
+}
