@@ -6,6 +6,8 @@
 //! [`Session`] pins one connection for as long as a client holds a transaction.
 
 mod catalog;
+mod commands;
+mod connection;
 mod copy;
 mod direct;
 mod exec;
@@ -20,8 +22,7 @@ mod value;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use sqlx::pool::PoolConnection;
-use sqlx::{Row, Sqlite, SqlitePool};
+use sqlx::{Row, SqlitePool};
 use tokio::sync::Semaphore;
 
 pub use catalog::{SessionIdentity, format_type, type_modifier, type_oid};
@@ -34,7 +35,7 @@ pub use value::{StorageClass, Value};
 use crate::config::{CacheMode, Config};
 use crate::error::Error;
 use crate::sql::CommandKind;
-use direct::{HeldHandle, Statements};
+use connection::HeldConnection;
 use schema::SchemaCache;
 
 /// Facts about the running server, reported at startup and by `GET /version`.
@@ -84,31 +85,12 @@ pub struct Engine {
     max_connections: usize,
 }
 
-impl std::fmt::Debug for IdleConnection {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("IdleConnection")
-            .field("held", &self.hold.is_some())
-            .finish()
-    }
-}
-
 /// The parked connections; once the engine closes, nothing more is parked (the
 /// pool's close waits for every connection to come back).
 #[derive(Debug, Default)]
 struct Idle {
-    connections: Vec<IdleConnection>,
+    connections: Vec<HeldConnection>,
     closed: bool,
-}
-
-/// A connection between sessions, outside any transaction. Fields drop in
-/// order: statements are finalized and the handle let go before the connection
-/// returns to the pool.
-pub(crate) struct IdleConnection {
-    statements: Statements,
-    hold: Option<HeldHandle>,
-    conn: PoolConnection<Sqlite>,
-    /// Whether the handle was let go since it was last locked.
-    released: bool,
 }
 
 impl Engine {
@@ -161,7 +143,7 @@ impl Engine {
 
     /// A connection for a new session: an idle one if there is one, else one
     /// from the pool.
-    async fn connection(&self) -> Result<IdleConnection, Error> {
+    async fn connection(&self) -> Result<HeldConnection, Error> {
         let idle = self
             .idle
             .lock()
@@ -169,18 +151,13 @@ impl Engine {
             .and_then(|mut idle| idle.connections.pop());
         match idle {
             Some(idle) => Ok(idle),
-            None => Ok(IdleConnection {
-                statements: Statements::new(self.statement_cache),
-                hold: None,
-                conn: self.pool.acquire().await?,
-                released: false,
-            }),
+            None => HeldConnection::acquire(&self.pool, self.statement_cache).await,
         }
     }
 
     /// Keeps an ended session's connection for the next session, or gives it
     /// back to the pool when enough are kept or sessions may be waiting for one.
-    fn park(&self, idle: IdleConnection) {
+    fn park(&self, idle: HeldConnection) {
         // Sessions wait for the pool only when it is at its size limit, and only a
         // connection given back to the pool wakes them: then none is kept.
         let pool_full = self.pool.size() as usize >= self.max_connections;

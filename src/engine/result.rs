@@ -45,4 +45,27 @@ impl QueryResult {
     pub fn returns_rows(&self) -> bool {
         !self.columns.is_empty()
     }
+
+    /// A result of text columns (what session commands answer).
+    pub fn text(kind: CommandKind, names: &[&str], rows: Vec<Vec<String>>) -> QueryResult {
+        let columns = names
+            .iter()
+            .map(|name| Column {
+                name: (*name).to_owned(),
+                decltype: Some(Arc::from("text")),
+                storage: Some(StorageClass::Text),
+            })
+            .collect();
+        let rows: Vec<Vec<Value>> = rows
+            .into_iter()
+            .map(|row| row.into_iter().map(Value::Text).collect())
+            .collect();
+        QueryResult {
+            kind,
+            columns: Arc::new(columns),
+            rows_affected: rows.len() as u64,
+            rows,
+            last_insert_rowid: None,
+        }
+    }
 }

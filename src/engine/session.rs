@@ -8,19 +8,17 @@
 
 use std::sync::Arc;
 
-use sqlx::Sqlite;
-use sqlx::pool::PoolConnection;
 use tokio::sync::OwnedSemaphorePermit;
 
-use super::IdleConnection;
 use super::catalog::{self, SessionIdentity};
-use super::direct::{self, HeldHandle, Statements};
+use super::commands;
+use super::connection::HeldConnection;
+use super::direct;
 use super::settings::Settings;
-use super::value::StorageClass;
 use super::{Column, Engine, QueryResult, Value, exec};
 use crate::error::{Error, ErrorKind};
 use crate::sql::CommandKind;
-use crate::sql::{Action, ParamHint, Plan, SessionCommand, Statement};
+use crate::sql::{Action, ParamHint, Plan, Statement};
 
 /// Where a session stands with respect to transactions (PostgreSQL's I / T / E).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -32,14 +30,8 @@ pub enum TransactionState {
 
 pub struct Session {
     engine: Arc<Engine>,
-    /// Prepared on `conn`; declared first so that they are finalized before the
-    /// connection goes back to the pool.
-    statements: Statements,
-    /// `conn`'s SQLite handle, while the session holds it (see `direct`).
-    hold: Option<HeldHandle>,
-    conn: Option<PoolConnection<Sqlite>>,
-    /// Whether `conn`'s handle was let go since it was last locked.
-    released: bool,
+    /// Taken on first use and kept until the session ends.
+    conn: Option<HeldConnection>,
     state: TransactionState,
     /// Held from a transaction's first write to its end.
     write_permit: Option<OwnedSemaphorePermit>,
@@ -50,9 +42,6 @@ pub struct Session {
 impl Session {
     pub(super) fn new(engine: Arc<Engine>, identity: SessionIdentity, settings: Settings) -> Self {
         Session {
-            statements: Statements::new(engine.statement_cache),
-            hold: None,
-            released: false,
             engine,
             conn: None,
             state: TransactionState::Idle,
@@ -153,13 +142,9 @@ impl Session {
         if !stmt.returns_rows {
             return Ok(Arc::new(Vec::new()));
         }
-        self.lock().await?;
-        let Some(handle) = self.hold.as_mut() else {
-            return Err(Error::new(ErrorKind::Internal, "no handle"));
-        };
+        let (handle, statements) = self.held().await?.direct().await?;
         let parameters = stmt.param_count > 0;
-        let mut columns =
-            direct::describe(handle, &mut self.statements, &stmt.sql, parameters).await?;
+        let mut columns = direct::describe(handle, statements, &stmt.sql, parameters).await?;
         if columns.iter().any(|c| c.decltype.is_none()) {
             let conn = self.connection().await?;
             exec::infer_expression_types(conn, stmt, &mut columns).await;
@@ -240,7 +225,8 @@ impl Session {
     /// alone in autocommit mode, until the end of an explicit transaction.
     async fn run(&mut self, stmt: &Statement, params: &[Value]) -> Result<QueryResult, Error> {
         if let Plan::Session(command) = &stmt.plan {
-            return self.session_command(command, stmt.kind);
+            let in_transaction = self.state != TransactionState::Idle;
+            return commands::run(&mut self.settings, in_transaction, command, stmt.kind);
         }
         let writes = stmt.writes();
         let _statement_permit = match (writes, self.state) {
@@ -379,62 +365,6 @@ impl Session {
         self.settings.end_transaction(committed);
     }
 
-    /// `SET`, `SHOW`, `RESET`, `DISCARD`, `set_config()`: answered from the
-    /// session's settings.
-    fn session_command(
-        &mut self,
-        command: &SessionCommand,
-        kind: CommandKind,
-    ) -> Result<QueryResult, Error> {
-        let in_transaction = self.state != TransactionState::Idle;
-        match command {
-            SessionCommand::Set {
-                name,
-                value: Some(value),
-                local,
-            } => self.settings.set(name, value, *local, in_transaction)?,
-            SessionCommand::Set {
-                name, value: None, ..
-            }
-            | SessionCommand::Reset(Some(name)) => self.settings.reset(name)?,
-            SessionCommand::Reset(None) => self.settings.reset_all(),
-            SessionCommand::SetTransaction
-            | SessionCommand::DiscardNothing
-            | SessionCommand::Deallocate(_) => {}
-            SessionCommand::DiscardAll if in_transaction => {
-                return Err(Error::new(
-                    ErrorKind::ActiveTransaction,
-                    "DISCARD ALL cannot run inside a transaction block",
-                ));
-            }
-            SessionCommand::DiscardAll => self.settings.reset_all(),
-            SessionCommand::Show(Some(name)) => {
-                let value = self.settings.get(name)?;
-                let column = canonical_show_name(name);
-                return Ok(text_rows(kind, &[&column], vec![vec![value]]));
-            }
-            SessionCommand::Show(None) => {
-                let rows = self
-                    .settings
-                    .all()
-                    .into_iter()
-                    .map(|(name, value, description)| vec![name, value, description.to_owned()])
-                    .collect();
-                return Ok(text_rows(kind, &["name", "setting", "description"], rows));
-            }
-            SessionCommand::SetConfig { name, value, local } => {
-                self.settings.set(name, value, *local, in_transaction)?;
-                let value = self.settings.get(name)?;
-                return Ok(text_rows(
-                    CommandKind::Select,
-                    &["set_config"],
-                    vec![vec![value]],
-                ));
-            }
-        }
-        Ok(QueryResult::empty(kind))
-    }
-
     async fn acquire_write_permit(&self) -> Result<OwnedSemaphorePermit, Error> {
         let wait = self.engine.write_wait;
         match tokio::time::timeout(wait, self.engine.write_permit.clone().acquire_owned()).await {
@@ -494,96 +424,29 @@ impl Session {
         &mut self,
         query: direct::Query<'_>,
     ) -> Result<QueryResult, Error> {
-        self.lock().await?;
-        let Some(handle) = self.hold.as_mut() else {
-            return Err(Error::new(ErrorKind::Internal, "no handle"));
-        };
-        direct::run(handle, &mut self.statements, query).await
+        let (handle, statements) = self.held().await?.direct().await?;
+        direct::run(handle, statements, query).await
     }
 
     /// Runs a parameterless statement whose result is only success or failure.
     async fn execute_direct(&mut self, sql: &'static str) -> Result<(), Error> {
-        self.lock().await?;
-        let Some(handle) = self.hold.as_mut() else {
-            return Err(Error::new(ErrorKind::Internal, "no handle"));
-        };
-        direct::execute(handle, &mut self.statements, sql).await
+        let (handle, statements) = self.held().await?.direct().await?;
+        direct::execute(handle, statements, sql).await
     }
 
-    /// Locks the connection's SQLite handle for this session (see `direct`).
-    async fn lock(&mut self) -> Result<(), Error> {
-        self.acquire().await?;
-        if self.hold.is_none() {
-            let Some(conn) = self.conn.as_deref_mut() else {
-                return Err(Error::new(ErrorKind::Internal, "no connection"));
-            };
-            // SAFETY: the hold is dropped before the connection (field order, and
-            // `connection` lets go of it before SQLx uses the connection).
-            let held = unsafe { HeldHandle::lock(conn, self.released).await? };
-            self.hold = Some(held);
-            self.released = false;
-        }
-        Ok(())
-    }
-
-    /// The connection, for SQLx to use: the session lets go of its handle first.
+    /// The connection, for SQLx to use (the session lets go of its handle).
     pub(super) async fn connection(&mut self) -> Result<&mut sqlx::SqliteConnection, Error> {
-        self.acquire().await?;
-        if self.hold.take().is_some() {
-            self.released = true;
-        }
-        match self.conn.as_deref_mut() {
-            Some(conn) => Ok(conn),
-            None => Err(Error::new(ErrorKind::Internal, "no connection")),
-        }
+        Ok(self.held().await?.sqlx())
     }
 
-    /// Takes a connection for the session on first use: an idle one, with its
+    /// The session's connection, taken on first use: a parked one, with its
     /// prepared statements and handle, or one from the pool.
-    async fn acquire(&mut self) -> Result<(), Error> {
-        if self.conn.is_none() {
-            let idle = self.engine.connection().await?;
-            self.statements = idle.statements;
-            self.hold = idle.hold;
-            self.released = idle.released;
-            self.conn = Some(idle.conn);
-        }
-        Ok(())
-    }
-}
-
-/// The column name PostgreSQL gives `SHOW x`: the parameter's own spelling.
-fn canonical_show_name(name: &str) -> String {
-    match Settings::default()
-        .all()
-        .into_iter()
-        .find(|(n, _, _)| n.eq_ignore_ascii_case(name))
-    {
-        Some((canonical, _, _)) => canonical,
-        None => name.to_ascii_lowercase(),
-    }
-}
-
-/// A result of text columns.
-fn text_rows(kind: CommandKind, names: &[&str], rows: Vec<Vec<String>>) -> QueryResult {
-    let columns = names
-        .iter()
-        .map(|name| Column {
-            name: (*name).to_owned(),
-            decltype: Some(Arc::from("text")),
-            storage: Some(StorageClass::Text),
-        })
-        .collect();
-    let rows: Vec<Vec<Value>> = rows
-        .into_iter()
-        .map(|row| row.into_iter().map(Value::Text).collect())
-        .collect();
-    QueryResult {
-        kind,
-        columns: Arc::new(columns),
-        rows_affected: rows.len() as u64,
-        rows,
-        last_insert_rowid: None,
+    async fn held(&mut self) -> Result<&mut HeldConnection, Error> {
+        let conn = match &mut self.conn {
+            Some(conn) => conn,
+            empty => empty.insert(self.engine.connection().await?),
+        };
+        Ok(conn)
     }
 }
 
@@ -596,12 +459,7 @@ impl Drop for Session {
         if self.state == TransactionState::Idle
             && let Some(conn) = self.conn.take()
         {
-            self.engine.park(IdleConnection {
-                statements: std::mem::take(&mut self.statements),
-                hold: self.hold.take(),
-                conn,
-                released: self.released,
-            });
+            self.engine.park(conn);
         }
     }
 }

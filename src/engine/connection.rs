@@ -1,0 +1,132 @@
+//! A pooled SQLite connection as a session holds it: the SQLx connection, its
+//! SQLite handle locked for the session's direct use (see `direct`), and the
+//! statements prepared on it. The three live and die together, and this is the
+//! one place that knows how: the lock borrows the connection's state, statements
+//! must be finalized while the handle is still valid, and SQLx may only use the
+//! connection once the lock is let go.
+//!
+//! A session takes one of these on first use and keeps it; when the session ends
+//! outside a transaction the engine parks it, lock and statements included, for
+//! the next session (see `Engine::park`).
+
+use std::ptr::NonNull;
+
+use libsqlite3_sys as ffi;
+use sqlx::pool::PoolConnection;
+use sqlx::sqlite::LockedSqliteHandle;
+use sqlx::{Connection as _, Sqlite, SqliteConnection, SqlitePool};
+
+use super::direct::Statements;
+use crate::error::Error;
+
+/// A pooled connection, held by one session (or parked for the next).
+pub(super) struct HeldConnection {
+    statements: Statements,
+    handle: Option<HeldHandle>,
+    conn: PoolConnection<Sqlite>,
+    /// Whether the handle was let go since it was last locked: SQLx's connection
+    /// thread must then be seen to take it back before the next lock.
+    released: bool,
+}
+
+impl std::fmt::Debug for HeldConnection {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HeldConnection")
+            .field("locked", &self.handle.is_some())
+            .finish()
+    }
+}
+
+impl HeldConnection {
+    /// A connection from the pool, with room for `statement_cache` prepared statements.
+    pub(super) async fn acquire(
+        pool: &SqlitePool,
+        statement_cache: usize,
+    ) -> Result<HeldConnection, Error> {
+        Ok(HeldConnection {
+            statements: Statements::new(statement_cache),
+            handle: None,
+            conn: pool.acquire().await?,
+            released: false,
+        })
+    }
+
+    /// The locked SQLite handle and the statements prepared on it, locking the
+    /// handle first if SQLx had it.
+    pub(super) async fn direct(&mut self) -> Result<(&mut HeldHandle, &mut Statements), Error> {
+        let handle = match &mut self.handle {
+            Some(handle) => handle,
+            empty => {
+                let after_release = std::mem::take(&mut self.released);
+                // SAFETY: the lock lives in `self.handle`, which is let go before
+                // SQLx uses the connection again (`sqlx`) and before the
+                // connection itself is dropped (`Drop` below).
+                empty.insert(unsafe { HeldHandle::lock(&mut self.conn, after_release).await? })
+            }
+        };
+        Ok((handle, &mut self.statements))
+    }
+
+    /// The connection, for SQLx's own API: the handle is let go first (SQLx would
+    /// wait for it forever otherwise).
+    pub(super) fn sqlx(&mut self) -> &mut SqliteConnection {
+        if self.handle.take().is_some() {
+            self.released = true;
+        }
+        &mut self.conn
+    }
+}
+
+impl Drop for HeldConnection {
+    fn drop(&mut self) {
+        // Statements are finalized while the handle is valid and locked, then the
+        // lock is let go; only then does the connection go back to the pool.
+        self.statements = Statements::default();
+        self.handle = None;
+    }
+}
+
+/// A connection's SQLite handle, locked for one session at a time.
+pub(super) struct HeldHandle {
+    _guard: LockedSqliteHandle<'static>,
+    db: NonNull<ffi::sqlite3>,
+}
+
+// SAFETY: SQLite is built thread-safe (serialized); the handle is only used
+// through `&mut HeldHandle`, by the session that holds the lock.
+unsafe impl Send for HeldHandle {}
+// SAFETY: as above, nothing uses the handle through a shared reference.
+unsafe impl Sync for HeldHandle {}
+
+impl HeldHandle {
+    /// Locks `conn`'s handle. `after_release`: the lock was let go since the last
+    /// time, so SQLx's connection thread must be seen to take it back first
+    /// (SQLx 0.9 can hang on a lock taken right after another; a ping answers
+    /// only once that thread runs again).
+    ///
+    /// # Safety
+    /// The returned value must be dropped before `conn` is closed or dropped, and
+    /// nothing may use `conn` through SQLx while it lives (that would wait for the
+    /// lock forever). The lock itself lives in SQLx's shared connection state on
+    /// the heap, so `conn` may move meanwhile. `HeldConnection` keeps both rules.
+    async unsafe fn lock(
+        conn: &mut SqliteConnection,
+        after_release: bool,
+    ) -> Result<HeldHandle, Error> {
+        if after_release {
+            conn.ping().await?;
+        }
+        let mut guard = conn.lock_handle().await?;
+        let db = guard.as_raw_handle();
+        // SAFETY: per this function's contract, the guard does not outlive the
+        // connection whose state it borrows.
+        let guard = unsafe {
+            std::mem::transmute::<LockedSqliteHandle<'_>, LockedSqliteHandle<'static>>(guard)
+        };
+        Ok(HeldHandle { _guard: guard, db })
+    }
+
+    pub(super) fn db(&mut self) -> *mut ffi::sqlite3 {
+        self.db.as_ptr()
+    }
+}
