@@ -3,13 +3,15 @@
 //! sqlx tells us which table column a result column comes from, but not the type
 //! that column was declared with, and PostgreSQL clients want exactly that (`int` is
 //! int4, `bigint` int8, `varchar(10)` varchar). The cache answers from
-//! `pragma_table_info` once per table and is dropped whenever litewire runs DDL.
+//! the catalog's column reader once per table and is dropped whenever litewire
+//! runs DDL.
 
 use std::collections::HashMap;
 use std::sync::{Arc, RwLock};
 
-use sqlx::{Row, SqliteConnection};
+use sqlx::SqliteConnection;
 
+use super::catalog::read_columns;
 use crate::error::Error;
 
 /// Column name to declared type, for one table. Names are kept as SQLite reports
@@ -52,19 +54,12 @@ impl SchemaCache {
     async fn load(&self, conn: &mut SqliteConnection, table: &str) -> Result<TableTypes, Error> {
         // sqlx names columns of attached databases `schema.table`.
         let (schema, name) = table.split_once('.').unwrap_or(("main", table));
-        let rows = sqlx::query("SELECT name, type FROM pragma_table_info(?1, ?2)")
-            .bind(name)
-            .bind(schema)
-            .fetch_all(&mut *conn)
-            .await?;
-        let mut types = HashMap::with_capacity(rows.len());
-        for row in rows {
-            let column: String = row.try_get(0)?;
-            let decltype: String = row.try_get(1)?;
-            if !decltype.is_empty() {
-                types.insert(column, Arc::from(decltype));
-            }
-        }
+        let types: HashMap<String, Arc<str>> = read_columns(conn, schema, name)
+            .await?
+            .into_iter()
+            .filter(|column| !column.decl.is_empty())
+            .map(|column| (column.name, Arc::from(column.decl)))
+            .collect();
         let types = Arc::new(types);
         if let Ok(mut tables) = self.tables.write() {
             tables.insert(table.to_owned(), types.clone());

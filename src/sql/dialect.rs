@@ -36,6 +36,7 @@ use sqlparser::dialect::PostgreSqlDialect;
 use sqlparser::parser::Parser;
 
 use super::lexer::{Token, TokenKind};
+use super::relations::{self, Contents};
 
 /// A translated statement.
 #[derive(Debug)]
@@ -45,60 +46,6 @@ pub(super) struct Translated {
     /// brings up to date first).
     pub catalog: bool,
 }
-
-/// Catalog relations litewire keeps, as temporary tables, per connection.
-const CATALOG_RELATIONS: &[&str] = &[
-    "pg_am",
-    "pg_attrdef",
-    "pg_attribute",
-    "pg_class",
-    "pg_collation",
-    "pg_constraint",
-    "pg_database",
-    "pg_description",
-    "pg_index",
-    "pg_indexes",
-    "pg_namespace",
-    "pg_roles",
-    "pg_user",
-    "pg_settings",
-    "pg_tables",
-    "pg_tablespace",
-    "pg_type",
-    "pg_views",
-    "information_schema_columns",
-    "information_schema_schemata",
-    "information_schema_tables",
-    "information_schema_views",
-    "litewire_definitions",
-    "litewire_names",
-    "litewire_session",
-    "litewire_storage",
-];
-
-/// Catalog relations that are always empty: SQLite has no such objects.
-const EMPTY_RELATIONS: &[&str] = &[
-    "pg_auth_members",
-    "pg_event_trigger",
-    "pg_extension",
-    "pg_foreign_data_wrapper",
-    "pg_foreign_server",
-    "pg_foreign_table",
-    "pg_inherits",
-    "pg_partitioned_table",
-    "pg_policy",
-    "pg_proc",
-    "pg_publication",
-    "pg_publication_namespace",
-    "pg_publication_rel",
-    "pg_rewrite",
-    "pg_sequence",
-    "pg_statistic_ext",
-    "pg_subscription",
-    "pg_trigger",
-    "pg_enum",
-    "pg_range",
-];
 
 /// Words that mark a statement as possibly PostgreSQL-specific. Checked on the
 /// tokens the classifier already has, so SQLite SQL pays one pass over its words.
@@ -214,9 +161,7 @@ impl VisitorMut for Rewriter {
         }
         if let Some(last) = idents(relation).last() {
             let last = last.to_ascii_lowercase();
-            if CATALOG_RELATIONS.contains(&last.as_str())
-                || EMPTY_RELATIONS.contains(&last.as_str())
-            {
+            if relations::find(&last).is_some_and(|r| r.contents != Contents::State) {
                 self.catalog = true;
             }
         }
@@ -780,7 +725,8 @@ fn is_empty_relation(factor: &TableFactor) -> bool {
             name, args: None, ..
         } => idents(name)
             .last()
-            .is_some_and(|n| EMPTY_RELATIONS.contains(&n.to_ascii_lowercase().as_str())),
+            .and_then(|n| relations::find(&n.to_ascii_lowercase()))
+            .is_some_and(|r| r.contents == Contents::Empty),
         _ => false,
     }
 }

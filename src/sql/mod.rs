@@ -12,6 +12,8 @@ mod copy;
 mod dialect;
 mod lexer;
 mod params;
+pub mod quote;
+pub mod relations;
 mod session;
 mod translate;
 

@@ -1,0 +1,169 @@
+//! Reading SQLite's schema: every table, view and index of the main database,
+//! with columns (`pragma_table_xinfo`), indexes (`pragma_index_list`,
+//! `pragma_index_info`) and foreign keys (`pragma_foreign_key_list`). The one
+//! reader of this metadata: the catalog is built from it, and the declared-type
+//! cache (`engine::schema`) reads columns through it.
+
+use sqlx::{Row, SqliteConnection};
+
+use crate::error::Error;
+
+/// One SQLite schema object and, for tables, its columns, indexes and keys.
+pub(in crate::engine) struct Object {
+    pub(in crate::engine) rowid: i64,
+    pub(in crate::engine) kind: String,
+    pub(in crate::engine) name: String,
+    pub(in crate::engine) sql: Option<String>,
+    pub(in crate::engine) columns: Vec<ColumnInfo>,
+    pub(in crate::engine) indexes: Vec<IndexInfo>,
+    pub(in crate::engine) foreign_keys: Vec<ForeignKey>,
+}
+
+pub(in crate::engine) struct ColumnInfo {
+    pub(in crate::engine) name: String,
+    pub(in crate::engine) decl: String,
+    pub(in crate::engine) not_null: bool,
+    pub(in crate::engine) default: Option<String>,
+    pub(in crate::engine) pk: i64,
+    pub(in crate::engine) hidden: i64,
+}
+
+pub(in crate::engine) struct IndexInfo {
+    pub(in crate::engine) name: String,
+    pub(in crate::engine) unique: bool,
+    pub(in crate::engine) origin: String,
+    pub(in crate::engine) partial: bool,
+    pub(in crate::engine) columns: Vec<String>,
+}
+
+pub(in crate::engine) struct ForeignKey {
+    pub(in crate::engine) id: i64,
+    pub(in crate::engine) table: String,
+    pub(in crate::engine) from: Vec<String>,
+    pub(in crate::engine) to: Vec<Option<String>>,
+    pub(in crate::engine) on_update: String,
+    pub(in crate::engine) on_delete: String,
+}
+
+pub(super) async fn read_schema(conn: &mut SqliteConnection) -> Result<Vec<Object>, Error> {
+    let rows = sqlx::query(
+        "SELECT rowid, type, name, sql FROM main.sqlite_schema \
+         WHERE type IN ('table', 'view', 'index') \
+           AND name NOT IN ('sqlite_sequence', 'sqlite_stat1', 'sqlite_stat4') \
+         ORDER BY rowid",
+    )
+    .fetch_all(&mut *conn)
+    .await?;
+    let mut objects = Vec::with_capacity(rows.len());
+    for row in rows {
+        let mut object = Object {
+            rowid: row.try_get(0)?,
+            kind: row.try_get(1)?,
+            name: row.try_get(2)?,
+            sql: row.try_get(3)?,
+            columns: Vec::new(),
+            indexes: Vec::new(),
+            foreign_keys: Vec::new(),
+        };
+        if object.kind != "index" {
+            object.columns = read_columns(conn, "main", &object.name).await?;
+        }
+        if object.kind == "table" {
+            object.indexes = read_indexes(conn, &object.name).await?;
+            object.foreign_keys = read_foreign_keys(conn, &object.name).await?;
+        }
+        objects.push(object);
+    }
+    Ok(objects)
+}
+
+/// The columns of `schema.table` (`main`, `temp` or an attached database's name).
+pub(in crate::engine) async fn read_columns(
+    conn: &mut SqliteConnection,
+    schema: &str,
+    table: &str,
+) -> Result<Vec<ColumnInfo>, Error> {
+    let rows = sqlx::query(
+        "SELECT name, type, \"notnull\", dflt_value, pk, hidden FROM pragma_table_xinfo(?1, ?2)",
+    )
+    .bind(table)
+    .bind(schema)
+    .fetch_all(&mut *conn)
+    .await?;
+    rows.iter()
+        .map(|r| {
+            Ok(ColumnInfo {
+                name: r.try_get(0)?,
+                decl: r.try_get(1)?,
+                not_null: r.try_get::<i64, _>(2)? != 0,
+                default: r.try_get(3)?,
+                pk: r.try_get(4)?,
+                hidden: r.try_get(5)?,
+            })
+        })
+        .collect()
+}
+
+async fn read_indexes(conn: &mut SqliteConnection, table: &str) -> Result<Vec<IndexInfo>, Error> {
+    let rows = sqlx::query(
+        "SELECT name, \"unique\", origin, partial FROM pragma_index_list(?1, 'main') ORDER BY seq DESC",
+    )
+    .bind(table)
+    .fetch_all(&mut *conn)
+    .await?;
+    let mut indexes = Vec::with_capacity(rows.len());
+    for r in rows {
+        let name: String = r.try_get(0)?;
+        let columns = sqlx::query_scalar::<_, Option<String>>(
+            "SELECT name FROM pragma_index_info(?1, 'main') ORDER BY seqno",
+        )
+        .bind(&name)
+        .fetch_all(&mut *conn)
+        .await?
+        .into_iter()
+        .map(|c| c.unwrap_or_else(|| "expression".to_owned()))
+        .collect();
+        indexes.push(IndexInfo {
+            name,
+            unique: r.try_get::<i64, _>(1)? != 0,
+            origin: r.try_get(2)?,
+            partial: r.try_get::<i64, _>(3)? != 0,
+            columns,
+        });
+    }
+    Ok(indexes)
+}
+
+async fn read_foreign_keys(
+    conn: &mut SqliteConnection,
+    table: &str,
+) -> Result<Vec<ForeignKey>, Error> {
+    let rows = sqlx::query(
+        "SELECT id, \"table\", \"from\", \"to\", on_update, on_delete \
+         FROM pragma_foreign_key_list(?1, 'main') ORDER BY id, seq",
+    )
+    .bind(table)
+    .fetch_all(&mut *conn)
+    .await?;
+    let mut keys: Vec<ForeignKey> = Vec::new();
+    for r in rows {
+        let id: i64 = r.try_get(0)?;
+        let from: String = r.try_get(2)?;
+        let to: Option<String> = r.try_get(3)?;
+        match keys.last_mut() {
+            Some(key) if key.id == id => {
+                key.from.push(from);
+                key.to.push(to);
+            }
+            _ => keys.push(ForeignKey {
+                id,
+                table: r.try_get(1)?,
+                from: vec![from],
+                to: vec![to],
+                on_update: r.try_get(4)?,
+                on_delete: r.try_get(5)?,
+            }),
+        }
+    }
+    Ok(keys)
+}

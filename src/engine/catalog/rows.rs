@@ -1,0 +1,604 @@
+//! The rows of the schema-derived catalog relations (`pg_class`, `pg_attribute`,
+//! `pg_index`, `pg_constraint`, `pg_attrdef`, `pg_tables`, `pg_views`,
+//! `pg_indexes`, ...), written as one SQL script of INSERTs from what
+//! `introspect` read.
+
+use std::fmt::Write as _;
+
+use super::introspect::{ColumnInfo, ForeignKey, IndexInfo, Object};
+use super::types::{TYPES, type_modifier, type_oid};
+use super::{
+    CHECK, CONSTRAINT, FIRST_OID, FOREIGN_KEY, PUBLIC_NAMESPACE, ROLE_OID, SYNTHETIC_INDEX,
+};
+use crate::sql::quote::{identifier_as_postgres, literal, optional_literal};
+use crate::sql::relations::{Contents, RELATIONS};
+
+fn idents(names: &[String]) -> String {
+    names
+        .iter()
+        .map(|n| identifier_as_postgres(n))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+pub(super) fn insert(script: &mut String, table: &str, values: &[String]) {
+    let _ = writeln!(
+        script,
+        "INSERT INTO temp.{table} VALUES ({});",
+        values.join(", ")
+    );
+}
+
+/// A relation's PostgreSQL-facing index name: SQLite's automatic indexes get
+/// the names PostgreSQL gives the constraints behind them.
+fn index_name(table: &str, index: &IndexInfo) -> String {
+    match index.origin.as_str() {
+        "pk" => format!("{table}_pkey"),
+        "u" => format!("{table}_{}_key", index.columns.join("_")),
+        _ => index.name.clone(),
+    }
+}
+
+pub(super) fn schema_rows(script: &mut String, objects: &[Object]) {
+    for relation in RELATIONS.iter().filter(|r| r.contents == Contents::Schema) {
+        let _ = writeln!(script, "DELETE FROM temp.{};", relation.name);
+    }
+    let oid_of = |name: &str| {
+        objects
+            .iter()
+            .find(|o| o.name.eq_ignore_ascii_case(name) && o.kind != "index")
+            .map(|o| FIRST_OID + o.rowid)
+    };
+    for object in objects {
+        match object.kind.as_str() {
+            "table" => table_rows(script, object, objects, &oid_of),
+            "view" => view_rows(script, object),
+            _ => {}
+        }
+    }
+}
+
+fn table_rows(
+    script: &mut String,
+    table: &Object,
+    objects: &[Object],
+    oid_of: &dyn Fn(&str) -> Option<i64>,
+) {
+    let oid = FIRST_OID + table.rowid;
+    let rowid_pk = rowid_primary_key(table);
+    let has_index = rowid_pk.is_some() || !table.indexes.is_empty();
+    // In PostgreSQL foreign keys are enforced by triggers on both tables, and psql
+    // only lists keys ("Foreign-key constraints", "Referenced by") when it sees them.
+    let has_triggers = !table.foreign_keys.is_empty()
+        || objects.iter().any(|o| {
+            o.foreign_keys
+                .iter()
+                .any(|k| k.table.eq_ignore_ascii_case(&table.name))
+        });
+    relation_row(
+        script,
+        oid,
+        &table.name,
+        "r",
+        table.columns.len(),
+        (has_index, has_triggers),
+    );
+    storage_row(script, oid, &table.name);
+    attribute_rows(script, oid, &table.columns);
+    let _ = writeln!(
+        script,
+        "INSERT INTO temp.pg_tables VALUES ('public', {}, (SELECT user_name FROM temp.litewire_session), NULL, {has_index}, false, false, false);",
+        literal(&table.name)
+    );
+    if let Some(column) = rowid_pk {
+        let index = IndexInfo {
+            name: format!("{}_pkey", table.name),
+            unique: true,
+            origin: "pk".into(),
+            partial: false,
+            columns: vec![column],
+        };
+        index_rows(
+            script,
+            table,
+            oid,
+            SYNTHETIC_INDEX + table.rowid,
+            &index,
+            None,
+        );
+    }
+    for index in &table.indexes {
+        let sqlite_index = objects
+            .iter()
+            .find(|o| o.kind == "index" && o.name == index.name);
+        let index_oid = sqlite_index.map_or(SYNTHETIC_INDEX + table.rowid, |o| FIRST_OID + o.rowid);
+        let sql = sqlite_index.and_then(|o| o.sql.as_deref());
+        index_rows(script, table, oid, index_oid, index, sql);
+    }
+    for key in &table.foreign_keys {
+        foreign_key_rows(script, table, oid, key, oid_of);
+    }
+    check_rows(script, table, oid);
+}
+
+/// CHECK constraints, named as PostgreSQL names them when they have no name:
+/// `t_col_check` after the column they are declared on or first mention, else
+/// `t_check`, `t_check1`, ...
+fn check_rows(script: &mut String, table: &Object, table_oid: i64) {
+    let checks = table
+        .sql
+        .as_deref()
+        .map(crate::sql::check_constraints)
+        .unwrap_or_default();
+    if checks.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        script,
+        "UPDATE temp.pg_class SET relchecks = {} WHERE oid = {table_oid};",
+        checks.len()
+    );
+    let mut unnamed = 0;
+    for (i, check) in checks.iter().enumerate() {
+        let mentioned = check
+            .column
+            .clone()
+            .or_else(|| first_column(table, &check.expr));
+        let name = match (&check.name, mentioned) {
+            (Some(name), _) => name.clone(),
+            (None, Some(column)) => format!("{}_{column}_check", table.name),
+            (None, None) => {
+                unnamed += 1;
+                match unnamed {
+                    1 => format!("{}_check", table.name),
+                    n => format!("{}_check{}", table.name, n - 1),
+                }
+            }
+        };
+        let attnum = check.column.as_ref().and_then(|c| {
+            table
+                .columns
+                .iter()
+                .position(|col| col.name.eq_ignore_ascii_case(c))
+        });
+        let key = attnum.map_or_else(String::new, |p| format!("{{{}}}", p + 1));
+        let oid = CHECK + table_oid * 64 + i as i64;
+        constraint_row(
+            script,
+            oid,
+            &name,
+            "c",
+            table_oid,
+            0,
+            0,
+            &key,
+            "NULL",
+            ("a", "a"),
+        );
+        insert(
+            script,
+            "litewire_definitions",
+            &[oid.to_string(), literal(&format!("CHECK ({})", check.expr))],
+        );
+    }
+}
+
+/// The first of `table`'s columns that `expr` names.
+fn first_column(table: &Object, expr: &str) -> Option<String> {
+    expr.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .find_map(|word| {
+            table
+                .columns
+                .iter()
+                .find(|c| c.name.eq_ignore_ascii_case(word))
+        })
+        .map(|c| c.name.clone())
+}
+
+/// The column of an `INTEGER PRIMARY KEY` (the rowid alias), which has no index
+/// of its own in SQLite.
+fn rowid_primary_key(table: &Object) -> Option<String> {
+    let pk: Vec<&ColumnInfo> = table.columns.iter().filter(|c| c.pk > 0).collect();
+    let has_pk_index = table.indexes.iter().any(|i| i.origin == "pk");
+    match pk.as_slice() {
+        [only] if !has_pk_index => Some(only.name.clone()),
+        _ => None,
+    }
+}
+
+/// Where `pg_table_size()` finds a relation in SQLite's `dbstat`.
+fn storage_row(script: &mut String, oid: i64, sqlite_name: &str) {
+    insert(
+        script,
+        "litewire_storage",
+        &[oid.to_string(), literal(sqlite_name)],
+    );
+}
+
+fn relation_row(
+    script: &mut String,
+    oid: i64,
+    name: &str,
+    kind: &str,
+    natts: usize,
+    (has_index, has_triggers): (bool, bool),
+) {
+    let am = match kind {
+        "r" => 2,
+        "i" => 403,
+        _ => 0,
+    };
+    insert(
+        script,
+        "pg_class",
+        &[
+            oid.to_string(),
+            literal(name),
+            PUBLIC_NAMESPACE.to_string(),
+            "0".into(),
+            "0".into(),
+            ROLE_OID.to_string(),
+            am.to_string(),
+            oid.to_string(),
+            "0".into(),
+            "0".into(),
+            "-1".into(),
+            "0".into(),
+            "0".into(),
+            has_index.to_string(),
+            "false".into(),
+            "'p'".into(),
+            literal(kind),
+            natts.to_string(),
+            "0".into(),
+            "false".into(),
+            has_triggers.to_string(),
+            "false".into(),
+            "false".into(),
+            "false".into(),
+            "true".into(),
+            "'d'".into(),
+            "false".into(),
+            "0".into(),
+            "NULL".into(),
+            "NULL".into(),
+            "NULL".into(),
+        ],
+    );
+}
+
+fn attribute_rows(script: &mut String, relation: i64, columns: &[ColumnInfo]) {
+    for (i, column) in columns.iter().enumerate() {
+        let typid = type_oid(&column.decl);
+        let len = TYPES.iter().find(|t| t.oid == typid).map_or(-1, |t| t.len);
+        let generated = if column.hidden >= 2 { "'s'" } else { "''" };
+        // Fixed-length types are stored plain, the others extended.
+        let storage = if len > 0 { "'p'" } else { "'x'" };
+        let collation = if matches!(typid, 25 | 1042 | 1043) {
+            100
+        } else {
+            0
+        };
+        let attnum = i + 1;
+        insert(
+            script,
+            "pg_attribute",
+            &[
+                relation.to_string(),
+                literal(&column.name),
+                typid.to_string(),
+                "-1".into(),
+                len.to_string(),
+                attnum.to_string(),
+                "0".into(),
+                type_modifier(&column.decl).to_string(),
+                storage.into(),
+                "''".into(),
+                (column.not_null || column.pk > 0).to_string(),
+                column.default.is_some().to_string(),
+                "''".into(),
+                generated.into(),
+                "false".into(),
+                collation.to_string(),
+            ],
+        );
+        if let Some(default) = &column.default {
+            let _ = writeln!(
+                script,
+                "INSERT INTO temp.pg_attrdef VALUES ({}, {relation}, {attnum}, {});",
+                CONSTRAINT + relation * 64 + attnum as i64,
+                literal(&shown_default(default))
+            );
+        }
+    }
+}
+
+/// A column default as PostgreSQL would show it: the expressions the dialect
+/// translation wrote for `now()` and `gen_random_uuid()` read back as those.
+fn shown_default(default: &str) -> String {
+    let bare = default
+        .strip_prefix('(')
+        .and_then(|d| d.strip_suffix(')'))
+        .unwrap_or(default);
+    match bare {
+        "strftime('%Y-%m-%d %H:%M:%f+00', 'now')" => "now()".to_owned(),
+        "gen_random_uuid()" => "gen_random_uuid()".to_owned(),
+        _ => default.to_owned(),
+    }
+}
+
+fn index_rows(
+    script: &mut String,
+    table: &Object,
+    table_oid: i64,
+    oid: i64,
+    index: &IndexInfo,
+    sql: Option<&str>,
+) {
+    let name = index_name(&table.name, index);
+    let primary = index.origin == "pk";
+    let attnums: Vec<String> = index
+        .columns
+        .iter()
+        .map(|c| {
+            table
+                .columns
+                .iter()
+                .position(|col| col.name.eq_ignore_ascii_case(c))
+                .map_or(0, |p| p + 1)
+                .to_string()
+        })
+        .collect();
+    relation_row(script, oid, &name, "i", index.columns.len(), (false, false));
+    if oid < SYNTHETIC_INDEX {
+        // A synthetic primary key index has no b-tree of its own.
+        storage_row(script, oid, &index.name);
+    }
+    let unique = if index.unique { "UNIQUE " } else { "" };
+    let predicate = sql
+        .filter(|_| index.partial)
+        .and_then(|s| {
+            let upper = s.to_ascii_uppercase();
+            upper.rfind(" WHERE ").map(|at| s[at..].to_owned())
+        })
+        .unwrap_or_default();
+    let definition = format!(
+        "CREATE {unique}INDEX {} ON public.{} USING btree ({}){predicate}",
+        identifier_as_postgres(&name),
+        identifier_as_postgres(&table.name),
+        idents(&index.columns)
+    );
+    insert(
+        script,
+        "pg_index",
+        &[
+            oid.to_string(),
+            table_oid.to_string(),
+            index.columns.len().to_string(),
+            index.columns.len().to_string(),
+            index.unique.to_string(),
+            primary.to_string(),
+            "false".into(),
+            "true".into(),
+            "false".into(),
+            "true".into(),
+            "false".into(),
+            "true".into(),
+            "true".into(),
+            "false".into(),
+            literal(&attnums.join(" ")),
+            "NULL".into(),
+            optional_literal(
+                index
+                    .partial
+                    .then_some(predicate.trim_start_matches(" WHERE ")),
+            ),
+            "false".into(),
+        ],
+    );
+    index_attributes(script, table, oid, index);
+    insert(
+        script,
+        "litewire_definitions",
+        &[oid.to_string(), literal(&definition)],
+    );
+    let _ = writeln!(
+        script,
+        "INSERT INTO temp.pg_indexes VALUES ('public', {}, {}, NULL, {});",
+        literal(&table.name),
+        literal(&name),
+        literal(&definition)
+    );
+    let contype = match index.origin.as_str() {
+        "pk" => "p",
+        "u" => "u",
+        _ => return,
+    };
+    let keyword = if primary { "PRIMARY KEY" } else { "UNIQUE" };
+    let constraint = CONSTRAINT + oid;
+    constraint_row(
+        script,
+        constraint,
+        &name,
+        contype,
+        table_oid,
+        oid,
+        0,
+        &format!("{{{}}}", attnums.join(",")),
+        "NULL",
+        ("a", "a"),
+    );
+    insert(
+        script,
+        "litewire_definitions",
+        &[
+            constraint.to_string(),
+            literal(&format!("{keyword} ({})", idents(&index.columns))),
+        ],
+    );
+}
+
+/// An index's columns, as `pg_attribute` rows of the index relation.
+fn index_attributes(script: &mut String, table: &Object, oid: i64, index: &IndexInfo) {
+    let columns: Vec<ColumnInfo> = index
+        .columns
+        .iter()
+        .map(|name| ColumnInfo {
+            name: name.clone(),
+            decl: table
+                .columns
+                .iter()
+                .find(|c| c.name.eq_ignore_ascii_case(name))
+                .map_or_else(String::new, |c| c.decl.clone()),
+            not_null: false,
+            default: None,
+            pk: 0,
+            hidden: 0,
+        })
+        .collect();
+    attribute_rows(script, oid, &columns);
+}
+
+#[allow(clippy::too_many_arguments)]
+fn constraint_row(
+    script: &mut String,
+    oid: i64,
+    name: &str,
+    contype: &str,
+    relation: i64,
+    index: i64,
+    foreign: i64,
+    key: &str,
+    foreign_key: &str,
+    actions: (&str, &str),
+) {
+    insert(
+        script,
+        "pg_constraint",
+        &[
+            oid.to_string(),
+            literal(name),
+            PUBLIC_NAMESPACE.to_string(),
+            literal(contype),
+            "false".into(),
+            "false".into(),
+            "true".into(),
+            relation.to_string(),
+            "0".into(),
+            index.to_string(),
+            "0".into(),
+            foreign.to_string(),
+            literal(actions.0),
+            literal(actions.1),
+            "'s'".into(),
+            "true".into(),
+            "0".into(),
+            "true".into(),
+            literal(key),
+            foreign_key.to_owned(),
+            "NULL".into(),
+        ],
+    );
+}
+
+fn foreign_key_rows(
+    script: &mut String,
+    table: &Object,
+    table_oid: i64,
+    key: &ForeignKey,
+    oid_of: &dyn Fn(&str) -> Option<i64>,
+) {
+    let name = format!("{}_{}_fkey", table.name, key.from.join("_"));
+    let attnum = |cols: &[String]| -> String {
+        let nums: Vec<String> = cols
+            .iter()
+            .map(|c| {
+                table
+                    .columns
+                    .iter()
+                    .position(|col| col.name.eq_ignore_ascii_case(c))
+                    .map_or(0, |p| p + 1)
+                    .to_string()
+            })
+            .collect();
+        format!("{{{}}}", nums.join(","))
+    };
+    let to: Vec<String> = key.to.iter().flatten().cloned().collect();
+    let references = if to.is_empty() {
+        identifier_as_postgres(&key.table)
+    } else {
+        format!("{}({})", identifier_as_postgres(&key.table), idents(&to))
+    };
+    let mut definition = format!(
+        "FOREIGN KEY ({}) REFERENCES {references}",
+        idents(&key.from)
+    );
+    for (event, action) in [("UPDATE", &key.on_update), ("DELETE", &key.on_delete)] {
+        if action != "NO ACTION" {
+            let _ = write!(definition, " ON {event} {action}");
+        }
+    }
+    let oid = FOREIGN_KEY + table_oid * 64 + key.id;
+    constraint_row(
+        script,
+        oid,
+        &name,
+        "f",
+        table_oid,
+        0,
+        oid_of(&key.table).unwrap_or(0),
+        &attnum(&key.from),
+        "NULL",
+        (action_code(&key.on_update), action_code(&key.on_delete)),
+    );
+    insert(
+        script,
+        "litewire_definitions",
+        &[oid.to_string(), literal(&definition)],
+    );
+}
+
+/// `pg_constraint.confupdtype` / `confdeltype` for SQLite's action names.
+fn action_code(action: &str) -> &'static str {
+    match action {
+        "RESTRICT" => "r",
+        "CASCADE" => "c",
+        "SET NULL" => "n",
+        "SET DEFAULT" => "d",
+        _ => "a",
+    }
+}
+
+fn view_rows(script: &mut String, view: &Object) {
+    let oid = FIRST_OID + view.rowid;
+    relation_row(
+        script,
+        oid,
+        &view.name,
+        "v",
+        view.columns.len(),
+        (false, false),
+    );
+    attribute_rows(script, oid, &view.columns);
+    let definition = view
+        .sql
+        .as_deref()
+        .and_then(|sql| {
+            let upper = sql.to_ascii_uppercase();
+            upper
+                .find(" AS ")
+                .map(|at| format!(" {};", sql[at + 4..].trim()))
+        })
+        .unwrap_or_default();
+    insert(
+        script,
+        "litewire_definitions",
+        &[oid.to_string(), literal(&definition)],
+    );
+    let _ = writeln!(
+        script,
+        "INSERT INTO temp.pg_views VALUES ('public', {}, (SELECT user_name FROM temp.litewire_session), {});",
+        literal(&view.name),
+        literal(&definition)
+    );
+}

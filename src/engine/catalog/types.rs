@@ -1,0 +1,192 @@
+//! PostgreSQL's types as litewire presents them: the type table (`pg_type`'s
+//! rows), the type a SQLite declaration names (`type_oid`), its modifier
+//! (`atttypmod`) and `format_type`. The PostgreSQL front end encodes values by
+//! these types; the catalog lists them.
+
+/// A PostgreSQL type: oid, `typname`, the name `format_type` prints, length,
+/// category, array type.
+pub(super) struct PgType {
+    pub(super) oid: i64,
+    pub(super) name: &'static str,
+    pub(super) display: &'static str,
+    pub(super) len: i64,
+    pub(super) category: &'static str,
+    pub(super) array: i64,
+}
+
+const fn ty(
+    oid: i64,
+    name: &'static str,
+    display: &'static str,
+    len: i64,
+    category: &'static str,
+    array: i64,
+) -> PgType {
+    PgType {
+        oid,
+        name,
+        display,
+        len,
+        category,
+        array,
+    }
+}
+
+pub(super) const TYPES: &[PgType] = &[
+    ty(16, "bool", "boolean", 1, "B", 1000),
+    ty(17, "bytea", "bytea", -1, "U", 1001),
+    ty(18, "char", "\"char\"", 1, "Z", 1002),
+    ty(19, "name", "name", 64, "S", 1003),
+    ty(20, "int8", "bigint", 8, "N", 1016),
+    ty(21, "int2", "smallint", 2, "N", 1005),
+    ty(23, "int4", "integer", 4, "N", 1007),
+    ty(25, "text", "text", -1, "S", 1009),
+    ty(26, "oid", "oid", 4, "N", 1028),
+    ty(114, "json", "json", -1, "U", 199),
+    ty(700, "float4", "real", 4, "N", 1021),
+    ty(701, "float8", "double precision", 8, "N", 1022),
+    ty(1042, "bpchar", "character", -1, "S", 1014),
+    ty(1043, "varchar", "character varying", -1, "S", 1015),
+    ty(1082, "date", "date", 4, "D", 1182),
+    ty(1083, "time", "time without time zone", 8, "D", 1183),
+    ty(
+        1114,
+        "timestamp",
+        "timestamp without time zone",
+        8,
+        "D",
+        1115,
+    ),
+    ty(
+        1184,
+        "timestamptz",
+        "timestamp with time zone",
+        8,
+        "D",
+        1185,
+    ),
+    ty(1186, "interval", "interval", 16, "T", 1187),
+    ty(1700, "numeric", "numeric", -1, "N", 1231),
+    ty(2950, "uuid", "uuid", 16, "U", 2951),
+    ty(3802, "jsonb", "jsonb", -1, "U", 3807),
+];
+
+/// The PostgreSQL type oid a SQLite declared type names, by PostgreSQL's names
+/// first and SQLite's affinity rules for everything else. An empty declaration
+/// (SQLite's "any") is text.
+pub fn type_oid(decl: &str) -> i64 {
+    // Every result column's type goes through here on every execution: lower-case
+    // the name on the stack, not in a new String.
+    let name = decl.split('(').next().unwrap_or("").trim();
+    let mut buf = [0u8; 32];
+    let Some(bytes) = buf.get_mut(..name.len()) else {
+        return affinity_oid(&name.to_ascii_lowercase());
+    };
+    bytes.copy_from_slice(name.as_bytes());
+    bytes.make_ascii_lowercase();
+    match std::str::from_utf8(bytes) {
+        Ok(base) => affinity_oid(base),
+        Err(_) => affinity_oid(&name.to_ascii_lowercase()),
+    }
+}
+
+/// The oid for a lower-case type name without modifiers.
+fn affinity_oid(base: &str) -> i64 {
+    match base {
+        "int" | "integer" | "int4" | "mediumint" | "serial" | "serial4" => 23,
+        "bigint" | "int8" | "bigserial" | "serial8" => 20,
+        "smallint" | "int2" | "tinyint" | "smallserial" | "serial2" => 21,
+        "real" | "double" | "double precision" | "float" | "float8" => 701,
+        "float4" => 700,
+        "bool" | "boolean" => 16,
+        "text" | "clob" | "" => 25,
+        "varchar" | "character varying" | "nvarchar" | "varying character" | "native character" => {
+            1043
+        }
+        "char" | "character" | "bpchar" | "nchar" => 1042,
+        "blob" | "bytea" => 17,
+        "numeric" | "decimal" => 1700,
+        "date" => 1082,
+        "time" | "time without time zone" => 1083,
+        "timestamp" | "datetime" | "timestamp without time zone" => 1114,
+        "timestamptz" | "timestamp with time zone" => 1184,
+        "interval" => 1186,
+        "uuid" => 2950,
+        "json" => 114,
+        "jsonb" => 3802,
+        "oid" => 26,
+        "name" => 19,
+        _ if base.contains("int") => 20,
+        _ if base.contains("char") || base.contains("clob") || base.contains("text") => 25,
+        _ if base.contains("real") || base.contains("floa") || base.contains("doub") => 701,
+        _ if base.contains("blob") => 17,
+        _ => 1700,
+    }
+}
+
+/// PostgreSQL's `atttypmod` for a declared type: `varchar(n)` is n + 4,
+/// `numeric(p, s)` is ((p << 16) | s) + 4, anything else -1.
+pub fn type_modifier(decl: &str) -> i64 {
+    let Some((_, args)) = decl.split_once('(') else {
+        return -1;
+    };
+    let numbers: Vec<i64> = args
+        .trim_end_matches(')')
+        .split(',')
+        .filter_map(|n| n.trim().parse().ok())
+        .collect();
+    match (type_oid(decl), numbers.as_slice()) {
+        (1043 | 1042, [n]) => n + 4,
+        (1700, [p]) => (p << 16) + 4,
+        (1700, [p, s]) => ((p << 16) | s) + 4,
+        _ => -1,
+    }
+}
+
+/// `format_type(oid, typmod)`: the SQL name of a type, with its modifier.
+pub fn format_type(oid: i64, typmod: Option<i64>) -> String {
+    let Some(t) = TYPES.iter().find(|t| t.oid == oid) else {
+        return match TYPES.iter().find(|t| t.array == oid) {
+            Some(element) => format!("{}[]", element.display),
+            None => "???".to_owned(),
+        };
+    };
+    let modifier = typmod.filter(|m| *m >= 4).map(|m| m - 4);
+    match (oid, modifier) {
+        (1043 | 1042, Some(n)) => format!("{}({n})", t.display),
+        (1700, Some(m)) => format!("numeric({},{})", m >> 16, m & 0xffff),
+        _ => t.display.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn types_and_modifiers() {
+        assert_eq!(type_oid("varchar(20)"), 1043);
+        assert_eq!(type_modifier("varchar(20)"), 24);
+        assert_eq!(format_type(1043, Some(24)), "character varying(20)");
+        assert_eq!(type_modifier("numeric(10,2)"), ((10 << 16) | 2) + 4);
+        assert_eq!(
+            format_type(1700, Some(type_modifier("numeric(10, 2)"))),
+            "numeric(10,2)"
+        );
+        assert_eq!(format_type(23, Some(-1)), "integer");
+        assert_eq!(format_type(1184, None), "timestamp with time zone");
+        assert_eq!(format_type(1007, None), "integer[]");
+        assert_eq!(type_oid("INTEGER"), 23);
+        assert_eq!(type_oid("unsigned big int"), 20);
+        assert_eq!(type_oid(" VarChar (20) "), 1043);
+        assert_eq!(
+            type_oid("a custom type with a name longer than thirty-two bytes"),
+            1700
+        );
+        assert_eq!(
+            type_oid("a long type name that mentions its interest in text"),
+            20
+        );
+        assert_eq!(type_oid(""), 25);
+    }
+}

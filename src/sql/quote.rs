@@ -1,0 +1,91 @@
+//! Quoting and unquoting SQL text, and PostgreSQL's boolean spellings: one
+//! helper each, for every place that writes SQL (translation, the catalog, COPY)
+//! or reads a value a client spelled.
+
+/// `text` as an SQL string literal: `'it''s'`.
+pub fn literal(text: &str) -> String {
+    format!("'{}'", text.replace('\'', "''"))
+}
+
+/// `text` as a string literal, or `NULL`.
+pub fn optional_literal(text: Option<&str>) -> String {
+    text.map_or_else(|| "NULL".to_owned(), literal)
+}
+
+/// `name` as a double-quoted identifier, always: safe for any name.
+pub fn identifier(name: &str) -> String {
+    format!("\"{}\"", name.replace('"', "\"\""))
+}
+
+/// `name` as PostgreSQL prints an identifier: bare when it is all lower case
+/// letters, digits and underscores (not starting with a digit), quoted otherwise.
+pub fn identifier_as_postgres(name: &str) -> String {
+    let plain = name
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_lowercase() || c == '_')
+        && name
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
+    if plain {
+        name.to_owned()
+    } else {
+        identifier(name)
+    }
+}
+
+/// An identifier token as the name it stands for: `"a""b"` is `a"b`, and
+/// SQLite's other quotes (`` `a` ``, `[a]`) are removed too; a bare word is itself.
+pub fn unquote_identifier(token: &str) -> String {
+    if let Some(inner) = token.strip_prefix('"').and_then(|t| t.strip_suffix('"')) {
+        return inner.replace("\"\"", "\"");
+    }
+    if let Some(inner) = token.strip_prefix('`').and_then(|t| t.strip_suffix('`')) {
+        return inner.replace("``", "`");
+    }
+    match token.strip_prefix('[').and_then(|t| t.strip_suffix(']')) {
+        Some(inner) => inner.to_owned(),
+        None => token.to_owned(),
+    }
+}
+
+/// PostgreSQL's spellings of a boolean (`t`, `true`, `yes`, `on`, `1`, ...), in
+/// any case and with surrounding white space.
+pub fn parse_bool(text: &str) -> Option<bool> {
+    match text.trim().to_ascii_lowercase().as_str() {
+        "t" | "true" | "y" | "yes" | "on" | "1" => Some(true),
+        "f" | "false" | "n" | "no" | "off" | "0" => Some(false),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn literals_and_identifiers() {
+        assert_eq!(literal("it's"), "'it''s'");
+        assert_eq!(optional_literal(None), "NULL");
+        assert_eq!(identifier("a\"b"), "\"a\"\"b\"");
+        assert_eq!(identifier_as_postgres("abc_1"), "abc_1");
+        assert_eq!(identifier_as_postgres("Abc"), "\"Abc\"");
+        assert_eq!(identifier_as_postgres("a b"), "\"a b\"");
+        assert_eq!(identifier_as_postgres("1a"), "\"1a\"");
+    }
+
+    #[test]
+    fn unquoting() {
+        assert_eq!(unquote_identifier("\"a\"\"b\""), "a\"b");
+        assert_eq!(unquote_identifier("`a``b`"), "a`b");
+        assert_eq!(unquote_identifier("[a b]"), "a b");
+        assert_eq!(unquote_identifier("plain"), "plain");
+    }
+
+    #[test]
+    fn booleans() {
+        assert_eq!(parse_bool(" ON "), Some(true));
+        assert_eq!(parse_bool("f"), Some(false));
+        assert_eq!(parse_bool("maybe"), None);
+    }
+}

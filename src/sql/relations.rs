@@ -1,0 +1,397 @@
+//! The relations of the emulated PostgreSQL catalog, in one list: their names,
+//! their columns (PostgreSQL 15's, those clients read) and what fills them. The
+//! dialect translation recognises catalog queries by these names; the engine
+//! creates them as TEMP tables and views on each connection and fills them, so
+//! nothing of them is ever written to the database file.
+//!
+//! Booleans are declared `boolean` so that they print as `t`/`f`.
+
+/// One catalog relation.
+#[derive(Debug)]
+pub struct Relation {
+    pub name: &'static str,
+    pub contents: Contents,
+    pub definition: Definition,
+}
+
+/// What fills a relation, and when.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Contents {
+    /// Refilled from SQLite's schema whenever it changed.
+    Schema,
+    /// Refilled for the session (user, settings) before each catalog statement.
+    Session,
+    /// Filled once, when the relations are created (types, namespaces, ...).
+    Static,
+    /// Always empty: SQLite has no such objects (policies, triggers, ...).
+    Empty,
+    /// A view over the others.
+    View,
+    /// litewire's own bookkeeping (the schema version the tables were filled at).
+    State,
+}
+
+/// How a relation is created.
+#[derive(Debug, Clone, Copy)]
+pub enum Definition {
+    /// `CREATE TEMP TABLE name (columns)`.
+    Table(&'static str),
+    /// `CREATE TEMP VIEW name <this>`: an optional column list, then `AS SELECT ...`.
+    View(&'static str),
+}
+
+/// The relation named `name` (lower case, unqualified), if the catalog has it.
+pub fn find(name: &str) -> Option<&'static Relation> {
+    RELATIONS.iter().find(|r| r.name == name)
+}
+
+pub const RELATIONS: &[Relation] = &[
+    Relation {
+        name: "litewire_catalog_state",
+        contents: Contents::State,
+        definition: Definition::Table("schema_version INTEGER"),
+    },
+    Relation {
+        name: "litewire_session",
+        contents: Contents::Session,
+        definition: Definition::Table("user_name TEXT, database_name TEXT, backend_pid INTEGER"),
+    },
+    Relation {
+        name: "litewire_definitions",
+        contents: Contents::Schema,
+        definition: Definition::Table("oid INTEGER PRIMARY KEY, definition TEXT"),
+    },
+    Relation {
+        name: "litewire_storage",
+        contents: Contents::Schema,
+        definition: Definition::Table("oid INTEGER PRIMARY KEY, name TEXT"),
+    },
+    Relation {
+        name: "pg_namespace",
+        contents: Contents::Static,
+        definition: Definition::Table("oid INTEGER, nspname TEXT, nspowner INTEGER, nspacl TEXT"),
+    },
+    Relation {
+        name: "pg_class",
+        contents: Contents::Schema,
+        definition: Definition::Table(
+            "oid INTEGER PRIMARY KEY, relname TEXT, relnamespace INTEGER, reltype INTEGER, reloftype INTEGER, relowner INTEGER, relam INTEGER, relfilenode INTEGER, reltablespace INTEGER, relpages INTEGER, reltuples REAL, relallvisible INTEGER, reltoastrelid INTEGER, relhasindex boolean, relisshared boolean, relpersistence TEXT, relkind TEXT, relnatts INTEGER, relchecks INTEGER, relhasrules boolean, relhastriggers boolean, relhassubclass boolean, relrowsecurity boolean, relforcerowsecurity boolean, relispopulated boolean, relreplident TEXT, relispartition boolean, relrewrite INTEGER, relacl TEXT, reloptions TEXT, relpartbound TEXT",
+        ),
+    },
+    Relation {
+        name: "pg_attribute",
+        contents: Contents::Schema,
+        definition: Definition::Table(
+            "attrelid INTEGER, attname TEXT, atttypid INTEGER, attstattarget INTEGER, attlen INTEGER, attnum INTEGER, attndims INTEGER, atttypmod INTEGER, attstorage TEXT, attcompression TEXT, attnotnull boolean, atthasdef boolean, attidentity TEXT, attgenerated TEXT, attisdropped boolean, attcollation INTEGER",
+        ),
+    },
+    Relation {
+        name: "pg_attrdef",
+        contents: Contents::Schema,
+        definition: Definition::Table("oid INTEGER, adrelid INTEGER, adnum INTEGER, adbin TEXT"),
+    },
+    Relation {
+        name: "pg_index",
+        contents: Contents::Schema,
+        definition: Definition::Table(
+            "indexrelid INTEGER, indrelid INTEGER, indnatts INTEGER, indnkeyatts INTEGER, indisunique boolean, indisprimary boolean, indisexclusion boolean, indimmediate boolean, indisclustered boolean, indisvalid boolean, indcheckxmin boolean, indisready boolean, indislive boolean, indisreplident boolean, indkey TEXT, indexprs TEXT, indpred TEXT, indnullsnotdistinct boolean",
+        ),
+    },
+    Relation {
+        name: "pg_constraint",
+        contents: Contents::Schema,
+        definition: Definition::Table(
+            "oid INTEGER, conname TEXT, connamespace INTEGER, contype TEXT, condeferrable boolean, condeferred boolean, convalidated boolean, conrelid INTEGER, contypid INTEGER, conindid INTEGER, conparentid INTEGER, confrelid INTEGER, confupdtype TEXT, confdeltype TEXT, confmatchtype TEXT, conislocal boolean, coninhcount INTEGER, connoinherit boolean, conkey TEXT, confkey TEXT, conbin TEXT",
+        ),
+    },
+    Relation {
+        name: "pg_type",
+        contents: Contents::Static,
+        definition: Definition::Table(
+            "oid INTEGER, typname TEXT, typnamespace INTEGER, typowner INTEGER, typlen INTEGER, typbyval boolean, typtype TEXT, typcategory TEXT, typispreferred boolean, typisdefined boolean, typdelim TEXT, typrelid INTEGER, typelem INTEGER, typarray INTEGER, typbasetype INTEGER, typtypmod INTEGER, typndims INTEGER, typcollation INTEGER, typdefault TEXT, typacl TEXT",
+        ),
+    },
+    Relation {
+        name: "pg_am",
+        contents: Contents::Static,
+        definition: Definition::Table("oid INTEGER, amname TEXT, amtype TEXT"),
+    },
+    Relation {
+        name: "pg_collation",
+        contents: Contents::Static,
+        definition: Definition::Table(
+            "oid INTEGER, collname TEXT, collnamespace INTEGER, collprovider TEXT, collencoding INTEGER, collcollate TEXT, collctype TEXT",
+        ),
+    },
+    Relation {
+        name: "pg_tablespace",
+        contents: Contents::Static,
+        definition: Definition::Table(
+            "oid INTEGER, spcname TEXT, spcowner INTEGER, spcacl TEXT, spcoptions TEXT",
+        ),
+    },
+    Relation {
+        name: "pg_description",
+        contents: Contents::Static,
+        definition: Definition::Table(
+            "objoid INTEGER, classoid INTEGER, objsubid INTEGER, description TEXT",
+        ),
+    },
+    Relation {
+        name: "pg_database",
+        contents: Contents::Session,
+        definition: Definition::Table(
+            "oid INTEGER, datname TEXT, datdba INTEGER, encoding INTEGER, datlocprovider TEXT, datistemplate boolean, datallowconn boolean, datconnlimit INTEGER, dattablespace INTEGER, datcollate TEXT, datctype TEXT, daticulocale TEXT, datacl TEXT",
+        ),
+    },
+    Relation {
+        name: "pg_roles",
+        contents: Contents::Session,
+        definition: Definition::Table(
+            "rolname TEXT, rolsuper boolean, rolinherit boolean, rolcreaterole boolean, rolcreatedb boolean, rolcanlogin boolean, rolreplication boolean, rolconnlimit INTEGER, rolpassword TEXT, rolvaliduntil TEXT, rolbypassrls boolean, rolconfig TEXT, oid INTEGER",
+        ),
+    },
+    Relation {
+        name: "pg_user",
+        contents: Contents::Session,
+        definition: Definition::Table(
+            "usename TEXT, usesysid INTEGER, usecreatedb boolean, usesuper boolean, userepl boolean, usebypassrls boolean, passwd TEXT, valuntil TEXT, useconfig TEXT",
+        ),
+    },
+    Relation {
+        name: "pg_settings",
+        contents: Contents::Session,
+        definition: Definition::Table(
+            "name TEXT, setting TEXT, unit TEXT, category TEXT, short_desc TEXT, extra_desc TEXT, context TEXT, vartype TEXT, source TEXT, min_val TEXT, max_val TEXT, enumvals TEXT, boot_val TEXT, reset_val TEXT, sourcefile TEXT, sourceline INTEGER, pending_restart boolean",
+        ),
+    },
+    Relation {
+        name: "pg_tables",
+        contents: Contents::Schema,
+        definition: Definition::Table(
+            "schemaname TEXT, tablename TEXT, tableowner TEXT, tablespace TEXT, hasindexes boolean, hasrules boolean, hastriggers boolean, rowsecurity boolean",
+        ),
+    },
+    Relation {
+        name: "pg_views",
+        contents: Contents::Schema,
+        definition: Definition::Table(
+            "schemaname TEXT, viewname TEXT, viewowner TEXT, definition TEXT",
+        ),
+    },
+    Relation {
+        name: "pg_indexes",
+        contents: Contents::Schema,
+        definition: Definition::Table(
+            "schemaname TEXT, tablename TEXT, indexname TEXT, tablespace TEXT, indexdef TEXT",
+        ),
+    },
+    Relation {
+        name: "pg_auth_members",
+        contents: Contents::Empty,
+        definition: Definition::Table(
+            "oid INTEGER, roleid INTEGER, member INTEGER, grantor INTEGER, admin_option boolean",
+        ),
+    },
+    Relation {
+        name: "pg_event_trigger",
+        contents: Contents::Empty,
+        definition: Definition::Table(
+            "oid INTEGER, evtname TEXT, evtevent TEXT, evtowner INTEGER, evtfoid INTEGER, evtenabled TEXT, evttags TEXT",
+        ),
+    },
+    Relation {
+        name: "pg_extension",
+        contents: Contents::Empty,
+        definition: Definition::Table(
+            "oid INTEGER, extname TEXT, extowner INTEGER, extnamespace INTEGER, extrelocatable boolean, extversion TEXT, extconfig TEXT, extcondition TEXT",
+        ),
+    },
+    Relation {
+        name: "pg_foreign_data_wrapper",
+        contents: Contents::Empty,
+        definition: Definition::Table(
+            "oid INTEGER, fdwname TEXT, fdwowner INTEGER, fdwhandler INTEGER, fdwvalidator INTEGER, fdwacl TEXT, fdwoptions TEXT",
+        ),
+    },
+    Relation {
+        name: "pg_foreign_server",
+        contents: Contents::Empty,
+        definition: Definition::Table(
+            "oid INTEGER, srvname TEXT, srvowner INTEGER, srvfdw INTEGER, srvtype TEXT, srvversion TEXT, srvacl TEXT, srvoptions TEXT",
+        ),
+    },
+    Relation {
+        name: "pg_foreign_table",
+        contents: Contents::Empty,
+        definition: Definition::Table("ftrelid INTEGER, ftserver INTEGER, ftoptions TEXT"),
+    },
+    Relation {
+        name: "pg_inherits",
+        contents: Contents::Empty,
+        definition: Definition::Table(
+            "inhrelid INTEGER, inhparent INTEGER, inhseqno INTEGER, inhdetachpending boolean",
+        ),
+    },
+    Relation {
+        name: "pg_partitioned_table",
+        contents: Contents::Empty,
+        definition: Definition::Table(
+            "partrelid INTEGER, partstrat TEXT, partnatts INTEGER, partdefid INTEGER, partattrs TEXT, partclass TEXT, partcollation TEXT, partexprs TEXT",
+        ),
+    },
+    Relation {
+        name: "pg_policy",
+        contents: Contents::Empty,
+        definition: Definition::Table(
+            "oid INTEGER, polname TEXT, polrelid INTEGER, polcmd TEXT, polpermissive boolean, polroles TEXT, polqual TEXT, polwithcheck TEXT",
+        ),
+    },
+    Relation {
+        name: "pg_proc",
+        contents: Contents::Empty,
+        definition: Definition::Table(
+            "oid INTEGER, proname TEXT, pronamespace INTEGER, proowner INTEGER, prolang INTEGER, procost REAL, prorows REAL, provariadic INTEGER, prosupport INTEGER, prokind TEXT, prosecdef boolean, proleakproof boolean, proisstrict boolean, proretset boolean, provolatile TEXT, proparallel TEXT, pronargs INTEGER, pronargdefaults INTEGER, prorettype INTEGER, proargtypes TEXT, proallargtypes TEXT, proargmodes TEXT, proargnames TEXT, prosrc TEXT, proacl TEXT",
+        ),
+    },
+    Relation {
+        name: "pg_publication",
+        contents: Contents::Empty,
+        definition: Definition::Table(
+            "oid INTEGER, pubname TEXT, pubowner INTEGER, puballtables boolean, pubinsert boolean, pubupdate boolean, pubdelete boolean, pubtruncate boolean, pubviaroot boolean",
+        ),
+    },
+    Relation {
+        name: "pg_publication_namespace",
+        contents: Contents::Empty,
+        definition: Definition::Table("oid INTEGER, pnpubid INTEGER, pnnspid INTEGER"),
+    },
+    Relation {
+        name: "pg_publication_rel",
+        contents: Contents::Empty,
+        definition: Definition::Table(
+            "oid INTEGER, prpubid INTEGER, prrelid INTEGER, prqual TEXT, prattrs TEXT",
+        ),
+    },
+    Relation {
+        name: "pg_rewrite",
+        contents: Contents::Empty,
+        definition: Definition::Table(
+            "oid INTEGER, rulename TEXT, ev_class INTEGER, ev_type TEXT, ev_enabled TEXT, is_instead boolean, ev_qual TEXT, ev_action TEXT",
+        ),
+    },
+    Relation {
+        name: "pg_sequence",
+        contents: Contents::Empty,
+        definition: Definition::Table(
+            "seqrelid INTEGER, seqtypid INTEGER, seqstart INTEGER, seqincrement INTEGER, seqmax INTEGER, seqmin INTEGER, seqcache INTEGER, seqcycle boolean",
+        ),
+    },
+    Relation {
+        name: "pg_statistic_ext",
+        contents: Contents::Empty,
+        definition: Definition::Table(
+            "oid INTEGER, stxrelid INTEGER, stxname TEXT, stxnamespace INTEGER, stxowner INTEGER, stxstattarget INTEGER, stxkeys TEXT, stxkind TEXT, stxexprs TEXT",
+        ),
+    },
+    Relation {
+        name: "pg_subscription",
+        contents: Contents::Empty,
+        definition: Definition::Table(
+            "oid INTEGER, subdbid INTEGER, subname TEXT, subowner INTEGER, subenabled boolean, subconninfo TEXT, subslotname TEXT, subsynccommit TEXT, subpublications TEXT",
+        ),
+    },
+    Relation {
+        name: "pg_trigger",
+        contents: Contents::Empty,
+        definition: Definition::Table(
+            "oid INTEGER, tgrelid INTEGER, tgparentid INTEGER, tgname TEXT, tgfoid INTEGER, tgtype INTEGER, tgenabled TEXT, tgisinternal boolean, tgconstrrelid INTEGER, tgconstrindid INTEGER, tgconstraint INTEGER, tgdeferrable boolean, tginitdeferred boolean, tgnargs INTEGER, tgattr TEXT, tgargs BLOB, tgqual TEXT, tgoldtable TEXT, tgnewtable TEXT",
+        ),
+    },
+    Relation {
+        name: "pg_enum",
+        contents: Contents::Empty,
+        definition: Definition::Table(
+            "oid INTEGER, enumtypid INTEGER, enumsortorder REAL, enumlabel TEXT",
+        ),
+    },
+    Relation {
+        name: "pg_range",
+        contents: Contents::Empty,
+        definition: Definition::Table(
+            "rngtypid INTEGER, rngsubtype INTEGER, rngmultitypid INTEGER, rngcollation INTEGER, rngsubopc INTEGER, rngcanonical INTEGER, rngsubdiff INTEGER",
+        ),
+    },
+    Relation {
+        name: "litewire_names",
+        contents: Contents::View,
+        definition: Definition::View(
+            r#"(litewire_kind, litewire_oid, litewire_name) AS
+  SELECT 'class', oid, relname FROM pg_class
+  UNION ALL SELECT 'namespace', oid, nspname FROM pg_namespace
+  UNION ALL SELECT 'role', oid, rolname FROM pg_roles
+  UNION ALL SELECT 'type', oid, typname FROM pg_type
+  UNION ALL SELECT 'definition', oid, definition FROM litewire_definitions
+  UNION ALL SELECT 'column', attrelid * 10000 + attnum, attname FROM pg_attribute
+  UNION ALL SELECT 'storage', oid, name FROM litewire_storage"#,
+        ),
+    },
+    Relation {
+        name: "information_schema_schemata",
+        contents: Contents::View,
+        definition: Definition::View(
+            r#"AS
+  SELECT (SELECT database_name FROM litewire_session) AS catalog_name, nspname AS schema_name,
+         (SELECT user_name FROM litewire_session) AS schema_owner, NULL AS default_character_set_catalog,
+         NULL AS default_character_set_schema, NULL AS default_character_set_name, NULL AS sql_path
+  FROM pg_namespace"#,
+        ),
+    },
+    Relation {
+        name: "information_schema_tables",
+        contents: Contents::View,
+        definition: Definition::View(
+            r#"AS
+  SELECT (SELECT database_name FROM litewire_session) AS table_catalog, 'public' AS table_schema,
+         relname AS table_name, CASE relkind WHEN 'v' THEN 'VIEW' ELSE 'BASE TABLE' END AS table_type,
+         NULL AS self_referencing_column_name, NULL AS reference_generation,
+         NULL AS user_defined_type_catalog, NULL AS user_defined_type_schema, NULL AS user_defined_type_name,
+         CASE relkind WHEN 'v' THEN 'NO' ELSE 'YES' END AS is_insertable_into, 'NO' AS is_typed, NULL AS commit_action
+  FROM pg_class WHERE relkind IN ('r', 'v')"#,
+        ),
+    },
+    Relation {
+        name: "information_schema_views",
+        contents: Contents::View,
+        definition: Definition::View(
+            r#"AS
+  SELECT (SELECT database_name FROM litewire_session) AS table_catalog, schemaname AS table_schema,
+         viewname AS table_name, definition AS view_definition, 'NONE' AS check_option,
+         'NO' AS is_updatable, 'NO' AS is_insertable_into
+  FROM pg_views"#,
+        ),
+    },
+    Relation {
+        name: "information_schema_columns",
+        contents: Contents::View,
+        definition: Definition::View(
+            r#"AS
+  SELECT (SELECT database_name FROM litewire_session) AS table_catalog, 'public' AS table_schema,
+         c.relname AS table_name, a.attname AS column_name, a.attnum AS ordinal_position,
+         d.adbin AS column_default, CASE WHEN a.attnotnull THEN 'NO' ELSE 'YES' END AS is_nullable,
+         format_type(a.atttypid, NULL) AS data_type,
+         CASE WHEN a.atttypid IN (1042, 1043) AND a.atttypmod >= 4 THEN a.atttypmod - 4 END AS character_maximum_length,
+         CASE WHEN a.atttypid = 1700 AND a.atttypmod >= 4 THEN (a.atttypmod - 4) >> 16
+              WHEN a.atttypid = 21 THEN 16 WHEN a.atttypid = 23 THEN 32 WHEN a.atttypid = 20 THEN 64
+              WHEN a.atttypid = 700 THEN 24 WHEN a.atttypid = 701 THEN 53 END AS numeric_precision,
+         CASE WHEN a.atttypid = 1700 AND a.atttypmod >= 4 THEN (a.atttypmod - 4) & 65535
+              WHEN a.atttypid IN (20, 21, 23) THEN 0 END AS numeric_scale,
+         (SELECT database_name FROM litewire_session) AS udt_catalog, 'pg_catalog' AS udt_schema,
+         t.typname AS udt_name, 'NO' AS is_identity, CASE WHEN a.attgenerated = '' THEN 'NEVER' ELSE 'ALWAYS' END AS is_generated,
+         'YES' AS is_updatable
+  FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid JOIN pg_type t ON t.oid = a.atttypid
+  LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+  WHERE c.relkind IN ('r', 'v') AND a.attnum > 0"#,
+        ),
+    },
+];
