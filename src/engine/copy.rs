@@ -13,6 +13,7 @@ use super::session::Session;
 use super::{Column, QueryResult, Value};
 use crate::error::{Error, ErrorKind};
 use crate::sql::CommandKind;
+use crate::sql::quote::identifier;
 use crate::sql::{self, CopyFrom, CopyTo, ForceQuote};
 
 /// Bound variables per INSERT stay well under SQLite's limit (32766).
@@ -66,7 +67,7 @@ impl Session {
         }
         let column_list = columns
             .iter()
-            .map(|c| quote(&c.name))
+            .map(|c| identifier(&c.name))
             .collect::<Vec<_>>()
             .join(", ");
         let batch_rows = (MAX_VARIABLES / columns.len()).clamp(1, MAX_BATCH_ROWS);
@@ -195,8 +196,4 @@ fn insert_sql(table: &str, column_list: &str, columns: usize, rows: usize) -> St
         "INSERT INTO {table} ({column_list}) VALUES {}",
         vec![row; rows].join(",")
     )
-}
-
-fn quote(name: &str) -> String {
-    format!("\"{}\"", name.replace('"', "\"\""))
 }

@@ -15,6 +15,7 @@ use super::numeric::Numeric;
 use super::{datetime, uuid};
 use crate::engine::Value;
 use crate::error::{Error, ErrorKind};
+use crate::sql::quote::parse_bool;
 
 /// Which format (0 text, 1 binary) applies to item `i` under PostgreSQL's rule: no
 /// codes means all text, one code applies to all, otherwise one per item.
@@ -132,14 +133,6 @@ fn array<const N: usize>(bytes: &[u8]) -> [u8; N] {
     let mut out = [0; N];
     out.copy_from_slice(bytes);
     out
-}
-
-pub(super) fn parse_bool(text: &str) -> Option<bool> {
-    match text.trim().to_ascii_lowercase().as_str() {
-        "t" | "true" | "y" | "yes" | "on" | "1" => Some(true),
-        "f" | "false" | "n" | "no" | "off" | "0" => Some(false),
-        _ => None,
-    }
 }
 
 /// `\x` hex form (PostgreSQL's output) or raw bytes.

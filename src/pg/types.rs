@@ -17,9 +17,9 @@ use bytes::{BufMut, BytesMut};
 use pgwire::api::Type;
 
 use super::numeric::Numeric;
-use super::params::parse_bool;
 use super::{datetime, uuid};
 use crate::engine::{Column, StorageClass, Value};
+use crate::sql::quote::parse_bool;
 
 /// A result column's PostgreSQL type and type modifier (`atttypmod`: -1 for none;
 /// for `numeric(p, s)` it carries the scale values are shown with).

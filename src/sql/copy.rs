@@ -13,8 +13,9 @@
 use std::sync::Arc;
 
 use super::lexer::TokenKind;
-use super::lexer::{string_value, unquote};
-use super::translate::{Rewrite, Words};
+use super::quote::{unquote_identifier, unquote_literal};
+use super::translate::Rewrite;
+use super::words::Words;
 use super::{Plan, Statement};
 use crate::error::{Error, ErrorKind};
 
@@ -211,7 +212,7 @@ fn generic_options(w: &Words, open: usize) -> Result<Vec<(String, Arg)>, Error> 
             }
             _ if w.text(i + 1) == "*" => (Arg::Star, i + 2),
             Some(TokenKind::Word | TokenKind::String | TokenKind::Number) => {
-                (Arg::Value(string_value(w.text(i + 1))), i + 2)
+                (Arg::Value(unquote_literal(w.text(i + 1))), i + 2)
             }
             _ => return Err(syntax_near(w, i + 1)),
         };
@@ -244,7 +245,7 @@ fn legacy_options(w: &Words, mut i: usize) -> Result<Vec<(String, Arg)>, Error> 
                     return Err(syntax_near(w, i + 1));
                 }
                 i += 1;
-                (word.clone(), Arg::Value(string_value(w.text(i))))
+                (word.clone(), Arg::Value(unquote_literal(w.text(i))))
             }
             "force" => {
                 let (option, arg, next) = legacy_force(w, i + 1)?;
@@ -373,7 +374,7 @@ fn apply(given: &mut Given, name: &str, arg: &Arg, to: bool) -> Result<(), Error
             given.force_quote = Some(match arg {
                 Arg::Star => ForceQuote::All,
                 Arg::Columns(columns) => {
-                    ForceQuote::Columns(columns.iter().map(|c| unquote(c)).collect())
+                    ForceQuote::Columns(columns.iter().map(|c| unquote_identifier(c)).collect())
                 }
                 _ => {
                     return Err(Error::new(
@@ -668,5 +669,19 @@ mod tests {
     }
 
     #[test]
-    fn escape_strings() {}
+    fn escape_strings() {
+        // psql's `\copy ... delimiter E'\t'` and friends: options spelled as
+        // escape strings mean what their escapes say.
+        let tab = copy_from("COPY t FROM STDIN WITH (DELIMITER E'\\t')").options;
+        assert_eq!(tab.delimiter, b'\t');
+        let legacy = copy_from("COPY t FROM STDIN DELIMITER AS E'|' NULL AS E'\\\\N'").options;
+        assert_eq!((legacy.delimiter, legacy.null.as_str()), (b'|', "\\N"));
+        let quote = copy_from("COPY t FROM STDIN WITH (FORMAT csv, QUOTE E'\\'')").options;
+        assert_eq!((quote.quote, quote.escape), (b'\'', b'\''));
+        // An escape that makes a delimiter of more than one byte is refused (0A000, as in PostgreSQL).
+        assert_eq!(
+            error("COPY t FROM STDIN WITH (DELIMITER E'\\t\\t')").kind,
+            ErrorKind::Unsupported
+        );
+    }
 }

@@ -36,6 +36,7 @@ use sqlparser::dialect::PostgreSqlDialect;
 use sqlparser::parser::Parser;
 
 use super::lexer::{Token, TokenKind};
+use super::quote::{literal, parse_bool};
 use super::relations::{self, Contents};
 
 /// A translated statement.
@@ -373,7 +374,7 @@ fn oid_or_lookup(text: &str, kind: &str) -> Option<Rewrite> {
     let name = text.rsplit('.').next().unwrap_or(text).trim_matches('"');
     from_catalog(format!(
         "(SELECT litewire_oid FROM litewire_names WHERE litewire_kind = '{kind}' AND litewire_name = {})",
-        quote(name)
+        literal(name)
     ))
 }
 
@@ -395,18 +396,6 @@ fn string_literal(expr: &Expr) -> Option<String> {
         },
         _ => None,
     }
-}
-
-fn parse_bool(text: &str) -> Option<bool> {
-    match text.trim().to_ascii_lowercase().as_str() {
-        "t" | "true" | "y" | "yes" | "on" | "1" => Some(true),
-        "f" | "false" | "n" | "no" | "off" | "0" => Some(false),
-        _ => None,
-    }
-}
-
-fn quote(text: &str) -> String {
-    format!("'{}'", text.replace('\'', "''"))
 }
 
 fn binary(left: &Expr, op: &BinaryOperator, right: &Expr) -> Option<Rewrite> {

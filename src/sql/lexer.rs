@@ -231,60 +231,6 @@ fn lex_dollar(bytes: &[u8], i: &mut usize) -> TokenKind {
     TokenKind::NamedParam
 }
 
-/// A double-quoted identifier's name (`"a""b"` is `a"b`); a bare word as it is.
-pub(super) fn unquote(name: &str) -> String {
-    match name.strip_prefix('"').and_then(|n| n.strip_suffix('"')) {
-        Some(inner) => inner.replace("\"\"", "\""),
-        None => name.to_owned(),
-    }
-}
-
-/// `'x'`, `E'\t'` (with its backslash escapes) or a bare word, as its value.
-pub(super) fn string_value(token: &str) -> String {
-    if let Some(body) = token
-        .strip_prefix("E'")
-        .or_else(|| token.strip_prefix("e'"))
-    {
-        return unescape_e_string(body.strip_suffix('\'').unwrap_or(body));
-    }
-    match token.strip_prefix('\'').and_then(|t| t.strip_suffix('\'')) {
-        Some(body) => body.replace("''", "'"),
-        None => token.to_owned(),
-    }
-}
-
-/// The body of an `E'...'` string: `\t`, `\n`, `\r`, `\b`, `\f`, `\v`, `''`, and a
-/// backslash before any other character stands for that character.
-fn unescape_e_string(body: &str) -> String {
-    let mut out = String::with_capacity(body.len());
-    let mut chars = body.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '\\' => {
-                let Some(escaped) = chars.next() else {
-                    out.push(c);
-                    break;
-                };
-                out.push(match escaped {
-                    't' => '\t',
-                    'n' => '\n',
-                    'r' => '\r',
-                    'b' => '\u{8}',
-                    'f' => '\u{c}',
-                    'v' => '\u{b}',
-                    other => other,
-                });
-            }
-            '\'' if chars.peek() == Some(&'\'') => {
-                chars.next();
-                out.push('\'');
-            }
-            _ => out.push(c),
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -326,15 +272,5 @@ mod tests {
         let toks = kinds(r"select E'it\'s', 'x''y'");
         assert_eq!(toks[1], (TokenKind::String, r"E'it\'s'"));
         assert_eq!(toks[3], (TokenKind::String, "'x''y'"));
-    }
-
-    #[test]
-    fn string_values() {
-        assert_eq!(string_value(r"E'\t'"), "\t");
-        assert_eq!(string_value(r"E'a\\b\'c'"), "a\\b'c");
-        assert_eq!(string_value(r"E'a\nb\'c'"), "a\nb'c");
-        assert_eq!(string_value("'it''s'"), "it's");
-        assert_eq!(string_value("csv"), "csv");
-        assert_eq!(unquote("\"a\"\"b\""), "a\"b");
     }
 }

@@ -16,6 +16,7 @@ pub mod quote;
 pub mod relations;
 mod session;
 mod translate;
+mod words;
 
 use std::sync::Arc;
 

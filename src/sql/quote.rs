@@ -49,6 +49,52 @@ pub fn unquote_identifier(token: &str) -> String {
     }
 }
 
+/// `'x'`, `E'\t'` (with its backslash escapes) or a bare word, as its value.
+pub fn unquote_literal(token: &str) -> String {
+    if let Some(body) = token
+        .strip_prefix("E'")
+        .or_else(|| token.strip_prefix("e'"))
+    {
+        return unescape_e_string(body.strip_suffix('\'').unwrap_or(body));
+    }
+    match token.strip_prefix('\'').and_then(|t| t.strip_suffix('\'')) {
+        Some(body) => body.replace("''", "'"),
+        None => token.to_owned(),
+    }
+}
+
+/// The body of an `E'...'` string: `\t`, `\n`, `\r`, `\b`, `\f`, `\v`, `''`, and a
+/// backslash before any other character stands for that character.
+fn unescape_e_string(body: &str) -> String {
+    let mut out = String::with_capacity(body.len());
+    let mut chars = body.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => {
+                let Some(escaped) = chars.next() else {
+                    out.push(c);
+                    break;
+                };
+                out.push(match escaped {
+                    't' => '\t',
+                    'n' => '\n',
+                    'r' => '\r',
+                    'b' => '\u{8}',
+                    'f' => '\u{c}',
+                    'v' => '\u{b}',
+                    other => other,
+                });
+            }
+            '\'' if chars.peek() == Some(&'\'') => {
+                chars.next();
+                out.push('\'');
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
 /// PostgreSQL's spellings of a boolean (`t`, `true`, `yes`, `on`, `1`, ...), in
 /// any case and with surrounding white space.
 pub fn parse_bool(text: &str) -> Option<bool> {
@@ -80,6 +126,15 @@ mod tests {
         assert_eq!(unquote_identifier("`a``b`"), "a`b");
         assert_eq!(unquote_identifier("[a b]"), "a b");
         assert_eq!(unquote_identifier("plain"), "plain");
+    }
+
+    #[test]
+    fn string_values() {
+        assert_eq!(unquote_literal(r"E'\t'"), "\t");
+        assert_eq!(unquote_literal(r"E'a\\b\'c'"), "a\\b'c");
+        assert_eq!(unquote_literal(r"E'a\nb\'c'"), "a\nb'c");
+        assert_eq!(unquote_literal("'it''s'"), "it's");
+        assert_eq!(unquote_literal("csv"), "csv");
     }
 
     #[test]

@@ -3,7 +3,9 @@
 //! None of these reach SQLite; the engine answers them from the session's settings.
 //! They are recognised from tokens, in PostgreSQL's grammar for them.
 
-use super::lexer::{Token, TokenKind, string_value, unquote};
+use super::lexer::{Token, TokenKind};
+use super::quote::unquote_literal;
+use super::words::Words;
 use crate::error::{Error, ErrorKind};
 
 /// A command on the session's settings.
@@ -46,45 +48,6 @@ impl SessionCommand {
     }
 }
 
-/// The words of a statement, with quoting removed where PostgreSQL would.
-struct Words<'a> {
-    sql: &'a str,
-    tokens: &'a [Token],
-}
-
-impl Words<'_> {
-    fn text(&self, i: usize) -> &str {
-        self.tokens.get(i).map_or("", |t| t.text(self.sql))
-    }
-
-    fn is(&self, i: usize, keyword: &str) -> bool {
-        self.tokens.get(i).is_some_and(|t| {
-            t.kind == TokenKind::Word && t.text(self.sql).eq_ignore_ascii_case(keyword)
-        })
-    }
-
-    /// A parameter name at `i` (`a` or `a.b`), and the index after it.
-    fn name(&self, mut i: usize) -> Option<(String, usize)> {
-        let mut name = self.ident(i)?;
-        i += 1;
-        while self.text(i) == "." {
-            name.push('.');
-            name.push_str(&self.ident(i + 1)?);
-            i += 2;
-        }
-        Some((name, i))
-    }
-
-    fn ident(&self, i: usize) -> Option<String> {
-        let token = self.tokens.get(i)?;
-        match token.kind {
-            TokenKind::Word => Some(token.text(self.sql).to_owned()),
-            TokenKind::QuotedIdent => Some(unquote(token.text(self.sql))),
-            _ => None,
-        }
-    }
-}
-
 /// Recognises a session command; `Ok(None)` for any other statement.
 pub(super) fn recognise(sql: &str, tokens: &[Token]) -> Result<Option<SessionCommand>, Error> {
     let w = Words { sql, tokens };
@@ -120,7 +83,7 @@ fn set(w: &Words) -> Result<SessionCommand, Error> {
     } else if w.is(i, "NAMES") {
         ("client_encoding".to_owned(), i + 1)
     } else {
-        let (name, after) = w.name(i).ok_or_else(|| syntax(w, i))?;
+        let (name, after) = w.dotted_name(i).ok_or_else(|| syntax(w, i))?;
         if !(w.is(after, "TO") || w.text(after) == "=") {
             return Err(syntax(w, after));
         }
@@ -145,7 +108,7 @@ fn value(w: &Words, mut i: usize) -> Result<Option<String>, Error> {
         }
         let token = w.tokens.get(i).ok_or_else(|| syntax(w, i))?;
         match token.kind {
-            TokenKind::String => item.push_str(&string_value(token.text(w.sql))),
+            TokenKind::String => item.push_str(&unquote_literal(token.text(w.sql))),
             TokenKind::Word | TokenKind::Number | TokenKind::QuotedIdent => {
                 item.push_str(token.text(w.sql))
             }
@@ -167,7 +130,7 @@ fn show(w: &Words) -> Result<SessionCommand, Error> {
         return Ok(SessionCommand::Show(None));
     }
     let name = special_name(w, 1)
-        .or_else(|| w.name(1))
+        .or_else(|| w.dotted_name(1))
         .ok_or_else(|| syntax(w, 1))?;
     if name.1 != w.tokens.len() {
         return Err(syntax(w, name.1));
@@ -180,7 +143,7 @@ fn reset(w: &Words) -> Result<SessionCommand, Error> {
         return Ok(SessionCommand::Reset(None));
     }
     let name = special_name(w, 1)
-        .or_else(|| w.name(1))
+        .or_else(|| w.dotted_name(1))
         .ok_or_else(|| syntax(w, 1))?;
     Ok(SessionCommand::Reset(Some(name.0)))
 }
@@ -246,8 +209,8 @@ fn set_config(w: &Words) -> Option<SessionCommand> {
         && w.text(i + 7) == ")"
         && w.tokens.len() == i + 8;
     shape_ok.then(|| SessionCommand::SetConfig {
-        name: string_value(name.text(w.sql)),
-        value: string_value(value.text(w.sql)),
+        name: unquote_literal(name.text(w.sql)),
+        value: unquote_literal(value.text(w.sql)),
         local: local.text(w.sql).eq_ignore_ascii_case("true"),
     })
 }

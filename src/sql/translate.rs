@@ -19,6 +19,8 @@
 use std::sync::Arc;
 
 use super::lexer::{Token, TokenKind, tokenize};
+use super::quote::{identifier, unquote_identifier};
+use super::words::Words;
 use super::{Plan, copy};
 use crate::error::Error;
 
@@ -76,96 +78,6 @@ pub(super) fn translate(sql: &str) -> Result<Option<Rewrite>, Error> {
             plan: Plan::Single,
         })),
     }
-}
-
-/// The statement's tokens with helpers to read them as words.
-pub(super) struct Words<'a> {
-    pub sql: &'a str,
-    pub tokens: &'a [Token],
-}
-
-impl Words<'_> {
-    pub(super) fn text(&self, i: usize) -> &str {
-        self.tokens.get(i).map_or("", |t| t.text(self.sql))
-    }
-
-    pub(super) fn is(&self, i: usize, kw: &str) -> bool {
-        self.tokens
-            .get(i)
-            .is_some_and(|t| t.is_keyword(self.sql, kw))
-    }
-
-    pub(super) fn starts_with(&self, kws: &[&str]) -> bool {
-        kws.iter().enumerate().all(|(i, kw)| self.is(i, kw))
-    }
-
-    pub(super) fn kind(&self, i: usize) -> Option<TokenKind> {
-        self.tokens.get(i).map(|t| t.kind)
-    }
-
-    /// Reads a possibly schema-qualified name at `i`; returns it without a `public.`
-    /// or `main.` qualifier, and the index after it.
-    pub(super) fn name(&self, mut i: usize) -> Option<(String, usize)> {
-        let mut parts = Vec::new();
-        loop {
-            match self.kind(i)? {
-                TokenKind::Word | TokenKind::QuotedIdent => parts.push(self.text(i).to_owned()),
-                _ => return None,
-            }
-            i += 1;
-            if self.text(i) != "." {
-                break;
-            }
-            i += 1;
-        }
-        if parts.len() > 1
-            && matches!(
-                unquote(&parts[0]).to_ascii_lowercase().as_str(),
-                "public" | "main"
-            )
-        {
-            parts.remove(0);
-        }
-        Some((parts.join("."), i))
-    }
-
-    /// Comma-separated names from `i` until a word that is not a name continuation.
-    pub(super) fn name_list(&self, mut i: usize, stop: &[&str]) -> (Vec<String>, usize) {
-        let mut names = Vec::new();
-        while i < self.tokens.len() && !stop.iter().any(|kw| self.is(i, kw)) {
-            let Some((name, next)) = self.name(i) else {
-                break;
-            };
-            names.push(name);
-            i = next;
-            if self.text(i) == "," {
-                i += 1;
-            }
-        }
-        (names, i)
-    }
-
-    /// The index of the parenthesis closing the one at `open`.
-    pub(super) fn closing(&self, open: usize) -> Option<usize> {
-        let mut depth = 0usize;
-        for (i, t) in self.tokens.iter().enumerate().skip(open) {
-            match t.kind {
-                TokenKind::LeftParen => depth += 1,
-                TokenKind::RightParen => {
-                    depth -= 1;
-                    if depth == 0 {
-                        return Some(i);
-                    }
-                }
-                _ => {}
-            }
-        }
-        None
-    }
-}
-
-fn unquote(name: &str) -> &str {
-    name.trim_matches(|c| c == '"' || c == '`' || c == '[' || c == ']')
 }
 
 fn script(statements: Vec<String>) -> Rewrite {
@@ -279,7 +191,10 @@ fn vacuum(w: &Words) -> Option<Rewrite> {
 }
 
 fn is_schema_name(name: &str) -> bool {
-    matches!(unquote(name).to_ascii_lowercase().as_str(), "main" | "temp")
+    matches!(
+        unquote_identifier(name).to_ascii_lowercase().as_str(),
+        "main" | "temp"
+    )
 }
 
 /// `ALTER TABLE [ONLY] t ADD [CONSTRAINT n] PRIMARY KEY|UNIQUE (cols)`.
@@ -311,16 +226,16 @@ fn add_constraint(w: &Words) -> Option<Rewrite> {
     }
     let close = w.closing(i)?;
     let columns = &w.sql[w.tokens[i].start..w.tokens[close].end];
-    let bare_table = unquote(table.rsplit('.').next().unwrap_or(&table)).to_owned();
+    let bare_table = unquote_identifier(table.rsplit('.').next().unwrap_or(&table));
     let index = constraint.unwrap_or_else(|| {
         if primary {
-            format!("\"{bare_table}_pkey\"")
+            identifier(&format!("{bare_table}_pkey"))
         } else {
-            let cols: Vec<&str> = (i + 1..close)
+            let cols: Vec<String> = (i + 1..close)
                 .filter(|j| matches!(w.kind(*j), Some(TokenKind::Word | TokenKind::QuotedIdent)))
-                .map(|j| unquote(w.text(j)))
+                .map(|j| unquote_identifier(w.text(j)))
                 .collect();
-            format!("\"{bare_table}_{}_key\"", cols.join("_"))
+            identifier(&format!("{bare_table}_{}_key", cols.join("_")))
         }
     });
     Some(Rewrite {
