@@ -9,8 +9,8 @@ WORKDIR /src
 COPY Cargo.toml Cargo.lock ./
 COPY .cargo ./.cargo
 COPY src ./src
-# Cargo.toml names benches/engine.rs as a target: the manifest needs it present.
-COPY benches ./benches
+# Cargo.toml names the benchmark programs as targets: the manifest needs them present.
+COPY bench/rust ./bench/rust
 
 # The cargo registry and target/ live in BuildKit cache mounts, so a rebuild
 # after a source change reuses the compiled dependencies. The binary is copied

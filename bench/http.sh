@@ -5,10 +5,10 @@
 #   c.   litewire built with SQLite's memory statistics on (LIBSQLITE3_FLAGS set in the
 #        shell overrides .cargo/config.toml; own target dir), both cache modes;
 #   d.   a ceiling: the same axum stack answering the same JSON without SQLite
-#        (examples/ceiling.rs).
+#        (bench/rust/ceiling.rs).
 # Prints req/s, p50 and p99 for each, and litewire as a percentage of the ceiling;
 # writes the same figures to CSV (variant,clients,req_s,p50_ms,p99_ms) and draws them
-# with bench/chart.sh into a PNG beside it.
+# with bench/http-chart.sh into a PNG beside it.
 # Usage: bench/http.sh   (env: DURATION=15 CLIENTS="1 10 100" PORT=28080
 #                              CSV=docs/http-matrix.csv LITEWIRE_ARGS=
 #                              CEILING_THREAD_PER_CORE=0)
@@ -113,4 +113,4 @@ echo "hey -z ${DURATION}s -m POST -T text/html -d '$BODY'; $(nproc) CPUs; litewi
 # The same rows as CSV, latencies in milliseconds, and the chart drawn from it.
 awk 'BEGIN { print "variant,clients,req_s,p50_ms,p99_ms" }
      { printf "%s,%s,%.0f,%.2f,%.2f\n", $1, $2, $3, $4 * 1000, $5 * 1000 }' "$results" >"$CSV"
-bash bench/chart.sh "$CSV"
+bash bench/http-chart.sh "$CSV"

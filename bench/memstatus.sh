@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# SQLite's memory statistics in isolation (benches/memstatus.rs): threads that each
+# SQLite's memory statistics in isolation (bench/rust/memstatus.rs): threads that each
 # open a connection, run one point SELECT and close it, back to back, with SQLite built
 #   MEMSTATUS=0  as litewire ships (.cargo/config.toml), and
 #   MEMSTATUS=1  LIBSQLITE3_FLAGS set in the shell, which overrides .cargo/config.toml,

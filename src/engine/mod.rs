@@ -9,12 +9,12 @@ mod catalog;
 mod commands;
 mod connection;
 mod copy;
+mod declared_types;
 mod direct;
 mod exec;
 mod functions;
 mod pool;
 mod result;
-mod schema;
 mod session;
 mod settings;
 mod value;
@@ -36,7 +36,7 @@ use crate::config::{CacheMode, Config};
 use crate::error::Error;
 use crate::sql::CommandKind;
 use connection::HeldConnection;
-use schema::SchemaCache;
+use declared_types::DeclaredTypes;
 
 /// Facts about the running server, reported at startup and by `GET /version`.
 #[derive(Debug, Clone)]
@@ -72,7 +72,7 @@ impl ServerInfo {
 pub struct Engine {
     pool: SqlitePool,
     write_permit: Arc<Semaphore>,
-    schema: SchemaCache,
+    declared_types: DeclaredTypes,
     info: ServerInfo,
     write_wait: Duration,
     allow_attach: bool,
@@ -101,7 +101,7 @@ impl Engine {
         Ok(Arc::new(Engine {
             pool,
             write_permit: Arc::new(Semaphore::new(1)),
-            schema: SchemaCache::default(),
+            declared_types: DeclaredTypes::default(),
             info,
             write_wait: config.busy_timeout(),
             allow_attach: config.allow_attach,

@@ -167,7 +167,7 @@ impl Session {
                     let conn = self.connection().await?;
                     let mut found = None;
                     for table in &tables {
-                        found = engine.schema.decltype(conn, table, &column).await?;
+                        found = engine.declared_types.decltype(conn, table, &column).await?;
                         if found.is_some() {
                             break;
                         }
@@ -278,7 +278,7 @@ impl Session {
                 CommandKind::Insert | CommandKind::Update | CommandKind::Delete
             )
         {
-            engine.schema.invalidate();
+            engine.declared_types.invalidate();
         }
         result
     }

@@ -5,11 +5,11 @@
 //! and its PostgreSQL-style `$N` parameters are rewritten to SQLite's `?N`. This is
 //! one lexer pass per statement: no full parse on the hot path.
 
-mod catalog;
 mod checks;
 mod classify;
 mod copy;
 mod dialect;
+mod known_queries;
 mod lexer;
 mod params;
 pub mod quote;
@@ -177,7 +177,7 @@ fn build(text: &str, tokens: &[Token]) -> Result<Statement, Error> {
             ..statement(text.into(), &shape, 0, Plan::Session(command))
         });
     }
-    if let Some(sql) = catalog::recognise(text, &tokens) {
+    if let Some(sql) = known_queries::recognise(text, &tokens) {
         return Ok(Statement {
             catalog: true,
             ..statement(sql.into(), &shape, 0, Plan::Single)

@@ -2,7 +2,7 @@
 //! with columns (`pragma_table_xinfo`), indexes (`pragma_index_list`,
 //! `pragma_index_info`) and foreign keys (`pragma_foreign_key_list`). The one
 //! reader of this metadata: the catalog is built from it, and the declared-type
-//! cache (`engine::schema`) reads columns through it.
+//! cache (`engine::declared_types`) reads columns through it.
 
 use sqlx::{Row, SqliteConnection};
 

@@ -3,9 +3,9 @@
 # writes (header: variant,clients,req_s,p50_ms,p99_ms), one line per variant, as a PNG
 # next to the CSV unless a second argument names it. Needs gnuplot (installed with apt
 # if missing, as gnuplot-nox: no X11).
-# Usage: bench/chart.sh docs/http-matrix.csv [docs/http-matrix.png]
+# Usage: bench/http-chart.sh docs/http-matrix.csv [docs/http-matrix.png]
 set -euo pipefail
-csv=${1:?usage: bench/chart.sh CSV [PNG]}
+csv=${1:?usage: bench/http-chart.sh CSV [PNG]}
 png=${2:-${csv%.csv}.png}
 
 command -v gnuplot >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive \

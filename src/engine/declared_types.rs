@@ -20,11 +20,11 @@ use crate::error::Error;
 type TableTypes = Arc<HashMap<String, Arc<str>>>;
 
 #[derive(Debug, Default)]
-pub struct SchemaCache {
+pub struct DeclaredTypes {
     tables: RwLock<HashMap<String, TableTypes>>,
 }
 
-impl SchemaCache {
+impl DeclaredTypes {
     /// Forgets everything: called after any statement that may change the schema.
     pub fn invalidate(&self) {
         if let Ok(mut tables) = self.tables.write() {
