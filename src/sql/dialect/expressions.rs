@@ -1,0 +1,344 @@
+//! Expression rewrites: PostgreSQL casts (`::type`, `::regclass`), operators
+//! (`~`, `ILIKE`, `= ANY(...)`, `OPERATOR(pg_catalog.~)`), array constructors and the
+//! functions psql and drivers call, each as the SQLite expression (or catalog
+//! lookup) that answers it.
+
+use sqlparser::ast::{
+    BinaryOperator, DataType, Expr, FunctionArg, FunctionArgExpr, FunctionArguments, Ident,
+    ObjectName, Query, SelectItem, SetExpr, Value,
+};
+
+use super::{Rewrite, from_catalog, idents, is_schema, plain};
+use crate::sql::quote::{literal, parse_bool};
+
+/// The SQLite expression for a PostgreSQL one, where they differ.
+pub(super) fn rewrite_expr(expr: &Expr) -> Option<Rewrite> {
+    match expr {
+        Expr::Cast {
+            expr, data_type, ..
+        } => cast(expr, data_type),
+        Expr::Collate { expr, .. } => Some(Rewrite {
+            expr: (**expr).clone(),
+            catalog: false,
+        }),
+        Expr::ILike {
+            negated,
+            expr,
+            pattern,
+            escape_char,
+            any,
+        } => Some(Rewrite {
+            expr: Expr::Like {
+                negated: *negated,
+                any: *any,
+                expr: expr.clone(),
+                pattern: pattern.clone(),
+                escape_char: escape_char.clone(),
+            },
+            catalog: false,
+        }),
+        Expr::BinaryOp { left, op, right } => binary(left, op, right),
+        Expr::AnyOp {
+            left,
+            compare_op: BinaryOperator::Eq,
+            right,
+            ..
+        } => any(left, right),
+        Expr::Array(array) => plain(format!("litewire_array({})", list(&array.elem))),
+        Expr::Function(function) => function_call(function),
+        Expr::TypedString(typed) => plain(typed.value.to_string()),
+        _ => None,
+    }
+}
+
+fn list(items: &[Expr]) -> String {
+    items
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The lower-case name of a type, without its schema and modifiers.
+pub(super) fn type_name(data_type: &DataType) -> String {
+    let full = match data_type {
+        DataType::Custom(name, _) => idents(name).last().cloned().unwrap_or_default(),
+        other => other.to_string(),
+    };
+    let lower = full.to_ascii_lowercase();
+    lower.split('(').next().unwrap_or("").trim().to_owned()
+}
+
+fn cast(inner: &Expr, data_type: &DataType) -> Option<Rewrite> {
+    let name = type_name(data_type);
+    let literal = string_literal(inner);
+    match name.as_str() {
+        "regclass" => Some(match literal {
+            Some(text) => oid_or_lookup(&text, "class")?,
+            None => name_of("class", inner)?,
+        }),
+        "regtype" => Some(match literal {
+            Some(text) => oid_or_lookup(&text, "type")?,
+            None => plain(format!("format_type({inner}, NULL)"))?,
+        }),
+        "regnamespace" => name_of("namespace", inner),
+        "regproc" | "regprocedure" | "regoper" | "regrole" => {
+            plain(format!("CAST({inner} AS TEXT)"))
+        }
+        "bool" | "boolean" => match literal.as_deref().map(parse_bool) {
+            Some(Some(b)) => plain(b.to_string()),
+            _ => plain(format!("CAST({inner} AS INTEGER)")),
+        },
+        "bytea" => match literal.as_deref().and_then(|t| t.strip_prefix("\\x")) {
+            Some(hex) if hex.bytes().all(|b| b.is_ascii_hexdigit()) => plain(format!("X'{hex}'")),
+            _ => plain(format!("CAST({inner} AS BLOB)")),
+        },
+        // SQLite's CAST takes the affinity the type name implies, and these
+        // names imply the right one: kept, so that the type stays visible (a
+        // parameter under `$1::bigint` is described as int8).
+        "int" | "int2" | "int4" | "int8" | "integer" | "smallint" | "bigint" | "float"
+        | "float4" | "float8" | "real" | "double" | "double precision" | "numeric" | "decimal"
+        | "varchar" | "character varying" | "text" => {
+            plain(format!("CAST({inner} AS {})", unqualified(data_type)))
+        }
+        "oid" | "xid" => plain(format!("CAST({inner} AS INTEGER)")),
+        _ if data_type_is_array(data_type) => Some(Rewrite {
+            expr: inner.clone(),
+            catalog: false,
+        }),
+        // Text-like types and everything SQLite stores as text: dates, times,
+        // uuid, json, name, char, varchar.
+        _ => plain(format!("CAST({inner} AS TEXT)")),
+    }
+}
+
+/// A type as SQLite can read it: without a `pg_catalog.` qualifier.
+fn unqualified(data_type: &DataType) -> String {
+    match data_type {
+        DataType::Custom(name, modifiers) => {
+            let name = idents(name).last().cloned().unwrap_or_default();
+            if modifiers.is_empty() {
+                name
+            } else {
+                let modifiers: Vec<String> = modifiers.iter().map(ToString::to_string).collect();
+                format!("{name}({})", modifiers.join(","))
+            }
+        }
+        other => other.to_string(),
+    }
+}
+
+fn data_type_is_array(data_type: &DataType) -> bool {
+    matches!(data_type, DataType::Array(_)) || data_type.to_string().ends_with("[]")
+}
+
+/// `'16384'::regclass` is an oid; `'t'::regclass` the oid of relation `t`.
+fn oid_or_lookup(text: &str, kind: &str) -> Option<Rewrite> {
+    if let Ok(oid) = text.trim().parse::<i64>() {
+        return plain(oid.to_string());
+    }
+    let name = text.rsplit('.').next().unwrap_or(text).trim_matches('"');
+    from_catalog(format!(
+        "(SELECT litewire_oid FROM litewire_names WHERE litewire_kind = '{kind}' AND litewire_name = {})",
+        literal(name)
+    ))
+}
+
+/// The name (or definition) of the catalog object of `kind` with oid `oid`.
+/// `litewire_names` has only `litewire_*` columns, so that an unqualified
+/// column in `oid` (psql writes `pg_get_constraintdef(oid)`) still refers to the
+/// outer query.
+fn name_of(kind: &str, oid: impl std::fmt::Display) -> Option<Rewrite> {
+    from_catalog(format!(
+        "(SELECT litewire_name FROM litewire_names WHERE litewire_kind = '{kind}' AND litewire_oid = {oid})"
+    ))
+}
+
+fn string_literal(expr: &Expr) -> Option<String> {
+    match expr {
+        Expr::Value(v) => match &v.value {
+            Value::SingleQuotedString(s) | Value::EscapedStringLiteral(s) => Some(s.clone()),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+fn binary(left: &Expr, op: &BinaryOperator, right: &Expr) -> Option<Rewrite> {
+    let op_name = match op {
+        BinaryOperator::PGCustomBinaryOperator(parts) => parts.last()?.clone(),
+        BinaryOperator::PGRegexMatch => "~".into(),
+        BinaryOperator::PGRegexIMatch => "~*".into(),
+        BinaryOperator::PGRegexNotMatch => "!~".into(),
+        BinaryOperator::PGRegexNotIMatch => "!~*".into(),
+        BinaryOperator::PGLikeMatch => "~~".into(),
+        BinaryOperator::PGILikeMatch => "~~*".into(),
+        BinaryOperator::PGNotLikeMatch => "!~~".into(),
+        BinaryOperator::PGNotILikeMatch => "!~~*".into(),
+        _ => return None,
+    };
+    let sql = match op_name.as_str() {
+        "~" => format!("regexp({right}, {left})"),
+        "~*" => format!("regexp('(?i)' || {right}, {left})"),
+        "!~" => format!("NOT regexp({right}, {left})"),
+        "!~*" => format!("NOT regexp('(?i)' || {right}, {left})"),
+        "~~" | "~~*" => format!("{left} LIKE {right}"),
+        "!~~" | "!~~*" => format!("{left} NOT LIKE {right}"),
+        "=" | "<>" | "<" | ">" | "<=" | ">=" => format!("{left} {op_name} {right}"),
+        _ => return None,
+    };
+    plain(sql)
+}
+
+/// `x = ANY(...)`: a list or subquery is `IN`, an array value a membership test.
+fn any(left: &Expr, right: &Expr) -> Option<Rewrite> {
+    match right {
+        Expr::Subquery(query) => plain(format!("{left} IN ({query})")),
+        Expr::Nested(inner) if matches!(**inner, Expr::Subquery(_)) => {
+            plain(format!("{left} IN {inner}"))
+        }
+        // `ARRAY[...]`, already rewritten (children are visited first).
+        Expr::Function(f) if idents(&f.name) == ["litewire_array"] => {
+            let items = arguments(f)?;
+            plain(format!("{left} IN ({})", list(&items)))
+        }
+        _ => plain(format!("litewire_array_contains({right}, {left})")),
+    }
+}
+
+/// The plain argument expressions of a call (`None` for `*` and the like).
+fn arguments(function: &sqlparser::ast::Function) -> Option<Vec<Expr>> {
+    match &function.args {
+        FunctionArguments::None => Some(Vec::new()),
+        FunctionArguments::Subquery(_) => None,
+        FunctionArguments::List(list) => list
+            .args
+            .iter()
+            .map(|arg| match arg {
+                FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => Some(e.clone()),
+                _ => None,
+            })
+            .collect(),
+    }
+}
+
+fn function_call(function: &sqlparser::ast::Function) -> Option<Rewrite> {
+    let parts = idents(&function.name);
+    let (schema, name) = match parts.as_slice() {
+        [name] => (None, name.to_ascii_lowercase()),
+        [schema, name] => (Some(schema.as_str()), name.to_ascii_lowercase()),
+        _ => return None,
+    };
+    if let FunctionArguments::Subquery(query) = &function.args {
+        return (name == "array").then(|| array_of(query)).flatten();
+    }
+    let args = arguments(function)?;
+    let arg = |i: usize| args.get(i).map(ToString::to_string).unwrap_or_default();
+    let bare_call = matches!(function.args, FunctionArguments::None);
+    match (name.as_str(), args.len()) {
+        ("now" | "transaction_timestamp" | "statement_timestamp" | "clock_timestamp", 0)
+            if !bare_call =>
+        {
+            plain("strftime('%Y-%m-%d %H:%M:%f+00', 'now')".into())
+        }
+        ("current_user" | "session_user" | "current_role" | "user", 0) if bare_call => {
+            from_catalog("(SELECT user_name FROM litewire_session)".into())
+        }
+        ("current_database", 0) | ("current_catalog", 0) => {
+            from_catalog("(SELECT database_name FROM litewire_session)".into())
+        }
+        ("pg_backend_pid", 0) => from_catalog("(SELECT backend_pid FROM litewire_session)".into()),
+        ("current_schema", 0) => plain("'public'".into()),
+        ("current_schemas", 1) => plain(format!(
+            "CASE WHEN {} THEN '{{pg_catalog,public}}' ELSE '{{public}}' END",
+            arg(0)
+        )),
+        ("version", 0) => plain(format!(
+            "'PostgreSQL {} on SQLite ' || sqlite_version()",
+            crate::SERVER_VERSION
+        )),
+        ("current_setting", 1 | 2) => from_catalog(format!(
+            "(SELECT setting FROM pg_settings WHERE lower(name) = lower({}))",
+            arg(0)
+        )),
+        (
+            "pg_table_is_visible"
+            | "pg_type_is_visible"
+            | "pg_function_is_visible"
+            | "has_table_privilege"
+            | "has_schema_privilege"
+            | "has_database_privilege"
+            | "has_column_privilege"
+            | "has_any_column_privilege"
+            | "has_function_privilege"
+            | "has_sequence_privilege",
+            _,
+        ) => plain("true".into()),
+        ("pg_is_in_recovery" | "pg_relation_is_publishable", _) => plain("false".into()),
+        ("pg_get_userbyid", 1) => name_of("role", arg(0)),
+        ("pg_encoding_to_char", 1) => plain("'UTF8'".into()),
+        ("obj_description" | "col_description" | "shobj_description", _) => plain("NULL".into()),
+        ("pg_get_expr", 2 | 3) => plain(arg(0)),
+        // `pg_get_indexdef(index, column, pretty)`: one column's name, or the
+        // whole definition for column 0.
+        ("pg_get_indexdef", 3) => {
+            let column = name_of("column", format!("({}) * 10000 + ({})", arg(0), arg(1)))?;
+            let definition = name_of("definition", arg(0))?;
+            from_catalog(format!(
+                "CASE WHEN ({}) = 0 THEN {} ELSE {} END",
+                arg(1),
+                definition.expr,
+                column.expr
+            ))
+        }
+        ("pg_get_indexdef" | "pg_get_constraintdef" | "pg_get_viewdef", 1..=3) => {
+            name_of("definition", arg(0))
+        }
+        ("pg_get_triggerdef" | "pg_get_statisticsobjdef_columns" | "pg_get_functiondef", _) => {
+            plain("NULL".into())
+        }
+        ("pg_table_size" | "pg_relation_size" | "pg_total_relation_size", 1) => {
+            from_catalog(format!(
+                "(SELECT sum(pgsize) FROM dbstat WHERE name IN (SELECT litewire_name FROM litewire_names WHERE litewire_kind = 'storage' AND litewire_oid = {}))",
+                arg(0)
+            ))
+        }
+        ("pg_partition_ancestors", 1) => plain(format!("CAST({} AS INTEGER)", arg(0))),
+        ("string_agg", 2) => plain(format!("group_concat({}, {})", arg(0), arg(1))),
+        ("array_upper" | "array_length", 2) => plain(format!("litewire_array_length({})", arg(0))),
+        ("gen_random_uuid" | "uuid_generate_v4", 0) => plain("gen_random_uuid()".into()),
+        _ if schema.is_some_and(|s| is_schema(s, "pg_catalog")) => {
+            // `pg_catalog.lower(x)`: the same function, unqualified.
+            let mut unqualified = function.clone();
+            unqualified.name = ObjectName::from(vec![Ident::new(name.clone())]);
+            Some(Rewrite {
+                expr: Expr::Function(unqualified),
+                catalog: false,
+            })
+        }
+        _ => None,
+    }
+}
+
+/// `ARRAY(SELECT x ...)`: the rows' values as PostgreSQL array text. The
+/// subquery's one column is named so the aggregate can refer to it.
+fn array_of(query: &Query) -> Option<Rewrite> {
+    let mut query = query.clone();
+    let SetExpr::Select(select) = query.body.as_mut() else {
+        return None;
+    };
+    let [item] = select.projection.as_mut_slice() else {
+        return None;
+    };
+    let expr = match item {
+        SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } => e.clone(),
+        _ => return None,
+    };
+    *item = SelectItem::ExprWithAlias {
+        expr,
+        alias: Ident::new("litewire_element"),
+    };
+    plain(format!(
+        "(SELECT litewire_array_agg(litewire_element) FROM ({query}) AS litewire_rows)"
+    ))
+}
