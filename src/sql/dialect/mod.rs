@@ -36,6 +36,7 @@ use sqlparser::dialect::PostgreSqlDialect;
 use sqlparser::parser::Parser;
 
 use super::lexer::{Token, TokenKind};
+use super::quote::identifier;
 use super::relations::{self, Contents};
 
 mod expressions;
@@ -346,7 +347,7 @@ fn known_empty(query: &Query) -> Option<String> {
         .collect::<Option<Vec<_>>>()?;
     let columns = names
         .iter()
-        .map(|n| format!("NULL AS \"{}\"", n.replace('"', "\"\"")))
+        .map(|n| format!("NULL AS {}", identifier(n)))
         .collect::<Vec<_>>()
         .join(", ");
     Some(format!("SELECT {columns} WHERE false"))
