@@ -105,6 +105,23 @@ pub struct Config {
     #[arg(long, env = "LITEWIRE_HTTP_BODY_LIMIT", default_value_t = 8 * 1024 * 1024)]
     pub http_body_limit: usize,
 
+    /// How long a Hrana stream (a libsql client's connection over HTTP) may sit idle
+    /// before it is closed and its transaction rolled back, in milliseconds.
+    #[arg(
+        long,
+        env = "LITEWIRE_HRANA_STREAM_EXPIRY_MS",
+        default_value_t = 10_000
+    )]
+    pub hrana_stream_expiry_ms: u64,
+
+    /// Most Hrana streams open at once (each holds a SQLite connection).
+    #[arg(long, env = "LITEWIRE_HRANA_MAX_STREAMS", default_value_t = 64)]
+    pub hrana_max_streams: usize,
+
+    /// Most SQL texts a Hrana stream may store (`store_sql`).
+    #[arg(long, env = "LITEWIRE_HRANA_MAX_STORED_SQL", default_value_t = 150)]
+    pub hrana_max_stored_sql: usize,
+
     /// Let clients ATTACH other database files (off: remote clients cannot reach the
     /// server's filesystem).
     #[arg(long, env = "LITEWIRE_ALLOW_ATTACH")]
@@ -133,6 +150,10 @@ impl Config {
 
     pub fn acquire_timeout(&self) -> Duration {
         Duration::from_millis(self.acquire_timeout_ms)
+    }
+
+    pub fn hrana_stream_expiry(&self) -> Duration {
+        Duration::from_millis(self.hrana_stream_expiry_ms)
     }
 
     /// How many worker threads serve connections: `worker_threads`, or one per CPU.

@@ -37,6 +37,11 @@ pub struct Session {
     write_permit: Option<OwnedSemaphorePermit>,
     identity: SessionIdentity,
     settings: Settings,
+    /// SQLite's rule instead of PostgreSQL's: a failed statement inside a
+    /// transaction undoes only itself, and the transaction goes on.
+    errors_keep_transaction: bool,
+    /// The open transaction refuses writes (`begin_read_only`).
+    read_only: bool,
 }
 
 impl Session {
@@ -48,7 +53,27 @@ impl Session {
             write_permit: None,
             identity,
             settings,
+            errors_keep_transaction: false,
+            read_only: false,
         }
+    }
+
+    /// Switches the session to SQLite's rule for errors in a transaction (the
+    /// failed statement alone is undone), for clients that expect SQLite's
+    /// behaviour rather than PostgreSQL's (Hrana).
+    pub fn keep_transaction_on_error(&mut self) {
+        self.errors_keep_transaction = true;
+    }
+
+    /// Starts a transaction that refuses every write until it ends (libsql's
+    /// `BEGIN TRANSACTION READONLY`). Inside a transaction, like `BEGIN`, it
+    /// changes nothing.
+    pub async fn begin_read_only(&mut self) -> Result<QueryResult, Error> {
+        if self.state == TransactionState::Idle {
+            self.begin_transaction(false).await?;
+            self.read_only = true;
+        }
+        Ok(QueryResult::empty(CommandKind::Begin))
     }
 
     pub fn transaction_state(&self) -> TransactionState {
@@ -214,7 +239,9 @@ impl Session {
         }
         let result = self.run(stmt, params).await;
         match (&result, self.state) {
-            (Err(_), TransactionState::Active) => self.state = TransactionState::Failed,
+            (Err(_), TransactionState::Active) if !self.errors_keep_transaction => {
+                self.state = TransactionState::Failed
+            }
             (Ok(_), TransactionState::Failed) => self.state = TransactionState::Active,
             _ => {}
         }
@@ -229,6 +256,14 @@ impl Session {
             return commands::run(&mut self.settings, in_transaction, command, stmt.kind);
         }
         let writes = stmt.writes();
+        if writes && self.read_only {
+            return Err(Error::new(
+                ErrorKind::Sqlite {
+                    code: libsqlite3_sys::SQLITE_READONLY,
+                },
+                "attempt to write a readonly database (the transaction is read-only)",
+            ));
+        }
         let _statement_permit = match (writes, self.state) {
             (false, _) => None,
             (true, TransactionState::Idle) => Some(self.acquire_write_permit().await?),
@@ -362,6 +397,7 @@ impl Session {
     fn end_transaction(&mut self, committed: bool) {
         self.state = TransactionState::Idle;
         self.write_permit = None;
+        self.read_only = false;
         self.settings.end_transaction(committed);
     }
 

@@ -5,7 +5,9 @@
 //!   `text/html` or none).
 //! - `GET /health`: 200 when the database answers a query.
 //! - `GET /version`: litewire's and SQLite's versions, compile options, cache mode.
+//! - Hrana (`/v2`, `/v3`, `/v1`), for the libsql SDKs: see [`hrana`].
 
+pub mod hrana;
 mod request;
 mod response;
 
@@ -36,13 +38,21 @@ pub async fn serve(
     config: &Config,
     shutdown: Shutdown,
 ) {
+    let limits = hrana::Limits {
+        expiry: config.hrana_stream_expiry(),
+        max_streams: config.hrana_max_streams,
+        max_stored_sql: config.hrana_max_stored_sql,
+    };
+    let streams = hrana::Streams::start(engine.clone(), limits, shutdown.clone());
     serve_router(
         listener,
-        router(engine, config.http_body_limit),
+        router(engine, config.http_body_limit, streams.clone()),
         workers,
         shutdown,
     )
     .await;
+    // Streams left open hold connections the engine waits for when it closes.
+    streams.close_all().await;
 }
 
 /// Serves `app` on `listener`'s connections, each on one of the `workers`, until
@@ -80,13 +90,14 @@ async fn serve_connection(socket: TcpStream, peer: SocketAddr, app: Router, shut
     }
 }
 
-pub fn router(engine: Arc<Engine>, body_limit: usize) -> Router {
+pub fn router(engine: Arc<Engine>, body_limit: usize, streams: Arc<hrana::Streams>) -> Router {
     Router::new()
         .route("/", post(execute))
         .route("/health", get(health))
         .route("/version", get(version))
-        .layer(DefaultBodyLimit::max(body_limit))
         .with_state(engine)
+        .merge(hrana::router(streams))
+        .layer(DefaultBodyLimit::max(body_limit))
 }
 
 async fn execute(State(engine): State<Arc<Engine>>, body: Bytes) -> Response {

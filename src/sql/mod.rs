@@ -311,6 +311,31 @@ pub fn number_named_params(stmt: &Statement) -> (Statement, Vec<String>) {
     (numbered, names)
 }
 
+/// The name of each parameter of `sql` as SQLite numbers them (element 0 is
+/// parameter 1): `:x`, `@x` or `$x` for a named one, `None` for a positional one
+/// (`?`, `?N`). Used where values come by name and by position at once (Hrana).
+pub fn parameter_names(sql: &str) -> Vec<Option<String>> {
+    let mut numbering = ParamNumbering::default();
+    let mut names: Vec<Option<String>> = Vec::new();
+    for token in tokenize(sql) {
+        match token.kind {
+            TokenKind::Param(n) => numbering.positional(n),
+            TokenKind::NamedParam => {
+                let text = token.text(sql);
+                let known = numbering.names.len();
+                numbering.named(text);
+                if !text.starts_with('?') && numbering.names.len() > known {
+                    names.resize(numbering.count, None);
+                    names[numbering.count - 1] = Some(text.to_owned());
+                }
+            }
+            _ => {}
+        }
+    }
+    names.resize(numbering.count, None);
+    names
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -329,6 +354,23 @@ mod tests {
         assert_eq!(batch.len(), 2);
         assert!(batch[0].sql.ends_with("end"));
         assert_eq!(&*batch[1].sql, "select 1");
+    }
+
+    #[test]
+    fn names_parameters_as_sqlite_numbers_them() {
+        assert_eq!(
+            parameter_names("select ?, :a, ?5, @b, :a, $c"),
+            vec![
+                None,
+                Some(":a".to_owned()),
+                None,
+                None,
+                None,
+                Some("@b".to_owned()),
+                Some("$c".to_owned()),
+            ]
+        );
+        assert!(parameter_names("select 1").is_empty());
     }
 
     #[test]

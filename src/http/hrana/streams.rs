@@ -1,0 +1,374 @@
+//! Hrana streams across HTTP requests, and the batons that name them.
+//!
+//! A pipeline that does not close its stream gets a baton back; the next request
+//! that brings it continues the same engine session, so a transaction spans
+//! requests. A baton is the stream's id and its sequence number, signed with a
+//! keyed MAC (HMAC-SHA256 under a key drawn at startup): a client cannot forge
+//! one for someone else's stream. Each baton is good once: using it moves the
+//! stream's sequence on, so a replayed or stale baton is refused and touches
+//! nothing.
+//!
+//! A stream left idle longer than the expiry is closed by a background task: its
+//! transaction is rolled back and its write permit (and SQLite's write lock)
+//! released, so a client that vanished mid-transaction cannot hold the database.
+//! At most `max_streams` streams are open at once; each holds a connection.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, Weak};
+use std::time::{Duration, Instant};
+
+use base64::Engine as _;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use hmac::{Hmac, KeyInit, Mac};
+use sha2::Sha256;
+use tokio::sync::Notify;
+
+use super::exec::StreamState;
+use super::proto::HranaError;
+use crate::engine::Engine;
+use crate::shutdown::Shutdown;
+
+/// How long streams live and how many there may be.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    pub expiry: Duration,
+    pub max_streams: usize,
+    pub max_stored_sql: usize,
+}
+
+pub struct Streams {
+    engine: Arc<Engine>,
+    limits: Limits,
+    batons: BatonKey,
+    next_id: AtomicU64,
+    open: Mutex<HashMap<u64, Entry>>,
+}
+
+struct Entry {
+    /// The sequence number the stream's next baton carries.
+    seq: u64,
+    /// `None` while a request is using the stream.
+    state: Option<StreamState>,
+    last_used: Instant,
+    /// Wakes a request that brought the baton of a stream still in use (a
+    /// cursor's, whose baton is sent before its rows).
+    returned: Arc<Notify>,
+}
+
+/// Why a request could not get its stream: HTTP 400 with this error.
+pub struct StreamError(pub HranaError);
+
+/// A stream taken out for one request. It goes back with [`Lease::finish`]; a
+/// lease dropped before that (the client went away mid-request) ends the
+/// stream, and its session rolls back.
+pub struct Lease {
+    streams: Arc<Streams>,
+    id: u64,
+    seq: u64,
+    state: Option<StreamState>,
+}
+
+const MAC_LEN: usize = 16;
+
+impl Streams {
+    /// The registry, and its expiry task, which runs until `shutdown`.
+    pub fn start(engine: Arc<Engine>, limits: Limits, shutdown: Shutdown) -> Arc<Streams> {
+        let streams = Arc::new(Streams {
+            engine,
+            limits,
+            batons: BatonKey::generate(),
+            next_id: AtomicU64::new(1),
+            open: Mutex::new(HashMap::new()),
+        });
+        tokio::spawn(expire_idle(Arc::downgrade(&streams), shutdown));
+        streams
+    }
+
+    pub fn engine(&self) -> &Arc<Engine> {
+        &self.engine
+    }
+
+    /// The stream `baton` names, or a new one when there is none.
+    pub async fn lease(self: &Arc<Self>, baton: Option<&str>) -> Result<Lease, StreamError> {
+        match baton {
+            None => self.open_new(),
+            Some(baton) => {
+                let (id, seq) = self.batons.verify(baton)?;
+                self.take(id, seq).await
+            }
+        }
+    }
+
+    fn open_new(self: &Arc<Self>) -> Result<Lease, StreamError> {
+        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        {
+            let mut open = self.lock();
+            if open.len() >= self.limits.max_streams {
+                return Err(StreamError(HranaError::new(
+                    "STREAMS_EXHAUSTED",
+                    format!(
+                        "{} Hrana streams are open, the most this server allows (see \
+                         --hrana-max-streams): close streams when done with them",
+                        self.limits.max_streams
+                    ),
+                )));
+            }
+            open.insert(
+                id,
+                Entry {
+                    seq: 1,
+                    state: None,
+                    last_used: Instant::now(),
+                    returned: Arc::new(Notify::new()),
+                },
+            );
+        }
+        let state = StreamState::new(self.engine.session(), self.limits.max_stored_sql);
+        Ok(Lease {
+            streams: self.clone(),
+            id,
+            seq: 1,
+            state: Some(state),
+        })
+    }
+
+    /// Takes the stream out of the registry for one request; waits while a
+    /// cursor still has it.
+    async fn take(self: &Arc<Self>, id: u64, seq: u64) -> Result<Lease, StreamError> {
+        let deadline = Instant::now() + self.limits.expiry;
+        loop {
+            let returned = {
+                let mut open = self.lock();
+                let entry = open.get_mut(&id).ok_or_else(|| {
+                    StreamError(HranaError::new(
+                        "STREAM_EXPIRED",
+                        "the stream has expired or was closed: its transaction, if any, was \
+                         rolled back",
+                    ))
+                })?;
+                if entry.seq != seq {
+                    return Err(StreamError(HranaError::new(
+                        "BATON_STALE",
+                        "the baton was already used: each baton is good for one request, send \
+                         the one the last response returned",
+                    )));
+                }
+                match entry.state.take() {
+                    Some(state) => {
+                        entry.seq += 1;
+                        return Ok(Lease {
+                            streams: self.clone(),
+                            id,
+                            seq: entry.seq,
+                            state: Some(state),
+                        });
+                    }
+                    None => entry.returned.clone().notified_owned(),
+                }
+            };
+            tokio::pin!(returned);
+            // The notification may have come between the lock and here: enabled
+            // now, it is not missed.
+            returned.as_mut().enable();
+            if tokio::time::timeout_at(deadline.into(), returned)
+                .await
+                .is_err()
+            {
+                return Err(StreamError(HranaError::new(
+                    "STREAM_BUSY",
+                    "the stream is still in use by another request",
+                )));
+            }
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<u64, Entry>> {
+        // A panic while holding the lock leaves the map consistent (every
+        // change is one insert or remove): carry on with it.
+        self.open.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Closes every idle stream (at shutdown, so that the pool can close).
+    pub async fn close_all(&self) {
+        let states: Vec<StreamState> = self
+            .lock()
+            .drain()
+            .filter_map(|(_, mut entry)| {
+                entry.returned.notify_waiters();
+                entry.state.take()
+            })
+            .collect();
+        for state in states {
+            state.close().await;
+        }
+    }
+
+    /// Closes the streams idle for longer than the expiry.
+    async fn expire(&self) {
+        let expiry = self.limits.expiry;
+        let expired: Vec<StreamState> = {
+            let mut open = self.lock();
+            let ids: Vec<u64> = open
+                .iter()
+                .filter(|(_, e)| e.state.is_some() && e.last_used.elapsed() >= expiry)
+                .map(|(id, _)| *id)
+                .collect();
+            ids.iter()
+                .filter_map(|id| open.remove(id))
+                .filter_map(|mut entry| {
+                    entry.returned.notify_waiters();
+                    entry.state.take()
+                })
+                .collect()
+        };
+        for state in expired {
+            tracing::debug!("closing an expired Hrana stream");
+            state.close().await;
+        }
+    }
+}
+
+/// Checks for expired streams a few times per expiry period.
+async fn expire_idle(streams: Weak<Streams>, shutdown: Shutdown) {
+    let Some(period) = streams
+        .upgrade()
+        .map(|s| (s.limits.expiry / 4).clamp(Duration::from_millis(10), Duration::from_secs(1)))
+    else {
+        return;
+    };
+    let mut ticks = tokio::time::interval(period);
+    loop {
+        tokio::select! {
+            _ = ticks.tick() => {}
+            () = shutdown.wait() => return,
+        }
+        match streams.upgrade() {
+            Some(streams) => streams.expire().await,
+            None => return,
+        }
+    }
+}
+
+impl Lease {
+    pub fn state(&mut self) -> Result<&mut StreamState, HranaError> {
+        self.state
+            .as_mut()
+            .ok_or_else(|| HranaError::new("STREAM_CLOSED", "the stream was closed"))
+    }
+
+    /// The baton the stream answers to once this request is done.
+    pub fn baton(&self) -> String {
+        self.streams.batons.sign(self.id, self.seq)
+    }
+
+    /// Gives the stream back for the next request, and returns its baton; or,
+    /// when `close`, ends it (rolling back what it left open).
+    pub async fn finish(mut self, close: bool) -> Option<String> {
+        let state = self.state.take()?;
+        if close {
+            self.streams.lock().remove(&self.id);
+            state.close().await;
+            return None;
+        }
+        let mut open = self.streams.lock();
+        let entry = open.get_mut(&self.id)?;
+        entry.state = Some(state);
+        entry.last_used = Instant::now();
+        entry.returned.notify_waiters();
+        drop(open);
+        Some(self.baton())
+    }
+}
+
+impl Drop for Lease {
+    fn drop(&mut self) {
+        if self.state.is_some() {
+            // Unfinished: the session is dropped with the lease, and its
+            // connection's release rolls back what it left open.
+            if let Some(entry) = self.streams.lock().remove(&self.id) {
+                entry.returned.notify_waiters();
+            }
+        }
+    }
+}
+
+/// The key batons are signed with, drawn from the OS at startup.
+struct BatonKey([u8; 32]);
+
+impl BatonKey {
+    fn generate() -> BatonKey {
+        let mut key = [0u8; 32];
+        if let Err(error) = getrandom::fill(&mut key) {
+            // Without the OS's randomness, a clock-derived key still differs per
+            // run, but batons are then guessable: say so.
+            tracing::warn!(%error, "no OS randomness for the Hrana baton key");
+            let nanos = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos());
+            key[..16].copy_from_slice(&nanos.to_le_bytes());
+        }
+        BatonKey(key)
+    }
+
+    pub fn sign(&self, id: u64, seq: u64) -> String {
+        let mut bytes = Vec::with_capacity(16 + MAC_LEN);
+        bytes.extend_from_slice(&id.to_be_bytes());
+        bytes.extend_from_slice(&seq.to_be_bytes());
+        let tag = self.mac(&bytes).finalize().into_bytes();
+        bytes.extend_from_slice(&tag[..MAC_LEN]);
+        URL_SAFE_NO_PAD.encode(bytes)
+    }
+
+    pub fn verify(&self, baton: &str) -> Result<(u64, u64), StreamError> {
+        let invalid = || {
+            StreamError(HranaError::new(
+                "BATON_INVALID",
+                "the baton is not one this server issued",
+            ))
+        };
+        let bytes = URL_SAFE_NO_PAD
+            .decode(baton.as_bytes())
+            .map_err(|_| invalid())?;
+        if bytes.len() != 16 + MAC_LEN {
+            return Err(invalid());
+        }
+        let (body, tag) = bytes.split_at(16);
+        self.mac(body)
+            .verify_truncated_left(tag)
+            .map_err(|_| invalid())?;
+        let number = |range: std::ops::Range<usize>| {
+            body.get(range)
+                .and_then(|b| <[u8; 8]>::try_from(b).ok())
+                .map(u64::from_be_bytes)
+                .ok_or_else(invalid)
+        };
+        Ok((number(0..8)?, number(8..16)?))
+    }
+
+    fn mac(&self, body: &[u8]) -> Hmac<Sha256> {
+        // HMAC takes keys of any length: this cannot fail.
+        let mut mac = <Hmac<Sha256> as KeyInit>::new_from_slice(&self.0)
+            .unwrap_or_else(|_| unreachable!("HMAC accepts any key length"));
+        mac.update(body);
+        mac
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn batons_carry_their_stream_and_resist_forgery() {
+        let key = BatonKey([7; 32]);
+        let baton = key.sign(42, 3);
+        assert_eq!(key.verify(&baton).ok(), Some((42, 3)));
+        let mut bytes = URL_SAFE_NO_PAD.decode(&baton).unwrap();
+        bytes[7] ^= 1;
+        assert!(key.verify(&URL_SAFE_NO_PAD.encode(&bytes)).is_err());
+        assert!(BatonKey([8; 32]).verify(&baton).is_err());
+        assert!(key.verify("not a baton").is_err());
+        assert!(key.verify("").is_err());
+    }
+}

@@ -1,0 +1,64 @@
+//! `POST /v1/execute` and `POST /v1/batch`: the stateless Hrana-over-HTTP of
+//! Python's `libsql-client` (0.3). Each request runs on a session of its own,
+//! closed at its end (a transaction it leaves open is rolled back); the
+//! statement and batch shapes are Hrana's.
+
+use std::sync::Arc;
+
+use axum::body::Bytes;
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::response::Response;
+use serde::{Deserialize, Serialize};
+
+use super::exec::StreamState;
+use super::proto::{Batch, BatchOutcome, Stmt, StmtOutcome};
+use super::streams::Streams;
+
+#[derive(Deserialize)]
+struct ExecuteRequest {
+    stmt: Stmt,
+}
+
+#[derive(Deserialize)]
+struct BatchRequest {
+    batch: Batch,
+}
+
+#[derive(Serialize)]
+struct Answer<T> {
+    result: T,
+}
+
+/// `{"stmt": Stmt}` → `{"result": StmtResult}`; a failed statement is a 400
+/// with `{"message", "code"}`.
+pub async fn execute(State(streams): State<Arc<Streams>>, body: Bytes) -> Response {
+    let request: ExecuteRequest = match super::decode(&body) {
+        Ok(request) => request,
+        Err(error) => return super::failure(StatusCode::BAD_REQUEST, error),
+    };
+    let mut state = stateless(&streams);
+    let outcome: Result<StmtOutcome, _> = state.execute(request.stmt).await;
+    state.close().await;
+    match outcome {
+        Ok(result) => super::json(StatusCode::OK, &Answer { result }),
+        Err(error) => super::failure(StatusCode::BAD_REQUEST, error),
+    }
+}
+
+/// `{"batch": Batch}` → `{"result": BatchResult}`.
+pub async fn batch(State(streams): State<Arc<Streams>>, body: Bytes) -> Response {
+    let request: BatchRequest = match super::decode(&body) {
+        Ok(request) => request,
+        Err(error) => return super::failure(StatusCode::BAD_REQUEST, error),
+    };
+    let mut state = stateless(&streams);
+    let result: BatchOutcome = state.batch(request.batch).await;
+    state.close().await;
+    super::json(StatusCode::OK, &Answer { result })
+}
+
+/// A one-request stream: no baton, no stored SQL.
+fn stateless(streams: &Streams) -> StreamState {
+    StreamState::new(streams.engine().session(), 0)
+}
