@@ -1,0 +1,193 @@
+//! Client programs from other ecosystems (Python drivers in a virtualenv, npm
+//! packages) that tests drive a server with: installed once into `target/`,
+//! and run to completion with their output shown when they fail.
+
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use super::TestServer;
+
+/// Longest a client program may run; a hung one is killed and its output shown.
+const DEADLINE: Duration = Duration::from_secs(120);
+
+/// Runs `command` (a client pointed at `server`) until it exits; panics with its
+/// output and the server's last log lines unless it succeeds.
+pub fn run_to_success(mut command: Command, server: &TestServer, what: &str) {
+    let log_path = server.dir.path().join("client.log");
+    let log = File::create(&log_path).expect("client log file");
+    let mut child = command
+        .stdin(Stdio::null())
+        .stdout(log.try_clone().expect("client log file"))
+        .stderr(log)
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot run {what}: {e}"));
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait for the client") {
+            break Some(status);
+        }
+        if started.elapsed() > DEADLINE {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let output = std::fs::read_to_string(&log_path).unwrap_or_default();
+    let verdict = match status {
+        Some(status) if status.success() => {
+            println!("{output}");
+            return;
+        }
+        Some(status) => format!("failed ({status})"),
+        None => format!("did not finish within {DEADLINE:?}"),
+    };
+    let logs = server.logs();
+    let tail = &logs[logs.len().saturating_sub(30)..];
+    panic!(
+        "{what} {verdict}:\n{output}\n--- last server log lines ---\n{}",
+        tail.join("\n")
+    );
+}
+
+/// The virtualenv's python (`target/py-venv`, from `tests/python/requirements.txt`),
+/// made on first use; `.ci/run` makes the same one.
+pub fn venv_python() -> PathBuf {
+    static PYTHON: OnceLock<Result<PathBuf, String>> = OnceLock::new();
+    PYTHON
+        .get_or_init(|| {
+            let requirements = source_dir().join("tests/python/requirements.txt");
+            installed("py-venv", &requirements, |staging| {
+                let made = run(Command::new("python3").arg("-m").arg("venv").arg(staging));
+                if !made.as_ref().is_ok_and(|o| o.status.success()) {
+                    return Err(format!(
+                        "cannot create the virtualenv for the Python tests with `python3 -m \
+                         venv` (Debian: apt-get install python3-venv; .ci/run installs it): {}",
+                        describe(&made)
+                    ));
+                }
+                let pip = run(Command::new(staging.join("bin/python"))
+                    .args(["-m", "pip", "install", "--disable-pip-version-check", "-q"])
+                    .arg("-r")
+                    .arg(&requirements));
+                if !pip.as_ref().is_ok_and(|o| o.status.success()) {
+                    return Err(format!(
+                        "cannot install {} into the virtualenv (is PyPI reachable?): {}",
+                        requirements.display(),
+                        describe(&pip)
+                    ));
+                }
+                Ok(())
+            })
+            .map(|venv| venv.join("bin/python"))
+        })
+        .clone()
+        .unwrap_or_else(|error| panic!("{error}"))
+}
+
+/// `target/libsql-client/node_modules`: the npm packages `tests/js/package.json`
+/// pins, installed on first use; `.ci/run` installs the same.
+pub fn node_modules() -> PathBuf {
+    static MODULES: OnceLock<Result<PathBuf, String>> = OnceLock::new();
+    MODULES
+        .get_or_init(|| {
+            let manifest = source_dir().join("tests/js/package.json");
+            installed("libsql-client", &manifest, |staging| {
+                std::fs::create_dir_all(staging)
+                    .and_then(|()| std::fs::copy(&manifest, staging.join("package.json")))
+                    .map_err(|e| format!("prepare {}: {e}", staging.display()))?;
+                let npm = run(Command::new("npm")
+                    .args(["install", "--no-fund", "--no-audit", "--silent", "--prefix"])
+                    .arg(staging));
+                if !npm.as_ref().is_ok_and(|o| o.status.success()) {
+                    return Err(format!(
+                        "cannot install {} with npm (apt-get install npm; is the registry \
+                         reachable?): {}",
+                        manifest.display(),
+                        describe(&npm)
+                    ));
+                }
+                Ok(())
+            })
+            .map(|prefix| prefix.join("node_modules"))
+        })
+        .clone()
+        .unwrap_or_else(|error| panic!("{error}"))
+}
+
+fn source_dir() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `target/<name>`, made by `make` from `spec` unless it is ready: it is when it
+/// holds a copy of `spec` (written last, so a half-made one is never taken for
+/// ready). One maker at a time, across test binaries and `.ci/run`; made under a
+/// temporary name and renamed (a virtualenv's python and npm's modules find
+/// their files relative to themselves, so the rename keeps them working).
+fn installed(
+    name: &str,
+    spec: &Path,
+    make: impl FnOnce(&Path) -> Result<(), String>,
+) -> Result<PathBuf, String> {
+    let target = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .parent()
+        .expect("target dir")
+        .to_path_buf();
+    let dir = target.join(name);
+    let stamp = dir.join(stamp_name(spec));
+    let wanted =
+        std::fs::read_to_string(spec).map_err(|e| format!("read {}: {e}", spec.display()))?;
+    let ready = || std::fs::read_to_string(&stamp).ok().as_deref() == Some(&wanted);
+    if ready() {
+        return Ok(dir);
+    }
+    let lock_path = target.join(format!("{name}.lock"));
+    let lock = File::create(&lock_path).map_err(|e| format!("{}: {e}", lock_path.display()))?;
+    lock.lock()
+        .map_err(|e| format!("lock {}: {e}", lock_path.display()))?;
+    if ready() {
+        return Ok(dir);
+    }
+    eprintln!("installing {} into {}", spec.display(), dir.display());
+    let staging = target.join(format!("{name}.new"));
+    for old in [&staging, &dir] {
+        if old.exists() {
+            std::fs::remove_dir_all(old).map_err(|e| format!("remove {}: {e}", old.display()))?;
+        }
+    }
+    make(&staging)?;
+    std::fs::write(staging.join(stamp_name(spec)), &wanted)
+        .map_err(|e| format!("write the install stamp: {e}"))?;
+    std::fs::rename(&staging, &dir).map_err(|e| format!("rename {}: {e}", staging.display()))?;
+    Ok(dir)
+}
+
+/// `.requirements` for `requirements.txt`, `.package.json` for `package.json`.
+fn stamp_name(spec: &Path) -> String {
+    match spec.file_stem().and_then(|s| s.to_str()) {
+        Some("requirements") => ".requirements".to_owned(),
+        _ => format!(
+            ".{}",
+            spec.file_name().and_then(|s| s.to_str()).unwrap_or("spec")
+        ),
+    }
+}
+
+fn run(command: &mut Command) -> std::io::Result<Output> {
+    command.stdin(Stdio::null()).output()
+}
+
+fn describe(result: &std::io::Result<Output>) -> String {
+    match result {
+        Ok(output) => format!(
+            "{}\n{}{}",
+            output.status,
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        ),
+        Err(error) => error.to_string(),
+    }
+}
