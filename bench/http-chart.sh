@@ -28,14 +28,14 @@ awk -F, -v dir="$work" '
 plots=()
 while read -r n variant; do
   sort -n -o "$work/$n.dat" "$work/$n.dat"
-  title=$(sed -E 's|^litewire/([a-z]+)/memstatus=([01])$|litewire \1, MEMSTATUS=\2|' <<<"$variant")
+  title=$(sed -E 's|^(litewire\|hrana)/([a-z]+)/memstatus=([01])$|\1 \2, MEMSTATUS=\3|' <<<"$variant")
   color='#555555' dash=1 point=7
   case $variant in
     ceiling) title="ceiling (same HTTP stack, no SQLite)" color=black dash=2 ;;
     *shared*) color='#1f6fb4' ;;
     *private*) color='#d0421b' ;;
   esac
-  case $variant in *memstatus=1*) dash=3 point=6 ;; esac
+  case $variant in *memstatus=1*) dash=3 point=6 ;; hrana/*) dash=4 point=5 ;; esac
   style="linewidth 2 linecolor rgb '$color' dashtype $dash pointtype $point"
   plots+=("'$work/$n.dat' using 1:2 title '$title' with linespoints $style")
 done <"$work/variants.txt"

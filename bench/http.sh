@@ -5,8 +5,11 @@
 #   c.   litewire built with SQLite's memory statistics on (LIBSQLITE3_FLAGS set in the
 #        shell overrides .cargo/config.toml; own target dir), both cache modes;
 #   d.   a ceiling: the same axum stack answering the same JSON without SQLite
-#        (bench/rust/ceiling.rs).
-# Prints req/s, p50 and p99 for each, and litewire as a percentage of the ceiling;
+#        (bench/rust/ceiling.rs);
+#   e.   Hrana: the same query as a libsql client sends it, an `execute` + `close`
+#        pipeline on POST /v2/pipeline, against the same server run as a/b.
+# Prints req/s, p50 and p99 for each, and litewire as a percentage of the ceiling
+# (Hrana also as a percentage of the legacy body on the same server);
 # writes the same figures to CSV (variant,clients,req_s,p50_ms,p99_ms) and draws them
 # with bench/http-chart.sh into a PNG beside it.
 # Usage: bench/http.sh   (env: DURATION=15 CLIENTS="1 10 100" PORT=28080
@@ -23,6 +26,7 @@ CSV=${CSV:-docs/http-matrix.csv}
 LITEWIRE_ARGS=${LITEWIRE_ARGS:-}
 export CEILING_THREAD_PER_CORE=${CEILING_THREAD_PER_CORE:-0}
 BODY='{ "statements": [{"q" : "SELECT * FROM t"}] }'
+HRANA_BODY='{"requests": [{"type": "execute", "stmt": {"sql": "SELECT * FROM t"}}, {"type": "close"}]}'
 
 command -v hey >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq hey >/dev/null; }
 
@@ -69,9 +73,9 @@ curl -fs -d "{\"statements\": [\"CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)
 answer=$(curl -fs -d "$BODY" "http://127.0.0.1:$PORT/")
 stop
 
-measure() { # label clients -> "label clients rps p50 p99"
+measure() { # label clients [path body] -> "label clients rps p50 p99"
   local out
-  out=$(hey -z "${DURATION}s" -c "$2" -m POST -T "text/html" -d "$BODY" "http://127.0.0.1:$PORT/")
+  out=$(hey -z "${DURATION}s" -c "$2" -m POST -T "text/html" -d "${4:-$BODY}" "http://127.0.0.1:$PORT${3:-/}")
   local rps p50 p99 errors
   rps=$(awk '/Requests\/sec:/ {print $2}' <<<"$out")
   p50=$(awk "/ 50% in / {print \$3}" <<<"$out")
@@ -93,22 +97,28 @@ for c in $CLIENTS; do
     read -r mem cache bin <<<"$variant"
     start_litewire "$bin" "$cache"
     measure "litewire/$cache/$mem" "$c" >>"$results"
+    if [ "$mem" = memstatus=0 ]; then
+      measure "hrana/$cache/$mem" "$c" /v2/pipeline "$HRANA_BODY" >>"$results"
+    fi
     stop
   done
 done
 
-printf '%-28s %7s %10s %9s %9s %10s\n' server clients req/s p50_ms p99_ms %ceiling
+printf '%-28s %7s %10s %9s %9s %10s %9s\n' server clients req/s p50_ms p99_ms %ceiling %legacy
 awk '
   $1 == "ceiling" { ceiling[$2] = $3 }
+  $1 ~ /^litewire\// { legacy[substr($1, 10) " " $2] = $3 }
   { rows[NR] = $0 }
   END {
     for (i = 1; i <= NR; i++) {
       split(rows[i], f, " ")
       pct = (f[1] == "ceiling") ? "100" : sprintf("%.0f", 100 * f[3] / ceiling[f[2]])
-      printf "%-28s %7s %10.0f %9.2f %9.2f %10s\n", f[1], f[2], f[3], f[4] * 1000, f[5] * 1000, pct
+      key = substr(f[1], 7) " " f[2]
+      vs = (f[1] ~ /^hrana\// && legacy[key] > 0) ? sprintf("%.0f", 100 * f[3] / legacy[key]) : ""
+      printf "%-28s %7s %10.0f %9.2f %9.2f %10s %9s\n", f[1], f[2], f[3], f[4] * 1000, f[5] * 1000, pct, vs
     }
   }' "$results"
-echo "hey -z ${DURATION}s -m POST -T text/html -d '$BODY'; $(nproc) CPUs; litewire flags: ${LITEWIRE_ARGS:-(none)}; ceiling thread per core: $CEILING_THREAD_PER_CORE"
+echo "hey -z ${DURATION}s -m POST -T text/html -d '$BODY' (Hrana: -d '$HRANA_BODY' .../v2/pipeline); $(nproc) CPUs; litewire flags: ${LITEWIRE_ARGS:-(none)}; ceiling thread per core: $CEILING_THREAD_PER_CORE"
 
 # The same rows as CSV, latencies in milliseconds, and the chart drawn from it.
 awk 'BEGIN { print "variant,clients,req_s,p50_ms,p99_ms" }

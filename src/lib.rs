@@ -8,7 +8,8 @@
 //!
 //! - [`pg`]: the PostgreSQL front end (pgwire): startup, the simple and extended
 //!   protocols and COPY (one file each), value encoding and decoding, SQLSTATEs.
-//! - [`http`]: the HTTP front end (axum): `POST /` batches, `/health`, `/version`.
+//! - [`http`]: the HTTP front end (axum): `POST /` batches, `/health`, `/version`,
+//!   and Hrana for the libsql SDKs (`http::hrana`).
 //! - [`sql`]: pure SQL text work: splitting a query string, classifying statements,
 //!   translating the PostgreSQL dialect (sqlparser), COPY and session commands,
 //!   parameter hints, quoting, and the list of emulated catalog relations.
