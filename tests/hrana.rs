@@ -594,3 +594,29 @@ async fn v1_execute_and_batch() {
             .contains("no such table")
     );
 }
+
+/// SIGTERM with a stream open inside a write transaction: the server rolls it
+/// back and stops (the pool's close does not wait for the stream forever), and
+/// the file holds only what was committed.
+#[tokio::test]
+async fn shutdown_rolls_back_open_streams() {
+    let mut server = TestServer::start("shared", &[]);
+    pipeline(
+        &server,
+        json!({"requests": [execute("CREATE TABLE t (x INTEGER)"), close()]}),
+    )
+    .await;
+    let open = pipeline(
+        &server,
+        json!({"requests": [execute("BEGIN IMMEDIATE"), execute("INSERT INTO t VALUES (1)")]}),
+    )
+    .await;
+    assert!(open["baton"].is_string());
+    assert!(server.stop().success());
+    let output = std::process::Command::new("sqlite3")
+        .arg(server.db_path())
+        .arg("SELECT count(*) FROM t")
+        .output()
+        .expect("run sqlite3");
+    assert_eq!(common::stdout(&output).trim(), "0");
+}
