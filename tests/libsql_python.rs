@@ -7,19 +7,18 @@
 
 mod common;
 
-use std::path::Path;
 use std::process::Command;
 
-use common::{TestServer, clients};
+use common::{TestServer, clients, python};
 
 in_both_cache_modes!(values_batches_and_errors);
 
 async fn values_batches_and_errors(cache: &str) {
     let server = TestServer::start(cache, &[]);
-    let mut command = Command::new(clients::venv_python());
+    let mut command = Command::new(python::venv_python());
     command
         .args(["-u", "-m", "unittest", "-v", "test_libsql_client"])
-        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/python"))
+        .current_dir(python::python_dir())
         .env("LITEWIRE_HTTP_URL", format!("http://{}", server.http))
         // No __pycache__ in the source tree.
         .env("PYTHONDONTWRITEBYTECODE", "1");

@@ -1,6 +1,6 @@
-//! Client programs from other ecosystems (Python drivers in a virtualenv, npm
-//! packages) that tests drive a server with: installed once into `target/`,
-//! and run to completion with their output shown when they fail.
+//! Client programs from other ecosystems that tests drive a server with: npm
+//! packages installed once into `target/` (the virtualenv is `python`'s), and
+//! any client run to completion with its output shown when it fails.
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
@@ -53,41 +53,6 @@ pub fn run_to_success(mut command: Command, server: &TestServer, what: &str) {
     );
 }
 
-/// The virtualenv's python (`target/py-venv`, from `tests/python/requirements.txt`),
-/// made on first use; `.ci/run` makes the same one.
-pub fn venv_python() -> PathBuf {
-    static PYTHON: OnceLock<Result<PathBuf, String>> = OnceLock::new();
-    PYTHON
-        .get_or_init(|| {
-            let requirements = source_dir().join("tests/python/requirements.txt");
-            installed("py-venv", &requirements, |staging| {
-                let made = run(Command::new("python3").arg("-m").arg("venv").arg(staging));
-                if !made.as_ref().is_ok_and(|o| o.status.success()) {
-                    return Err(format!(
-                        "cannot create the virtualenv for the Python tests with `python3 -m \
-                         venv` (Debian: apt-get install python3-venv; .ci/run installs it): {}",
-                        describe(&made)
-                    ));
-                }
-                let pip = run(Command::new(staging.join("bin/python"))
-                    .args(["-m", "pip", "install", "--disable-pip-version-check", "-q"])
-                    .arg("-r")
-                    .arg(&requirements));
-                if !pip.as_ref().is_ok_and(|o| o.status.success()) {
-                    return Err(format!(
-                        "cannot install {} into the virtualenv (is PyPI reachable?): {}",
-                        requirements.display(),
-                        describe(&pip)
-                    ));
-                }
-                Ok(())
-            })
-            .map(|venv| venv.join("bin/python"))
-        })
-        .clone()
-        .unwrap_or_else(|error| panic!("{error}"))
-}
-
 /// `target/libsql-client/node_modules`: the npm packages `tests/js/package.json`
 /// pins, installed on first use; `.ci/run` installs the same.
 pub fn node_modules() -> PathBuf {
@@ -125,8 +90,8 @@ fn source_dir() -> &'static Path {
 /// `target/<name>`, made by `make` from `spec` unless it is ready: it is when it
 /// holds a copy of `spec` (written last, so a half-made one is never taken for
 /// ready). One maker at a time, across test binaries and `.ci/run`; made under a
-/// temporary name and renamed (a virtualenv's python and npm's modules find
-/// their files relative to themselves, so the rename keeps them working).
+/// temporary name and renamed (npm's modules find their files relative to
+/// themselves, so the rename keeps them working).
 fn installed(
     name: &str,
     spec: &Path,
@@ -137,7 +102,7 @@ fn installed(
         .expect("target dir")
         .to_path_buf();
     let dir = target.join(name);
-    let stamp = dir.join(stamp_name(spec));
+    let stamp = dir.join(STAMP);
     let wanted =
         std::fs::read_to_string(spec).map_err(|e| format!("read {}: {e}", spec.display()))?;
     let ready = || std::fs::read_to_string(&stamp).ok().as_deref() == Some(&wanted);
@@ -159,22 +124,14 @@ fn installed(
         }
     }
     make(&staging)?;
-    std::fs::write(staging.join(stamp_name(spec)), &wanted)
+    std::fs::write(staging.join(STAMP), &wanted)
         .map_err(|e| format!("write the install stamp: {e}"))?;
     std::fs::rename(&staging, &dir).map_err(|e| format!("rename {}: {e}", staging.display()))?;
     Ok(dir)
 }
 
-/// `.requirements` for `requirements.txt`, `.package.json` for `package.json`.
-fn stamp_name(spec: &Path) -> String {
-    match spec.file_stem().and_then(|s| s.to_str()) {
-        Some("requirements") => ".requirements".to_owned(),
-        _ => format!(
-            ".{}",
-            spec.file_name().and_then(|s| s.to_str()).unwrap_or("spec")
-        ),
-    }
-}
+/// The copy of the spec an install was made from.
+const STAMP: &str = ".package.json";
 
 fn run(command: &mut Command) -> std::io::Result<Output> {
     command.stdin(Stdio::null()).output()

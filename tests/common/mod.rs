@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod clients;
+pub mod python;
 
 use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
