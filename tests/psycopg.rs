@@ -3,17 +3,16 @@
 //! The tests themselves are `tests/python/test_psycopg.py`; each Rust test starts a
 //! fresh server and runs one of its test classes with the virtualenv's Python.
 //! The virtualenv (`target/py-venv`, from `tests/python/requirements.txt`) is made
-//! by `.ci/run`, or here on first use.
+//! by `.ci/run`, or on first use (`common::python`).
 
 mod common;
 
 use std::fs::File;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-use std::sync::OnceLock;
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use common::TestServer;
+use common::python::{python_dir, venv_python};
 
 in_both_cache_modes!(
     connection,
@@ -55,10 +54,6 @@ async fn errors(cache: &str) {
 
 /// Longest a test class may run; a hung client is killed and its output shown.
 const CLASS_DEADLINE: Duration = Duration::from_secs(120);
-
-fn python_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/python")
-}
 
 /// Runs `test_psycopg.<class>` against a fresh server; fails with the Python output.
 fn run_python_class(cache: &str, class: &str) {
@@ -119,98 +114,4 @@ fn run_python_class(cache: &str, class: &str) {
          --- last server log lines ---\n{}",
         tail.join("\n")
     );
-}
-
-/// The virtualenv's python, made on first use; concurrent tests and processes wait for
-/// one maker.
-fn venv_python() -> PathBuf {
-    static PYTHON: OnceLock<Result<PathBuf, String>> = OnceLock::new();
-    PYTHON
-        .get_or_init(prepare_venv)
-        .clone()
-        .unwrap_or_else(|error| panic!("{error}"))
-}
-
-/// `target/py-venv` is ready when it holds a copy of the requirements it was made from
-/// (written last, so a half-made one is never taken for ready).
-fn prepare_venv() -> Result<PathBuf, String> {
-    let target = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .parent()
-        .expect("target dir")
-        .to_path_buf();
-    let venv = target.join("py-venv");
-    let python = venv.join("bin/python");
-    let stamp = venv.join(".requirements");
-    let requirements_path = python_dir().join("requirements.txt");
-    let requirements = std::fs::read_to_string(&requirements_path)
-        .map_err(|e| format!("read {}: {e}", requirements_path.display()))?;
-    let ready = || {
-        python.exists() && std::fs::read_to_string(&stamp).ok().as_deref() == Some(&requirements)
-    };
-    if ready() {
-        return Ok(python);
-    }
-
-    // One maker at a time, across test binaries and .ci/run.
-    let lock_path = target.join("py-venv.lock");
-    let lock = File::create(&lock_path).map_err(|e| format!("{}: {e}", lock_path.display()))?;
-    lock.lock()
-        .map_err(|e| format!("lock {}: {e}", lock_path.display()))?;
-    if ready() {
-        return Ok(python);
-    }
-    eprintln!("creating the psycopg virtualenv in {}", venv.display());
-    // Made under a temporary name and renamed: `bin/python` finds its environment
-    // relative to itself, so the rename keeps it working.
-    let staging = target.join("py-venv.new");
-    for dir in [&staging, &venv] {
-        if dir.exists() {
-            std::fs::remove_dir_all(dir).map_err(|e| format!("remove {}: {e}", dir.display()))?;
-        }
-    }
-    let made = run(Command::new("python3").arg("-m").arg("venv").arg(&staging));
-    if !made.as_ref().is_ok_and(|o| o.status.success()) {
-        return Err(format!(
-            "cannot create the virtualenv for the psycopg tests with `python3 -m venv` \
-             (Debian: apt-get install python3-venv; .ci/run installs it): {}",
-            describe(&made)
-        ));
-    }
-    let installed = run(Command::new(staging.join("bin/python"))
-        .args([
-            "-m",
-            "pip",
-            "install",
-            "--disable-pip-version-check",
-            "-q",
-            "-r",
-        ])
-        .arg(&requirements_path));
-    if !installed.as_ref().is_ok_and(|o| o.status.success()) {
-        return Err(format!(
-            "cannot install {} into the psycopg virtualenv (is PyPI reachable?): {}",
-            requirements_path.display(),
-            describe(&installed)
-        ));
-    }
-    std::fs::write(staging.join(".requirements"), &requirements)
-        .map_err(|e| format!("write the virtualenv stamp: {e}"))?;
-    std::fs::rename(&staging, &venv).map_err(|e| format!("rename the virtualenv: {e}"))?;
-    Ok(python)
-}
-
-fn run(command: &mut Command) -> std::io::Result<Output> {
-    command.stdin(Stdio::null()).output()
-}
-
-fn describe(result: &std::io::Result<Output>) -> String {
-    match result {
-        Ok(output) => format!(
-            "{}\n{}{}",
-            output.status,
-            String::from_utf8_lossy(&output.stdout),
-            String::from_utf8_lossy(&output.stderr)
-        ),
-        Err(error) => error.to_string(),
-    }
 }

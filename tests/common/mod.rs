@@ -2,6 +2,8 @@
 //! and the clients the tests drive it with.
 #![allow(dead_code)]
 
+pub mod python;
+
 use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
