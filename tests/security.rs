@@ -14,6 +14,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use base64::Engine as _;
 use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
 use ring::signature::{Ed25519KeyPair, KeyPair};
+use rustls_pki_types::pem::PemObject;
 use serde_json::{Value as Json, json};
 
 use common::python::venv_python;
@@ -856,5 +857,89 @@ fn trust_on_a_public_listener_needs_to_be_explicit() {
         line.as_deref()
             .is_some_and(|l| l.contains("auth=\"password\"")),
         "{line:?}"
+    );
+}
+
+/// PostgreSQL 17's direct TLS (`sslnegotiation=direct`): the client starts TLS at
+/// once, with ALPN `postgresql`, and sends its startup message inside.
+#[tokio::test]
+async fn direct_tls_with_alpn() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    use tokio_rustls::rustls;
+
+    let users = users();
+    let (ca, cert, key) = certificates(users.dir.path());
+    let server = start(
+        &users,
+        &[
+            "--tls-cert",
+            cert.to_str().expect("path"),
+            "--tls-key",
+            key.to_str().expect("path"),
+            "--pg-require-tls",
+        ],
+    );
+    let mut roots = rustls::RootCertStore::empty();
+    for ca in rustls_pki_types::CertificateDer::pem_file_iter(&ca).expect("CA file") {
+        roots.add(ca.expect("CA")).expect("add CA");
+    }
+    let provider = std::sync::Arc::new(rustls::crypto::ring::default_provider());
+    let mut config = rustls::ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .expect("protocols")
+        .with_root_certificates(roots)
+        .with_no_client_auth();
+    config.alpn_protocols = vec![b"postgresql".to_vec()];
+    let connector = tokio_rustls::TlsConnector::from(std::sync::Arc::new(config));
+    let tcp = tokio::net::TcpStream::connect(server.pg)
+        .await
+        .expect("connect");
+    let name = rustls_pki_types::ServerName::try_from("localhost").expect("name");
+    let mut tls = connector.connect(name, tcp).await.expect("TLS handshake");
+    assert_eq!(tls.get_ref().1.alpn_protocol(), Some(&b"postgresql"[..]));
+
+    let mut startup = Vec::new();
+    startup.extend_from_slice(&196_608i32.to_be_bytes());
+    for part in ["user", WRITER.0, "database", "litewire", ""] {
+        startup.extend_from_slice(part.as_bytes());
+        startup.push(0);
+    }
+    let mut message = ((startup.len() + 4) as i32).to_be_bytes().to_vec();
+    message.extend_from_slice(&startup);
+    tls.write_all(&message).await.expect("send startup");
+    let mut header = [0u8; 9];
+    tls.read_exact(&mut header).await.expect("read the answer");
+    // AuthenticationSASL (R, code 10): the server asks for SCRAM inside TLS.
+    assert_eq!(header[0], b'R');
+    assert_eq!(
+        i32::from_be_bytes(header[5..9].try_into().expect("code")),
+        10
+    );
+}
+
+/// pgjdbc (Debian's libpostgresql-jdbc-java, which `.ci/run` installs) with SCRAM.
+#[test]
+fn jdbc_scram() {
+    const JAR: &str = "/usr/share/java/postgresql.jar";
+    assert!(
+        Path::new(JAR).exists(),
+        "{JAR} is missing: apt-get install libpostgresql-jdbc-java default-jre-headless"
+    );
+    let users = users();
+    let server = start(&users, &[]);
+    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/jdbc/Login.java");
+    let output = Command::new("java")
+        .args(["-cp", JAR])
+        .arg(source)
+        .args([&server.pg.port().to_string(), WRITER.0, WRITER.1])
+        .stdin(Stdio::null())
+        .output()
+        .expect("run java (apt-get install default-jre-headless)");
+    let out = stdout(&output);
+    assert!(output.status.success(), "{out}{}", stderr(&output));
+    assert!(out.contains("answer 42"), "{out}");
+    assert!(
+        out.contains(&format!("refused 28P01 FATAL: {}", failed_login(WRITER.0))),
+        "{out}"
     );
 }
