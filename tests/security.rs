@@ -598,6 +598,9 @@ async fn readonly_users_cannot_write_on_either_front_end() {
         ("DROP TABLE t", "DROP TABLE"),
         ("CREATE INDEX i ON t (a)", "CREATE INDEX"),
         ("VACUUM", "VACUUM"),
+        ("CREATE VIEW v AS SELECT 1", "CREATE VIEW"),
+        // COPY FROM writes through its own path.
+        ("\\copy t (a) from program 'echo 5'", "INSERT"),
     ] {
         let err = stderr(&psql(&server, READER, &["-c", sql]));
         assert!(

@@ -21,7 +21,7 @@ use std::collections::HashMap;
 use std::io::{BufRead, IsTerminal};
 use std::sync::Mutex;
 
-use crate::config::{AuthMode, Config, PgAuthMethod};
+use crate::config::{Config, PgAuthMethod};
 use crate::engine::Role;
 use jwt::JwtKey;
 use scram::Verifier;
@@ -104,18 +104,6 @@ impl Auth {
             mock_secret,
             recent: Mutex::new(HashMap::new()),
         })
-    }
-
-    /// Everyone in, as `readwrite` (what the server does without users).
-    pub fn trust() -> Auth {
-        Auth {
-            enabled: false,
-            users: Users::default(),
-            jwt: None,
-            pg_methods: vec![PgAuthMethod::ScramSha256],
-            mock_secret: [0; 32],
-            recent: Mutex::new(HashMap::new()),
-        }
     }
 
     /// Whether clients must authenticate.
@@ -231,14 +219,5 @@ fn read_password() -> Result<String, String> {
             .read_line(&mut line)
             .map_err(|e| e.to_string())?;
         Ok(line.trim_end_matches(['\n', '\r']).to_owned())
-    }
-}
-
-impl AuthMode {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            AuthMode::Trust => "trust",
-            AuthMode::Password => "password",
-        }
     }
 }

@@ -426,7 +426,8 @@ impl Session {
         query: direct::Query<'_>,
     ) -> Result<QueryResult, Error> {
         let (handle, statements) = self.held().await?.direct().await?;
-        direct::run(handle, statements, query).await
+        let result = direct::run(handle, statements, query).await;
+        result.map_err(|error| self.explain(error))
     }
 
     /// Runs a parameterless statement whose result is only success or failure.
