@@ -946,3 +946,45 @@ fn jdbc_scram() {
         "{out}"
     );
 }
+
+/// Cleartext passwords only when asked for, and only inside TLS.
+#[test]
+fn cleartext_only_over_tls() {
+    let users = users();
+    let server = start(
+        &users,
+        &["--tls-self-signed", "--pg-auth-methods", "password"],
+    );
+    let conninfo = |sslmode: &str| {
+        format!(
+            "host=127.0.0.1 port={} user={} dbname=litewire sslmode={sslmode}",
+            server.pg.port(),
+            READER.0
+        )
+    };
+    let output = libpq("psql", READER.1)
+        .args(["-X", "-At", &conninfo("require"), "-c", "SELECT 1"])
+        .output()
+        .expect("psql");
+    assert_eq!(stdout(&output), "1\n", "{}", stderr(&output));
+    let output = libpq("psql", READER.1)
+        .args(["-X", &conninfo("require"), "-c", "SELECT 1"])
+        .env("PGPASSWORD", "wrong")
+        .output()
+        .expect("psql");
+    assert!(
+        stderr(&output).contains(&failed_login(READER.0)),
+        "{}",
+        stderr(&output)
+    );
+    let output = libpq("psql", READER.1)
+        .args(["-X", &conninfo("disable"), "-c", "SELECT 1"])
+        .output()
+        .expect("psql");
+    assert!(!output.status.success());
+    assert!(
+        stderr(&output).contains("cleartext passwords need TLS"),
+        "{}",
+        stderr(&output)
+    );
+}
