@@ -988,3 +988,25 @@ fn cleartext_only_over_tls() {
         stderr(&output)
     );
 }
+
+/// node-postgres (pure JavaScript SCRAM) logs in; a wrong password gets 28P01.
+#[test]
+fn node_postgres_scram() {
+    let modules = common::node::node_modules();
+    let users = users();
+    let server = start(&users, &[]);
+    let output = Command::new("node")
+        .arg(common::node::node_dir().join("login.js"))
+        .args([&server.pg.port().to_string(), READER.0, READER.1])
+        .env("NODE_PATH", modules)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run node");
+    let out = stdout(&output);
+    assert!(output.status.success(), "{out}{}", stderr(&output));
+    assert!(out.contains("answer 42"), "{out}");
+    assert!(
+        out.contains(&format!("refused 28P01 {}", failed_login(READER.0))),
+        "{out}"
+    );
+}

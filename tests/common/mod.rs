@@ -2,6 +2,7 @@
 //! and the clients the tests drive it with.
 #![allow(dead_code)]
 
+pub mod node;
 pub mod python;
 
 use std::io::{BufRead, BufReader};
