@@ -16,7 +16,7 @@ use base64::engine::general_purpose::STANDARD;
 use ring::{digest, hmac, pbkdf2, rand};
 
 /// PostgreSQL's default (`scram_iterations`).
-pub const DEFAULT_ITERATIONS: u32 = 4096;
+pub const DEFAULT_ITERATIONS: NonZeroU32 = NonZeroU32::new(4096).expect("non-zero");
 const SALT_LEN: usize = 16;
 const NONCE_LEN: usize = 18;
 const KEY_LEN: usize = 32;
@@ -42,8 +42,7 @@ impl Verifier {
         let mut salt = [0u8; SALT_LEN];
         rand::SecureRandom::fill(&rand::SystemRandom::new(), &mut salt)
             .map_err(|_| "the system's random number generator failed".to_owned())?;
-        let iterations = NonZeroU32::new(DEFAULT_ITERATIONS).unwrap_or(NonZeroU32::MIN);
-        Ok(Verifier::derive(password, &salt, iterations))
+        Ok(Verifier::derive(password, &salt, DEFAULT_ITERATIONS))
     }
 
     /// The verifier `password` gives with this salt and iteration count.
@@ -64,7 +63,7 @@ impl Verifier {
     pub fn mock(user: &str, secret: &[u8]) -> Verifier {
         let salt = hmac_sha256(secret, user.as_bytes());
         Verifier {
-            iterations: NonZeroU32::new(DEFAULT_ITERATIONS).unwrap_or(NonZeroU32::MIN),
+            iterations: DEFAULT_ITERATIONS,
             salt: salt[..SALT_LEN].to_vec(),
             stored_key: hmac_sha256(secret, b"no stored key"),
             server_key: hmac_sha256(secret, b"no server key"),

@@ -25,7 +25,7 @@ use pgwire::tokio::TlsAcceptor;
 
 use crate::auth::md5::Md5Verifier;
 use crate::auth::scram::{Exchange, Verifier};
-use crate::auth::users::Secret;
+use crate::auth::users::{Secret, User};
 use crate::auth::{self, Auth};
 use crate::config::PgAuthMethod;
 use crate::engine::Role;
@@ -98,21 +98,15 @@ impl Login {
         let user = auth.user(&started.user);
         let methods = auth.pg_methods();
         let (message, stage) = match user {
-            Some(found)
-                if methods.contains(&PgAuthMethod::Md5)
-                    && matches!(found.secret, Secret::Md5(_)) =>
-            {
-                let Secret::Md5(verifier) = &found.secret else {
-                    return Err(failed(&started.user));
-                };
+            Some(User {
+                secret: Secret::Md5(verifier),
+                role,
+            }) if methods.contains(&PgAuthMethod::Md5) => {
                 let mut salt = [0u8; 4];
                 ring::rand::SecureRandom::fill(&ring::rand::SystemRandom::new(), &mut salt)
                     .map_err(|_| failed(&started.user))?;
                 let message = Authentication::MD5Password(salt.to_vec());
-                (
-                    message,
-                    Stage::Md5(started, verifier.clone(), salt, found.role),
-                )
+                (message, Stage::Md5(started, verifier.clone(), salt, *role))
             }
             _ if methods.contains(&PgAuthMethod::ScramSha256) => {
                 let (verifier, role) = match user {
