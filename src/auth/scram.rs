@@ -325,16 +325,24 @@ mod tests {
     }
 
     #[test]
-    fn postgres_made_verifier_matches_its_password() {
-        // Made by PostgreSQL 15: SET password_encryption='scram-sha-256';
-        // CREATE ROLE u PASSWORD 'postgres'; SELECT rolpassword FROM pg_authid.
-        let verifier = Verifier::derive(
-            "postgres",
-            &STANDARD.decode("9zD/0a1zXrXyKl6Z8+LB4g==").unwrap(),
-            NonZeroU32::new(4096).unwrap(),
+    fn rfc_7677_example() {
+        // RFC 7677, section 3: user "user", password "pencil".
+        let salt = STANDARD.decode("W22ZaJ0SNY7soEsUEjb6gQ==").unwrap();
+        let verifier = Verifier::derive("pencil", &salt, DEFAULT_ITERATIONS);
+        let nonce = "rOprNGfwEbeRWgbNEkqO%hvYDpWUa2RaTCAfuxFIlj)hNlF$k0";
+        let exchange = Exchange {
+            verifier,
+            client_first_bare: "n=user,r=rOprNGfwEbeRWgbNEkqO".to_owned(),
+            server_first: format!("r={nonce},s=W22ZaJ0SNY7soEsUEjb6gQ==,i=4096"),
+            nonce: nonce.to_owned(),
+            gs2_header: "n,,".to_owned(),
+        };
+        let client_final =
+            format!("c=biws,r={nonce},p=dHzbZapWIk4jUhN+Ute9ytag9zjfMHgsqmmiz7AndVQ=");
+        assert_eq!(
+            exchange.finish(client_final.as_bytes()).unwrap(),
+            "v=6rriTRBi23WpRR/wtup+mMhUZUn/dB5nLTJRsjl95G4="
         );
-        let reparsed = Verifier::parse(&verifier.to_string()).unwrap();
-        assert!(reparsed.matches("postgres"));
     }
 
     #[test]
