@@ -7,7 +7,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use clap::{Parser, ValueEnum};
+use clap::{Parser, Subcommand, ValueEnum};
 
 /// How SQLite connections of the pool share their page cache.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -34,6 +34,44 @@ pub enum Synchronous {
     Normal,
     Full,
     Extra,
+}
+
+/// Whether clients must authenticate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum AuthMode {
+    /// Everyone who reaches a port is let in, as a `readwrite` user.
+    Trust,
+    /// Users of `--users` / `LITEWIRE_PASSWORD` only.
+    Password,
+}
+
+/// Password methods the PostgreSQL port may ask for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PgAuthMethod {
+    /// SCRAM-SHA-256: the password never crosses the wire.
+    #[value(name = "scram-sha-256")]
+    ScramSha256,
+    /// PostgreSQL's md5 challenge, for old clients, for users with an md5 verifier.
+    Md5,
+    /// The password in clear, and only over TLS.
+    Password,
+}
+
+/// What the binary is asked to do besides serving.
+#[derive(Debug, Clone, Subcommand)]
+pub enum Command {
+    /// Reads a password (from the terminal, or stdin when piped) and prints the
+    /// users-file line for NAME, with a SCRAM-SHA-256 verifier.
+    Passwd {
+        /// The user's name.
+        name: String,
+        /// admin, readwrite or readonly.
+        #[arg(long, default_value = "readwrite")]
+        role: String,
+        /// Print an md5 verifier instead (only for clients that cannot do SCRAM).
+        #[arg(long)]
+        md5: bool,
+    },
 }
 
 /// Command-line and environment configuration of the server.
@@ -141,6 +179,56 @@ pub struct Config {
     /// Log filter (same syntax as RUST_LOG, which wins when set).
     #[arg(long, env = "LITEWIRE_LOG_LEVEL", default_value = "info")]
     pub log_level: String,
+
+    /// Users file: one `name:role:verifier` per line (see `litewire passwd`).
+    #[arg(long, env = "LITEWIRE_USERS")]
+    pub users: Option<PathBuf>,
+
+    /// Password of the user `postgres` (role admin), without a users file. Prefer
+    /// the environment variable: a flag shows in the process list.
+    #[arg(long, env = "LITEWIRE_PASSWORD", hide_env_values = true)]
+    pub password: Option<String>,
+
+    /// trust or password; default: password when users exist, otherwise trust
+    /// (which refuses to start on a non-loopback listener unless given explicitly).
+    #[arg(long, env = "LITEWIRE_AUTH", value_enum)]
+    pub auth: Option<AuthMode>,
+
+    /// Password methods of the PostgreSQL port, by preference; `password`
+    /// (cleartext) is only used over TLS.
+    #[arg(
+        long,
+        env = "LITEWIRE_PG_AUTH_METHODS",
+        value_enum,
+        value_delimiter = ',',
+        default_value = "scram-sha-256"
+    )]
+    pub pg_auth_methods: Vec<PgAuthMethod>,
+
+    /// Ed25519 public key (PEM, or raw base64url) that HTTP Bearer tokens are
+    /// checked against.
+    #[arg(long, env = "LITEWIRE_JWT_KEY_FILE")]
+    pub jwt_key_file: Option<PathBuf>,
+
+    /// TLS certificate chain (PEM) for both ports.
+    #[arg(long, env = "LITEWIRE_TLS_CERT", requires = "tls_key")]
+    pub tls_cert: Option<PathBuf>,
+
+    /// TLS private key (PEM) for both ports.
+    #[arg(long, env = "LITEWIRE_TLS_KEY", requires = "tls_cert")]
+    pub tls_key: Option<PathBuf>,
+
+    /// Make a self-signed certificate at startup (its SHA-256 fingerprint is
+    /// logged), when no --tls-cert is given.
+    #[arg(long, env = "LITEWIRE_TLS_SELF_SIGNED", conflicts_with = "tls_cert")]
+    pub tls_self_signed: bool,
+
+    /// Refuse PostgreSQL clients that do not use TLS (FATAL 28000).
+    #[arg(long, env = "LITEWIRE_PG_REQUIRE_TLS")]
+    pub pg_require_tls: bool,
+
+    #[command(subcommand)]
+    pub command: Option<Command>,
 }
 
 impl Config {
@@ -154,6 +242,20 @@ impl Config {
 
     pub fn hrana_stream_expiry(&self) -> Duration {
         Duration::from_millis(self.hrana_stream_expiry_ms)
+    }
+
+    /// Whether clients must authenticate: `--auth`, else whether users exist.
+    pub fn auth_enabled(&self) -> bool {
+        match self.auth {
+            Some(AuthMode::Trust) => false,
+            Some(AuthMode::Password) => true,
+            None => self.users.is_some() || self.password.is_some(),
+        }
+    }
+
+    /// Whether TLS is configured.
+    pub fn tls_enabled(&self) -> bool {
+        self.tls_cert.is_some() || self.tls_self_signed
     }
 
     /// How many worker threads serve connections: `worker_threads`, or one per CPU.

@@ -19,8 +19,11 @@ pub enum ErrorKind {
     SerializationFailure,
     /// A writer waited longer than the busy timeout for the write permit.
     LockTimeout,
-    /// The operator has not allowed this (ATTACH, VACUUM INTO).
+    /// The operator has not allowed this (ATTACH, VACUUM INTO), or the session's
+    /// role does not (a PRAGMA only admins may set).
     InsufficientPrivilege,
+    /// A write by a read-only session.
+    ReadOnlyTransaction,
     /// A statement that is not allowed here (e.g. SAVEPOINT outside a transaction).
     NoActiveTransaction,
     /// The request itself is malformed (wrong parameter count, forbidden statement).

@@ -17,11 +17,15 @@
 //!   execution through SQLite's C API, the emulated catalog, SQL functions, and the
 //!   one result model ([`engine::QueryResult`]) both front ends encode.
 //! - [`error`]: the one error a statement fails with, with SQLite's codes kept.
+//! - [`auth`]: users, passwords (SCRAM-SHA-256, md5), tokens and the role a
+//!   login grants, for both front ends.
+//! - [`tls`]: TLS for both ports (rustls).
 //! - [`config`]: every knob (clap, `LITEWIRE_*` environment variables).
 //! - [`server`]: startup (engine, listeners) and the clean shutdown path.
 //! - [`shutdown`]: signals, and the shutdown notice everything that serves watches.
 //! - [`workers`]: the threads that serve connections and the accept loop.
 
+pub mod auth;
 pub mod config;
 pub mod engine;
 pub mod error;
@@ -30,6 +34,7 @@ pub mod pg;
 pub mod server;
 pub mod shutdown;
 pub mod sql;
+pub mod tls;
 pub mod workers;
 
 /// The PostgreSQL version litewire presents itself as: psql picks its catalog

@@ -1,7 +1,7 @@
 use std::io::IsTerminal;
 
 use clap::Parser;
-use litewire::config::Config;
+use litewire::config::{Command, Config};
 use litewire::server::Server;
 use litewire::shutdown::{Shutdown, signal};
 use tracing_subscriber::EnvFilter;
@@ -13,6 +13,18 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> std::process::ExitCode {
     let config = Config::parse();
+    if let Some(Command::Passwd { name, role, md5 }) = &config.command {
+        return match litewire::auth::passwd(name, role, *md5) {
+            Ok(line) => {
+                println!("{line}");
+                std::process::ExitCode::SUCCESS
+            }
+            Err(error) => {
+                eprintln!("litewire passwd: {error}");
+                std::process::ExitCode::FAILURE
+            }
+        };
+    }
     let mut runtime = tokio::runtime::Builder::new_current_thread();
     runtime.enable_all();
     match runtime.build() {

@@ -8,10 +8,12 @@ use std::sync::Arc;
 
 use tokio::net::TcpListener;
 
+use crate::auth::Auth;
 use crate::config::Config;
 use crate::engine::Engine;
 use crate::error::Error;
 use crate::shutdown::Shutdown;
+use crate::tls::Tls;
 use crate::workers::Workers;
 use crate::{http, pg};
 
@@ -21,12 +23,23 @@ pub struct Server {
     pg_listener: TcpListener,
     http_listener: TcpListener,
     workers: Arc<Workers>,
+    auth: Arc<Auth>,
+    tls: Option<Tls>,
     config: Config,
 }
 
 impl Server {
-    /// Opens the database and binds both listeners.
+    /// Checks the security settings, opens the database and binds both listeners.
     pub async fn bind(config: Config) -> Result<Server, Box<dyn std::error::Error>> {
+        let auth = Arc::new(Auth::from_config(&config)?);
+        let tls = Tls::from_config(&config)?;
+        if config.pg_require_tls && tls.is_none() {
+            return Err(
+                "--pg-require-tls needs TLS: give --tls-cert and --tls-key, or \
+                        --tls-self-signed"
+                    .into(),
+            );
+        }
         let engine = Engine::open(&config).await?;
         report_build(&engine);
         let pg_listener = TcpListener::bind(config.pg_listen).await?;
@@ -37,6 +50,8 @@ impl Server {
             pg_listener,
             http_listener,
             workers,
+            auth,
+            tls,
             config,
         })
     }
@@ -48,12 +63,21 @@ impl Server {
             http = %self.http_listener.local_addr().map_or_else(|e| e.to_string(), |a| a.to_string()),
             db = %self.config.db.display(),
             cache = self.config.cache.as_str(),
+            auth = if self.auth.enabled() { "password" } else { "trust" },
+            users = self.auth.user_count(),
+            tls = self.tls.is_some(),
             "litewire is serving"
         );
+        let gate = Arc::new(pg::Gate {
+            auth: self.auth.clone(),
+            tls: self.tls.as_ref().map(|tls| tls.postgres.clone()),
+            require_tls: self.config.pg_require_tls,
+        });
         let pg = pg::serve(
             self.pg_listener,
             self.engine.clone(),
             self.workers.clone(),
+            gate,
             shutdown.clone(),
         );
         let http = http::serve(
@@ -61,6 +85,8 @@ impl Server {
             self.engine.clone(),
             self.workers.clone(),
             &self.config,
+            self.auth.clone(),
+            self.tls.as_ref().map(|tls| tls.http.clone()),
             shutdown,
         );
         tokio::join!(pg, http);

@@ -47,7 +47,7 @@ fn main() -> std::io::Result<()> {
             stop.await;
             trigger.trigger();
         });
-        litewire::http::serve_router(listener, app, workers, shutdown).await;
+        litewire::http::serve_router(listener, app, workers, None, shutdown).await;
         Ok(())
     })
 }

@@ -10,12 +10,14 @@
 //! the next session (see `Engine::park`).
 
 use std::ptr::NonNull;
+use std::sync::Arc;
 
 use libsqlite3_sys as ffi;
 use sqlx::pool::PoolConnection;
 use sqlx::sqlite::LockedSqliteHandle;
 use sqlx::{Connection as _, Sqlite, SqliteConnection, SqlitePool};
 
+use super::access::{Access, Role};
 use super::direct::Statements;
 use crate::error::Error;
 
@@ -27,6 +29,8 @@ pub(super) struct HeldConnection {
     /// Whether the handle was let go since it was last locked: SQLx's connection
     /// thread must then be seen to take it back before the next lock.
     released: bool,
+    /// The connection's authorizer state, once a session has taken it.
+    access: Option<Arc<Access>>,
 }
 
 impl std::fmt::Debug for HeldConnection {
@@ -48,7 +52,47 @@ impl HeldConnection {
             handle: None,
             conn: pool.acquire().await?,
             released: false,
+            access: None,
         })
+    }
+
+    /// Hands the connection to a session of `role` (see `access`).
+    pub(super) async fn assign(&mut self, role: Role) -> Result<(), Error> {
+        let (handle, _) = self.direct().await?;
+        let db = handle.db();
+        let access = match &self.access {
+            Some(access) => access.clone(),
+            // SAFETY: the handle is locked for us and valid.
+            None => unsafe { Access::of(db) }.ok_or_else(|| {
+                Error::new(
+                    crate::error::ErrorKind::Internal,
+                    "a connection without its authorizer",
+                )
+            })?,
+        };
+        // SAFETY: `access` is the state installed on `db`, which is locked for us.
+        unsafe { access.set_role(db, role) };
+        self.access = Some(access);
+        Ok(())
+    }
+
+    /// Why the authorizer refused, in place of SQLite's "not authorized".
+    pub(super) fn explain(&self, error: Error) -> Error {
+        match &self.access {
+            Some(access) => access.explain(error),
+            None => error,
+        }
+    }
+
+    /// Whether a session changed the connection's settings (a PRAGMA), so that it
+    /// must be closed rather than serve another session.
+    pub(super) fn changed(&self) -> bool {
+        self.access.as_ref().is_some_and(|access| access.changed())
+    }
+
+    /// Closes the connection instead of giving it back to the pool.
+    pub(super) fn discard(mut self) {
+        self.conn.close_on_drop();
     }
 
     /// The locked SQLite handle and the statements prepared on it, locking the

@@ -5,6 +5,7 @@
 //! in SQLite's busy handler, and no "database is locked" reaches a client. A
 //! [`Session`] pins one connection for as long as a client holds a transaction.
 
+mod access;
 mod catalog;
 mod commands;
 mod connection;
@@ -25,6 +26,7 @@ use std::time::Duration;
 use sqlx::{Row, SqlitePool};
 use tokio::sync::Semaphore;
 
+pub use access::Role;
 pub use catalog::{SessionIdentity, format_type, type_modifier, type_oid};
 pub use copy::CopyIn;
 pub use result::{Column, QueryResult};

@@ -6,6 +6,7 @@ use std::ffi::c_int;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::{Connection, Executor, SqliteConnection, SqlitePool};
 
+use super::access::{Access, AttachRule};
 use crate::config::{CacheMode, Config, Synchronous};
 use crate::error::Error;
 
@@ -21,7 +22,10 @@ pub(super) async fn connect(config: &Config) -> Result<SqlitePool, Error> {
         .statement_cache_capacity(config.statement_cache)
         .pragma("mmap_size", config.mmap_size.to_string())
         .pragma("cache_size", format!("-{}", config.cache_size_kib));
-    let allow_attach = config.allow_attach;
+    let attach = AttachRule {
+        allowed: config.allow_attach,
+        admin_only: config.auth_enabled(),
+    };
     let pool = SqlitePoolOptions::new()
         .max_connections(config.max_connections.max(1))
         .min_connections(config.min_connections.min(config.max_connections))
@@ -31,7 +35,7 @@ pub(super) async fn connect(config: &Config) -> Result<SqlitePool, Error> {
         .test_before_acquire(false)
         .idle_timeout(None)
         .after_connect(move |conn, _meta| {
-            Box::pin(async move { prepare_connection(conn, allow_attach).await })
+            Box::pin(async move { prepare_connection(conn, attach).await })
         })
         .after_release(|conn, _meta| Box::pin(async move { roll_back_leftover(conn).await }))
         .connect_with(options)
@@ -50,23 +54,26 @@ fn synchronous(level: Synchronous) -> SqliteSynchronous {
 
 /// Sets up a new connection through its SQLite handle, in one lock (SQLx 0.9 can
 /// hang on a lock taken right after another, see `direct`):
-/// - remote clients must not reach the server's filesystem: with the attached
-///   database limit at zero every `ATTACH` fails inside SQLite itself (unless the
-///   operator allows it);
+/// - remote clients must not reach the server's filesystem: the authorizer refuses
+///   `ATTACH` of a file (unless the operator allows it), and with the attached
+///   database limit at one, only VACUUM's own temporary database fits besides;
+/// - the authorizer (see `access`) decides what each session's role may do;
 /// - PostgreSQL's functions that SQLite lacks are registered (see `functions`).
 async fn prepare_connection(
     conn: &mut SqliteConnection,
-    allow_attach: bool,
+    attach: AttachRule,
 ) -> Result<(), sqlx::Error> {
     let registered = {
         let mut handle = conn.lock_handle().await?;
         let db = handle.as_raw_handle().as_ptr();
-        if !allow_attach {
+        if !attach.allowed {
             // SAFETY: the handle is locked for us and valid for the duration of the call.
-            unsafe { libsqlite3_sys::sqlite3_limit(db, libsqlite3_sys::SQLITE_LIMIT_ATTACHED, 0) };
+            unsafe { libsqlite3_sys::sqlite3_limit(db, libsqlite3_sys::SQLITE_LIMIT_ATTACHED, 1) };
         }
         // SAFETY: as above.
-        unsafe { super::functions::register(db) }
+        unsafe { Access::install(db, attach) }
+            // SAFETY: as above.
+            .and_then(|()| unsafe { super::functions::register(db) })
     };
     registered.map_err(|message| sqlx::Error::Configuration(message.into()))?;
     // The first session locks the handle again at once: SQLx's connection thread

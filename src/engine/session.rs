@@ -169,7 +169,8 @@ impl Session {
         }
         let (handle, statements) = self.held().await?.direct().await?;
         let parameters = stmt.param_count > 0;
-        let mut columns = direct::describe(handle, statements, &stmt.sql, parameters).await?;
+        let described = direct::describe(handle, statements, &stmt.sql, parameters).await;
+        let mut columns = described.map_err(|error| self.explain(error))?;
         if columns.iter().any(|c| c.decltype.is_none()) {
             let conn = self.connection().await?;
             exec::infer_expression_types(conn, stmt, &mut columns).await;
@@ -306,7 +307,7 @@ impl Session {
                 "session commands do not run on SQLite",
             )),
         }
-        .map_err(snapshot_conflict);
+        .map_err(|error| self.explain(snapshot_conflict(error)));
         if writes
             && !matches!(
                 stmt.kind,
@@ -461,7 +462,8 @@ impl Session {
         query: direct::Query<'_>,
     ) -> Result<QueryResult, Error> {
         let (handle, statements) = self.held().await?.direct().await?;
-        direct::run(handle, statements, query).await
+        let result = direct::run(handle, statements, query).await;
+        result.map_err(|error| self.explain(error))
     }
 
     /// Runs a parameterless statement whose result is only success or failure.
@@ -476,26 +478,40 @@ impl Session {
     }
 
     /// The session's connection, taken on first use: a parked one, with its
-    /// prepared statements and handle, or one from the pool.
+    /// prepared statements and handle, or one from the pool; either way given the
+    /// session's role.
     async fn held(&mut self) -> Result<&mut HeldConnection, Error> {
         let conn = match &mut self.conn {
             Some(conn) => conn,
-            empty => empty.insert(self.engine.connection().await?),
+            empty => {
+                let mut conn = self.engine.connection().await?;
+                conn.assign(self.identity.role).await?;
+                empty.insert(conn)
+            }
         };
         Ok(conn)
+    }
+
+    /// Why the authorizer refused, when it did (SQLite says only "not authorized").
+    fn explain(&self, error: Error) -> Error {
+        match &self.conn {
+            Some(conn) => conn.explain(error),
+            None => error,
+        }
     }
 }
 
 /// A session that ends outside a transaction leaves its connection, and the
 /// statements prepared on it, to the next session. One that ends inside a
 /// transaction (without `close`) hands the connection back to the pool, whose
-/// release hook rolls it back.
+/// release hook rolls it back. One that changed the connection's settings (a
+/// PRAGMA, see `access`) closes it: the next session gets a fresh one.
 impl Drop for Session {
     fn drop(&mut self) {
-        if self.state == TransactionState::Idle
-            && let Some(conn) = self.conn.take()
-        {
-            self.engine.park(conn);
+        match self.conn.take() {
+            Some(conn) if conn.changed() => conn.discard(),
+            Some(conn) if self.state == TransactionState::Idle => self.engine.park(conn),
+            _ => {}
         }
     }
 }

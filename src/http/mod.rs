@@ -6,7 +6,11 @@
 //! - `GET /health`: 200 when the database answers a query.
 //! - `GET /version`: litewire's and SQLite's versions, compile options, cache mode.
 //! - Hrana (`/v2`, `/v3`, `/v1`), for the libsql SDKs: see [`hrana`].
+//!
+//! Every route but `/health` needs credentials when users are configured (`auth`),
+//! and the listener speaks HTTPS when TLS is configured.
 
+mod auth;
 pub mod hrana;
 mod request;
 mod response;
@@ -16,15 +20,17 @@ use std::sync::Arc;
 
 use axum::Router;
 use axum::body::Bytes;
-use axum::extract::{DefaultBodyLimit, State};
+use axum::extract::{DefaultBodyLimit, Extension, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use hyper_util::rt::TokioIo;
 use hyper_util::service::TowerToHyperService;
 use serde_json::json;
-use tokio::net::{TcpListener, TcpStream};
+use tokio::net::TcpListener;
+use tokio_rustls::TlsAcceptor;
 
+use crate::auth::Auth;
 use crate::config::Config;
 use crate::engine::Engine;
 use crate::shutdown::Shutdown;
@@ -36,6 +42,8 @@ pub async fn serve(
     engine: Arc<Engine>,
     workers: Arc<Workers>,
     config: &Config,
+    auth: Arc<Auth>,
+    tls: Option<TlsAcceptor>,
     shutdown: Shutdown,
 ) {
     let limits = hrana::Limits {
@@ -46,8 +54,9 @@ pub async fn serve(
     let streams = hrana::Streams::start(engine.clone(), limits, shutdown.clone());
     serve_router(
         listener,
-        router(engine, config.http_body_limit, streams.clone()),
+        router(engine, auth, config.http_body_limit, streams.clone()),
         workers,
+        tls,
         shutdown,
     )
     .await;
@@ -56,24 +65,38 @@ pub async fn serve(
 }
 
 /// Serves `app` on `listener`'s connections, each on one of the `workers`, until
-/// `shutdown` fires. (The HTTP ceiling benchmark serves its own router through it.)
+/// `shutdown` fires; over TLS when given an acceptor. (The HTTP ceiling benchmark
+/// serves its own router through it.)
 pub async fn serve_router(
     listener: TcpListener,
     app: Router,
     workers: Arc<Workers>,
+    tls: Option<TlsAcceptor>,
     shutdown: Shutdown,
 ) {
     let watch = shutdown.clone();
     workers
         .accept(listener, &watch, move |socket, peer| {
-            serve_connection(socket, peer, app.clone(), shutdown.clone())
+            let (app, tls, shutdown) = (app.clone(), tls.clone(), shutdown.clone());
+            async move {
+                match tls {
+                    None => serve_connection(socket, peer, app, shutdown).await,
+                    Some(tls) => match tls.accept(socket).await {
+                        Ok(socket) => serve_connection(socket, peer, app, shutdown).await,
+                        Err(error) => tracing::debug!(%error, %peer, "TLS handshake failed"),
+                    },
+                }
+            }
         })
         .await;
 }
 
 /// One HTTP/1.1 connection, kept alive across requests; on shutdown it finishes
 /// the request in flight and closes.
-async fn serve_connection(socket: TcpStream, peer: SocketAddr, app: Router, shutdown: Shutdown) {
+async fn serve_connection<S>(socket: S, peer: SocketAddr, app: Router, shutdown: Shutdown)
+where
+    S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
+{
     let service = TowerToHyperService::new(app);
     let connection =
         hyper::server::conn::http1::Builder::new().serve_connection(TokioIo::new(socket), service);
@@ -90,7 +113,12 @@ async fn serve_connection(socket: TcpStream, peer: SocketAddr, app: Router, shut
     }
 }
 
-pub fn router(engine: Arc<Engine>, body_limit: usize, streams: Arc<hrana::Streams>) -> Router {
+pub fn router(
+    engine: Arc<Engine>,
+    auth: Arc<Auth>,
+    body_limit: usize,
+    streams: Arc<hrana::Streams>,
+) -> Router {
     Router::new()
         .route("/", post(execute))
         .route("/health", get(health))
@@ -98,14 +126,22 @@ pub fn router(engine: Arc<Engine>, body_limit: usize, streams: Arc<hrana::Stream
         .with_state(engine)
         .merge(hrana::router(streams))
         .layer(DefaultBodyLimit::max(body_limit))
+        .layer(axum::middleware::from_fn_with_state(
+            auth,
+            auth::authenticate,
+        ))
 }
 
-async fn execute(State(engine): State<Arc<Engine>>, body: Bytes) -> Response {
+async fn execute(
+    State(engine): State<Arc<Engine>>,
+    Extension(caller): Extension<auth::Caller>,
+    body: Bytes,
+) -> Response {
     let batch = match request::parse(&body) {
         Ok(batch) => batch,
         Err(request::BadRequest(message)) => return error(StatusCode::BAD_REQUEST, &message),
     };
-    let mut session = engine.session();
+    let mut session = caller.session(&engine);
     let results = session.execute_batch(&batch).await;
     // A batch that opened a transaction and did not end it is rolled back here.
     session.close().await;

@@ -15,6 +15,7 @@ pub fn sqlstate(error: &Error) -> &'static str {
         ErrorKind::NoActiveTransaction => "25P01",
         ErrorKind::InvalidRequest => "08P01",
         ErrorKind::InsufficientPrivilege => "42501",
+        ErrorKind::ReadOnlyTransaction => "25006",
         ErrorKind::InvalidParameter => "22P02",
         ErrorKind::Unsupported => "0A000",
         ErrorKind::BadCopyData => "22P04",

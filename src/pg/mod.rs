@@ -12,6 +12,7 @@ mod datetime;
 mod encode;
 mod errors;
 mod extended;
+mod login;
 mod numeric;
 mod params;
 mod reply;
@@ -30,6 +31,7 @@ use pgwire::tokio::process_socket;
 use tokio::net::TcpListener;
 
 pub use connection::PgConnection;
+pub use login::Gate;
 
 use crate::engine::Engine;
 use crate::shutdown::Shutdown;
@@ -38,6 +40,7 @@ use crate::workers::Workers;
 /// The handlers pgwire asks for, all backed by one connection's state.
 struct Handlers {
     connection: Arc<PgConnection>,
+    login: Arc<login::Login>,
 }
 
 impl PgWireServerHandlers for Handlers {
@@ -50,7 +53,7 @@ impl PgWireServerHandlers for Handlers {
     }
 
     fn startup_handler(&self) -> Arc<impl pgwire::api::auth::StartupHandler> {
-        Arc::new(startup::TrustStartup)
+        self.login.clone()
     }
 
     fn copy_handler(&self) -> Arc<impl pgwire::api::copy::CopyHandler> {
@@ -64,33 +67,42 @@ pub async fn serve(
     listener: TcpListener,
     engine: Arc<Engine>,
     workers: Arc<Workers>,
+    gate: Arc<Gate>,
     shutdown: Shutdown,
 ) {
     let watch = shutdown.clone();
     workers
         .accept(listener, &watch, move |socket, peer| {
             let engine = engine.clone();
+            let gate = gate.clone();
             let shutdown = shutdown.clone();
             async move {
                 tracing::debug!(%peer, "postgres client connected");
-                serve_connection(socket, engine, shutdown).await;
+                serve_connection(socket, engine, gate, shutdown).await;
                 tracing::debug!(%peer, "postgres client disconnected");
             }
         })
         .await;
 }
 
-async fn serve_connection(socket: tokio::net::TcpStream, engine: Arc<Engine>, shutdown: Shutdown) {
+async fn serve_connection(
+    socket: tokio::net::TcpStream,
+    engine: Arc<Engine>,
+    gate: Arc<Gate>,
+    shutdown: Shutdown,
+) {
     let connection = Arc::new(PgConnection::new(engine.session()));
+    let tls = gate.tls.clone();
     let handlers = Handlers {
         connection: connection.clone(),
+        login: Arc::new(login::Login::new(gate)),
     };
     // Boxed so that it can be dropped (with pgwire's handler clones) before close.
     // pgwire's message decoder panics on some truncated messages (a Bind or Parse
     // shorter than its fields); catching it here ends that connection the way a
     // protocol error would, with its session rolled back, and nothing else.
     let mut process =
-        Box::pin(AssertUnwindSafe(process_socket(socket, None, handlers)).catch_unwind());
+        Box::pin(AssertUnwindSafe(process_socket(socket, tls, handlers)).catch_unwind());
     let result = tokio::select! {
         result = &mut process => Some(result),
         () = shutdown.wait() => {

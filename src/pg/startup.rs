@@ -18,7 +18,7 @@ use pgwire::error::{PgWireError, PgWireResult};
 use pgwire::messages::startup::SecretKey;
 use pgwire::messages::{PgWireBackendMessage, PgWireFrontendMessage};
 
-use crate::engine::{SessionIdentity, Settings};
+use crate::engine::{Role, SessionIdentity, Settings};
 
 /// Backend process ids are per connection, as in PostgreSQL.
 static NEXT_PID: AtomicI32 = AtomicI32::new(1);
@@ -46,6 +46,11 @@ pub fn session_start<C: ClientInfo>(client: &C) -> (SessionIdentity, Settings) {
         user,
         database,
         backend_pid: client.pid_and_secret_key().0,
+        // Set by the login (`login`); a client that skipped it has no rights.
+        role: client
+            .session_extensions()
+            .get::<Role>()
+            .map_or(Role::ReadOnly, |role| *role),
     };
     (identity, Settings::new(&startup))
 }

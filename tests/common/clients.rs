@@ -53,14 +53,14 @@ pub fn run_to_success(mut command: Command, server: &TestServer, what: &str) {
     );
 }
 
-/// `target/libsql-client/node_modules`: the npm packages `tests/js/package.json`
+/// `target/node-clients/node_modules`: the npm packages `tests/js/package.json`
 /// pins, installed on first use; `.ci/run` installs the same.
 pub fn node_modules() -> PathBuf {
     static MODULES: OnceLock<Result<PathBuf, String>> = OnceLock::new();
     MODULES
         .get_or_init(|| {
             let manifest = source_dir().join("tests/js/package.json");
-            installed("libsql-client", &manifest, |staging| {
+            installed("node-clients", &manifest, |staging| {
                 std::fs::create_dir_all(staging)
                     .and_then(|()| std::fs::copy(&manifest, staging.join("package.json")))
                     .map_err(|e| format!("prepare {}: {e}", staging.display()))?;
@@ -83,7 +83,7 @@ pub fn node_modules() -> PathBuf {
         .unwrap_or_else(|error| panic!("{error}"))
 }
 
-fn source_dir() -> &'static Path {
+pub fn source_dir() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 

@@ -39,6 +39,8 @@ pub struct SessionIdentity {
     pub user: String,
     pub database: String,
     pub backend_pid: i32,
+    /// What the session may do (see `access`).
+    pub role: crate::engine::Role,
 }
 
 impl Default for SessionIdentity {
@@ -47,6 +49,7 @@ impl Default for SessionIdentity {
             user: "litewire".into(),
             database: "litewire".into(),
             backend_pid: 0,
+            role: crate::engine::Role::default(),
         }
     }
 }

@@ -14,12 +14,13 @@ use std::convert::Infallible;
 use std::sync::Arc;
 
 use axum::body::{Body, Bytes};
-use axum::extract::State;
+use axum::extract::{Extension, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 use tokio::sync::mpsc;
 
+use super::super::auth::Caller;
 use super::exec::BatchProgress;
 use super::proto::{
     Cols, CursorRequest, HranaError, Row, StmtOutcome, affected_rows, last_insert_rowid, rows_read,
@@ -32,12 +33,16 @@ const CHUNK: usize = 64 * 1024;
 /// Chunks in flight between the batch's task and the response body.
 const CHUNKS_IN_FLIGHT: usize = 4;
 
-pub async fn cursor(State(streams): State<Arc<Streams>>, body: Bytes) -> Response {
+pub async fn cursor(
+    State(streams): State<Arc<Streams>>,
+    Extension(caller): Extension<Caller>,
+    body: Bytes,
+) -> Response {
     let request: CursorRequest = match super::decode(&body) {
         Ok(request) => request,
         Err(error) => return super::failure(StatusCode::BAD_REQUEST, error),
     };
-    let lease = match streams.lease(request.baton.as_deref()).await {
+    let lease = match streams.lease(request.baton.as_deref(), &caller).await {
         Ok(lease) => lease,
         Err(StreamError(error)) => return super::failure(StatusCode::BAD_REQUEST, error),
     };

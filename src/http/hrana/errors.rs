@@ -20,6 +20,7 @@ pub fn from_engine(error: Error) -> HranaError {
         ErrorKind::LockTimeout | ErrorKind::TooManyConnections => "SQLITE_BUSY",
         ErrorKind::SerializationFailure => "SQLITE_BUSY_SNAPSHOT",
         ErrorKind::InsufficientPrivilege => "SQLITE_AUTH",
+        ErrorKind::ReadOnlyTransaction => "SQLITE_READONLY",
         ErrorKind::InvalidRequest | ErrorKind::InvalidParameter => "ARGS_INVALID",
         ErrorKind::Unsupported => "SQL_UNSUPPORTED",
         ErrorKind::Unavailable => "SERVER_SHUTTING_DOWN",

@@ -23,12 +23,13 @@ use std::sync::Arc;
 
 use axum::Router;
 use axum::body::Bytes;
-use axum::extract::State;
+use axum::extract::{Extension, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde::Serialize;
 
+use super::auth::Caller;
 use exec::StreamResponse;
 use proto::{HranaError, PipelineRequest, StreamRequest};
 pub use streams::{Limits, Streams};
@@ -67,12 +68,16 @@ enum StreamResult {
 /// Runs a pipeline's requests in order on its stream. A request that fails
 /// does not stop the ones after it (each has its own result); `close` ends the
 /// stream, and requests after it fail.
-async fn pipeline(State(streams): State<Arc<Streams>>, body: Bytes) -> Response {
+async fn pipeline(
+    State(streams): State<Arc<Streams>>,
+    Extension(caller): Extension<Caller>,
+    body: Bytes,
+) -> Response {
     let request: PipelineRequest = match decode(&body) {
         Ok(request) => request,
         Err(error) => return failure(StatusCode::BAD_REQUEST, error),
     };
-    let mut lease = match streams.lease(request.baton.as_deref()).await {
+    let mut lease = match streams.lease(request.baton.as_deref(), &caller).await {
         Ok(lease) => lease,
         Err(streams::StreamError(error)) => return failure(StatusCode::BAD_REQUEST, error),
     };

@@ -24,6 +24,7 @@ use hmac::{Hmac, KeyInit, Mac};
 use sha2::Sha256;
 use tokio::sync::Notify;
 
+use super::super::auth::Caller;
 use super::exec::StreamState;
 use super::proto::HranaError;
 use crate::engine::Engine;
@@ -46,6 +47,8 @@ pub struct Streams {
 }
 
 struct Entry {
+    /// The user that opened the stream: only they may continue it.
+    owner: String,
     /// The sequence number the stream's next baton carries.
     seq: u64,
     /// `None` while a request is using the stream.
@@ -90,17 +93,22 @@ impl Streams {
     }
 
     /// The stream `baton` names, or a new one when there is none.
-    pub async fn lease(self: &Arc<Self>, baton: Option<&str>) -> Result<Lease, StreamError> {
+    /// A stream belongs to the caller that opened it: another's baton is refused.
+    pub async fn lease(
+        self: &Arc<Self>,
+        baton: Option<&str>,
+        caller: &Caller,
+    ) -> Result<Lease, StreamError> {
         match baton {
-            None => self.open_new(),
+            None => self.open_new(caller),
             Some(baton) => {
                 let (id, seq) = self.batons.verify(baton)?;
-                self.take(id, seq).await
+                self.take(id, seq, &caller.user).await
             }
         }
     }
 
-    fn open_new(self: &Arc<Self>) -> Result<Lease, StreamError> {
+    fn open_new(self: &Arc<Self>, caller: &Caller) -> Result<Lease, StreamError> {
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
         {
             let mut open = self.lock();
@@ -117,6 +125,7 @@ impl Streams {
             open.insert(
                 id,
                 Entry {
+                    owner: caller.user.clone(),
                     seq: 1,
                     state: None,
                     last_used: Instant::now(),
@@ -124,7 +133,7 @@ impl Streams {
                 },
             );
         }
-        let state = StreamState::new(self.engine.session(), self.limits.max_stored_sql);
+        let state = StreamState::new(caller.session(&self.engine), self.limits.max_stored_sql);
         Ok(Lease {
             streams: self.clone(),
             id,
@@ -135,7 +144,7 @@ impl Streams {
 
     /// Takes the stream out of the registry for one request; waits while a
     /// cursor still has it.
-    async fn take(self: &Arc<Self>, id: u64, seq: u64) -> Result<Lease, StreamError> {
+    async fn take(self: &Arc<Self>, id: u64, seq: u64, user: &str) -> Result<Lease, StreamError> {
         let deadline = Instant::now() + self.limits.expiry;
         loop {
             let returned = {
@@ -147,6 +156,12 @@ impl Streams {
                          rolled back",
                     ))
                 })?;
+                if entry.owner != user {
+                    return Err(StreamError(HranaError::new(
+                        "BATON_INVALID",
+                        "the baton belongs to another user's stream",
+                    )));
+                }
                 if entry.seq != seq {
                     return Err(StreamError(HranaError::new(
                         "BATON_STALE",

@@ -6,11 +6,12 @@
 use std::sync::Arc;
 
 use axum::body::Bytes;
-use axum::extract::State;
+use axum::extract::{Extension, State};
 use axum::http::StatusCode;
 use axum::response::Response;
 use serde::{Deserialize, Serialize};
 
+use super::super::auth::Caller;
 use super::exec::StreamState;
 use super::proto::{Batch, BatchOutcome, Stmt, StmtOutcome};
 use super::streams::Streams;
@@ -32,12 +33,16 @@ struct Answer<T> {
 
 /// `{"stmt": Stmt}` → `{"result": StmtResult}`; a failed statement is a 400
 /// with `{"message", "code"}`.
-pub async fn execute(State(streams): State<Arc<Streams>>, body: Bytes) -> Response {
+pub async fn execute(
+    State(streams): State<Arc<Streams>>,
+    Extension(caller): Extension<Caller>,
+    body: Bytes,
+) -> Response {
     let request: ExecuteRequest = match super::decode(&body) {
         Ok(request) => request,
         Err(error) => return super::failure(StatusCode::BAD_REQUEST, error),
     };
-    let mut state = stateless(&streams);
+    let mut state = stateless(&streams, &caller);
     let outcome: Result<StmtOutcome, _> = state.execute(request.stmt).await;
     state.close().await;
     match outcome {
@@ -47,18 +52,22 @@ pub async fn execute(State(streams): State<Arc<Streams>>, body: Bytes) -> Respon
 }
 
 /// `{"batch": Batch}` → `{"result": BatchResult}`.
-pub async fn batch(State(streams): State<Arc<Streams>>, body: Bytes) -> Response {
+pub async fn batch(
+    State(streams): State<Arc<Streams>>,
+    Extension(caller): Extension<Caller>,
+    body: Bytes,
+) -> Response {
     let request: BatchRequest = match super::decode(&body) {
         Ok(request) => request,
         Err(error) => return super::failure(StatusCode::BAD_REQUEST, error),
     };
-    let mut state = stateless(&streams);
+    let mut state = stateless(&streams, &caller);
     let result: BatchOutcome = state.batch(request.batch).await;
     state.close().await;
     super::json(StatusCode::OK, &Answer { result })
 }
 
 /// A one-request stream: no baton, no stored SQL.
-fn stateless(streams: &Streams) -> StreamState {
-    StreamState::new(streams.engine().session(), 0)
+fn stateless(streams: &Streams, caller: &Caller) -> StreamState {
+    StreamState::new(caller.session(streams.engine()), 0)
 }

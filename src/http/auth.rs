@@ -1,0 +1,120 @@
+//! Who is calling, for every HTTP route but `/health` (left open for health
+//! checks): `Authorization: Basic` (a user of the store, checked against its
+//! SCRAM verifier) or `Authorization: Bearer <JWT>` (`--jwt-key-file`). Without
+//! credentials, or with wrong ones, the answer is 401 with `WWW-Authenticate` and
+//! a JSON error. In trust mode every caller is a `readwrite` user.
+
+use std::sync::Arc;
+
+use axum::extract::{Request, State};
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD;
+use serde_json::json;
+
+use crate::auth::{self, Auth};
+use crate::engine::{Engine, Role, Session, SessionIdentity, Settings};
+
+/// The caller a request runs as.
+#[derive(Debug, Clone)]
+pub struct Caller {
+    pub user: String,
+    pub role: Role,
+}
+
+impl Caller {
+    /// A new engine session running as this caller.
+    pub fn session(&self, engine: &Arc<Engine>) -> Session {
+        let identity = SessionIdentity {
+            user: self.user.clone(),
+            role: self.role,
+            ..SessionIdentity::default()
+        };
+        engine.session_for(identity, Settings::default())
+    }
+}
+
+/// The paths answered without credentials.
+const OPEN_PATHS: &[&str] = &["/health"];
+
+/// The middleware: puts the [`Caller`] in the request, or answers 401.
+pub async fn authenticate(
+    State(auth): State<Arc<Auth>>,
+    mut request: Request,
+    next: Next,
+) -> Response {
+    if OPEN_PATHS.contains(&request.uri().path()) {
+        return next.run(request).await;
+    }
+    let caller = if auth.enabled() {
+        match identify(&auth, request.headers().get(header::AUTHORIZATION)) {
+            Ok(caller) => caller,
+            Err(message) => return unauthorized(&auth, &message),
+        }
+    } else {
+        Caller {
+            user: "litewire".to_owned(),
+            role: Role::ReadWrite,
+        }
+    };
+    request.extensions_mut().insert(caller);
+    next.run(request).await
+}
+
+fn identify(auth: &Auth, header: Option<&HeaderValue>) -> Result<Caller, String> {
+    let header = header
+        .ok_or("authentication required")?
+        .to_str()
+        .map_err(|_| "malformed Authorization header")?;
+    let (scheme, credentials) = header
+        .split_once(' ')
+        .ok_or("malformed Authorization header")?;
+    let credentials = credentials.trim();
+    if scheme.eq_ignore_ascii_case("basic") {
+        let decoded = STANDARD
+            .decode(credentials)
+            .ok()
+            .and_then(|bytes| String::from_utf8(bytes).ok())
+            .ok_or("malformed Basic credentials")?;
+        let (user, password) = decoded
+            .split_once(':')
+            .ok_or("malformed Basic credentials")?;
+        match auth.check_password(user, password) {
+            Some(role) => Ok(Caller {
+                user: user.to_owned(),
+                role,
+            }),
+            None => Err(auth::failed(user)),
+        }
+    } else if scheme.eq_ignore_ascii_case("bearer") {
+        let role = auth.check_token(credentials)?;
+        Ok(Caller {
+            user: "token".to_owned(),
+            role,
+        })
+    } else {
+        Err(format!("unsupported authorization scheme {scheme}"))
+    }
+}
+
+fn unauthorized(auth: &Auth, message: &str) -> Response {
+    let mut response = (
+        StatusCode::UNAUTHORIZED,
+        axum::Json(json!({ "error": message })),
+    )
+        .into_response();
+    let headers = response.headers_mut();
+    headers.append(
+        header::WWW_AUTHENTICATE,
+        HeaderValue::from_static("Basic realm=\"litewire\", charset=\"UTF-8\""),
+    );
+    if auth.tokens() {
+        headers.append(
+            header::WWW_AUTHENTICATE,
+            HeaderValue::from_static("Bearer realm=\"litewire\""),
+        );
+    }
+    response
+}
