@@ -27,7 +27,7 @@ use tokio::sync::Semaphore;
 
 pub use catalog::{SessionIdentity, format_type, type_modifier, type_oid};
 pub use copy::CopyIn;
-pub use result::{Column, QueryResult};
+pub use result::{Column, Completion, Discard, LOOKAHEAD_ROWS, QueryResult, ResultSink};
 pub use session::{Session, TransactionState};
 pub use settings::Settings;
 pub use value::{StorageClass, Value};
@@ -129,13 +129,16 @@ impl Engine {
     pub async fn ping(self: &Arc<Self>) -> Result<(), Error> {
         let mut session = self.session();
         session
-            .run_direct(direct::Query {
-                sql: "SELECT 1",
-                params: &[],
-                kind: CommandKind::Select,
-                returns_rows: true,
-                parameters: false,
-            })
+            .run_direct(
+                direct::Query {
+                    sql: "SELECT 1",
+                    params: &[],
+                    kind: CommandKind::Select,
+                    returns_rows: true,
+                    parameters: false,
+                },
+                &mut result::Discard,
+            )
             .await?;
         session.close().await;
         Ok(())

@@ -14,6 +14,7 @@ use super::catalog::{self, SessionIdentity};
 use super::commands;
 use super::connection::HeldConnection;
 use super::direct;
+use super::result::ResultSink;
 use super::settings::Settings;
 use super::{Column, Engine, QueryResult, Value, exec};
 use crate::error::{Error, ErrorKind};
@@ -71,12 +72,42 @@ impl Session {
         self.settings.take_changes()
     }
 
-    /// Runs one statement with its parameters (`?1..?N`).
+    /// Runs one statement with its parameters (`?1..?N`) and collects its result.
     pub async fn execute(
         &mut self,
         stmt: &Statement,
         params: &[Value],
     ) -> Result<QueryResult, Error> {
+        let mut result = QueryResult::empty(stmt.kind);
+        self.execute_into(stmt, params, &mut result).await?;
+        Ok(result)
+    }
+
+    /// Runs one statement with its parameters (`?1..?N`), handing its rows to
+    /// `sink` as SQLite produces them. A failure is reported to the sink and
+    /// returned.
+    pub async fn execute_into<S: ResultSink>(
+        &mut self,
+        stmt: &Statement,
+        params: &[Value],
+        sink: &mut S,
+    ) -> Result<(), Error> {
+        let ran = match sink.begin_statement() {
+            Ok(()) => self.dispatch(stmt, params, sink).await,
+            Err(error) => Err(error),
+        };
+        if let Err(error) = &ran {
+            sink.error(error);
+        }
+        ran
+    }
+
+    async fn dispatch<S: ResultSink>(
+        &mut self,
+        stmt: &Statement,
+        params: &[Value],
+        sink: &mut S,
+    ) -> Result<(), Error> {
         if params.len() != stmt.param_count {
             return Err(Error::invalid(format!(
                 "the statement takes {} parameters but {} were supplied",
@@ -85,56 +116,69 @@ impl Session {
             )));
         }
         match stmt.action {
-            Action::Begin => self.begin(stmt).await,
-            Action::Commit => self.commit().await,
-            Action::Rollback => self
-                .rollback()
-                .await
-                .map(|()| QueryResult::empty(CommandKind::Rollback)),
-            _ => self.run_in_transaction(stmt, params).await,
+            Action::Begin => self.begin(stmt).await?.send_to(sink).await,
+            Action::Commit => self.commit().await?.send_to(sink).await,
+            Action::Rollback => {
+                self.rollback().await?;
+                QueryResult::empty(CommandKind::Rollback)
+                    .send_to(sink)
+                    .await
+            }
+            _ => self.run_in_transaction(stmt, params, sink).await,
         }
     }
 
     /// Runs several statements as one unit, as PostgreSQL runs a multi-statement
-    /// query string: unless the batch manages its own transaction, it runs inside
-    /// one, so a failure leaves none of its writes behind. Stops at the first error,
-    /// which is the last element of the answer.
+    /// query string, and collects their results: see `execute_batch_into`.
     pub async fn execute_batch(
         &mut self,
         batch: &[(Statement, Vec<Value>)],
     ) -> Vec<Result<QueryResult, Error>> {
+        let mut results = Vec::with_capacity(batch.len());
+        self.execute_batch_into(batch, &mut results).await;
+        results
+    }
+
+    /// Runs several statements as one unit, as PostgreSQL runs a multi-statement
+    /// query string: unless the batch manages its own transaction, it runs inside
+    /// one, so a failure leaves none of its writes behind. Stops at the first error;
+    /// a failed implicit COMMIT is one more error after the last statement.
+    pub async fn execute_batch_into<S: ResultSink>(
+        &mut self,
+        batch: &[(Statement, Vec<Value>)],
+        sink: &mut S,
+    ) {
         let implicit = batch.len() > 1
             && self.state == TransactionState::Idle
             && batch
                 .iter()
                 .all(|(stmt, _)| !stmt.action.controls_transaction());
-        let mut results = Vec::with_capacity(batch.len());
         if implicit {
             let writes = batch.iter().any(|(stmt, _)| stmt.writes());
             if let Err(error) = self.begin_transaction(writes).await {
-                results.push(Err(error));
-                return results;
+                // The first statement is the one that could not start.
+                if sink.begin_statement().is_ok() {
+                    sink.error(&error);
+                }
+                return;
             }
         }
+        let mut failed = false;
         for (stmt, params) in batch {
-            let result = self.execute(stmt, params).await;
-            let failed = result.is_err();
-            results.push(result);
-            if failed {
+            if self.execute_into(stmt, params, sink).await.is_err() {
+                failed = true;
                 break;
             }
         }
         if implicit {
-            let failed = results.last().is_some_and(Result::is_err);
             if failed {
                 if let Err(error) = self.rollback().await {
                     tracing::warn!(%error, "rollback of a failed batch");
                 }
             } else if let Err(error) = self.commit().await {
-                results.push(Err(error));
+                sink.error(&error);
             }
         }
-        results
     }
 
     /// The result columns `stmt` would produce, without running it.
@@ -190,11 +234,12 @@ impl Session {
         }
     }
 
-    async fn run_in_transaction(
+    async fn run_in_transaction<S: ResultSink>(
         &mut self,
         stmt: &Statement,
         params: &[Value],
-    ) -> Result<QueryResult, Error> {
+        sink: &mut S,
+    ) -> Result<(), Error> {
         match (self.state, stmt.action) {
             (TransactionState::Failed, Action::RollbackTo) => {}
             (TransactionState::Failed, _) => return Err(transaction_aborted()),
@@ -212,7 +257,7 @@ impl Session {
             }
             _ => {}
         }
-        let result = self.run(stmt, params).await;
+        let result = self.run(stmt, params, sink).await;
         match (&result, self.state) {
             (Err(_), TransactionState::Active) => self.state = TransactionState::Failed,
             (Ok(_), TransactionState::Failed) => self.state = TransactionState::Active,
@@ -223,10 +268,17 @@ impl Session {
 
     /// Runs a statement, holding the write permit if it writes: for the statement
     /// alone in autocommit mode, until the end of an explicit transaction.
-    async fn run(&mut self, stmt: &Statement, params: &[Value]) -> Result<QueryResult, Error> {
+    async fn run<S: ResultSink>(
+        &mut self,
+        stmt: &Statement,
+        params: &[Value],
+        sink: &mut S,
+    ) -> Result<(), Error> {
         if let Plan::Session(command) = &stmt.plan {
             let in_transaction = self.state != TransactionState::Idle;
-            return commands::run(&mut self.settings, in_transaction, command, stmt.kind);
+            return commands::run(&mut self.settings, in_transaction, command, stmt.kind)?
+                .send_to(sink)
+                .await;
         }
         let writes = stmt.writes();
         let _statement_permit = match (writes, self.state) {
@@ -248,20 +300,24 @@ impl Session {
             // Statements with parameters are prepared once and run many times;
             // literal SQL (simple queries) rarely repeats.
             Plan::Single => {
-                self.run_direct(direct::Query {
-                    sql: &stmt.sql,
-                    params,
-                    kind: stmt.kind,
-                    returns_rows: stmt.returns_rows,
-                    parameters: !params.is_empty(),
-                })
+                self.run_direct(
+                    direct::Query {
+                        sql: &stmt.sql,
+                        params,
+                        kind: stmt.kind,
+                        returns_rows: stmt.returns_rows,
+                        parameters: !params.is_empty(),
+                    },
+                    sink,
+                )
                 .await
             }
-            Plan::CopyTo(copy) => super::copy::copy_to(self, copy, params).await,
-            Plan::Script(parts) => exec::run_script(self.connection().await?, parts)
-                .await
-                .map(|()| QueryResult::empty(stmt.kind)),
-            Plan::Nothing => Ok(QueryResult::empty(stmt.kind)),
+            Plan::CopyTo(copy) => super::copy::copy_to(self, copy, params, sink).await,
+            Plan::Script(parts) => match exec::run_script(self.connection().await?, parts).await {
+                Ok(()) => QueryResult::empty(stmt.kind).send_to(sink).await,
+                Err(error) => Err(error),
+            },
+            Plan::Nothing => QueryResult::empty(stmt.kind).send_to(sink).await,
             Plan::CopyFrom(_) => Err(Error::new(
                 ErrorKind::Unsupported,
                 "COPY FROM STDIN needs the PostgreSQL copy protocol",
@@ -420,12 +476,13 @@ impl Session {
 
     /// Runs one SQLite statement on the session's connection, directly (see
     /// `direct`): no hand-off to SQLx's connection thread.
-    pub(super) async fn run_direct(
+    pub(super) async fn run_direct<S: ResultSink>(
         &mut self,
         query: direct::Query<'_>,
-    ) -> Result<QueryResult, Error> {
+        sink: &mut S,
+    ) -> Result<(), Error> {
         let (handle, statements) = self.held().await?.direct().await?;
-        direct::run(handle, statements, query).await
+        direct::run(handle, statements, query, sink).await
     }
 
     /// Runs a parameterless statement whose result is only success or failure.
