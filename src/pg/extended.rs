@@ -24,11 +24,11 @@ use pgwire::messages::extendedquery::{
 use pgwire::messages::response::{EmptyQueryResponse, ReadyForQuery};
 
 use super::connection::{PgConnection, Portal, Prepared, Progress};
-use super::copy_out;
 use super::encode::{RowShape, command_tag};
 use super::errors::to_pgwire;
 use super::params;
 use super::reply::{feed, feed_rows, report_settings, transaction_status};
+use super::rows::{Announce, WireRows};
 use crate::engine::{Column, QueryResult, Session, Value};
 use crate::error::Error;
 use crate::sql::{self, Plan};
@@ -195,12 +195,41 @@ impl ExtendedQueryHandler for PgConnection {
             client.set_transaction_status(transaction_status(&state.session));
             return result;
         }
-        if let Plan::CopyTo(spec) = &statement.plan {
-            let result = state.session.execute(&statement, &portal.params).await;
+        let progress = std::mem::replace(&mut portal.progress, Progress::NotRun);
+        let streamed = match (&progress, &statement.plan) {
+            (_, Plan::CopyTo(spec)) => Some(Announce::Copy(&spec.options)),
+            // Every row now: they go to the client as SQLite produces them.
+            (Progress::NotRun, _) if message.max_rows <= 0 => Some(Announce::Portal {
+                described: portal.prepared.described.get().cloned(),
+                param_types: &portal.prepared.param_types,
+                formats: &portal.result_formats,
+            }),
+            _ => None,
+        };
+        if let Some(plan) = streamed {
+            let mut sink = WireRows::portal(client, plan);
+            let ran = state
+                .session
+                .execute_into(&statement, &portal.params, &mut sink)
+                .await
+                .map_err(|e| PgWireError::UserError(Box::new(sink.error_info(&e))));
+            let last = sink.last();
+            sink.send_pending().await?;
             client.set_transaction_status(transaction_status(&state.session));
-            return copy_out::send(client, spec, &result.map_err(|e| to_pgwire(&e))?).await;
+            report_settings(client, &mut state.session).await?;
+            ran?;
+            if let Some(completion) = last {
+                portal.progress = Progress::Done(QueryResult {
+                    kind: completion.kind,
+                    rows_affected: completion.rows_affected,
+                    last_insert_rowid: completion.last_insert_rowid,
+                    ..QueryResult::empty(completion.kind)
+                });
+            }
+            state.after(&statement);
+            return Ok(());
         }
-        let (result, sent) = match std::mem::replace(&mut portal.progress, Progress::NotRun) {
+        let (result, sent) = match progress {
             Progress::NotRun => {
                 let result = state.session.execute(&statement, &portal.params).await;
                 client.set_transaction_status(transaction_status(&state.session));
@@ -349,7 +378,7 @@ where
         )
         .await
     } else {
-        feed(client, command_tag(&result, count)).await?;
+        feed(client, command_tag(&result.completion(), count)).await?;
         portal.progress = Progress::Done(result);
         Ok(())
     }
@@ -357,7 +386,7 @@ where
 
 /// `SELECT $1`: SQLite knows nothing of a bare parameter's type, but the client
 /// said what it sent, and PostgreSQL answers with that type (named `?column?`).
-fn typed_by_params(columns: Arc<Vec<Column>>, param_types: &[Type]) -> Arc<Vec<Column>> {
+pub(super) fn typed_by_params(columns: Arc<Vec<Column>>, param_types: &[Type]) -> Arc<Vec<Column>> {
     let param_of = |column: &Column| -> Option<&Type> {
         if column.decltype.is_some() {
             return None;

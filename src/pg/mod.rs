@@ -15,6 +15,7 @@ mod extended;
 mod numeric;
 mod params;
 mod reply;
+mod rows;
 mod simple;
 mod startup;
 mod types;
