@@ -121,3 +121,38 @@ async fn rows_come_before_a_later_failure() {
     let after = client.simple_query("SELECT 42").await.unwrap();
     assert!(matches!(&after[1], SimpleQueryMessage::Row(row) if row.get(0) == Some("42")));
 }
+
+/// HTTP answers one JSON document, built before it is sent: past
+/// `--http-max-response-bytes` the statement fails with a clear error (undoing
+/// its batch) instead of the server holding the whole result.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn http_responses_stop_at_their_limit() {
+    let server = TestServer::start("shared", &["--http-max-response-bytes", "100000"]);
+    server.http_query("CREATE TABLE t (x integer)").await;
+    let small = server
+        .http_query(
+            "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 100) \
+             SELECT x, 'row ' || x FROM c",
+        )
+        .await;
+    assert_eq!(small["rows"].as_array().unwrap().len(), 100);
+
+    let body = serde_json::json!({ "statements": [
+        "INSERT INTO t VALUES (1)",
+        million_rows(),
+    ]})
+    .to_string();
+    let before = server.peak_rss_kib();
+    let (status, json) = server.post(&body, Some("application/json")).await;
+    assert_eq!(status, 200, "{json}");
+    let message = json[1]["error"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("exceeds") && message.contains("--http-max-response-bytes"),
+        "{json}"
+    );
+    let grown = server.peak_rss_kib().saturating_sub(before);
+    assert!(grown < MAX_GROWTH_KIB, "peak RSS grew by {grown} KiB");
+    // The failure undid the batch.
+    let count = server.http_query("SELECT count(*) FROM t").await;
+    assert_eq!(count["rows"][0][0], 0);
+}

@@ -38,7 +38,11 @@ pub async fn serve(
 ) {
     serve_router(
         listener,
-        router(engine, config.http_body_limit),
+        router(
+            engine,
+            config.http_body_limit,
+            config.http_max_response_bytes,
+        ),
         workers,
         shutdown,
     )
@@ -80,35 +84,47 @@ async fn serve_connection(socket: TcpStream, peer: SocketAddr, app: Router, shut
     }
 }
 
-pub fn router(engine: Arc<Engine>, body_limit: usize) -> Router {
+/// What the handlers share.
+#[derive(Clone)]
+struct Shared {
+    engine: Arc<Engine>,
+    /// Largest response, in bytes of JSON.
+    response_limit: usize,
+}
+
+pub fn router(engine: Arc<Engine>, body_limit: usize, response_limit: usize) -> Router {
     Router::new()
         .route("/", post(execute))
         .route("/health", get(health))
         .route("/version", get(version))
         .layer(DefaultBodyLimit::max(body_limit))
-        .with_state(engine)
+        .with_state(Shared {
+            engine,
+            response_limit,
+        })
 }
 
-async fn execute(State(engine): State<Arc<Engine>>, body: Bytes) -> Response {
+async fn execute(State(shared): State<Shared>, body: Bytes) -> Response {
     let batch = match request::parse(&body) {
         Ok(batch) => batch,
         Err(request::BadRequest(message)) => return error(StatusCode::BAD_REQUEST, &message),
     };
-    let mut session = engine.session();
-    let results = session.execute_batch(&batch).await;
+    let mut session = shared.engine.session();
+    let mut results = response::Collected::new(batch.len(), shared.response_limit);
+    session.execute_batch_into(&batch, &mut results).await;
     // A batch that opened a transaction and did not end it is rolled back here.
     session.close().await;
-    response::batch(&results, batch.len())
+    results.into_response()
 }
 
-async fn health(State(engine): State<Arc<Engine>>) -> Response {
+async fn health(State(Shared { engine, .. }): State<Shared>) -> Response {
     match engine.ping().await {
         Ok(()) => (StatusCode::OK, axum::Json(json!({"status": "ok"}))).into_response(),
         Err(e) => error(StatusCode::SERVICE_UNAVAILABLE, &e.message),
     }
 }
 
-async fn version(State(engine): State<Arc<Engine>>) -> Response {
+async fn version(State(Shared { engine, .. }): State<Shared>) -> Response {
     let info = engine.info();
     axum::Json(json!({
         "litewire": info.version,
