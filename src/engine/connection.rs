@@ -7,7 +7,8 @@
 //!
 //! A session takes one of these on first use and keeps it; when the session ends
 //! outside a transaction the engine parks it, lock and statements included, for
-//! the next session (see `Engine::park`).
+//! the next session (see `Engine::park`), which gets it reset first if the last
+//! session could have left anything on it.
 
 use std::ptr::NonNull;
 
@@ -27,6 +28,9 @@ pub(super) struct HeldConnection {
     /// Whether the handle was let go since it was last locked: SQLx's connection
     /// thread must then be seen to take it back before the next lock.
     released: bool,
+    /// Whether a session may have left state on the connection (TEMP objects,
+    /// PRAGMAs) that the next one must not see (see `pool::Reset`).
+    dirty: bool,
 }
 
 impl std::fmt::Debug for HeldConnection {
@@ -48,7 +52,19 @@ impl HeldConnection {
             handle: None,
             conn: pool.acquire().await?,
             released: false,
+            dirty: false,
         })
+    }
+
+    /// Notes that the session ran something that may leave state behind.
+    pub(super) fn mark_dirty(&mut self) {
+        self.dirty = true;
+    }
+
+    /// Whether the connection must be reset before another session uses it
+    /// (and from now on, that it need not).
+    pub(super) fn take_dirty(&mut self) -> bool {
+        std::mem::take(&mut self.dirty)
     }
 
     /// The locked SQLite handle and the statements prepared on it, locking the

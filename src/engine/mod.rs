@@ -83,6 +83,8 @@ pub struct Engine {
     /// through the connection's thread and loses what was prepared on it.
     idle: Mutex<Idle>,
     max_connections: usize,
+    /// How a connection is cleaned between sessions.
+    reset: pool::Reset,
 }
 
 /// The parked connections; once the engine closes, nothing more is parked (the
@@ -108,6 +110,7 @@ impl Engine {
             statement_cache: config.statement_cache,
             idle: Mutex::new(Idle::default()),
             max_connections: config.max_connections as usize,
+            reset: pool::Reset::new(config),
         }))
     }
 
@@ -144,8 +147,9 @@ impl Engine {
         Ok(())
     }
 
-    /// A connection for a new session: an idle one if there is one, else one
-    /// from the pool.
+    /// A connection for a new session: an idle one if there is one (reset if its
+    /// last session may have left state on it), else one from the pool (reset
+    /// when it went back).
     async fn connection(&self) -> Result<HeldConnection, Error> {
         let idle = self
             .idle
@@ -153,9 +157,19 @@ impl Engine {
             .ok()
             .and_then(|mut idle| idle.connections.pop());
         match idle {
-            Some(idle) => Ok(idle),
+            Some(mut idle) => {
+                if idle.take_dirty() {
+                    self.reset(&mut idle).await?;
+                }
+                Ok(idle)
+            }
             None => HeldConnection::acquire(&self.pool, self.statement_cache).await,
         }
+    }
+
+    /// Resets a connection for a new session (see `pool::Reset`).
+    async fn reset(&self, conn: &mut HeldConnection) -> Result<(), Error> {
+        self.reset.run(conn.sqlx()).await.map_err(Error::from)
     }
 
     /// Keeps an ended session's connection for the next session, or gives it

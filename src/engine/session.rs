@@ -19,7 +19,7 @@ use super::settings::Settings;
 use super::{Column, Engine, QueryResult, Value, exec};
 use crate::error::{Error, ErrorKind};
 use crate::sql::CommandKind;
-use crate::sql::{Action, ParamHint, Plan, Statement};
+use crate::sql::{Action, ParamHint, Plan, SessionCommand, Statement};
 
 /// Where a session stands with respect to transactions (PostgreSQL's I / T / E).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -186,6 +186,11 @@ impl Session {
         if !stmt.returns_rows {
             return Ok(Arc::new(Vec::new()));
         }
+        if stmt.catalog {
+            // The catalog's tables must exist for SQLite to prepare the statement.
+            let (identity, settings) = (self.identity.clone(), self.settings.clone());
+            catalog::prepare(self.connection().await?, &identity, &settings).await?;
+        }
         let (handle, statements) = self.held().await?.direct().await?;
         let parameters = stmt.param_count > 0;
         let mut columns = direct::describe(handle, statements, &stmt.sql, parameters).await?;
@@ -276,9 +281,16 @@ impl Session {
     ) -> Result<(), Error> {
         if let Plan::Session(command) = &stmt.plan {
             let in_transaction = self.state != TransactionState::Idle;
-            return commands::run(&mut self.settings, in_transaction, command, stmt.kind)?
-                .send_to(sink)
-                .await;
+            let result = commands::run(&mut self.settings, in_transaction, command, stmt.kind)?;
+            if *command == SessionCommand::DiscardAll {
+                // The connection's own state goes too: TEMP objects, PRAGMAs.
+                let engine = self.engine.clone();
+                engine.reset(self.held().await?).await?;
+            }
+            return result.send_to(sink).await;
+        }
+        if leaves_state(stmt) {
+            self.held().await?.mark_dirty();
         }
         let writes = stmt.writes();
         let _statement_permit = match (writes, self.state) {
@@ -526,6 +538,51 @@ fn transaction_aborted() -> Error {
         ErrorKind::TransactionAborted,
         "current transaction is aborted, commands ignored until end of transaction block",
     )
+}
+
+/// Whether a statement may leave state on its connection that another session
+/// must not see: anything but plain queries, DML and transaction control (DDL,
+/// PRAGMAs in any form, ...), and writes to the emulated catalog's temporary
+/// tables.
+fn leaves_state(stmt: &Statement) -> bool {
+    let plain = matches!(
+        stmt.kind,
+        CommandKind::Select
+            | CommandKind::Insert
+            | CommandKind::Update
+            | CommandKind::Delete
+            | CommandKind::Begin
+            | CommandKind::Commit
+            | CommandKind::Rollback
+            | CommandKind::Copy
+    );
+    !plain
+        || (stmt.catalog && stmt.writes())
+        || first_word(&stmt.sql).eq_ignore_ascii_case("PRAGMA")
+}
+
+/// The first word of `sql`, after whitespace and comments.
+fn first_word(sql: &str) -> &str {
+    let mut rest = sql.trim_start();
+    loop {
+        if let Some(line) = rest.strip_prefix("--") {
+            rest = line
+                .split_once('\n')
+                .map_or("", |(_, after)| after)
+                .trim_start();
+        } else if let Some(block) = rest.strip_prefix("/*") {
+            rest = block
+                .split_once("*/")
+                .map_or("", |(_, after)| after)
+                .trim_start();
+        } else {
+            break;
+        }
+    }
+    let end = rest
+        .find(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+        .unwrap_or(rest.len());
+    &rest[..end]
 }
 
 /// A write that lost its snapshot to another writer is a serialization failure:
