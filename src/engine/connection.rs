@@ -83,6 +83,13 @@ impl HeldConnection {
         Ok((handle, &mut self.statements))
     }
 
+    /// Whether no transaction is open on the connection.
+    pub(super) async fn in_autocommit(&mut self) -> Result<bool, Error> {
+        let (handle, _) = self.direct().await?;
+        // SAFETY: the handle is locked for us.
+        Ok(unsafe { ffi::sqlite3_get_autocommit(handle.db()) } != 0)
+    }
+
     /// The connection, for SQLx's own API: the handle is let go first (SQLx would
     /// wait for it forever otherwise).
     pub(super) fn sqlx(&mut self) -> &mut SqliteConnection {

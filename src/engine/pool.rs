@@ -12,7 +12,37 @@ use crate::config::{CacheMode, Config, Synchronous};
 use crate::error::Error;
 use crate::sql::quote::identifier;
 
+/// The readers' pool: the connections sessions hold, in the configured cache mode.
 pub(super) async fn connect(config: &Config) -> Result<SqlitePool, Error> {
+    open(
+        config,
+        config.cache,
+        config.max_connections.max(1),
+        config.min_connections.min(config.max_connections),
+    )
+    .await
+}
+
+/// The writer's pool: one connection, with a page cache of its own whatever the
+/// readers' mode, so that its table locks never reach the readers (with a shared
+/// cache, SQLite locks tables between the connections sharing it: a reader would
+/// wait for the writer's transaction, and a writer for any reader's).
+pub(super) async fn connect_writer(config: &Config) -> Result<SqlitePool, Error> {
+    open(config, CacheMode::Private, 1, 1).await
+}
+
+/// Connections with a cache of their own for reads the shared cache would answer
+/// from an old snapshot (see `snapshots`); opened only when needed.
+pub(super) async fn connect_fresh(config: &Config) -> Result<SqlitePool, Error> {
+    open(config, CacheMode::Private, config.max_connections.max(1), 0).await
+}
+
+async fn open(
+    config: &Config,
+    cache: CacheMode,
+    max_connections: u32,
+    min_connections: u32,
+) -> Result<SqlitePool, Error> {
     let reset = Reset::new(config);
     let options = SqliteConnectOptions::new()
         .filename(&config.db)
@@ -21,14 +51,14 @@ pub(super) async fn connect(config: &Config) -> Result<SqlitePool, Error> {
         .synchronous(synchronous(config.synchronous))
         .busy_timeout(config.busy_timeout())
         .foreign_keys(true)
-        .shared_cache(config.cache == CacheMode::Shared)
+        .shared_cache(cache == CacheMode::Shared)
         .statement_cache_capacity(config.statement_cache)
         .pragma("mmap_size", config.mmap_size.to_string())
         .pragma("cache_size", format!("-{}", config.cache_size_kib));
     let allow_attach = config.allow_attach;
     let pool = SqlitePoolOptions::new()
-        .max_connections(config.max_connections.max(1))
-        .min_connections(config.min_connections.min(config.max_connections))
+        .max_connections(max_connections)
+        .min_connections(min_connections)
         .acquire_timeout(config.acquire_timeout())
         // Connections are pinned to sessions and checked on release; a ping per
         // acquire would cost a round trip to the connection's thread for nothing.

@@ -16,6 +16,7 @@ use super::connection::HeldConnection;
 use super::direct;
 use super::result::ResultSink;
 use super::settings::Settings;
+use super::snapshots::SharedRead;
 use super::{Column, Engine, QueryResult, Value, exec};
 use crate::error::{Error, ErrorKind};
 use crate::sql::CommandKind;
@@ -31,13 +32,40 @@ pub enum TransactionState {
 
 pub struct Session {
     engine: Arc<Engine>,
-    /// Taken on first use and kept until the session ends.
+    /// The session's own connection (a reader), taken on first use and kept until
+    /// the session ends.
     conn: Option<HeldConnection>,
     state: TransactionState,
-    /// Held from a transaction's first write to its end.
-    write_permit: Option<OwnedSemaphorePermit>,
+    /// The right to write, held for a write statement or from a transaction's
+    /// first write to its end, with the writer connection the writes run on.
+    write: Option<WriteLock>,
+    /// Whether a SQLite transaction is open (on the writer connection, or on the
+    /// session's own for a session that keeps TEMP objects).
+    open: bool,
+    /// The session made TEMP objects, which live on its own connection: it runs
+    /// everything there, writes included (under the write permit).
+    local: bool,
+    /// The statement running now goes to the session's own connection whatever
+    /// the session holds (a PRAGMA, a TEMP object).
+    route_local: bool,
+    /// The statement running now reads on the shared cache (see `snapshots`).
+    shared_read: Option<SharedRead>,
+    /// A local session's transaction reads on the shared cache until it ends.
+    local_read: Option<SharedRead>,
+    /// A connection with a private cache for the statement running now, which the
+    /// shared cache would answer from an old snapshot.
+    fresh: Option<HeldConnection>,
     identity: SessionIdentity,
     settings: Settings,
+}
+
+/// The write permit and, unless the session runs everything on its own
+/// connection, the engine's writer connection, which only the permit's holder uses.
+struct WriteLock {
+    permit: OwnedSemaphorePermit,
+    conn: Option<HeldConnection>,
+    /// Held to the end of the transaction (else: to the end of the statement).
+    transaction: bool,
 }
 
 impl Session {
@@ -46,7 +74,13 @@ impl Session {
             engine,
             conn: None,
             state: TransactionState::Idle,
-            write_permit: None,
+            write: None,
+            open: false,
+            local: false,
+            route_local: false,
+            shared_read: None,
+            local_read: None,
+            fresh: None,
             identity,
             settings,
         }
@@ -148,6 +182,10 @@ impl Session {
         batch: &[(Statement, Vec<Value>)],
         sink: &mut S,
     ) {
+        // TEMP objects the batch makes must be there for its other statements.
+        if batch.iter().any(|(stmt, _)| creates_temp(stmt)) {
+            self.local = true;
+        }
         let implicit = batch.len() > 1
             && self.state == TransactionState::Idle
             && batch
@@ -271,9 +309,37 @@ impl Session {
         result
     }
 
-    /// Runs a statement, holding the write permit if it writes: for the statement
-    /// alone in autocommit mode, until the end of an explicit transaction.
+    /// Runs a statement where it belongs: writes, and everything in a transaction
+    /// that has written, on the writer connection, under the write permit (for the
+    /// statement alone in autocommit mode, until the end of an explicit
+    /// transaction); reads on the session's own connection, each statement on
+    /// its own snapshot, so a reader never holds a read transaction between
+    /// statements.
     async fn run<S: ResultSink>(
+        &mut self,
+        stmt: &Statement,
+        params: &[Value],
+        sink: &mut S,
+    ) -> Result<(), Error> {
+        let temp = creates_temp(stmt);
+        if temp {
+            self.local = true;
+        }
+        let writer_held = self.write.as_ref().is_some_and(|w| w.conn.is_some());
+        // A session that became local inside a transaction already writing on the
+        // writer connection finishes that transaction there.
+        self.route_local = temp || (!writer_held && (self.local || is_pragma(stmt)));
+        let result = self.run_routed(stmt, params, sink).await;
+        self.route_local = false;
+        self.shared_read = None;
+        self.fresh = None;
+        if self.write.as_ref().is_some_and(|w| !w.transaction) {
+            self.release_write();
+        }
+        result
+    }
+
+    async fn run_routed<S: ResultSink>(
         &mut self,
         stmt: &Statement,
         params: &[Value],
@@ -289,20 +355,20 @@ impl Session {
             }
             return result.send_to(sink).await;
         }
+        let writes = stmt.writes();
+        let savepoint = matches!(
+            stmt.action,
+            Action::Savepoint | Action::Release | Action::RollbackTo
+        );
+        match (writes || savepoint, self.state) {
+            (false, _) => {}
+            (true, TransactionState::Idle) => self.acquire_write(false).await?,
+            (true, _) => self.open_write_transaction().await?,
+        }
+        self.read_fresh().await?;
         if leaves_state(stmt) {
             self.held().await?.mark_dirty();
         }
-        let writes = stmt.writes();
-        let _statement_permit = match (writes, self.state) {
-            (false, _) => None,
-            (true, TransactionState::Idle) => Some(self.acquire_write_permit().await?),
-            (true, _) => {
-                if self.write_permit.is_none() {
-                    self.write_permit = Some(self.acquire_write_permit().await?);
-                }
-                None
-            }
-        };
         let engine = self.engine.clone();
         if stmt.catalog {
             let (identity, settings) = (self.identity.clone(), self.settings.clone());
@@ -364,23 +430,104 @@ impl Session {
         Ok(QueryResult::empty(stmt.kind))
     }
 
+    /// With the shared cache, a statement about to read there registers its read;
+    /// one that would see an old snapshot gets a connection of its own instead
+    /// (but a local session's statements, which need its TEMP objects, stay).
+    async fn read_fresh(&mut self) -> Result<(), Error> {
+        let on_writer = !self.route_local && self.write.as_ref().is_some_and(|w| w.conn.is_some());
+        let Some(reads) = &self.engine.shared_reads else {
+            return Ok(());
+        };
+        if on_writer || self.local_read.is_some() {
+            return Ok(());
+        }
+        let local = self.local || self.route_local;
+        match reads.begin(local) {
+            Some(read) => self.shared_read = Some(read),
+            None => self.fresh = Some(self.engine.fresh_reader().await?),
+        }
+        Ok(())
+    }
+
     /// Starts a transaction; `immediate` takes the write permit and lock up front.
+    /// Otherwise nothing opens in SQLite until the first write: reads run each on
+    /// the latest snapshot, as in PostgreSQL's READ COMMITTED, and hold nothing
+    /// that a writer (or, with the shared cache, another reader) would wait for.
     async fn begin_transaction(&mut self, immediate: bool) -> Result<(), Error> {
         if immediate {
-            self.write_permit = Some(self.acquire_write_permit().await?);
-        }
-        let sql = if immediate {
-            "BEGIN IMMEDIATE"
-        } else {
-            "BEGIN"
-        };
-        if let Err(error) = self.execute_direct(sql).await {
-            self.write_permit = None;
-            return Err(error);
+            self.open_write_transaction().await?;
+        } else if self.local {
+            self.local_read = self
+                .engine
+                .shared_reads
+                .as_ref()
+                .and_then(|r| r.begin(true));
+            if let Err(error) = self.execute_direct("BEGIN").await {
+                self.local_read = None;
+                return Err(error);
+            }
+            self.open = true;
         }
         self.state = TransactionState::Active;
         self.settings.begin_transaction();
         Ok(())
+    }
+
+    /// Takes the write permit (and the writer connection) until the transaction
+    /// ends, and opens the transaction on it.
+    async fn open_write_transaction(&mut self) -> Result<(), Error> {
+        self.acquire_write(true).await?;
+        if !self.open {
+            if let Err(error) = self.execute_direct("BEGIN IMMEDIATE").await {
+                self.release_write();
+                return Err(error);
+            }
+            self.open = true;
+        }
+        Ok(())
+    }
+
+    /// Takes the write permit and, unless the session runs everything on its own
+    /// connection, the writer connection; `transaction`: until the transaction
+    /// ends (else until the statement does).
+    async fn acquire_write(&mut self, transaction: bool) -> Result<(), Error> {
+        if let Some(write) = &mut self.write {
+            write.transaction |= transaction;
+            return Ok(());
+        }
+        let permit = self.acquire_write_permit().await?;
+        let conn = match self.local {
+            true => None,
+            false => Some(self.engine.writer().await?),
+        };
+        self.write = Some(WriteLock {
+            permit,
+            conn,
+            transaction,
+        });
+        Ok(())
+    }
+
+    /// Gives the writer connection back, then the permit. A writer connection
+    /// still inside a transaction goes back to the pool, whose release hook rolls
+    /// it back.
+    fn release_write(&mut self) {
+        if let Some(WriteLock { permit, conn, .. }) = self.write.take() {
+            if let Some(conn) = conn {
+                if self.open {
+                    self.open = false;
+                    drop(conn);
+                } else {
+                    self.engine.park_writer(conn);
+                }
+            }
+            // Counted before the next writer can start: a read that begins once
+            // this write was answered must see it.
+            if let Some(reads) = &self.engine.shared_reads {
+                reads.committed();
+            }
+            drop(permit);
+        }
     }
 
     async fn commit(&mut self) -> Result<QueryResult, Error> {
@@ -389,6 +536,10 @@ impl Session {
             TransactionState::Failed => {
                 self.rollback().await?;
                 Ok(QueryResult::empty(CommandKind::Rollback))
+            }
+            TransactionState::Active if !self.open => {
+                self.end_transaction(true);
+                Ok(QueryResult::empty(CommandKind::Commit))
             }
             TransactionState::Active => {
                 let committed = self.execute_direct("COMMIT").await;
@@ -413,8 +564,14 @@ impl Session {
             return Ok(());
         }
         // SQLite may already have rolled back on its own (after SQLITE_FULL, say).
-        if let Err(error) = self.execute_direct("ROLLBACK").await {
-            tracing::debug!(%error, "ROLLBACK");
+        if self.open {
+            match self.execute_direct("ROLLBACK").await {
+                Ok(()) => self.open = false,
+                Err(error) => {
+                    tracing::debug!(%error, "ROLLBACK");
+                    self.open = !self.held().await?.in_autocommit().await?;
+                }
+            }
         }
         self.end_transaction(false);
         Ok(())
@@ -429,7 +586,13 @@ impl Session {
 
     fn end_transaction(&mut self, committed: bool) {
         self.state = TransactionState::Idle;
-        self.write_permit = None;
+        self.local_read = None;
+        if committed {
+            self.open = false;
+        }
+        self.release_write();
+        // A local session's own connection, still in a failed transaction, goes
+        // back to the pool when the session ends (see `Drop`).
         self.settings.end_transaction(committed);
     }
 
@@ -458,9 +621,7 @@ impl Session {
             TransactionState::Failed => Err(transaction_aborted()),
             TransactionState::Idle => self.begin_transaction(true).await.map(|()| true),
             TransactionState::Active => {
-                if self.write_permit.is_none() {
-                    self.write_permit = Some(self.acquire_write_permit().await?);
-                }
+                self.open_write_transaction().await?;
                 self.execute_direct("SAVEPOINT litewire_copy").await?;
                 Ok(false)
             }
@@ -508,9 +669,18 @@ impl Session {
         Ok(self.held().await?.sqlx())
     }
 
-    /// The session's connection, taken on first use: a parked one, with its
-    /// prepared statements and handle, or one from the pool.
+    /// The connection the statement running now uses: the writer connection
+    /// while the session holds it (unless the statement goes to the session's own),
+    /// else the session's own, taken on first use: a parked one, with its prepared
+    /// statements and handle, or one from the pool.
     async fn held(&mut self) -> Result<&mut HeldConnection, Error> {
+        let writer = !self.route_local && self.write.as_ref().is_some_and(|w| w.conn.is_some());
+        if writer && let Some(conn) = self.write.as_mut().and_then(|w| w.conn.as_mut()) {
+            return Ok(conn);
+        }
+        if let Some(fresh) = &mut self.fresh {
+            return Ok(fresh);
+        }
         let conn = match &mut self.conn {
             Some(conn) => conn,
             empty => empty.insert(self.engine.connection().await?),
@@ -520,13 +690,15 @@ impl Session {
 }
 
 /// A session that ends outside a transaction leaves its connection, and the
-/// statements prepared on it, to the next session. One that ends inside a
-/// transaction (without `close`) hands the connection back to the pool, whose
+/// statements prepared on it, to the next session. A connection left inside a
+/// transaction (a session dropped without `close`) goes back to the pool, whose
 /// release hook rolls it back.
 impl Drop for Session {
     fn drop(&mut self) {
-        if self.state == TransactionState::Idle
-            && let Some(conn) = self.conn.take()
+        let own_in_transaction = self.open && self.write.as_ref().is_none_or(|w| w.conn.is_none());
+        self.release_write();
+        if let Some(conn) = self.conn.take()
+            && !own_in_transaction
         {
             self.engine.park(conn);
         }
@@ -556,9 +728,25 @@ fn leaves_state(stmt: &Statement) -> bool {
             | CommandKind::Rollback
             | CommandKind::Copy
     );
-    !plain
-        || (stmt.catalog && stmt.writes())
-        || first_word(&stmt.sql).eq_ignore_ascii_case("PRAGMA")
+    !plain || (stmt.catalog && stmt.writes()) || is_pragma(stmt)
+}
+
+fn is_pragma(stmt: &Statement) -> bool {
+    first_word(&stmt.sql).eq_ignore_ascii_case("PRAGMA")
+}
+
+/// `CREATE TEMP|TEMPORARY ...`: an object that lives on the session's own
+/// connection.
+fn creates_temp(stmt: &Statement) -> bool {
+    let first = first_word(&stmt.sql);
+    if !first.eq_ignore_ascii_case("CREATE") {
+        return false;
+    }
+    // `first` is a slice of the statement: the rest starts after it.
+    let after = first.as_ptr() as usize - stmt.sql.as_ptr() as usize + first.len();
+    let rest = stmt.sql.get(after..).unwrap_or_default();
+    let second = first_word(rest);
+    second.eq_ignore_ascii_case("TEMP") || second.eq_ignore_ascii_case("TEMPORARY")
 }
 
 /// The first word of `sql`, after whitespace and comments.
