@@ -156,3 +156,55 @@ async fn http_responses_stop_at_their_limit() {
     let count = server.http_query("SELECT count(*) FROM t").await;
     assert_eq!(count["rows"][0][0], 0);
 }
+
+/// A portal run with a row limit reads its rows from SQLite as they are fetched:
+/// a million rows in batches cost the server a batch, and another session writes
+/// meanwhile without waiting for the open portal.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_portal_fetches_in_batches_in_bounded_memory() {
+    let server = TestServer::start("shared", &[]);
+    let (mut client, _task) = server.connect().await;
+    client
+        .batch_execute("CREATE TABLE t (x integer); INSERT INTO t VALUES (1)")
+        .await
+        .unwrap();
+    let idle = server.peak_rss_kib();
+    let tx = client.transaction().await.unwrap();
+    let statement = tx.prepare(million_rows().as_str()).await.unwrap();
+    let portal = tx.bind(&statement, &[]).await.unwrap();
+    let (writer, _w) = server.connect().await;
+    let mut fetched = 0i64;
+    let mut batches = 0;
+    loop {
+        let rows = tx.query_portal(&portal, 50_000).await.unwrap();
+        if rows.is_empty() {
+            break;
+        }
+        assert!(rows.len() <= 50_000);
+        for row in &rows {
+            fetched += 1;
+            assert_eq!(row.get::<_, i64>(0), fetched);
+        }
+        batches += 1;
+        if batches == 2 {
+            // The portal is open mid-way: a writer goes on at once.
+            writer
+                .execute("INSERT INTO t VALUES (2)", &[])
+                .await
+                .unwrap();
+        }
+    }
+    assert_eq!(fetched, ROWS);
+    tx.commit().await.unwrap();
+    let peak = server.peak_rss_kib();
+    eprintln!("peak RSS: idle {idle} KiB, after a portal of {ROWS} rows {peak} KiB");
+    assert!(
+        peak.saturating_sub(idle) < MAX_GROWTH_KIB,
+        "peak RSS grew from {idle} KiB to {peak} KiB"
+    );
+    let count = client
+        .query_one("SELECT count(*) FROM t", &[])
+        .await
+        .unwrap();
+    assert_eq!(count.get::<_, i64>(0), 2);
+}

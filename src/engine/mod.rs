@@ -32,7 +32,7 @@ use tokio::sync::Semaphore;
 pub use catalog::{SessionIdentity, format_type, type_modifier, type_oid};
 pub use copy::CopyIn;
 pub use result::{Column, Completion, Discard, LOOKAHEAD_ROWS, QueryResult, ResultSink};
-pub use session::{Session, TransactionState};
+pub use session::{CursorId, Session, TransactionState};
 pub use settings::Settings;
 pub use value::{StorageClass, Value};
 

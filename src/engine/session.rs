@@ -6,6 +6,7 @@
 //! rules: an error inside a transaction fails it until ROLLBACK, COMMIT of a failed
 //! transaction rolls back, and a session that ends inside a transaction rolls back.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use tokio::sync::OwnedSemaphorePermit;
@@ -55,8 +56,20 @@ pub struct Session {
     /// A connection with a private cache for the statement running now, which the
     /// shared cache would answer from an old snapshot.
     fresh: Option<HeldConnection>,
+    /// Statements left open between fetches, on the session's own connection.
+    cursors: HashMap<CursorId, OpenCursor>,
+    next_cursor: CursorId,
     identity: SessionIdentity,
     settings: Settings,
+}
+
+/// Names an open cursor of a session.
+pub type CursorId = u64;
+
+/// A cursor and, with the shared cache, the read it keeps in flight there.
+struct OpenCursor {
+    cursor: direct::Cursor,
+    _read: Option<SharedRead>,
 }
 
 /// The write permit and, unless the session runs everything on its own
@@ -81,6 +94,8 @@ impl Session {
             shared_read: None,
             local_read: None,
             fresh: None,
+            cursors: HashMap::new(),
+            next_cursor: 0,
             identity,
             settings,
         }
@@ -217,6 +232,122 @@ impl Session {
                 sink.error(&error);
             }
         }
+    }
+
+    /// Opens a read-only query as a cursor, to fetch its rows a batch at a time
+    /// (a portal run with a row limit). `None`: the statement cannot be one (it
+    /// writes, or must run elsewhere than on the session's own connection): run it
+    /// with `execute_into` instead.
+    pub async fn open_cursor(
+        &mut self,
+        stmt: &Statement,
+        params: &[Value],
+    ) -> Result<Option<CursorId>, Error> {
+        let eligible = matches!(stmt.plan, Plan::Single)
+            && stmt.action == Action::Read
+            && stmt.returns_rows
+            && params.len() == stmt.param_count
+            && self.state != TransactionState::Failed
+            && self.write.is_none()
+            && !self.local
+            && !is_pragma(stmt);
+        if !eligible {
+            return Ok(None);
+        }
+        let read = match &self.engine.shared_reads {
+            Some(reads) => match reads.begin(false) {
+                Some(read) => Some(read),
+                // The shared cache's snapshot is old: run it whole, elsewhere.
+                None => return Ok(None),
+            },
+            None => None,
+        };
+        let opened = self.open_cursor_here(stmt, params).await;
+        let cursor = match opened {
+            Ok(cursor) => cursor,
+            Err(error) => {
+                self.fail_transaction();
+                return Err(error);
+            }
+        };
+        let id = self.next_cursor;
+        self.next_cursor += 1;
+        self.cursors.insert(
+            id,
+            OpenCursor {
+                cursor,
+                _read: read,
+            },
+        );
+        Ok(Some(id))
+    }
+
+    async fn open_cursor_here(
+        &mut self,
+        stmt: &Statement,
+        params: &[Value],
+    ) -> Result<direct::Cursor, Error> {
+        if stmt.catalog {
+            let (identity, settings) = (self.identity.clone(), self.settings.clone());
+            catalog::prepare(self.connection().await?, &identity, &settings).await?;
+        }
+        let (handle, _) = self.held().await?.direct().await?;
+        direct::Cursor::open(
+            handle,
+            direct::Query {
+                sql: &stmt.sql,
+                params,
+                kind: stmt.kind,
+                returns_rows: true,
+                parameters: !params.is_empty(),
+            },
+        )
+    }
+
+    /// Hands up to `max_rows` more rows of cursor `id` to `sink` (0: all of
+    /// them), finishing the statement when none is left. Returns whether rows are
+    /// left; a cursor with none left, or that failed, is closed.
+    pub async fn fetch<S: ResultSink>(
+        &mut self,
+        id: CursorId,
+        max_rows: usize,
+        sink: &mut S,
+    ) -> Result<bool, Error> {
+        let fetched = match sink.begin_statement() {
+            Ok(()) => self.fetch_from(id, max_rows, sink).await,
+            Err(error) => Err(error),
+        };
+        match &fetched {
+            Ok(true) => {}
+            Ok(false) => self.close_cursor(id),
+            Err(error) => {
+                sink.error(error);
+                self.close_cursor(id);
+                self.fail_transaction();
+            }
+        }
+        fetched
+    }
+
+    async fn fetch_from<S: ResultSink>(
+        &mut self,
+        id: CursorId,
+        max_rows: usize,
+        sink: &mut S,
+    ) -> Result<bool, Error> {
+        let (Some(open), Some(conn)) = (self.cursors.get_mut(&id), self.conn.as_mut()) else {
+            return Err(Error::new(
+                ErrorKind::UndefinedObject,
+                "the portal's transaction has ended",
+            ));
+        };
+        let (handle, _) = conn.direct().await?;
+        open.cursor.fetch(handle, max_rows, sink).await
+    }
+
+    /// Closes a cursor (its statement is finalized).
+    pub fn close_cursor(&mut self, id: CursorId) {
+        self.cursors.remove(&id);
     }
 
     /// The result columns `stmt` would produce, without running it.
@@ -586,6 +717,8 @@ impl Session {
 
     fn end_transaction(&mut self, committed: bool) {
         self.state = TransactionState::Idle;
+        // Portals end with their transaction, as in PostgreSQL.
+        self.cursors.clear();
         self.local_read = None;
         if committed {
             self.open = false;
@@ -695,6 +828,8 @@ impl Session {
 /// release hook rolls it back.
 impl Drop for Session {
     fn drop(&mut self) {
+        // Cursors' statements are finalized while their connection is still ours.
+        self.cursors.clear();
         let own_in_transaction = self.open && self.write.as_ref().is_none_or(|w| w.conn.is_none());
         self.release_write();
         if let Some(conn) = self.conn.take()
