@@ -160,6 +160,15 @@ pub struct Config {
     #[arg(long, env = "LITEWIRE_HRANA_MAX_STORED_SQL", default_value_t = 150)]
     pub hrana_max_stored_sql: usize,
 
+    /// Largest HTTP response, in bytes of JSON: a batch whose rows would go past it
+    /// fails (its statement answers an error) instead of being built in memory.
+    #[arg(
+        long,
+        env = "LITEWIRE_HTTP_MAX_RESPONSE_BYTES",
+        default_value_t = 64 * 1024 * 1024
+    )]
+    pub http_max_response_bytes: usize,
+
     /// Let clients ATTACH other database files (off: remote clients cannot reach the
     /// server's filesystem).
     #[arg(long, env = "LITEWIRE_ALLOW_ATTACH")]

@@ -7,7 +7,8 @@
 //!
 //! A session takes one of these on first use and keeps it; when the session ends
 //! outside a transaction the engine parks it, lock and statements included, for
-//! the next session (see `Engine::park`).
+//! the next session (see `Engine::park`), which gets it reset first if the last
+//! session could have left anything on it.
 
 use std::ptr::NonNull;
 use std::sync::Arc;
@@ -31,6 +32,9 @@ pub(super) struct HeldConnection {
     released: bool,
     /// The connection's authorizer state, once a session has taken it.
     access: Option<Arc<Access>>,
+    /// Whether a session may have left state on the connection (TEMP objects,
+    /// PRAGMAs) that the next one must not see (see `pool::Reset`).
+    dirty: bool,
 }
 
 impl std::fmt::Debug for HeldConnection {
@@ -53,6 +57,7 @@ impl HeldConnection {
             conn: pool.acquire().await?,
             released: false,
             access: None,
+            dirty: false,
         })
     }
 
@@ -95,6 +100,17 @@ impl HeldConnection {
         self.conn.close_on_drop();
     }
 
+    /// Notes that the session ran something that may leave state behind.
+    pub(super) fn mark_dirty(&mut self) {
+        self.dirty = true;
+    }
+
+    /// Whether the connection must be reset before another session uses it
+    /// (and from now on, that it need not).
+    pub(super) fn take_dirty(&mut self) -> bool {
+        std::mem::take(&mut self.dirty)
+    }
+
     /// The locked SQLite handle and the statements prepared on it, locking the
     /// handle first if SQLx had it.
     pub(super) async fn direct(&mut self) -> Result<(&mut HeldHandle, &mut Statements), Error> {
@@ -109,6 +125,13 @@ impl HeldConnection {
             }
         };
         Ok((handle, &mut self.statements))
+    }
+
+    /// Whether no transaction is open on the connection.
+    pub(super) async fn in_autocommit(&mut self) -> Result<bool, Error> {
+        let (handle, _) = self.direct().await?;
+        // SAFETY: the handle is locked for us.
+        Ok(unsafe { ffi::sqlite3_get_autocommit(handle.db()) } != 0)
     }
 
     /// The connection, for SQLx's own API: the handle is let go first (SQLx would

@@ -6,9 +6,11 @@
 //! through one multi-row INSERT prepared once, so each round trip to SQLite's
 //! thread carries a whole batch, not one row.
 
+use std::future::Future;
 use std::sync::Arc;
 
 use super::direct::Query;
+use super::result::{Completion, Discard, ResultSink};
 use super::session::Session;
 use super::{Column, QueryResult, Value};
 use crate::error::{Error, ErrorKind};
@@ -137,40 +139,80 @@ impl Session {
         persistent: bool,
     ) -> Result<(), Error> {
         let values: Vec<Value> = copy.pending.drain(..).collect();
-        self.run_direct(Query {
-            sql: &sql,
-            params: &values,
-            kind: CommandKind::Insert,
-            returns_rows: false,
-            parameters: persistent,
-        })
+        self.run_direct(
+            Query {
+                sql: &sql,
+                params: &values,
+                kind: CommandKind::Insert,
+                returns_rows: false,
+                parameters: persistent,
+            },
+            &mut Discard,
+        )
         .await
-        .map(drop)
     }
 }
 
-/// Runs the query of `COPY ... TO STDOUT`: its rows and columns, tagged `COPY n`.
-/// The session runs it like any statement (inside the client's transaction, if one
-/// is open), so a failing query fails that transaction.
-pub(super) async fn copy_to(
+/// Runs the query of `COPY ... TO STDOUT`, handing its rows to `sink` as they come,
+/// tagged `COPY n`. The session runs it like any statement (inside the client's
+/// transaction, if one is open), so a failing query fails that transaction.
+pub(super) async fn copy_to<S: ResultSink>(
     session: &mut Session,
     spec: &CopyTo,
     params: &[Value],
-) -> Result<QueryResult, Error> {
+    sink: &mut S,
+) -> Result<(), Error> {
     let query = &spec.query;
-    let mut result = session
-        .run_direct(Query {
-            sql: &query.sql,
-            params,
-            kind: query.kind,
-            returns_rows: true,
-            parameters: !params.is_empty(),
+    let mut copy = CopyRows {
+        force_quote: &spec.options.force_quote,
+        sink,
+    };
+    session
+        .run_direct(
+            Query {
+                sql: &query.sql,
+                params,
+                kind: query.kind,
+                returns_rows: true,
+                parameters: !params.is_empty(),
+            },
+            &mut copy,
+        )
+        .await
+}
+
+/// The rows of a COPY TO's query, on their way to the front end's sink: the
+/// columns checked against FORCE_QUOTE, the statement tagged `COPY n`.
+struct CopyRows<'a, S> {
+    force_quote: &'a ForceQuote,
+    sink: &'a mut S,
+}
+
+impl<S: ResultSink> ResultSink for CopyRows<'_, S> {
+    fn columns(&mut self, columns: &Arc<Vec<Column>>) -> Result<(), Error> {
+        check_force_quote(self.force_quote, columns)?;
+        self.sink.columns(columns)
+    }
+
+    fn row(&mut self, row: Vec<Value>) -> Result<(), Error> {
+        self.sink.row(row)
+    }
+
+    fn wants_flush(&self) -> bool {
+        self.sink.wants_flush()
+    }
+
+    fn flush(&mut self) -> impl Future<Output = Result<(), Error>> + Send {
+        self.sink.flush()
+    }
+
+    fn finish_statement(&mut self, completion: Completion) -> Result<(), Error> {
+        self.sink.finish_statement(Completion {
+            kind: CommandKind::Copy,
+            last_insert_rowid: None,
+            ..completion
         })
-        .await?;
-    check_force_quote(&spec.options.force_quote, &result.columns)?;
-    result.kind = CommandKind::Copy;
-    result.rows_affected = result.rows.len() as u64;
-    Ok(result)
+    }
 }
 
 /// FORCE_QUOTE may only name columns the COPY writes.

@@ -36,7 +36,7 @@ use libsqlite3_sys as ffi;
 use tokio::sync::oneshot;
 
 use super::connection::HeldHandle;
-use super::result::{Column, QueryResult};
+use super::result::{Column, Completion, Discard, LOOKAHEAD_ROWS, ResultSink};
 use super::value::{StorageClass, Value};
 use crate::error::{Error, ErrorKind};
 use crate::sql::CommandKind;
@@ -107,13 +107,6 @@ impl Cache {
     }
 }
 
-/// What one attempt at running a statement came to.
-enum Attempt {
-    Done(QueryResult),
-    /// Another connection holds a shared-cache lock; run again once notified.
-    Locked(oneshot::Receiver<()>),
-}
-
 /// One statement to run: its SQL, the values bound to `?1..?N`, and what the
 /// result should say.
 #[derive(Debug, Clone, Copy)]
@@ -126,19 +119,34 @@ pub(super) struct Query<'a> {
     pub parameters: bool,
 }
 
-/// Runs `query` and collects its whole result.
-pub(super) async fn run(
+/// Runs `query`, handing its rows to `sink` as SQLite produces them.
+pub(super) async fn run<S: ResultSink>(
     handle: &mut HeldHandle,
     statements: &mut Statements,
     query: Query<'_>,
-) -> Result<QueryResult, Error> {
+    sink: &mut S,
+) -> Result<(), Error> {
     loop {
-        let db = handle.db();
         // SAFETY: the handle is locked for this session.
-        match unsafe { attempt(db, statements, query)? } {
-            Attempt::Done(result) => return Ok(result),
+        let stmt = match unsafe {
+            cached_statement(handle.db(), statements, query.sql, query.parameters)?
+        } {
+            Ok(stmt) => stmt,
             // A dropped sender (the other connection closed) also means go on.
-            Attempt::Locked(unlocked) => drop(unlocked.await),
+            Err(unlocked) => {
+                drop(unlocked.await);
+                continue;
+            }
+        };
+        // SAFETY: `stmt` is a statement of the handle's connection, which stays
+        // locked for us while it runs; `Running` resets it however this ends.
+        let mut running = unsafe { Running::new(handle, stmt) };
+        match running.stream(query, sink).await? {
+            Streamed::Done => return Ok(()),
+            Streamed::Locked(unlocked) => {
+                drop(running);
+                drop(unlocked.await);
+            }
         }
     }
 }
@@ -157,7 +165,7 @@ pub(super) async fn execute(
         returns_rows: false,
         parameters: false,
     };
-    run(handle, statements, query).await.map(drop)
+    run(handle, statements, query, &mut Discard).await
 }
 
 /// The result columns `sql` would produce, without running it: names and the
@@ -169,12 +177,10 @@ pub(super) async fn describe(
     parameters: bool,
 ) -> Result<Vec<Column>, Error> {
     loop {
-        let db = handle.db();
         // SAFETY: the handle is locked for this session.
-        match unsafe {
-            with_statement(db, statements, sql, parameters, |stmt| Ok(described(stmt)))?
-        } {
-            Ok(columns) => return Ok(columns),
+        match unsafe { cached_statement(handle.db(), statements, sql, parameters)? } {
+            // SAFETY: a statement of the locked handle, not running.
+            Ok(stmt) => return Ok(unsafe { described(stmt.0.as_ptr()) }),
             Err(unlocked) => drop(unlocked.await),
         }
     }
@@ -187,19 +193,17 @@ unsafe fn described(stmt: *mut ffi::sqlite3_stmt) -> Vec<Column> {
     unsafe { columns(stmt, ffi::sqlite3_column_count(stmt), &[]) }
 }
 
-/// Runs `body` on the prepared statement for `sql` (cached, or prepared now and
-/// cached), then resets it. `Err` of the inner result: a shared-cache lock to
-/// wait for.
+/// The prepared statement for `sql`: cached, or prepared now and cached. `Err` of
+/// the inner result: a shared-cache lock to wait for.
 ///
 /// # Safety
 /// `db` must be a valid connection handle, locked for the caller.
-unsafe fn with_statement<T>(
+unsafe fn cached_statement(
     db: *mut ffi::sqlite3,
     statements: &mut Statements,
     sql: &str,
     parameters: bool,
-    body: impl FnOnce(*mut ffi::sqlite3_stmt) -> Result<T, Error>,
-) -> Result<Result<T, oneshot::Receiver<()>>, Error> {
+) -> Result<Result<Cached, oneshot::Receiver<()>>, Error> {
     let cache = if parameters {
         &mut statements.prepared
     } else {
@@ -212,35 +216,9 @@ unsafe fn with_statement<T>(
             Err(unlocked) => return Ok(Err(unlocked)),
         }
     }
-    let Some(stmt) = cache.map.get(sql).map(|p| p.0.as_ptr()) else {
-        return Err(Error::new(ErrorKind::Internal, "statement cache"));
-    };
-    let outcome = body(stmt);
-    // SAFETY: `stmt` belongs to `db`, locked for us; a reset statement holds no
-    // locks and can run again.
-    unsafe {
-        ffi::sqlite3_reset(stmt);
-        ffi::sqlite3_clear_bindings(stmt);
-    }
-    outcome.map(Ok)
-}
-
-/// # Safety
-/// `db` must be a valid connection handle, locked for the caller.
-unsafe fn attempt(
-    db: *mut ffi::sqlite3,
-    statements: &mut Statements,
-    query: Query<'_>,
-) -> Result<Attempt, Error> {
-    // SAFETY: per the caller; the statement belongs to `db`.
-    let outcome = unsafe {
-        with_statement(db, statements, query.sql, query.parameters, |stmt| {
-            bind_and_step(db, stmt, query.params, query.kind, query.returns_rows)
-        })?
-    };
-    match outcome {
-        Ok(attempt) => Ok(attempt),
-        Err(unlocked) => Ok(Attempt::Locked(unlocked)),
+    match cache.map.get(sql) {
+        Some(prepared) => Ok(Ok(Cached(prepared.0))),
+        None => Err(Error::new(ErrorKind::Internal, "statement cache")),
     }
 }
 
@@ -291,59 +269,192 @@ unsafe fn prepare(db: *mut ffi::sqlite3, sql: &str, persistent: bool) -> Result<
     }
 }
 
-/// # Safety
-/// `stmt` must be a statement of `db`, which is locked for the caller.
-unsafe fn bind_and_step(
-    db: *mut ffi::sqlite3,
-    stmt: *mut ffi::sqlite3_stmt,
-    params: &[Value],
-    kind: CommandKind,
-    returns_rows: bool,
-) -> Result<Attempt, Error> {
-    for (i, value) in params.iter().enumerate() {
-        let index = c_int::try_from(i + 1).unwrap_or(c_int::MAX);
-        // SAFETY: per the caller; text and blobs are copied (SQLITE_TRANSIENT).
-        let rc = unsafe { bind(stmt, index, value) };
-        if rc != ffi::SQLITE_OK {
-            // SAFETY: per the caller.
-            return Err(unsafe { error(db, rc) });
+/// A cached statement, as found for one run: its pointer, which stays valid while
+/// the statement stays in the cache (nothing else uses the cache meanwhile).
+#[derive(Clone, Copy)]
+struct Cached(NonNull<ffi::sqlite3_stmt>);
+
+// SAFETY: SQLite is built thread-safe (serialized); the statement is only used by
+// the session that holds its connection's lock.
+unsafe impl Send for Cached {}
+
+/// What running a statement came to.
+enum Streamed {
+    Done,
+    /// Another connection holds a shared-cache lock, and no row has reached the
+    /// sink yet: run again once notified.
+    Locked(oneshot::Receiver<()>),
+}
+
+/// A statement being stepped. It is reset when this is dropped, however the run
+/// ends (finished, failed, or abandoned by a client that went away while the
+/// statement was paused between rows), so a cached statement never keeps a read
+/// transaction open.
+struct Running<'h> {
+    handle: &'h mut HeldHandle,
+    stmt: NonNull<ffi::sqlite3_stmt>,
+}
+
+// SAFETY: SQLite is built thread-safe (serialized); the statement is only used
+// through `&mut Running`, by the session that holds its connection's lock.
+unsafe impl Send for Running<'_> {}
+
+impl Drop for Running<'_> {
+    fn drop(&mut self) {
+        // SAFETY: `stmt` belongs to the locked handle; a reset statement holds no
+        // locks and can run again.
+        unsafe {
+            ffi::sqlite3_reset(self.stmt.as_ptr());
+            ffi::sqlite3_clear_bindings(self.stmt.as_ptr());
         }
     }
-    let mut result = QueryResult::empty(kind);
-    // SAFETY: per the caller.
-    let width = unsafe { ffi::sqlite3_column_count(stmt) };
-    loop {
-        // SAFETY: per the caller.
-        match unsafe { ffi::sqlite3_step(stmt) } {
-            ffi::SQLITE_ROW => {
-                // SAFETY: a row is current.
-                result.rows.push(unsafe { read_row(stmt, width) });
+}
+
+impl<'h> Running<'h> {
+    /// # Safety
+    /// `stmt` must be a valid statement of `handle`'s connection.
+    unsafe fn new(handle: &'h mut HeldHandle, stmt: Cached) -> Self {
+        Running {
+            handle,
+            stmt: stmt.0,
+        }
+    }
+
+    /// Binds the parameters, steps the statement and hands its rows to `sink`. The
+    /// first rows are read ahead (up to [`LOOKAHEAD_ROWS`]) until every expression
+    /// column has a non-NULL value to be typed by; the rest go straight through.
+    async fn stream<S: ResultSink>(
+        &mut self,
+        query: Query<'_>,
+        sink: &mut S,
+    ) -> Result<Streamed, Error> {
+        self.bind(query.params)?;
+        let stmt = self.stmt.as_ptr();
+        // SAFETY: a valid statement.
+        let width = unsafe { ffi::sqlite3_column_count(stmt) };
+        let returns_rows = query.returns_rows && width > 0;
+        let mut ahead: Vec<Vec<Value>> = Vec::new();
+        let mut announced = false;
+        let mut rows = 0u64;
+        loop {
+            match self.step()? {
+                Step::Row(row) if returns_rows => {
+                    rows += 1;
+                    if announced {
+                        sink.row(row)?;
+                    } else {
+                        ahead.push(row);
+                        if ahead.len() >= LOOKAHEAD_ROWS || all_typed(&self.columns(width, &ahead))
+                        {
+                            announced = true;
+                            self.announce(width, &mut ahead, sink)?;
+                        }
+                    }
+                    if sink.wants_flush() {
+                        sink.flush().await?;
+                    }
+                }
+                // Rows of a statement that is not supposed to return any.
+                Step::Row(_) => {}
+                Step::Done => break,
+                Step::Locked(unlocked) if !announced => return Ok(Streamed::Locked(unlocked)),
+                Step::Locked(_) => {
+                    // SAFETY: the handle is locked for us.
+                    return Err(unsafe { error(self.handle.db(), ffi::SQLITE_LOCKED) });
+                }
             }
-            ffi::SQLITE_DONE => break,
+        }
+        let db = self.handle.db();
+        let completion = if returns_rows {
+            if !announced {
+                self.announce(width, &mut ahead, sink)?;
+            }
+            Completion {
+                kind: query.kind,
+                rows_affected: rows,
+                last_insert_rowid: None,
+            }
+        } else {
+            // SAFETY: the handle is locked for us.
+            unsafe {
+                Completion {
+                    kind: query.kind,
+                    rows_affected: u64::try_from(ffi::sqlite3_changes64(db)).unwrap_or(0),
+                    last_insert_rowid: Some(ffi::sqlite3_last_insert_rowid(db)),
+                }
+            }
+        };
+        sink.finish_statement(completion)?;
+        Ok(Streamed::Done)
+    }
+
+    fn bind(&mut self, params: &[Value]) -> Result<(), Error> {
+        for (i, value) in params.iter().enumerate() {
+            let index = c_int::try_from(i + 1).unwrap_or(c_int::MAX);
+            // SAFETY: a statement of the locked handle; text and blobs are copied
+            // (SQLITE_TRANSIENT).
+            let rc = unsafe { bind(self.stmt.as_ptr(), index, value) };
+            if rc != ffi::SQLITE_OK {
+                // SAFETY: the handle is locked for us.
+                return Err(unsafe { error(self.handle.db(), rc) });
+            }
+        }
+        Ok(())
+    }
+
+    fn step(&mut self) -> Result<Step, Error> {
+        let (db, stmt) = (self.handle.db(), self.stmt.as_ptr());
+        // SAFETY: a statement of the locked handle.
+        match unsafe { ffi::sqlite3_step(stmt) } {
+            // SAFETY: a row is current.
+            ffi::SQLITE_ROW => Ok(Step::Row(unsafe {
+                read_row(stmt, ffi::sqlite3_column_count(stmt))
+            })),
+            ffi::SQLITE_DONE => Ok(Step::Done),
             rc => {
-                // SAFETY: per the caller.
+                // SAFETY: the handle is locked for us.
                 let code = unsafe { ffi::sqlite3_extended_errcode(db) };
                 if code == SQLITE_LOCKED_SHAREDCACHE {
-                    // SAFETY: per the caller.
-                    return unsafe { register_unlock_notify(db, rc) }.map(Attempt::Locked);
+                    // SAFETY: as above.
+                    return unsafe { register_unlock_notify(db, rc) }.map(Step::Locked);
                 }
-                // SAFETY: per the caller.
-                return Err(unsafe { error(db, rc) });
+                // SAFETY: as above.
+                Err(unsafe { error(db, rc) })
             }
         }
     }
-    if returns_rows && width > 0 {
-        result.rows_affected = result.rows.len() as u64;
-        // SAFETY: per the caller.
-        result.columns = Arc::new(unsafe { columns(stmt, width, &result.rows) });
-    } else {
-        // SAFETY: per the caller.
-        unsafe {
-            result.rows_affected = u64::try_from(ffi::sqlite3_changes64(db)).unwrap_or(0);
-            result.last_insert_rowid = Some(ffi::sqlite3_last_insert_rowid(db));
-        }
+
+    fn columns(&self, width: c_int, rows: &[Vec<Value>]) -> Vec<Column> {
+        // SAFETY: a statement of the locked handle.
+        unsafe { columns(self.stmt.as_ptr(), width, rows) }
     }
-    Ok(Attempt::Done(result))
+
+    /// Announces the columns, typed by the rows read ahead, then hands those rows on.
+    fn announce<S: ResultSink>(
+        &self,
+        width: c_int,
+        ahead: &mut Vec<Vec<Value>>,
+        sink: &mut S,
+    ) -> Result<(), Error> {
+        sink.columns(&Arc::new(self.columns(width, ahead)))?;
+        for row in ahead.drain(..) {
+            sink.row(row)?;
+        }
+        Ok(())
+    }
+}
+
+enum Step {
+    Row(Vec<Value>),
+    Done,
+    Locked(oneshot::Receiver<()>),
+}
+
+/// Whether every column has a type: a declared one, or its first value's.
+fn all_typed(columns: &[Column]) -> bool {
+    columns
+        .iter()
+        .all(|c| c.decltype.is_some() || c.storage.is_some())
 }
 
 const SQLITE_LOCKED_SHAREDCACHE: c_int = ffi::SQLITE_LOCKED | (1 << 8);
@@ -504,4 +615,149 @@ unsafe fn error(db: *mut ffi::sqlite3, rc: c_int) -> Error {
         (if code == ffi::SQLITE_OK { rc } else { code }, message)
     };
     Error::new(ErrorKind::Sqlite { code }, message)
+}
+
+/// A statement left open between fetches (a PostgreSQL portal run with a row
+/// limit): its own prepared statement, stepped a batch of rows at a time, so a
+/// result of any size is never held whole. Finalized when dropped, which the
+/// session does before its connection goes anywhere.
+pub(super) struct Cursor {
+    stmt: Prepared,
+    kind: CommandKind,
+    columns: Option<Arc<Vec<Column>>>,
+    /// Rows read ahead to type the columns, not fetched yet.
+    ahead: std::collections::VecDeque<Vec<Value>>,
+    done: bool,
+}
+
+impl Cursor {
+    /// Prepares and binds `query` on `handle`'s connection.
+    pub(super) fn open(handle: &mut HeldHandle, query: Query<'_>) -> Result<Cursor, Error> {
+        let db = handle.db();
+        // SAFETY: the handle is locked for this session.
+        let stmt = unsafe { prepare(db, query.sql, false)? };
+        for (i, value) in query.params.iter().enumerate() {
+            let index = c_int::try_from(i + 1).unwrap_or(c_int::MAX);
+            // SAFETY: a statement of the locked handle; values are copied.
+            let rc = unsafe { bind(stmt.0.as_ptr(), index, value) };
+            if rc != ffi::SQLITE_OK {
+                // SAFETY: as above.
+                return Err(unsafe { error(db, rc) });
+            }
+        }
+        Ok(Cursor {
+            stmt,
+            kind: query.kind,
+            columns: None,
+            ahead: std::collections::VecDeque::new(),
+            done: false,
+        })
+    }
+
+    /// Hands up to `max_rows` more rows to `sink` (columns first), then finishes
+    /// the statement if no row is left. Returns whether rows are left.
+    pub(super) async fn fetch<S: ResultSink>(
+        &mut self,
+        handle: &mut HeldHandle,
+        max_rows: usize,
+        sink: &mut S,
+    ) -> Result<bool, Error> {
+        if self.columns.is_none() {
+            while !self.done && self.ahead.len() < LOOKAHEAD_ROWS {
+                match self.step(handle).await? {
+                    Some(row) => self.ahead.push_back(row),
+                    None => self.done = true,
+                }
+                if all_typed(&self.typed_columns()) {
+                    break;
+                }
+            }
+            self.columns = Some(Arc::new(self.typed_columns()));
+        }
+        if let Some(columns) = &self.columns {
+            sink.columns(columns)?;
+        }
+        let mut fetched = 0u64;
+        while max_rows == 0 || fetched < max_rows as u64 {
+            let row = match self.ahead.pop_front() {
+                Some(row) => row,
+                None if self.done => break,
+                None => match self.step(handle).await? {
+                    Some(row) => row,
+                    None => {
+                        self.done = true;
+                        break;
+                    }
+                },
+            };
+            sink.row(row)?;
+            fetched += 1;
+            if sink.wants_flush() {
+                sink.flush().await?;
+            }
+        }
+        // Rows left, unless the last one was just taken: look one step ahead.
+        if self.ahead.is_empty() && !self.done {
+            match self.step(handle).await? {
+                Some(row) => self.ahead.push_back(row),
+                None => self.done = true,
+            }
+        }
+        if self.done && self.ahead.is_empty() {
+            sink.finish_statement(Completion {
+                kind: self.kind,
+                rows_affected: fetched,
+                last_insert_rowid: None,
+            })?;
+            return Ok(false);
+        }
+        Ok(true)
+    }
+
+    /// The columns, typed by the rows read ahead.
+    fn typed_columns(&mut self) -> Vec<Column> {
+        let stmt = self.stmt.0.as_ptr();
+        // SAFETY: a statement of the locked handle.
+        unsafe {
+            columns(
+                stmt,
+                ffi::sqlite3_column_count(stmt),
+                self.ahead.make_contiguous(),
+            )
+        }
+    }
+
+    /// The next row, waiting out a shared-cache lock (only ever before the first
+    /// row: table locks are taken as a statement starts).
+    async fn step(&mut self, handle: &mut HeldHandle) -> Result<Option<Vec<Value>>, Error> {
+        loop {
+            let unlocked = {
+                let (db, stmt) = (handle.db(), self.stmt.0.as_ptr());
+                // SAFETY: a statement of the locked handle.
+                match unsafe { ffi::sqlite3_step(stmt) } {
+                    ffi::SQLITE_ROW => {
+                        // SAFETY: a row is current.
+                        return Ok(Some(unsafe {
+                            read_row(stmt, ffi::sqlite3_column_count(stmt))
+                        }));
+                    }
+                    ffi::SQLITE_DONE => return Ok(None),
+                    rc => {
+                        // SAFETY: the handle is locked for us.
+                        if unsafe { ffi::sqlite3_extended_errcode(db) } != SQLITE_LOCKED_SHAREDCACHE
+                        {
+                            // SAFETY: as above.
+                            return Err(unsafe { error(db, rc) });
+                        }
+                        // SAFETY: as above.
+                        unsafe {
+                            ffi::sqlite3_reset(stmt);
+                            register_unlock_notify(db, rc)?
+                        }
+                    }
+                }
+            };
+            drop(unlocked.await);
+        }
+    }
 }

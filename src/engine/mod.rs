@@ -1,9 +1,12 @@
 //! The engine: one SQLite database behind a SQLx pool, shared by every front end.
 //!
-//! Readers run concurrently on pooled connections. Writers take the write permit
-//! first, a fair FIFO semaphore, so they queue inside litewire instead of spinning
-//! in SQLite's busy handler, and no "database is locked" reaches a client. A
-//! [`Session`] pins one connection for as long as a client holds a transaction.
+//! Readers run concurrently on pooled connections (in the configured cache mode);
+//! a [`Session`] pins one for its life. Writers take the write permit first, a
+//! fair FIFO semaphore, so they queue inside litewire instead of spinning in
+//! SQLite's busy handler, and no "database is locked" reaches a client; the
+//! permit's holder writes on the writer connection, which has a page cache of its
+//! own, so that the shared cache's table locks never make a reader wait for a
+//! writer or a writer for a reader (see `Session::run` and `snapshots`).
 
 mod access;
 mod catalog;
@@ -18,6 +21,7 @@ mod pool;
 mod result;
 mod session;
 mod settings;
+mod snapshots;
 mod value;
 
 use std::sync::{Arc, Mutex};
@@ -29,8 +33,8 @@ use tokio::sync::Semaphore;
 pub use access::Role;
 pub use catalog::{SessionIdentity, format_type, type_modifier, type_oid};
 pub use copy::CopyIn;
-pub use result::{Column, QueryResult};
-pub use session::{Session, TransactionState};
+pub use result::{Column, Completion, Discard, LOOKAHEAD_ROWS, QueryResult, ResultSink};
+pub use session::{CursorId, Session, TransactionState};
 pub use settings::Settings;
 pub use value::{StorageClass, Value};
 
@@ -39,6 +43,7 @@ use crate::error::Error;
 use crate::sql::CommandKind;
 use connection::HeldConnection;
 use declared_types::DeclaredTypes;
+use snapshots::SharedReads;
 
 /// Facts about the running server, reported at startup and by `GET /version`.
 #[derive(Debug, Clone)]
@@ -72,7 +77,18 @@ impl ServerInfo {
 /// The shared engine: pool, write permit, caches.
 #[derive(Debug)]
 pub struct Engine {
+    /// The readers: each session holds one of these connections.
     pool: SqlitePool,
+    /// The writer: one connection, used by whoever holds the write permit.
+    writer_pool: SqlitePool,
+    /// The writer connection while no session holds it.
+    writer_idle: Mutex<Option<HeldConnection>>,
+    /// With the shared cache: the reads in flight on it, to tell when its snapshot
+    /// misses a commit (see `snapshots`).
+    shared_reads: Option<Arc<SharedReads>>,
+    /// Connections with a private cache, for reads that the shared cache would
+    /// answer from an old snapshot.
+    fresh_pool: SqlitePool,
     write_permit: Arc<Semaphore>,
     declared_types: DeclaredTypes,
     info: ServerInfo,
@@ -85,6 +101,8 @@ pub struct Engine {
     /// through the connection's thread and loses what was prepared on it.
     idle: Mutex<Idle>,
     max_connections: usize,
+    /// How a connection is cleaned between sessions.
+    reset: pool::Reset,
 }
 
 /// The parked connections; once the engine closes, nothing more is parked (the
@@ -99,9 +117,15 @@ impl Engine {
     /// Opens (creating if needed) the database file and its pool.
     pub async fn open(config: &Config) -> Result<Arc<Engine>, Error> {
         let pool = pool::connect(config).await?;
+        let writer_pool = pool::connect_writer(config).await?;
+        let fresh_pool = pool::connect_fresh(config).await?;
         let info = read_server_info(&pool, config.cache).await?;
         Ok(Arc::new(Engine {
             pool,
+            writer_pool,
+            writer_idle: Mutex::new(None),
+            shared_reads: (config.cache == CacheMode::Shared).then(Arc::default),
+            fresh_pool,
             write_permit: Arc::new(Semaphore::new(1)),
             declared_types: DeclaredTypes::default(),
             info,
@@ -110,6 +134,7 @@ impl Engine {
             statement_cache: config.statement_cache,
             idle: Mutex::new(Idle::default()),
             max_connections: config.max_connections as usize,
+            reset: pool::Reset::new(config),
         }))
     }
 
@@ -131,20 +156,24 @@ impl Engine {
     pub async fn ping(self: &Arc<Self>) -> Result<(), Error> {
         let mut session = self.session();
         session
-            .run_direct(direct::Query {
-                sql: "SELECT 1",
-                params: &[],
-                kind: CommandKind::Select,
-                returns_rows: true,
-                parameters: false,
-            })
+            .run_direct(
+                direct::Query {
+                    sql: "SELECT 1",
+                    params: &[],
+                    kind: CommandKind::Select,
+                    returns_rows: true,
+                    parameters: false,
+                },
+                &mut result::Discard,
+            )
             .await?;
         session.close().await;
         Ok(())
     }
 
-    /// A connection for a new session: an idle one if there is one, else one
-    /// from the pool.
+    /// A connection for a new session: an idle one if there is one (reset if its
+    /// last session may have left state on it), else one from the pool (reset
+    /// when it went back).
     async fn connection(&self) -> Result<HeldConnection, Error> {
         let idle = self
             .idle
@@ -152,9 +181,60 @@ impl Engine {
             .ok()
             .and_then(|mut idle| idle.connections.pop());
         match idle {
-            Some(idle) => Ok(idle),
+            Some(mut idle) => {
+                if idle.take_dirty() {
+                    self.reset(&mut idle).await?;
+                }
+                Ok(idle)
+            }
             None => HeldConnection::acquire(&self.pool, self.statement_cache).await,
         }
+    }
+
+    /// The writer connection, for the holder of the write permit (reset if its
+    /// last holder may have left state on it).
+    async fn writer(&self) -> Result<HeldConnection, Error> {
+        let idle = self
+            .writer_idle
+            .lock()
+            .ok()
+            .and_then(|mut idle| idle.take());
+        match idle {
+            Some(mut writer) => {
+                if writer.take_dirty() {
+                    self.reset(&mut writer).await?;
+                }
+                Ok(writer)
+            }
+            None => HeldConnection::acquire(&self.writer_pool, self.statement_cache).await,
+        }
+    }
+
+    /// A connection with a private cache, for one read (see `snapshots`).
+    async fn fresh_reader(&self) -> Result<HeldConnection, Error> {
+        HeldConnection::acquire(&self.fresh_pool, self.statement_cache).await
+    }
+
+    /// Keeps the writer connection, outside any transaction, for the next holder
+    /// of the write permit.
+    fn park_writer(&self, writer: HeldConnection) {
+        let rejected = match self.writer_idle.lock() {
+            Ok(mut idle) if idle.is_none() && !self.idle_closed() => {
+                *idle = Some(writer);
+                None
+            }
+            _ => Some(writer),
+        };
+        drop(rejected);
+    }
+
+    fn idle_closed(&self) -> bool {
+        self.idle.lock().map_or(true, |idle| idle.closed)
+    }
+
+    /// Resets a connection for a new session (see `pool::Reset`).
+    async fn reset(&self, conn: &mut HeldConnection) -> Result<(), Error> {
+        self.reset.run(conn.sqlx()).await.map_err(Error::from)
     }
 
     /// Keeps an ended session's connection for the next session, or gives it
@@ -191,6 +271,14 @@ impl Engine {
             Err(_) => Vec::new(),
         };
         drop(idle);
+        let writer = self
+            .writer_idle
+            .lock()
+            .ok()
+            .and_then(|mut idle| idle.take());
+        drop(writer);
+        self.writer_pool.close().await;
+        self.fresh_pool.close().await;
         self.pool.close().await;
     }
 }

@@ -1,16 +1,50 @@
 //! Building the SQLx pool: connection options and the hooks that keep pooled
-//! connections safe to hand out.
+//! connections safe to hand out, and the reset that makes a connection that served
+//! one session carry nothing of it to the next.
 
 use std::ffi::c_int;
+use std::sync::Arc;
 
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
-use sqlx::{Connection, Executor, SqliteConnection, SqlitePool};
+use sqlx::{AssertSqlSafe, Connection, Executor, SqliteConnection, SqlitePool};
 
 use super::access::{Access, AttachRule};
 use crate::config::{CacheMode, Config, Synchronous};
 use crate::error::Error;
+use crate::sql::quote::identifier;
 
+/// The readers' pool: the connections sessions hold, in the configured cache mode.
 pub(super) async fn connect(config: &Config) -> Result<SqlitePool, Error> {
+    open(
+        config,
+        config.cache,
+        config.max_connections.max(1),
+        config.min_connections.min(config.max_connections),
+    )
+    .await
+}
+
+/// The writer's pool: one connection, with a page cache of its own whatever the
+/// readers' mode, so that its table locks never reach the readers (with a shared
+/// cache, SQLite locks tables between the connections sharing it: a reader would
+/// wait for the writer's transaction, and a writer for any reader's).
+pub(super) async fn connect_writer(config: &Config) -> Result<SqlitePool, Error> {
+    open(config, CacheMode::Private, 1, 1).await
+}
+
+/// Connections with a cache of their own for reads the shared cache would answer
+/// from an old snapshot (see `snapshots`); opened only when needed.
+pub(super) async fn connect_fresh(config: &Config) -> Result<SqlitePool, Error> {
+    open(config, CacheMode::Private, config.max_connections.max(1), 0).await
+}
+
+async fn open(
+    config: &Config,
+    cache: CacheMode,
+    max_connections: u32,
+    min_connections: u32,
+) -> Result<SqlitePool, Error> {
+    let reset = Reset::new(config);
     let options = SqliteConnectOptions::new()
         .filename(&config.db)
         .create_if_missing(true)
@@ -18,7 +52,7 @@ pub(super) async fn connect(config: &Config) -> Result<SqlitePool, Error> {
         .synchronous(synchronous(config.synchronous))
         .busy_timeout(config.busy_timeout())
         .foreign_keys(true)
-        .shared_cache(config.cache == CacheMode::Shared)
+        .shared_cache(cache == CacheMode::Shared)
         .statement_cache_capacity(config.statement_cache)
         .pragma("mmap_size", config.mmap_size.to_string())
         .pragma("cache_size", format!("-{}", config.cache_size_kib));
@@ -27,8 +61,8 @@ pub(super) async fn connect(config: &Config) -> Result<SqlitePool, Error> {
         admin_only: config.auth_enabled(),
     };
     let pool = SqlitePoolOptions::new()
-        .max_connections(config.max_connections.max(1))
-        .min_connections(config.min_connections.min(config.max_connections))
+        .max_connections(max_connections)
+        .min_connections(min_connections)
         .acquire_timeout(config.acquire_timeout())
         // Connections are pinned to sessions and checked on release; a ping per
         // acquire would cost a round trip to the connection's thread for nothing.
@@ -37,7 +71,13 @@ pub(super) async fn connect(config: &Config) -> Result<SqlitePool, Error> {
         .after_connect(move |conn, _meta| {
             Box::pin(async move { prepare_connection(conn, attach).await })
         })
-        .after_release(|conn, _meta| Box::pin(async move { roll_back_leftover(conn).await }))
+        .after_release(move |conn, _meta| {
+            let reset = reset.clone();
+            Box::pin(async move {
+                roll_back_leftover(conn).await?;
+                reset.run(conn).await.map(|()| true)
+            })
+        })
         .connect_with(options)
         .await?;
     Ok(pool)
@@ -97,4 +137,83 @@ async fn roll_back_leftover(conn: &mut SqliteConnection) -> Result<bool, sqlx::E
         conn.execute("ROLLBACK").await?;
     }
     Ok(true)
+}
+
+/// What a connection must not carry from one session to the next: the TEMP
+/// objects a client made (tables, views, triggers; the emulated catalog's tables
+/// are made again on first use) and every per-connection PRAGMA a client can
+/// change, set back to the server's configuration or SQLite's default.
+#[derive(Debug, Clone)]
+pub(super) struct Reset {
+    pragmas: Arc<str>,
+}
+
+impl Reset {
+    pub(super) fn new(config: &Config) -> Self {
+        let synchronous = match config.synchronous {
+            Synchronous::Off => "OFF",
+            Synchronous::Normal => "NORMAL",
+            Synchronous::Full => "FULL",
+            Synchronous::Extra => "EXTRA",
+        };
+        let pragmas = format!(
+            "PRAGMA foreign_keys = ON;
+             PRAGMA query_only = OFF;
+             PRAGMA synchronous = {synchronous};
+             PRAGMA cache_size = -{cache_size};
+             PRAGMA mmap_size = {mmap_size};
+             PRAGMA busy_timeout = {busy_timeout};
+             PRAGMA max_page_count = 4294967294;
+             PRAGMA locking_mode = NORMAL;
+             PRAGMA wal_autocheckpoint = 1000;
+             PRAGMA journal_size_limit = -1;
+             PRAGMA recursive_triggers = OFF;
+             PRAGMA defer_foreign_keys = OFF;
+             PRAGMA reverse_unordered_selects = OFF;
+             PRAGMA automatic_index = ON;
+             PRAGMA temp_store = DEFAULT;
+             PRAGMA cell_size_check = OFF;
+             PRAGMA ignore_check_constraints = OFF;
+             PRAGMA legacy_alter_table = OFF;
+             PRAGMA writable_schema = OFF;
+             PRAGMA case_sensitive_like = OFF;
+             PRAGMA analysis_limit = 0;
+             PRAGMA threads = 0;
+             SELECT count(*) FROM main.sqlite_schema;",
+            cache_size = config.cache_size_kib,
+            mmap_size = config.mmap_size,
+            busy_timeout = config.busy_timeout_ms,
+        );
+        Reset {
+            pragmas: Arc::from(pragmas),
+        }
+    }
+
+    /// Resets `conn` (outside any transaction). The read at the end makes a
+    /// `locking_mode = EXCLUSIVE` connection let go of its file lock.
+    pub(super) async fn run(&self, conn: &mut SqliteConnection) -> Result<(), sqlx::Error> {
+        let temp: Vec<(String, String)> = sqlx::query_as(
+            "SELECT type, name FROM temp.sqlite_schema \
+             WHERE type IN ('table', 'view', 'trigger') AND name NOT LIKE 'sqlite_%'",
+        )
+        .fetch_all(&mut *conn)
+        .await?;
+        let mut script = String::new();
+        for (kind, name) in &temp {
+            let kind = match kind.as_str() {
+                "view" => "VIEW",
+                "trigger" => "TRIGGER",
+                _ => "TABLE",
+            };
+            script.push_str(&format!(
+                "DROP {kind} IF EXISTS temp.{};\n",
+                identifier(name)
+            ));
+        }
+        script.push_str(&self.pragmas);
+        sqlx::raw_sql(AssertSqlSafe(script))
+            .execute(&mut *conn)
+            .await?;
+        Ok(())
+    }
 }

@@ -6,6 +6,7 @@
 //! rules: an error inside a transaction fails it until ROLLBACK, COMMIT of a failed
 //! transaction rolls back, and a session that ends inside a transaction rolls back.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use tokio::sync::OwnedSemaphorePermit;
@@ -14,11 +15,13 @@ use super::catalog::{self, SessionIdentity};
 use super::commands;
 use super::connection::HeldConnection;
 use super::direct;
+use super::result::ResultSink;
 use super::settings::Settings;
+use super::snapshots::SharedRead;
 use super::{Column, Engine, QueryResult, Value, exec};
 use crate::error::{Error, ErrorKind};
 use crate::sql::CommandKind;
-use crate::sql::{Action, ParamHint, Plan, Statement};
+use crate::sql::{Action, ParamHint, Plan, SessionCommand, Statement};
 
 /// Where a session stands with respect to transactions (PostgreSQL's I / T / E).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -30,11 +33,32 @@ pub enum TransactionState {
 
 pub struct Session {
     engine: Arc<Engine>,
-    /// Taken on first use and kept until the session ends.
+    /// The session's own connection (a reader), taken on first use and kept until
+    /// the session ends.
     conn: Option<HeldConnection>,
     state: TransactionState,
-    /// Held from a transaction's first write to its end.
-    write_permit: Option<OwnedSemaphorePermit>,
+    /// The right to write, held for a write statement or from a transaction's
+    /// first write to its end, with the writer connection the writes run on.
+    write: Option<WriteLock>,
+    /// Whether a SQLite transaction is open (on the writer connection, or on the
+    /// session's own for a session that keeps TEMP objects).
+    open: bool,
+    /// The session made TEMP objects, which live on its own connection: it runs
+    /// everything there, writes included (under the write permit).
+    local: bool,
+    /// The statement running now goes to the session's own connection whatever
+    /// the session holds (a PRAGMA, a TEMP object).
+    route_local: bool,
+    /// The statement running now reads on the shared cache (see `snapshots`).
+    shared_read: Option<SharedRead>,
+    /// A local session's transaction reads on the shared cache until it ends.
+    local_read: Option<SharedRead>,
+    /// A connection with a private cache for the statement running now, which the
+    /// shared cache would answer from an old snapshot.
+    fresh: Option<HeldConnection>,
+    /// Statements left open between fetches, on the session's own connection.
+    cursors: HashMap<CursorId, OpenCursor>,
+    next_cursor: CursorId,
     identity: SessionIdentity,
     settings: Settings,
     /// SQLite's rule instead of PostgreSQL's: a failed statement inside a
@@ -44,13 +68,39 @@ pub struct Session {
     read_only: bool,
 }
 
+/// Names an open cursor of a session.
+pub type CursorId = u64;
+
+/// A cursor and, with the shared cache, the read it keeps in flight there.
+struct OpenCursor {
+    cursor: direct::Cursor,
+    _read: Option<SharedRead>,
+}
+
+/// The write permit and, unless the session runs everything on its own
+/// connection, the engine's writer connection, which only the permit's holder uses.
+struct WriteLock {
+    permit: OwnedSemaphorePermit,
+    conn: Option<HeldConnection>,
+    /// Held to the end of the transaction (else: to the end of the statement).
+    transaction: bool,
+}
+
 impl Session {
     pub(super) fn new(engine: Arc<Engine>, identity: SessionIdentity, settings: Settings) -> Self {
         Session {
             engine,
             conn: None,
             state: TransactionState::Idle,
-            write_permit: None,
+            write: None,
+            open: false,
+            local: false,
+            route_local: false,
+            shared_read: None,
+            local_read: None,
+            fresh: None,
+            cursors: HashMap::new(),
+            next_cursor: 0,
             identity,
             settings,
             errors_keep_transaction: false,
@@ -96,12 +146,42 @@ impl Session {
         self.settings.take_changes()
     }
 
-    /// Runs one statement with its parameters (`?1..?N`).
+    /// Runs one statement with its parameters (`?1..?N`) and collects its result.
     pub async fn execute(
         &mut self,
         stmt: &Statement,
         params: &[Value],
     ) -> Result<QueryResult, Error> {
+        let mut result = QueryResult::empty(stmt.kind);
+        self.execute_into(stmt, params, &mut result).await?;
+        Ok(result)
+    }
+
+    /// Runs one statement with its parameters (`?1..?N`), handing its rows to
+    /// `sink` as SQLite produces them. A failure is reported to the sink and
+    /// returned.
+    pub async fn execute_into<S: ResultSink>(
+        &mut self,
+        stmt: &Statement,
+        params: &[Value],
+        sink: &mut S,
+    ) -> Result<(), Error> {
+        let ran = match sink.begin_statement() {
+            Ok(()) => self.dispatch(stmt, params, sink).await,
+            Err(error) => Err(error),
+        };
+        if let Err(error) = &ran {
+            sink.error(error);
+        }
+        ran
+    }
+
+    async fn dispatch<S: ResultSink>(
+        &mut self,
+        stmt: &Statement,
+        params: &[Value],
+        sink: &mut S,
+    ) -> Result<(), Error> {
         if params.len() != stmt.param_count {
             return Err(Error::invalid(format!(
                 "the statement takes {} parameters but {} were supplied",
@@ -110,62 +190,200 @@ impl Session {
             )));
         }
         match stmt.action {
-            Action::Begin => self.begin(stmt).await,
-            Action::Commit => self.commit().await,
-            Action::Rollback => self
-                .rollback()
-                .await
-                .map(|()| QueryResult::empty(CommandKind::Rollback)),
-            _ => self.run_in_transaction(stmt, params).await,
+            Action::Begin => self.begin(stmt).await?.send_to(sink).await,
+            Action::Commit => self.commit().await?.send_to(sink).await,
+            Action::Rollback => {
+                self.rollback().await?;
+                QueryResult::empty(CommandKind::Rollback)
+                    .send_to(sink)
+                    .await
+            }
+            _ => self.run_in_transaction(stmt, params, sink).await,
         }
     }
 
     /// Runs several statements as one unit, as PostgreSQL runs a multi-statement
-    /// query string: unless the batch manages its own transaction, it runs inside
-    /// one, so a failure leaves none of its writes behind. Stops at the first error,
-    /// which is the last element of the answer.
+    /// query string, and collects their results: see `execute_batch_into`.
     pub async fn execute_batch(
         &mut self,
         batch: &[(Statement, Vec<Value>)],
     ) -> Vec<Result<QueryResult, Error>> {
+        let mut results = Vec::with_capacity(batch.len());
+        self.execute_batch_into(batch, &mut results).await;
+        results
+    }
+
+    /// Runs several statements as one unit, as PostgreSQL runs a multi-statement
+    /// query string: unless the batch manages its own transaction, it runs inside
+    /// one, so a failure leaves none of its writes behind. Stops at the first error;
+    /// a failed implicit COMMIT is one more error after the last statement.
+    pub async fn execute_batch_into<S: ResultSink>(
+        &mut self,
+        batch: &[(Statement, Vec<Value>)],
+        sink: &mut S,
+    ) {
+        // TEMP objects the batch makes must be there for its other statements.
+        if batch.iter().any(|(stmt, _)| creates_temp(stmt)) {
+            self.local = true;
+        }
         let implicit = batch.len() > 1
             && self.state == TransactionState::Idle
             && batch
                 .iter()
                 .all(|(stmt, _)| !stmt.action.controls_transaction());
-        let mut results = Vec::with_capacity(batch.len());
         if implicit {
             let writes = batch.iter().any(|(stmt, _)| stmt.writes());
             if let Err(error) = self.begin_transaction(writes).await {
-                results.push(Err(error));
-                return results;
+                // The first statement is the one that could not start.
+                if sink.begin_statement().is_ok() {
+                    sink.error(&error);
+                }
+                return;
             }
         }
+        let mut failed = false;
         for (stmt, params) in batch {
-            let result = self.execute(stmt, params).await;
-            let failed = result.is_err();
-            results.push(result);
-            if failed {
+            if self.execute_into(stmt, params, sink).await.is_err() {
+                failed = true;
                 break;
             }
         }
         if implicit {
-            let failed = results.last().is_some_and(Result::is_err);
             if failed {
                 if let Err(error) = self.rollback().await {
                     tracing::warn!(%error, "rollback of a failed batch");
                 }
             } else if let Err(error) = self.commit().await {
-                results.push(Err(error));
+                sink.error(&error);
             }
         }
-        results
+    }
+
+    /// Opens a read-only query as a cursor, to fetch its rows a batch at a time
+    /// (a portal run with a row limit). `None`: the statement cannot be one (it
+    /// writes, or must run elsewhere than on the session's own connection): run it
+    /// with `execute_into` instead.
+    pub async fn open_cursor(
+        &mut self,
+        stmt: &Statement,
+        params: &[Value],
+    ) -> Result<Option<CursorId>, Error> {
+        let eligible = matches!(stmt.plan, Plan::Single)
+            && stmt.action == Action::Read
+            && stmt.returns_rows
+            && params.len() == stmt.param_count
+            && self.state != TransactionState::Failed
+            && self.write.is_none()
+            && !self.local
+            && !is_pragma(stmt);
+        if !eligible {
+            return Ok(None);
+        }
+        let read = match &self.engine.shared_reads {
+            Some(reads) => match reads.begin(false) {
+                Some(read) => Some(read),
+                // The shared cache's snapshot is old: run it whole, elsewhere.
+                None => return Ok(None),
+            },
+            None => None,
+        };
+        let opened = self.open_cursor_here(stmt, params).await;
+        let cursor = match opened {
+            Ok(cursor) => cursor,
+            Err(error) => {
+                self.fail_transaction();
+                return Err(error);
+            }
+        };
+        let id = self.next_cursor;
+        self.next_cursor += 1;
+        self.cursors.insert(
+            id,
+            OpenCursor {
+                cursor,
+                _read: read,
+            },
+        );
+        Ok(Some(id))
+    }
+
+    async fn open_cursor_here(
+        &mut self,
+        stmt: &Statement,
+        params: &[Value],
+    ) -> Result<direct::Cursor, Error> {
+        if stmt.catalog {
+            let (identity, settings) = (self.identity.clone(), self.settings.clone());
+            catalog::prepare(self.connection().await?, &identity, &settings).await?;
+        }
+        let (handle, _) = self.held().await?.direct().await?;
+        direct::Cursor::open(
+            handle,
+            direct::Query {
+                sql: &stmt.sql,
+                params,
+                kind: stmt.kind,
+                returns_rows: true,
+                parameters: !params.is_empty(),
+            },
+        )
+    }
+
+    /// Hands up to `max_rows` more rows of cursor `id` to `sink` (0: all of
+    /// them), finishing the statement when none is left. Returns whether rows are
+    /// left; a cursor with none left, or that failed, is closed.
+    pub async fn fetch<S: ResultSink>(
+        &mut self,
+        id: CursorId,
+        max_rows: usize,
+        sink: &mut S,
+    ) -> Result<bool, Error> {
+        let fetched = match sink.begin_statement() {
+            Ok(()) => self.fetch_from(id, max_rows, sink).await,
+            Err(error) => Err(error),
+        };
+        match &fetched {
+            Ok(true) => {}
+            Ok(false) => self.close_cursor(id),
+            Err(error) => {
+                sink.error(error);
+                self.close_cursor(id);
+                self.fail_transaction();
+            }
+        }
+        fetched
+    }
+
+    async fn fetch_from<S: ResultSink>(
+        &mut self,
+        id: CursorId,
+        max_rows: usize,
+        sink: &mut S,
+    ) -> Result<bool, Error> {
+        let (Some(open), Some(conn)) = (self.cursors.get_mut(&id), self.conn.as_mut()) else {
+            return Err(Error::new(
+                ErrorKind::UndefinedObject,
+                "the portal's transaction has ended",
+            ));
+        };
+        let (handle, _) = conn.direct().await?;
+        open.cursor.fetch(handle, max_rows, sink).await
+    }
+
+    /// Closes a cursor (its statement is finalized).
+    pub fn close_cursor(&mut self, id: CursorId) {
+        self.cursors.remove(&id);
     }
 
     /// The result columns `stmt` would produce, without running it.
     pub async fn describe(&mut self, stmt: &Statement) -> Result<Arc<Vec<Column>>, Error> {
         if !stmt.returns_rows {
             return Ok(Arc::new(Vec::new()));
+        }
+        if stmt.catalog {
+            // The catalog's tables must exist for SQLite to prepare the statement.
+            let (identity, settings) = (self.identity.clone(), self.settings.clone());
+            catalog::prepare(self.connection().await?, &identity, &settings).await?;
         }
         let (handle, statements) = self.held().await?.direct().await?;
         let parameters = stmt.param_count > 0;
@@ -216,11 +434,12 @@ impl Session {
         }
     }
 
-    async fn run_in_transaction(
+    async fn run_in_transaction<S: ResultSink>(
         &mut self,
         stmt: &Statement,
         params: &[Value],
-    ) -> Result<QueryResult, Error> {
+        sink: &mut S,
+    ) -> Result<(), Error> {
         match (self.state, stmt.action) {
             (TransactionState::Failed, Action::RollbackTo) => {}
             (TransactionState::Failed, _) => return Err(transaction_aborted()),
@@ -238,7 +457,7 @@ impl Session {
             }
             _ => {}
         }
-        let result = self.run(stmt, params).await;
+        let result = self.run(stmt, params, sink).await;
         match (&result, self.state) {
             (Err(_), TransactionState::Active) if !self.errors_keep_transaction => {
                 self.state = TransactionState::Failed
@@ -249,12 +468,51 @@ impl Session {
         result
     }
 
-    /// Runs a statement, holding the write permit if it writes: for the statement
-    /// alone in autocommit mode, until the end of an explicit transaction.
-    async fn run(&mut self, stmt: &Statement, params: &[Value]) -> Result<QueryResult, Error> {
+    /// Runs a statement where it belongs: writes, and everything in a transaction
+    /// that has written, on the writer connection, under the write permit (for the
+    /// statement alone in autocommit mode, until the end of an explicit
+    /// transaction); reads on the session's own connection, each statement on
+    /// its own snapshot, so a reader never holds a read transaction between
+    /// statements.
+    async fn run<S: ResultSink>(
+        &mut self,
+        stmt: &Statement,
+        params: &[Value],
+        sink: &mut S,
+    ) -> Result<(), Error> {
+        let temp = creates_temp(stmt);
+        if temp {
+            self.local = true;
+        }
+        let writer_held = self.write.as_ref().is_some_and(|w| w.conn.is_some());
+        // A session that became local inside a transaction already writing on the
+        // writer connection finishes that transaction there.
+        self.route_local = temp || (!writer_held && (self.local || is_pragma(stmt)));
+        let result = self.run_routed(stmt, params, sink).await;
+        self.route_local = false;
+        self.shared_read = None;
+        self.fresh = None;
+        if self.write.as_ref().is_some_and(|w| !w.transaction) {
+            self.release_write();
+        }
+        result
+    }
+
+    async fn run_routed<S: ResultSink>(
+        &mut self,
+        stmt: &Statement,
+        params: &[Value],
+        sink: &mut S,
+    ) -> Result<(), Error> {
         if let Plan::Session(command) = &stmt.plan {
             let in_transaction = self.state != TransactionState::Idle;
-            return commands::run(&mut self.settings, in_transaction, command, stmt.kind);
+            let result = commands::run(&mut self.settings, in_transaction, command, stmt.kind)?;
+            if *command == SessionCommand::DiscardAll {
+                // The connection's own state goes too: TEMP objects, PRAGMAs.
+                let engine = self.engine.clone();
+                engine.reset(self.held().await?).await?;
+            }
+            return result.send_to(sink).await;
         }
         let writes = stmt.writes();
         if writes && self.read_only {
@@ -265,16 +523,19 @@ impl Session {
                 "attempt to write a readonly database (the transaction is read-only)",
             ));
         }
-        let _statement_permit = match (writes, self.state) {
-            (false, _) => None,
-            (true, TransactionState::Idle) => Some(self.acquire_write_permit().await?),
-            (true, _) => {
-                if self.write_permit.is_none() {
-                    self.write_permit = Some(self.acquire_write_permit().await?);
-                }
-                None
-            }
-        };
+        let savepoint = matches!(
+            stmt.action,
+            Action::Savepoint | Action::Release | Action::RollbackTo
+        );
+        match (writes || savepoint, self.state) {
+            (false, _) => {}
+            (true, TransactionState::Idle) => self.acquire_write(false).await?,
+            (true, _) => self.open_write_transaction().await?,
+        }
+        self.read_fresh().await?;
+        if leaves_state(stmt) {
+            self.held().await?.mark_dirty();
+        }
         let engine = self.engine.clone();
         if stmt.catalog {
             let (identity, settings) = (self.identity.clone(), self.settings.clone());
@@ -284,20 +545,24 @@ impl Session {
             // Statements with parameters are prepared once and run many times;
             // literal SQL (simple queries) rarely repeats.
             Plan::Single => {
-                self.run_direct(direct::Query {
-                    sql: &stmt.sql,
-                    params,
-                    kind: stmt.kind,
-                    returns_rows: stmt.returns_rows,
-                    parameters: !params.is_empty(),
-                })
+                self.run_direct(
+                    direct::Query {
+                        sql: &stmt.sql,
+                        params,
+                        kind: stmt.kind,
+                        returns_rows: stmt.returns_rows,
+                        parameters: !params.is_empty(),
+                    },
+                    sink,
+                )
                 .await
             }
-            Plan::CopyTo(copy) => super::copy::copy_to(self, copy, params).await,
-            Plan::Script(parts) => exec::run_script(self.connection().await?, parts)
-                .await
-                .map(|()| QueryResult::empty(stmt.kind)),
-            Plan::Nothing => Ok(QueryResult::empty(stmt.kind)),
+            Plan::CopyTo(copy) => super::copy::copy_to(self, copy, params, sink).await,
+            Plan::Script(parts) => match exec::run_script(self.connection().await?, parts).await {
+                Ok(()) => QueryResult::empty(stmt.kind).send_to(sink).await,
+                Err(error) => Err(error),
+            },
+            Plan::Nothing => QueryResult::empty(stmt.kind).send_to(sink).await,
             Plan::CopyFrom(_) => Err(Error::new(
                 ErrorKind::Unsupported,
                 "COPY FROM STDIN needs the PostgreSQL copy protocol",
@@ -332,23 +597,114 @@ impl Session {
         Ok(QueryResult::empty(stmt.kind))
     }
 
+    /// With the shared cache, a statement about to read there registers its read;
+    /// one that would see an old snapshot gets a connection of its own instead
+    /// (but a local session's statements, which need its TEMP objects, stay).
+    async fn read_fresh(&mut self) -> Result<(), Error> {
+        let on_writer = !self.route_local && self.write.as_ref().is_some_and(|w| w.conn.is_some());
+        let Some(reads) = &self.engine.shared_reads else {
+            return Ok(());
+        };
+        if on_writer || self.local_read.is_some() {
+            return Ok(());
+        }
+        let local = self.local || self.route_local;
+        match reads.begin(local) {
+            Some(read) => self.shared_read = Some(read),
+            None => {
+                let mut fresh = self.engine.fresh_reader().await?;
+                fresh.assign(self.identity.role).await?;
+                self.fresh = Some(fresh);
+            }
+        }
+        Ok(())
+    }
+
     /// Starts a transaction; `immediate` takes the write permit and lock up front.
+    /// Otherwise nothing opens in SQLite until the first write: reads run each on
+    /// the latest snapshot, as in PostgreSQL's READ COMMITTED, and hold nothing
+    /// that a writer (or, with the shared cache, another reader) would wait for.
     async fn begin_transaction(&mut self, immediate: bool) -> Result<(), Error> {
         if immediate {
-            self.write_permit = Some(self.acquire_write_permit().await?);
-        }
-        let sql = if immediate {
-            "BEGIN IMMEDIATE"
-        } else {
-            "BEGIN"
-        };
-        if let Err(error) = self.execute_direct(sql).await {
-            self.write_permit = None;
-            return Err(error);
+            self.open_write_transaction().await?;
+        } else if self.local {
+            self.local_read = self
+                .engine
+                .shared_reads
+                .as_ref()
+                .and_then(|r| r.begin(true));
+            if let Err(error) = self.execute_direct("BEGIN").await {
+                self.local_read = None;
+                return Err(error);
+            }
+            self.open = true;
         }
         self.state = TransactionState::Active;
         self.settings.begin_transaction();
         Ok(())
+    }
+
+    /// Takes the write permit (and the writer connection) until the transaction
+    /// ends, and opens the transaction on it.
+    async fn open_write_transaction(&mut self) -> Result<(), Error> {
+        self.acquire_write(true).await?;
+        if !self.open {
+            if let Err(error) = self.execute_direct("BEGIN IMMEDIATE").await {
+                self.release_write();
+                return Err(error);
+            }
+            self.open = true;
+        }
+        Ok(())
+    }
+
+    /// Takes the write permit and, unless the session runs everything on its own
+    /// connection, the writer connection; `transaction`: until the transaction
+    /// ends (else until the statement does).
+    async fn acquire_write(&mut self, transaction: bool) -> Result<(), Error> {
+        if let Some(write) = &mut self.write {
+            write.transaction |= transaction;
+            return Ok(());
+        }
+        let permit = self.acquire_write_permit().await?;
+        let conn = match self.local {
+            true => None,
+            false => {
+                let mut writer = self.engine.writer().await?;
+                writer.assign(self.identity.role).await?;
+                Some(writer)
+            }
+        };
+        self.write = Some(WriteLock {
+            permit,
+            conn,
+            transaction,
+        });
+        Ok(())
+    }
+
+    /// Gives the writer connection back, then the permit. A writer connection
+    /// still inside a transaction goes back to the pool, whose release hook rolls
+    /// it back.
+    fn release_write(&mut self) {
+        if let Some(WriteLock { permit, conn, .. }) = self.write.take() {
+            if let Some(conn) = conn {
+                if self.open {
+                    self.open = false;
+                    drop(conn);
+                } else if conn.changed() {
+                    conn.discard();
+                } else {
+                    self.engine.park_writer(conn);
+                }
+            }
+            // Counted before the next writer can start: a read that begins once
+            // this write was answered must see it.
+            if let Some(reads) = &self.engine.shared_reads {
+                reads.committed();
+            }
+            drop(permit);
+        }
     }
 
     async fn commit(&mut self) -> Result<QueryResult, Error> {
@@ -357,6 +713,10 @@ impl Session {
             TransactionState::Failed => {
                 self.rollback().await?;
                 Ok(QueryResult::empty(CommandKind::Rollback))
+            }
+            TransactionState::Active if !self.open => {
+                self.end_transaction(true);
+                Ok(QueryResult::empty(CommandKind::Commit))
             }
             TransactionState::Active => {
                 let committed = self.execute_direct("COMMIT").await;
@@ -381,8 +741,14 @@ impl Session {
             return Ok(());
         }
         // SQLite may already have rolled back on its own (after SQLITE_FULL, say).
-        if let Err(error) = self.execute_direct("ROLLBACK").await {
-            tracing::debug!(%error, "ROLLBACK");
+        if self.open {
+            match self.execute_direct("ROLLBACK").await {
+                Ok(()) => self.open = false,
+                Err(error) => {
+                    tracing::debug!(%error, "ROLLBACK");
+                    self.open = !self.held().await?.in_autocommit().await?;
+                }
+            }
         }
         self.end_transaction(false);
         Ok(())
@@ -397,7 +763,15 @@ impl Session {
 
     fn end_transaction(&mut self, committed: bool) {
         self.state = TransactionState::Idle;
-        self.write_permit = None;
+        // Portals end with their transaction, as in PostgreSQL.
+        self.cursors.clear();
+        self.local_read = None;
+        if committed {
+            self.open = false;
+        }
+        self.release_write();
+        // A local session's own connection, still in a failed transaction, goes
+        // back to the pool when the session ends (see `Drop`).
         self.read_only = false;
         self.settings.end_transaction(committed);
     }
@@ -427,9 +801,7 @@ impl Session {
             TransactionState::Failed => Err(transaction_aborted()),
             TransactionState::Idle => self.begin_transaction(true).await.map(|()| true),
             TransactionState::Active => {
-                if self.write_permit.is_none() {
-                    self.write_permit = Some(self.acquire_write_permit().await?);
-                }
+                self.open_write_transaction().await?;
                 self.execute_direct("SAVEPOINT litewire_copy").await?;
                 Ok(false)
             }
@@ -457,12 +829,13 @@ impl Session {
 
     /// Runs one SQLite statement on the session's connection, directly (see
     /// `direct`): no hand-off to SQLx's connection thread.
-    pub(super) async fn run_direct(
+    pub(super) async fn run_direct<S: ResultSink>(
         &mut self,
         query: direct::Query<'_>,
-    ) -> Result<QueryResult, Error> {
+        sink: &mut S,
+    ) -> Result<(), Error> {
         let (handle, statements) = self.held().await?.direct().await?;
-        let result = direct::run(handle, statements, query).await;
+        let result = direct::run(handle, statements, query, sink).await;
         result.map_err(|error| self.explain(error))
     }
 
@@ -477,10 +850,18 @@ impl Session {
         Ok(self.held().await?.sqlx())
     }
 
-    /// The session's connection, taken on first use: a parked one, with its
-    /// prepared statements and handle, or one from the pool; either way given the
-    /// session's role.
+    /// The connection the statement running now uses: the writer connection
+    /// while the session holds it (unless the statement goes to the session's own),
+    /// else the session's own, taken on first use: a parked one, with its prepared
+    /// statements and handle, or one from the pool.
     async fn held(&mut self) -> Result<&mut HeldConnection, Error> {
+        let writer = !self.route_local && self.write.as_ref().is_some_and(|w| w.conn.is_some());
+        if writer && let Some(conn) = self.write.as_mut().and_then(|w| w.conn.as_mut()) {
+            return Ok(conn);
+        }
+        if let Some(fresh) = &mut self.fresh {
+            return Ok(fresh);
+        }
         let conn = match &mut self.conn {
             Some(conn) => conn,
             empty => {
@@ -494,23 +875,28 @@ impl Session {
 
     /// Why the authorizer refused, when it did (SQLite says only "not authorized").
     fn explain(&self, error: Error) -> Error {
-        match &self.conn {
-            Some(conn) => conn.explain(error),
-            None => error,
-        }
+        let writer = self.write.as_ref().and_then(|w| w.conn.as_ref());
+        [writer, self.fresh.as_ref(), self.conn.as_ref()]
+            .into_iter()
+            .flatten()
+            .fold(error, |error, conn| conn.explain(error))
     }
 }
 
 /// A session that ends outside a transaction leaves its connection, and the
-/// statements prepared on it, to the next session. One that ends inside a
-/// transaction (without `close`) hands the connection back to the pool, whose
-/// release hook rolls it back. One that changed the connection's settings (a
-/// PRAGMA, see `access`) closes it: the next session gets a fresh one.
+/// statements prepared on it, to the next session. A connection left inside a
+/// transaction (a session dropped without `close`) goes back to the pool, whose
+/// release hook rolls it back. One whose settings a PRAGMA changed (see
+/// `access`) is closed: the next session gets a new one.
 impl Drop for Session {
     fn drop(&mut self) {
+        // Cursors' statements are finalized while their connection is still ours.
+        self.cursors.clear();
+        let own_in_transaction = self.open && self.write.as_ref().is_none_or(|w| w.conn.is_none());
+        self.release_write();
         match self.conn.take() {
             Some(conn) if conn.changed() => conn.discard(),
-            Some(conn) if self.state == TransactionState::Idle => self.engine.park(conn),
+            Some(conn) if !own_in_transaction => self.engine.park(conn),
             _ => {}
         }
     }
@@ -521,6 +907,67 @@ fn transaction_aborted() -> Error {
         ErrorKind::TransactionAborted,
         "current transaction is aborted, commands ignored until end of transaction block",
     )
+}
+
+/// Whether a statement may leave state on its connection that another session
+/// must not see: anything but plain queries, DML and transaction control (DDL,
+/// PRAGMAs in any form, ...), and writes to the emulated catalog's temporary
+/// tables.
+fn leaves_state(stmt: &Statement) -> bool {
+    let plain = matches!(
+        stmt.kind,
+        CommandKind::Select
+            | CommandKind::Insert
+            | CommandKind::Update
+            | CommandKind::Delete
+            | CommandKind::Begin
+            | CommandKind::Commit
+            | CommandKind::Rollback
+            | CommandKind::Copy
+    );
+    !plain || (stmt.catalog && stmt.writes()) || is_pragma(stmt)
+}
+
+fn is_pragma(stmt: &Statement) -> bool {
+    first_word(&stmt.sql).eq_ignore_ascii_case("PRAGMA")
+}
+
+/// `CREATE TEMP|TEMPORARY ...`: an object that lives on the session's own
+/// connection.
+fn creates_temp(stmt: &Statement) -> bool {
+    let first = first_word(&stmt.sql);
+    if !first.eq_ignore_ascii_case("CREATE") {
+        return false;
+    }
+    // `first` is a slice of the statement: the rest starts after it.
+    let after = first.as_ptr() as usize - stmt.sql.as_ptr() as usize + first.len();
+    let rest = stmt.sql.get(after..).unwrap_or_default();
+    let second = first_word(rest);
+    second.eq_ignore_ascii_case("TEMP") || second.eq_ignore_ascii_case("TEMPORARY")
+}
+
+/// The first word of `sql`, after whitespace and comments.
+fn first_word(sql: &str) -> &str {
+    let mut rest = sql.trim_start();
+    loop {
+        if let Some(line) = rest.strip_prefix("--") {
+            rest = line
+                .split_once('\n')
+                .map_or("", |(_, after)| after)
+                .trim_start();
+        } else if let Some(block) = rest.strip_prefix("/*") {
+            rest = block
+                .split_once("*/")
+                .map_or("", |(_, after)| after)
+                .trim_start();
+        } else {
+            break;
+        }
+    }
+    let end = rest
+        .find(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+        .unwrap_or(rest.len());
+    &rest[..end]
 }
 
 /// A write that lost its snapshot to another writer is a serialization failure:

@@ -54,7 +54,13 @@ pub async fn serve(
     let streams = hrana::Streams::start(engine.clone(), limits, shutdown.clone());
     serve_router(
         listener,
-        router(engine, auth, config.http_body_limit, streams.clone()),
+        router(
+            engine,
+            auth,
+            config.http_body_limit,
+            config.http_max_response_bytes,
+            streams.clone(),
+        ),
         workers,
         tls,
         shutdown,
@@ -113,17 +119,29 @@ where
     }
 }
 
+/// What the handlers share.
+#[derive(Clone)]
+struct Shared {
+    engine: Arc<Engine>,
+    /// Largest response, in bytes of JSON.
+    response_limit: usize,
+}
+
 pub fn router(
     engine: Arc<Engine>,
     auth: Arc<Auth>,
     body_limit: usize,
+    response_limit: usize,
     streams: Arc<hrana::Streams>,
 ) -> Router {
     Router::new()
         .route("/", post(execute))
         .route("/health", get(health))
         .route("/version", get(version))
-        .with_state(engine)
+        .with_state(Shared {
+            engine,
+            response_limit,
+        })
         .merge(hrana::router(streams))
         .layer(DefaultBodyLimit::max(body_limit))
         .layer(axum::middleware::from_fn_with_state(
@@ -133,7 +151,7 @@ pub fn router(
 }
 
 async fn execute(
-    State(engine): State<Arc<Engine>>,
+    State(shared): State<Shared>,
     Extension(caller): Extension<auth::Caller>,
     body: Bytes,
 ) -> Response {
@@ -141,21 +159,22 @@ async fn execute(
         Ok(batch) => batch,
         Err(request::BadRequest(message)) => return error(StatusCode::BAD_REQUEST, &message),
     };
-    let mut session = caller.session(&engine);
-    let results = session.execute_batch(&batch).await;
+    let mut session = caller.session(&shared.engine);
+    let mut results = response::Collected::new(batch.len(), shared.response_limit);
+    session.execute_batch_into(&batch, &mut results).await;
     // A batch that opened a transaction and did not end it is rolled back here.
     session.close().await;
-    response::batch(&results, batch.len())
+    results.into_response()
 }
 
-async fn health(State(engine): State<Arc<Engine>>) -> Response {
+async fn health(State(Shared { engine, .. }): State<Shared>) -> Response {
     match engine.ping().await {
         Ok(()) => (StatusCode::OK, axum::Json(json!({"status": "ok"}))).into_response(),
         Err(e) => error(StatusCode::SERVICE_UNAVAILABLE, &e.message),
     }
 }
 
-async fn version(State(engine): State<Arc<Engine>>) -> Response {
+async fn version(State(Shared { engine, .. }): State<Shared>) -> Response {
     let info = engine.info();
     axum::Json(json!({
         "litewire": info.version,

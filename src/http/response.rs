@@ -1,17 +1,93 @@
 //! Encoding batch results as JSON, serialized straight from the engine's results
 //! (no intermediate JSON tree, no copies of the rows).
+//!
+//! The answer is one JSON document, so the rows are kept until the batch ends:
+//! [`Collected`] keeps them, counting the JSON they will take, and fails the
+//! statement whose rows go past the response limit, so that a huge result costs
+//! memory in proportion to the limit, not to the result.
+
+use std::sync::Arc;
 
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use base64::Engine as _;
 use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 
-use crate::engine::{QueryResult, Value};
-use crate::error::Error;
+use crate::engine::{Column, Completion, QueryResult, ResultSink, Value};
+use crate::error::{Error, ErrorKind};
+
+/// A batch's results on their way to one JSON answer, within a size limit.
+pub struct Collected {
+    results: Vec<Result<QueryResult, Error>>,
+    statements: usize,
+    /// JSON bytes the rows so far will take, roughly (never less than a third).
+    bytes: usize,
+    limit: usize,
+}
+
+impl Collected {
+    pub fn new(statements: usize, limit: usize) -> Self {
+        Collected {
+            results: Vec::with_capacity(statements),
+            statements,
+            bytes: 0,
+            limit,
+        }
+    }
+
+    pub fn into_response(self) -> Response {
+        batch(&self.results, self.statements)
+    }
+}
+
+impl ResultSink for Collected {
+    fn begin_statement(&mut self) -> Result<(), Error> {
+        self.results.begin_statement()
+    }
+
+    fn columns(&mut self, columns: &Arc<Vec<Column>>) -> Result<(), Error> {
+        self.bytes += columns.iter().map(|c| c.name.len() + 3).sum::<usize>();
+        self.results.columns(columns)
+    }
+
+    fn row(&mut self, row: Vec<Value>) -> Result<(), Error> {
+        self.bytes += 2 + row.iter().map(json_size).sum::<usize>();
+        if self.bytes > self.limit {
+            return Err(Error::new(
+                ErrorKind::InvalidRequest,
+                format!(
+                    "the response exceeds the server's limit of {} bytes \
+                     (--http-max-response-bytes): fetch fewer rows at a time",
+                    self.limit
+                ),
+            ));
+        }
+        self.results.row(row)
+    }
+
+    fn finish_statement(&mut self, completion: Completion) -> Result<(), Error> {
+        self.results.finish_statement(completion)
+    }
+
+    fn error(&mut self, error: &Error) {
+        self.results.error(error);
+    }
+}
+
+/// About how many bytes of JSON a value takes, with its separator.
+fn json_size(value: &Value) -> usize {
+    1 + match value {
+        Value::Null => 4,
+        Value::Integer(i) => i.checked_ilog10().map_or(1, |digits| digits as usize + 2),
+        Value::Real(_) => 24,
+        Value::Text(s) => s.len() + 2,
+        Value::Blob(b) => b.len().div_ceil(3) * 4 + 14,
+    }
+}
 
 /// One element per statement: `{"results": {...}}`, `{"error": "..."}` for the
 /// statement that failed, `null` for those after it (not run).
-pub fn batch(results: &[Result<QueryResult, Error>], statements: usize) -> Response {
+fn batch(results: &[Result<QueryResult, Error>], statements: usize) -> Response {
     match serde_json::to_vec(&Batch {
         results,
         statements,

@@ -14,7 +14,7 @@ use pgwire::api::{ClientInfo, Type};
 use tokio::sync::Mutex;
 
 use super::copy_decoder::CopyDecoder;
-use crate::engine::{Column, CopyIn, QueryResult, Session, Value};
+use crate::engine::{Column, CopyIn, CursorId, QueryResult, Session, Value};
 use crate::error::Error;
 use crate::sql::{Plan, SessionCommand, Statement};
 
@@ -44,6 +44,9 @@ pub(super) struct Portal {
 /// How far a portal's execution has got.
 pub(super) enum Progress {
     NotRun,
+    /// Executed with a row limit and read straight from SQLite: the session's
+    /// cursor has the rows still to come.
+    Cursor(CursorId),
     /// Executed with a row limit: the rows after `sent` are still to come.
     Suspended {
         result: QueryResult,
@@ -126,13 +129,53 @@ impl State {
         }
     }
 
+    /// Drops a portal, closing its cursor if it has one.
+    pub(super) fn drop_portal(&mut self, name: &str) {
+        if let Some(portal) = self.portals.remove(name) {
+            self.forget(portal);
+        }
+    }
+
+    /// Keeps a new portal, dropping the one it replaces.
+    pub(super) fn keep_portal(&mut self, name: String, portal: Portal) {
+        if let Some(replaced) = self.portals.insert(name, portal) {
+            self.forget(replaced);
+        }
+    }
+
+    /// Portals end with their transaction: once the session is outside one, the
+    /// portals still reading from SQLite go.
+    pub(super) fn end_portals_outside_transactions(&mut self) {
+        if self.session.transaction_state() != crate::engine::TransactionState::Idle {
+            return;
+        }
+        let reading: Vec<String> = self
+            .portals
+            .iter()
+            .filter(|(_, portal)| matches!(portal.progress, Progress::Cursor(_)))
+            .map(|(name, _)| name.clone())
+            .collect();
+        for name in reading {
+            self.drop_portal(&name);
+        }
+    }
+
+    fn forget(&mut self, portal: Portal) {
+        if let Progress::Cursor(id) = portal.progress {
+            self.session.close_cursor(id);
+        }
+    }
+
     /// What a statement leaves behind in the front end: `DEALLOCATE` and
     /// `DISCARD ALL` drop prepared statements (and portals).
     pub(super) fn after(&mut self, statement: &Statement) {
         match &statement.plan {
             Plan::Session(SessionCommand::DiscardAll) => {
                 self.statements.clear();
-                self.portals.clear();
+                let names: Vec<String> = self.portals.keys().cloned().collect();
+                for name in names {
+                    self.drop_portal(&name);
+                }
             }
             Plan::Session(SessionCommand::Deallocate(None)) => self.statements.clear(),
             Plan::Session(SessionCommand::Deallocate(Some(name))) => {

@@ -85,7 +85,7 @@ impl PgConnection {
         };
         client.set_transaction_status(transaction_status(&state.session));
         let result = result.map_err(|e| to_pgwire(&e))?;
-        feed(client, command_tag(&result, 0)).await
+        feed(client, command_tag(&result.completion(), 0)).await
     }
 
     async fn copy_abort<C>(&self, client: &mut C)

@@ -1,59 +1,17 @@
 //! `COPY ... TO STDOUT` on the wire: CopyOutResponse, an optional header line, one
-//! CopyData per row in PostgreSQL's text or CSV format, CopyDone, then `COPY n`.
+//! CopyData per row in PostgreSQL's text or CSV format, CopyDone, then `COPY n`
+//! (`rows` sends them as the query produces its rows; this file encodes the lines).
 //!
 //! Values are first printed as PostgreSQL prints them (the same text output as a
 //! DataRow), then escaped or quoted for the format, byte for byte as PostgreSQL's
 //! own COPY writes them, so that files made here load anywhere PostgreSQL's do.
 
 use bytes::{BufMut, Bytes, BytesMut};
-use futures::{Sink, SinkExt};
 use pgwire::api::Type;
-use pgwire::error::{PgWireError, PgWireResult};
-use pgwire::messages::PgWireBackendMessage;
-use pgwire::messages::copy::{CopyData, CopyDone, CopyOutResponse};
 
-use super::encode::command_tag;
 use super::types::{FieldType, encode_text};
-use crate::engine::{Column, QueryResult, Value};
-use crate::sql::{CopyFormat, CopyOptions, CopyTo, ForceQuote};
-
-/// Sends a COPY TO's rows (already run by the engine) through the copy protocol.
-pub async fn send<C>(client: &mut C, spec: &CopyTo, result: &QueryResult) -> PgWireResult<()>
-where
-    C: Sink<PgWireBackendMessage> + Unpin,
-    PgWireError: From<C::Error>,
-{
-    let columns = &result.columns;
-    // SQLite allows at most 32767 result columns, so this always fits.
-    let count = i16::try_from(columns.len()).unwrap_or(i16::MAX);
-    let response = CopyOutResponse::new(0, count, vec![0; columns.len()]);
-    client
-        .feed(PgWireBackendMessage::CopyOutResponse(response))
-        .await?;
-    let mut encoder = CopyEncoder::new(&spec.options, columns);
-    if spec.options.header {
-        feed_data(client, encoder.header(columns)).await?;
-    }
-    for row in &result.rows {
-        feed_data(client, encoder.row(row)).await?;
-    }
-    client
-        .feed(PgWireBackendMessage::CopyDone(CopyDone::new()))
-        .await?;
-    client.feed(command_tag(result, result.rows.len())).await?;
-    Ok(())
-}
-
-async fn feed_data<C>(client: &mut C, data: Bytes) -> PgWireResult<()>
-where
-    C: Sink<PgWireBackendMessage> + Unpin,
-    PgWireError: From<C::Error>,
-{
-    client
-        .feed(PgWireBackendMessage::CopyData(CopyData::new(data)))
-        .await?;
-    Ok(())
-}
+use crate::engine::{Column, Value};
+use crate::sql::{CopyFormat, CopyOptions, ForceQuote};
 
 /// Writes rows as lines of the COPY format, one buffer reused for all of them.
 pub struct CopyEncoder<'a> {

@@ -8,7 +8,7 @@ use pgwire::messages::data::{DataRow, FieldDescription, RowDescription};
 
 use super::params::format_code;
 use super::types::{EncodeError, FieldType, encode_field};
-use crate::engine::{Column, QueryResult, Value};
+use crate::engine::{Column, Completion, Value};
 use crate::sql::CommandKind;
 
 /// Column types and wire formats of one result, worked out once per result.
@@ -47,15 +47,17 @@ impl RowShape {
         PgWireBackendMessage::RowDescription(RowDescription::new(fields))
     }
 
-    pub fn data_row(&self, row: &[Value]) -> Result<PgWireBackendMessage, EncodeError> {
+    /// A DataRow, and its size in bytes.
+    pub fn data_row(&self, row: &[Value]) -> Result<(PgWireBackendMessage, usize), EncodeError> {
         let mut data = BytesMut::with_capacity(16 * row.len());
         for ((value, ty), binary) in row.iter().zip(&self.types).zip(&self.binary) {
             encode_field(&mut data, value, ty, *binary)?;
         }
-        Ok(PgWireBackendMessage::DataRow(DataRow::new(
-            data,
-            row.len() as i16,
-        )))
+        let bytes = data.len();
+        Ok((
+            PgWireBackendMessage::DataRow(DataRow::new(data, row.len() as i16)),
+            bytes,
+        ))
     }
 }
 
@@ -72,9 +74,9 @@ fn type_size(ty: &Type) -> i16 {
 }
 
 /// The CommandComplete tag: `SELECT n`, `INSERT 0 n`, `UPDATE n`, `BEGIN`, ...
-pub fn command_tag(result: &QueryResult, rows: usize) -> PgWireBackendMessage {
-    let affected = usize::try_from(result.rows_affected).unwrap_or(usize::MAX);
-    let tag = match result.kind {
+pub fn command_tag(completion: &Completion, rows: usize) -> PgWireBackendMessage {
+    let affected = usize::try_from(completion.rows_affected).unwrap_or(usize::MAX);
+    let tag = match completion.kind {
         CommandKind::Select => Tag::new("SELECT").with_rows(rows),
         CommandKind::Insert => Tag::new("INSERT").with_oid(0).with_rows(affected),
         CommandKind::Update => Tag::new("UPDATE").with_rows(affected),

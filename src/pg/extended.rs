@@ -24,11 +24,11 @@ use pgwire::messages::extendedquery::{
 use pgwire::messages::response::{EmptyQueryResponse, ReadyForQuery};
 
 use super::connection::{PgConnection, Portal, Prepared, Progress};
-use super::copy_out;
 use super::encode::{RowShape, command_tag};
 use super::errors::to_pgwire;
 use super::params;
 use super::reply::{feed, feed_rows, report_settings, transaction_status};
+use super::rows::{Announce, WireRows};
 use crate::engine::{Column, QueryResult, Session, Value};
 use crate::error::Error;
 use crate::sql::{self, Plan};
@@ -100,7 +100,7 @@ impl ExtendedQueryHandler for PgConnection {
             result_formats: message.result_column_format_codes,
             progress: Progress::NotRun,
         };
-        state.portals.insert(name_of(&message.portal_name), portal);
+        state.keep_portal(name_of(&message.portal_name), portal);
         feed(
             client,
             PgWireBackendMessage::BindComplete(BindComplete::new()),
@@ -195,12 +195,86 @@ impl ExtendedQueryHandler for PgConnection {
             client.set_transaction_status(transaction_status(&state.session));
             return result;
         }
-        if let Plan::CopyTo(spec) = &statement.plan {
-            let result = state.session.execute(&statement, &portal.params).await;
+        let mut progress = std::mem::replace(&mut portal.progress, Progress::NotRun);
+        // A row limit: the rows stay in SQLite until fetched, when the statement
+        // can be read as a cursor.
+        if matches!(progress, Progress::NotRun) && message.max_rows > 0 {
+            let opened = state.session.open_cursor(&statement, &portal.params).await;
             client.set_transaction_status(transaction_status(&state.session));
-            return copy_out::send(client, spec, &result.map_err(|e| to_pgwire(&e))?).await;
+            if let Some(id) = opened.map_err(|e| to_pgwire(&e))? {
+                progress = Progress::Cursor(id);
+            }
         }
-        let (result, sent) = match std::mem::replace(&mut portal.progress, Progress::NotRun) {
+        if let Progress::Cursor(id) = progress {
+            let limit = usize::try_from(message.max_rows).unwrap_or(0);
+            let mut sink = WireRows::portal(
+                client,
+                Announce::Portal {
+                    described: portal.prepared.described.get().cloned(),
+                    param_types: &portal.prepared.param_types,
+                    formats: &portal.result_formats,
+                },
+            );
+            let fetched = state
+                .session
+                .fetch(id, limit, &mut sink)
+                .await
+                .map_err(|e| PgWireError::UserError(Box::new(sink.error_info(&e))));
+            let last = sink.last();
+            sink.send_pending().await?;
+            client.set_transaction_status(transaction_status(&state.session));
+            if fetched? {
+                portal.progress = Progress::Cursor(id);
+                return feed(
+                    client,
+                    PgWireBackendMessage::PortalSuspended(PortalSuspended::new()),
+                )
+                .await;
+            }
+            if let Some(completion) = last {
+                portal.progress = Progress::Done(QueryResult {
+                    kind: completion.kind,
+                    rows_affected: completion.rows_affected,
+                    last_insert_rowid: completion.last_insert_rowid,
+                    ..QueryResult::empty(completion.kind)
+                });
+            }
+            return Ok(());
+        }
+        let streamed = match (&progress, &statement.plan) {
+            (_, Plan::CopyTo(spec)) => Some(Announce::Copy(&spec.options)),
+            // Every row now: they go to the client as SQLite produces them.
+            (Progress::NotRun, _) if message.max_rows <= 0 => Some(Announce::Portal {
+                described: portal.prepared.described.get().cloned(),
+                param_types: &portal.prepared.param_types,
+                formats: &portal.result_formats,
+            }),
+            _ => None,
+        };
+        if let Some(plan) = streamed {
+            let mut sink = WireRows::portal(client, plan);
+            let ran = state
+                .session
+                .execute_into(&statement, &portal.params, &mut sink)
+                .await
+                .map_err(|e| PgWireError::UserError(Box::new(sink.error_info(&e))));
+            let last = sink.last();
+            sink.send_pending().await?;
+            client.set_transaction_status(transaction_status(&state.session));
+            report_settings(client, &mut state.session).await?;
+            ran?;
+            if let Some(completion) = last {
+                portal.progress = Progress::Done(QueryResult {
+                    kind: completion.kind,
+                    rows_affected: completion.rows_affected,
+                    last_insert_rowid: completion.last_insert_rowid,
+                    ..QueryResult::empty(completion.kind)
+                });
+            }
+            state.after(&statement);
+            return Ok(());
+        }
+        let (result, sent) = match progress {
             Progress::NotRun => {
                 let result = state.session.execute(&statement, &portal.params).await;
                 client.set_transaction_status(transaction_status(&state.session));
@@ -209,6 +283,7 @@ impl ExtendedQueryHandler for PgConnection {
             }
             Progress::Suspended { result, sent } => (result, sent),
             Progress::Done(result) => (result, usize::MAX),
+            Progress::Cursor(_) => (QueryResult::empty(statement.kind), usize::MAX),
         };
         send_portal_rows(client, portal, result, sent, message.max_rows).await?;
         state.after(&statement);
@@ -223,7 +298,8 @@ impl ExtendedQueryHandler for PgConnection {
         PgWireError: From<<C as Sink<PgWireBackendMessage>>::Error>,
     {
         let mut state = self.state.lock().await;
-        state.portals.remove("");
+        state.drop_portal("");
+        state.end_portals_outside_transactions();
         let status = transaction_status(&state.session);
         client.set_transaction_status(status);
         client
@@ -258,7 +334,7 @@ impl ExtendedQueryHandler for PgConnection {
                 state.statements.remove(&name);
             }
             TARGET_TYPE_BYTE_PORTAL => {
-                state.portals.remove(&name);
+                state.drop_portal(&name);
             }
             _ => {}
         }
@@ -349,7 +425,7 @@ where
         )
         .await
     } else {
-        feed(client, command_tag(&result, count)).await?;
+        feed(client, command_tag(&result.completion(), count)).await?;
         portal.progress = Progress::Done(result);
         Ok(())
     }
@@ -357,7 +433,7 @@ where
 
 /// `SELECT $1`: SQLite knows nothing of a bare parameter's type, but the client
 /// said what it sent, and PostgreSQL answers with that type (named `?column?`).
-fn typed_by_params(columns: Arc<Vec<Column>>, param_types: &[Type]) -> Arc<Vec<Column>> {
+pub(super) fn typed_by_params(columns: Arc<Vec<Column>>, param_types: &[Type]) -> Arc<Vec<Column>> {
     let param_of = |column: &Column| -> Option<&Type> {
         if column.decltype.is_some() {
             return None;

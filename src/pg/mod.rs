@@ -16,6 +16,7 @@ mod login;
 mod numeric;
 mod params;
 mod reply;
+mod rows;
 mod simple;
 mod startup;
 mod types;

@@ -53,7 +53,7 @@ where
     PgWireError: From<C::Error>,
 {
     for row in rows {
-        let message = shape.data_row(row).map_err(|e| {
+        let (message, _) = shape.data_row(row).map_err(|e| {
             PgWireError::UserError(Box::new(pgwire::error::ErrorInfo::new(
                 "ERROR".to_owned(),
                 e.sqlstate.to_owned(),
@@ -63,9 +63,4 @@ where
         feed(client, message).await?;
     }
     Ok(())
-}
-
-pub(super) fn error_response(error: PgWireError) -> pgwire::messages::response::ErrorResponse {
-    let info: pgwire::error::ErrorInfo = error.into();
-    info.into()
 }

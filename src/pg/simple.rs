@@ -3,7 +3,6 @@
 //! ReadyForQuery.
 
 use std::fmt::Debug;
-use std::iter;
 
 use async_trait::async_trait;
 use futures::{Sink, SinkExt};
@@ -17,11 +16,10 @@ use pgwire::messages::response::{EmptyQueryResponse, ReadyForQuery};
 use pgwire::messages::simplequery::Query;
 
 use super::connection::PgConnection;
-use super::copy_out;
-use super::encode::{RowShape, command_tag};
 use super::errors::{error_info, to_pgwire};
-use super::reply::{error_response, feed, feed_rows, report_settings, transaction_status};
-use crate::engine::{QueryResult, Value};
+use super::reply::{feed, report_settings, transaction_status};
+use super::rows::{Announce, WireRows};
+use crate::engine::Value;
 use crate::error::{Error, ErrorKind};
 use crate::sql::{self, Plan, Statement};
 
@@ -75,32 +73,16 @@ impl SimpleQueryHandler for PgConnection {
             Ok(statements) => {
                 let batch: Vec<(Statement, Vec<Value>)> =
                     statements.into_iter().map(|s| (s, Vec::new())).collect();
-                let outcomes = state.session.execute_batch(&batch).await;
-                // A failed implicit COMMIT adds an outcome after the last statement's.
-                let statements = batch.iter().map(|(s, _)| Some(s));
-                for (outcome, statement) in outcomes
-                    .into_iter()
-                    .zip(statements.chain(iter::repeat(None)))
-                {
-                    let sent = match (outcome, statement.map(|s| &s.plan)) {
-                        (Ok(result), Some(Plan::CopyTo(spec))) => {
-                            copy_out::send(client, spec, &result).await
-                        }
-                        (Ok(result), _) => {
-                            if let Some(statement) = statement {
-                                state.after(statement);
-                            }
-                            send_simple_result(client, &result).await
-                        }
-                        (Err(error), _) => Err(to_pgwire(&error)),
-                    };
-                    if let Err(error) = sent {
-                        feed(
-                            client,
-                            PgWireBackendMessage::ErrorResponse(error_response(error)),
-                        )
-                        .await?;
-                    }
+                let plans = batch.iter().map(|(statement, _)| match &statement.plan {
+                    Plan::CopyTo(spec) => Announce::Copy(&spec.options),
+                    _ => Announce::RowDescription,
+                });
+                let mut sink = WireRows::simple(client, plans);
+                state.session.execute_batch_into(&batch, &mut sink).await;
+                let finished = sink.finished();
+                sink.send_pending().await?;
+                for (statement, _) in batch.iter().take(finished) {
+                    state.after(statement);
                 }
             }
             Err(error) => {
@@ -133,17 +115,4 @@ impl SimpleQueryHandler for PgConnection {
         // `on_query` above does all the work.
         Ok(Vec::new())
     }
-}
-
-async fn send_simple_result<C>(client: &mut C, result: &QueryResult) -> PgWireResult<()>
-where
-    C: Sink<PgWireBackendMessage> + Unpin,
-    PgWireError: From<C::Error>,
-{
-    if result.returns_rows() {
-        let shape = RowShape::new(&result.columns, &[]);
-        feed(client, shape.row_description(&result.columns)).await?;
-        feed_rows(client, &shape, &result.rows).await?;
-    }
-    feed(client, command_tag(result, result.rows.len())).await
 }

@@ -171,6 +171,33 @@ impl TestServer {
         panic!("litewire did not stop within 15 s of SIGTERM");
     }
 
+    /// The server process's id.
+    pub fn pid(&self) -> u32 {
+        self.child.as_ref().expect("server running").id()
+    }
+
+    /// The server's peak resident memory so far (`VmHWM`), in KiB.
+    pub fn peak_rss_kib(&self) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.pid()))
+            .expect("read /proc/PID/status");
+        status
+            .lines()
+            .find_map(|line| line.strip_prefix("VmHWM:"))
+            .and_then(|value| value.trim().trim_end_matches("kB").trim().parse().ok())
+            .expect("VmHWM in /proc/PID/status")
+    }
+
+    /// Kills the server with SIGKILL (no shutdown at all) and hands back its
+    /// directory and database file, to start another server on them.
+    pub fn kill(mut self) -> (tempfile::TempDir, PathBuf) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+        let dir = std::mem::replace(&mut self.dir, tempfile::tempdir().expect("temp dir"));
+        (dir, self.db.clone())
+    }
+
     pub fn db_path(&self) -> &Path {
         &self.db
     }

@@ -1,0 +1,251 @@
+//! Results on their way to a PostgreSQL client, as the engine produces them.
+//!
+//! [`WireRows`] is the PostgreSQL front end's [`ResultSink`]: it encodes each row
+//! (a DataRow, or a CopyData line for COPY TO) as SQLite hands it over, and feeds
+//! the messages into the connection's write buffer a batch at a time, pausing the
+//! statement while a slow client drains its socket. A result of any size costs a
+//! batch of rows, not the whole result, and its first rows reach the client before
+//! its last ones are computed.
+
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+use futures::Sink;
+use pgwire::api::Type;
+use pgwire::error::{ErrorInfo, PgWireError};
+use pgwire::messages::PgWireBackendMessage;
+use pgwire::messages::copy::{CopyData, CopyDone, CopyOutResponse};
+
+use super::copy_out::CopyEncoder;
+use super::encode::{RowShape, command_tag};
+use super::errors::error_info;
+use super::extended::typed_by_params;
+use super::reply::feed;
+use crate::engine::{Column, Completion, ResultSink, Value};
+use crate::error::{Error, ErrorKind};
+use crate::sql::CopyOptions;
+
+/// Encoded messages kept before they are fed to the client: a DataRow is small, so
+/// this bounds the rows held, and the bytes bound covers wide rows.
+const BATCH_MESSAGES: usize = 256;
+const BATCH_BYTES: usize = 64 * 1024;
+
+/// How a statement's results go on the wire.
+pub(super) enum Announce<'a> {
+    /// Simple protocol: a RowDescription of the result's columns, rows in text.
+    RowDescription,
+    /// Extended protocol: Describe announced the columns (or the client did not
+    /// ask); rows in the portal's formats, typed by what Describe said.
+    Portal {
+        described: Option<Arc<Vec<Column>>>,
+        param_types: &'a [Type],
+        formats: &'a [i16],
+    },
+    /// `COPY ... TO STDOUT`: CopyOutResponse, lines of CopyData, CopyDone.
+    Copy(&'a CopyOptions),
+}
+
+/// The encoding of the statement running now.
+enum Encoding<'a> {
+    None,
+    Rows(RowShape),
+    Copy(CopyEncoder<'a>),
+}
+
+/// The PostgreSQL front end's result sink over one client connection.
+pub(super) struct WireRows<'a, C> {
+    client: &'a mut C,
+    /// How each statement still to come goes on the wire, in order.
+    plans: VecDeque<Announce<'a>>,
+    current: Option<Announce<'a>>,
+    encoding: Encoding<'a>,
+    pending: Vec<PgWireBackendMessage>,
+    pending_bytes: usize,
+    /// Simple protocol: a failed statement's ErrorResponse is sent here. Extended
+    /// protocol: the error goes back to pgwire, which sends it and skips to Sync.
+    sends_errors: bool,
+    /// A value that could not be encoded, with its own SQLSTATE.
+    encode_failure: Option<ErrorInfo>,
+    /// Statements that finished.
+    finished: usize,
+    /// How the last statement that finished ended.
+    last: Option<Completion>,
+}
+
+impl<'a, C> WireRows<'a, C>
+where
+    C: Sink<PgWireBackendMessage> + Unpin + Send,
+    PgWireError: From<C::Error>,
+{
+    /// Statements of a simple Query, one plan each; errors are sent as they happen.
+    pub(super) fn simple(client: &'a mut C, plans: impl IntoIterator<Item = Announce<'a>>) -> Self {
+        Self::new(client, plans.into_iter().collect(), true)
+    }
+
+    /// One portal's statement; its error is left to the caller.
+    pub(super) fn portal(client: &'a mut C, plan: Announce<'a>) -> Self {
+        Self::new(client, VecDeque::from([plan]), false)
+    }
+
+    fn new(client: &'a mut C, plans: VecDeque<Announce<'a>>, sends_errors: bool) -> Self {
+        WireRows {
+            client,
+            plans,
+            current: None,
+            encoding: Encoding::None,
+            pending: Vec::new(),
+            pending_bytes: 0,
+            sends_errors,
+            encode_failure: None,
+            finished: 0,
+            last: None,
+        }
+    }
+
+    /// How many statements finished (the others failed or did not run).
+    pub(super) fn finished(&self) -> usize {
+        self.finished
+    }
+
+    /// How the last statement that finished ended.
+    pub(super) fn last(&self) -> Option<Completion> {
+        self.last
+    }
+
+    /// Feeds what is pending into the connection's write buffer.
+    pub(super) async fn send_pending(&mut self) -> Result<(), PgWireError> {
+        self.pending_bytes = 0;
+        for message in std::mem::take(&mut self.pending) {
+            feed(self.client, message).await?;
+        }
+        Ok(())
+    }
+
+    /// The error to send for a failed statement: an encoding failure keeps its own
+    /// SQLSTATE.
+    pub(super) fn error_info(&mut self, error: &Error) -> ErrorInfo {
+        self.encode_failure
+            .take()
+            .unwrap_or_else(|| error_info(error))
+    }
+
+    fn push(&mut self, message: PgWireBackendMessage, bytes: usize) {
+        self.pending.push(message);
+        self.pending_bytes += bytes;
+    }
+}
+
+impl<C> ResultSink for WireRows<'_, C>
+where
+    C: Sink<PgWireBackendMessage> + Unpin + Send,
+    PgWireError: From<C::Error>,
+{
+    fn begin_statement(&mut self) -> Result<(), Error> {
+        self.current = self.plans.pop_front();
+        self.encoding = Encoding::None;
+        Ok(())
+    }
+
+    fn columns(&mut self, columns: &Arc<Vec<Column>>) -> Result<(), Error> {
+        let announced = match self.current.take() {
+            Some(Announce::Copy(options)) => {
+                // SQLite allows at most 32767 result columns, so this always fits.
+                let count = i16::try_from(columns.len()).unwrap_or(i16::MAX);
+                let response = CopyOutResponse::new(0, count, vec![0; columns.len()]);
+                self.push(PgWireBackendMessage::CopyOutResponse(response), 0);
+                let mut encoder = CopyEncoder::new(options, columns);
+                if options.header {
+                    let header = encoder.header(columns);
+                    let bytes = header.len();
+                    self.push(PgWireBackendMessage::CopyData(CopyData::new(header)), bytes);
+                }
+                self.encoding = Encoding::Copy(encoder);
+                Announce::Copy(options)
+            }
+            Some(Announce::Portal {
+                described,
+                param_types,
+                formats,
+            }) => {
+                let typed = match &described {
+                    Some(described) => described.clone(),
+                    None => typed_by_params(columns.clone(), param_types),
+                };
+                self.encoding = Encoding::Rows(RowShape::new(&typed, formats));
+                Announce::Portal {
+                    described,
+                    param_types,
+                    formats,
+                }
+            }
+            Some(Announce::RowDescription) | None => {
+                let shape = RowShape::new(columns, &[]);
+                self.push(shape.row_description(columns), 0);
+                self.encoding = Encoding::Rows(shape);
+                Announce::RowDescription
+            }
+        };
+        self.current = Some(announced);
+        Ok(())
+    }
+
+    fn row(&mut self, row: Vec<Value>) -> Result<(), Error> {
+        let (message, bytes) = match &mut self.encoding {
+            Encoding::Rows(shape) => match shape.data_row(&row) {
+                Ok((message, bytes)) => (message, bytes),
+                Err(failure) => {
+                    let error = Error::new(ErrorKind::InvalidParameter, failure.message.clone());
+                    self.encode_failure = Some(ErrorInfo::new(
+                        "ERROR".to_owned(),
+                        failure.sqlstate.to_owned(),
+                        failure.message,
+                    ));
+                    return Err(error);
+                }
+            },
+            Encoding::Copy(encoder) => {
+                let line = encoder.row(&row);
+                let bytes = line.len();
+                (PgWireBackendMessage::CopyData(CopyData::new(line)), bytes)
+            }
+            Encoding::None => {
+                return Err(Error::new(
+                    ErrorKind::Internal,
+                    "a row came before its columns",
+                ));
+            }
+        };
+        self.push(message, bytes);
+        Ok(())
+    }
+
+    fn wants_flush(&self) -> bool {
+        self.pending.len() >= BATCH_MESSAGES || self.pending_bytes >= BATCH_BYTES
+    }
+
+    async fn flush(&mut self) -> Result<(), Error> {
+        self.send_pending()
+            .await
+            .map_err(|e| Error::new(ErrorKind::Unavailable, format!("client gone: {e}")))
+    }
+
+    fn finish_statement(&mut self, completion: Completion) -> Result<(), Error> {
+        if let Encoding::Copy(_) = self.encoding {
+            self.push(PgWireBackendMessage::CopyDone(CopyDone::new()), 0);
+        }
+        let rows = usize::try_from(completion.rows_affected).unwrap_or(usize::MAX);
+        self.push(command_tag(&completion, rows), 0);
+        self.last = Some(completion);
+        self.encoding = Encoding::None;
+        self.finished += 1;
+        Ok(())
+    }
+
+    fn error(&mut self, error: &Error) {
+        self.encoding = Encoding::None;
+        if self.sends_errors {
+            let info = self.error_info(error);
+            self.push(PgWireBackendMessage::ErrorResponse(info.into()), 0);
+        }
+    }
+}
