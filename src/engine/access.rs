@@ -33,15 +33,16 @@ use libsqlite3_sys as ffi;
 
 use crate::error::{Error, ErrorKind};
 
-/// What a session may do.
+/// What a session may do. The default is the least: a session nobody vouched for
+/// reads only.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Role {
     /// Everything, including the PRAGMAs that change the file or connection.
     Admin,
     /// Read and write data and schema.
-    #[default]
     ReadWrite,
     /// Read only (TEMP objects excepted).
+    #[default]
     ReadOnly,
 }
 
