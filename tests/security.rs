@@ -625,7 +625,7 @@ async fn readonly_users_cannot_write_on_either_front_end() {
     // writer's rights to the next session on it.
     let server_one = start(&users, &["--max-connections", "1"]);
     let insert = "INSERT INTO t VALUES (1)";
-    let create = "CREATE TABLE t (a int)";
+    let create = "CREATE TABLE t (a int); CREATE TABLE w (a int)";
     let output = psql(
         &server_one,
         WRITER,
@@ -638,6 +638,42 @@ async fn readonly_users_cannot_write_on_either_front_end() {
         &["-c", "INSERT INTO t VALUES (1)"],
     ));
     assert!(err.contains("25006"), "{err}");
+
+    // Nor do its TEMP objects reach the next session on the connection: a TEMP
+    // table that would shadow `t`, a TEMP trigger that would write with the next
+    // session's rights.
+    let output = psql(
+        &server_one,
+        READER,
+        &[
+            "-c",
+            "CREATE TEMP TABLE t (a int)",
+            "-c",
+            "CREATE TEMP TRIGGER wipe AFTER INSERT ON main.w BEGIN DELETE FROM w; END",
+        ],
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    let output = psql(
+        &server_one,
+        WRITER,
+        &[
+            "-At",
+            "-c",
+            insert,
+            "-c",
+            "INSERT INTO w VALUES (1)",
+            "-c",
+            "SELECT count(*) FROM main.t",
+            "-c",
+            "SELECT count(*) FROM w",
+        ],
+    );
+    assert_eq!(
+        stdout(&output),
+        "INSERT 0 1\nINSERT 0 1\n3\n1\n",
+        "{}",
+        stderr(&output)
+    );
 
     let (status, _, body) = post(
         &server,

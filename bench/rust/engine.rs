@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use clap::Parser;
 use criterion::{Criterion, criterion_group, criterion_main};
 use litewire::config::Config;
-use litewire::engine::{Engine, Value};
+use litewire::engine::{Engine, Role, Value};
 use litewire::sql::{Statement, parse_single};
 use sqlx::ConnectOptions;
 use sqlx::sqlite::SqliteConnectOptions;
@@ -64,7 +64,7 @@ fn bench_engine(c: &mut Criterion, rt: &Runtime, path: &Path) {
     let insert = statement("INSERT INTO w (v) VALUES ($1)");
     for cache in ["shared", "private"] {
         let engine = engine(rt, path, cache);
-        let mut session = engine.session();
+        let mut session = engine.session(Role::ReadWrite);
         let mut i = 0i64;
         c.bench_function(&format!("point_select/litewire_engine/{cache}/1"), |b| {
             b.iter(|| {
@@ -105,7 +105,7 @@ async fn concurrent_engine(engine: &Arc<Engine>, stmt: &Statement, iters: u64) -
             let engine = engine.clone();
             let stmt = stmt.clone();
             tokio::spawn(async move {
-                let mut session = engine.session();
+                let mut session = engine.session(Role::ReadWrite);
                 for n in 0..per_task {
                     let param = if stmt.param_count == 1 && stmt.sql.starts_with("SELECT") {
                         Value::Integer((n as i64 * 7 + t as i64) % ROWS + 1)

@@ -130,9 +130,14 @@ impl Auth {
         Verifier::mock(name, &self.mock_secret)
     }
 
-    /// The role `password` logs `name` in as, if it is that user's password.
+    /// The role `password` logs `name` in as, if it is that user's password. An
+    /// unknown user costs the same key derivation as a wrong password, so that the
+    /// time taken does not tell whether a name exists.
     pub fn check_password(&self, name: &str, password: &str) -> Option<Role> {
-        let user = self.users.get(name)?;
+        let Some(user) = self.users.get(name) else {
+            self.mock_verifier(name).matches(password);
+            return None;
+        };
         let remembered = {
             let mut salted = self.mock_secret.to_vec();
             salted.extend_from_slice(name.as_bytes());

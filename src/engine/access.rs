@@ -17,6 +17,11 @@
 //! - ATTACH of a file needs `--allow-attach` and, once users are configured, an
 //!   admin. VACUUM attaches an unnamed temporary database, which is allowed.
 //!
+//! A connection on which a session changed a setting (a PRAGMA) or made TEMP
+//! objects of its own is closed when the session ends instead of serving the next
+//! one: a TEMP table would shadow a table of the same name for the next session, a
+//! TEMP trigger would run with its rights.
+//!
 //! The authorizer runs when a statement is prepared, and prepared statements are
 //! cached per connection; so when a connection passes to a session of another
 //! role, the authorizer is installed again, which makes SQLite expire every
@@ -32,16 +37,18 @@ use std::sync::{Arc, Mutex};
 use libsqlite3_sys as ffi;
 
 use crate::error::{Error, ErrorKind};
+use crate::sql::relations;
 
-/// What a session may do.
+/// What a session may do. The default is the least: a session nobody vouched for
+/// reads only.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Role {
     /// Everything, including the PRAGMAs that change the file or connection.
     Admin,
     /// Read and write data and schema.
-    #[default]
     ReadWrite,
     /// Read only (TEMP objects excepted).
+    #[default]
     ReadOnly,
 }
 
@@ -168,7 +175,8 @@ impl Access {
         }
     }
 
-    /// Whether a PRAGMA changed the connection since it opened.
+    /// Whether a PRAGMA or a TEMP object of a client's changed the connection since
+    /// it opened.
     pub(super) fn changed(&self) -> bool {
         self.changed.load(Ordering::Relaxed)
     }
@@ -199,6 +207,9 @@ impl Access {
         db: Option<&str>,
     ) -> Result<(), Error> {
         let role = self.role();
+        if makes_client_temp_object(action, arg1, db) {
+            self.changed.store(true, Ordering::Relaxed);
+        }
         match action {
             ffi::SQLITE_PRAGMA => self.pragma(role, arg1.unwrap_or(""), arg2),
             ffi::SQLITE_ATTACH => self.attach(role, arg1.unwrap_or("")),
@@ -300,6 +311,21 @@ const OBJECT_ARGUMENT_PRAGMAS: &[&str] = &[
     "integrity_check",
     "quick_check",
 ];
+
+/// Whether `action` creates a TEMP object of the client's own (the emulated
+/// catalog's TEMP tables and views are litewire's): such an object would outlive
+/// the session on the connection, and shadow tables or fire triggers for the next
+/// session on it, with that session's rights.
+fn makes_client_temp_object(action: c_int, name: Option<&str>, db: Option<&str>) -> bool {
+    match action {
+        ffi::SQLITE_CREATE_TEMP_TABLE | ffi::SQLITE_CREATE_TEMP_VIEW => {
+            name.is_none_or(|name| relations::find(name).is_none())
+        }
+        ffi::SQLITE_CREATE_TEMP_TRIGGER | ffi::SQLITE_CREATE_TEMP_INDEX => true,
+        ffi::SQLITE_CREATE_VTABLE => db == Some("temp"),
+        _ => false,
+    }
+}
 
 /// The command a schema-changing action is, for a read-only refusal.
 fn schema_change(action: c_int) -> Option<&'static str> {

@@ -138,13 +138,15 @@ impl Engine {
         }))
     }
 
-    /// A new session: a client's view of the database, with its own transaction.
-    pub fn session(self: &Arc<Self>) -> Session {
-        Session::new(
-            self.clone(),
-            SessionIdentity::default(),
-            Settings::default(),
-        )
+    /// A new session: a client's view of the database, with its own transaction,
+    /// and what it may do (see `access`). Every caller says which role: the one
+    /// its client logged in with, or read-only until it knows.
+    pub fn session(self: &Arc<Self>, role: Role) -> Session {
+        let identity = SessionIdentity {
+            role,
+            ..SessionIdentity::default()
+        };
+        Session::new(self.clone(), identity, Settings::default())
     }
 
     /// A session for a client that said who it is and what it wants set.
@@ -154,7 +156,7 @@ impl Engine {
 
     /// Checks that the database answers a query.
     pub async fn ping(self: &Arc<Self>) -> Result<(), Error> {
-        let mut session = self.session();
+        let mut session = self.session(Role::ReadOnly);
         session
             .run_direct(
                 direct::Query {

@@ -34,7 +34,7 @@ use tokio::net::TcpListener;
 pub use connection::PgConnection;
 pub use login::Gate;
 
-use crate::engine::Engine;
+use crate::engine::{Engine, Role};
 use crate::shutdown::Shutdown;
 use crate::workers::Workers;
 
@@ -92,7 +92,8 @@ async fn serve_connection(
     gate: Arc<Gate>,
     shutdown: Shutdown,
 ) {
-    let connection = Arc::new(PgConnection::new(engine.session()));
+    // Read-only until the login says who the client is (`login`, `startup`).
+    let connection = Arc::new(PgConnection::new(engine.session(Role::ReadOnly)));
     let tls = gate.tls.clone();
     let handlers = Handlers {
         connection: connection.clone(),
