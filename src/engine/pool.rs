@@ -8,7 +8,7 @@ use std::sync::Arc;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::{AssertSqlSafe, Connection, Executor, SqliteConnection, SqlitePool};
 
-use super::access::{Access, AttachRule};
+use super::access::{Access, AttachRule, Role};
 use crate::config::{CacheMode, Config, Synchronous};
 use crate::error::Error;
 use crate::sql::quote::identifier;
@@ -198,6 +198,18 @@ impl Reset {
         )
         .fetch_all(&mut *conn)
         .await?;
+        {
+            // The reset is the server's own work, whoever used the connection
+            // last: as admin (the next session sets its role again). The query
+            // above came between this lock and any before it (see `direct`).
+            let mut handle = conn.lock_handle().await?;
+            let db = handle.as_raw_handle().as_ptr();
+            // SAFETY: the handle is locked for us and valid during these calls.
+            if let Some(access) = unsafe { Access::of(db) } {
+                // SAFETY: as above; `access` is the state installed on `db`.
+                unsafe { access.set_role(db, Role::Admin) };
+            }
+        }
         let mut script = String::new();
         for (kind, name) in &temp {
             let kind = match kind.as_str() {

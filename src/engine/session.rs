@@ -509,8 +509,10 @@ impl Session {
             let result = commands::run(&mut self.settings, in_transaction, command, stmt.kind)?;
             if *command == SessionCommand::DiscardAll {
                 // The connection's own state goes too: TEMP objects, PRAGMAs.
-                let engine = self.engine.clone();
-                engine.reset(self.held().await?).await?;
+                let (engine, role) = (self.engine.clone(), self.identity.role);
+                let conn = self.held().await?;
+                engine.reset(conn).await?;
+                conn.assign(role).await?;
             }
             return result.send_to(sink).await;
         }
