@@ -167,10 +167,8 @@ impl Streams {
                     None => entry.returned.clone().notified_owned(),
                 }
             };
-            tokio::pin!(returned);
-            // The notification may have come between the lock and here: enabled
-            // now, it is not missed.
-            returned.as_mut().enable();
+            // Made under the lock, the future sees every `notify_waiters` from
+            // then on, even one that comes before it is first polled.
             if tokio::time::timeout_at(deadline.into(), returned)
                 .await
                 .is_err()
