@@ -403,6 +403,12 @@ async fn open_streams_are_bounded() {
             .unwrap()
             .contains("--hrana-max-streams")
     );
+    // A stream its request closes is never kept: the limit does not apply.
+    let one_request = pipeline(&server, json!({"requests": [execute("SELECT 1"), close()]})).await;
+    assert_eq!(
+        responses(&one_request)[0]["result"]["rows"][0][0],
+        integer(1)
+    );
     pipeline(&server, json!({"baton": a["baton"], "requests": [close()]})).await;
     pipeline(&server, open).await;
 }

@@ -37,7 +37,8 @@ pub async fn cursor(State(streams): State<Arc<Streams>>, body: Bytes) -> Respons
         Ok(request) => request,
         Err(error) => return super::failure(StatusCode::BAD_REQUEST, error),
     };
-    let lease = match streams.lease(request.baton.as_deref()).await {
+    // The stream outlives the cursor: the client closes it with a pipeline.
+    let lease = match streams.lease(request.baton.as_deref(), false).await {
         Ok(lease) => lease,
         Err(StreamError(error)) => return super::failure(StatusCode::BAD_REQUEST, error),
     };
@@ -118,7 +119,7 @@ async fn write_step(
 
 #[derive(Serialize)]
 struct Header {
-    baton: String,
+    baton: Option<String>,
     base_url: Option<String>,
 }
 

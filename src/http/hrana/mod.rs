@@ -72,7 +72,8 @@ async fn pipeline(State(streams): State<Arc<Streams>>, body: Bytes) -> Response 
         Ok(request) => request,
         Err(error) => return failure(StatusCode::BAD_REQUEST, error),
     };
-    let mut lease = match streams.lease(request.baton.as_deref()).await {
+    let one_request = matches!(request.requests.last(), Some(StreamRequest::Close));
+    let mut lease = match streams.lease(request.baton.as_deref(), one_request).await {
         Ok(lease) => lease,
         Err(streams::StreamError(error)) => return failure(StatusCode::BAD_REQUEST, error),
     };
