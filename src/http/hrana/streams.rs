@@ -11,7 +11,8 @@
 //! A stream left idle longer than the expiry is closed by a background task: its
 //! transaction is rolled back and its write permit (and SQLite's write lock)
 //! released, so a client that vanished mid-transaction cannot hold the database.
-//! At most `max_streams` streams are open at once; each holds a connection.
+//! At most `max_streams` streams are kept between requests; each holds a
+//! connection.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
