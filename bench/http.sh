@@ -14,7 +14,8 @@
 # with bench/http-chart.sh into a PNG beside it.
 # Usage: bench/http.sh   (env: DURATION=15 CLIENTS="1 10 100" PORT=28080
 #                              CSV=docs/http-matrix.csv LITEWIRE_ARGS=
-#                              CEILING_THREAD_PER_CORE=0)
+#                              CEILING_THREAD_PER_CORE=0 MEMSTATUS_ON=1)
+# MEMSTATUS_ON=0 leaves out c (no second build), for a quick run of the others.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DURATION=${DURATION:-15}
@@ -25,6 +26,7 @@ CSV=${CSV:-docs/http-matrix.csv}
 # CEILING_THREAD_PER_CORE=1, so that the ceiling serves the same way).
 LITEWIRE_ARGS=${LITEWIRE_ARGS:-}
 export CEILING_THREAD_PER_CORE=${CEILING_THREAD_PER_CORE:-0}
+MEMSTATUS_ON=${MEMSTATUS_ON:-1}
 BODY='{ "statements": [{"q" : "SELECT * FROM t"}] }'
 HRANA_BODY='{"requests": [{"type": "execute", "stmt": {"sql": "SELECT * FROM t"}}, {"type": "close"}]}'
 
@@ -32,8 +34,13 @@ command -v hey >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteract
 
 unset LIBSQLITE3_FLAGS
 cargo build --release --quiet --bin litewire --example ceiling
-LIBSQLITE3_FLAGS="SQLITE_DEFAULT_MEMSTATUS=1 -USQLITE_ENABLE_MEMORY_MANAGEMENT" CARGO_TARGET_DIR=target/memstatus-on \
-  cargo build --release --quiet --bin litewire
+variants=("memstatus=0 shared target/release/litewire" "memstatus=0 private target/release/litewire")
+if [ "$MEMSTATUS_ON" = 1 ]; then
+  LIBSQLITE3_FLAGS="SQLITE_DEFAULT_MEMSTATUS=1 -USQLITE_ENABLE_MEMORY_MANAGEMENT" CARGO_TARGET_DIR=target/memstatus-on \
+    cargo build --release --quiet --bin litewire
+  variants+=("memstatus=1 shared target/memstatus-on/release/litewire"
+             "memstatus=1 private target/memstatus-on/release/litewire")
+fi
 
 work=$(mktemp -d)
 server_pid=
@@ -92,8 +99,7 @@ for c in $CLIENTS; do
   wait_http
   measure ceiling "$c" >>"$results"
   stop
-  for variant in "memstatus=0 shared target/release/litewire" "memstatus=0 private target/release/litewire" \
-                 "memstatus=1 shared target/memstatus-on/release/litewire" "memstatus=1 private target/memstatus-on/release/litewire"; do
+  for variant in "${variants[@]}"; do
     read -r mem cache bin <<<"$variant"
     start_litewire "$bin" "$cache"
     measure "litewire/$cache/$mem" "$c" >>"$results"

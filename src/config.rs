@@ -152,7 +152,7 @@ pub struct Config {
     )]
     pub hrana_stream_expiry_ms: u64,
 
-    /// Most Hrana streams open at once (each holds a SQLite connection).
+    /// Most Hrana streams kept open between requests (each holds a SQLite connection).
     #[arg(long, env = "LITEWIRE_HRANA_MAX_STREAMS", default_value_t = 64)]
     pub hrana_max_streams: usize,
 

@@ -403,6 +403,12 @@ async fn open_streams_are_bounded() {
             .unwrap()
             .contains("--hrana-max-streams")
     );
+    // A stream its request closes is never kept: the limit does not apply.
+    let one_request = pipeline(&server, json!({"requests": [execute("SELECT 1"), close()]})).await;
+    assert_eq!(
+        responses(&one_request)[0]["result"]["rows"][0][0],
+        integer(1)
+    );
     pipeline(&server, json!({"baton": a["baton"], "requests": [close()]})).await;
     pipeline(&server, open).await;
 }
@@ -619,4 +625,63 @@ async fn shutdown_rolls_back_open_streams() {
         .output()
         .expect("run sqlite3");
     assert_eq!(common::stdout(&output).trim(), "0");
+}
+
+/// The cursor's header carries the baton before its rows: a request that brings
+/// it while the cursor still runs waits for the cursor to end (here, for longer
+/// than the client lets the cursor run: it is refused as busy, and the baton
+/// stays good).
+#[tokio::test]
+async fn a_baton_from_a_cursor_waits_for_the_cursor() {
+    let server = TestServer::start("private", &["--hrana-stream-expiry-ms", "1000"]);
+    pipeline(
+        &server,
+        json!({"requests": [
+            execute("CREATE TABLE t (id INTEGER PRIMARY KEY, pad TEXT)"),
+            execute("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 100000) \
+                     INSERT INTO t SELECT i, printf('%.100c', 'x') FROM n"),
+            close(),
+        ]}),
+    )
+    .await;
+    let mut cursor = reqwest::Client::new()
+        .post(server.url("/v3/cursor"))
+        .json(&json!({"batch": {"steps": [{"stmt": {"sql": "SELECT * FROM t"}}]}}))
+        .send()
+        .await
+        .expect("POST /v3/cursor");
+    let first = cursor.chunk().await.expect("chunk").expect("the header");
+    let header_end = first
+        .iter()
+        .position(|b| *b == b'\n')
+        .expect("a header line");
+    let header: Json = serde_json::from_slice(&first[..header_end]).expect("header JSON");
+    let baton = header["baton"].as_str().expect("a baton").to_owned();
+
+    // The cursor's rows are not read, so it cannot finish: the request waits,
+    // then gives up.
+    let (status, answer) = post(
+        &server,
+        "/v3/pipeline",
+        &json!({"baton": baton, "requests": [{"type": "get_autocommit"}]}),
+    )
+    .await;
+    assert_eq!(status, 400, "{answer}");
+    assert_eq!(answer["code"], "STREAM_BUSY");
+
+    let mut rows = first[header_end + 1..]
+        .iter()
+        .filter(|b| **b == b'\n')
+        .count();
+    while let Some(chunk) = cursor.chunk().await.expect("cursor chunk") {
+        rows += chunk.iter().filter(|b| **b == b'\n').count();
+    }
+    // step_begin, 100000 rows, step_end.
+    assert_eq!(rows, 100_002);
+    let answer = pipeline(
+        &server,
+        json!({"baton": baton, "requests": [{"type": "get_autocommit"}, close()]}),
+    )
+    .await;
+    assert_eq!(responses(&answer)[0]["is_autocommit"], true);
 }

@@ -42,7 +42,11 @@ pub async fn cursor(
         Ok(request) => request,
         Err(error) => return super::failure(StatusCode::BAD_REQUEST, error),
     };
-    let lease = match streams.lease(request.baton.as_deref(), &caller).await {
+    // The stream outlives the cursor: the client closes it with a pipeline.
+    let lease = match streams
+        .lease(request.baton.as_deref(), false, &caller)
+        .await
+    {
         Ok(lease) => lease,
         Err(StreamError(error)) => return super::failure(StatusCode::BAD_REQUEST, error),
     };
@@ -123,7 +127,7 @@ async fn write_step(
 
 #[derive(Serialize)]
 struct Header {
-    baton: String,
+    baton: Option<String>,
     base_url: Option<String>,
 }
 

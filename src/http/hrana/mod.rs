@@ -77,7 +77,11 @@ async fn pipeline(
         Ok(request) => request,
         Err(error) => return failure(StatusCode::BAD_REQUEST, error),
     };
-    let mut lease = match streams.lease(request.baton.as_deref(), &caller).await {
+    let one_request = matches!(request.requests.last(), Some(StreamRequest::Close));
+    let mut lease = match streams
+        .lease(request.baton.as_deref(), one_request, &caller)
+        .await
+    {
         Ok(lease) => lease,
         Err(streams::StreamError(error)) => return failure(StatusCode::BAD_REQUEST, error),
     };

@@ -11,7 +11,8 @@
 //! A stream left idle longer than the expiry is closed by a background task: its
 //! transaction is rolled back and its write permit (and SQLite's write lock)
 //! released, so a client that vanished mid-transaction cannot hold the database.
-//! At most `max_streams` streams are open at once; each holds a connection.
+//! At most `max_streams` streams are kept between requests; each holds a
+//! connection.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -67,7 +68,8 @@ pub struct StreamError(pub HranaError);
 /// stream, and its session rolls back.
 pub struct Lease {
     streams: Arc<Streams>,
-    id: u64,
+    /// `None` for a stream that ends with its first request (never registered).
+    id: Option<u64>,
     seq: u64,
     state: Option<StreamState>,
 }
@@ -92,14 +94,24 @@ impl Streams {
         &self.engine
     }
 
-    /// The stream `baton` names, or a new one when there is none.
-    /// A stream belongs to the caller that opened it: another's baton is refused.
+    /// The stream `baton` names, or a new one when there is none. A new stream
+    /// that the request itself closes (`one_request`, as every `execute` +
+    /// `close` pipeline of the SDKs) is neither registered nor counted against
+    /// the limit, which bounds the streams kept between requests. A stream
+    /// belongs to the caller that opened it: another's baton is refused.
     pub async fn lease(
         self: &Arc<Self>,
         baton: Option<&str>,
+        one_request: bool,
         caller: &Caller,
     ) -> Result<Lease, StreamError> {
         match baton {
+            None if one_request => Ok(Lease {
+                streams: self.clone(),
+                id: None,
+                seq: 0,
+                state: Some(self.new_state(caller)),
+            }),
             None => self.open_new(caller),
             Some(baton) => {
                 let (id, seq) = self.batons.verify(baton)?;
@@ -133,13 +145,16 @@ impl Streams {
                 },
             );
         }
-        let state = StreamState::new(caller.session(&self.engine), self.limits.max_stored_sql);
         Ok(Lease {
             streams: self.clone(),
-            id,
+            id: Some(id),
             seq: 1,
-            state: Some(state),
+            state: Some(self.new_state(caller)),
         })
+    }
+
+    fn new_state(&self, caller: &Caller) -> StreamState {
+        StreamState::new(caller.session(&self.engine), self.limits.max_stored_sql)
     }
 
     /// Takes the stream out of the registry for one request; waits while a
@@ -174,7 +189,7 @@ impl Streams {
                         entry.seq += 1;
                         return Ok(Lease {
                             streams: self.clone(),
-                            id,
+                            id: Some(id),
                             seq: entry.seq,
                             state: Some(state),
                         });
@@ -182,10 +197,8 @@ impl Streams {
                     None => entry.returned.clone().notified_owned(),
                 }
             };
-            tokio::pin!(returned);
-            // The notification may have come between the lock and here: enabled
-            // now, it is not missed.
-            returned.as_mut().enable();
+            // Made under the lock, the future sees every `notify_waiters` from
+            // then on, even one that comes before it is first polled.
             if tokio::time::timeout_at(deadline.into(), returned)
                 .await
                 .is_err()
@@ -272,36 +285,43 @@ impl Lease {
             .ok_or_else(|| HranaError::new("STREAM_CLOSED", "the stream was closed"))
     }
 
-    /// The baton the stream answers to once this request is done.
-    pub fn baton(&self) -> String {
-        self.streams.batons.sign(self.id, self.seq)
+    /// The baton the stream answers to once this request is done (none for a
+    /// stream that ends with the request).
+    pub fn baton(&self) -> Option<String> {
+        self.id.map(|id| self.streams.batons.sign(id, self.seq))
     }
 
     /// Gives the stream back for the next request, and returns its baton; or,
-    /// when `close`, ends it (rolling back what it left open).
+    /// when `close` (or when the stream was for this request only), ends it,
+    /// rolling back what it left open.
     pub async fn finish(mut self, close: bool) -> Option<String> {
         let state = self.state.take()?;
-        if close {
-            self.streams.lock().remove(&self.id);
-            state.close().await;
-            return None;
-        }
+        let id = match self.id {
+            Some(id) if !close => id,
+            id => {
+                if let Some(id) = id {
+                    self.streams.lock().remove(&id);
+                }
+                state.close().await;
+                return None;
+            }
+        };
         let mut open = self.streams.lock();
-        let entry = open.get_mut(&self.id)?;
+        let entry = open.get_mut(&id)?;
         entry.state = Some(state);
         entry.last_used = Instant::now();
         entry.returned.notify_waiters();
         drop(open);
-        Some(self.baton())
+        self.baton()
     }
 }
 
 impl Drop for Lease {
     fn drop(&mut self) {
-        if self.state.is_some() {
+        if let (Some(_), Some(id)) = (&self.state, self.id) {
             // Unfinished: the session is dropped with the lease, and its
             // connection's release rolls back what it left open.
-            if let Some(entry) = self.streams.lock().remove(&self.id) {
+            if let Some(entry) = self.streams.lock().remove(&id) {
                 entry.returned.notify_waiters();
             }
         }
