@@ -43,8 +43,9 @@ pub struct Session {
     /// Whether a SQLite transaction is open (on the writer connection, or on the
     /// session's own for a session that keeps TEMP objects).
     open: bool,
-    /// The session made TEMP objects, which live on its own connection: it runs
-    /// everything there, writes included (under the write permit).
+    /// The session made TEMP objects, or changed its own connection with a PRAGMA,
+    /// which only that connection has: it runs everything there, writes included
+    /// (under the write permit).
     local: bool,
     /// The statement running now goes to the session's own connection whatever
     /// the session holds (a PRAGMA, a TEMP object).
@@ -489,6 +490,11 @@ impl Session {
         // writer connection finishes that transaction there.
         self.route_local = temp || (!writer_held && (self.local || is_pragma(stmt)));
         let result = self.run_routed(stmt, params, sink).await;
+        if self.route_local && self.conn.as_ref().is_some_and(|conn| conn.changed()) {
+            // A PRAGMA changed the session's own connection (`foreign_keys = off`
+            // around a migration): its writes must run under it too.
+            self.local = true;
+        }
         self.route_local = false;
         self.shared_read = None;
         self.fresh = None;
