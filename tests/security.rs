@@ -798,12 +798,14 @@ async fn pragmas_that_change_the_file_are_for_admins() {
         &[
             "-At",
             "-c",
-            "PRAGMA journal_mode = DELETE",
-            "-c",
             "PRAGMA journal_mode = WAL",
+            "-c",
+            "PRAGMA wal_autocheckpoint = 500",
         ],
     );
-    assert_eq!(stdout(&output), "delete\nwal\n", "{}", stderr(&output));
+    // (Leaving WAL while the server's other connections have the file open is
+    // refused by SQLite itself, as busy.)
+    assert_eq!(stdout(&output), "wal\n500\n", "{}", stderr(&output));
 }
 
 #[tokio::test]
