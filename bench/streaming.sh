@@ -5,10 +5,11 @@
 # psycopg's Cursor.stream over the extended one, psql's \copy TO /dev/null). Prints VmHWM idle and after each protocol, in
 # both cache modes. Needs the psycopg virtualenv `cargo test --test psycopg` makes
 # (target/py-venv).
-# Usage: bench/streaming.sh   (env: ROWS=10000000 PORT=28190)
+# Usage: bench/streaming.sh   (env: ROWS=10000000 CACHES="shared private" PORT=28190)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROWS=${ROWS:-10000000}
+CACHES=${CACHES:-"shared private"}
 PG_PORT=${PORT:-28190}
 HTTP_PORT=$((PG_PORT + 1))
 PYTHON=target/py-venv/bin/python
@@ -23,7 +24,7 @@ hwm_kb() { awk '/VmHWM/ {print $2}' "/proc/$1/status"; }
 query="WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < $ROWS) SELECT x, 'row number ' || x AS label FROM c"
 
 printf '%-8s %-40s %12s %8s\n' cache "after" vmhwm_mb seconds
-for cache in shared private; do
+for cache in $CACHES; do
   rm -f "$work"/db*
   target/release/litewire --db "$work/db" --cache "$cache" --pg-listen "127.0.0.1:$PG_PORT" \
     --http-listen "127.0.0.1:$HTTP_PORT" --log-level warn 2>"$work/log" &

@@ -15,7 +15,8 @@
 //!   parameter hints, quoting, and the list of emulated catalog relations.
 //! - [`engine`]: the SQLx pool, sessions and transactions, the write permit, direct
 //!   execution through SQLite's C API, the emulated catalog, SQL functions, and the
-//!   one result model ([`engine::QueryResult`]) both front ends encode.
+//!   one way results reach both front ends ([`engine::ResultSink`], row by row;
+//!   [`engine::QueryResult`] keeps a whole result).
 //! - [`error`]: the one error a statement fails with, with SQLite's codes kept.
 //! - [`auth`]: users, passwords (SCRAM-SHA-256, md5), tokens and the role a
 //!   login grants, for both front ends.

@@ -113,7 +113,42 @@ async fn discard_all_drops_temp_objects(cache: &str) {
     assert!(rows[0].get::<_, i64>(0) > 0);
 }
 
+/// Writes run on the engine's one writer connection: a PRAGMA run there, inside a
+/// transaction that had written, is gone for the next writer.
+async fn the_writer_connection_is_reset(cache: &str) {
+    let server = TestServer::start(cache, &[]);
+    let (client, _task) = server.connect().await;
+    client
+        .batch_execute("CREATE TABLE positive (x integer CHECK (x > 0))")
+        .await
+        .unwrap();
+    client
+        .batch_execute("BEGIN; INSERT INTO positive VALUES (1)")
+        .await
+        .unwrap();
+    let set = client
+        .batch_execute("PRAGMA ignore_check_constraints = ON")
+        .await;
+    if let Err(error) = set {
+        // Refused outright: nothing could be left behind.
+        assert_eq!(error.code().map(|c| c.code()), Some("42501"), "{error:?}");
+        return;
+    }
+    // The PRAGMA took effect for this transaction's writes.
+    client
+        .batch_execute("INSERT INTO positive VALUES (-1); COMMIT")
+        .await
+        .unwrap();
+    let (other, _other_task) = server.connect().await;
+    let error = other
+        .batch_execute("INSERT INTO positive VALUES (-2)")
+        .await
+        .expect_err("the CHECK constraint is enforced again");
+    assert_eq!(error.code().map(|c| c.code()), Some("23514"), "{error:?}");
+}
+
 in_both_cache_modes!(
+    the_writer_connection_is_reset,
     kept_connection_is_reset,
     pooled_connection_is_reset,
     discard_all_drops_temp_objects

@@ -1,10 +1,14 @@
 //! A session: one client's view of the database and of its transaction.
 //!
 //! A session takes a pooled connection on first use and keeps it (pinned) until it
-//! ends, so a transaction always runs on one connection and a busy client pays for
-//! no pool round trips. Transaction control is interpreted here, with PostgreSQL's
-//! rules: an error inside a transaction fails it until ROLLBACK, COMMIT of a failed
-//! transaction rolls back, and a session that ends inside a transaction rolls back.
+//! ends, so a busy client pays for no pool round trips; it reads there. Writes go
+//! to the engine's writer connection, under the write permit: a transaction opens
+//! in SQLite at its first write, on the writer, and runs there to its end, so no
+//! read transaction is ever held between statements on the readers' connections
+//! and table locks never cross between readers and the writer (see `run`).
+//! Transaction control is interpreted here, with PostgreSQL's rules: an error
+//! inside a transaction fails it until ROLLBACK, COMMIT of a failed transaction
+//! rolls back, and a session that ends inside a transaction rolls back.
 
 use std::collections::HashMap;
 use std::sync::Arc;

@@ -38,20 +38,10 @@ impl Collected {
     pub fn into_response(self) -> Response {
         batch(&self.results, self.statements)
     }
-}
 
-impl ResultSink for Collected {
-    fn begin_statement(&mut self) -> Result<(), Error> {
-        self.results.begin_statement()
-    }
-
-    fn columns(&mut self, columns: &Arc<Vec<Column>>) -> Result<(), Error> {
-        self.bytes += columns.iter().map(|c| c.name.len() + 3).sum::<usize>();
-        self.results.columns(columns)
-    }
-
-    fn row(&mut self, row: Vec<Value>) -> Result<(), Error> {
-        self.bytes += 2 + row.iter().map(json_size).sum::<usize>();
+    /// Counts `bytes` more of the answer, failing past the limit.
+    fn add(&mut self, bytes: usize) -> Result<(), Error> {
+        self.bytes += bytes;
         if self.bytes > self.limit {
             return Err(Error::new(
                 ErrorKind::InvalidRequest,
@@ -62,6 +52,27 @@ impl ResultSink for Collected {
                 ),
             ));
         }
+        Ok(())
+    }
+}
+
+/// What one statement's answer takes without its rows.
+const STATEMENT_BYTES: usize = 64;
+
+impl ResultSink for Collected {
+    fn begin_statement(&mut self) -> Result<(), Error> {
+        // `{"results":{"columns":[],"rows":[],"rows_affected":0}}` and its comma.
+        self.add(STATEMENT_BYTES)?;
+        self.results.begin_statement()
+    }
+
+    fn columns(&mut self, columns: &Arc<Vec<Column>>) -> Result<(), Error> {
+        self.bytes += columns.iter().map(|c| c.name.len() + 3).sum::<usize>();
+        self.results.columns(columns)
+    }
+
+    fn row(&mut self, row: Vec<Value>) -> Result<(), Error> {
+        self.add(2 + row.iter().map(json_size).sum::<usize>())?;
         self.results.row(row)
     }
 
