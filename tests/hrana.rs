@@ -555,6 +555,72 @@ async fn cursor_streams_entries() {
     assert_eq!(count(&server, "t").await, integer(100_000));
 }
 
+/// A cursor's rows go out as SQLite produces them: a million rows (well over
+/// 100 MB of JSON) cost the server a few MB, and a client that hangs up stops
+/// the statement, so its stream comes back for the next request.
+#[tokio::test]
+async fn cursor_rows_stream_in_bounded_memory_and_stop_with_the_client() {
+    let server = TestServer::start("shared", &[]);
+    pipeline(&server, json!({"requests": [execute("SELECT 1"), close()]})).await;
+    let idle = server.peak_rss_kib();
+    let rows = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000000) \
+                SELECT i, printf('%.100c', 'x') FROM n";
+    let body = json!({"batch": {"steps": [{"stmt": {"sql": rows}}]}});
+    let mut response = reqwest::Client::new()
+        .post(server.url("/v3/cursor"))
+        .json(&body)
+        .send()
+        .await
+        .expect("POST /v3/cursor");
+    let (mut lines, mut bytes, mut tail) = (0usize, 0usize, Vec::new());
+    while let Some(chunk) = response.chunk().await.expect("cursor chunk") {
+        lines += chunk.iter().filter(|b| **b == b'\n').count();
+        bytes += chunk.len();
+        tail = chunk.to_vec();
+    }
+    // The header, step_begin, the rows, step_end.
+    assert_eq!(lines, 1_000_003);
+    assert!(bytes > 100_000_000, "{bytes} bytes");
+    let last = tail
+        .split(|b| *b == b'\n')
+        .rev()
+        .nth(1)
+        .expect("a last entry");
+    let last: Json = serde_json::from_slice(last).expect("an NDJSON entry");
+    assert_eq!(last["type"], "step_end", "{last}");
+    let grown = server.peak_rss_kib().saturating_sub(idle);
+    eprintln!("peak RSS grew by {grown} KiB for {bytes} bytes of cursor");
+    assert!(grown < 24 * 1024, "peak RSS grew by {grown} KiB");
+
+    // A statement that never ends, whose client reads one chunk and hangs up.
+    let endless = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT x FROM c";
+    let body = json!({"batch": {"steps": [{"stmt": {"sql": endless}}]}});
+    let mut response = reqwest::Client::new()
+        .post(server.url("/v3/cursor"))
+        .json(&body)
+        .send()
+        .await
+        .expect("POST /v3/cursor");
+    let first = response.chunk().await.expect("chunk").expect("the header");
+    let header: Json =
+        serde_json::from_slice(first.split(|b| *b == b'\n').next().unwrap()).expect("the header");
+    let baton = header["baton"].as_str().expect("a baton").to_owned();
+    let _ = response.chunk().await.expect("a chunk of rows");
+    drop(response);
+    // The stream is given back once the statement stops; while it ran, the
+    // request would wait and then be refused as busy.
+    let answer = pipeline(
+        &server,
+        json!({"baton": baton, "requests": [execute("SELECT 42"), close()]}),
+    )
+    .await;
+    assert_eq!(
+        responses(&answer)[0]["result"]["rows"][0][0],
+        integer(42),
+        "{answer}"
+    );
+}
+
 #[tokio::test]
 async fn v1_execute_and_batch() {
     let server = TestServer::start("shared", &[]);

@@ -5,10 +5,8 @@
 //!
 //! The batch runs on its own task, which writes entries into a bounded channel
 //! that the response body drains: the body never holds more than a few chunks,
-//! and a client that reads slowly holds the task back. The engine hands over a
-//! step's rows once the step is done (a [`QueryResult`]); `write_step` is the one
-//! place that would write each row as SQLite produces it, were the engine to
-//! offer rows one at a time.
+//! and a client that reads slowly holds the task back. Rows are written as SQLite
+//! produces them (`StepSink`), so a result of any size goes out in bounded memory.
 
 use std::convert::Infallible;
 use std::sync::Arc;
@@ -22,11 +20,10 @@ use tokio::sync::mpsc;
 
 use super::super::auth::Caller;
 use super::exec::BatchProgress;
-use super::proto::{
-    Cols, CursorRequest, HranaError, Row, StmtOutcome, affected_rows, last_insert_rowid, rows_read,
-};
+use super::proto::{Cols, Counts, CursorRequest, HranaError, Row};
 use super::streams::{Lease, StreamError, Streams};
-use crate::engine::QueryResult;
+use crate::engine::{Column, Completion, ResultSink, Value};
+use crate::error::{Error, ErrorKind};
 
 /// Entries are sent in chunks of about this many bytes.
 const CHUNK: usize = 64 * 1024;
@@ -64,28 +61,43 @@ pub async fn cursor(
 }
 
 /// Runs the batch, writing its entries, then gives the stream back. A client
-/// that hangs up stops the batch after the step in progress.
+/// that hangs up stops the batch, and the statement in progress.
 async fn run(mut lease: Lease, request: CursorRequest, mut writer: Writer) {
     let header = Header {
         baton: lease.baton(),
         base_url: None,
     };
     // The header goes out at once: the client reads the baton before the rows.
-    let header_sent = match writer.entry(&header).await {
-        Ok(()) => writer.flush().await,
-        Err(gone) => Err(gone),
-    };
-    if header_sent.is_ok() {
+    writer.push(&header);
+    if writer.flush().await.is_ok() {
         let mut progress = BatchProgress::default();
-        for (index, step) in request.batch.steps.into_iter().enumerate() {
+        for (step, entry) in request.batch.steps.into_iter().enumerate() {
             let Ok(state) = lease.state() else { break };
-            if !progress.should_run(step.condition.as_ref(), state.is_autocommit()) {
+            if !progress.should_run(entry.condition.as_ref(), state.is_autocommit()) {
                 progress.skipped();
                 continue;
             }
-            let outcome = state.execute(step.stmt).await;
-            progress.ran(outcome.is_ok());
-            if write_step(&mut writer, index, outcome).await.is_err() {
+            let mut sink = StepSink {
+                writer: &mut writer,
+                step,
+                want_rows: entry.stmt.want_rows,
+                returns_rows: false,
+                completion: None,
+            };
+            let ran = state.execute_into(entry.stmt, &mut sink).await;
+            progress.ran(ran.is_ok());
+            match (ran, sink.completion.take()) {
+                (Ok(duration_ms), Some(completion)) => {
+                    let counts = Counts::of(&completion, sink.returns_rows);
+                    writer.push(&Entry::StepEnd(StepEnd {
+                        counts,
+                        duration_ms,
+                    }));
+                }
+                (Ok(_), None) => {}
+                (Err(error), _) => writer.push(&Entry::StepError { step, error }),
+            }
+            if writer.gone {
                 break;
             }
         }
@@ -95,34 +107,58 @@ async fn run(mut lease: Lease, request: CursorRequest, mut writer: Writer) {
     lease.finish(false).await;
 }
 
-/// A step's entries: `step_begin`, its rows and `step_end`, or `step_error`.
-async fn write_step(
-    writer: &mut Writer,
+/// One step's entries as the engine produces its rows: `step_begin` with the
+/// columns, a `row` entry per row (when the step wants rows), sent a chunk at a
+/// time; the caller writes `step_end` or `step_error`.
+struct StepSink<'w> {
+    writer: &'w mut Writer,
     step: usize,
-    outcome: Result<StmtOutcome, HranaError>,
-) -> Result<(), Gone> {
-    let outcome = match outcome {
-        Ok(outcome) => outcome,
-        Err(error) => return writer.entry(&Entry::StepError { step, error }).await,
-    };
-    let result = &outcome.result;
-    writer
-        .entry(&Entry::StepBegin {
-            step,
-            cols: Cols(&result.columns),
-        })
-        .await?;
-    if outcome.want_rows {
-        for row in &result.rows {
-            writer.entry(&Entry::Row { row: Row(row) }).await?;
-        }
+    want_rows: bool,
+    returns_rows: bool,
+    completion: Option<Completion>,
+}
+
+impl ResultSink for StepSink<'_> {
+    fn columns(&mut self, columns: &Arc<Vec<Column>>) -> Result<(), Error> {
+        self.returns_rows = !columns.is_empty();
+        self.writer.push(&Entry::StepBegin {
+            step: self.step,
+            cols: Cols(columns),
+        });
+        Ok(())
     }
-    writer
-        .entry(&Entry::StepEnd(StepEnd {
-            result,
-            duration_ms: outcome.duration_ms,
-        }))
-        .await
+
+    fn row(&mut self, row: Vec<Value>) -> Result<(), Error> {
+        if self.want_rows {
+            self.writer.push(&Entry::Row { row: Row(&row) });
+        }
+        Ok(())
+    }
+
+    fn wants_flush(&self) -> bool {
+        self.writer.buffer.len() >= CHUNK
+    }
+
+    async fn flush(&mut self) -> Result<(), Error> {
+        self.writer.flush().await.map_err(|Gone| {
+            Error::new(
+                ErrorKind::Unavailable,
+                "the client stopped reading the cursor",
+            )
+        })
+    }
+
+    fn finish_statement(&mut self, completion: Completion) -> Result<(), Error> {
+        if !self.returns_rows {
+            // Statements without rows begin their step here, with no columns.
+            self.writer.push(&Entry::StepBegin {
+                step: self.step,
+                cols: Cols(&[]),
+            });
+        }
+        self.completion = Some(completion);
+        Ok(())
+    }
 }
 
 #[derive(Serialize)]
@@ -136,24 +172,20 @@ struct Header {
 enum Entry<'a> {
     StepBegin { step: usize, cols: Cols<'a> },
     Row { row: Row<'a> },
-    StepEnd(StepEnd<'a>),
+    StepEnd(StepEnd),
     StepError { step: usize, error: HranaError },
 }
 
-struct StepEnd<'a> {
-    result: &'a QueryResult,
+struct StepEnd {
+    counts: Counts,
     duration_ms: f64,
 }
 
-impl Serialize for StepEnd<'_> {
+impl Serialize for StepEnd {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeMap;
         let mut map = serializer.serialize_map(Some(5))?;
-        map.serialize_entry("affected_row_count", &affected_rows(self.result))?;
-        map.serialize_entry("last_insert_rowid", &last_insert_rowid(self.result))?;
-        map.serialize_entry("rows_read", &rows_read(self.result))?;
-        map.serialize_entry("rows_written", &affected_rows(self.result))?;
-        map.serialize_entry("query_duration_ms", &self.duration_ms)?;
+        self.counts.serialize_into(&mut map, self.duration_ms)?;
         map.end()
     }
 }
@@ -165,6 +197,8 @@ struct Gone;
 struct Writer {
     buffer: Vec<u8>,
     sender: mpsc::Sender<Bytes>,
+    /// The client hung up: nothing more is sent.
+    gone: bool,
 }
 
 impl Writer {
@@ -172,28 +206,33 @@ impl Writer {
         Writer {
             buffer: Vec::with_capacity(CHUNK),
             sender,
+            gone: false,
         }
     }
 
-    async fn entry<T: Serialize>(&mut self, entry: &T) -> Result<(), Gone> {
+    /// Adds an entry to the chunk being made (sent by `flush`).
+    fn push<T: Serialize>(&mut self, entry: &T) {
         if let Err(error) = serde_json::to_writer(&mut self.buffer, entry) {
             // Our own types always serialize; should one not, the client sees
             // the body end early.
             tracing::warn!(%error, "a cursor entry did not serialize");
-            return Err(Gone);
+            self.gone = true;
         }
         self.buffer.push(b'\n');
-        if self.buffer.len() >= CHUNK {
-            self.flush().await?;
-        }
-        Ok(())
     }
 
     async fn flush(&mut self) -> Result<(), Gone> {
+        if self.gone {
+            return Err(Gone);
+        }
         if self.buffer.is_empty() {
             return Ok(());
         }
         let chunk = std::mem::replace(&mut self.buffer, Vec::with_capacity(CHUNK));
-        self.sender.send(Bytes::from(chunk)).await.map_err(|_| Gone)
+        if self.sender.send(Bytes::from(chunk)).await.is_err() {
+            self.gone = true;
+            return Err(Gone);
+        }
+        Ok(())
     }
 }

@@ -16,8 +16,8 @@ use super::proto::{
     Batch, BatchCond, BatchOutcome, DescribeOutcome, DescribeParam, HranaError, HranaValue,
     NamedArg, Stmt, StmtOutcome, StreamRequest,
 };
-use crate::engine::{QueryResult, Session, TransactionState, Value};
-use crate::sql::{self, Action, Plan, Statement};
+use crate::engine::{Discard, QueryResult, ResultSink, Session, TransactionState, Value};
+use crate::sql::{self, Action, CommandKind, Plan, Statement};
 
 /// What a stream holds between requests: its session and its stored SQL.
 pub struct StreamState {
@@ -95,16 +95,29 @@ impl StreamState {
 
     /// Runs one statement.
     pub async fn execute(&mut self, stmt: Stmt) -> Result<StmtOutcome, HranaError> {
+        let want_rows = stmt.want_rows;
+        let mut result = QueryResult::empty(CommandKind::Select);
+        let duration_ms = self.execute_into(stmt, &mut result).await?;
+        Ok(StmtOutcome {
+            result,
+            want_rows,
+            duration_ms,
+        })
+    }
+
+    /// Runs one statement, handing its rows to `sink` as SQLite produces them;
+    /// returns how long it took, in milliseconds.
+    pub async fn execute_into<S: ResultSink>(
+        &mut self,
+        stmt: Stmt,
+        sink: &mut S,
+    ) -> Result<f64, HranaError> {
         let sql = self.sql_text(stmt.sql, stmt.sql_id)?;
         let statement = prepare(&sql)?;
         let params = bind(&statement, stmt.args, stmt.named_args)?;
         let started = Instant::now();
-        let result = self.run(&statement, &params).await?;
-        Ok(StmtOutcome {
-            result,
-            want_rows: stmt.want_rows,
-            duration_ms: started.elapsed().as_secs_f64() * 1000.0,
-        })
+        self.run(&statement, &params, sink).await?;
+        Ok(started.elapsed().as_secs_f64() * 1000.0)
     }
 
     /// Runs a batch's steps in order, each when its condition holds.
@@ -131,7 +144,7 @@ impl StreamState {
             check_runnable(&statement)?;
             // Parameters nobody can bind here are NULL, as in SQLite.
             let params = vec![Value::Null; statement.param_count];
-            self.run(&statement, &params).await?;
+            self.run(&statement, &params, &mut Discard).await?;
         }
         Ok(())
     }
@@ -202,15 +215,19 @@ impl StreamState {
 
     /// Runs a prepared statement; libsql's `BEGIN TRANSACTION READONLY` opens a
     /// read-only transaction.
-    async fn run(
+    async fn run<S: ResultSink>(
         &mut self,
         statement: &Statement,
         params: &[Value],
-    ) -> Result<QueryResult, HranaError> {
+        sink: &mut S,
+    ) -> Result<(), HranaError> {
         let result = if is_read_only_begin(statement) {
-            self.session.begin_read_only().await
+            match self.session.begin_read_only().await {
+                Ok(begun) => begun.send_to(sink).await,
+                Err(error) => Err(error),
+            }
         } else {
-            self.session.execute(statement, params).await
+            self.session.execute_into(statement, params, sink).await
         };
         result.map_err(errors::from_engine)
     }

@@ -16,7 +16,7 @@ use serde::de::{self, Deserializer};
 use serde::ser::{SerializeMap, SerializeSeq, Serializer};
 use serde::{Deserialize, Serialize};
 
-use crate::engine::{Column, QueryResult, Value};
+use crate::engine::{Column, Completion, QueryResult, Value};
 use crate::sql::CommandKind;
 
 /// Base64 as sqld writes it (no padding) and reads it (with or without).
@@ -219,9 +219,7 @@ pub struct StmtOutcome {
     pub duration_ms: f64,
 }
 
-/// `StmtResult`: columns, rows, counts. `rows_read` and `rows_written` are the
-/// rows the statement returned and changed (SQLite has no count of the rows it
-/// scanned).
+/// `StmtResult`: columns, rows, counts.
 impl Serialize for StmtOutcome {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let result = &self.result;
@@ -229,35 +227,56 @@ impl Serialize for StmtOutcome {
         let mut map = serializer.serialize_map(Some(7))?;
         map.serialize_entry("cols", &Cols(&result.columns))?;
         map.serialize_entry("rows", &Rows(rows))?;
-        map.serialize_entry("affected_row_count", &affected_rows(result))?;
-        map.serialize_entry("last_insert_rowid", &last_insert_rowid(result))?;
-        map.serialize_entry("rows_read", &rows_read(result))?;
-        map.serialize_entry("rows_written", &affected_rows(result))?;
-        map.serialize_entry("query_duration_ms", &self.duration_ms)?;
+        let counts = Counts::of(&result.completion(), result.returns_rows());
+        counts.serialize_into(&mut map, self.duration_ms)?;
         map.end()
     }
 }
 
-/// Rows changed by INSERT, UPDATE and DELETE (with or without RETURNING); 0 for
-/// everything else (SQLite's `changes()` still counts the last DML after DDL).
-pub fn affected_rows(result: &QueryResult) -> u64 {
-    match result.kind {
-        CommandKind::Insert | CommandKind::Update | CommandKind::Delete => result.rows_affected,
-        _ => 0,
-    }
+/// The counts Hrana reports for a statement. `rows_read` and `rows_written` are
+/// the rows it returned and changed (SQLite has no count of the rows it scanned).
+pub struct Counts {
+    /// Rows changed by INSERT, UPDATE and DELETE (with or without RETURNING); 0
+    /// for everything else (SQLite's `changes()` still counts the last DML after
+    /// DDL).
+    affected_row_count: u64,
+    /// As sqld: the rowid an INSERT produced, as a string; null for anything else.
+    last_insert_rowid: Option<String>,
+    rows_read: u64,
 }
 
-pub fn rows_read(result: &QueryResult) -> u64 {
-    result.rows.len() as u64
-}
-
-/// As sqld: the rowid an INSERT produced, as a string; null for anything else.
-pub fn last_insert_rowid(result: &QueryResult) -> Option<String> {
-    match result.kind {
-        CommandKind::Insert if result.rows_affected > 0 => {
-            result.last_insert_rowid.map(|rowid| rowid.to_string())
+impl Counts {
+    pub fn of(completion: &Completion, returns_rows: bool) -> Counts {
+        let dml = matches!(
+            completion.kind,
+            CommandKind::Insert | CommandKind::Update | CommandKind::Delete
+        );
+        let inserted = completion.kind == CommandKind::Insert && completion.rows_affected > 0;
+        Counts {
+            affected_row_count: if dml { completion.rows_affected } else { 0 },
+            last_insert_rowid: completion
+                .last_insert_rowid
+                .filter(|_| inserted)
+                .map(|rowid| rowid.to_string()),
+            rows_read: if returns_rows {
+                completion.rows_affected
+            } else {
+                0
+            },
         }
-        _ => None,
+    }
+
+    /// The counts' entries and the duration, into a result's map.
+    pub fn serialize_into<M: SerializeMap>(
+        &self,
+        map: &mut M,
+        duration_ms: f64,
+    ) -> Result<(), M::Error> {
+        map.serialize_entry("affected_row_count", &self.affected_row_count)?;
+        map.serialize_entry("last_insert_rowid", &self.last_insert_rowid)?;
+        map.serialize_entry("rows_read", &self.rows_read)?;
+        map.serialize_entry("rows_written", &self.affected_row_count)?;
+        map.serialize_entry("query_duration_ms", &duration_ms)
     }
 }
 
