@@ -7,12 +7,10 @@
 
 mod common;
 
-use std::fs::File;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
 
-use common::TestServer;
 use common::python::{python_dir, venv_python};
+use common::{TestServer, clients};
 
 in_both_cache_modes!(
     connection,
@@ -52,15 +50,10 @@ async fn errors(cache: &str) {
     run_python_class(cache, "ErrorTests");
 }
 
-/// Longest a test class may run; a hung client is killed and its output shown.
-const CLASS_DEADLINE: Duration = Duration::from_secs(120);
-
 /// Runs `test_psycopg.<class>` against a fresh server; fails with the Python output.
 fn run_python_class(cache: &str, class: &str) {
     let python = venv_python();
     let server = TestServer::start(cache, &[]);
-    let log_path = server.dir.path().join("python.log");
-    let log = File::create(&log_path).expect("python log file");
     let mut command = Command::new(python);
     command
         .args([
@@ -75,43 +68,16 @@ fn run_python_class(cache: &str, class: &str) {
         .env("LITEWIRE_PG_PORT", server.pg.port().to_string())
         .env("LITEWIRE_CACHE", cache)
         // No __pycache__ in the source tree.
-        .env("PYTHONDONTWRITEBYTECODE", "1")
-        .stdin(Stdio::null())
-        .stdout(log.try_clone().expect("python log file"))
-        .stderr(log);
+        .env("PYTHONDONTWRITEBYTECODE", "1");
     // libpq reads PG* variables (sslmode, options, service...): none may leak in.
     for (key, _) in std::env::vars_os() {
         if key.to_string_lossy().starts_with("PG") {
             command.env_remove(key);
         }
     }
-    let mut child = command.spawn().expect("run the virtualenv's python");
-    let started = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("wait for python") {
-            break Some(status);
-        }
-        if started.elapsed() > CLASS_DEADLINE {
-            let _ = child.kill();
-            let _ = child.wait();
-            break None;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    };
-    let output = std::fs::read_to_string(&log_path).unwrap_or_default();
-    let verdict = match status {
-        Some(status) if status.success() => {
-            println!("{output}");
-            return;
-        }
-        Some(status) => format!("failed ({status})"),
-        None => format!("did not finish within {CLASS_DEADLINE:?}"),
-    };
-    let logs = server.logs();
-    let tail = &logs[logs.len().saturating_sub(30)..];
-    panic!(
-        "psycopg {class} against litewire --cache {cache} {verdict}:\n{output}\n\
-         --- last server log lines ---\n{}",
-        tail.join("\n")
+    clients::run_to_success(
+        command,
+        &server,
+        &format!("psycopg {class} against litewire --cache {cache}"),
     );
 }
