@@ -24,6 +24,8 @@
 pub mod config;
 pub mod engine;
 pub mod error;
+#[cfg(test)]
+mod fuzz;
 pub mod http;
 pub mod pg;
 pub mod server;

@@ -36,6 +36,7 @@ use libsqlite3_sys as ffi;
 use tokio::sync::oneshot;
 
 use super::connection::HeldHandle;
+use super::control::{Running, StatementControl};
 use super::result::{Column, QueryResult};
 use super::value::{StorageClass, Value};
 use crate::error::{Error, ErrorKind};
@@ -126,19 +127,32 @@ pub(super) struct Query<'a> {
     pub parameters: bool,
 }
 
-/// Runs `query` and collects its whole result.
+/// Runs `query` and collects its whole result. With a `control`, the statement
+/// stops (SQLITE_INTERRUPT) when the control says so, and so does a wait for a
+/// shared-cache lock.
 pub(super) async fn run(
     handle: &mut HeldHandle,
     statements: &mut Statements,
     query: Query<'_>,
+    control: Option<&StatementControl>,
 ) -> Result<QueryResult, Error> {
     loop {
         let db = handle.db();
-        // SAFETY: the handle is locked for this session.
-        match unsafe { attempt(db, statements, query)? } {
-            Attempt::Done(result) => return Ok(result),
+        let attempted = {
+            let _running = control.map(Running::new);
+            // SAFETY: the handle is locked for this session.
+            unsafe { attempt(db, statements, query)? }
+        };
+        match (attempted, control) {
+            (Attempt::Done(result), _) => return Ok(result),
             // A dropped sender (the other connection closed) also means go on.
-            Attempt::Locked(unlocked) => drop(unlocked.await),
+            (Attempt::Locked(unlocked), None) => drop(unlocked.await),
+            // Stopped while waiting: when the other transaction ends, SQLite's
+            // callback finds the receiver gone.
+            (Attempt::Locked(unlocked), Some(control)) => tokio::select! {
+                _ = unlocked => {}
+                reason = control.stopped() => return Err(reason.error()),
+            },
         }
     }
 }
@@ -157,7 +171,7 @@ pub(super) async fn execute(
         returns_rows: false,
         parameters: false,
     };
-    run(handle, statements, query).await.map(drop)
+    run(handle, statements, query, None).await.map(drop)
 }
 
 /// The result columns `sql` would produce, without running it: names and the

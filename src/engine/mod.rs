@@ -8,6 +8,7 @@
 mod catalog;
 mod commands;
 mod connection;
+mod control;
 mod copy;
 mod declared_types;
 mod direct;
@@ -22,10 +23,13 @@ mod value;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use control::Controls;
+
 use sqlx::{Row, SqlitePool};
 use tokio::sync::Semaphore;
 
 pub use catalog::{SessionIdentity, format_type, type_modifier, type_oid};
+pub use control::{ClientGone, StatementControl, StopReason};
 pub use copy::CopyIn;
 pub use result::{Column, QueryResult};
 pub use session::{Session, TransactionState};
@@ -34,7 +38,6 @@ pub use value::{StorageClass, Value};
 
 use crate::config::{CacheMode, Config};
 use crate::error::Error;
-use crate::sql::CommandKind;
 use connection::HeldConnection;
 use declared_types::DeclaredTypes;
 
@@ -83,6 +86,14 @@ pub struct Engine {
     /// through the connection's thread and loses what was prepared on it.
     idle: Mutex<Idle>,
     max_connections: usize,
+    /// Every session's statement control (shutdown stops them all).
+    controls: Arc<Controls>,
+    /// The server's defaults for the timeout settings, as `SHOW` prints them.
+    timeout_defaults: Vec<(&'static str, String)>,
+    /// The connection `/health` asks, outside the pool: a full pool must not make
+    /// the server look dead.
+    health: tokio::sync::Mutex<Option<sqlx::SqliteConnection>>,
+    health_options: sqlx::sqlite::SqliteConnectOptions,
 }
 
 /// The parked connections; once the engine closes, nothing more is parked (the
@@ -108,6 +119,17 @@ impl Engine {
             statement_cache: config.statement_cache,
             idle: Mutex::new(Idle::default()),
             max_connections: config.max_connections as usize,
+            controls: Arc::default(),
+            timeout_defaults: vec![
+                ("statement_timeout", config.statement_timeout_ms.to_string()),
+                ("lock_timeout", config.lock_timeout_ms.to_string()),
+                (
+                    "idle_in_transaction_session_timeout",
+                    config.idle_in_transaction_timeout_ms.to_string(),
+                ),
+            ],
+            health: tokio::sync::Mutex::new(None),
+            health_options: pool::health_options(config),
         }))
     }
 
@@ -125,20 +147,40 @@ impl Engine {
         Session::new(self.clone(), identity, settings)
     }
 
-    /// Checks that the database answers a query.
+    /// Checks that the database answers a query, on a connection of its own: it
+    /// never waits for the pool, nor for sessions' statements.
     pub async fn ping(self: &Arc<Self>) -> Result<(), Error> {
-        let mut session = self.session();
-        session
-            .run_direct(direct::Query {
-                sql: "SELECT 1",
-                params: &[],
-                kind: CommandKind::Select,
-                returns_rows: true,
-                parameters: false,
-            })
-            .await?;
-        session.close().await;
-        Ok(())
+        use sqlx::{ConnectOptions, Connection};
+        let mut health = self.health.lock().await;
+        let conn = match &mut *health {
+            Some(conn) => conn,
+            empty => empty.insert(self.health_options.connect().await?),
+        };
+        let answered = sqlx::query("SELECT count(*) FROM sqlite_schema")
+            .fetch_one(&mut *conn)
+            .await;
+        if answered.is_err() {
+            // Opened afresh on the next check.
+            if let Some(conn) = health.take() {
+                let _ = conn.close().await;
+            }
+        }
+        answered.map(drop).map_err(Error::from)
+    }
+
+    /// Whether a new session would get a connection without waiting for one.
+    pub fn has_free_connection(&self) -> bool {
+        let parked = self
+            .idle
+            .lock()
+            .is_ok_and(|idle| !idle.connections.is_empty());
+        parked || self.pool.num_idle() > 0 || (self.pool.size() as usize) < self.max_connections
+    }
+
+    /// Stops every session's running statement (cancel, shutdown); at shutdown,
+    /// statements started afterwards stop at once too.
+    pub fn stop_all(&self, reason: StopReason) {
+        self.controls.stop_all(reason);
     }
 
     /// A connection for a new session: an idle one if there is one, else one
@@ -189,6 +231,10 @@ impl Engine {
             Err(_) => Vec::new(),
         };
         drop(idle);
+        if let Some(conn) = self.health.lock().await.take() {
+            use sqlx::Connection;
+            let _ = conn.close().await;
+        }
         self.pool.close().await;
     }
 }

@@ -10,17 +10,7 @@ use crate::config::{CacheMode, Config, Synchronous};
 use crate::error::Error;
 
 pub(super) async fn connect(config: &Config) -> Result<SqlitePool, Error> {
-    let options = SqliteConnectOptions::new()
-        .filename(&config.db)
-        .create_if_missing(true)
-        .journal_mode(SqliteJournalMode::Wal)
-        .synchronous(synchronous(config.synchronous))
-        .busy_timeout(config.busy_timeout())
-        .foreign_keys(true)
-        .shared_cache(config.cache == CacheMode::Shared)
-        .statement_cache_capacity(config.statement_cache)
-        .pragma("mmap_size", config.mmap_size.to_string())
-        .pragma("cache_size", format!("-{}", config.cache_size_kib));
+    let options = options(config);
     let allow_attach = config.allow_attach;
     let pool = SqlitePoolOptions::new()
         .max_connections(config.max_connections.max(1))
@@ -39,6 +29,29 @@ pub(super) async fn connect(config: &Config) -> Result<SqlitePool, Error> {
     Ok(pool)
 }
 
+/// How every connection to the file is opened.
+fn options(config: &Config) -> SqliteConnectOptions {
+    SqliteConnectOptions::new()
+        .filename(&config.db)
+        .create_if_missing(true)
+        .journal_mode(SqliteJournalMode::Wal)
+        .synchronous(synchronous(config.synchronous))
+        .busy_timeout(config.busy_timeout())
+        .foreign_keys(true)
+        .shared_cache(config.cache == CacheMode::Shared)
+        .statement_cache_capacity(config.statement_cache)
+        .pragma("mmap_size", config.mmap_size.to_string())
+        .pragma("cache_size", format!("-{}", config.cache_size_kib))
+}
+
+/// The health check's connection: the pool's options, but a private cache (a
+/// table lock in the shared cache must not hold it up) and a short busy wait.
+pub(super) fn health_options(config: &Config) -> SqliteConnectOptions {
+    options(config)
+        .shared_cache(false)
+        .busy_timeout(std::time::Duration::from_millis(1000))
+}
+
 fn synchronous(level: Synchronous) -> SqliteSynchronous {
     match level {
         Synchronous::Off => SqliteSynchronous::Off,
@@ -53,7 +66,9 @@ fn synchronous(level: Synchronous) -> SqliteSynchronous {
 /// - remote clients must not reach the server's filesystem: with the attached
 ///   database limit at zero every `ATTACH` fails inside SQLite itself (unless the
 ///   operator allows it);
-/// - PostgreSQL's functions that SQLite lacks are registered (see `functions`).
+/// - PostgreSQL's functions that SQLite lacks are registered (see `functions`);
+/// - the progress handler that lets a statement be stopped is installed (see
+///   `control`).
 async fn prepare_connection(
     conn: &mut SqliteConnection,
     allow_attach: bool,
@@ -65,6 +80,16 @@ async fn prepare_connection(
             // SAFETY: the handle is locked for us and valid for the duration of the call.
             unsafe { libsqlite3_sys::sqlite3_limit(db, libsqlite3_sys::SQLITE_LIMIT_ATTACHED, 0) };
         }
+        // SAFETY: the handle is locked for us; the handler takes no argument and
+        // only reads a thread-local (see `control`).
+        unsafe {
+            libsqlite3_sys::sqlite3_progress_handler(
+                db,
+                super::control::PROGRESS_OPS,
+                Some(super::control::progress),
+                std::ptr::null_mut(),
+            )
+        };
         // SAFETY: as above.
         unsafe { super::functions::register(db) }
     };

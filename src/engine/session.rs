@@ -7,12 +7,14 @@
 //! transaction rolls back, and a session that ends inside a transaction rolls back.
 
 use std::sync::Arc;
+use std::time::Instant;
 
 use tokio::sync::OwnedSemaphorePermit;
 
 use super::catalog::{self, SessionIdentity};
 use super::commands;
 use super::connection::HeldConnection;
+use super::control::{Registered, StatementControl};
 use super::direct;
 use super::settings::Settings;
 use super::{Column, Engine, QueryResult, Value, exec};
@@ -37,10 +39,16 @@ pub struct Session {
     write_permit: Option<OwnedSemaphorePermit>,
     identity: SessionIdentity,
     settings: Settings,
+    /// Stops the running statement from outside (cancel, timeout, shutdown).
+    control: Registered,
+    /// No statement runs past this (the HTTP front end's request limit).
+    time_limit: Option<Instant>,
 }
 
 impl Session {
     pub(super) fn new(engine: Arc<Engine>, identity: SessionIdentity, settings: Settings) -> Self {
+        let settings = settings.with_server_defaults(&engine.timeout_defaults);
+        let control = engine.controls.register();
         Session {
             engine,
             conn: None,
@@ -48,7 +56,26 @@ impl Session {
             write_permit: None,
             identity,
             settings,
+            control,
+            time_limit: None,
         }
+    }
+
+    /// What stops this session's running statement from outside.
+    pub fn control(&self) -> Arc<StatementControl> {
+        self.control.control().clone()
+    }
+
+    /// No statement of this session runs past `limit`.
+    pub fn limit_until(&mut self, limit: Instant) {
+        self.time_limit = Some(limit);
+    }
+
+    /// How long the session may sit idle inside a transaction before it is ended
+    /// (`idle_in_transaction_session_timeout`); `None`: no limit.
+    pub fn idle_in_transaction_timeout(&self) -> Option<std::time::Duration> {
+        self.settings
+            .duration("idle_in_transaction_session_timeout")
     }
 
     pub fn transaction_state(&self) -> TransactionState {
@@ -59,7 +86,7 @@ impl Session {
     /// first statement.
     pub fn identify(&mut self, identity: SessionIdentity, settings: Settings) {
         self.identity = identity;
-        self.settings = settings;
+        self.settings = settings.with_server_defaults(&self.engine.timeout_defaults);
     }
 
     pub fn settings(&self) -> &Settings {
@@ -84,6 +111,34 @@ impl Session {
                 params.len()
             )));
         }
+        let control = self.control.control().clone();
+        control.start(self.deadline());
+        let result = self
+            .execute_statement(stmt, params)
+            .await
+            .map_err(|error| control.explain(error));
+        control.finish();
+        result
+    }
+
+    /// When a statement starting now must stop: `statement_timeout` from now, or
+    /// the session's time limit, whichever comes first.
+    fn deadline(&self) -> Option<Instant> {
+        let timeout = self
+            .settings
+            .duration("statement_timeout")
+            .map(|timeout| Instant::now() + timeout);
+        match (timeout, self.time_limit) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    async fn execute_statement(
+        &mut self,
+        stmt: &Statement,
+        params: &[Value],
+    ) -> Result<QueryResult, Error> {
         match stmt.action {
             Action::Begin => self.begin(stmt).await,
             Action::Commit => self.commit().await,
@@ -141,6 +196,11 @@ impl Session {
     pub async fn describe(&mut self, stmt: &Statement) -> Result<Arc<Vec<Column>>, Error> {
         if !stmt.returns_rows {
             return Ok(Arc::new(Vec::new()));
+        }
+        if stmt.catalog {
+            // The emulated catalog's tables must exist for SQLite to prepare it.
+            let (identity, settings) = (self.identity.clone(), self.settings.clone());
+            catalog::prepare(self.connection().await?, &identity, &settings).await?;
         }
         let (handle, statements) = self.held().await?.direct().await?;
         let parameters = stmt.param_count > 0;
@@ -365,21 +425,30 @@ impl Session {
         self.settings.end_transaction(committed);
     }
 
+    /// Waits for the write permit: at most `lock_timeout` (else the server's
+    /// busy timeout), and no longer than the statement may run.
     async fn acquire_write_permit(&self) -> Result<OwnedSemaphorePermit, Error> {
-        let wait = self.engine.write_wait;
-        match tokio::time::timeout(wait, self.engine.write_permit.clone().acquire_owned()).await {
-            Ok(Ok(permit)) => Ok(permit),
-            Ok(Err(_closed)) => Err(Error::new(
-                ErrorKind::Unavailable,
-                "the server is shutting down",
-            )),
-            Err(_elapsed) => Err(Error::new(
-                ErrorKind::LockTimeout,
-                format!(
-                    "could not obtain the write lock within {} ms",
-                    wait.as_millis()
-                ),
-            )),
+        let wait = self
+            .settings
+            .duration("lock_timeout")
+            .unwrap_or(self.engine.write_wait);
+        let permit = tokio::time::timeout(wait, self.engine.write_permit.clone().acquire_owned());
+        tokio::select! {
+            acquired = permit => match acquired {
+                Ok(Ok(permit)) => Ok(permit),
+                Ok(Err(_closed)) => Err(Error::new(
+                    ErrorKind::Unavailable,
+                    "the server is shutting down",
+                )),
+                Err(_elapsed) => Err(Error::new(
+                    ErrorKind::LockTimeout,
+                    format!(
+                        "canceling statement due to lock timeout: could not obtain the write lock within {} ms",
+                        wait.as_millis()
+                    ),
+                )),
+            },
+            reason = self.control.control().stopped() => Err(reason.error()),
         }
     }
 
@@ -424,8 +493,9 @@ impl Session {
         &mut self,
         query: direct::Query<'_>,
     ) -> Result<QueryResult, Error> {
+        let control = self.control.control().clone();
         let (handle, statements) = self.held().await?.direct().await?;
-        direct::run(handle, statements, query).await
+        direct::run(handle, statements, query, Some(&control)).await
     }
 
     /// Runs a parameterless statement whose result is only success or failure.

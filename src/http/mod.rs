@@ -3,28 +3,35 @@
 //! - `POST /`: a batch of statements, answered with one JSON element per statement;
 //!   the body is read as JSON whatever its Content-Type (load tools send
 //!   `text/html` or none).
-//! - `GET /health`: 200 when the database answers a query.
+//! - `GET /health`: 200 when the database answers a query (on a connection of
+//!   its own: a full pool or busy sessions do not hold it up).
+//!
+//! A request's statements run for at most `--http-timeout-ms`, and stop when the
+//! client hangs up; a request that finds every pooled connection taken gets 503
+//! with `Retry-After` at once; a connection that does not send its headers within
+//! `--startup-timeout-ms` is closed.
 //! - `GET /version`: litewire's and SQLite's versions, compile options, cache mode.
 
-mod request;
+pub(crate) mod request;
 mod response;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use axum::Router;
 use axum::body::Bytes;
-use axum::extract::{DefaultBodyLimit, State};
+use axum::extract::{DefaultBodyLimit, Extension, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use hyper_util::rt::TokioIo;
+use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
 use serde_json::json;
 use tokio::net::{TcpListener, TcpStream};
 
 use crate::config::Config;
-use crate::engine::Engine;
+use crate::engine::{ClientGone, Engine};
 use crate::shutdown::Shutdown;
 use crate::workers::Workers;
 
@@ -36,13 +43,65 @@ pub async fn serve(
     config: &Config,
     shutdown: Shutdown,
 ) {
-    serve_router(
-        listener,
-        router(engine, config.http_body_limit),
-        workers,
-        shutdown,
-    )
-    .await;
+    let app =
+        router(engine, config.http_body_limit).layer(Extension(TimeLimit(config.http_timeout())));
+    serve_app(listener, app, workers, shutdown, config.startup_timeout()).await;
+}
+
+/// How long a request's statements may run.
+#[derive(Debug, Clone, Copy)]
+struct TimeLimit(Option<Duration>);
+
+/// The connection a request came on, to notice that its client hung up.
+#[derive(Clone)]
+struct Client(Arc<dyn ClientGone>);
+
+/// Whether the client of a connection hung up, seen from its socket without
+/// reading from it: a read that would block means it is still there.
+struct SocketProbe {
+    #[cfg(unix)]
+    fd: std::os::fd::RawFd,
+}
+
+impl SocketProbe {
+    fn of(socket: &TcpStream) -> SocketProbe {
+        #[cfg(unix)]
+        {
+            use std::os::fd::AsRawFd;
+            SocketProbe {
+                fd: socket.as_raw_fd(),
+            }
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = socket;
+            SocketProbe {}
+        }
+    }
+}
+
+impl ClientGone for SocketProbe {
+    fn gone(&self) -> bool {
+        #[cfg(unix)]
+        {
+            use std::os::fd::FromRawFd;
+            // SAFETY: the descriptor is the socket of the connection whose request
+            // is being served, open until that request ends (the probe is only
+            // asked while one of its statements runs); `ManuallyDrop` leaves it open.
+            let socket =
+                std::mem::ManuallyDrop::new(unsafe { std::net::TcpStream::from_raw_fd(self.fd) });
+            // The socket is non-blocking (tokio's): no data yet is WouldBlock.
+            match socket.peek(&mut [0u8; 1]) {
+                Ok(0) => true,
+                Ok(_) => false,
+                Err(error) => error.kind() != std::io::ErrorKind::WouldBlock,
+            }
+        }
+        #[cfg(not(unix))]
+        {
+            false
+        }
+    }
 }
 
 /// Serves `app` on `listener`'s connections, each on one of the `workers`, until
@@ -53,20 +112,42 @@ pub async fn serve_router(
     workers: Arc<Workers>,
     shutdown: Shutdown,
 ) {
+    serve_app(listener, app, workers, shutdown, DEFAULT_HEADER_TIMEOUT).await;
+}
+
+/// hyper's own default for the time a client may take to send its headers.
+const DEFAULT_HEADER_TIMEOUT: Duration = Duration::from_secs(30);
+
+async fn serve_app(
+    listener: TcpListener,
+    app: Router,
+    workers: Arc<Workers>,
+    shutdown: Shutdown,
+    header_timeout: Duration,
+) {
     let watch = shutdown.clone();
     workers
         .accept(listener, &watch, move |socket, peer| {
-            serve_connection(socket, peer, app.clone(), shutdown.clone())
+            serve_connection(socket, peer, app.clone(), shutdown.clone(), header_timeout)
         })
         .await;
 }
 
 /// One HTTP/1.1 connection, kept alive across requests; on shutdown it finishes
 /// the request in flight and closes.
-async fn serve_connection(socket: TcpStream, peer: SocketAddr, app: Router, shutdown: Shutdown) {
+async fn serve_connection(
+    socket: TcpStream,
+    peer: SocketAddr,
+    app: Router,
+    shutdown: Shutdown,
+    header_timeout: Duration,
+) {
+    let app = app.layer(Extension(Client(Arc::new(SocketProbe::of(&socket)))));
     let service = TowerToHyperService::new(app);
-    let connection =
-        hyper::server::conn::http1::Builder::new().serve_connection(TokioIo::new(socket), service);
+    let connection = hyper::server::conn::http1::Builder::new()
+        .timer(TokioTimer::new())
+        .header_read_timeout(header_timeout)
+        .serve_connection(TokioIo::new(socket), service);
     tokio::pin!(connection);
     let served = tokio::select! {
         served = connection.as_mut() => served,
@@ -89,12 +170,35 @@ pub fn router(engine: Arc<Engine>, body_limit: usize) -> Router {
         .with_state(engine)
 }
 
-async fn execute(State(engine): State<Arc<Engine>>, body: Bytes) -> Response {
+async fn execute(
+    State(engine): State<Arc<Engine>>,
+    limit: Option<Extension<TimeLimit>>,
+    client: Option<Extension<Client>>,
+    body: Bytes,
+) -> Response {
+    let started = Instant::now();
     let batch = match request::parse(&body) {
         Ok(batch) => batch,
         Err(request::BadRequest(message)) => return error(StatusCode::BAD_REQUEST, &message),
     };
+    if !engine.has_free_connection() {
+        let mut response = error(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "sorry, too many clients already: every SQLite connection is in use (see --max-connections)",
+        );
+        response.headers_mut().insert(
+            axum::http::header::RETRY_AFTER,
+            axum::http::HeaderValue::from_static("1"),
+        );
+        return response;
+    }
     let mut session = engine.session();
+    if let Some(Extension(TimeLimit(Some(limit)))) = limit {
+        session.limit_until(started + limit);
+    }
+    if let Some(Extension(Client(probe))) = client {
+        session.control().watch_client(probe);
+    }
     let results = session.execute_batch(&batch).await;
     // A batch that opened a transaction and did not end it is rolled back here.
     session.close().await;
