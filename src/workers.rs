@@ -2,15 +2,19 @@
 //! them. Two arrangements (`--thread-per-core`):
 //!
 //! - **Work-stealing (the default)**: one tokio multi-thread runtime with a worker
-//!   per CPU. A connection's task may move between threads, so a long statement, or
-//!   SQLite's busy handler sleeping, holds up one thread while the others take over
-//!   every other connection.
+//!   per CPU. A connection's task may move between threads, and a statement that
+//!   outlives a short budget hands its thread's other tasks to a fresh thread (see
+//!   `engine::control`), so long statements on every worker still stall nobody.
 //! - **Thread per core**: one single-threaded runtime per CPU, and each connection
 //!   handed whole to one of them, round robin. A round trip wakes one thread, not a
 //!   second one to steal the task, which made `pgbench -S -M prepared -c 8` on 2 CPUs
 //!   faster (docs/BENCHMARKS.md has the figures). The price: a statement runs to the end on its
 //!   thread, so a long query (or a lock wait in SQLite's busy handler) stalls every
 //!   connection that shares the thread.
+//!
+//! PostgreSQL connections first go through a triage on the accepting thread, which
+//! never runs statements: a CancelRequest is answered there, even while every
+//! worker is busy with the statements it would cancel.
 //!
 //! Either way the accepting runtime gives up the socket (`into_std`) and the serving
 //! one registers it (`from_std` inside the task), so readiness events are delivered

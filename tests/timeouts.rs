@@ -382,3 +382,25 @@ async fn long_statements_on_every_worker_do_not_stall_the_others() {
     long_statements_do_not_stall_the_others("2").await;
     long_statements_do_not_stall_the_others("1").await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn http_clients_that_do_not_send_their_headers_are_closed() {
+    let server = TestServer::start("shared", &["--startup-timeout-ms", "300"]);
+    let started = Instant::now();
+    let mut socket = TcpStream::connect(server.http).unwrap();
+    socket
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    socket
+        .write_all(b"GET /health HTTP/1.1\r\nHost: x\r\n")
+        .unwrap();
+    let mut rest = Vec::new();
+    let _ = socket.read_to_end(&mut rest);
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "closed after {:?}",
+        started.elapsed()
+    );
+    let (status, _) = server.get("/health").await;
+    assert_eq!(status, 200);
+}

@@ -18,14 +18,16 @@
 //! every new lock on a connection whose lock was let go.
 //!
 //! A statement blocks the calling runtime worker while SQLite runs it, as a
-//! PostgreSQL backend is busy while it runs a query; the runtime has a worker per
-//! core, and other connections move to the others (unless `--thread-per-core`
-//! keeps them on this one, see `workers`). With the shared cache, a table another connection has locked makes
-//! SQLite answer `SQLITE_LOCKED_SHAREDCACHE`; the statement then waits,
-//! asynchronously, for `sqlite3_unlock_notify` to say that the other transaction
-//! ended, and runs again. Like a PostgreSQL lock wait without `lock_timeout`, it
-//! waits as long as the lock is held; SQLite refuses the wait (an error) where it
-//! would deadlock.
+//! PostgreSQL backend is busy while it runs a query; one that runs long hands the
+//! worker's other tasks to a fresh thread (see `control`), except on
+//! `--thread-per-core` runtimes (see `workers`).
+//!
+//! With the shared cache, a table another connection has locked makes SQLite
+//! answer `SQLITE_LOCKED_SHAREDCACHE`; the statement then waits, asynchronously,
+//! for `sqlite3_unlock_notify` to say that the other transaction ended, and runs
+//! again. Like a PostgreSQL lock wait, it waits as long as the lock is held, unless
+//! the statement is canceled or times out; SQLite refuses the wait (an error) where
+//! it would deadlock.
 
 use std::collections::HashMap;
 use std::ffi::{CStr, c_int, c_void};
