@@ -278,11 +278,15 @@ impl Settings {
         self
     }
 
-    /// A time setting (`statement_timeout`, ...) as a duration; `None` when it is
-    /// 0 (off).
-    pub fn duration(&self, name: &str) -> Option<Duration> {
-        let value = self.value_of(&canonical(name).ok()?);
-        parse_duration(&value).filter(|d| !d.is_zero())
+    /// A time setting, by its canonical name (`statement_timeout`, ...), as a
+    /// duration; `None` when it is 0 (off). Read before every statement, so
+    /// nothing is copied.
+    pub fn duration(&self, canonical: &str) -> Option<Duration> {
+        let value = match self.values.get(canonical) {
+            Some(value) => value.as_str(),
+            None => lookup(canonical)?.default,
+        };
+        parse_duration(value).filter(|d| !d.is_zero())
     }
 
     /// The value `RESET` restores: the startup value, else the default.
