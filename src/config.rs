@@ -118,7 +118,9 @@ pub struct Config {
     #[arg(long, env = "LITEWIRE_CACHE_SIZE_KIB", default_value_t = 2000)]
     pub cache_size_kib: u64,
 
-    /// Most SQLite connections the pool opens (each Postgres session in use holds one).
+    /// Most SQLite connections the pool opens (each Postgres session in use holds
+    /// one), and most PostgreSQL clients served at once: past it a new client gets
+    /// FATAL 53300 at once, and an HTTP request that finds no free connection 503.
     #[arg(long, env = "LITEWIRE_MAX_CONNECTIONS", default_value_t = 128)]
     pub max_connections: u32,
 
@@ -184,6 +186,48 @@ pub struct Config {
     /// then stalls the other connections on its thread (see `workers`).
     #[arg(long, env = "LITEWIRE_THREAD_PER_CORE")]
     pub thread_per_core: bool,
+
+    /// The server's default `statement_timeout`, in milliseconds (0: none): a
+    /// statement running longer fails with 57014. Clients change it with `SET` or
+    /// `-c statement_timeout=...` at startup.
+    #[arg(long, env = "LITEWIRE_STATEMENT_TIMEOUT_MS", default_value_t = 0)]
+    pub statement_timeout_ms: u64,
+
+    /// The server's default `lock_timeout`, in milliseconds (0: the busy timeout):
+    /// how long a writer waits for its turn before failing with 55P03.
+    #[arg(long, env = "LITEWIRE_LOCK_TIMEOUT_MS", default_value_t = 0)]
+    pub lock_timeout_ms: u64,
+
+    /// The server's default `idle_in_transaction_session_timeout`, in milliseconds
+    /// (0: none): a PostgreSQL session idle inside a transaction for longer is
+    /// ended (FATAL 25P03) and its transaction rolled back, releasing its locks.
+    #[arg(
+        long,
+        env = "LITEWIRE_IDLE_IN_TRANSACTION_TIMEOUT_MS",
+        default_value_t = 300_000
+    )]
+    pub idle_in_transaction_timeout_ms: u64,
+
+    /// Longest an HTTP request's statements may run, in milliseconds (0: no
+    /// limit); past it the statement fails with "canceling statement due to
+    /// statement timeout".
+    #[arg(long, env = "LITEWIRE_HTTP_TIMEOUT_MS", default_value_t = 30_000)]
+    pub http_timeout_ms: u64,
+
+    /// How long a connection may take to finish its startup (PostgreSQL) or send
+    /// its request headers (HTTP), in milliseconds, before it is closed.
+    #[arg(long, env = "LITEWIRE_STARTUP_TIMEOUT_MS", default_value_t = 10_000)]
+    pub startup_timeout_ms: u64,
+
+    /// Largest PostgreSQL protocol message accepted, in bytes: a longer one gets
+    /// 08P01 and the connection closes (nothing of its claimed size is allocated).
+    #[arg(long, env = "LITEWIRE_MAX_MESSAGE_BYTES", default_value_t = 64 * 1024 * 1024)]
+    pub max_message_bytes: usize,
+
+    /// At SIGTERM/SIGINT, how long running statements may go on before they are
+    /// interrupted, in milliseconds. Idle clients are told at once (FATAL 57P01).
+    #[arg(long, env = "LITEWIRE_SHUTDOWN_GRACE_MS", default_value_t = 5000)]
+    pub shutdown_grace_ms: u64,
 
     /// Log filter (same syntax as RUST_LOG, which wins when set).
     #[arg(long, env = "LITEWIRE_LOG_LEVEL", default_value = "info")]
@@ -265,6 +309,18 @@ impl Config {
     /// Whether TLS is configured.
     pub fn tls_enabled(&self) -> bool {
         self.tls_cert.is_some() || self.tls_self_signed
+    }
+
+    pub fn http_timeout(&self) -> Option<Duration> {
+        (self.http_timeout_ms > 0).then(|| Duration::from_millis(self.http_timeout_ms))
+    }
+
+    pub fn startup_timeout(&self) -> Duration {
+        Duration::from_millis(self.startup_timeout_ms)
+    }
+
+    pub fn shutdown_grace(&self) -> Duration {
+        Duration::from_millis(self.shutdown_grace_ms)
     }
 
     /// How many worker threads serve connections: `worker_threads`, or one per CPU.

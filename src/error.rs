@@ -38,6 +38,10 @@ pub enum ErrorKind {
     TooManyConnections,
     /// The server is shutting down.
     Unavailable,
+    /// The statement was stopped: a cancel request or a time limit.
+    QueryCanceled,
+    /// The statement was stopped because the server is shutting down.
+    AdminShutdown,
     /// A name that refers to nothing (an unknown setting, say).
     UndefinedObject,
     /// A setting only the server may change.

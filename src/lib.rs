@@ -30,6 +30,8 @@ pub mod auth;
 pub mod config;
 pub mod engine;
 pub mod error;
+#[cfg(test)]
+mod fuzz;
 pub mod http;
 pub mod pg;
 pub mod server;

@@ -1,8 +1,9 @@
 //! Running the whole server: engine, both listeners, and a clean shutdown.
 //!
-//! On SIGINT/SIGTERM the listeners stop accepting, requests in flight finish,
-//! sessions roll back what they left open, and the pool closes so the WAL is
-//! checkpointed into the database file.
+//! On SIGINT/SIGTERM the listeners stop accepting, each PostgreSQL client is told
+//! (FATAL 57P01), requests and statements in flight finish or, past the grace
+//! period (`--shutdown-grace-ms`), are stopped, sessions roll back what they left
+//! open, and the pool closes so the WAL is checkpointed into the database file.
 
 use std::sync::Arc;
 
@@ -10,7 +11,7 @@ use tokio::net::TcpListener;
 
 use crate::auth::Auth;
 use crate::config::Config;
-use crate::engine::Engine;
+use crate::engine::{Engine, StopReason};
 use crate::error::Error;
 use crate::shutdown::Shutdown;
 use crate::tls::Tls;
@@ -73,11 +74,23 @@ impl Server {
             tls: self.tls.as_ref().map(|tls| tls.postgres.clone()),
             require_tls: self.config.pg_require_tls,
         });
+        // Once shutdown has begun and the grace period is over, running
+        // statements are stopped, so that their connections can close.
+        let grace = self.config.shutdown_grace();
+        let engine = self.engine.clone();
+        let stopping = shutdown.clone();
+        let stopper = tokio::spawn(async move {
+            stopping.wait().await;
+            tokio::time::sleep(grace).await;
+            tracing::info!("stopping the statements still running");
+            engine.stop_all(StopReason::Shutdown);
+        });
         let pg = pg::serve(
             self.pg_listener,
             self.engine.clone(),
             self.workers.clone(),
             gate,
+            &self.config,
             shutdown.clone(),
         );
         let http = http::serve(
@@ -90,6 +103,7 @@ impl Server {
             shutdown,
         );
         tokio::join!(pg, http);
+        stopper.abort();
         self.engine.close().await;
         tracing::info!("litewire stopped");
         Ok(())

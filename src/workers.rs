@@ -2,15 +2,19 @@
 //! them. Two arrangements (`--thread-per-core`):
 //!
 //! - **Work-stealing (the default)**: one tokio multi-thread runtime with a worker
-//!   per CPU. A connection's task may move between threads, so a long statement, or
-//!   SQLite's busy handler sleeping, holds up one thread while the others take over
-//!   every other connection.
+//!   per CPU. A connection's task may move between threads, and a statement that
+//!   outlives a short budget hands its thread's other tasks to a fresh thread (see
+//!   `engine::control`), so long statements on every worker still stall nobody.
 //! - **Thread per core**: one single-threaded runtime per CPU, and each connection
 //!   handed whole to one of them, round robin. A round trip wakes one thread, not a
 //!   second one to steal the task, which made `pgbench -S -M prepared -c 8` on 2 CPUs
 //!   faster (docs/BENCHMARKS.md has the figures). The price: a statement runs to the end on its
 //!   thread, so a long query (or a lock wait in SQLite's busy handler) stalls every
 //!   connection that shares the thread.
+//!
+//! PostgreSQL connections first go through a triage on the accepting thread, which
+//! never runs statements: a CancelRequest is answered there, even while every
+//! worker is busy with the statements it would cancel.
 //!
 //! Either way the accepting runtime gives up the socket (`into_std`) and the serving
 //! one registers it (`from_std` inside the task), so readiness events are delivered
@@ -77,40 +81,91 @@ impl Workers {
         F: Fn(TcpStream, SocketAddr) -> Fut + Clone + Send + 'static,
         Fut: Future<Output = ()> + Send + 'static,
     {
+        self.accept_with(listener, shutdown, None::<NoTriage>, serve)
+            .await;
+    }
+
+    /// As [`Workers::accept`], but each connection first goes through `triage` on
+    /// the accepting thread, which never runs statements: it may answer the
+    /// connection itself (`None`) or give it back to be served by a worker. A
+    /// PostgreSQL CancelRequest must be answered even while every worker is busy
+    /// running statements.
+    pub async fn accept_triaged<T, TFut, F, Fut>(
+        &self,
+        listener: TcpListener,
+        shutdown: &Shutdown,
+        triage: T,
+        serve: F,
+    ) where
+        T: Fn(TcpStream) -> TFut + Clone + 'static,
+        TFut: Future<Output = Option<TcpStream>> + 'static,
+        F: Fn(TcpStream, SocketAddr) -> Fut + Clone + Send + 'static,
+        Fut: Future<Output = ()> + Send + 'static,
+    {
+        self.accept_with(listener, shutdown, Some(triage), serve)
+            .await;
+    }
+
+    async fn accept_with<T, TFut, F, Fut>(
+        &self,
+        listener: TcpListener,
+        shutdown: &Shutdown,
+        triage: Option<T>,
+        serve: F,
+    ) where
+        T: Fn(TcpStream) -> TFut + Clone + 'static,
+        TFut: Future<Output = Option<TcpStream>> + 'static,
+        F: Fn(TcpStream, SocketAddr) -> Fut + Clone + Send + 'static,
+        Fut: Future<Output = ()> + Send + 'static,
+    {
         let mut connections = JoinSet::new();
-        loop {
-            tokio::select! {
-                accepted = listener.accept() => {
-                    // Leave the accepting thread's reactor; the worker registers it.
-                    match accepted.and_then(|(socket, peer)| Ok((socket.into_std()?, peer))) {
-                        Ok((socket, peer)) => {
-                            let serve = serve.clone();
-                            connections.spawn_on(
-                                async move {
-                                    match TcpStream::from_std(socket) {
-                                        Ok(socket) => serve(socket, peer).await,
-                                        Err(error) => tracing::warn!(%error, %peer, "registering a connection failed"),
+        // Triage runs here, on the accepting thread (a current-thread runtime).
+        let local = tokio::task::LocalSet::new();
+        let accepting = async {
+            loop {
+                tokio::select! {
+                    accepted = listener.accept() => {
+                        match accepted {
+                            Ok((socket, peer)) => {
+                                let worker = self.next().clone();
+                                let serve = serve.clone();
+                                match &triage {
+                                    Some(triage) => {
+                                        let triage = triage.clone();
+                                        let handed = tokio::task::spawn_local(async move {
+                                            if let Some(socket) = triage(socket).await
+                                                && let Some(socket) = leave(socket, peer)
+                                            {
+                                                let _ = worker.spawn(serve_on_worker(socket, peer, serve)).await;
+                                            }
+                                        });
+                                        connections.spawn(async move { let _ = handed.await; });
                                     }
-                                },
-                                self.next(),
-                            );
-                        }
-                        Err(error) if is_connection_error(&error) => {
-                            tracing::debug!(%error, "a connection ended before it was accepted");
-                        }
-                        Err(error) => {
-                            // Out of file descriptors, most likely: give connections
-                            // in flight a moment to end instead of spinning on it.
-                            tracing::warn!(%error, "accepting a connection failed");
-                            tokio::time::sleep(ACCEPT_BACKOFF).await;
+                                    None => {
+                                        if let Some(socket) = leave(socket, peer) {
+                                            connections.spawn_on(serve_on_worker(socket, peer, serve), &worker);
+                                        }
+                                    }
+                                }
+                            }
+                            Err(error) if is_connection_error(&error) => {
+                                tracing::debug!(%error, "a connection ended before it was accepted");
+                            }
+                            Err(error) => {
+                                // Out of file descriptors, most likely: give connections
+                                // in flight a moment to end instead of spinning on it.
+                                tracing::warn!(%error, "accepting a connection failed");
+                                tokio::time::sleep(ACCEPT_BACKOFF).await;
+                            }
                         }
                     }
+                    Some(_) = connections.join_next(), if !connections.is_empty() => {}
+                    () = shutdown.wait() => break,
                 }
-                Some(_) = connections.join_next(), if !connections.is_empty() => {}
-                () = shutdown.wait() => break,
             }
-        }
-        while connections.join_next().await.is_some() {}
+            while connections.join_next().await.is_some() {}
+        };
+        local.run_until(accepting).await;
     }
 
     /// The runtime the next connection goes to.
@@ -119,6 +174,33 @@ impl Workers {
         &self.workers[index].handle
     }
 }
+
+/// The accepting runtime gives up the socket (`into_std`) and the serving one
+/// registers it ([`serve_on_worker`]), so that readiness events are delivered
+/// where it is served.
+fn leave(socket: TcpStream, peer: SocketAddr) -> Option<std::net::TcpStream> {
+    match socket.into_std() {
+        Ok(socket) => Some(socket),
+        Err(error) => {
+            tracing::warn!(%error, %peer, "handing a connection over failed");
+            None
+        }
+    }
+}
+
+async fn serve_on_worker<F, Fut>(socket: std::net::TcpStream, peer: SocketAddr, serve: F)
+where
+    F: Fn(TcpStream, SocketAddr) -> Fut,
+    Fut: Future<Output = ()>,
+{
+    match TcpStream::from_std(socket) {
+        Ok(socket) => serve(socket, peer).await,
+        Err(error) => tracing::warn!(%error, %peer, "registering a connection failed"),
+    }
+}
+
+/// The triage of connections that need none.
+type NoTriage = fn(TcpStream) -> std::future::Ready<Option<TcpStream>>;
 
 /// Errors of one connection, not of the listener: the next accept may succeed at once.
 fn is_connection_error(error: &std::io::Error) -> bool {

@@ -176,8 +176,9 @@ async fn health_and_version(cache: &str) {
     );
 }
 
-/// A session that waits for a pooled connection gets the one the next session to
-/// end gives back: connections kept between sessions must not starve it.
+/// While PostgreSQL sessions hold every pooled connection, an HTTP request is told
+/// at once (503, `Retry-After`) instead of waiting; once a session ends, its
+/// connection serves the next request.
 async fn more_clients_than_connections(cache: &str) {
     let server = TestServer::start(
         cache,
@@ -194,15 +195,31 @@ async fn more_clients_than_connections(cache: &str) {
             .await
             .unwrap();
     }
-    // An HTTP request now waits for the pool...
-    let waiting = server.post(r#"{"statements": ["SELECT v FROM t"]}"#, None);
-    let (answer, ()) = tokio::join!(waiting, async {
-        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
-        // ...until the second session ends and its connection comes free.
-        second.batch_execute("COMMIT").await.unwrap();
-        drop(second);
-        let _ = second_conn.await;
-    });
+    let started = std::time::Instant::now();
+    let response = reqwest::Client::new()
+        .post(server.url("/"))
+        .body(r#"{"statements": ["SELECT v FROM t"]}"#)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status().as_u16(), 503);
+    assert_eq!(response.headers()["retry-after"], "1");
+    assert!(started.elapsed() < std::time::Duration::from_secs(2));
+    // The second session ends and its connection comes free.
+    second.batch_execute("COMMIT").await.unwrap();
+    drop(second);
+    let _ = second_conn.await;
+    // The server sees the client leave a moment after the client does.
+    let mut answer = (0, json!(null));
+    for _ in 0..50 {
+        answer = server
+            .post(r#"{"statements": ["SELECT v FROM t"]}"#, None)
+            .await;
+        if answer.0 != 503 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
     assert_eq!(answer.0, 200, "{}", answer.1);
     assert_eq!(answer.1[0]["results"]["rows"], json!([["a"]]));
 }

@@ -36,6 +36,7 @@ use libsqlite3_sys as ffi;
 use tokio::sync::oneshot;
 
 use super::connection::HeldHandle;
+use super::control::{self, StatementControl};
 use super::result::{Column, Completion, Discard, LOOKAHEAD_ROWS, ResultSink};
 use super::value::{StorageClass, Value};
 use crate::error::{Error, ErrorKind};
@@ -119,11 +120,14 @@ pub(super) struct Query<'a> {
     pub parameters: bool,
 }
 
-/// Runs `query`, handing its rows to `sink` as SQLite produces them.
+/// Runs `query`, handing its rows to `sink` as SQLite produces them. With a
+/// `control`, the statement stops (SQLITE_INTERRUPT) when the control says so, and
+/// so does a wait for a shared-cache lock.
 pub(super) async fn run<S: ResultSink>(
     handle: &mut HeldHandle,
     statements: &mut Statements,
     query: Query<'_>,
+    control: Option<&StatementControl>,
     sink: &mut S,
 ) -> Result<(), Error> {
     loop {
@@ -132,23 +136,40 @@ pub(super) async fn run<S: ResultSink>(
             cached_statement(handle.db(), statements, query.sql, query.parameters)?
         } {
             Ok(stmt) => stmt,
-            // A dropped sender (the other connection closed) also means go on.
             Err(unlocked) => {
-                drop(unlocked.await);
+                wait_unlocked(unlocked, control).await?;
                 continue;
             }
         };
         // SAFETY: `stmt` is a statement of the handle's connection, which stays
         // locked for us while it runs; `Running` resets it however this ends.
         let mut running = unsafe { Running::new(handle, stmt) };
-        match running.stream(query, sink).await? {
+        match running.stream(query, control, sink).await? {
             Streamed::Done => return Ok(()),
             Streamed::Locked(unlocked) => {
                 drop(running);
-                drop(unlocked.await);
+                wait_unlocked(unlocked, control).await?;
             }
         }
     }
+}
+
+/// Waits for another connection's shared-cache lock to go, or for `control` to
+/// stop the statement (when the other transaction ends, SQLite's callback finds
+/// the receiver gone). A dropped sender (the other connection closed) also means
+/// go on.
+async fn wait_unlocked(
+    unlocked: oneshot::Receiver<()>,
+    control: Option<&StatementControl>,
+) -> Result<(), Error> {
+    match control {
+        None => drop(unlocked.await),
+        Some(control) => tokio::select! {
+            _ = unlocked => {}
+            reason = control.stopped() => return Err(reason.error()),
+        },
+    }
+    Ok(())
 }
 
 /// Runs statements that take no parameters and return nothing (`BEGIN`,
@@ -165,7 +186,7 @@ pub(super) async fn execute(
         returns_rows: false,
         parameters: false,
     };
-    run(handle, statements, query, &mut Discard).await
+    run(handle, statements, query, None, &mut Discard).await
 }
 
 /// The result columns `sql` would produce, without running it: names and the
@@ -278,6 +299,22 @@ struct Cached(NonNull<ffi::sqlite3_stmt>);
 // the session that holds its connection's lock.
 unsafe impl Send for Cached {}
 
+/// The rows a statement produced so far: those read ahead to type the columns,
+/// whether the columns went to the sink, and how many rows there were.
+#[derive(Default)]
+struct Produced {
+    ahead: Vec<Vec<Value>>,
+    announced: bool,
+    count: u64,
+}
+
+/// Why stepping paused.
+enum Paused {
+    Flush,
+    Done,
+    Locked(oneshot::Receiver<()>),
+}
+
 /// What running a statement came to.
 enum Streamed {
     Done,
@@ -326,6 +363,7 @@ impl<'h> Running<'h> {
     async fn stream<S: ResultSink>(
         &mut self,
         query: Query<'_>,
+        control: Option<&StatementControl>,
         sink: &mut S,
     ) -> Result<Streamed, Error> {
         self.bind(query.params)?;
@@ -333,38 +371,26 @@ impl<'h> Running<'h> {
         // SAFETY: a valid statement.
         let width = unsafe { ffi::sqlite3_column_count(stmt) };
         let returns_rows = query.returns_rows && width > 0;
-        let mut ahead: Vec<Vec<Value>> = Vec::new();
-        let mut announced = false;
-        let mut rows = 0u64;
+        let mut rows = Produced::default();
         loop {
-            match self.step()? {
-                Step::Row(row) if returns_rows => {
-                    rows += 1;
-                    if announced {
-                        sink.row(row)?;
-                    } else {
-                        ahead.push(row);
-                        if ahead.len() >= LOOKAHEAD_ROWS || all_typed(&self.columns(width, &ahead))
-                        {
-                            announced = true;
-                            self.announce(width, &mut ahead, sink)?;
-                        }
-                    }
-                    if sink.wants_flush() {
-                        sink.flush().await?;
-                    }
-                }
-                // Rows of a statement that is not supposed to return any.
-                Step::Row(_) => {}
-                Step::Done => break,
-                Step::Locked(unlocked) if !announced => return Ok(Streamed::Locked(unlocked)),
-                Step::Locked(_) => {
-                    // SAFETY: the handle is locked for us.
-                    return Err(unsafe { error(self.handle.db(), ffi::SQLITE_LOCKED) });
-                }
+            // The control watches SQLite only while it steps on this thread: the
+            // task may move to another thread while the sink flushes.
+            let paused = {
+                let _watch = control.map(control::Running::new);
+                self.step_until_pause(returns_rows, width, &mut rows, sink)?
+            };
+            match paused {
+                Paused::Flush => sink.flush().await?,
+                Paused::Done => break,
+                Paused::Locked(unlocked) => return Ok(Streamed::Locked(unlocked)),
             }
         }
         let db = self.handle.db();
+        let Produced {
+            mut ahead,
+            announced,
+            count: rows,
+        } = rows;
         let completion = if returns_rows {
             if !announced {
                 self.announce(width, &mut ahead, sink)?;
@@ -386,6 +412,46 @@ impl<'h> Running<'h> {
         };
         sink.finish_statement(completion)?;
         Ok(Streamed::Done)
+    }
+
+    /// Steps the statement, handing rows to `sink`, until the sink wants a flush,
+    /// the statement is done, or a shared-cache lock is in the way.
+    fn step_until_pause<S: ResultSink>(
+        &mut self,
+        returns_rows: bool,
+        width: c_int,
+        rows: &mut Produced,
+        sink: &mut S,
+    ) -> Result<Paused, Error> {
+        loop {
+            match self.step()? {
+                Step::Row(row) if returns_rows => {
+                    rows.count += 1;
+                    if rows.announced {
+                        sink.row(row)?;
+                    } else {
+                        rows.ahead.push(row);
+                        if rows.ahead.len() >= LOOKAHEAD_ROWS
+                            || all_typed(&self.columns(width, &rows.ahead))
+                        {
+                            rows.announced = true;
+                            self.announce(width, &mut rows.ahead, sink)?;
+                        }
+                    }
+                    if sink.wants_flush() {
+                        return Ok(Paused::Flush);
+                    }
+                }
+                // Rows of a statement that is not supposed to return any.
+                Step::Row(_) => {}
+                Step::Done => return Ok(Paused::Done),
+                Step::Locked(unlocked) if !rows.announced => return Ok(Paused::Locked(unlocked)),
+                Step::Locked(_) => {
+                    // SAFETY: the handle is locked for us.
+                    return Err(unsafe { error(self.handle.db(), ffi::SQLITE_LOCKED) });
+                }
+            }
+        }
     }
 
     fn bind(&mut self, params: &[Value]) -> Result<(), Error> {
@@ -659,12 +725,13 @@ impl Cursor {
     pub(super) async fn fetch<S: ResultSink>(
         &mut self,
         handle: &mut HeldHandle,
+        control: Option<&StatementControl>,
         max_rows: usize,
         sink: &mut S,
     ) -> Result<bool, Error> {
         if self.columns.is_none() {
             while !self.done && self.ahead.len() < LOOKAHEAD_ROWS {
-                match self.step(handle).await? {
+                match self.step(handle, control).await? {
                     Some(row) => self.ahead.push_back(row),
                     None => self.done = true,
                 }
@@ -682,7 +749,7 @@ impl Cursor {
             let row = match self.ahead.pop_front() {
                 Some(row) => row,
                 None if self.done => break,
-                None => match self.step(handle).await? {
+                None => match self.step(handle, control).await? {
                     Some(row) => row,
                     None => {
                         self.done = true;
@@ -698,7 +765,7 @@ impl Cursor {
         }
         // Rows left, unless the last one was just taken: look one step ahead.
         if self.ahead.is_empty() && !self.done {
-            match self.step(handle).await? {
+            match self.step(handle, control).await? {
                 Some(row) => self.ahead.push_back(row),
                 None => self.done = true,
             }
@@ -729,9 +796,14 @@ impl Cursor {
 
     /// The next row, waiting out a shared-cache lock (only ever before the first
     /// row: table locks are taken as a statement starts).
-    async fn step(&mut self, handle: &mut HeldHandle) -> Result<Option<Vec<Value>>, Error> {
+    async fn step(
+        &mut self,
+        handle: &mut HeldHandle,
+        control: Option<&StatementControl>,
+    ) -> Result<Option<Vec<Value>>, Error> {
         loop {
             let unlocked = {
+                let _watch = control.map(control::Running::new);
                 let (db, stmt) = (handle.db(), self.stmt.0.as_ptr());
                 // SAFETY: a statement of the locked handle.
                 match unsafe { ffi::sqlite3_step(stmt) } {
@@ -757,7 +829,7 @@ impl Cursor {
                     }
                 }
             };
-            drop(unlocked.await);
+            wait_unlocked(unlocked, control).await?;
         }
     }
 }

@@ -49,7 +49,13 @@ pub(super) async fn infer_expression_types(
     stmt: &Statement,
     columns: &mut [Column],
 ) {
-    // Inference can fail on statements it does not model; the types then stay unknown.
+    // Inference can fail on statements it does not model; the types then stay
+    // unknown. SQLx's walk over the bytecode of a recursive CTE does not end (it
+    // runs on the connection's own thread, where nothing can stop it), so those
+    // are not inferred.
+    if contains_word(&stmt.sql, "RECURSIVE") {
+        return;
+    }
     if let Ok(described) = (&mut *conn)
         .describe(AssertSqlSafe(stmt.sql.clone()).into_sql_str())
         .await
@@ -60,6 +66,12 @@ pub(super) async fn infer_expression_types(
             }
         }
     }
+}
+
+/// Whether `word` appears in `sql` as a word of its own, in any case.
+fn contains_word(sql: &str, word: &str) -> bool {
+    sql.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .any(|w| w.eq_ignore_ascii_case(word))
 }
 
 /// sqlx's type names for SQLite values, as storage classes.

@@ -12,6 +12,7 @@ mod access;
 mod catalog;
 mod commands;
 mod connection;
+mod control;
 mod copy;
 mod declared_types;
 mod direct;
@@ -27,11 +28,14 @@ mod value;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use control::Controls;
+
 use sqlx::{Row, SqlitePool};
 use tokio::sync::Semaphore;
 
 pub use access::Role;
 pub use catalog::{SessionIdentity, format_type, type_modifier, type_oid};
+pub use control::{ClientGone, StatementControl, StopReason};
 pub use copy::CopyIn;
 pub use result::{Column, Completion, Discard, LOOKAHEAD_ROWS, QueryResult, ResultSink};
 pub use session::{CursorId, Session, TransactionState};
@@ -40,7 +44,6 @@ pub use value::{StorageClass, Value};
 
 use crate::config::{CacheMode, Config};
 use crate::error::Error;
-use crate::sql::CommandKind;
 use connection::HeldConnection;
 use declared_types::DeclaredTypes;
 use snapshots::SharedReads;
@@ -103,6 +106,14 @@ pub struct Engine {
     max_connections: usize,
     /// How a connection is cleaned between sessions.
     reset: pool::Reset,
+    /// Every session's statement control (shutdown stops them all).
+    controls: Arc<Controls>,
+    /// The server's defaults for the timeout settings, as `SHOW` prints them.
+    timeout_defaults: Vec<(&'static str, String)>,
+    /// The connection `/health` asks, outside the pool: a full pool must not make
+    /// the server look dead.
+    health: tokio::sync::Mutex<Option<sqlx::SqliteConnection>>,
+    health_options: sqlx::sqlite::SqliteConnectOptions,
 }
 
 /// The parked connections; once the engine closes, nothing more is parked (the
@@ -135,6 +146,17 @@ impl Engine {
             idle: Mutex::new(Idle::default()),
             max_connections: config.max_connections as usize,
             reset: pool::Reset::new(config),
+            controls: Arc::default(),
+            timeout_defaults: vec![
+                ("statement_timeout", config.statement_timeout_ms.to_string()),
+                ("lock_timeout", config.lock_timeout_ms.to_string()),
+                (
+                    "idle_in_transaction_session_timeout",
+                    config.idle_in_transaction_timeout_ms.to_string(),
+                ),
+            ],
+            health: tokio::sync::Mutex::new(None),
+            health_options: pool::health_options(config),
         }))
     }
 
@@ -154,23 +176,40 @@ impl Engine {
         Session::new(self.clone(), identity, settings)
     }
 
-    /// Checks that the database answers a query.
+    /// Checks that the database answers a query, on a connection of its own: it
+    /// never waits for the pool, nor for sessions' statements.
     pub async fn ping(self: &Arc<Self>) -> Result<(), Error> {
-        let mut session = self.session(Role::ReadOnly);
-        session
-            .run_direct(
-                direct::Query {
-                    sql: "SELECT 1",
-                    params: &[],
-                    kind: CommandKind::Select,
-                    returns_rows: true,
-                    parameters: false,
-                },
-                &mut result::Discard,
-            )
-            .await?;
-        session.close().await;
-        Ok(())
+        use sqlx::{ConnectOptions, Connection};
+        let mut health = self.health.lock().await;
+        let conn = match &mut *health {
+            Some(conn) => conn,
+            empty => empty.insert(self.health_options.connect().await?),
+        };
+        let answered = sqlx::query("SELECT count(*) FROM sqlite_schema")
+            .fetch_one(&mut *conn)
+            .await;
+        if answered.is_err() {
+            // Opened afresh on the next check.
+            if let Some(conn) = health.take() {
+                let _ = conn.close().await;
+            }
+        }
+        answered.map(drop).map_err(Error::from)
+    }
+
+    /// Whether a new session would get a connection without waiting for one.
+    pub fn has_free_connection(&self) -> bool {
+        let parked = self
+            .idle
+            .lock()
+            .is_ok_and(|idle| !idle.connections.is_empty());
+        parked || self.pool.num_idle() > 0 || (self.pool.size() as usize) < self.max_connections
+    }
+
+    /// Stops every session's running statement (cancel, shutdown); at shutdown,
+    /// statements started afterwards stop at once too.
+    pub fn stop_all(&self, reason: StopReason) {
+        self.controls.stop_all(reason);
     }
 
     /// A connection for a new session: an idle one if there is one (reset if its
@@ -281,6 +320,10 @@ impl Engine {
         drop(writer);
         self.writer_pool.close().await;
         self.fresh_pool.close().await;
+        if let Some(conn) = self.health.lock().await.take() {
+            use sqlx::Connection;
+            let _ = conn.close().await;
+        }
         self.pool.close().await;
     }
 }

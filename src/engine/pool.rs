@@ -45,17 +45,7 @@ async fn open(
     min_connections: u32,
 ) -> Result<SqlitePool, Error> {
     let reset = Reset::new(config);
-    let options = SqliteConnectOptions::new()
-        .filename(&config.db)
-        .create_if_missing(true)
-        .journal_mode(SqliteJournalMode::Wal)
-        .synchronous(synchronous(config.synchronous))
-        .busy_timeout(config.busy_timeout())
-        .foreign_keys(true)
-        .shared_cache(cache == CacheMode::Shared)
-        .statement_cache_capacity(config.statement_cache)
-        .pragma("mmap_size", config.mmap_size.to_string())
-        .pragma("cache_size", format!("-{}", config.cache_size_kib));
+    let options = options(config).shared_cache(cache == CacheMode::Shared);
     let attach = AttachRule {
         allowed: config.allow_attach,
         admin_only: config.auth_enabled(),
@@ -83,6 +73,29 @@ async fn open(
     Ok(pool)
 }
 
+/// How every connection to the file is opened.
+fn options(config: &Config) -> SqliteConnectOptions {
+    SqliteConnectOptions::new()
+        .filename(&config.db)
+        .create_if_missing(true)
+        .journal_mode(SqliteJournalMode::Wal)
+        .synchronous(synchronous(config.synchronous))
+        .busy_timeout(config.busy_timeout())
+        .foreign_keys(true)
+        .shared_cache(config.cache == CacheMode::Shared)
+        .statement_cache_capacity(config.statement_cache)
+        .pragma("mmap_size", config.mmap_size.to_string())
+        .pragma("cache_size", format!("-{}", config.cache_size_kib))
+}
+
+/// The health check's connection: the pool's options, but a private cache (a
+/// table lock in the shared cache must not hold it up) and a short busy wait.
+pub(super) fn health_options(config: &Config) -> SqliteConnectOptions {
+    options(config)
+        .shared_cache(false)
+        .busy_timeout(std::time::Duration::from_millis(1000))
+}
+
 fn synchronous(level: Synchronous) -> SqliteSynchronous {
     match level {
         Synchronous::Off => SqliteSynchronous::Off,
@@ -99,6 +112,8 @@ fn synchronous(level: Synchronous) -> SqliteSynchronous {
 ///   database limit at one, only VACUUM's own temporary database fits besides;
 /// - the authorizer (see `access`) decides what each session's role may do;
 /// - PostgreSQL's functions that SQLite lacks are registered (see `functions`).
+/// - the progress handler that lets a statement be stopped is installed (see
+///   `control`).
 async fn prepare_connection(
     conn: &mut SqliteConnection,
     attach: AttachRule,
@@ -110,6 +125,16 @@ async fn prepare_connection(
             // SAFETY: the handle is locked for us and valid for the duration of the call.
             unsafe { libsqlite3_sys::sqlite3_limit(db, libsqlite3_sys::SQLITE_LIMIT_ATTACHED, 1) };
         }
+        // SAFETY: the handle is locked for us; the handler takes no argument and
+        // only reads a thread-local (see `control`).
+        unsafe {
+            libsqlite3_sys::sqlite3_progress_handler(
+                db,
+                super::control::PROGRESS_OPS,
+                Some(super::control::progress),
+                std::ptr::null_mut(),
+            )
+        };
         // SAFETY: as above.
         unsafe { Access::install(db, attach) }
             // SAFETY: as above.

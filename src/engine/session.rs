@@ -12,12 +12,14 @@
 
 use std::collections::HashMap;
 use std::sync::Arc;
+use std::time::Instant;
 
 use tokio::sync::OwnedSemaphorePermit;
 
 use super::catalog::{self, SessionIdentity};
 use super::commands;
 use super::connection::HeldConnection;
+use super::control::{Registered, StatementControl};
 use super::direct;
 use super::result::ResultSink;
 use super::settings::Settings;
@@ -71,6 +73,10 @@ pub struct Session {
     errors_keep_transaction: bool,
     /// The open transaction refuses writes (`begin_read_only`).
     read_only: bool,
+    /// Stops the running statement from outside (cancel, timeout, shutdown).
+    control: Registered,
+    /// No statement runs past this (the HTTP front end's request limit).
+    time_limit: Option<Instant>,
 }
 
 /// Names an open cursor of a session.
@@ -93,6 +99,8 @@ struct WriteLock {
 
 impl Session {
     pub(super) fn new(engine: Arc<Engine>, identity: SessionIdentity, settings: Settings) -> Self {
+        let settings = settings.with_server_defaults(&engine.timeout_defaults);
+        let control = engine.controls.register();
         Session {
             engine,
             conn: None,
@@ -110,6 +118,8 @@ impl Session {
             settings,
             errors_keep_transaction: false,
             read_only: false,
+            control,
+            time_limit: None,
         }
     }
 
@@ -131,6 +141,23 @@ impl Session {
         Ok(QueryResult::empty(CommandKind::Begin))
     }
 
+    /// What stops this session's running statement from outside.
+    pub fn control(&self) -> Arc<StatementControl> {
+        self.control.control().clone()
+    }
+
+    /// No statement of this session runs past `limit`.
+    pub fn limit_until(&mut self, limit: Instant) {
+        self.time_limit = Some(limit);
+    }
+
+    /// How long the session may sit idle inside a transaction before it is ended
+    /// (`idle_in_transaction_session_timeout`); `None`: no limit.
+    pub fn idle_in_transaction_timeout(&self) -> Option<std::time::Duration> {
+        self.settings
+            .duration("idle_in_transaction_session_timeout")
+    }
+
     pub fn transaction_state(&self) -> TransactionState {
         self.state
     }
@@ -139,7 +166,7 @@ impl Session {
     /// first statement.
     pub fn identify(&mut self, identity: SessionIdentity, settings: Settings) {
         self.identity = identity;
-        self.settings = settings;
+        self.settings = settings.with_server_defaults(&self.engine.timeout_defaults);
     }
 
     pub fn settings(&self) -> &Settings {
@@ -194,6 +221,35 @@ impl Session {
                 params.len()
             )));
         }
+        let control = self.control.control().clone();
+        control.start(self.deadline());
+        let result = self
+            .execute_statement(stmt, params, sink)
+            .await
+            .map_err(|error| control.explain(error));
+        control.finish();
+        result
+    }
+
+    /// When a statement starting now must stop: `statement_timeout` from now, or
+    /// the session's time limit, whichever comes first.
+    fn deadline(&self) -> Option<Instant> {
+        let timeout = self
+            .settings
+            .duration("statement_timeout")
+            .map(|timeout| Instant::now() + timeout);
+        match (timeout, self.time_limit) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    async fn execute_statement<S: ResultSink>(
+        &mut self,
+        stmt: &Statement,
+        params: &[Value],
+        sink: &mut S,
+    ) -> Result<(), Error> {
         match stmt.action {
             Action::Begin => self.begin(stmt).await?.send_to(sink).await,
             Action::Commit => self.commit().await?.send_to(sink).await,
@@ -344,7 +400,13 @@ impl Session {
         sink: &mut S,
     ) -> Result<bool, Error> {
         let fetched = match sink.begin_statement() {
-            Ok(()) => self.fetch_from(id, max_rows, sink).await,
+            Ok(()) => {
+                let control = self.control.control().clone();
+                control.start(self.deadline());
+                let fetched = self.fetch_from(id, max_rows, &control, sink).await;
+                control.finish();
+                fetched.map_err(|error| control.explain(error))
+            }
             Err(error) => Err(error),
         };
         match &fetched {
@@ -363,6 +425,7 @@ impl Session {
         &mut self,
         id: CursorId,
         max_rows: usize,
+        control: &StatementControl,
         sink: &mut S,
     ) -> Result<bool, Error> {
         let (Some(open), Some(conn)) = (self.cursors.get_mut(&id), self.conn.as_mut()) else {
@@ -372,7 +435,9 @@ impl Session {
             ));
         };
         let (handle, _) = conn.direct().await?;
-        open.cursor.fetch(handle, max_rows, sink).await
+        open.cursor
+            .fetch(handle, Some(control), max_rows, sink)
+            .await
     }
 
     /// Closes a cursor (its statement is finalized).
@@ -788,21 +853,30 @@ impl Session {
         self.settings.end_transaction(committed);
     }
 
+    /// Waits for the write permit: at most `lock_timeout` (else the server's
+    /// busy timeout), and no longer than the statement may run.
     async fn acquire_write_permit(&self) -> Result<OwnedSemaphorePermit, Error> {
-        let wait = self.engine.write_wait;
-        match tokio::time::timeout(wait, self.engine.write_permit.clone().acquire_owned()).await {
-            Ok(Ok(permit)) => Ok(permit),
-            Ok(Err(_closed)) => Err(Error::new(
-                ErrorKind::Unavailable,
-                "the server is shutting down",
-            )),
-            Err(_elapsed) => Err(Error::new(
-                ErrorKind::LockTimeout,
-                format!(
-                    "could not obtain the write lock within {} ms",
-                    wait.as_millis()
-                ),
-            )),
+        let wait = self
+            .settings
+            .duration("lock_timeout")
+            .unwrap_or(self.engine.write_wait);
+        let permit = tokio::time::timeout(wait, self.engine.write_permit.clone().acquire_owned());
+        tokio::select! {
+            acquired = permit => match acquired {
+                Ok(Ok(permit)) => Ok(permit),
+                Ok(Err(_closed)) => Err(Error::new(
+                    ErrorKind::Unavailable,
+                    "the server is shutting down",
+                )),
+                Err(_elapsed) => Err(Error::new(
+                    ErrorKind::LockTimeout,
+                    format!(
+                        "canceling statement due to lock timeout: could not obtain the write lock within {} ms",
+                        wait.as_millis()
+                    ),
+                )),
+            },
+            reason = self.control.control().stopped() => Err(reason.error()),
         }
     }
 
@@ -846,8 +920,9 @@ impl Session {
         query: direct::Query<'_>,
         sink: &mut S,
     ) -> Result<(), Error> {
+        let control = self.control.control().clone();
         let (handle, statements) = self.held().await?.direct().await?;
-        let result = direct::run(handle, statements, query, sink).await;
+        let result = direct::run(handle, statements, query, Some(&control), sink).await;
         result.map_err(|error| self.explain(error))
     }
 

@@ -7,10 +7,13 @@
 //! transaction ends. Parameters PostgreSQL reports to the client (`GUC_REPORT`)
 //! are queued for a ParameterStatus message whenever they change.
 //!
-//! The values are recorded, not enforced: litewire always speaks UTF-8, prints
-//! timestamps in UTC with an explicit offset, and has no statement timeout.
+//! Most values are recorded, not enforced: litewire always speaks UTF-8 and prints
+//! timestamps in UTC with an explicit offset. The timeouts (`statement_timeout`,
+//! `lock_timeout`, `idle_in_transaction_session_timeout`) are enforced; their
+//! defaults come from the server's flags ([`Settings::with_server_defaults`]).
 
 use std::collections::BTreeMap;
+use std::time::Duration;
 
 use crate::error::{Error, ErrorKind};
 
@@ -261,6 +264,31 @@ impl Settings {
         settings
     }
 
+    /// Adds the server's defaults (from its flags) for what the client did not
+    /// set at startup: `SHOW` shows them and `RESET` returns to them.
+    pub fn with_server_defaults(mut self, defaults: &[(&str, String)]) -> Self {
+        for (name, value) in defaults {
+            if let Some(known) = lookup(name)
+                && !self.startup.contains_key(known.name)
+            {
+                self.startup.insert(known.name.to_owned(), value.clone());
+                self.values.insert(known.name.to_owned(), value.clone());
+            }
+        }
+        self
+    }
+
+    /// A time setting, by its canonical name (`statement_timeout`, ...), as a
+    /// duration; `None` when it is 0 (off). Read before every statement, so
+    /// nothing is copied.
+    pub fn duration(&self, canonical: &str) -> Option<Duration> {
+        let value = match self.values.get(canonical) {
+            Some(value) => value.as_str(),
+            None => lookup(canonical)?.default,
+        };
+        parse_duration(value).filter(|d| !d.is_zero())
+    }
+
     /// The value `RESET` restores: the startup value, else the default.
     fn reset_value(&self, canonical: &str) -> String {
         self.startup
@@ -442,8 +470,41 @@ fn validate(canonical: &str, value: &str) -> Result<String, Error> {
             }
         }
         "DateStyle" => Ok(date_style(value)),
+        "statement_timeout" | "lock_timeout" | "idle_in_transaction_session_timeout" => {
+            match parse_duration(value) {
+                Some(_) => Ok(value.trim().to_owned()),
+                None => Err(Error::new(
+                    ErrorKind::InvalidParameter,
+                    format!("invalid value for parameter \"{canonical}\": \"{value}\""),
+                )),
+            }
+        }
         _ => Ok(value.to_owned()),
     }
+}
+
+/// A PostgreSQL time value in milliseconds: a bare number is milliseconds, or a
+/// number with a unit (`us`, `ms`, `s`, `min`, `h`, `d`), as in `'1.5s'`.
+pub fn parse_duration(value: &str) -> Option<Duration> {
+    let value = value.trim();
+    let split = value
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(value.len());
+    let (number, unit) = value.split_at(split);
+    let number: f64 = number.parse().ok()?;
+    let millis_per_unit = match unit.trim() {
+        "" | "ms" => 1.0,
+        "us" => 0.001,
+        "s" => 1000.0,
+        "min" => 60_000.0,
+        "h" => 3_600_000.0,
+        "d" => 86_400_000.0,
+        _ => return None,
+    };
+    let millis = number * millis_per_unit;
+    // PostgreSQL's limit for these settings: INT_MAX milliseconds.
+    (millis.is_finite() && millis <= f64::from(i32::MAX))
+        .then(|| Duration::from_micros((millis * 1000.0) as u64))
 }
 
 /// `DateStyle` keeps PostgreSQL's two-part form (`ISO, MDY`); output stays ISO.
@@ -484,6 +545,33 @@ mod tests {
         assert!(s.set("client_encoding", "latin1", false, false).is_err());
         s.set("myapp.tenant", "7", false, false).unwrap();
         assert_eq!(s.get("MyApp.Tenant").unwrap(), "7");
+    }
+
+    #[test]
+    fn timeouts_parse_as_postgresql_does() {
+        assert_eq!(parse_duration("250"), Some(Duration::from_millis(250)));
+        assert_eq!(parse_duration("1.5s"), Some(Duration::from_millis(1500)));
+        assert_eq!(parse_duration(" 2 min"), Some(Duration::from_secs(120)));
+        assert_eq!(parse_duration("0"), Some(Duration::ZERO));
+        assert_eq!(parse_duration("soon"), None);
+        assert_eq!(parse_duration("-1"), None);
+        assert_eq!(parse_duration("5 fortnights"), None);
+        let mut s =
+            Settings::default().with_server_defaults(&[("statement_timeout", "3000".to_owned())]);
+        assert_eq!(
+            s.duration("statement_timeout"),
+            Some(Duration::from_secs(3))
+        );
+        s.set("statement_timeout", "1s", false, false).unwrap();
+        assert_eq!(
+            s.duration("statement_timeout"),
+            Some(Duration::from_secs(1))
+        );
+        s.reset("statement_timeout").unwrap();
+        assert_eq!(s.get("statement_timeout").unwrap(), "3000");
+        s.set("statement_timeout", "0", false, false).unwrap();
+        assert_eq!(s.duration("statement_timeout"), None);
+        assert!(s.set("lock_timeout", "forever", false, false).is_err());
     }
 
     #[test]

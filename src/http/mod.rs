@@ -3,7 +3,13 @@
 //! - `POST /`: a batch of statements, answered with one JSON element per statement;
 //!   the body is read as JSON whatever its Content-Type (load tools send
 //!   `text/html` or none).
-//! - `GET /health`: 200 when the database answers a query.
+//! - `GET /health`: 200 when the database answers a query (on a connection of
+//!   its own: a full pool or busy sessions do not hold it up).
+//!
+//! A request's statements run for at most `--http-timeout-ms`, and stop when the
+//! client hangs up; a request that finds every pooled connection taken gets 503
+//! with `Retry-After` at once; a connection that does not send its headers within
+//! `--startup-timeout-ms` is closed.
 //! - `GET /version`: litewire's and SQLite's versions, compile options, cache mode.
 //! - Hrana (`/v2`, `/v3`, `/v1`), for the libsql SDKs: see [`hrana`].
 //!
@@ -12,11 +18,12 @@
 
 mod auth;
 pub mod hrana;
-mod request;
+pub(crate) mod request;
 mod response;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use axum::Router;
 use axum::body::Bytes;
@@ -24,15 +31,15 @@ use axum::extract::{DefaultBodyLimit, Extension, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use hyper_util::rt::TokioIo;
+use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
 use serde_json::json;
-use tokio::net::TcpListener;
+use tokio::net::{TcpListener, TcpStream};
 use tokio_rustls::TlsAcceptor;
 
 use crate::auth::Auth;
 use crate::config::Config;
-use crate::engine::Engine;
+use crate::engine::{ClientGone, Engine};
 use crate::shutdown::Shutdown;
 use crate::workers::Workers;
 
@@ -52,22 +59,81 @@ pub async fn serve(
         max_stored_sql: config.hrana_max_stored_sql,
     };
     let streams = hrana::Streams::start(engine.clone(), limits, shutdown.clone());
-    serve_router(
+    let app = router(
+        engine,
+        auth,
+        config.http_body_limit,
+        config.http_max_response_bytes,
+        streams.clone(),
+    )
+    .layer(Extension(TimeLimit(config.http_timeout())));
+    serve_app(
         listener,
-        router(
-            engine,
-            auth,
-            config.http_body_limit,
-            config.http_max_response_bytes,
-            streams.clone(),
-        ),
+        app,
         workers,
         tls,
         shutdown,
+        config.startup_timeout(),
     )
     .await;
     // Streams left open hold connections the engine waits for when it closes.
     streams.close_all().await;
+}
+
+/// How long a request's statements may run.
+#[derive(Debug, Clone, Copy)]
+struct TimeLimit(Option<Duration>);
+
+/// The connection a request came on, to notice that its client hung up.
+#[derive(Clone)]
+struct Client(Arc<dyn ClientGone>);
+
+/// Whether the client of a connection hung up, seen from its socket without
+/// reading from it: a read that would block means it is still there.
+struct SocketProbe {
+    #[cfg(unix)]
+    fd: std::os::fd::RawFd,
+}
+
+impl SocketProbe {
+    fn of(socket: &TcpStream) -> SocketProbe {
+        #[cfg(unix)]
+        {
+            use std::os::fd::AsRawFd;
+            SocketProbe {
+                fd: socket.as_raw_fd(),
+            }
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = socket;
+            SocketProbe {}
+        }
+    }
+}
+
+impl ClientGone for SocketProbe {
+    fn gone(&self) -> bool {
+        #[cfg(unix)]
+        {
+            use std::os::fd::FromRawFd;
+            // SAFETY: the descriptor is the socket of the connection whose request
+            // is being served, open until that request ends (the probe is only
+            // asked while one of its statements runs); `ManuallyDrop` leaves it open.
+            let socket =
+                std::mem::ManuallyDrop::new(unsafe { std::net::TcpStream::from_raw_fd(self.fd) });
+            // The socket is non-blocking (tokio's): no data yet is WouldBlock.
+            match socket.peek(&mut [0u8; 1]) {
+                Ok(0) => true,
+                Ok(_) => false,
+                Err(error) => error.kind() != std::io::ErrorKind::WouldBlock,
+            }
+        }
+        #[cfg(not(unix))]
+        {
+            false
+        }
+    }
 }
 
 /// Serves `app` on `listener`'s connections, each on one of the `workers`, until
@@ -80,16 +146,45 @@ pub async fn serve_router(
     tls: Option<TlsAcceptor>,
     shutdown: Shutdown,
 ) {
+    serve_app(
+        listener,
+        app,
+        workers,
+        tls,
+        shutdown,
+        DEFAULT_HEADER_TIMEOUT,
+    )
+    .await;
+}
+
+/// hyper's own default for the time a client may take to send its headers.
+const DEFAULT_HEADER_TIMEOUT: Duration = Duration::from_secs(30);
+
+async fn serve_app(
+    listener: TcpListener,
+    app: Router,
+    workers: Arc<Workers>,
+    tls: Option<TlsAcceptor>,
+    shutdown: Shutdown,
+    header_timeout: Duration,
+) {
     let watch = shutdown.clone();
     workers
         .accept(listener, &watch, move |socket, peer| {
             let (app, tls, shutdown) = (app.clone(), tls.clone(), shutdown.clone());
             async move {
+                // Seen from the TCP socket, under TLS too.
+                let app = app.layer(Extension(Client(Arc::new(SocketProbe::of(&socket)))));
                 match tls {
-                    None => serve_connection(socket, peer, app, shutdown).await,
-                    Some(tls) => match tls.accept(socket).await {
-                        Ok(socket) => serve_connection(socket, peer, app, shutdown).await,
-                        Err(error) => tracing::debug!(%error, %peer, "TLS handshake failed"),
+                    None => serve_connection(socket, peer, app, shutdown, header_timeout).await,
+                    Some(tls) => match tokio::time::timeout(header_timeout, tls.accept(socket))
+                        .await
+                    {
+                        Ok(Ok(socket)) => {
+                            serve_connection(socket, peer, app, shutdown, header_timeout).await
+                        }
+                        Ok(Err(error)) => tracing::debug!(%error, %peer, "TLS handshake failed"),
+                        Err(_) => tracing::debug!(%peer, "TLS handshake timed out"),
                     },
                 }
             }
@@ -99,13 +194,20 @@ pub async fn serve_router(
 
 /// One HTTP/1.1 connection, kept alive across requests; on shutdown it finishes
 /// the request in flight and closes.
-async fn serve_connection<S>(socket: S, peer: SocketAddr, app: Router, shutdown: Shutdown)
-where
+async fn serve_connection<S>(
+    socket: S,
+    peer: SocketAddr,
+    app: Router,
+    shutdown: Shutdown,
+    header_timeout: Duration,
+) where
     S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
 {
     let service = TowerToHyperService::new(app);
-    let connection =
-        hyper::server::conn::http1::Builder::new().serve_connection(TokioIo::new(socket), service);
+    let connection = hyper::server::conn::http1::Builder::new()
+        .timer(TokioTimer::new())
+        .header_read_timeout(header_timeout)
+        .serve_connection(TokioIo::new(socket), service);
     tokio::pin!(connection);
     let served = tokio::select! {
         served = connection.as_mut() => served,
@@ -153,13 +255,33 @@ pub fn router(
 async fn execute(
     State(shared): State<Shared>,
     Extension(caller): Extension<auth::Caller>,
+    limit: Option<Extension<TimeLimit>>,
+    client: Option<Extension<Client>>,
     body: Bytes,
 ) -> Response {
+    let started = Instant::now();
     let batch = match request::parse(&body) {
         Ok(batch) => batch,
         Err(request::BadRequest(message)) => return error(StatusCode::BAD_REQUEST, &message),
     };
+    if !shared.engine.has_free_connection() {
+        let mut response = error(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "sorry, too many clients already: every SQLite connection is in use (see --max-connections)",
+        );
+        response.headers_mut().insert(
+            axum::http::header::RETRY_AFTER,
+            axum::http::HeaderValue::from_static("1"),
+        );
+        return response;
+    }
     let mut session = caller.session(&shared.engine);
+    if let Some(Extension(TimeLimit(Some(limit)))) = limit {
+        session.limit_until(started + limit);
+    }
+    if let Some(Extension(Client(probe))) = client {
+        session.control().watch_client(probe);
+    }
     let mut results = response::Collected::new(batch.len(), shared.response_limit);
     session.execute_batch_into(&batch, &mut results).await;
     // A batch that opened a transaction and did not end it is rolled back here.

@@ -103,9 +103,14 @@ impl PgConnection {
         }
     }
 
-    /// Resolves once no message is being processed.
-    pub async fn idle(&self) {
-        drop(self.state.lock().await);
+    /// How long the client may now stay silent: the idle-in-transaction timeout
+    /// while a transaction is open, else no limit.
+    pub async fn idle_in_transaction_timeout(&self) -> Option<std::time::Duration> {
+        let state = self.state.lock().await;
+        match state.session.transaction_state() {
+            crate::engine::TransactionState::Idle => None,
+            _ => state.session.idle_in_transaction_timeout(),
+        }
     }
 
     /// Ends the connection's session: an unfinished COPY and an open transaction

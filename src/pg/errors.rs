@@ -21,6 +21,8 @@ pub fn sqlstate(error: &Error) -> &'static str {
         ErrorKind::BadCopyData => "22P04",
         ErrorKind::TooManyConnections => "53300",
         ErrorKind::Unavailable => "57P03",
+        ErrorKind::QueryCanceled => "57014",
+        ErrorKind::AdminShutdown => "57P01",
         ErrorKind::UndefinedObject => "42704",
         ErrorKind::CantChangeRuntimeParam => "55P02",
         ErrorKind::ActiveTransaction => "25001",
@@ -84,8 +86,13 @@ fn error_message_sqlstate(message: &str) -> &'static str {
 
 /// The ErrorResponse fields for an engine error.
 pub fn error_info(error: &Error) -> ErrorInfo {
+    // Shutdown ends the session: PostgreSQL reports it as FATAL.
+    let severity = match error.kind {
+        ErrorKind::AdminShutdown => "FATAL",
+        _ => "ERROR",
+    };
     ErrorInfo::new(
-        "ERROR".to_owned(),
+        severity.to_owned(),
         sqlstate(error).to_owned(),
         error.message.clone(),
     )

@@ -3,7 +3,6 @@
 //! `COPY ... FREEZE` from 14 on).
 
 use std::fmt::Debug;
-use std::sync::atomic::{AtomicI32, Ordering};
 
 use async_trait::async_trait;
 use futures::Sink;
@@ -15,13 +14,9 @@ use pgwire::api::auth::{
 };
 use pgwire::api::{ClientInfo, METADATA_DATABASE, METADATA_USER};
 use pgwire::error::{PgWireError, PgWireResult};
-use pgwire::messages::startup::SecretKey;
 use pgwire::messages::{PgWireBackendMessage, PgWireFrontendMessage};
 
 use crate::engine::{Role, SessionIdentity, Settings};
-
-/// Backend process ids are per connection, as in PostgreSQL.
-static NEXT_PID: AtomicI32 = AtomicI32::new(1);
 
 pub struct TrustStartup;
 
@@ -39,7 +34,10 @@ pub fn session_start<C: ClientInfo>(client: &C) -> (SessionIdentity, Settings) {
     let mut startup: Vec<(String, String)> = metadata
         .iter()
         .filter(|(name, _)| *name != METADATA_USER && *name != METADATA_DATABASE)
-        .map(|(name, value)| (name.clone(), value.clone()))
+        .flat_map(|(name, value)| match name.as_str() {
+            "options" => command_line_options(value),
+            _ => vec![(name.clone(), value.clone())],
+        })
         .collect();
     startup.push(("session_authorization".to_owned(), user.clone()));
     let identity = SessionIdentity {
@@ -53,6 +51,44 @@ pub fn session_start<C: ClientInfo>(client: &C) -> (SessionIdentity, Settings) {
             .map_or(Role::ReadOnly, |role| *role),
     };
     (identity, Settings::new(&startup))
+}
+
+/// The `options` startup parameter (`PGOPTIONS`): settings given as command-line
+/// switches, `-c name=value` or `--name=value`, separated by spaces (a backslash
+/// keeps the next character, spaces included).
+fn command_line_options(options: &str) -> Vec<(String, String)> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut chars = options.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => word.extend(chars.next()),
+            c if c.is_whitespace() => {
+                if !word.is_empty() {
+                    words.push(std::mem::take(&mut word));
+                }
+            }
+            c => word.push(c),
+        }
+    }
+    if !word.is_empty() {
+        words.push(word);
+    }
+    let mut settings = Vec::new();
+    let mut words = words.into_iter();
+    while let Some(word) = words.next() {
+        let assignment = match word.as_str() {
+            "-c" => words.next(),
+            _ => word
+                .strip_prefix("--")
+                .or_else(|| word.strip_prefix("-c"))
+                .map(str::to_owned),
+        };
+        if let Some((name, value)) = assignment.as_deref().and_then(|a| a.split_once('=')) {
+            settings.push((name.replace('-', "_"), value.to_owned()));
+        }
+    }
+    settings
 }
 
 /// The ParameterStatus set sent at startup: every reported setting, as the
@@ -84,10 +120,28 @@ impl StartupHandler for TrustStartup {
         if let PgWireFrontendMessage::Startup(ref startup) = message {
             protocol_negotiation(client, startup).await?;
             save_startup_parameters_to_metadata(client, startup);
-            let pid = NEXT_PID.fetch_add(1, Ordering::Relaxed);
-            client.set_pid_and_secret_key(pid, SecretKey::I32(pid.rotate_left(13) ^ 0x5bd1_e995));
             finish_authentication(client, &StartupParameters).await?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::command_line_options;
+
+    #[test]
+    fn options_as_libpq_sends_them() {
+        assert_eq!(
+            command_line_options(
+                "-c statement_timeout=300  --lock-timeout=1s -capplication_name=a\\ b"
+            ),
+            vec![
+                ("statement_timeout".to_owned(), "300".to_owned()),
+                ("lock_timeout".to_owned(), "1s".to_owned()),
+                ("application_name".to_owned(), "a b".to_owned()),
+            ]
+        );
+        assert!(command_line_options("-c").is_empty());
     }
 }

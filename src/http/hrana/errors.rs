@@ -23,7 +23,8 @@ pub fn from_engine(error: Error) -> HranaError {
         ErrorKind::ReadOnlyTransaction => "SQLITE_READONLY",
         ErrorKind::InvalidRequest | ErrorKind::InvalidParameter => "ARGS_INVALID",
         ErrorKind::Unsupported => "SQL_UNSUPPORTED",
-        ErrorKind::Unavailable => "SERVER_SHUTTING_DOWN",
+        ErrorKind::QueryCanceled => "SQLITE_INTERRUPT",
+        ErrorKind::Unavailable | ErrorKind::AdminShutdown => "SERVER_SHUTTING_DOWN",
         ErrorKind::NoActiveTransaction
         | ErrorKind::ActiveTransaction
         | ErrorKind::TransactionAborted
