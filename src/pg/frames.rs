@@ -289,14 +289,22 @@ pub struct Guarded<S> {
 
 impl<S> Guarded<S> {
     pub fn new(inner: S, max_message: usize) -> Self {
-        Guarded {
+        Self::with_read(inner, max_message, BytesMut::new())
+    }
+
+    /// As `new`, for a socket whose first bytes were already read (`read`, e.g.
+    /// by TLS negotiation peeking for an SSLRequest): they are checked first.
+    pub fn with_read(inner: S, max_message: usize, read: BytesMut) -> Self {
+        let mut guarded = Guarded {
             inner,
-            buf: BytesMut::new(),
+            buf: read,
             checked: 0,
             phase: Phase::Startup,
             max: max_message,
             violation: None,
-        }
+        };
+        guarded.check_buffered();
+        guarded
     }
 
     /// Checks the frames read so far, up to the first incomplete or bad one.

@@ -239,9 +239,11 @@ async fn negotiate(socket: TcpStream, peer: SocketAddr, frontend: &Frontend) -> 
             return None;
         }
     };
+    // What the negotiation read past its own messages (the StartupMessage, when
+    // the client asked for no TLS) goes through the frame checks too.
     let parts = framed.into_parts();
-    let mut guarded = FramedParts::new(Guarded::new(parts.io, frontend.max_message), parts.codec);
-    guarded.read_buf = parts.read_buf;
+    let io = Guarded::with_read(parts.io, frontend.max_message, parts.read_buf);
+    let mut guarded = FramedParts::new(io, parts.codec);
     guarded.write_buf = parts.write_buf;
     Some(Framed::from_parts(guarded))
 }
