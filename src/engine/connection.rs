@@ -96,8 +96,24 @@ impl HeldConnection {
     }
 
     /// Closes the connection instead of giving it back to the pool.
-    pub(super) fn discard(mut self) {
-        self.conn.close_on_drop();
+    /// Its place in the pool is free at once (the next session need not wait for
+    /// the close, nor be told the pool is full); the connection closes behind.
+    pub(super) fn discard(self) {
+        let mut this = std::mem::ManuallyDrop::new(self);
+        // As `Drop` does: statements finalized, then the lock let go.
+        this.statements = Statements::default();
+        this.handle = None;
+        // SAFETY: `this` is never used nor dropped again: each field that owns
+        // something is read out exactly once here and dropped (or consumed).
+        let (statements, access, conn) = unsafe {
+            (
+                std::ptr::read(&this.statements),
+                std::ptr::read(&this.access),
+                std::ptr::read(&this.conn),
+            )
+        };
+        drop((statements, access));
+        drop(conn.detach());
     }
 
     /// Notes that the session ran something that may leave state behind.
