@@ -3,7 +3,9 @@
 # and of a point SELECT on its own connection (pgbench -S -M prepared, one client),
 # first with nothing else running, then while LONG never-ending statements run (one
 # per CPU by default, alternately over HTTP and PostgreSQL). Prints p50 and p99 of
-# each, and how many requests did not answer at all.
+# each, and how many requests did not answer at all. (litewire stops an HTTP request's
+# statements after --http-timeout-ms, 30 s by default: keep 2 * DURATION below it, or
+# pass LITEWIRE_ARGS=--http-timeout-ms=0.)
 # Usage: bench/stall.sh   (env: DURATION=10 LONG=$(nproc) LITEWIRE_ARGS=
 #                                PG_PORT=26432 HTTP_PORT=26080 BIN=target/release/litewire)
 set -euo pipefail
@@ -31,7 +33,7 @@ trap cleanup EXIT
 
 # shellcheck disable=SC2086 # LITEWIRE_ARGS is a list of flags
 "$BIN" --db "$work/stall.db" --pg-listen "127.0.0.1:$PG_PORT" --http-listen "127.0.0.1:$HTTP_PORT" \
-  --http-timeout-ms 0 --log-level warn $LITEWIRE_ARGS 2>"$work/server.log" &
+  --log-level warn $LITEWIRE_ARGS 2>"$work/server.log" &
 server=$!
 for _ in $(seq 100); do curl -fs -o /dev/null "http://127.0.0.1:$HTTP_PORT/health" && break; sleep 0.1; done
 pgbench -h 127.0.0.1 -p "$PG_PORT" -U postgres -i -s 1 -q postgres >/dev/null 2>&1
