@@ -25,6 +25,7 @@ mod settings;
 mod snapshots;
 mod value;
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -106,6 +107,8 @@ pub struct Engine {
     max_connections: usize,
     /// How a connection is cleaned between sessions.
     reset: pool::Reset,
+    /// How many sessions hold a connection of the readers' pool.
+    holding: Arc<AtomicUsize>,
     /// Every session's statement control (shutdown stops them all).
     controls: Arc<Controls>,
     /// The server's defaults for the timeout settings, as `SHOW` prints them.
@@ -146,6 +149,7 @@ impl Engine {
             idle: Mutex::new(Idle::default()),
             max_connections: config.max_connections as usize,
             reset: pool::Reset::new(config),
+            holding: Arc::default(),
             controls: Arc::default(),
             timeout_defaults: vec![
                 ("statement_timeout", config.statement_timeout_ms.to_string()),
@@ -198,12 +202,16 @@ impl Engine {
     }
 
     /// Whether a new session would get a connection without waiting for one.
+    /// (Counted by the sessions holding one: the pool's own count also holds
+    /// connections it is opening or closing, which no session waits long for.)
     pub fn has_free_connection(&self) -> bool {
-        let parked = self
-            .idle
-            .lock()
-            .is_ok_and(|idle| !idle.connections.is_empty());
-        parked || self.pool.num_idle() > 0 || (self.pool.size() as usize) < self.max_connections
+        self.holding.load(Ordering::Acquire) < self.max_connections
+    }
+
+    /// Counts a session as holding one of the readers' connections, until dropped.
+    fn hold(&self) -> Holding {
+        self.holding.fetch_add(1, Ordering::AcqRel);
+        Holding(self.holding.clone())
     }
 
     /// Stops every session's running statement (cancel, shutdown); at shutdown,
@@ -346,4 +354,13 @@ async fn read_server_info(pool: &SqlitePool, cache: CacheMode) -> Result<ServerI
         compile_options,
         cache,
     })
+}
+
+/// A session's hold on a readers' connection (see `Engine::has_free_connection`).
+pub(super) struct Holding(Arc<AtomicUsize>);
+
+impl Drop for Holding {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::AcqRel);
+    }
 }

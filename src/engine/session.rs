@@ -24,7 +24,7 @@ use super::direct;
 use super::result::ResultSink;
 use super::settings::Settings;
 use super::snapshots::SharedRead;
-use super::{Column, Engine, QueryResult, Value, exec};
+use super::{Column, Engine, Holding, QueryResult, Value, exec};
 use crate::error::{Error, ErrorKind};
 use crate::sql::CommandKind;
 use crate::sql::{Action, ParamHint, Plan, SessionCommand, Statement};
@@ -73,6 +73,8 @@ pub struct Session {
     errors_keep_transaction: bool,
     /// The open transaction refuses writes (`begin_read_only`).
     read_only: bool,
+    /// Counts `conn` as held (see `Engine::has_free_connection`).
+    holding: Option<Holding>,
     /// Stops the running statement from outside (cancel, timeout, shutdown).
     control: Registered,
     /// No statement runs past this (the HTTP front end's request limit).
@@ -118,6 +120,7 @@ impl Session {
             settings,
             errors_keep_transaction: false,
             read_only: false,
+            holding: None,
             control,
             time_limit: None,
         }
@@ -953,6 +956,7 @@ impl Session {
             Some(conn) => conn,
             empty => {
                 let mut conn = self.engine.connection().await?;
+                self.holding = Some(self.engine.hold());
                 conn.assign(self.identity.role).await?;
                 empty.insert(conn)
             }
