@@ -22,7 +22,8 @@ in_both_cache_modes!(
     driver_errors,
     every_type_round_trips_as_typed_parameters,
     sql_literals_read_back_as_postgres_types,
-    unreadable_stored_values
+    unreadable_stored_values,
+    parameter_types_inferred_from_columns
 );
 
 const SCHEMA: &str = "CREATE TABLE items (id integer PRIMARY KEY, name varchar(20) NOT NULL, price double precision, qty bigint, data bytea, ok boolean);
@@ -726,4 +727,119 @@ async fn unreadable_stored_values(cache: &str) {
         .await
         .unwrap();
     assert_eq!(row.get::<_, i64>(0), 1);
+}
+
+/// Describe announces the type of the column a parameter fills or is compared
+/// with, so a driver encodes an int for an integer column without being told.
+async fn parameter_types_inferred_from_columns(cache: &str) {
+    let server = TestServer::start(cache, &[]);
+    let (client, _conn) = server.connect().await;
+    client.batch_execute(SCHEMA).await.unwrap();
+
+    // INSERT without a column list: each parameter takes the column at its position.
+    let insert = client
+        .prepare("INSERT INTO items VALUES ($1, $2, $3, $4, $5, $6)")
+        .await
+        .unwrap();
+    assert_eq!(
+        insert.params(),
+        &[
+            Type::INT4,
+            Type::VARCHAR,
+            Type::FLOAT8,
+            Type::INT8,
+            Type::BYTEA,
+            Type::BOOL
+        ]
+    );
+    let blob: &[u8] = &[1, 0, 2];
+    client
+        .execute(&insert, &[&10i32, &"kiwi", &0.5f64, &8i64, &blob, &true])
+        .await
+        .unwrap();
+
+    // Multi-row VALUES, literals among the parameters, a generated column skipped.
+    client
+        .batch_execute(
+            "CREATE TABLE pairs (a bigint, b text, twice bigint GENERATED ALWAYS AS (a * 2), c boolean)",
+        )
+        .await
+        .unwrap();
+    let pairs = client
+        .prepare("INSERT INTO pairs VALUES ($1, 'x', $2), ($3, $4, false)")
+        .await
+        .unwrap();
+    assert_eq!(
+        pairs.params(),
+        &[Type::INT8, Type::BOOL, Type::INT8, Type::TEXT]
+    );
+    client
+        .execute(&pairs, &[&7i64, &true, &9i64, &"y"])
+        .await
+        .unwrap();
+    let rows = client
+        .query("SELECT a, b, twice, c FROM pairs ORDER BY a", &[])
+        .await
+        .unwrap();
+    let read: Vec<(i64, String, i64, bool)> = rows
+        .iter()
+        .map(|r| (r.get(0), r.get(1), r.get(2), r.get(3)))
+        .collect();
+    assert_eq!(
+        read,
+        vec![(7, "x".into(), 14, true), (9, "y".into(), 18, false)]
+    );
+
+    // UPDATE ... SET and WHERE take their columns' types.
+    let update = client
+        .prepare("UPDATE items SET qty = $1, data = $2 WHERE name = $3 AND id = $4")
+        .await
+        .unwrap();
+    assert_eq!(
+        update.params(),
+        &[Type::INT8, Type::BYTEA, Type::VARCHAR, Type::INT4]
+    );
+    let changed = client
+        .execute(&update, &[&99i64, &blob, &"kiwi", &10i32])
+        .await
+        .unwrap();
+    assert_eq!(changed, 1);
+    let row = client
+        .query_one(
+            "SELECT qty, data, price FROM items WHERE id = $1",
+            &[&10i32],
+        )
+        .await
+        .unwrap();
+    assert_eq!(row.get::<_, i64>(0), 99);
+    assert_eq!(row.get::<_, Vec<u8>>(1), blob);
+    assert_eq!(row.get::<_, f64>(2), 0.5);
+
+    // More values than the table has columns: the extra parameter is text, as
+    // nothing determines its type, and the statement fails with SQLite's error.
+    let error = match client
+        .prepare("INSERT INTO pairs VALUES ($1, $2, $3, $4)")
+        .await
+    {
+        Ok(statement) => {
+            assert_eq!(
+                statement.params(),
+                &[Type::INT8, Type::TEXT, Type::BOOL, Type::TEXT]
+            );
+            client
+                .execute(&statement, &[&1i64, &"z", &true, &"extra"])
+                .await
+                .unwrap_err()
+        }
+        Err(error) => error,
+    };
+    assert!(error.code().is_some(), "{error:?}");
+    assert_eq!(
+        client
+            .query("SELECT a FROM pairs", &[])
+            .await
+            .unwrap()
+            .len(),
+        2
+    );
 }
