@@ -9,7 +9,7 @@ use common::TestServer;
 use rust_decimal::Decimal;
 use serde_json::{Value as Json, json};
 use tokio_postgres::error::SqlState;
-use tokio_postgres::types::Type;
+use tokio_postgres::types::{IsNull, Kind, ToSql, Type, to_sql_checked};
 use tokio_postgres::{Client, SimpleQueryMessage};
 use uuid::Uuid;
 
@@ -23,7 +23,8 @@ in_both_cache_modes!(
     every_type_round_trips_as_typed_parameters,
     sql_literals_read_back_as_postgres_types,
     unreadable_stored_values,
-    parameter_types_inferred_from_columns
+    parameter_types_inferred_from_columns,
+    unknown_binary_parameters_decoded_by_inferred_type
 );
 
 const SCHEMA: &str = "CREATE TABLE items (id integer PRIMARY KEY, name varchar(20) NOT NULL, price double precision, qty bigint, data bytea, ok boolean);
@@ -842,4 +843,95 @@ async fn parameter_types_inferred_from_columns(cache: &str) {
             .len(),
         2
     );
+}
+
+/// Bytes sent in binary with no type, as node-postgres sends a Buffer and
+/// libpq-based drivers send bytes: whatever the client says they are.
+#[derive(Debug)]
+struct Untyped(Vec<u8>);
+
+impl ToSql for Untyped {
+    fn to_sql(
+        &self,
+        _: &Type,
+        out: &mut bytes::BytesMut,
+    ) -> Result<IsNull, Box<dyn std::error::Error + Sync + Send>> {
+        out.extend_from_slice(&self.0);
+        Ok(IsNull::No)
+    }
+
+    fn accepts(_: &Type) -> bool {
+        true
+    }
+
+    to_sql_checked!();
+}
+
+/// A binary parameter of unspecified type (OID 0) is decoded by the type its
+/// use implies, without the client describing the statement first.
+async fn unknown_binary_parameters_decoded_by_inferred_type(cache: &str) {
+    let server = TestServer::start(cache, &[]);
+    let (client, _conn) = server.connect().await;
+    client.batch_execute(SCHEMA).await.unwrap();
+    let unspecified = Type::new("unknown".into(), 0, Kind::Simple, "pg_catalog".into());
+    let bytes = Untyped(vec![0, 159, 146, 150, 255]);
+    let id = Untyped(42i32.to_be_bytes().to_vec());
+    let qty = Untyped(6_000_000_000i64.to_be_bytes().to_vec());
+
+    for sql in [
+        "INSERT INTO items VALUES ($1, 'raw', NULL, $2, $3, NULL)",
+        "INSERT INTO items (id, name, qty, data) VALUES ($1, 'raw', $2, $3)",
+    ] {
+        client
+            .query_typed(
+                sql,
+                &[
+                    (&id, unspecified.clone()),
+                    (&qty, unspecified.clone()),
+                    (&bytes, unspecified.clone()),
+                ],
+            )
+            .await
+            .unwrap();
+        let rows = client
+            .query_typed(
+                "SELECT id, qty, data FROM items WHERE data = $1",
+                &[(&bytes, unspecified.clone())],
+            )
+            .await
+            .unwrap();
+        assert_eq!(rows.len(), 1, "{sql}");
+        assert_eq!(rows[0].get::<_, i32>(0), 42);
+        assert_eq!(rows[0].get::<_, i64>(1), 6_000_000_000);
+        assert_eq!(rows[0].get::<_, Vec<u8>>(2), bytes.0);
+        client
+            .execute("DELETE FROM items WHERE id = 42", &[])
+            .await
+            .unwrap();
+    }
+
+    // Where nothing determines a type it is text, as in PostgreSQL: bytes that are
+    // not UTF-8 are refused with 22P02, and the connection carries on.
+    let error = client
+        .query_typed("SELECT $1", &[(&bytes, unspecified.clone())])
+        .await
+        .unwrap_err();
+    assert_eq!(error.code(), Some(&SqlState::INVALID_TEXT_REPRESENTATION));
+    // Wrong-length bytes for an integer column are refused the same way.
+    let error = client
+        .query_typed(
+            "SELECT name FROM items WHERE id = $1",
+            &[(&bytes, unspecified.clone())],
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(error.code(), Some(&SqlState::INVALID_TEXT_REPRESENTATION));
+    let rows = client
+        .query_typed(
+            "SELECT name FROM items WHERE id = $1",
+            &[(&Untyped(1i32.to_be_bytes().to_vec()), unspecified)],
+        )
+        .await
+        .unwrap();
+    assert_eq!(rows[0].get::<_, &str>(0), "apple");
 }
