@@ -9,7 +9,7 @@ use common::TestServer;
 use rust_decimal::Decimal;
 use serde_json::{Value as Json, json};
 use tokio_postgres::error::SqlState;
-use tokio_postgres::types::Type;
+use tokio_postgres::types::{IsNull, Kind, ToSql, Type, to_sql_checked};
 use tokio_postgres::{Client, SimpleQueryMessage};
 use uuid::Uuid;
 
@@ -22,7 +22,9 @@ in_both_cache_modes!(
     driver_errors,
     every_type_round_trips_as_typed_parameters,
     sql_literals_read_back_as_postgres_types,
-    unreadable_stored_values
+    unreadable_stored_values,
+    parameter_types_inferred_from_columns,
+    unknown_binary_parameters_decoded_by_inferred_type
 );
 
 const SCHEMA: &str = "CREATE TABLE items (id integer PRIMARY KEY, name varchar(20) NOT NULL, price double precision, qty bigint, data bytea, ok boolean);
@@ -726,4 +728,210 @@ async fn unreadable_stored_values(cache: &str) {
         .await
         .unwrap();
     assert_eq!(row.get::<_, i64>(0), 1);
+}
+
+/// Describe announces the type of the column a parameter fills or is compared
+/// with, so a driver encodes an int for an integer column without being told.
+async fn parameter_types_inferred_from_columns(cache: &str) {
+    let server = TestServer::start(cache, &[]);
+    let (client, _conn) = server.connect().await;
+    client.batch_execute(SCHEMA).await.unwrap();
+
+    // INSERT without a column list: each parameter takes the column at its position.
+    let insert = client
+        .prepare("INSERT INTO items VALUES ($1, $2, $3, $4, $5, $6)")
+        .await
+        .unwrap();
+    assert_eq!(
+        insert.params(),
+        &[
+            Type::INT4,
+            Type::VARCHAR,
+            Type::FLOAT8,
+            Type::INT8,
+            Type::BYTEA,
+            Type::BOOL
+        ]
+    );
+    let blob: &[u8] = &[1, 0, 2];
+    client
+        .execute(&insert, &[&10i32, &"kiwi", &0.5f64, &8i64, &blob, &true])
+        .await
+        .unwrap();
+
+    // Multi-row VALUES, literals among the parameters, a generated column skipped.
+    client
+        .batch_execute(
+            "CREATE TABLE pairs (a bigint, b text, twice bigint GENERATED ALWAYS AS (a * 2), c boolean)",
+        )
+        .await
+        .unwrap();
+    let pairs = client
+        .prepare("INSERT INTO pairs VALUES ($1, 'x', $2), ($3, $4, false)")
+        .await
+        .unwrap();
+    assert_eq!(
+        pairs.params(),
+        &[Type::INT8, Type::BOOL, Type::INT8, Type::TEXT]
+    );
+    client
+        .execute(&pairs, &[&7i64, &true, &9i64, &"y"])
+        .await
+        .unwrap();
+    let rows = client
+        .query("SELECT a, b, twice, c FROM pairs ORDER BY a", &[])
+        .await
+        .unwrap();
+    let read: Vec<(i64, String, i64, bool)> = rows
+        .iter()
+        .map(|r| (r.get(0), r.get(1), r.get(2), r.get(3)))
+        .collect();
+    assert_eq!(
+        read,
+        vec![(7, "x".into(), 14, true), (9, "y".into(), 18, false)]
+    );
+
+    // UPDATE ... SET and WHERE take their columns' types.
+    let update = client
+        .prepare("UPDATE items SET qty = $1, data = $2 WHERE name = $3 AND id = $4")
+        .await
+        .unwrap();
+    assert_eq!(
+        update.params(),
+        &[Type::INT8, Type::BYTEA, Type::VARCHAR, Type::INT4]
+    );
+    let changed = client
+        .execute(&update, &[&99i64, &blob, &"kiwi", &10i32])
+        .await
+        .unwrap();
+    assert_eq!(changed, 1);
+    let row = client
+        .query_one(
+            "SELECT qty, data, price FROM items WHERE id = $1",
+            &[&10i32],
+        )
+        .await
+        .unwrap();
+    assert_eq!(row.get::<_, i64>(0), 99);
+    assert_eq!(row.get::<_, Vec<u8>>(1), blob);
+    assert_eq!(row.get::<_, f64>(2), 0.5);
+
+    // More values than the table has columns: the extra parameter is text, as
+    // nothing determines its type, and the statement fails with SQLite's error.
+    let error = match client
+        .prepare("INSERT INTO pairs VALUES ($1, $2, $3, $4)")
+        .await
+    {
+        Ok(statement) => {
+            assert_eq!(
+                statement.params(),
+                &[Type::INT8, Type::TEXT, Type::BOOL, Type::TEXT]
+            );
+            client
+                .execute(&statement, &[&1i64, &"z", &true, &"extra"])
+                .await
+                .unwrap_err()
+        }
+        Err(error) => error,
+    };
+    assert!(error.code().is_some(), "{error:?}");
+    assert_eq!(
+        client
+            .query("SELECT a FROM pairs", &[])
+            .await
+            .unwrap()
+            .len(),
+        2
+    );
+}
+
+/// Bytes sent in binary with no type, as node-postgres sends a Buffer and
+/// libpq-based drivers send bytes: whatever the client says they are.
+#[derive(Debug)]
+struct Untyped(Vec<u8>);
+
+impl ToSql for Untyped {
+    fn to_sql(
+        &self,
+        _: &Type,
+        out: &mut bytes::BytesMut,
+    ) -> Result<IsNull, Box<dyn std::error::Error + Sync + Send>> {
+        out.extend_from_slice(&self.0);
+        Ok(IsNull::No)
+    }
+
+    fn accepts(_: &Type) -> bool {
+        true
+    }
+
+    to_sql_checked!();
+}
+
+/// A binary parameter of unspecified type (OID 0) is decoded by the type its
+/// use implies, without the client describing the statement first.
+async fn unknown_binary_parameters_decoded_by_inferred_type(cache: &str) {
+    let server = TestServer::start(cache, &[]);
+    let (client, _conn) = server.connect().await;
+    client.batch_execute(SCHEMA).await.unwrap();
+    let unspecified = Type::new("unknown".into(), 0, Kind::Simple, "pg_catalog".into());
+    let bytes = Untyped(vec![0, 159, 146, 150, 255]);
+    let id = Untyped(42i32.to_be_bytes().to_vec());
+    let qty = Untyped(6_000_000_000i64.to_be_bytes().to_vec());
+
+    for sql in [
+        "INSERT INTO items VALUES ($1, 'raw', NULL, $2, $3, NULL)",
+        "INSERT INTO items (id, name, qty, data) VALUES ($1, 'raw', $2, $3)",
+    ] {
+        client
+            .query_typed(
+                sql,
+                &[
+                    (&id, unspecified.clone()),
+                    (&qty, unspecified.clone()),
+                    (&bytes, unspecified.clone()),
+                ],
+            )
+            .await
+            .unwrap();
+        let rows = client
+            .query_typed(
+                "SELECT id, qty, data FROM items WHERE data = $1",
+                &[(&bytes, unspecified.clone())],
+            )
+            .await
+            .unwrap();
+        assert_eq!(rows.len(), 1, "{sql}");
+        assert_eq!(rows[0].get::<_, i32>(0), 42);
+        assert_eq!(rows[0].get::<_, i64>(1), 6_000_000_000);
+        assert_eq!(rows[0].get::<_, Vec<u8>>(2), bytes.0);
+        client
+            .execute("DELETE FROM items WHERE id = 42", &[])
+            .await
+            .unwrap();
+    }
+
+    // Where nothing determines a type it is text, as in PostgreSQL: bytes that are
+    // not UTF-8 are refused with 22P02, and the connection carries on.
+    let error = client
+        .query_typed("SELECT $1", &[(&bytes, unspecified.clone())])
+        .await
+        .unwrap_err();
+    assert_eq!(error.code(), Some(&SqlState::INVALID_TEXT_REPRESENTATION));
+    // Wrong-length bytes for an integer column are refused the same way.
+    let error = client
+        .query_typed(
+            "SELECT name FROM items WHERE id = $1",
+            &[(&bytes, unspecified.clone())],
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(error.code(), Some(&SqlState::INVALID_TEXT_REPRESENTATION));
+    let rows = client
+        .query_typed(
+            "SELECT name FROM items WHERE id = $1",
+            &[(&Untyped(1i32.to_be_bytes().to_vec()), unspecified)],
+        )
+        .await
+        .unwrap();
+    assert_eq!(rows[0].get::<_, &str>(0), "apple");
 }

@@ -14,10 +14,19 @@ use sqlx::SqliteConnection;
 use super::catalog::read_columns;
 use crate::error::Error;
 
-/// Column name to declared type, for one table. Names are kept as SQLite reports
-/// them: both `pragma_table_info` and a result column's origin give the canonical
-/// spelling from the schema, so no case folding (and no allocation) per lookup.
-type TableTypes = Arc<HashMap<String, Arc<str>>>;
+/// One table's declared types.
+#[derive(Debug, Default)]
+struct Table {
+    /// Column name to declared type. Names are kept as SQLite reports them: both
+    /// `pragma_table_info` and a result column's origin give the canonical
+    /// spelling from the schema, so no case folding (and no allocation) per lookup.
+    by_name: HashMap<String, Arc<str>>,
+    /// The declared types of the columns an INSERT without a column list fills,
+    /// in order (generated columns take no values); `None` for an untyped one.
+    insertable: Vec<Option<Arc<str>>>,
+}
+
+type TableTypes = Arc<Table>;
 
 #[derive(Debug, Default)]
 pub struct DeclaredTypes {
@@ -43,7 +52,22 @@ impl DeclaredTypes {
             Some(types) => types,
             None => self.load(conn, table).await?,
         };
-        Ok(types.get(column).cloned())
+        Ok(types.by_name.get(column).cloned())
+    }
+
+    /// The declared type of the `index`th column an INSERT without a column list
+    /// fills in `table`, `None` for an untyped or missing one.
+    pub async fn insertable_decltype(
+        &self,
+        conn: &mut SqliteConnection,
+        table: &str,
+        index: usize,
+    ) -> Result<Option<Arc<str>>, Error> {
+        let types = match self.cached(table) {
+            Some(types) => types,
+            None => self.load(conn, table).await?,
+        };
+        Ok(types.insertable.get(index).cloned().flatten())
     }
 
     fn cached(&self, table: &str) -> Option<TableTypes> {
@@ -54,12 +78,17 @@ impl DeclaredTypes {
     async fn load(&self, conn: &mut SqliteConnection, table: &str) -> Result<TableTypes, Error> {
         // sqlx names columns of attached databases `schema.table`.
         let (schema, name) = table.split_once('.').unwrap_or(("main", table));
-        let types: HashMap<String, Arc<str>> = read_columns(conn, schema, name)
-            .await?
-            .into_iter()
-            .filter(|column| !column.decl.is_empty())
-            .map(|column| (column.name, Arc::from(column.decl)))
-            .collect();
+        let mut types = Table::default();
+        for column in read_columns(conn, schema, name).await? {
+            let decl = (!column.decl.is_empty()).then(|| Arc::<str>::from(column.decl));
+            // `hidden` is 0 for an ordinary column, 2 or 3 for a generated one.
+            if column.hidden == 0 {
+                types.insertable.push(decl.clone());
+            }
+            if let Some(decl) = decl {
+                types.by_name.insert(column.name, decl);
+            }
+        }
         let types = Arc::new(types);
         if let Ok(mut tables) = self.tables.write() {
             tables.insert(table.to_owned(), types.clone());

@@ -491,6 +491,13 @@ impl Session {
                     }
                     found
                 }
+                Some(ParamHint::Position { table, index }) => {
+                    let conn = self.connection().await?;
+                    engine
+                        .declared_types
+                        .insertable_decltype(conn, &table, index)
+                        .await?
+                }
                 None => None,
             };
             types.push(declared);

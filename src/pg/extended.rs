@@ -93,6 +93,11 @@ impl ExtendedQueryHandler for PgConnection {
             .get(&statement_name)
             .cloned()
             .ok_or_else(|| PgWireError::StatementNotFound(statement_name.clone()))?;
+        if binary_of_unknown_type(&prepared, &message) {
+            describe_params(&mut state.session, &prepared)
+                .await
+                .map_err(|e| to_pgwire(&e))?;
+        }
         let params = bind_params(&prepared, &message).map_err(|e| to_pgwire(&e))?;
         let portal = Portal {
             prepared,
@@ -485,6 +490,20 @@ async fn describe_params<'p>(
         })
         .collect();
     Ok(prepared.described_params.get_or_init(|| types))
+}
+
+/// Whether `bind` sends a parameter in binary whose type the client left
+/// unspecified: its bytes mean nothing until the type is inferred, as PostgreSQL
+/// infers it (a Buffer bound for a bytea column, an int for an integer one).
+fn binary_of_unknown_type(prepared: &Prepared, bind: &Bind) -> bool {
+    prepared.described_params.get().is_none()
+        && (0..bind.parameters.len()).any(|i| {
+            params::format_code(&bind.parameter_format_codes, i) == 1
+                && prepared
+                    .param_types
+                    .get(i)
+                    .is_none_or(|ty| *ty == Type::UNKNOWN)
+        })
 }
 
 fn bind_params(prepared: &Prepared, bind: &Bind) -> Result<Vec<Value>, Error> {

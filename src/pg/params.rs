@@ -2,7 +2,9 @@
 //!
 //! Parameters sent untyped (OID 0, as pgbench and psql do) arrive as text and are
 //! bound as text: SQLite's column affinity converts them where a column is compared
-//! or assigned, so `aid = $1` still uses the index on an INTEGER column.
+//! or assigned, so `aid = $1` still uses the index on an INTEGER column. Untyped
+//! parameters sent in binary (a node-postgres Buffer) mean nothing as text; Bind
+//! decodes those by the type inferred from their use, as PostgreSQL does.
 //!
 //! Typed dates, times, timestamps and uuids become the canonical text they are
 //! stored as (timestamptz converted to UTC); see [`super::types`] for the storage

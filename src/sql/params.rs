@@ -4,7 +4,8 @@
 //! (Describe answers with ParameterDescription) and then encode values to match:
 //! tokio-postgres refuses to send an `i32` for a parameter described as text.
 //! A parameter compared with, assigned to or inserted into a column takes that
-//! column's declared type; one under a cast takes the cast's type; `LIMIT` and
+//! column's declared type (an INSERT without a column list fills the table's
+//! columns in order); one under a cast takes the cast's type; `LIMIT` and
 //! `OFFSET` take bigint. The engine resolves column hints against the schema.
 
 use std::collections::HashMap;
@@ -22,6 +23,9 @@ use sqlparser::parser::Parser;
 pub enum ParamHint {
     /// The declared type of `column` in the first of `tables` that has it.
     Column { tables: Vec<String>, column: String },
+    /// The declared type of the `index`th (0-based) column that an INSERT without
+    /// a column list fills in `table`: its columns in order, less generated ones.
+    Position { table: String, index: usize },
     /// A type named in the statement (a cast), as SQLite would declare it.
     Declared(String),
 }
@@ -151,16 +155,22 @@ impl Collector<'_> {
                     return;
                 };
                 for row in &values.rows {
-                    for (expr, column) in row.iter().zip(&insert.columns) {
-                        if let Some(column) = last(column) {
-                            self.set(
-                                expr,
-                                ParamHint::Column {
-                                    tables: vec![table.clone()],
-                                    column,
-                                },
-                            );
-                        }
+                    for (index, expr) in row.iter().enumerate() {
+                        let hint = if insert.columns.is_empty() {
+                            ParamHint::Position {
+                                table: table.clone(),
+                                index,
+                            }
+                        } else {
+                            let Some(column) = insert.columns.get(index).and_then(last) else {
+                                continue;
+                            };
+                            ParamHint::Column {
+                                tables: vec![table.clone()],
+                                column,
+                            }
+                        };
+                        self.set(expr, hint);
                     }
                 }
             }
@@ -297,6 +307,31 @@ mod tests {
         assert_eq!(
             param_hints("INSERT INTO t (a, b) VALUES (?1, ?2)", 2),
             vec![column("t", "a"), column("t", "b")]
+        );
+        let position = |index| {
+            Some(ParamHint::Position {
+                table: "t".into(),
+                index,
+            })
+        };
+        assert_eq!(
+            param_hints("INSERT INTO t VALUES (?1, 'x', ?2), (?3, ?4, ?5)", 5),
+            vec![
+                position(0),
+                position(2),
+                position(0),
+                position(1),
+                position(2)
+            ]
+        );
+        assert_eq!(
+            param_hints("INSERT INTO t (b, a) VALUES (?1, ?2), (?3, ?4)", 4),
+            vec![
+                column("t", "b"),
+                column("t", "a"),
+                column("t", "b"),
+                column("t", "a")
+            ]
         );
         assert_eq!(
             param_hints("UPDATE t SET a = ?2 WHERE id = ?1", 2),

@@ -56,6 +56,32 @@ class ConnectionTests(unittest.TestCase):
             self.assertEqual(user, "postgres")
             self.assertTrue(version.startswith("PostgreSQL 15"), version)
 
+    def test_type_info_fetch(self):
+        # psycopg's own type lookup (what SQLAlchemy 2 runs on its first connect):
+        # pg_type with to_regtype($1) and oid::regtype::text.
+        from psycopg.types import TypeInfo
+
+        with connect(autocommit=True) as conn:
+            info = TypeInfo.fetch(conn, "int4")
+            self.assertIsNotNone(info)
+            self.assertEqual(
+                (info.name, info.oid, info.array_oid, info.regtype, info.delimiter),
+                ("int4", 23, 1007, "integer", ","),
+            )
+            info = TypeInfo.fetch(conn, "character varying")
+            self.assertEqual(
+                (info.name, info.oid, info.regtype),
+                ("varchar", 1043, "character varying"),
+            )
+            self.assertIsNone(TypeInfo.fetch(conn, "hstore"))
+            conn.execute("CREATE TABLE regclass_probe (a int)")
+            oids = conn.execute(
+                "SELECT to_regclass(%s) = c.oid, to_regclass('no_such_table') FROM pg_class c"
+                " WHERE c.relname = 'regclass_probe'",
+                ["public.regclass_probe"],
+            ).fetchone()
+            self.assertEqual(oids, (True, None))
+
     def test_set_and_show_application_name(self):
         with connect(autocommit=True, application_name="at-start") as conn:
             self.assertEqual(conn.info.parameter_status("application_name"), "at-start")

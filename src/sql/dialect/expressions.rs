@@ -144,6 +144,31 @@ fn oid_or_lookup(text: &str, kind: &str) -> Option<Rewrite> {
     ))
 }
 
+/// `to_regtype(name)`, `to_regclass(name)`: the oid of the catalog object of
+/// `kind` that the text `name` names, NULL for none. The name may carry a schema
+/// and is matched without case; a type is found by its `typname` (`int4`) or its
+/// SQL name (`integer`, `character varying`, `integer[]`).
+fn oid_by_name(kind: &str, name: &str) -> Option<Rewrite> {
+    // Read through subqueries whose columns are all `litewire_*`, so that a
+    // column in `name` still refers to the outer query (as in [`name_of`]); from
+    // the one relation rather than the `litewire_names` union, and with `name`
+    // unqualified once, because SQLx's type inference of the whole statement
+    // walks every branch of it.
+    let (names, relation) = match kind {
+        "type" => (
+            "typname AS litewire_name, format_type(oid, NULL) AS litewire_sql_name",
+            "pg_type",
+        ),
+        _ => (
+            "relname AS litewire_name, relname AS litewire_sql_name",
+            "pg_class",
+        ),
+    };
+    from_catalog(format!(
+        "(SELECT litewire_oid FROM (SELECT oid AS litewire_oid, {names} FROM {relation}), (SELECT lower(CASE WHEN instr({name}, '.') > 0 THEN substr({name}, instr({name}, '.') + 1) ELSE {name} END) AS litewire_wanted) WHERE litewire_wanted IN (litewire_name, litewire_sql_name))"
+    ))
+}
+
 /// The name (or definition) of the catalog object of `kind` with oid `oid`.
 /// `litewire_names` has only `litewire_*` columns, so that an unqualified
 /// column in `oid` (psql writes `pg_get_constraintdef(oid)`) still refers to the
@@ -275,6 +300,8 @@ fn function_call(function: &sqlparser::ast::Function) -> Option<Rewrite> {
             _,
         ) => plain("true".into()),
         ("pg_is_in_recovery" | "pg_relation_is_publishable", _) => plain("false".into()),
+        ("to_regtype", 1) => oid_by_name("type", &arg(0)),
+        ("to_regclass", 1) => oid_by_name("class", &arg(0)),
         ("pg_get_userbyid", 1) => name_of("role", arg(0)),
         ("pg_encoding_to_char", 1) => plain("'UTF8'".into()),
         ("obj_description" | "col_description" | "shobj_description", _) => plain("NULL".into()),

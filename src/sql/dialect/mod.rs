@@ -85,6 +85,8 @@ const TRIGGER_WORDS: &[&str] = &[
     "session_user",
     "some",
     "string_agg",
+    "to_regclass",
+    "to_regtype",
     "unnest",
     "version",
 ];
