@@ -310,7 +310,7 @@ impl Engine {
         &self.info
     }
 
-    /// Closes every connection; the last one to close checkpoints the WAL.
+    /// Closes every connection and checkpoints the WAL into the file.
     pub async fn close(&self) {
         let idle = match self.idle.lock() {
             Ok(mut idle) => {
@@ -333,6 +333,19 @@ impl Engine {
             let _ = conn.close().await;
         }
         self.pool.close().await;
+        // The last connection to close checkpoints the WAL into the file; a
+        // discarded connection still closing behind could be that one, so the
+        // checkpoint is made here too.
+        use sqlx::{ConnectOptions, Connection};
+        if let Ok(mut conn) = self.health_options.connect().await {
+            let checkpoint = sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)")
+                .execute(&mut conn)
+                .await;
+            if let Err(error) = checkpoint {
+                tracing::warn!(%error, "WAL checkpoint at shutdown");
+            }
+            let _ = conn.close().await;
+        }
     }
 }
 
