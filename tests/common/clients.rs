@@ -133,11 +133,13 @@ fn installed(
 /// The copy of the spec an install was made from.
 const STAMP: &str = ".package.json";
 
-fn run(command: &mut Command) -> std::io::Result<Output> {
+/// Runs `command` to its end, with nothing on its stdin.
+pub fn run(command: &mut Command) -> std::io::Result<Output> {
     command.stdin(Stdio::null()).output()
 }
 
-fn describe(result: &std::io::Result<Output>) -> String {
+/// A finished command's status and output, or why it could not run, for a message.
+pub fn describe(result: &std::io::Result<Output>) -> String {
     match result {
         Ok(output) => format!(
             "{}\n{}{}",

@@ -3,8 +3,10 @@
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Command;
 use std::sync::OnceLock;
+
+use super::clients::{describe, run};
 
 pub fn python_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/python")
@@ -86,20 +88,4 @@ fn prepare_venv() -> Result<PathBuf, String> {
         .map_err(|e| format!("write the virtualenv stamp: {e}"))?;
     std::fs::rename(&staging, &venv).map_err(|e| format!("rename the virtualenv: {e}"))?;
     Ok(python)
-}
-
-fn run(command: &mut Command) -> std::io::Result<Output> {
-    command.stdin(Stdio::null()).output()
-}
-
-fn describe(result: &std::io::Result<Output>) -> String {
-    match result {
-        Ok(output) => format!(
-            "{}\n{}{}",
-            output.status,
-            String::from_utf8_lossy(&output.stdout),
-            String::from_utf8_lossy(&output.stderr)
-        ),
-        Err(error) => error.to_string(),
-    }
 }
