@@ -13,6 +13,10 @@
 //! (57P01). CancelRequests are answered on the accepting thread, before a
 //! connection reaches a worker (see `cancel`): a worker may be busy running the
 //! very statement to cancel.
+//!
+//! A connection first negotiates TLS as the client asks (an SSLRequest, or
+//! PostgreSQL 17's direct TLS), with pgwire's negotiation, then logs in through
+//! the [`Gate`] (`login`: SCRAM-SHA-256 and the other methods, or trust).
 
 mod cancel;
 mod connection;
