@@ -135,6 +135,16 @@ impl QueryResult {
         }
     }
 
+    /// A statement's end without its rows (a portal's, once they were sent).
+    pub fn completed(completion: Completion) -> Self {
+        QueryResult {
+            kind: completion.kind,
+            rows_affected: completion.rows_affected,
+            last_insert_rowid: completion.last_insert_rowid,
+            ..QueryResult::empty(completion.kind)
+        }
+    }
+
     /// How the statement ended.
     pub fn completion(&self) -> Completion {
         Completion {

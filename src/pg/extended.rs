@@ -237,12 +237,7 @@ impl ExtendedQueryHandler for PgConnection {
                 .await;
             }
             if let Some(completion) = last {
-                portal.progress = Progress::Done(QueryResult {
-                    kind: completion.kind,
-                    rows_affected: completion.rows_affected,
-                    last_insert_rowid: completion.last_insert_rowid,
-                    ..QueryResult::empty(completion.kind)
-                });
+                portal.progress = Progress::Done(QueryResult::completed(completion));
             }
             return Ok(());
         }
@@ -269,12 +264,7 @@ impl ExtendedQueryHandler for PgConnection {
             report_settings(client, &mut state.session).await?;
             ran?;
             if let Some(completion) = last {
-                portal.progress = Progress::Done(QueryResult {
-                    kind: completion.kind,
-                    rows_affected: completion.rows_affected,
-                    last_insert_rowid: completion.last_insert_rowid,
-                    ..QueryResult::empty(completion.kind)
-                });
+                portal.progress = Progress::Done(QueryResult::completed(completion));
             }
             state.after(&statement);
             return Ok(());
