@@ -560,7 +560,10 @@ async fn cursor_streams_entries() {
 /// the statement, so its stream comes back for the next request.
 #[tokio::test]
 async fn cursor_rows_stream_in_bounded_memory_and_stop_with_the_client() {
-    let server = TestServer::start("shared", &[]);
+    // No time limit: a debug build on a busy machine may take longer than the
+    // default's 30 s to write a million rows, and it is the client's hang-up
+    // that must stop the endless statement below.
+    let server = TestServer::start("shared", &["--http-timeout-ms", "0"]);
     pipeline(&server, json!({"requests": [execute("SELECT 1"), close()]})).await;
     let idle = server.peak_rss_kib();
     let rows = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000000) \
@@ -750,4 +753,65 @@ async fn a_baton_from_a_cursor_waits_for_the_cursor() {
     )
     .await;
     assert_eq!(responses(&answer)[0]["is_autocommit"], true);
+}
+
+/// The HTTP port's limits hold for Hrana as for `POST /`: a statement stops at
+/// `--http-timeout-ms` (counted from each request of a stream), and rows past
+/// `--http-max-response-bytes` fail their statement, leaving the stream usable.
+#[tokio::test]
+async fn pipelines_keep_the_http_limits() {
+    let server = TestServer::start(
+        "shared",
+        &[
+            "--http-timeout-ms",
+            "300",
+            "--http-max-response-bytes",
+            "100000",
+        ],
+    );
+    let endless = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) \
+                   SELECT count(*) FROM c";
+    let big = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 100000) \
+               SELECT x, 'row ' || x FROM c";
+    let started = std::time::Instant::now();
+    let answer = pipeline(&server, json!({"requests": [execute(endless), close()]})).await;
+    let message = responses(&answer)[0]["message"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(message.contains("statement timeout"), "{answer}");
+    assert!(started.elapsed() < Duration::from_secs(10));
+
+    let first = pipeline(&server, json!({"requests": [execute("SELECT 1")]})).await;
+    // Later than the first request's deadline: the second has its own.
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    let second = pipeline(
+        &server,
+        json!({"baton": first["baton"], "requests": [execute(big), execute("SELECT 2")]}),
+    )
+    .await;
+    let message = responses(&second)[0]["message"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(
+        message.contains("exceeds") && message.contains("--http-max-response-bytes"),
+        "{second}"
+    );
+    // The budget is the answer's: the next request of the pipeline still fits.
+    assert_eq!(responses(&second)[1]["result"]["rows"][0][0], integer(2));
+    let third = pipeline(
+        &server,
+        json!({"baton": second["baton"], "requests": [execute(endless), close()]}),
+    )
+    .await;
+    let message = responses(&third)[0]["message"].as_str().unwrap_or_default();
+    assert!(message.contains("statement timeout"), "{third}");
+
+    let (status, answer) = post(&server, "/v1/execute", &json!({"stmt": {"sql": big}})).await;
+    assert_eq!(status, 400, "{answer}");
+    assert!(
+        answer["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("exceeds")),
+        "{answer}"
+    );
 }

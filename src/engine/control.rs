@@ -133,10 +133,11 @@ impl StatementControl {
         self.notify.notify_waiters();
     }
 
-    /// Stops statements once `client` says it has gone away.
-    pub fn watch_client(&self, client: Arc<dyn ClientGone>) {
+    /// Stops statements once `client` says it has gone away (`None`: no client
+    /// is watched, as between two requests of one Hrana stream).
+    pub fn watch_client(&self, client: Option<Arc<dyn ClientGone>>) {
         if let Ok(mut watched) = self.client.lock() {
-            *watched = Some(client);
+            *watched = client;
         }
     }
 

@@ -149,9 +149,10 @@ impl Session {
         self.control.control().clone()
     }
 
-    /// No statement of this session runs past `limit`.
-    pub fn limit_until(&mut self, limit: Instant) {
-        self.time_limit = Some(limit);
+    /// No statement of this session runs past `limit` (`None`: no limit but
+    /// `statement_timeout`).
+    pub fn limit_until(&mut self, limit: Option<Instant>) {
+        self.time_limit = limit;
     }
 
     /// How long the session may sit idle inside a transaction before it is ended

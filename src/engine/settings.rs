@@ -269,6 +269,7 @@ impl Settings {
     pub fn with_server_defaults(mut self, defaults: &[(&str, String)]) -> Self {
         for (name, value) in defaults {
             if let Some(known) = lookup(name)
+                && value.as_str() != known.default
                 && !self.startup.contains_key(known.name)
             {
                 self.startup.insert(known.name.to_owned(), value.clone());
@@ -286,6 +287,10 @@ impl Settings {
             Some(value) => value.as_str(),
             None => lookup(canonical)?.default,
         };
+        if value == "0" {
+            // Off, as these settings mostly are: nothing to parse.
+            return None;
+        }
         parse_duration(value).filter(|d| !d.is_zero())
     }
 

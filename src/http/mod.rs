@@ -27,8 +27,9 @@ use std::time::{Duration, Instant};
 
 use axum::Router;
 use axum::body::Bytes;
-use axum::extract::{DefaultBodyLimit, Extension, State};
+use axum::extract::{DefaultBodyLimit, Extension, FromRequestParts, State};
 use axum::http::StatusCode;
+use axum::http::request::Parts;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use hyper_util::rt::{TokioIo, TokioTimer};
@@ -39,7 +40,7 @@ use tokio_rustls::TlsAcceptor;
 
 use crate::auth::Auth;
 use crate::config::Config;
-use crate::engine::{ClientGone, Engine};
+use crate::engine::{ClientGone, Engine, Session};
 use crate::shutdown::Shutdown;
 use crate::workers::Workers;
 
@@ -59,14 +60,11 @@ pub async fn serve(
         max_stored_sql: config.hrana_max_stored_sql,
     };
     let streams = hrana::Streams::start(engine.clone(), limits, shutdown.clone());
-    let app = router(
-        engine,
-        auth,
-        config.http_body_limit,
-        config.http_max_response_bytes,
-        streams.clone(),
-    )
-    .layer(Extension(TimeLimit(config.http_timeout())));
+    let app =
+        router(engine, auth, config.http_body_limit, streams.clone()).layer(Extension(Limits {
+            time: config.http_timeout(),
+            response_bytes: config.http_max_response_bytes,
+        }));
     serve_app(
         listener,
         app,
@@ -80,9 +78,55 @@ pub async fn serve(
     streams.close_all().await;
 }
 
-/// How long a request's statements may run.
+/// The server's limits on every request: how long its statements may run, and
+/// how many bytes of JSON its answer may take.
 #[derive(Debug, Clone, Copy)]
-struct TimeLimit(Option<Duration>);
+struct Limits {
+    time: Option<Duration>,
+    response_bytes: usize,
+}
+
+/// One request's bounds, for whichever session runs its statements: its
+/// deadline (`--http-timeout-ms` from its arrival), the client whose hang-up
+/// stops them, and the size of its answer (`--http-max-response-bytes`).
+#[derive(Clone)]
+pub struct RequestLimits {
+    deadline: Option<Instant>,
+    client: Option<Arc<dyn ClientGone>>,
+    pub response_bytes: usize,
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for RequestLimits {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
+        let arrived = Instant::now();
+        let limits = parts.extensions.get::<Limits>();
+        Ok(RequestLimits {
+            deadline: limits.and_then(|l| l.time).map(|time| arrived + time),
+            client: parts
+                .extensions
+                .get::<Client>()
+                .map(|Client(probe)| probe.clone()),
+            response_bytes: limits.map_or(usize::MAX, |l| l.response_bytes),
+        })
+    }
+}
+
+impl RequestLimits {
+    /// Bounds `session`'s statements by this request, until `release`.
+    pub fn apply(&self, session: &mut Session) {
+        session.limit_until(self.deadline);
+        session.control().watch_client(self.client.clone());
+    }
+
+    /// Lets a session that outlives the request go (a Hrana stream's): no
+    /// deadline, and no socket watched that may be closed and reused.
+    pub fn release(session: &mut Session) {
+        session.limit_until(None);
+        session.control().watch_client(None);
+    }
+}
 
 /// The connection a request came on, to notice that its client hung up.
 #[derive(Clone)]
@@ -221,50 +265,40 @@ async fn serve_connection<S>(
     }
 }
 
-/// What the handlers share.
-#[derive(Clone)]
-struct Shared {
-    engine: Arc<Engine>,
-    /// Largest response, in bytes of JSON.
-    response_limit: usize,
-}
-
-pub fn router(
+fn router(
     engine: Arc<Engine>,
     auth: Arc<Auth>,
     body_limit: usize,
-    response_limit: usize,
     streams: Arc<hrana::Streams>,
 ) -> Router {
-    Router::new()
+    let router = Router::new()
         .route("/", post(execute))
         .route("/health", get(health))
         .route("/version", get(version))
-        .with_state(Shared {
-            engine,
-            response_limit,
-        })
+        .with_state(engine)
         .merge(hrana::router(streams))
-        .layer(DefaultBodyLimit::max(body_limit))
-        .layer(axum::middleware::from_fn_with_state(
+        .layer(DefaultBodyLimit::max(body_limit));
+    if auth.enabled() {
+        router.layer(axum::middleware::from_fn_with_state(
             auth,
             auth::authenticate,
         ))
+    } else {
+        router.layer(Extension(auth::Caller::trusted()))
+    }
 }
 
 async fn execute(
-    State(shared): State<Shared>,
+    State(engine): State<Arc<Engine>>,
     Extension(caller): Extension<auth::Caller>,
-    limit: Option<Extension<TimeLimit>>,
-    client: Option<Extension<Client>>,
+    limits: RequestLimits,
     body: Bytes,
 ) -> Response {
-    let started = Instant::now();
     let batch = match request::parse(&body) {
         Ok(batch) => batch,
         Err(request::BadRequest(message)) => return error(StatusCode::BAD_REQUEST, &message),
     };
-    if !shared.engine.has_free_connection() {
+    if !engine.has_free_connection() {
         let mut response = error(
             StatusCode::SERVICE_UNAVAILABLE,
             "sorry, too many clients already: every SQLite connection is in use (see --max-connections)",
@@ -275,28 +309,28 @@ async fn execute(
         );
         return response;
     }
-    let mut session = caller.session(&shared.engine);
-    if let Some(Extension(TimeLimit(Some(limit)))) = limit {
-        session.limit_until(started + limit);
-    }
-    if let Some(Extension(Client(probe))) = client {
-        session.control().watch_client(probe);
-    }
-    let mut results = response::Collected::new(batch.len(), shared.response_limit);
+    let mut session = caller.session(&engine);
+    limits.apply(&mut session);
+    let mut budget = response::Budget::new(limits.response_bytes);
+    let mut results = response::Bounded::new(
+        Vec::with_capacity(batch.len()),
+        &mut budget,
+        response::json_size,
+    );
     session.execute_batch_into(&batch, &mut results).await;
     // A batch that opened a transaction and did not end it is rolled back here.
     session.close().await;
-    results.into_response()
+    response::batch(&results.inner, batch.len())
 }
 
-async fn health(State(Shared { engine, .. }): State<Shared>) -> Response {
+async fn health(State(engine): State<Arc<Engine>>) -> Response {
     match engine.ping().await {
         Ok(()) => (StatusCode::OK, axum::Json(json!({"status": "ok"}))).into_response(),
         Err(e) => error(StatusCode::SERVICE_UNAVAILABLE, &e.message),
     }
 }
 
-async fn version(State(Shared { engine, .. }): State<Shared>) -> Response {
+async fn version(State(engine): State<Arc<Engine>>) -> Response {
     let info = engine.info();
     axum::Json(json!({
         "litewire": info.version,

@@ -2,9 +2,7 @@
 //! (no intermediate JSON tree, no copies of the rows).
 //!
 //! The answer is one JSON document, so the rows are kept until the batch ends:
-//! [`Collected`] keeps them, counting the JSON they will take, and fails the
-//! statement whose rows go past the response limit, so that a huge result costs
-//! memory in proportion to the limit, not to the result.
+//! they are kept within a [`Budget`] ([`Bounded`]; Hrana's pipelines use the same).
 
 use std::sync::Arc;
 
@@ -16,33 +14,92 @@ use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 use crate::engine::{Column, Completion, QueryResult, ResultSink, Value};
 use crate::error::{Error, ErrorKind};
 
-/// A batch's results on their way to one JSON answer, within a size limit.
-pub struct Collected {
-    results: Vec<Result<QueryResult, Error>>,
-    statements: usize,
+/// Results on their way to one JSON answer: each row is counted against the
+/// answer's [`Budget`], sized as the answer's encoding writes it, before `inner`
+/// keeps it. A statement that fails gives back what its rows took: the answer
+/// carries its error, not its rows.
+pub struct Bounded<'b, S> {
+    pub inner: S,
+    budget: &'b mut Budget,
+    size: fn(&Value) -> usize,
+    /// The budget used before the current statement.
+    before_statement: usize,
+}
+
+impl<'b, S: ResultSink> Bounded<'b, S> {
+    pub fn new(inner: S, budget: &'b mut Budget, size: fn(&Value) -> usize) -> Self {
+        Bounded {
+            inner,
+            before_statement: budget.used,
+            budget,
+            size,
+        }
+    }
+}
+
+impl<S: ResultSink> ResultSink for Bounded<'_, S> {
+    fn begin_statement(&mut self) -> Result<(), Error> {
+        self.before_statement = self.budget.used;
+        self.budget.statement()?;
+        self.inner.begin_statement()
+    }
+
+    fn columns(&mut self, columns: &Arc<Vec<Column>>) -> Result<(), Error> {
+        self.budget.columns(columns);
+        self.inner.columns(columns)
+    }
+
+    fn row(&mut self, row: Vec<Value>) -> Result<(), Error> {
+        self.budget.row(&row, self.size)?;
+        self.inner.row(row)
+    }
+
+    fn finish_statement(&mut self, completion: Completion) -> Result<(), Error> {
+        self.inner.finish_statement(completion)
+    }
+
+    fn error(&mut self, error: &Error) {
+        self.budget.used = self.before_statement + STATEMENT_BYTES;
+        self.inner.error(error);
+    }
+}
+
+/// The bytes of JSON an answer may still take (`--http-max-response-bytes`),
+/// counted as rows arrive: the statement whose rows go past it fails, so a
+/// huge result costs memory in proportion to the limit, not to the result.
+pub struct Budget {
     /// JSON bytes the rows so far will take, roughly (never less than a third).
-    bytes: usize,
+    used: usize,
     limit: usize,
 }
 
-impl Collected {
-    pub fn new(statements: usize, limit: usize) -> Self {
-        Collected {
-            results: Vec::with_capacity(statements),
-            statements,
-            bytes: 0,
-            limit,
-        }
+/// What one statement's answer takes without its rows.
+const STATEMENT_BYTES: usize = 64;
+
+impl Budget {
+    pub fn new(limit: usize) -> Self {
+        Budget { used: 0, limit }
     }
 
-    pub fn into_response(self) -> Response {
-        batch(&self.results, self.statements)
+    /// A statement's answer, without its rows.
+    fn statement(&mut self) -> Result<(), Error> {
+        self.add(STATEMENT_BYTES)
+    }
+
+    /// Column names are small: counted, never refused.
+    fn columns(&mut self, columns: &[Column]) {
+        self.used += columns.iter().map(|c| c.name.len() + 3).sum::<usize>();
+    }
+
+    /// A row, its values sized by `size`.
+    fn row(&mut self, row: &[Value], size: fn(&Value) -> usize) -> Result<(), Error> {
+        self.add(2 + row.iter().map(size).sum::<usize>())
     }
 
     /// Counts `bytes` more of the answer, failing past the limit.
     fn add(&mut self, bytes: usize) -> Result<(), Error> {
-        self.bytes += bytes;
-        if self.bytes > self.limit {
+        self.used += bytes;
+        if self.used > self.limit {
             return Err(Error::new(
                 ErrorKind::InvalidRequest,
                 format!(
@@ -56,37 +113,9 @@ impl Collected {
     }
 }
 
-/// What one statement's answer takes without its rows.
-const STATEMENT_BYTES: usize = 64;
-
-impl ResultSink for Collected {
-    fn begin_statement(&mut self) -> Result<(), Error> {
-        // `{"results":{"columns":[],"rows":[],"rows_affected":0}}` and its comma.
-        self.add(STATEMENT_BYTES)?;
-        self.results.begin_statement()
-    }
-
-    fn columns(&mut self, columns: &Arc<Vec<Column>>) -> Result<(), Error> {
-        self.bytes += columns.iter().map(|c| c.name.len() + 3).sum::<usize>();
-        self.results.columns(columns)
-    }
-
-    fn row(&mut self, row: Vec<Value>) -> Result<(), Error> {
-        self.add(2 + row.iter().map(json_size).sum::<usize>())?;
-        self.results.row(row)
-    }
-
-    fn finish_statement(&mut self, completion: Completion) -> Result<(), Error> {
-        self.results.finish_statement(completion)
-    }
-
-    fn error(&mut self, error: &Error) {
-        self.results.error(error);
-    }
-}
-
-/// About how many bytes of JSON a value takes, with its separator.
-fn json_size(value: &Value) -> usize {
+/// About how many bytes of JSON a value takes in this answer, with its
+/// separator.
+pub fn json_size(value: &Value) -> usize {
     1 + match value {
         Value::Null => 4,
         Value::Integer(i) => i.checked_ilog10().map_or(1, |digits| digits as usize + 2),
@@ -98,7 +127,7 @@ fn json_size(value: &Value) -> usize {
 
 /// One element per statement: `{"results": {...}}`, `{"error": "..."}` for the
 /// statement that failed, `null` for those after it (not run).
-fn batch(results: &[Result<QueryResult, Error>], statements: usize) -> Response {
+pub fn batch(results: &[Result<QueryResult, Error>], statements: usize) -> Response {
     match serde_json::to_vec(&Batch {
         results,
         statements,

@@ -18,6 +18,7 @@ use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 use tokio::sync::mpsc;
 
+use super::super::RequestLimits;
 use super::super::auth::Caller;
 use super::exec::BatchProgress;
 use super::proto::{Cols, Counts, CursorRequest, HranaError, Row};
@@ -33,6 +34,7 @@ const CHUNKS_IN_FLIGHT: usize = 4;
 pub async fn cursor(
     State(streams): State<Arc<Streams>>,
     Extension(caller): Extension<Caller>,
+    limits: RequestLimits,
     body: Bytes,
 ) -> Response {
     let request: CursorRequest = match super::decode(&body) {
@@ -40,13 +42,18 @@ pub async fn cursor(
         Err(error) => return super::failure(StatusCode::BAD_REQUEST, error),
     };
     // The stream outlives the cursor: the client closes it with a pipeline.
-    let lease = match streams
+    let mut lease = match streams
         .lease(request.baton.as_deref(), false, &caller)
         .await
     {
         Ok(lease) => lease,
         Err(StreamError(error)) => return super::failure(StatusCode::BAD_REQUEST, error),
     };
+    // Its rows stream, in bounded memory: the deadline and the client's
+    // hang-up bound it, not the response size.
+    if let Ok(state) = lease.state() {
+        state.serve(&limits);
+    }
     let (sender, receiver) = mpsc::channel::<Bytes>(CHUNKS_IN_FLIGHT);
     tokio::spawn(run(lease, request, Writer::new(sender)));
     let chunks = futures::stream::unfold(receiver, |mut receiver| async move {

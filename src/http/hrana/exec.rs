@@ -11,9 +11,11 @@ use std::time::Instant;
 
 use serde::Serialize;
 
+use super::super::RequestLimits;
+use super::super::response::{Bounded, Budget};
 use super::errors;
 use super::proto::{
-    Batch, BatchCond, BatchOutcome, DescribeOutcome, DescribeParam, HranaError, HranaValue,
+    self, Batch, BatchCond, BatchOutcome, DescribeOutcome, DescribeParam, HranaError, HranaValue,
     NamedArg, Stmt, StmtOutcome, StreamRequest,
 };
 use crate::engine::{Discard, QueryResult, ResultSink, Session, TransactionState, Value};
@@ -56,15 +58,19 @@ impl StreamState {
     }
 
     /// Answers one request other than `close`.
-    pub async fn handle(&mut self, request: StreamRequest) -> Result<StreamResponse, HranaError> {
+    pub async fn handle(
+        &mut self,
+        request: StreamRequest,
+        budget: &mut Budget,
+    ) -> Result<StreamResponse, HranaError> {
         match request {
             StreamRequest::Close => Ok(StreamResponse::Close),
             StreamRequest::Execute { stmt } => self
-                .execute(stmt)
+                .execute(stmt, budget)
                 .await
                 .map(|result| StreamResponse::Execute { result }),
             StreamRequest::Batch { batch } => Ok(StreamResponse::Batch {
-                result: self.batch(batch).await,
+                result: self.batch(batch, budget).await,
             }),
             StreamRequest::Sequence { sql, sql_id } => {
                 let sql = self.sql_text(sql, sql_id)?;
@@ -93,13 +99,31 @@ impl StreamState {
         self.session.transaction_state() == TransactionState::Idle
     }
 
-    /// Runs one statement.
-    pub async fn execute(&mut self, stmt: Stmt) -> Result<StmtOutcome, HranaError> {
+    /// Bounds the stream's statements by the request that has it now.
+    pub fn serve(&mut self, limits: &RequestLimits) {
+        limits.apply(&mut self.session);
+    }
+
+    /// Between requests: no deadline, no client watched.
+    pub fn idle(&mut self) {
+        RequestLimits::release(&mut self.session);
+    }
+
+    /// Runs one statement; its rows count against the answer's `budget`.
+    pub async fn execute(
+        &mut self,
+        stmt: Stmt,
+        budget: &mut Budget,
+    ) -> Result<StmtOutcome, HranaError> {
         let want_rows = stmt.want_rows;
-        let mut result = QueryResult::empty(CommandKind::Select);
+        let mut result = Bounded::new(
+            QueryResult::empty(CommandKind::Select),
+            budget,
+            proto::encoded_size,
+        );
         let duration_ms = self.execute_into(stmt, &mut result).await?;
         Ok(StmtOutcome {
-            result,
+            result: result.inner,
             want_rows,
             duration_ms,
         })
@@ -121,7 +145,7 @@ impl StreamState {
     }
 
     /// Runs a batch's steps in order, each when its condition holds.
-    pub async fn batch(&mut self, batch: Batch) -> BatchOutcome {
+    pub async fn batch(&mut self, batch: Batch, budget: &mut Budget) -> BatchOutcome {
         let mut progress = BatchProgress::default();
         let mut steps = Vec::with_capacity(batch.steps.len());
         for step in batch.steps {
@@ -130,7 +154,7 @@ impl StreamState {
                 steps.push(None);
                 continue;
             }
-            let outcome = self.execute(step.stmt).await;
+            let outcome = self.execute(step.stmt, budget).await;
             progress.ran(outcome.is_ok());
             steps.push(Some(outcome));
         }

@@ -29,7 +29,9 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde::Serialize;
 
+use super::RequestLimits;
 use super::auth::Caller;
+use super::response::Budget;
 use exec::StreamResponse;
 use proto::{HranaError, PipelineRequest, StreamRequest};
 pub use streams::{Limits, Streams};
@@ -71,6 +73,7 @@ enum StreamResult {
 async fn pipeline(
     State(streams): State<Arc<Streams>>,
     Extension(caller): Extension<Caller>,
+    limits: RequestLimits,
     body: Bytes,
 ) -> Response {
     let request: PipelineRequest = match decode(&body) {
@@ -85,6 +88,10 @@ async fn pipeline(
         Ok(lease) => lease,
         Err(streams::StreamError(error)) => return failure(StatusCode::BAD_REQUEST, error),
     };
+    if let Ok(state) = lease.state() {
+        state.serve(&limits);
+    }
+    let mut budget = Budget::new(limits.response_bytes);
     let mut results = Vec::with_capacity(request.requests.len());
     let mut closed = false;
     for request in request.requests {
@@ -98,7 +105,7 @@ async fn pipeline(
                 Ok(StreamResponse::Close)
             }
             (false, request) => match lease.state() {
-                Ok(state) => state.handle(request).await,
+                Ok(state) => state.handle(request, &mut budget).await,
                 Err(error) => Err(error),
             },
         };

@@ -196,6 +196,18 @@ impl Serialize for Cell<'_> {
     }
 }
 
+/// About how many bytes of JSON a value takes as [`Cell`] writes it, with its
+/// separator (for the answer's size limit).
+pub fn encoded_size(value: &Value) -> usize {
+    1 + match value {
+        Value::Null => 15,
+        Value::Integer(_) => 50,
+        Value::Real(_) => 48,
+        Value::Text(s) => s.len() + 28,
+        Value::Blob(b) => b.len().div_ceil(3) * 4 + 28,
+    }
+}
+
 /// An error as Hrana reports it: a message and a machine-readable code.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct HranaError {

@@ -295,7 +295,8 @@ impl Lease {
     /// when `close` (or when the stream was for this request only), ends it,
     /// rolling back what it left open.
     pub async fn finish(mut self, close: bool) -> Option<String> {
-        let state = self.state.take()?;
+        let mut state = self.state.take()?;
+        state.idle();
         let id = match self.id {
             Some(id) if !close => id,
             id => {

@@ -11,7 +11,9 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use serde::{Deserialize, Serialize};
 
+use super::super::RequestLimits;
 use super::super::auth::Caller;
+use super::super::response::Budget;
 use super::exec::StreamState;
 use super::proto::{Batch, BatchOutcome, Stmt, StmtOutcome};
 use super::streams::Streams;
@@ -36,14 +38,16 @@ struct Answer<T> {
 pub async fn execute(
     State(streams): State<Arc<Streams>>,
     Extension(caller): Extension<Caller>,
+    limits: RequestLimits,
     body: Bytes,
 ) -> Response {
     let request: ExecuteRequest = match super::decode(&body) {
         Ok(request) => request,
         Err(error) => return super::failure(StatusCode::BAD_REQUEST, error),
     };
-    let mut state = stateless(&streams, &caller);
-    let outcome: Result<StmtOutcome, _> = state.execute(request.stmt).await;
+    let mut state = stateless(&streams, &caller, &limits);
+    let mut budget = Budget::new(limits.response_bytes);
+    let outcome: Result<StmtOutcome, _> = state.execute(request.stmt, &mut budget).await;
     state.close().await;
     match outcome {
         Ok(result) => super::json(StatusCode::OK, &Answer { result }),
@@ -55,19 +59,23 @@ pub async fn execute(
 pub async fn batch(
     State(streams): State<Arc<Streams>>,
     Extension(caller): Extension<Caller>,
+    limits: RequestLimits,
     body: Bytes,
 ) -> Response {
     let request: BatchRequest = match super::decode(&body) {
         Ok(request) => request,
         Err(error) => return super::failure(StatusCode::BAD_REQUEST, error),
     };
-    let mut state = stateless(&streams, &caller);
-    let result: BatchOutcome = state.batch(request.batch).await;
+    let mut state = stateless(&streams, &caller, &limits);
+    let mut budget = Budget::new(limits.response_bytes);
+    let result: BatchOutcome = state.batch(request.batch, &mut budget).await;
     state.close().await;
     super::json(StatusCode::OK, &Answer { result })
 }
 
 /// A one-request stream: no baton, no stored SQL.
-fn stateless(streams: &Streams, caller: &Caller) -> StreamState {
-    StreamState::new(caller.session(streams.engine()), 0)
+fn stateless(streams: &Streams, caller: &Caller, limits: &RequestLimits) -> StreamState {
+    let mut state = StreamState::new(caller.session(streams.engine()), 0);
+    state.serve(limits);
+    state
 }
