@@ -14,7 +14,9 @@
 # with bench/http-chart.sh into a PNG beside it.
 # Usage: bench/http.sh   (env: DURATION=15 CLIENTS="1 10 100" PORT=28080
 #                              CSV=docs/http-matrix.csv LITEWIRE_ARGS=
-#                              CEILING_THREAD_PER_CORE=0 MEMSTATUS_ON=1)
+#                              CEILING_THREAD_PER_CORE=0 MEMSTATUS_ON=1 ROUNDS=1)
+# ROUNDS=n measures the legacy body and Hrana n times each on the same server,
+# taking turns, and reports their medians.
 # MEMSTATUS_ON=0 leaves out c (no second build), for a quick run of the others.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,6 +29,7 @@ CSV=${CSV:-docs/http-matrix.csv}
 LITEWIRE_ARGS=${LITEWIRE_ARGS:-}
 export CEILING_THREAD_PER_CORE=${CEILING_THREAD_PER_CORE:-0}
 MEMSTATUS_ON=${MEMSTATUS_ON:-1}
+ROUNDS=${ROUNDS:-1}
 BODY='{ "statements": [{"q" : "SELECT * FROM t"}] }'
 HRANA_BODY='{"requests": [{"type": "execute", "stmt": {"sql": "SELECT * FROM t"}}, {"type": "close"}]}'
 
@@ -92,6 +95,18 @@ measure() { # label clients [path body] -> "label clients rps p50 p99"
   echo "$1 $2 $rps $p50 $p99"
 }
 
+medians() { # file of "label clients rps p50 p99" rows -> one row per label, each column's median
+  awk '
+    function median(list,   a, k, i, j, t) {
+      k = split(list, a, " ")
+      for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (a[j] + 0 < a[i] + 0) { t = a[i]; a[i] = a[j]; a[j] = t }
+      return (k % 2) ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2
+    }
+    !($1 in seen) { seen[$1] = 1; order[++n] = $1; clients[$1] = $2 }
+    { for (f = 3; f <= 5; f++) v[$1, f] = v[$1, f] " " $f }
+    END { for (i = 1; i <= n; i++) { l = order[i]; print l, clients[l], median(v[l, 3]), median(v[l, 4]), median(v[l, 5]) } }' "$1"
+}
+
 results="$work/results"
 for c in $CLIENTS; do
   target/release/examples/ceiling "127.0.0.1:$PORT" "$answer" &
@@ -102,9 +117,22 @@ for c in $CLIENTS; do
   for variant in "${variants[@]}"; do
     read -r mem cache bin <<<"$variant"
     start_litewire "$bin" "$cache"
-    measure "litewire/$cache/$mem" "$c" >>"$results"
     if [ "$mem" = memstatus=0 ]; then
-      measure "hrana/$cache/$mem" "$c" /v2/pipeline "$HRANA_BODY" >>"$results"
+      # The legacy body and Hrana on the same server, ROUNDS times each, taking
+      # turns to go first; their medians are what is compared.
+      for round in $(seq "$ROUNDS"); do
+        if [ $((round % 2)) = 1 ]; then
+          measure "litewire/$cache/$mem" "$c" >>"$work/rounds"
+          measure "hrana/$cache/$mem" "$c" /v2/pipeline "$HRANA_BODY" >>"$work/rounds"
+        else
+          measure "hrana/$cache/$mem" "$c" /v2/pipeline "$HRANA_BODY" >>"$work/rounds"
+          measure "litewire/$cache/$mem" "$c" >>"$work/rounds"
+        fi
+      done
+      medians "$work/rounds" >>"$results"
+      rm "$work/rounds"
+    else
+      measure "litewire/$cache/$mem" "$c" >>"$results"
     fi
     stop
   done
@@ -124,7 +152,7 @@ awk '
       printf "%-28s %7s %10.0f %9.2f %9.2f %10s %9s\n", f[1], f[2], f[3], f[4] * 1000, f[5] * 1000, pct, vs
     }
   }' "$results"
-echo "hey -z ${DURATION}s -m POST -T text/html -d '$BODY' (Hrana: -d '$HRANA_BODY' .../v2/pipeline); $(nproc) CPUs; litewire flags: ${LITEWIRE_ARGS:-(none)}; ceiling thread per core: $CEILING_THREAD_PER_CORE"
+echo "medians of $ROUNDS round(s) for the legacy body and Hrana; hey -z ${DURATION}s -m POST -T text/html -d '$BODY' (Hrana: -d '$HRANA_BODY' .../v2/pipeline); $(nproc) CPUs; litewire flags: ${LITEWIRE_ARGS:-(none)}; ceiling thread per core: $CEILING_THREAD_PER_CORE"
 
 # The same rows as CSV, latencies in milliseconds, and the chart drawn from it.
 awk 'BEGIN { print "variant,clients,req_s,p50_ms,p99_ms" }

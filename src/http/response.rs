@@ -128,10 +128,13 @@ pub fn json_size(value: &Value) -> usize {
 /// One element per statement: `{"results": {...}}`, `{"error": "..."}` for the
 /// statement that failed, `null` for those after it (not run).
 pub fn batch(results: &[Result<QueryResult, Error>], statements: usize) -> Response {
-    match serde_json::to_vec(&Batch {
+    // Most answers fit: no regrowing while they are written.
+    let mut buffer = Vec::with_capacity(4096);
+    let batch = Batch {
         results,
         statements,
-    }) {
+    };
+    match serde_json::to_writer(&mut buffer, &batch).map(|()| buffer) {
         Ok(body) => (
             StatusCode::OK,
             [(header::CONTENT_TYPE, "application/json")],

@@ -133,7 +133,9 @@ fn decode<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, HranaError> 
 }
 
 fn json<T: Serialize>(status: StatusCode, body: &T) -> Response {
-    match serde_json::to_vec(body) {
+    // Most answers fit: no regrowing while they are written.
+    let mut buffer = Vec::with_capacity(4096);
+    match serde_json::to_writer(&mut buffer, body).map(|()| buffer) {
         Ok(body) => (status, [(header::CONTENT_TYPE, "application/json")], body).into_response(),
         Err(error) => (StatusCode::INTERNAL_SERVER_ERROR, error.to_string()).into_response(),
     }

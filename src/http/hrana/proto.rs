@@ -177,7 +177,8 @@ impl Serialize for Cell<'_> {
             Value::Null => map.serialize_entry("type", "null")?,
             Value::Integer(i) => {
                 map.serialize_entry("type", "integer")?;
-                map.serialize_entry("value", &i.to_string())?;
+                // As a string, written from a stack buffer.
+                map.serialize_entry("value", itoa::Buffer::new().format(*i))?;
             }
             Value::Real(f) => {
                 map.serialize_entry("type", "float")?;
