@@ -106,7 +106,11 @@ impl PgConnection {
     /// How long the client may now stay silent: the idle-in-transaction timeout
     /// while a transaction is open, else no limit.
     pub async fn idle_in_transaction_timeout(&self) -> Option<std::time::Duration> {
-        let state = self.state.lock().await;
+        // Asked before every message, between handlers: the lock is free then.
+        let state = match self.state.try_lock() {
+            Ok(state) => state,
+            Err(_) => self.state.lock().await,
+        };
         match state.session.transaction_state() {
             crate::engine::TransactionState::Idle => None,
             _ => state.session.idle_in_transaction_timeout(),

@@ -262,6 +262,10 @@ async fn message_loop(
     let startup = Arc::new(login::Login::new(frontend.gate.clone()));
     let noop = Arc::new(NoopHandler);
     let mut counted = None;
+    // One wait for the whole connection: a fresh one per message would register
+    // (and drop) a waiter on the shutdown signal every time.
+    let shutdown = frontend.shutdown.wait();
+    tokio::pin!(shutdown);
     loop {
         let starting = matches!(
             socket.state(),
@@ -275,7 +279,7 @@ async fn message_loop(
         };
         let message = tokio::select! {
             biased;
-            () = frontend.shutdown.wait() => return End::Shutdown,
+            () = &mut shutdown => return End::Shutdown,
             () = tokio::time::sleep_until(startup_deadline), if starting => {
                 tracing::debug!("a postgres client did not finish startup in time");
                 let _ = send_fatal(socket, "08006", "canceling authentication due to timeout").await;
