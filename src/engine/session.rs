@@ -29,6 +29,9 @@ use crate::error::{Error, ErrorKind};
 use crate::sql::CommandKind;
 use crate::sql::{Action, ParamHint, Plan, SessionCommand, Statement};
 
+/// PostgreSQL's varchar, which its operators take as text.
+const VARCHAR_OID: i64 = 1043;
+
 /// Where a session stands with respect to transactions (PostgreSQL's I / T / E).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TransactionState {
@@ -478,14 +481,30 @@ impl Session {
     ) -> Result<Vec<Option<Arc<str>>>, Error> {
         let mut types = Vec::with_capacity(hints.len());
         for mut hint in hints {
-            let mut dimensions = 0;
-            while let Some(ParamHint::ArrayOf(element)) = hint {
-                dimensions += 1;
-                hint = Some(*element);
-            }
+            let (mut dimensions, mut operand) = (0, false);
+            let hint = loop {
+                match hint {
+                    Some(ParamHint::ArrayOf(element)) => {
+                        dimensions += 1;
+                        hint = Some(*element);
+                    }
+                    Some(ParamHint::Operand(beside)) => {
+                        operand = true;
+                        hint = Some(*beside);
+                    }
+                    other => break other,
+                }
+            };
             let declared = match hint {
                 Some(hint) => self.declared_type_of(hint).await?,
                 None => None,
+            };
+            // PostgreSQL's operators take a varchar as text.
+            let declared = match declared {
+                Some(decl) if operand && catalog::type_oid(&decl) == VARCHAR_OID => {
+                    Some(Arc::from("text"))
+                }
+                other => other,
             };
             types.push(declared.map(|name| match dimensions {
                 0 => name,
@@ -518,7 +537,7 @@ impl Session {
                     .await?
             }
             // Unwrapped by the caller.
-            ParamHint::ArrayOf(_) => None,
+            ParamHint::ArrayOf(_) | ParamHint::Operand(_) => None,
         })
     }
 

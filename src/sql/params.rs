@@ -52,6 +52,11 @@ pub enum ParamHint {
     Declared(String),
     /// An array whose elements have the hinted type (`x = ANY($1)`).
     ArrayOf(Box<ParamHint>),
+    /// Beside a value of the hinted type in an operator (a comparison,
+    /// arithmetic, BETWEEN, IN): that type, except that varchar has no operators
+    /// of its own (PostgreSQL compares it as text), so beside a varchar a
+    /// parameter is text.
+    Operand(Box<ParamHint>),
 }
 
 /// A hint for each of the `count` parameters of a statement: `source` is the
@@ -379,10 +384,10 @@ impl Inference<'_> {
     /// Each side of a comparison (or arithmetic) takes the other's type.
     fn compared(&mut self, a: &Expr, b: &Expr) {
         if let Some(hint) = self.infer(a) {
-            self.expect(b, &hint);
+            self.expect(b, &operand(hint));
         }
         if let Some(hint) = self.infer(b) {
-            self.expect(a, &hint);
+            self.expect(a, &operand(hint));
         }
     }
 
@@ -584,7 +589,7 @@ impl Visitor for Inference<'_> {
                 ..
             } => {
                 if let Some(hint) = self.query_column(query) {
-                    self.expect(expr, &hint);
+                    self.expect(expr, &operand(hint));
                 }
             }
             Expr::Between {
@@ -595,7 +600,7 @@ impl Visitor for Inference<'_> {
             }
             Expr::AnyOp { left, right, .. } | Expr::AllOp { left, right, .. } => {
                 if let Some(element) = self.infer(left) {
-                    self.array_of(right, element);
+                    self.array_of(right, operand(element));
                 }
             }
             Expr::Case {
@@ -789,6 +794,10 @@ fn arguments(function: &Function) -> Vec<&Expr> {
     }
 }
 
+fn operand(hint: ParamHint) -> ParamHint {
+    ParamHint::Operand(Box::new(hint))
+}
+
 fn declared(name: &str) -> ParamHint {
     ParamHint::Declared(name.to_owned())
 }
@@ -949,6 +958,10 @@ mod tests {
         Some(declared(name))
     }
 
+    fn beside(hint: Option<ParamHint>) -> Option<ParamHint> {
+        hint.map(operand)
+    }
+
     #[test]
     fn hints_from_use() {
         assert_eq!(
@@ -982,14 +995,18 @@ mod tests {
         );
         assert_eq!(
             hints("UPDATE t SET a = $2 WHERE id = $1", 2),
-            vec![column("t", "id"), column("t", "a")]
+            vec![beside(column("t", "id")), column("t", "a")]
         );
         assert_eq!(
             hints(
                 "SELECT * FROM t AS x JOIN u ON u.k = x.k WHERE x.a > $1 AND u.b IN ($2) LIMIT $3",
                 3
             ),
-            vec![column("t", "a"), column("u", "b"), named("bigint")]
+            vec![
+                beside(column("t", "a")),
+                beside(column("u", "b")),
+                named("bigint")
+            ]
         );
         assert_eq!(
             hints("SELECT CAST(?1 AS INTEGER)", 1),
@@ -1032,10 +1049,10 @@ mod tests {
             hints("INSERT INTO t (a, b) SELECT $1, x FROM u WHERE y = $2", 2),
             vec![
                 column("t", "a"),
-                Some(ParamHint::Column {
+                beside(Some(ParamHint::Column {
                     tables: vec!["u".into(), "t".into()],
                     column: "y".into()
-                })
+                }))
             ]
         );
         assert_eq!(
@@ -1053,8 +1070,8 @@ mod tests {
                     index: 1
                 }),
                 column("t", "b"),
-                column("t", "c"),
-                column("t", "a")
+                beside(column("t", "c")),
+                beside(column("t", "a"))
             ]
         );
     }
@@ -1067,13 +1084,13 @@ mod tests {
                 7
             ),
             vec![
-                column("t", "a"),
+                beside(column("t", "a")),
                 named("text"),
                 named("text"),
                 column("t", "c"),
                 named("text"),
-                column("t", "c"),
-                column("t", "c")
+                beside(column("t", "c")),
+                beside(column("t", "c"))
             ]
         );
         assert_eq!(
@@ -1081,15 +1098,19 @@ mod tests {
                 "SELECT CASE WHEN a = $1 THEN $2 ELSE b END, CASE c WHEN $3 THEN 1 END FROM t",
                 3
             ),
-            vec![column("t", "a"), column("t", "b"), column("t", "c")]
+            vec![
+                beside(column("t", "a")),
+                column("t", "b"),
+                beside(column("t", "c"))
+            ]
         );
         assert_eq!(
             hints("SELECT substr($1, $2), $3 = 7, $4 = 'x' OR $5", 5),
             vec![
                 named("text"),
                 named("integer"),
-                named("integer"),
-                named("text"),
+                beside(named("integer")),
+                beside(named("text")),
                 named("boolean")
             ]
         );
@@ -1114,7 +1135,7 @@ mod tests {
         // The other operand's type wins over the surrounding comparison.
         assert_eq!(
             hints("SELECT 1 FROM t WHERE a = length($1) + $2", 2),
-            vec![named("text"), named("integer")]
+            vec![named("text"), beside(named("integer"))]
         );
     }
 
@@ -1126,12 +1147,12 @@ mod tests {
                 3
             ),
             vec![
-                Some(ParamHint::ArrayOf(Box::new(ParamHint::Column {
+                Some(ParamHint::ArrayOf(Box::new(operand(ParamHint::Column {
                     tables: vec!["t".into()],
                     column: "a".into()
-                }))),
-                column("t", "b"),
-                column("t", "b")
+                })))),
+                beside(column("t", "b")),
+                beside(column("t", "b"))
             ]
         );
         // The subquery's own table first, then the outer one.
@@ -1141,18 +1162,18 @@ mod tests {
                 3
             ),
             vec![
-                Some(ParamHint::Column {
+                beside(Some(ParamHint::Column {
                     tables: vec!["u".into(), "t".into()],
                     column: "x".into()
-                }),
-                Some(ParamHint::Column {
+                })),
+                beside(Some(ParamHint::Column {
                     tables: vec!["u".into(), "t".into()],
                     column: "y".into()
-                }),
-                Some(ParamHint::Column {
+                })),
+                beside(Some(ParamHint::Column {
                     tables: vec!["v".into(), "t".into()],
                     column: "z".into()
-                })
+                }))
             ]
         );
         assert_eq!(
