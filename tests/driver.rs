@@ -1093,6 +1093,16 @@ async fn parameter_types_of_statement_shapes(cache: &str) {
     .await;
     assert_eq!(rows.len(), 2);
 
+    // Row values, assigned and compared element by element.
+    let rows = prepared_rows(
+        &client,
+        "UPDATE items SET (qty, price) = ($1, $2) WHERE (id, name) = ($3, $4) RETURNING id",
+        &[Type::INT8, Type::FLOAT8, Type::INT4, Type::TEXT],
+        &[&1i64, &0.25f64, &2i32, &"pear"],
+    )
+    .await;
+    assert_eq!(rows.len(), 1);
+
     // Casts name the type; nothing else typing a parameter leaves it text.
     prepared_rows(
         &client,

@@ -253,7 +253,7 @@ impl Inference<'_> {
                     Some(hint) => Some(hint),
                     None => self.infer(right),
                 },
-                BinaryOperator::StringConcat => Some(declared("text")),
+                BinaryOperator::StringConcat | BinaryOperator::LongArrow => Some(declared("text")),
                 op if is_comparison(op) || is_text_match(op) => Some(declared("boolean")),
                 BinaryOperator::And | BinaryOperator::Or => Some(declared("boolean")),
                 _ => None,
@@ -381,8 +381,15 @@ impl Inference<'_> {
         }
     }
 
-    /// Each side of a comparison (or arithmetic) takes the other's type.
+    /// Each side of a comparison (or arithmetic) takes the other's type; row
+    /// values (`(a, b) = ($1, $2)`) element by element.
     fn compared(&mut self, a: &Expr, b: &Expr) {
+        if let (Expr::Tuple(left), Expr::Tuple(right)) = (a, b) {
+            for (a, b) in left.iter().zip(right) {
+                self.compared(a, b);
+            }
+            return;
+        }
         if let Some(hint) = self.infer(a) {
             self.expect(b, &operand(hint));
         }
@@ -455,15 +462,28 @@ impl Inference<'_> {
         }
     }
 
+    /// `SET col = value`, and `SET (a, b) = ($1, $2)` element by element.
     fn assigned(&mut self, table: &str, target: &AssignmentTarget, value: &Expr) {
-        if let AssignmentTarget::ColumnName(name) = target
-            && let Some(column) = last(name)
-        {
-            let hint = ParamHint::Column {
+        let hint = |name: &ObjectName| {
+            Some(ParamHint::Column {
                 tables: vec![table.to_owned()],
-                column,
-            };
-            self.expect(value, &hint);
+                column: last(name)?,
+            })
+        };
+        match (target, value) {
+            (AssignmentTarget::ColumnName(name), value) => {
+                if let Some(hint) = hint(name) {
+                    self.expect(value, &hint);
+                }
+            }
+            (AssignmentTarget::Tuple(names), Expr::Tuple(values)) => {
+                for (name, value) in names.iter().zip(values) {
+                    if let Some(hint) = hint(name) {
+                        self.expect(value, &hint);
+                    }
+                }
+            }
+            _ => {}
         }
     }
 
@@ -561,6 +581,9 @@ impl Visitor for Inference<'_> {
                     self.fixed(left, "boolean");
                     self.fixed(right, "boolean");
                 }
+                // A JSON key or index: of json's (text) and (integer) forms,
+                // PostgreSQL picks text for an untyped one.
+                BinaryOperator::Arrow | BinaryOperator::LongArrow => self.fixed(right, "text"),
                 _ => {}
             },
             Expr::UnaryOp {
@@ -1130,6 +1153,20 @@ mod tests {
                 named("text"),
                 named("text"),
                 named("text")
+            ]
+        );
+        assert_eq!(
+            hints(
+                "UPDATE t SET (a, b) = ($1, $2) WHERE (c, d) = ($3, $4) AND j ->> $5 = $6",
+                6
+            ),
+            vec![
+                column("t", "a"),
+                column("t", "b"),
+                beside(column("t", "c")),
+                beside(column("t", "d")),
+                named("text"),
+                beside(named("text"))
             ]
         );
         // The other operand's type wins over the surrounding comparison.
