@@ -319,10 +319,13 @@ async fn driver_errors(cache: &str) {
         .await
         .unwrap();
 
-    let cases: [(&str, &SqlState); 3] = [
+    let cases: [(&str, &SqlState); 4] = [
         ("INSERT INTO e VALUES (1)", &SqlState::UNIQUE_VIOLATION),
         ("SELECT * FROM nope", &SqlState::UNDEFINED_TABLE),
         ("SELECT FROM WHERE", &SqlState::SYNTAX_ERROR),
+        // A parameter number past SQLite's limit is refused before anything is
+        // sized by it (Describe used to allocate that many parameter types).
+        ("SELECT $9999999999", &SqlState::SYNTAX_ERROR),
     ];
     for (sql, state) in cases {
         let error = client.execute(sql, &[]).await.unwrap_err();
