@@ -1086,6 +1086,17 @@ async fn parameter_types_of_statement_shapes(cache: &str) {
     let names: Vec<String> = rows.iter().map(|r| r.get(0)).collect();
     assert_eq!(names, vec!["fig"]);
 
+    // Columns of WITH queries and derived tables have the types of what they select.
+    let rows = prepared_rows(
+        &client,
+        "WITH o AS (SELECT item, amount * 2 AS twice FROM orders) SELECT i.name FROM items i JOIN o ON o.item = i.id WHERE o.twice > $1 AND i.id IN (SELECT x.item FROM (SELECT item FROM orders WHERE amount < $2) AS x) ORDER BY i.id",
+        &[Type::INT8, Type::INT8],
+        &[&10i64, &50i64],
+    )
+    .await;
+    let names: Vec<String> = rows.iter().map(|r| r.get(0)).collect();
+    assert_eq!(names, vec!["fig"]);
+
     // UPDATE with arithmetic on the assigned column and RETURNING.
     let rows = prepared_rows(
         &client,

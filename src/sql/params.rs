@@ -31,10 +31,10 @@ use std::ops::ControlFlow;
 
 use sqlparser::ast::{
     ArrayElemTypeDef, AssignmentTarget, BinaryOperator, DataType, Expr, FromTable, Function,
-    FunctionArg, FunctionArgExpr, FunctionArguments, Ident, InTarget, LimitClause, ObjectName,
-    ObjectNamePart, OnConflictAction, OnInsert, Query, SelectItem, SetExpr, Statement as Ast,
-    TableFactor, TableObject, TableWithJoins, UnaryOperator, UpdateTableFromKind, Value, Visit,
-    Visitor,
+    FunctionArg, FunctionArgExpr, FunctionArguments, InTarget, LimitClause, ObjectName,
+    ObjectNamePart, OnConflictAction, OnInsert, Query, Select, SelectItem, SetExpr,
+    Statement as Ast, TableAliasColumnDef, TableFactor, TableObject, TableWithJoins, UnaryOperator,
+    UpdateTableFromKind, Value, Visit, Visitor,
 };
 use sqlparser::dialect::{Dialect, PostgreSqlDialect, SQLiteDialect};
 use sqlparser::parser::Parser;
@@ -83,108 +83,31 @@ fn parse(dialect: &dyn Dialect, sql: &str) -> Option<Ast> {
 }
 
 /// The relations one query (or statement) reads, by the name its columns are
-/// qualified with: an alias, else the table's own name.
+/// qualified with (an alias, else the relation's own name), and the WITH
+/// queries it defines.
 #[derive(Default)]
 struct Frame {
-    /// (lower-case qualifier, table; `None` for a derived table).
-    entries: Vec<(String, Option<String>)>,
+    /// (lower-case qualifier, where its columns come from).
+    entries: Vec<(String, Source)>,
+    /// (lower-case name, output columns) of each WITH query.
+    ctes: Vec<(String, Columns)>,
 }
 
+/// Where a relation's columns come from.
+enum Source {
+    /// A table of the schema: its columns' declared types.
+    Table(String),
+    /// A derived table or WITH query: each column's type, as inferred from
+    /// its select list.
+    Derived(Columns),
+}
+
+/// Output columns by name (lower-case), with the type each was inferred to have.
+type Columns = Vec<(String, Option<ParamHint>)>;
+
 impl Frame {
-    fn add_table(&mut self, name: &ObjectName, alias: Option<&Ident>) {
-        let Some(table) = last(name) else { return };
-        if let Some(alias) = alias {
-            self.entries
-                .push((alias.value.to_ascii_lowercase(), Some(table.clone())));
-        }
-        self.entries.push((table.to_ascii_lowercase(), Some(table)));
-    }
-
-    fn add_from(&mut self, from: &[TableWithJoins]) {
-        for table in from {
-            self.add_factor(&table.relation);
-            for join in &table.joins {
-                self.add_factor(&join.relation);
-            }
-        }
-    }
-
-    fn add_factor(&mut self, factor: &TableFactor) {
-        match factor {
-            TableFactor::Table { name, alias, .. } => {
-                self.add_table(name, alias.as_ref().map(|a| &a.name))
-            }
-            TableFactor::NestedJoin {
-                table_with_joins,
-                alias,
-            } => {
-                self.add_from(std::slice::from_ref(table_with_joins.as_ref()));
-                if let Some(alias) = alias {
-                    self.entries
-                        .push((alias.name.value.to_ascii_lowercase(), None));
-                }
-            }
-            TableFactor::Derived {
-                alias: Some(alias), ..
-            } => self
-                .entries
-                .push((alias.name.value.to_ascii_lowercase(), None)),
-            _ => {}
-        }
-    }
-
-    /// The FROM lists of a query's own SELECTs (not of queries nested in them).
-    fn of_query(query: &Query) -> Frame {
-        let mut frame = Frame::default();
-        frame.add_body(&query.body);
-        frame
-    }
-
-    fn add_body(&mut self, body: &SetExpr) {
-        match body {
-            SetExpr::Select(select) => self.add_from(&select.from),
-            SetExpr::SetOperation { left, right, .. } => {
-                self.add_body(left);
-                self.add_body(right);
-            }
-            SetExpr::Query(query) => self.add_body(&query.body),
-            _ => {}
-        }
-    }
-
-    /// The relations an INSERT, UPDATE or DELETE names itself.
-    fn of_statement(statement: &Ast) -> Frame {
-        let mut frame = Frame::default();
-        match statement {
-            Ast::Insert(insert) => {
-                if let TableObject::TableName(name) = &insert.table {
-                    frame.add_table(name, insert.table_alias.as_ref().map(|a| &a.alias));
-                    // ON CONFLICT ... DO UPDATE reads the proposed row as `excluded`.
-                    if let Some(table) = last(name) {
-                        frame.entries.push(("excluded".into(), Some(table)));
-                    }
-                }
-            }
-            Ast::Update(update) => {
-                frame.add_from(std::slice::from_ref(&update.table));
-                if let Some(
-                    UpdateTableFromKind::BeforeSet(from) | UpdateTableFromKind::AfterSet(from),
-                ) = &update.from
-                {
-                    frame.add_from(from);
-                }
-            }
-            Ast::Delete(delete) => {
-                let (FromTable::WithFromKeyword(from) | FromTable::WithoutKeyword(from)) =
-                    &delete.from;
-                frame.add_from(from);
-                if let Some(using) = &delete.using {
-                    frame.add_from(using);
-                }
-            }
-            _ => {}
-        }
-        frame
+    fn add(&mut self, qualifier: &str, source: Source) {
+        self.entries.push((qualifier.to_ascii_lowercase(), source));
     }
 }
 
@@ -204,36 +127,197 @@ impl Inference<'_> {
         }
     }
 
-    /// The tables a column reference may belong to, nearest first.
-    fn tables_for(&self, qualifier: Option<&str>) -> Vec<String> {
-        let entries = self.frames.iter().rev().flat_map(|f| f.entries.iter());
-        match qualifier {
-            Some(qualifier) => {
-                let qualifier = qualifier.to_ascii_lowercase();
-                let mut entries = entries;
-                match entries.find(|(name, _)| *name == qualifier) {
-                    Some((_, table)) => table.iter().cloned().collect(),
-                    None => vec![qualifier],
+    /// The type of a column reference: a derived relation's column's, or the
+    /// declared type of the column in the first of the tables in scope that has
+    /// it (the innermost query's first).
+    fn column(&self, qualifier: Option<&str>, column: &str) -> Option<ParamHint> {
+        let named = |columns: &Columns| {
+            columns
+                .iter()
+                .find(|(name, _)| name.eq_ignore_ascii_case(column))
+                .map(|(_, hint)| hint.clone())
+        };
+        let mut tables: Vec<String> = Vec::new();
+        for frame in self.frames.iter().rev() {
+            if let Some(qualifier) = qualifier {
+                let found = frame
+                    .entries
+                    .iter()
+                    .find(|(name, _)| name.eq_ignore_ascii_case(qualifier));
+                match found {
+                    Some((_, Source::Table(table))) => tables.push(table.clone()),
+                    Some((_, Source::Derived(columns))) => return named(columns).flatten(),
+                    None => continue,
                 }
+                break;
             }
-            None => {
-                let mut tables: Vec<String> = Vec::new();
-                for table in entries.filter_map(|(_, table)| table.as_ref()) {
-                    if !tables.contains(table) {
-                        tables.push(table.clone());
-                    }
+            let derived = frame.entries.iter().find_map(|(_, source)| match source {
+                Source::Derived(columns) => named(columns),
+                Source::Table(_) => None,
+            });
+            if let Some(hint) = derived {
+                // A table of a nearer query may have the column too.
+                if tables.is_empty() {
+                    return hint;
                 }
-                tables
+                break;
+            }
+            for (_, source) in &frame.entries {
+                if let Source::Table(table) = source
+                    && !tables.contains(table)
+                {
+                    tables.push(table.clone());
+                }
             }
         }
-    }
-
-    fn column(&self, qualifier: Option<&str>, column: &str) -> Option<ParamHint> {
-        let tables = self.tables_for(qualifier);
+        if tables.is_empty() {
+            // A qualifier not in scope may still name a table.
+            tables.extend(qualifier.map(str::to_owned));
+        }
         (!tables.is_empty()).then(|| ParamHint::Column {
             tables,
             column: column.to_owned(),
         })
+    }
+
+    /// The relations a query's own SELECTs read (not those of queries nested in
+    /// them), after the WITH queries it defines.
+    fn frame_of_query(&mut self, query: &Query) -> Frame {
+        // The WITH queries first, in a frame of their own while the rest is
+        // read: each sees the ones before it, and the FROM lists see them all.
+        self.frames.push(Frame::default());
+        for cte in query.with.iter().flat_map(|with| &with.cte_tables) {
+            let columns = self.output_columns(&cte.query, &cte.alias.columns);
+            if let Some(frame) = self.frames.last_mut() {
+                frame
+                    .ctes
+                    .push((cte.alias.name.value.to_ascii_lowercase(), columns));
+            }
+        }
+        let mut frame = Frame::default();
+        self.add_body(&mut frame, &query.body);
+        frame.ctes = self.frames.pop().map(|f| f.ctes).unwrap_or_default();
+        frame
+    }
+
+    fn add_body(&mut self, frame: &mut Frame, body: &SetExpr) {
+        match body {
+            SetExpr::Select(select) => self.add_from(frame, &select.from),
+            SetExpr::SetOperation { left, right, .. } => {
+                self.add_body(frame, left);
+                self.add_body(frame, right);
+            }
+            SetExpr::Query(query) => self.add_body(frame, &query.body),
+            _ => {}
+        }
+    }
+
+    /// The relations an INSERT, UPDATE or DELETE names itself.
+    fn frame_of_statement(&mut self, statement: &Ast) -> Frame {
+        let mut frame = Frame::default();
+        match statement {
+            Ast::Insert(insert) => {
+                if let TableObject::TableName(name) = &insert.table
+                    && let Some(table) = last(name)
+                {
+                    if let Some(alias) = &insert.table_alias {
+                        frame.add(&alias.alias.value, Source::Table(table.clone()));
+                    }
+                    frame.add(&table, Source::Table(table.clone()));
+                    // ON CONFLICT ... DO UPDATE reads the proposed row as `excluded`.
+                    frame.add("excluded", Source::Table(table));
+                }
+            }
+            Ast::Update(update) => {
+                self.add_from(&mut frame, std::slice::from_ref(&update.table));
+                if let Some(
+                    UpdateTableFromKind::BeforeSet(from) | UpdateTableFromKind::AfterSet(from),
+                ) = &update.from
+                {
+                    self.add_from(&mut frame, from);
+                }
+            }
+            Ast::Delete(delete) => {
+                let (FromTable::WithFromKeyword(from) | FromTable::WithoutKeyword(from)) =
+                    &delete.from;
+                self.add_from(&mut frame, from);
+                if let Some(using) = &delete.using {
+                    self.add_from(&mut frame, using);
+                }
+            }
+            _ => {}
+        }
+        frame
+    }
+
+    fn add_from(&mut self, frame: &mut Frame, from: &[TableWithJoins]) {
+        for table in from {
+            self.add_factor(frame, &table.relation);
+            for join in &table.joins {
+                self.add_factor(frame, &join.relation);
+            }
+        }
+    }
+
+    fn add_factor(&mut self, frame: &mut Frame, factor: &TableFactor) {
+        match factor {
+            TableFactor::Table { name, alias, .. } => {
+                let Some(table) = last(name) else { return };
+                let source = match self.cte(frame, &table) {
+                    Some(columns) => Source::Derived(columns),
+                    None => Source::Table(table.clone()),
+                };
+                frame.add(alias.as_ref().map_or(&table, |a| &a.name.value), source);
+            }
+            TableFactor::Derived {
+                subquery, alias, ..
+            } => {
+                let renames = alias.as_ref().map_or(&[][..], |a| &a.columns);
+                let columns = self.output_columns(subquery, renames);
+                if let Some(alias) = alias {
+                    frame.add(&alias.name.value, Source::Derived(columns));
+                }
+            }
+            TableFactor::NestedJoin {
+                table_with_joins, ..
+            } => self.add_from(frame, std::slice::from_ref(table_with_joins.as_ref())),
+            _ => {}
+        }
+    }
+
+    /// The output columns of the WITH query `name` in scope, nearest first.
+    fn cte(&self, frame: &Frame, name: &str) -> Option<Columns> {
+        std::iter::once(frame)
+            .chain(self.frames.iter().rev())
+            .flat_map(|f| f.ctes.iter())
+            .find(|(cte, _)| cte.eq_ignore_ascii_case(name))
+            .map(|(_, columns)| columns.clone())
+    }
+
+    /// A subquery's output columns, named as its select list (or `renames`)
+    /// names them, each with its type inferred in the subquery's own scope.
+    fn output_columns(&mut self, query: &Query, renames: &[TableAliasColumnDef]) -> Columns {
+        let Some(select) = first_select(query) else {
+            return Vec::new();
+        };
+        let frame = self.frame_of_query(query);
+        self.frames.push(frame);
+        let mut columns: Columns = Vec::new();
+        for item in &select.projection {
+            let (name, expr) = match item {
+                SelectItem::UnnamedExpr(expr) => (output_name(expr), expr),
+                SelectItem::ExprWithAlias { expr, alias } => (alias.value.clone(), expr),
+                // Whose columns a wildcard stands for is not known here.
+                _ => break,
+            };
+            let hint = self.infer(expr);
+            columns.push((name.to_ascii_lowercase(), hint));
+        }
+        self.frames.pop();
+        for ((name, _), rename) in columns.iter_mut().zip(renames) {
+            *name = rename.name.value.to_ascii_lowercase();
+        }
+        columns
     }
 
     /// The type an expression has, as far as the statement shows it.
@@ -306,20 +390,13 @@ impl Inference<'_> {
 
     /// The type of a scalar subquery: its first column's, in its own scope.
     fn query_column(&mut self, query: &Query) -> Option<ParamHint> {
-        let mut body = query.body.as_ref();
-        let select = loop {
-            match body {
-                SetExpr::Select(select) => break select,
-                SetExpr::SetOperation { left, .. } => body = left.as_ref(),
-                SetExpr::Query(inner) => body = inner.body.as_ref(),
-                _ => return None,
-            }
-        };
+        let select = first_select(query)?;
         let expr = match select.projection.first()? {
             SelectItem::UnnamedExpr(expr) | SelectItem::ExprWithAlias { expr, .. } => expr,
             _ => return None,
         };
-        self.frames.push(Frame::of_query(query));
+        let frame = self.frame_of_query(query);
+        self.frames.push(frame);
         let hint = self.infer(expr);
         self.frames.pop();
         hint
@@ -518,7 +595,8 @@ impl Visitor for Inference<'_> {
     type Break = ();
 
     fn pre_visit_statement(&mut self, statement: &Ast) -> ControlFlow<()> {
-        self.frames.push(Frame::of_statement(statement));
+        let frame = self.frame_of_statement(statement);
+        self.frames.push(frame);
         self.stored_values(statement);
         let condition = match statement {
             Ast::Update(update) => update.selection.as_ref(),
@@ -537,7 +615,8 @@ impl Visitor for Inference<'_> {
     }
 
     fn pre_visit_query(&mut self, query: &Query) -> ControlFlow<()> {
-        self.frames.push(Frame::of_query(query));
+        let frame = self.frame_of_query(query);
+        self.frames.push(frame);
         match &query.limit_clause {
             Some(LimitClause::LimitOffset { limit, offset, .. }) => {
                 if let Some(limit) = limit {
@@ -705,6 +784,35 @@ impl Inference<'_> {
             }
             _ => self.expect(expr, &ParamHint::ArrayOf(Box::new(element))),
         }
+    }
+}
+
+/// A query's first SELECT (the left of a UNION), which names its columns.
+fn first_select(query: &Query) -> Option<&Select> {
+    let mut body = query.body.as_ref();
+    loop {
+        match body {
+            SetExpr::Select(select) => return Some(select),
+            SetExpr::SetOperation { left, .. } => body = left.as_ref(),
+            SetExpr::Query(inner) => body = inner.body.as_ref(),
+            _ => return None,
+        }
+    }
+}
+
+/// The name PostgreSQL gives an unaliased output column: a column reference's
+/// column, a function's name, else `?column?`.
+fn output_name(expr: &Expr) -> String {
+    match expr {
+        Expr::Identifier(ident) => ident.value.clone(),
+        Expr::CompoundIdentifier(parts) => parts
+            .last()
+            .map_or_else(|| "?column?".to_owned(), |p| p.value.clone()),
+        Expr::Function(function) => {
+            function_name(function).unwrap_or_else(|| "?column?".to_owned())
+        }
+        Expr::Cast { expr, .. } | Expr::Nested(expr) => output_name(expr),
+        _ => "?column?".to_owned(),
     }
 }
 
@@ -1173,6 +1281,30 @@ mod tests {
         assert_eq!(
             hints("SELECT 1 FROM t WHERE a = length($1) + $2", 2),
             vec![named("text"), beside(named("integer"))]
+        );
+    }
+
+    #[test]
+    fn derived_tables_and_with_queries() {
+        assert_eq!(
+            hints(
+                "WITH big AS (SELECT id, qty * 2 AS twice FROM t) SELECT * FROM big b JOIN (SELECT name AS n FROM u) AS s ON s.n = $1 WHERE b.twice > $2 AND id = $3 AND n LIKE $4",
+                4
+            ),
+            vec![
+                beside(column("u", "name")),
+                beside(column("t", "qty")),
+                beside(column("t", "id")),
+                named("text")
+            ]
+        );
+        // Columns renamed by the alias; a later WITH query reads an earlier one.
+        assert_eq!(
+            hints(
+                "WITH a AS (SELECT k FROM t), b AS (SELECT k AS j FROM a) SELECT * FROM (SELECT j FROM b) AS s(x) WHERE x = $1",
+                1
+            ),
+            vec![beside(column("t", "k"))]
         );
     }
 
