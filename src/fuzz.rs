@@ -269,6 +269,21 @@ const SQL_WORDS: &[&str] = &[
     "IDENTITY",
     "set_config(",
     "current_setting(",
+    "CASE",
+    "WHEN",
+    "THEN",
+    "END",
+    "coalesce(",
+    "||",
+    "=",
+    "+",
+    "IN (",
+    "BETWEEN",
+    "AND",
+    "LIMIT",
+    "[]",
+    "(SELECT",
+    "$99999",
 ];
 
 #[test]
@@ -283,7 +298,12 @@ fn sql_translation_never_panics() {
         let mut bytes = sql.into_bytes();
         rng.mutate(&mut bytes);
         let sql = String::from_utf8_lossy(&bytes);
-        let _ = crate::sql::parse_batch(&sql);
+        if let Ok(statements) = crate::sql::parse_batch(&sql) {
+            // What Describe infers parameter types from.
+            for statement in statements {
+                let _ = crate::sql::param_hints(&sql, &statement.sql, statement.param_count);
+            }
+        }
         let _ = crate::sql::parse_single(&sql);
     });
 }

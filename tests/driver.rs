@@ -24,7 +24,9 @@ in_both_cache_modes!(
     sql_literals_read_back_as_postgres_types,
     unreadable_stored_values,
     parameter_types_inferred_from_columns,
-    unknown_binary_parameters_decoded_by_inferred_type
+    unknown_binary_parameters_decoded_by_inferred_type,
+    parameter_types_of_statement_shapes,
+    array_parameters_for_any
 );
 
 const SCHEMA: &str = "CREATE TABLE items (id integer PRIMARY KEY, name varchar(20) NOT NULL, price double precision, qty bigint, data bytea, ok boolean);
@@ -117,7 +119,7 @@ async fn extended_queries_with_untyped_parameters(cache: &str) {
         .prepare("UPDATE items SET qty = $1 WHERE qty > $2 AND name <> $3")
         .await
         .unwrap();
-    assert_eq!(update.params(), &[Type::INT8, Type::INT8, Type::VARCHAR]);
+    assert_eq!(update.params(), &[Type::INT8, Type::INT8, Type::TEXT]);
     let updated = client
         .execute(&update, &[&0i64, &8i64, &"pear"])
         .await
@@ -317,10 +319,13 @@ async fn driver_errors(cache: &str) {
         .await
         .unwrap();
 
-    let cases: [(&str, &SqlState); 3] = [
+    let cases: [(&str, &SqlState); 4] = [
         ("INSERT INTO e VALUES (1)", &SqlState::UNIQUE_VIOLATION),
         ("SELECT * FROM nope", &SqlState::UNDEFINED_TABLE),
         ("SELECT FROM WHERE", &SqlState::SYNTAX_ERROR),
+        // A parameter number past SQLite's limit is refused before anything is
+        // sized by it (Describe used to allocate that many parameter types).
+        ("SELECT $9999999999", &SqlState::SYNTAX_ERROR),
     ];
     for (sql, state) in cases {
         let error = client.execute(sql, &[]).await.unwrap_err();
@@ -791,14 +796,15 @@ async fn parameter_types_inferred_from_columns(cache: &str) {
         vec![(7, "x".into(), 14, true), (9, "y".into(), 18, false)]
     );
 
-    // UPDATE ... SET and WHERE take their columns' types.
+    // UPDATE ... SET takes the column's type; a comparison the other operand's, where a
+    // varchar is text (PostgreSQL has no varchar operators of its own).
     let update = client
         .prepare("UPDATE items SET qty = $1, data = $2 WHERE name = $3 AND id = $4")
         .await
         .unwrap();
     assert_eq!(
         update.params(),
-        &[Type::INT8, Type::BYTEA, Type::VARCHAR, Type::INT4]
+        &[Type::INT8, Type::BYTEA, Type::TEXT, Type::INT4]
     );
     let changed = client
         .execute(&update, &[&99i64, &blob, &"kiwi", &10i32])
@@ -934,4 +940,290 @@ async fn unknown_binary_parameters_decoded_by_inferred_type(cache: &str) {
         .await
         .unwrap();
     assert_eq!(rows[0].get::<_, &str>(0), "apple");
+}
+
+/// Prepares `sql`, checks the parameter types Describe announced, and runs it with
+/// `values` (sent in binary, encoded by those types); returns the rows.
+async fn prepared_rows(
+    client: &Client,
+    sql: &str,
+    types: &[Type],
+    values: &[&(dyn ToSql + Sync)],
+) -> Vec<tokio_postgres::Row> {
+    let statement = client
+        .prepare(sql)
+        .await
+        .unwrap_or_else(|e| panic!("{sql}: {e:?}"));
+    assert_eq!(statement.params(), types, "{sql}");
+    client
+        .query(&statement, values)
+        .await
+        .unwrap_or_else(|e| panic!("{sql}: {e:?}"))
+}
+
+/// Parameter types wherever PostgreSQL infers them: the columns a statement
+/// stores into, the other operand of an operator, CASE and `coalesce`, the
+/// arguments of functions with fixed signatures, subqueries, RETURNING, LIMIT.
+/// Each statement then runs with values of those types, in binary.
+async fn parameter_types_of_statement_shapes(cache: &str) {
+    let server = TestServer::start(cache, &[]);
+    let (client, _conn) = server.connect().await;
+    client.batch_execute(SCHEMA).await.unwrap();
+    client
+        .batch_execute(
+            "CREATE TABLE archive (id bigint, label text, price numeric(10,2), at timestamptz);
+             CREATE TABLE orders (item integer, amount bigint);
+             INSERT INTO orders VALUES (1, 3), (3, 40)",
+        )
+        .await
+        .unwrap();
+    let at = date(2024, 5, 6).and_time(time(7, 8, 9, 0)).and_utc();
+
+    // INSERT ... SELECT: the select list takes the target columns, the rest
+    // the columns of the tables it reads.
+    prepared_rows(
+        &client,
+        "INSERT INTO archive (id, label, price, at) SELECT id + $1, name || $2, $3, $4 FROM items WHERE id = $5",
+        &[Type::INT4, Type::TEXT, Type::NUMERIC, Type::TIMESTAMPTZ, Type::INT4],
+        &[&100i32, &"-old", &Decimal::from_str("9.99").unwrap(), &at, &1i32],
+    )
+    .await;
+    prepared_rows(
+        &client,
+        "INSERT INTO archive SELECT $1, $2, $3, $4",
+        &[Type::INT8, Type::TEXT, Type::NUMERIC, Type::TIMESTAMPTZ],
+        &[
+            &7_000_000_000i64,
+            &"new",
+            &Decimal::from_str("0.50").unwrap(),
+            &at,
+        ],
+    )
+    .await;
+    let rows = client
+        .query(
+            "SELECT id, label, price::text, at FROM archive ORDER BY id",
+            &[],
+        )
+        .await
+        .unwrap();
+    let archived: Vec<(i64, String, String, DateTime<Utc>)> = rows
+        .iter()
+        .map(|r| (r.get(0), r.get(1), r.get(2), r.get(3)))
+        .collect();
+    assert_eq!(
+        archived,
+        vec![
+            (101, "apple-old".into(), "9.99".into(), at),
+            (7_000_000_000, "new".into(), "0.5".into(), at),
+        ]
+    );
+
+    // ON CONFLICT ... DO UPDATE SET and RETURNING.
+    let rows = prepared_rows(
+        &client,
+        "INSERT INTO items (id, name, qty) VALUES ($1, $2, $3) ON CONFLICT (id) DO UPDATE SET qty = qty + $4, price = $5 RETURNING id, qty, name || $6",
+        &[Type::INT4, Type::VARCHAR, Type::INT8, Type::INT8, Type::FLOAT8, Type::TEXT],
+        &[&1i32, &"apple", &0i64, &5i64, &2.5f64, &"!"],
+    )
+    .await;
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0].get::<_, i64>(1), 15);
+    assert_eq!(rows[0].get::<_, String>(2), "apple!");
+
+    // Comparisons, arithmetic, LIKE, BETWEEN, IN, coalesce, LIMIT and OFFSET.
+    let rows = prepared_rows(
+        &client,
+        "SELECT id FROM items WHERE qty * $1 > $2 AND name LIKE $3 AND coalesce(price, $4) BETWEEN $5 AND $6 AND id IN ($7, $8) ORDER BY id LIMIT $9 OFFSET $10",
+        &[
+            Type::INT8,
+            Type::INT8,
+            Type::TEXT,
+            Type::FLOAT8,
+            Type::FLOAT8,
+            Type::FLOAT8,
+            Type::INT4,
+            Type::INT4,
+            Type::INT8,
+            Type::INT8,
+        ],
+        &[
+            &2i64, &10i64, &"%i%", &3.5f64, &3.0f64, &4.0f64, &2i32, &3i32, &5i64, &0i64,
+        ],
+    )
+    .await;
+    let ids: Vec<i32> = rows.iter().map(|r| r.get(0)).collect();
+    assert_eq!(ids, vec![3]);
+
+    // CASE, `||`, functions with fixed signatures and with their argument's type.
+    let rows = prepared_rows(
+        &client,
+        "SELECT CASE WHEN id = $1 THEN $2 ELSE name END, $3 || name, upper($4) FROM items WHERE length(name) > $5 AND abs(qty) >= $6 ORDER BY id",
+        &[Type::INT4, Type::VARCHAR, Type::TEXT, Type::TEXT, Type::INT4, Type::INT8],
+        &[&3i32, &"FIG", &"a ", &"x", &3i32, &7i64],
+    )
+    .await;
+    let read: Vec<(String, String, String)> = rows
+        .iter()
+        .map(|r| (r.get(0), r.get(1), r.get(2)))
+        .collect();
+    assert_eq!(
+        read,
+        vec![
+            ("apple".into(), "a apple".into(), "X".into()),
+            ("pear".into(), "a pear".into(), "X".into()),
+        ]
+    );
+
+    // Subqueries: their own tables first, then the outer query's.
+    let rows = prepared_rows(
+        &client,
+        "SELECT name FROM items WHERE id IN (SELECT item FROM orders WHERE amount > $1) AND qty < (SELECT max(amount) FROM orders) + $2 ORDER BY id",
+        &[Type::INT8, Type::INT8],
+        &[&5i64, &0i64],
+    )
+    .await;
+    let names: Vec<String> = rows.iter().map(|r| r.get(0)).collect();
+    assert_eq!(names, vec!["fig"]);
+
+    // Columns of WITH queries and derived tables have the types of what they select.
+    let rows = prepared_rows(
+        &client,
+        "WITH o AS (SELECT item, amount * 2 AS twice FROM orders) SELECT i.name FROM items i JOIN o ON o.item = i.id WHERE o.twice > $1 AND i.id IN (SELECT x.item FROM (SELECT item FROM orders WHERE amount < $2) AS x) ORDER BY i.id",
+        &[Type::INT8, Type::INT8],
+        &[&10i64, &50i64],
+    )
+    .await;
+    let names: Vec<String> = rows.iter().map(|r| r.get(0)).collect();
+    assert_eq!(names, vec!["fig"]);
+
+    // UPDATE with arithmetic on the assigned column and RETURNING.
+    let rows = prepared_rows(
+        &client,
+        "UPDATE items SET price = price * $1 WHERE ok = $2 AND price IS NOT NULL RETURNING id",
+        &[Type::FLOAT8, Type::BOOL],
+        &[&2.0f64, &true],
+    )
+    .await;
+    assert_eq!(rows.len(), 2);
+
+    // Row values, assigned and compared element by element.
+    let rows = prepared_rows(
+        &client,
+        "UPDATE items SET (qty, price) = ($1, $2) WHERE (id, name) = ($3, $4) RETURNING id",
+        &[Type::INT8, Type::FLOAT8, Type::INT4, Type::TEXT],
+        &[&1i64, &0.25f64, &2i32, &"pear"],
+    )
+    .await;
+    assert_eq!(rows.len(), 1);
+
+    // Casts name the type; nothing else typing a parameter leaves it text.
+    prepared_rows(
+        &client,
+        "SELECT $1::date < '2025-01-01', $2::timestamptz, $3, substr($4, $5)",
+        &[
+            Type::DATE,
+            Type::TIMESTAMPTZ,
+            Type::TEXT,
+            Type::TEXT,
+            Type::INT4,
+        ],
+        &[&date(2024, 2, 29), &at, &"t", &"abc", &2i32],
+    )
+    .await;
+}
+
+/// `x = ANY($1)` takes an array of `x`'s type, sent in binary or as text.
+async fn array_parameters_for_any(cache: &str) {
+    let server = TestServer::start(cache, &[]);
+    let (client, _conn) = server.connect().await;
+    client.batch_execute(SCHEMA).await.unwrap();
+
+    let names =
+        |rows: Vec<tokio_postgres::Row>| -> Vec<String> { rows.iter().map(|r| r.get(0)).collect() };
+    let rows = prepared_rows(
+        &client,
+        "SELECT name FROM items WHERE id = ANY($1) ORDER BY id",
+        &[Type::INT4_ARRAY],
+        &[&vec![3i32, 1, 99]],
+    )
+    .await;
+    assert_eq!(names(rows), vec!["apple", "fig"]);
+    let rows = prepared_rows(
+        &client,
+        "SELECT name FROM items WHERE qty = ANY($1) OR name = ANY($2)",
+        &[Type::INT8_ARRAY, Type::TEXT_ARRAY],
+        &[&vec![5_000_000_000i64], &vec!["no such", "fig"]],
+    )
+    .await;
+    let mut found = names(rows);
+    found.sort();
+    assert_eq!(found, vec!["fig", "pear"]);
+    let rows = prepared_rows(
+        &client,
+        "SELECT count(*) FROM items WHERE ok = ANY($1)",
+        &[Type::BOOL_ARRAY],
+        &[&vec![false]],
+    )
+    .await;
+    assert_eq!(rows[0].get::<_, i64>(0), 1);
+    // An empty array matches nothing; a NULL element matches nothing either.
+    let rows = prepared_rows(
+        &client,
+        "SELECT name FROM items WHERE id = ANY($1)",
+        &[Type::INT4_ARRAY],
+        &[&Vec::<Option<i32>>::new()],
+    )
+    .await;
+    assert!(rows.is_empty());
+    let rows = prepared_rows(
+        &client,
+        "SELECT name FROM items WHERE id = ANY($1)",
+        &[Type::INT4_ARRAY],
+        &[&vec![None, Some(2i32)]],
+    )
+    .await;
+    assert_eq!(names(rows), vec!["pear"]);
+
+    // The same array as text, with its type given by the client.
+    let statement = client
+        .prepare_typed(
+            "SELECT name FROM items WHERE id = ANY($1) ORDER BY id",
+            &[Type::TEXT],
+        )
+        .await
+        .unwrap();
+    let rows = client.query(&statement, &[&"{2, 3}"]).await.unwrap();
+    assert_eq!(names(rows), vec!["pear", "fig"]);
+
+    // Untyped (OID 0) and binary: decoded as the inferred int4[].
+    let unspecified = Type::new("unknown".into(), 0, Kind::Simple, "pg_catalog".into());
+    let mut raw: Vec<u8> = [1i32, 0, 23, 1, 1]
+        .iter()
+        .flat_map(|w| w.to_be_bytes())
+        .collect();
+    raw.extend(4i32.to_be_bytes());
+    raw.extend(2i32.to_be_bytes());
+    let rows = client
+        .query_typed(
+            "SELECT name FROM items WHERE id = ANY($1)",
+            &[(&Untyped(raw), unspecified)],
+        )
+        .await
+        .unwrap();
+    assert_eq!(names(rows), vec!["pear"]);
+
+    // A malformed array is refused with 22P02 and the connection carries on.
+    let error = client
+        .query_typed(
+            "SELECT name FROM items WHERE id = ANY($1)",
+            &[(&Untyped(vec![0, 0, 0, 1]), Type::INT4_ARRAY)],
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(error.code(), Some(&SqlState::INVALID_TEXT_REPRESENTATION));
+    assert_eq!(
+        client.query("SELECT 1", &[]).await.unwrap()[0].get::<_, i64>(0),
+        1
+    );
 }

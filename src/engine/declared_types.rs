@@ -52,7 +52,16 @@ impl DeclaredTypes {
             Some(types) => types,
             None => self.load(conn, table).await?,
         };
-        Ok(types.by_name.get(column).cloned())
+        // A name from a client's SQL may be spelled in another case than the
+        // schema's (SQLite's names are case-insensitive): looked for only on a miss.
+        let found = types.by_name.get(column).or_else(|| {
+            types
+                .by_name
+                .iter()
+                .find(|(name, _)| name.eq_ignore_ascii_case(column))
+                .map(|(_, decl)| decl)
+        });
+        Ok(found.cloned())
     }
 
     /// The declared type of the `index`th column an INSERT without a column list

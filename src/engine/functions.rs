@@ -394,7 +394,7 @@ fn random_uuid(_args: &[Arg]) -> Out {
 }
 
 /// PostgreSQL's text form of a one-dimensional array.
-pub(super) fn format_array(items: &[Option<String>]) -> String {
+pub fn format_array(items: &[Option<String>]) -> String {
     let parts: Vec<String> = items
         .iter()
         .map(|item| match item {
@@ -416,7 +416,7 @@ fn needs_quotes(s: &str) -> bool {
 }
 
 /// Reads PostgreSQL's text form of a one-dimensional array; `None` if malformed.
-pub(super) fn parse_array(text: &str) -> Option<Vec<Option<String>>> {
+pub fn parse_array(text: &str) -> Option<Vec<Option<String>>> {
     let inner = text.trim().strip_prefix('{')?.strip_suffix('}')?;
     let mut items = Vec::new();
     if inner.trim().is_empty() {

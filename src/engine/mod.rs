@@ -38,6 +38,7 @@ pub use access::Role;
 pub use catalog::{SessionIdentity, format_type, type_modifier, type_oid};
 pub use control::{ClientGone, StatementControl, StopReason};
 pub use copy::CopyIn;
+pub use functions::{format_array, parse_array};
 pub use result::{Column, Completion, Discard, LOOKAHEAD_ROWS, QueryResult, ResultSink};
 pub use session::{CursorId, Session, TransactionState};
 pub use settings::Settings;

@@ -29,6 +29,9 @@ use crate::error::{Error, ErrorKind};
 use crate::sql::CommandKind;
 use crate::sql::{Action, ParamHint, Plan, SessionCommand, Statement};
 
+/// PostgreSQL's varchar, which its operators take as text.
+const VARCHAR_OID: i64 = 1043;
+
 /// Where a session stands with respect to transactions (PostgreSQL's I / T / E).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TransactionState {
@@ -470,40 +473,73 @@ impl Session {
         Ok(Arc::new(columns))
     }
 
-    /// The declared type each parameter of `stmt` is used as (compared with,
-    /// assigned to, cast to), where the statement shows one.
+    /// The declared type of each parameter, resolving `hints` (from
+    /// [`crate::sql::param_hints`]) against the schema; an array's is its
+    /// element's with `[]` appended.
     pub async fn describe_params(
         &mut self,
-        stmt: &Statement,
+        hints: Vec<Option<ParamHint>>,
     ) -> Result<Vec<Option<Arc<str>>>, Error> {
-        let engine = self.engine.clone();
-        let mut types = Vec::with_capacity(stmt.param_count);
-        for hint in crate::sql::param_hints(&stmt.sql, stmt.param_count) {
-            let declared = match hint {
-                Some(ParamHint::Declared(name)) => Some(Arc::from(name)),
-                Some(ParamHint::Column { tables, column }) => {
-                    let conn = self.connection().await?;
-                    let mut found = None;
-                    for table in &tables {
-                        found = engine.declared_types.decltype(conn, table, &column).await?;
-                        if found.is_some() {
-                            break;
-                        }
+        let mut types = Vec::with_capacity(hints.len());
+        for mut hint in hints {
+            let (mut dimensions, mut operand) = (0, false);
+            let hint = loop {
+                match hint {
+                    Some(ParamHint::ArrayOf(element)) => {
+                        dimensions += 1;
+                        hint = Some(*element);
                     }
-                    found
+                    Some(ParamHint::Operand(beside)) => {
+                        operand = true;
+                        hint = Some(*beside);
+                    }
+                    other => break other,
                 }
-                Some(ParamHint::Position { table, index }) => {
-                    let conn = self.connection().await?;
-                    engine
-                        .declared_types
-                        .insertable_decltype(conn, &table, index)
-                        .await?
-                }
+            };
+            let declared = match hint {
+                Some(hint) => self.declared_type_of(hint).await?,
                 None => None,
             };
-            types.push(declared);
+            // PostgreSQL's operators take a varchar as text.
+            let declared = match declared {
+                Some(decl) if operand && catalog::type_oid(&decl) == VARCHAR_OID => {
+                    Some(Arc::from("text"))
+                }
+                other => other,
+            };
+            types.push(declared.map(|name| match dimensions {
+                0 => name,
+                n => Arc::from(format!("{name}{}", "[]".repeat(n))),
+            }));
         }
         Ok(types)
+    }
+
+    async fn declared_type_of(&mut self, hint: ParamHint) -> Result<Option<Arc<str>>, Error> {
+        let engine = self.engine.clone();
+        Ok(match hint {
+            ParamHint::Declared(name) => Some(Arc::from(name)),
+            ParamHint::Column { tables, column } => {
+                let conn = self.connection().await?;
+                let mut found = None;
+                for table in &tables {
+                    found = engine.declared_types.decltype(conn, table, &column).await?;
+                    if found.is_some() {
+                        break;
+                    }
+                }
+                found
+            }
+            ParamHint::Position { table, index } => {
+                let conn = self.connection().await?;
+                engine
+                    .declared_types
+                    .insertable_decltype(conn, &table, index)
+                    .await?
+            }
+            // Unwrapped by the caller.
+            ParamHint::ArrayOf(_) | ParamHint::Operand(_) => None,
+        })
     }
 
     /// Ends the session: rolls back an open transaction and returns the connection.

@@ -22,6 +22,9 @@ use crate::sql::{Plan, SessionCommand, Statement};
 pub(super) struct Prepared {
     /// `None` for the empty query.
     pub(super) statement: Option<Statement>,
+    /// The statement as the client wrote it, which parameter types are
+    /// inferred from (its casts name PostgreSQL's types, not SQLite's).
+    pub(super) query: String,
     /// Parameter types as the client declared them (`UNKNOWN` where it sent 0).
     pub(super) param_types: Vec<Type>,
     /// Every parameter's type as Describe announced it: the client's where it

@@ -63,6 +63,7 @@ impl ExtendedQueryHandler for PgConnection {
             .collect();
         let prepared = Arc::new(Prepared {
             statement,
+            query: message.query,
             param_types,
             described_params: OnceLock::new(),
             described: OnceLock::new(),
@@ -456,8 +457,8 @@ pub(super) fn typed_by_params(columns: Arc<Vec<Column>>, param_types: &[Type]) -
 }
 
 /// The parameter types Describe announces (and Bind then decodes by): the
-/// client's own, else the declared type of what the parameter is used as, else
-/// text. Computed once per prepared statement.
+/// client's own, else the type of what the parameter is used as, else text.
+/// Computed once per prepared statement.
 async fn describe_params<'p>(
     session: &mut Session,
     prepared: &'p Prepared,
@@ -466,7 +467,10 @@ async fn describe_params<'p>(
         return Ok(types);
     }
     let inferred = match &prepared.statement {
-        Some(statement) => session.describe_params(statement).await?,
+        Some(statement) => {
+            let hints = sql::param_hints(&prepared.query, &statement.sql, statement.param_count);
+            session.describe_params(hints).await?
+        }
         None => Vec::new(),
     };
     let types = inferred
@@ -474,12 +478,22 @@ async fn describe_params<'p>(
         .enumerate()
         .map(|(i, declared)| match prepared.param_types.get(i) {
             Some(ty) if *ty != Type::UNKNOWN => ty.clone(),
-            _ => declared
-                .as_deref()
-                .map_or(Type::TEXT, super::types::declared_type),
+            _ => declared.as_deref().map_or(Type::TEXT, param_type),
         })
         .collect();
     Ok(prepared.described_params.get_or_init(|| types))
+}
+
+/// The PostgreSQL type of a declared type, `[]` for an array of it.
+fn param_type(declared: &str) -> Type {
+    let declared = declared.trim_end();
+    let element = declared.trim_end_matches("[]");
+    let ty = super::types::declared_type(element);
+    if element.len() < declared.len() {
+        params::array_of(&ty)
+    } else {
+        ty
+    }
 }
 
 /// Whether `bind` sends a parameter in binary whose type the client left

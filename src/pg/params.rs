@@ -10,12 +10,17 @@
 //! stored as (timestamptz converted to UTC); see [`super::types`] for the storage
 //! conventions. A numeric stays decimal text, which a NUMERIC column's affinity
 //! turns into a number when that loses nothing.
+//!
+//! An array (bound for `x = ANY($1)`) becomes PostgreSQL's array text, `{1,2}`,
+//! each element written as a value of its type is stored (a timestamptz in UTC,
+//! a boolean as 0 or 1), which is what the array functions compare column
+//! values with.
 
 use pgwire::api::Type;
 
 use super::numeric::Numeric;
 use super::{datetime, uuid};
-use crate::engine::Value;
+use crate::engine::{Value, format_array, parse_array};
 use crate::error::{Error, ErrorKind};
 use crate::sql::quote::parse_bool;
 
@@ -29,10 +34,49 @@ pub fn format_code(codes: &[i16], i: usize) -> i16 {
     }
 }
 
+/// The array types parameters may have, by element type.
+static ARRAYS: [(Type, Type); 20] = [
+    (Type::BOOL, Type::BOOL_ARRAY),
+    (Type::BYTEA, Type::BYTEA_ARRAY),
+    (Type::INT2, Type::INT2_ARRAY),
+    (Type::INT4, Type::INT4_ARRAY),
+    (Type::INT8, Type::INT8_ARRAY),
+    (Type::FLOAT4, Type::FLOAT4_ARRAY),
+    (Type::FLOAT8, Type::FLOAT8_ARRAY),
+    (Type::NUMERIC, Type::NUMERIC_ARRAY),
+    (Type::TEXT, Type::TEXT_ARRAY),
+    (Type::VARCHAR, Type::VARCHAR_ARRAY),
+    (Type::BPCHAR, Type::BPCHAR_ARRAY),
+    (Type::NAME, Type::NAME_ARRAY),
+    (Type::DATE, Type::DATE_ARRAY),
+    (Type::TIME, Type::TIME_ARRAY),
+    (Type::TIMESTAMP, Type::TIMESTAMP_ARRAY),
+    (Type::TIMESTAMPTZ, Type::TIMESTAMPTZ_ARRAY),
+    (Type::UUID, Type::UUID_ARRAY),
+    (Type::JSON, Type::JSON_ARRAY),
+    (Type::JSONB, Type::JSONB_ARRAY),
+    (Type::OID, Type::OID_ARRAY),
+];
+
+/// The array type of `element` (text[] for an element type without one here).
+pub fn array_of(element: &Type) -> Type {
+    ARRAYS
+        .iter()
+        .find(|(e, _)| e == element)
+        .map_or(Type::TEXT_ARRAY, |(_, array)| array.clone())
+}
+
+fn element_of(array: &Type) -> Option<&'static Type> {
+    ARRAYS.iter().find(|(_, a)| a == array).map(|(e, _)| e)
+}
+
 pub fn decode(raw: Option<&[u8]>, ty: &Type, binary: bool) -> Result<Value, Error> {
     let Some(raw) = raw else {
         return Ok(Value::Null);
     };
+    if let Some(element) = element_of(ty) {
+        return decode_array(raw, ty, element, binary);
+    }
     if binary {
         decode_binary(raw, ty)
     } else {
@@ -43,7 +87,7 @@ pub fn decode(raw: Option<&[u8]>, ty: &Type, binary: bool) -> Result<Value, Erro
 
 fn decode_text(text: &str, ty: &Type) -> Result<Value, Error> {
     let value = match *ty {
-        Type::INT2 | Type::INT4 | Type::INT8 => {
+        Type::INT2 | Type::INT4 | Type::INT8 | Type::OID => {
             Value::Integer(text.trim().parse().map_err(|_| invalid(ty, text))?)
         }
         Type::FLOAT4 | Type::FLOAT8 => {
@@ -94,6 +138,7 @@ fn decode_binary(raw: &[u8], ty: &Type) -> Result<Value, Error> {
         Type::INT2 => Value::Integer(i16::from_be_bytes(array(fixed(2)?)).into()),
         Type::INT4 => Value::Integer(i32::from_be_bytes(array(fixed(4)?)).into()),
         Type::INT8 => Value::Integer(i64::from_be_bytes(array(fixed(8)?))),
+        Type::OID => Value::Integer(u32::from_be_bytes(array(fixed(4)?)).into()),
         Type::FLOAT4 => Value::Real(f32::from_be_bytes(array(fixed(4)?)).into()),
         Type::FLOAT8 => Value::Real(f64::from_be_bytes(array(fixed(8)?))),
         Type::BOOL => Value::Integer(i64::from(fixed(1)?[0] != 0)),
@@ -129,6 +174,84 @@ fn decode_binary(raw: &[u8], ty: &Type) -> Result<Value, Error> {
         _ => Value::Blob(raw.to_vec()),
     };
     Ok(value)
+}
+
+/// An array parameter as the array text its elements are stored as.
+fn decode_array(raw: &[u8], ty: &Type, element: &Type, binary: bool) -> Result<Value, Error> {
+    let items = if binary {
+        binary_array_items(raw, ty, element)?
+    } else {
+        let text = std::str::from_utf8(raw).map_err(|_| invalid(ty, "invalid UTF-8"))?;
+        parse_array(text)
+            .ok_or_else(|| invalid(ty, text))?
+            .iter()
+            .map(|item| match item {
+                Some(item) => decode_text(item, element),
+                None => Ok(Value::Null),
+            })
+            .collect::<Result<Vec<_>, _>>()?
+    };
+    let texts: Vec<Option<String>> = items.into_iter().map(element_text).collect();
+    Ok(Value::Text(format_array(&texts)))
+}
+
+/// The elements of PostgreSQL's binary array format: dimensions, a null flag
+/// and the element type, each dimension's length and lower bound, then each
+/// element as a length (-1 for NULL) and its bytes. One dimension, or none for
+/// an empty array.
+fn binary_array_items(raw: &[u8], ty: &Type, element: &Type) -> Result<Vec<Value>, Error> {
+    let mut reader = Reader { rest: raw, ty };
+    let ndim = i32::from_be_bytes(array(reader.take(4)?));
+    reader.take(8)?; // the null flag and the element type: each element says itself
+    let count = match ndim {
+        0 => 0,
+        1 => {
+            let length = i32::from_be_bytes(array(reader.take(4)?));
+            reader.take(4)?; // the lower bound
+            usize::try_from(length).map_err(|_| invalid(ty, "negative array length"))?
+        }
+        _ => return Err(invalid(ty, "only one-dimensional arrays are supported")),
+    };
+    let mut items = Vec::with_capacity(count.min(raw.len() / 4));
+    for _ in 0..count {
+        let length = i32::from_be_bytes(array(reader.take(4)?));
+        items.push(match usize::try_from(length) {
+            Ok(length) => decode_binary(reader.take(length)?, element)?,
+            Err(_) => Value::Null,
+        });
+    }
+    if !reader.rest.is_empty() {
+        return Err(invalid(ty, "trailing bytes after the array"));
+    }
+    Ok(items)
+}
+
+/// Reads a binary value front to back.
+struct Reader<'a> {
+    rest: &'a [u8],
+    ty: &'a Type,
+}
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize) -> Result<&'a [u8], Error> {
+        if self.rest.len() < n {
+            return Err(invalid(self.ty, "truncated binary value"));
+        }
+        let (head, tail) = self.rest.split_at(n);
+        self.rest = tail;
+        Ok(head)
+    }
+}
+
+/// An element as array text holds it: the text of the value as stored.
+fn element_text(value: Value) -> Option<String> {
+    match value {
+        Value::Null => None,
+        Value::Integer(i) => Some(i.to_string()),
+        Value::Real(f) => Some(f.to_string()),
+        Value::Text(s) => Some(s),
+        Value::Blob(b) => Some(String::from_utf8_lossy(&b).into_owned()),
+    }
 }
 
 fn array<const N: usize>(bytes: &[u8]) -> [u8; N] {
@@ -304,6 +427,65 @@ mod tests {
             .collect();
         assert_eq!(binary(&numeric, Type::NUMERIC), stored("-12345.678"));
         assert!(binary(&numeric[..10], Type::NUMERIC).is_err());
+    }
+
+    fn binary_array(header: [i32; 3], dims: &[(i32, i32)], items: &[Option<&[u8]>]) -> Vec<u8> {
+        let mut raw: Vec<u8> = header.iter().flat_map(|w| w.to_be_bytes()).collect();
+        for (length, lower) in dims {
+            raw.extend(length.to_be_bytes());
+            raw.extend(lower.to_be_bytes());
+        }
+        for item in items {
+            match item {
+                Some(bytes) => {
+                    raw.extend((bytes.len() as i32).to_be_bytes());
+                    raw.extend_from_slice(bytes);
+                }
+                None => raw.extend((-1i32).to_be_bytes()),
+            }
+        }
+        raw
+    }
+
+    #[test]
+    fn arrays_become_the_array_text_of_stored_values() {
+        assert_eq!(array_of(&Type::INT8), Type::INT8_ARRAY);
+        assert_eq!(array_of(&Type::INTERVAL), Type::TEXT_ARRAY);
+        assert_eq!(
+            text_param("{3, 1,NULL}", Type::INT8_ARRAY),
+            stored("{3,1,NULL}")
+        );
+        assert_eq!(text_param("{t,false}", Type::BOOL_ARRAY), stored("{1,0}"));
+        assert_eq!(
+            text_param("{\"2024-01-01 12:00:00+02\"}", Type::TIMESTAMPTZ_ARRAY),
+            stored("{\"2024-01-01 10:00:00+00\"}")
+        );
+        assert!(text_param("{1", Type::INT8_ARRAY).is_err());
+        assert!(text_param("{x}", Type::INT4_ARRAY).is_err());
+
+        let binary = |raw: &[u8], ty: Type| decode(Some(raw), &ty, true);
+        let seven = 7i64.to_be_bytes();
+        let raw = binary_array([1, 1, 20], &[(2, 1)], &[Some(&seven), None]);
+        assert_eq!(binary(&raw, Type::INT8_ARRAY), stored("{7,NULL}"));
+        let raw = binary_array([0, 0, 25], &[], &[]);
+        assert_eq!(binary(&raw, Type::TEXT_ARRAY), stored("{}"));
+        let raw = binary_array([1, 0, 25], &[(2, 1)], &[Some(b"a b"), Some(b"c")]);
+        assert_eq!(binary(&raw, Type::TEXT_ARRAY), stored("{\"a b\",c}"));
+        let oid = 23u32.to_be_bytes();
+        let raw = binary_array([1, 0, 26], &[(1, 1)], &[Some(&oid)]);
+        assert_eq!(binary(&raw, Type::OID_ARRAY), stored("{23}"));
+        // Malformed: truncated, two dimensions, an element of the wrong size,
+        // bytes after the last element.
+        assert!(binary(&raw[..raw.len() - 1], Type::OID_ARRAY).is_err());
+        let two = binary_array([2, 0, 20], &[(1, 1), (1, 1)], &[Some(&seven)]);
+        assert!(binary(&two, Type::INT8_ARRAY).is_err());
+        let raw = binary_array([1, 0, 20], &[(1, 1)], &[Some(&oid)]);
+        assert!(binary(&raw, Type::INT8_ARRAY).is_err());
+        let mut raw = binary_array([1, 0, 20], &[(1, 1)], &[Some(&seven)]);
+        raw.push(0);
+        assert!(binary(&raw, Type::INT8_ARRAY).is_err());
+        let raw = binary_array([1, 0, 20], &[(-1, 1)], &[]);
+        assert!(binary(&raw, Type::INT8_ARRAY).is_err());
     }
 
     #[test]

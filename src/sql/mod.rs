@@ -198,10 +198,10 @@ fn build(text: &str, tokens: &[Token]) -> Result<Statement, Error> {
     {
         // A rewritten statement is passed through the parameter rewrite again.
         let tokens = tokenize(&rewrite.sql);
-        let (sql, params) = number_params(&rewrite.sql, &tokens);
+        let (sql, params) = number_params(&rewrite.sql, &tokens)?;
         return Ok(statement(sql, &shape, params, rewrite.plan));
     }
-    let (sql, params) = number_params(text, &tokens);
+    let (sql, params) = number_params(text, &tokens)?;
     Ok(Statement {
         catalog,
         ..statement(sql, &shape, params, Plan::Single)
@@ -224,8 +224,13 @@ fn statement(sql: Arc<str>, shape: &classify::Shape, param_count: usize, plan: P
     }
 }
 
+/// The highest parameter number SQLite accepts (its `SQLITE_MAX_VARIABLE_NUMBER`).
+/// A statement naming a higher one fails at once, before anything is sized by
+/// its parameter count.
+const MAX_PARAMS: usize = 32_766;
+
 /// Rewrites `$N` to `?N` and counts parameters the way SQLite numbers them.
-fn number_params(text: &str, tokens: &[Token]) -> (Arc<str>, usize) {
+fn number_params(text: &str, tokens: &[Token]) -> Result<(Arc<str>, usize), Error> {
     let mut numbering = ParamNumbering::default();
     let mut rewritten: Option<String> = None;
     let mut copied = 0;
@@ -250,7 +255,16 @@ fn number_params(text: &str, tokens: &[Token]) -> (Arc<str>, usize) {
         }
         None => text.into(),
     };
-    (sql, numbering.count)
+    if numbering.count > MAX_PARAMS {
+        return Err(Error::new(
+            ErrorKind::Syntax,
+            format!(
+                "there is no parameter ${}: a statement takes at most {MAX_PARAMS}",
+                numbering.count
+            ),
+        ));
+    }
+    Ok((sql, numbering.count))
 }
 
 /// SQLite's parameter numbering: `?N` is N, a bare `?` is one more than the largest
@@ -345,6 +359,21 @@ mod tests {
         let batch = parse_batch("select ';'; -- x;\n select 2;; /* ; */").unwrap();
         let sqls: Vec<&str> = batch.iter().map(|s| &*s.sql).collect();
         assert_eq!(sqls, vec!["select ';'", "select 2"]);
+    }
+
+    #[test]
+    fn parameter_numbers_past_sqlites_limit_are_refused() {
+        let statement = parse_single("SELECT $32766").unwrap().unwrap();
+        assert_eq!(statement.param_count, 32_766);
+        for sql in [
+            "SELECT $32767",
+            "SELECT $9999999999",
+            "SELECT ?99999999",
+            "SELECT $99999999999999999999999",
+        ] {
+            let error = parse_single(sql).unwrap_err();
+            assert_eq!(error.kind, ErrorKind::Syntax, "{sql}");
+        }
     }
 
     #[test]

@@ -1,15 +1,45 @@
 //! The Python that runs the driver tests: a virtualenv, `target/py-venv`, made from
-//! `tests/python/requirements.txt` on first use (or by `.ci/run`).
+//! `tests/python/requirements.txt` on first use (or by `.ci/run`), and the way a
+//! test class of a PostgreSQL driver (`tests/python/test_<driver>.py`) is run.
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
-use super::clients::{describe, run};
+use super::TestServer;
+use super::clients::{self, describe, run};
 
 pub fn python_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/python")
+}
+
+/// Runs `python -m unittest <module>.<class>` against a fresh server's PostgreSQL
+/// port (`LITEWIRE_PG_HOST`, `LITEWIRE_PG_PORT`, `LITEWIRE_CACHE`); panics with
+/// the Python output unless every test passes.
+pub fn run_pg_unittest(cache: &str, module: &str, class: &str) {
+    let server = TestServer::start(cache, &[]);
+    let mut command = Command::new(venv_python());
+    command
+        .args(["-u", "-m", "unittest", "-v", &format!("{module}.{class}")])
+        .current_dir(python_dir())
+        .env("LITEWIRE_PG_HOST", "127.0.0.1")
+        .env("LITEWIRE_PG_PORT", server.pg.port().to_string())
+        .env("LITEWIRE_CACHE", cache)
+        // No __pycache__ in the source tree.
+        .env("PYTHONDONTWRITEBYTECODE", "1");
+    // libpq and asyncpg read PG* variables (sslmode, options, service...): none
+    // may leak in.
+    for (key, _) in std::env::vars_os() {
+        if key.to_string_lossy().starts_with("PG") {
+            command.env_remove(key);
+        }
+    }
+    clients::run_to_success(
+        command,
+        &server,
+        &format!("{module}.{class} against litewire --cache {cache}"),
+    );
 }
 
 /// The virtualenv's python, made on first use; concurrent tests and processes wait for
