@@ -164,6 +164,21 @@ async fn serial_and_identity_columns_take_values_from_their_sequences(cache: &st
         [101]
     );
 
+    // A name with capitals keeps them, as regclass text reads it.
+    client
+        .batch_execute("CREATE TABLE \"Mixed\" (k text PRIMARY KEY, n serial)")
+        .await
+        .unwrap();
+    assert_eq!(
+        values(
+            &client,
+            "INSERT INTO \"Mixed\" (k) VALUES ('a') RETURNING n"
+        )
+        .await,
+        [1]
+    );
+    assert_eq!(value(&client, "SELECT currval('\"Mixed_n_seq\"')").await, 1);
+
     // A table dropped and made again starts its sequences afresh.
     client
         .batch_execute("DROP TABLE u; CREATE TABLE u (k text PRIMARY KEY, id serial)")

@@ -457,10 +457,12 @@ fn create_table(create: &mut sqlparser::ast::CreateTable) -> Option<(bool, Vec<O
                     column.data_type =
                         DataType::Custom(ObjectName::from(vec![Ident::new(integer)]), vec![]);
                 }
-                if let Some(default) = parse_expr(&format!(
-                    "(nextval({}))",
-                    crate::sql::quote::literal(&sequence.name())
-                )) {
+                // The name as `regclass` text reads it back: quoted unless
+                // it is all lower case.
+                let name = crate::sql::quote::identifier_as_postgres(&sequence.name());
+                if let Some(default) =
+                    parse_expr(&format!("(nextval({}))", crate::sql::quote::literal(&name)))
+                {
                     column
                         .options
                         .retain(|o| !matches!(o.option, ColumnOption::Default(_)));
@@ -784,6 +786,13 @@ mod tests {
                 "SELECT 't_g_seq', 'bigint', 5, 1, 1, 9223372036854775807, 0, 5, 0, random(), 't', 'g', 'a' WHERE NOT EXISTS"
             )),
             "{script:?}"
+        );
+        // A name with capitals is quoted inside the text, as `regclass` reads it.
+        let quoted = translate("CREATE TABLE \"T\" (k text, n serial)").unwrap();
+        assert!(
+            quoted.sql.contains("DEFAULT (nextval('\"T_n_seq\"'))"),
+            "{}",
+            quoted.sql
         );
         // The one-column primary key stays SQLite's rowid, with no sequence.
         let rowid = translate("CREATE TABLE p (id serial, v text, PRIMARY KEY (id))").unwrap();
