@@ -273,6 +273,20 @@ async fn errors_carry_postgres_sqlstates(cache: &str) {
         sqlstate(&client, "CREATE SEQUENCE z INCREMENT 0").await,
         "22023"
     );
+    // A sequence a column's default uses goes only with CASCADE.
+    client
+        .batch_execute("CREATE TABLE t (k int PRIMARY KEY, n serial)")
+        .await
+        .unwrap();
+    assert_eq!(sqlstate(&client, "DROP SEQUENCE t_n_seq").await, "2BP01");
+    client
+        .batch_execute("DROP SEQUENCE t_n_seq CASCADE")
+        .await
+        .unwrap();
+    assert_eq!(
+        sqlstate(&client, "INSERT INTO t (k) VALUES (1)").await,
+        "42P01"
+    );
     assert_eq!(sqlstate(&client, "SELECT setval('s', 3)").await, "22003");
     assert_eq!(value(&client, "SELECT nextval('s')").await, 1);
     assert_eq!(value(&client, "SELECT nextval('s')").await, 2);

@@ -80,6 +80,7 @@ fn error_message_sqlstate(message: &str) -> &'static str {
         ("cannot commit - no transaction is active", "25P01"),
         // The sequence functions' own (see `engine::sequences`).
         ("is not yet defined in this session", "55000"),
+        ("because other objects depend on it", "2BP01"),
         ("reached maximum value of sequence", "2200H"),
         ("reached minimum value of sequence", "2200H"),
         ("is out of bounds for sequence", "22003"),

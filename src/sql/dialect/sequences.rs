@@ -583,22 +583,16 @@ fn alter(w: &Words, i: usize) -> Result<Vec<String>, Error> {
     Ok(script)
 }
 
-/// `DROP SEQUENCE [IF EXISTS] a [, b ...] [CASCADE | RESTRICT]`.
+/// `DROP SEQUENCE [IF EXISTS] a [, b ...] [CASCADE | RESTRICT]`. A sequence a
+/// column's default uses is dropped only with CASCADE, as in PostgreSQL (which
+/// also drops the default; SQLite cannot change a column's default, so the
+/// column keeps it and inserts that rely on it fail).
 fn drop_sequences(w: &Words, i: usize) -> Result<Vec<String>, Error> {
     let (if_exists, mut i) = if_exists(w, i);
-    let mut script = vec![CREATE_TABLE.to_owned()];
+    let mut names = Vec::new();
     loop {
         let (name, next) = sequence_name(w, i)?;
-        if !if_exists {
-            script.push(fail_when(
-                &format!("NOT {}", exists(&name)),
-                &format!("sequence \"{name}\" does not exist"),
-            ));
-        }
-        script.push(format!(
-            "DELETE FROM main.{SEQUENCES_TABLE} WHERE name = {}",
-            literal(&name)
-        ));
+        names.push(name);
         i = next;
         if w.text(i) == "," {
             i += 1;
@@ -606,11 +600,37 @@ fn drop_sequences(w: &Words, i: usize) -> Result<Vec<String>, Error> {
         }
         break;
     }
-    if w.is(i, "CASCADE") || w.is(i, "RESTRICT") {
+    let cascade = w.is(i, "CASCADE");
+    if cascade || w.is(i, "RESTRICT") {
         i += 1;
     }
     if i < w.tokens.len() {
         return Err(syntax(format!("syntax error at or near \"{}\"", w.text(i))));
+    }
+    let mut script = vec![CREATE_TABLE.to_owned()];
+    for name in names {
+        let quoted = literal(&name);
+        if !if_exists {
+            script.push(fail_when(
+                &format!("NOT {}", exists(&name)),
+                &format!("sequence \"{name}\" does not exist"),
+            ));
+        }
+        if !cascade {
+            script.push(fail_when(
+                &format!(
+                    "EXISTS (SELECT 1 FROM main.{SEQUENCES_TABLE} s WHERE s.name = {quoted} \
+                     AND EXISTS (SELECT 1 FROM main.sqlite_schema m WHERE m.type = 'table' \
+                     AND m.name = s.owned_table COLLATE NOCASE))"
+                ),
+                &format!(
+                    "cannot drop sequence {name} because other objects depend on it (use DROP ... CASCADE)"
+                ),
+            ));
+        }
+        script.push(format!(
+            "DELETE FROM main.{SEQUENCES_TABLE} WHERE name = {quoted}"
+        ));
     }
     Ok(script)
 }
@@ -733,7 +753,13 @@ mod tests {
         assert!(s.iter().any(|p| p.contains("SET last_value = start_value")));
         let s = script("DROP SEQUENCE a, b CASCADE").unwrap();
         assert_eq!(s.len(), 5, "{s:?}");
-        assert!(script("DROP SEQUENCE IF EXISTS a").unwrap().len() == 2);
+        assert_eq!(script("DROP SEQUENCE IF EXISTS a").unwrap().len(), 3);
+        assert!(
+            script("DROP SEQUENCE a")
+                .unwrap()
+                .iter()
+                .any(|p| p.contains("because other objects depend on it"))
+        );
         assert!(
             statement("DROP TABLE a", &tokenize("DROP TABLE a"))
                 .unwrap()
