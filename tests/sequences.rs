@@ -164,6 +164,21 @@ async fn serial_and_identity_columns_take_values_from_their_sequences(cache: &st
         [101]
     );
 
+    // TRUNCATE keeps the sequences going, unless told to RESTART IDENTITY.
+    client.batch_execute("TRUNCATE w").await.unwrap();
+    assert_eq!(
+        values(&client, "INSERT INTO w (k) VALUES ('b') RETURNING id").await,
+        [2]
+    );
+    client
+        .batch_execute("TRUNCATE TABLE public.w RESTART IDENTITY")
+        .await
+        .unwrap();
+    assert_eq!(
+        values(&client, "INSERT INTO w (k) VALUES ('c') RETURNING id").await,
+        [1]
+    );
+
     // A name with capitals keeps them, as regclass text reads it.
     client
         .batch_execute("CREATE TABLE \"Mixed\" (k text PRIMARY KEY, n serial)")

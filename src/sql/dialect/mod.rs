@@ -49,8 +49,8 @@ mod sequences;
 
 use expressions::{rewrite_expr, type_name};
 pub use sequences::relation_name;
-pub(super) use sequences::statement as sequence_statement;
 use sequences::{OwnedSequence, owned_sequences};
+pub(super) use sequences::{restart_owned_sequences, statement as sequence_statement};
 
 /// A translated statement.
 #[derive(Debug)]

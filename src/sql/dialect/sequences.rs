@@ -635,6 +635,24 @@ fn drop_sequences(w: &Words, i: usize) -> Result<Vec<String>, Error> {
     Ok(script)
 }
 
+/// The statements that restart the sequences owned by columns of `tables`
+/// (`TRUNCATE ... RESTART IDENTITY`), names as written in SQL.
+pub(in crate::sql) fn restart_owned_sequences(tables: &[String]) -> Vec<String> {
+    let tables: Vec<String> = tables
+        .iter()
+        .filter_map(|t| relation_name(t))
+        .map(|t| literal(&t))
+        .collect();
+    vec![
+        CREATE_TABLE.to_owned(),
+        format!(
+            "UPDATE main.{SEQUENCES_TABLE} SET last_value = start_value, is_called = 0, token = random() \
+             WHERE owned_table COLLATE NOCASE IN ({})",
+            tables.join(", ")
+        ),
+    ]
+}
+
 /// A column of a new table that takes its values from a sequence of its own.
 #[derive(Debug)]
 pub(in crate::sql) struct OwnedSequence {
