@@ -54,12 +54,23 @@ pub(super) struct Sequences {
     counters: Mutex<HashMap<String, Counter>>,
 }
 
-/// A sequence's state in memory, for the incarnation its row's `token` names.
+/// A sequence's state in memory, for the incarnation its row's `token` names,
+/// with the definition it was last advanced by.
 #[derive(Debug, Clone, Copy, PartialEq)]
 struct Counter {
     token: i64,
     last_value: i64,
     is_called: bool,
+    bounds: Bounds,
+}
+
+/// How a sequence advances.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Bounds {
+    increment: i64,
+    min: i64,
+    max: i64,
+    cycle: bool,
 }
 
 impl Sequences {
@@ -204,10 +215,7 @@ pub(super) unsafe fn serve(db: *mut ffi::sqlite3, session: &Arc<SessionValues>) 
 /// A sequence's row.
 struct Row {
     name: String,
-    increment: i64,
-    min: i64,
-    max: i64,
-    cycle: bool,
+    bounds: Bounds,
     last_value: i64,
     is_called: bool,
     token: i64,
@@ -347,10 +355,12 @@ unsafe fn read_row(db: *mut ffi::sqlite3, arg: &Arg) -> Result<Row, String> {
                 Cell::Text(name) => name.clone(),
                 _ => name,
             },
-            increment: cells[1].int(),
-            min: cells[2].int(),
-            max: cells[3].int(),
-            cycle: cells[4].int() != 0,
+            bounds: Bounds {
+                increment: cells[1].int(),
+                min: cells[2].int(),
+                max: cells[3].int(),
+                cycle: cells[4].int() != 0,
+            },
             last_value: cells[5].int(),
             is_called: cells[6].int() != 0,
             token: cells[7].int(),
@@ -396,16 +406,18 @@ unsafe fn write_row(
             ],
         )
     };
-    match written {
-        Ok(_) => Ok(()),
-        Err(failure)
-            if failure.code == ffi::SQLITE_AUTH || failure.code == ffi::SQLITE_READONLY =>
-        {
-            Err(format!(
-                "cannot execute {function}() in a read-only transaction"
-            ))
+    written
+        .map(drop)
+        .map_err(|failure| write_failure(function, failure))
+}
+
+/// What a failed write of a sequence's row tells the client.
+fn write_failure(function: &str, failure: Failure) -> String {
+    match failure.code {
+        ffi::SQLITE_AUTH | ffi::SQLITE_READONLY => {
+            format!("cannot execute {function}() in a read-only transaction")
         }
-        Err(failure) => Err(failure.message),
+        _ => failure.message,
     }
 }
 
@@ -440,6 +452,10 @@ pub(super) fn nextval(db: *mut ffi::sqlite3, args: &[Arg]) -> Out {
     with_slot(db, |slot| {
         changes_allowed(slot)?;
         // SAFETY: `db` is the connection this function runs on.
+        if let Some(next) = unsafe { advance_known(db, slot, &args[0]) }? {
+            return Ok(Out::Int(next));
+        }
+        // SAFETY: as above.
         let row = unsafe { read_row(db, &args[0]) }?;
         let mut counters = slot
             .sequences
@@ -452,10 +468,11 @@ pub(super) fn nextval(db: *mut ffi::sqlite3, args: &[Arg]) -> Out {
                 token: row.token,
                 last_value: row.last_value,
                 is_called: row.is_called,
+                bounds: row.bounds,
             },
         };
         let next = if current.is_called {
-            advance(&row, current.last_value)?
+            advance(&row.name, &row.bounds, current.last_value)?
         } else {
             current.last_value
         };
@@ -463,6 +480,7 @@ pub(super) fn nextval(db: *mut ffi::sqlite3, args: &[Arg]) -> Out {
             token: row.token,
             last_value: next,
             is_called: true,
+            bounds: row.bounds,
         };
         // Written while the counter is held: the row never goes back in time.
         // SAFETY: as above.
@@ -474,19 +492,94 @@ pub(super) fn nextval(db: *mut ffi::sqlite3, args: &[Arg]) -> Out {
     })
 }
 
+/// `nextval` of a sequence whose counter this server has already advanced:
+/// one statement writes the next value, provided the row still has the
+/// counter's token and definition (no ALTER, DROP or RESTART since). `None`:
+/// the row must be read first.
+///
+/// # Safety
+/// `db` must be the connection the calling function runs on.
+unsafe fn advance_known(
+    db: *mut ffi::sqlite3,
+    slot: &Slot,
+    arg: &Arg,
+) -> Result<Option<i64>, String> {
+    const UPDATE: &CStr = c"UPDATE main.litewire_sequences SET last_value = ?1, is_called = 1 WHERE name = ?2 AND token = ?3 AND increment = ?4 AND min_value = ?5 AND max_value = ?6 AND cycle = ?7";
+    let Some(name) = (match arg {
+        Arg::Text(text) => relation_name(text),
+        _ => None,
+    }) else {
+        return Ok(None);
+    };
+    let Ok(mut counters) = slot.sequences.counters.lock() else {
+        return Ok(None);
+    };
+    let Some(counter) = counters.get(&name).copied() else {
+        return Ok(None);
+    };
+    let bounds = counter.bounds;
+    let next = match counter.is_called {
+        true => match advance(&name, &bounds, counter.last_value) {
+            Ok(next) => next,
+            // Reported after the row is read: its bounds may have changed.
+            Err(_) => return Ok(None),
+        },
+        false => counter.last_value,
+    };
+    // SAFETY: per the caller.
+    let written = unsafe {
+        first_row(
+            db,
+            UPDATE,
+            &[
+                Bind::Int(next),
+                Bind::Text(&name),
+                Bind::Int(counter.token),
+                Bind::Int(bounds.increment),
+                Bind::Int(bounds.min),
+                Bind::Int(bounds.max),
+                Bind::Int(i64::from(bounds.cycle)),
+            ],
+        )
+    };
+    // SAFETY: per the caller; the count is the UPDATE's, which just ran.
+    let changed = written.is_ok() && unsafe { ffi::sqlite3_changes64(db) } == 1;
+    match written {
+        Ok(_) if changed => {
+            counters.insert(
+                name.clone(),
+                Counter {
+                    last_value: next,
+                    is_called: true,
+                    ..counter
+                },
+            );
+            drop(counters);
+            session(slot).record(&name, next, true);
+            Ok(Some(next))
+        }
+        Ok(_) => Ok(None),
+        Err(failure) => Err(write_failure("nextval", failure)),
+    }
+}
+
 /// The value after `last`, by the sequence's increment, bounds and CYCLE.
-fn advance(row: &Row, last: i64) -> Result<i64, String> {
-    let next = last.checked_add(row.increment);
+fn advance(name: &str, bounds: &Bounds, last: i64) -> Result<i64, String> {
+    let next = last.checked_add(bounds.increment);
     match next {
-        Some(next) if next >= row.min && next <= row.max => Ok(next),
-        _ if row.cycle => Ok(if row.increment > 0 { row.min } else { row.max }),
-        _ if row.increment > 0 => Err(format!(
-            "nextval: reached maximum value of sequence \"{}\" ({})",
-            row.name, row.max
+        Some(next) if next >= bounds.min && next <= bounds.max => Ok(next),
+        _ if bounds.cycle => Ok(if bounds.increment > 0 {
+            bounds.min
+        } else {
+            bounds.max
+        }),
+        _ if bounds.increment > 0 => Err(format!(
+            "nextval: reached maximum value of sequence \"{name}\" ({})",
+            bounds.max
         )),
         _ => Err(format!(
-            "nextval: reached minimum value of sequence \"{}\" ({})",
-            row.name, row.min
+            "nextval: reached minimum value of sequence \"{name}\" ({})",
+            bounds.min
         )),
     }
 }
@@ -575,16 +668,17 @@ pub(super) fn setval(db: *mut ffi::sqlite3, args: &[Arg]) -> Out {
         };
         // SAFETY: `db` is the connection this function runs on.
         let row = unsafe { read_row(db, &args[0]) }?;
-        if value < row.min || value > row.max {
+        if value < row.bounds.min || value > row.bounds.max {
             return Err(format!(
                 "setval: value {value} is out of bounds for sequence \"{}\" ({}..{})",
-                row.name, row.min, row.max
+                row.name, row.bounds.min, row.bounds.max
             ));
         }
         let counter = Counter {
             token: row.token,
             last_value: value,
             is_called,
+            bounds: row.bounds,
         };
         let mut counters = slot
             .sequences
@@ -659,34 +753,30 @@ pub(super) fn catalog_rows() -> String {
 mod tests {
     use super::*;
 
-    fn row(increment: i64, min: i64, max: i64, cycle: bool) -> Row {
-        Row {
-            name: "s".into(),
+    fn bounds(increment: i64, min: i64, max: i64, cycle: bool) -> Bounds {
+        Bounds {
             increment,
             min,
             max,
             cycle,
-            last_value: 0,
-            is_called: false,
-            token: 0,
         }
     }
 
     #[test]
     fn advance_stops_or_cycles_at_the_bounds() {
-        assert_eq!(advance(&row(1, 1, 3, false), 2), Ok(3));
+        assert_eq!(advance("s", &bounds(1, 1, 3, false), 2), Ok(3));
         assert!(
-            advance(&row(1, 1, 3, false), 3)
+            advance("s", &bounds(1, 1, 3, false), 3)
                 .unwrap_err()
                 .contains("reached maximum value of sequence \"s\" (3)")
         );
-        assert_eq!(advance(&row(1, 1, 3, true), 3), Ok(1));
-        assert_eq!(advance(&row(-2, -5, -1, true), -5), Ok(-1));
+        assert_eq!(advance("s", &bounds(1, 1, 3, true), 3), Ok(1));
+        assert_eq!(advance("s", &bounds(-2, -5, -1, true), -5), Ok(-1));
         assert!(
-            advance(&row(-1, 1, 9, false), 1)
+            advance("s", &bounds(-1, 1, 9, false), 1)
                 .unwrap_err()
                 .contains("minimum")
         );
-        assert!(advance(&row(1, 1, i64::MAX, false), i64::MAX).is_err());
+        assert!(advance("s", &bounds(1, 1, i64::MAX, false), i64::MAX).is_err());
     }
 }
