@@ -34,6 +34,8 @@ pub enum ErrorKind {
     Unsupported,
     /// A parameter value does not fit its declared type.
     InvalidParameter,
+    /// An option's value is not allowed (a sequence's INCREMENT 0, say).
+    InvalidParameterValue,
     /// Every pooled connection is held by another session.
     TooManyConnections,
     /// The server is shutting down.

@@ -20,6 +20,7 @@ use sqlx::{Connection as _, Sqlite, SqliteConnection, SqlitePool};
 
 use super::access::{Access, Role};
 use super::direct::Statements;
+use super::sequences::SessionValues;
 use crate::error::Error;
 
 /// A pooled connection, held by one session (or parked for the next).
@@ -61,10 +62,17 @@ impl HeldConnection {
         })
     }
 
-    /// Hands the connection to a session of `role` (see `access`).
-    pub(super) async fn assign(&mut self, role: Role) -> Result<(), Error> {
+    /// Hands the connection to a session of `role` (see `access`), whose
+    /// sequence values (`currval`) its functions use (see `sequences`).
+    pub(super) async fn assign(
+        &mut self,
+        role: Role,
+        sequences: &Arc<SessionValues>,
+    ) -> Result<(), Error> {
         let (handle, _) = self.direct().await?;
         let db = handle.db();
+        // SAFETY: the handle is locked for us and valid.
+        unsafe { super::sequences::serve(db, sequences) };
         let access = match &self.access {
             Some(access) => access.clone(),
             // SAFETY: the handle is locked for us and valid.

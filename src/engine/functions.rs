@@ -4,7 +4,9 @@
 //! `regexp()`, arrays into PostgreSQL's array text (`{a,b}`) built and read by the
 //! `litewire_array*` functions, `format_type()` for the catalog. Each is a plain
 //! Rust function over [`Arg`]s; one trampoline adapts them to SQLite's C API and
-//! turns a panic into an SQL error instead of unwinding into C.
+//! turns a panic into an SQL error instead of unwinding into C. The sequence
+//! functions (`nextval()`, ... see `sequences`) also get the connection they run
+//! on, and are never treated as deterministic: SQLite calls them once per row.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -15,6 +17,7 @@ use libsqlite3_sys as ffi;
 use regex::Regex;
 
 use super::catalog::format_type;
+use super::sequences;
 
 /// One argument as SQLite passed it.
 #[derive(Debug, Clone, PartialEq)]
@@ -73,6 +76,20 @@ const SCALARS: &[(&str, c_int, Scalar)] = &[
     ("gen_random_uuid", 0, random_uuid),
 ];
 
+/// A function that reads or writes through the connection it runs on.
+type OnConnection = fn(*mut ffi::sqlite3, &[Arg]) -> Out;
+
+/// Name, argument count and body of every function that needs its connection.
+const ON_CONNECTION: &[(&str, c_int, OnConnection)] = &[
+    ("nextval", 1, sequences::nextval),
+    ("currval", 1, sequences::currval),
+    ("setval", 2, sequences::setval),
+    ("setval", 3, sequences::setval),
+    ("lastval", 0, sequences::lastval),
+    ("pg_get_serial_sequence", 2, sequences::serial_sequence),
+    ("litewire_error", 1, sequences::raise),
+];
+
 /// Registers the functions on a connection.
 ///
 /// # Safety
@@ -95,6 +112,26 @@ pub(super) unsafe fn register(db: *mut ffi::sqlite3) -> Result<(), String> {
                 ffi::SQLITE_UTF8 | deterministic,
                 *body as *mut c_void,
                 Some(call_scalar),
+                None,
+                None,
+                None,
+            )
+        };
+        if rc != ffi::SQLITE_OK {
+            return Err(format!("registering {name}: SQLite error {rc}"));
+        }
+    }
+    for (name, args, body) in ON_CONNECTION {
+        let c_name = CString::new(*name).map_err(|e| e.to_string())?;
+        // SAFETY: as above.
+        let rc = unsafe {
+            ffi::sqlite3_create_function_v2(
+                db,
+                c_name.as_ptr(),
+                *args,
+                ffi::SQLITE_UTF8,
+                *body as *mut c_void,
+                Some(call_on_connection),
                 None,
                 None,
                 None,
@@ -205,6 +242,24 @@ unsafe extern "C" fn call_scalar(
         let body: Scalar = std::mem::transmute::<*mut c_void, Scalar>(ffi::sqlite3_user_data(ctx));
         let args = read_args(argc, argv);
         let out = catch_unwind(AssertUnwindSafe(|| body(&args)))
+            .unwrap_or_else(|_| Out::Error("internal error in a litewire SQL function".into()));
+        set_result(ctx, out);
+    }
+}
+
+unsafe extern "C" fn call_on_connection(
+    ctx: *mut ffi::sqlite3_context,
+    argc: c_int,
+    argv: *mut *mut ffi::sqlite3_value,
+) {
+    // SAFETY: SQLite calls us with a valid context whose user data is the
+    // `OnConnection` registered in `register`, and `argc` valid arguments.
+    unsafe {
+        let body: OnConnection =
+            std::mem::transmute::<*mut c_void, OnConnection>(ffi::sqlite3_user_data(ctx));
+        let db = ffi::sqlite3_context_db_handle(ctx);
+        let args = read_args(argc, argv);
+        let out = catch_unwind(AssertUnwindSafe(|| body(db, &args)))
             .unwrap_or_else(|_| Out::Error("internal error in a litewire SQL function".into()));
         set_result(ctx, out);
     }

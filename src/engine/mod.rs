@@ -20,6 +20,7 @@ mod exec;
 mod functions;
 mod pool;
 mod result;
+mod sequences;
 mod session;
 mod settings;
 mod snapshots;
@@ -95,6 +96,8 @@ pub struct Engine {
     /// answer from an old snapshot.
     fresh_pool: SqlitePool,
     write_permit: Arc<Semaphore>,
+    /// The sequences' counters (see `sequences`).
+    sequences: Arc<sequences::Sequences>,
     declared_types: DeclaredTypes,
     info: ServerInfo,
     write_wait: Duration,
@@ -131,9 +134,10 @@ struct Idle {
 impl Engine {
     /// Opens (creating if needed) the database file and its pool.
     pub async fn open(config: &Config) -> Result<Arc<Engine>, Error> {
-        let pool = pool::connect(config).await?;
-        let writer_pool = pool::connect_writer(config).await?;
-        let fresh_pool = pool::connect_fresh(config).await?;
+        let sequences = Arc::new(sequences::Sequences::default());
+        let pool = pool::connect(config, &sequences).await?;
+        let writer_pool = pool::connect_writer(config, &sequences).await?;
+        let fresh_pool = pool::connect_fresh(config, &sequences).await?;
         let info = read_server_info(&pool, config.cache).await?;
         Ok(Arc::new(Engine {
             pool,
@@ -142,6 +146,7 @@ impl Engine {
             shared_reads: (config.cache == CacheMode::Shared).then(Arc::default),
             fresh_pool,
             write_permit: Arc::new(Semaphore::new(1)),
+            sequences,
             declared_types: DeclaredTypes::default(),
             info,
             write_wait: config.busy_timeout(),
@@ -339,6 +344,9 @@ impl Engine {
         // checkpoint is made here too.
         use sqlx::{ConnectOptions, Connection};
         if let Ok(mut conn) = self.health_options.connect().await {
+            // Values handed out in rolled-back transactions are not handed out
+            // again (see `sequences`).
+            self.sequences.persist(&mut conn).await;
             let checkpoint = sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)")
                 .execute(&mut conn)
                 .await;

@@ -9,17 +9,22 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, S
 use sqlx::{AssertSqlSafe, Connection, Executor, SqliteConnection, SqlitePool};
 
 use super::access::{Access, AttachRule, Role};
+use super::sequences::Sequences;
 use crate::config::{CacheMode, Config, Synchronous};
 use crate::error::Error;
 use crate::sql::quote::identifier;
 
 /// The readers' pool: the connections sessions hold, in the configured cache mode.
-pub(super) async fn connect(config: &Config) -> Result<SqlitePool, Error> {
+pub(super) async fn connect(
+    config: &Config,
+    sequences: &Arc<Sequences>,
+) -> Result<SqlitePool, Error> {
     open(
         config,
         config.cache,
         config.max_connections.max(1),
         config.min_connections.min(config.max_connections),
+        sequences,
     )
     .await
 }
@@ -28,14 +33,27 @@ pub(super) async fn connect(config: &Config) -> Result<SqlitePool, Error> {
 /// readers' mode, so that its table locks never reach the readers (with a shared
 /// cache, SQLite locks tables between the connections sharing it: a reader would
 /// wait for the writer's transaction, and a writer for any reader's).
-pub(super) async fn connect_writer(config: &Config) -> Result<SqlitePool, Error> {
-    open(config, CacheMode::Private, 1, 1).await
+pub(super) async fn connect_writer(
+    config: &Config,
+    sequences: &Arc<Sequences>,
+) -> Result<SqlitePool, Error> {
+    open(config, CacheMode::Private, 1, 1, sequences).await
 }
 
 /// Connections with a cache of their own for reads the shared cache would answer
 /// from an old snapshot (see `snapshots`); opened only when needed.
-pub(super) async fn connect_fresh(config: &Config) -> Result<SqlitePool, Error> {
-    open(config, CacheMode::Private, config.max_connections.max(1), 0).await
+pub(super) async fn connect_fresh(
+    config: &Config,
+    sequences: &Arc<Sequences>,
+) -> Result<SqlitePool, Error> {
+    open(
+        config,
+        CacheMode::Private,
+        config.max_connections.max(1),
+        0,
+        sequences,
+    )
+    .await
 }
 
 async fn open(
@@ -43,8 +61,10 @@ async fn open(
     cache: CacheMode,
     max_connections: u32,
     min_connections: u32,
+    sequences: &Arc<Sequences>,
 ) -> Result<SqlitePool, Error> {
     let reset = Reset::new(config);
+    let sequences = sequences.clone();
     let options = options(config).shared_cache(cache == CacheMode::Shared);
     let attach = AttachRule {
         allowed: config.allow_attach,
@@ -59,7 +79,8 @@ async fn open(
         .test_before_acquire(false)
         .idle_timeout(None)
         .after_connect(move |conn, _meta| {
-            Box::pin(async move { prepare_connection(conn, attach).await })
+            let sequences = sequences.clone();
+            Box::pin(async move { prepare_connection(conn, attach, sequences).await })
         })
         .after_release(move |conn, _meta| {
             let reset = reset.clone();
@@ -111,12 +132,14 @@ fn synchronous(level: Synchronous) -> SqliteSynchronous {
 ///   `ATTACH` of a file (unless the operator allows it), and with the attached
 ///   database limit at one, only VACUUM's own temporary database fits besides;
 /// - the authorizer (see `access`) decides what each session's role may do;
-/// - PostgreSQL's functions that SQLite lacks are registered (see `functions`).
+/// - PostgreSQL's functions that SQLite lacks are registered (see `functions`),
+///   with the sequences' state they use (see `sequences`).
 /// - the progress handler that lets a statement be stopped is installed (see
 ///   `control`).
 async fn prepare_connection(
     conn: &mut SqliteConnection,
     attach: AttachRule,
+    sequences: Arc<Sequences>,
 ) -> Result<(), sqlx::Error> {
     let registered = {
         let mut handle = conn.lock_handle().await?;
@@ -139,6 +162,8 @@ async fn prepare_connection(
         unsafe { Access::install(db, attach) }
             // SAFETY: as above.
             .and_then(|()| unsafe { super::functions::register(db) })
+            // SAFETY: as above.
+            .and_then(|()| unsafe { super::sequences::install(db, sequences) })
     };
     registered.map_err(|message| sqlx::Error::Configuration(message.into()))?;
     // The first session locks the handle again at once: SQLx's connection thread

@@ -22,6 +22,7 @@ use super::connection::HeldConnection;
 use super::control::{Registered, StatementControl};
 use super::direct;
 use super::result::ResultSink;
+use super::sequences::SessionValues;
 use super::settings::Settings;
 use super::snapshots::SharedRead;
 use super::{Column, Engine, Holding, QueryResult, Value, exec};
@@ -82,6 +83,8 @@ pub struct Session {
     control: Registered,
     /// No statement runs past this (the HTTP front end's request limit).
     time_limit: Option<Instant>,
+    /// The session's `currval`/`lastval` values.
+    sequence_values: Arc<SessionValues>,
 }
 
 /// Names an open cursor of a session.
@@ -126,6 +129,7 @@ impl Session {
             holding: None,
             control,
             time_limit: None,
+            sequence_values: Arc::default(),
         }
     }
 
@@ -467,8 +471,12 @@ impl Session {
         let described = direct::describe(handle, statements, &stmt.sql, parameters).await;
         let mut columns = described.map_err(|error| self.explain(error))?;
         if columns.iter().any(|c| c.decltype.is_none()) {
+            // The inference may run a query's first step: no sequence may
+            // advance for it (see `sequences`).
+            let describing = self.sequence_values.describing();
             let conn = self.connection().await?;
             exec::infer_expression_types(conn, stmt, &mut columns).await;
+            drop(describing);
         }
         Ok(Arc::new(columns))
     }
@@ -632,9 +640,11 @@ impl Session {
             if *command == SessionCommand::DiscardAll {
                 // The connection's own state goes too: TEMP objects, PRAGMAs.
                 let (engine, role) = (self.engine.clone(), self.identity.role);
+                self.sequence_values.clear();
+                let values = self.sequence_values.clone();
                 let conn = self.held().await?;
                 engine.reset(conn).await?;
-                conn.assign(role).await?;
+                conn.assign(role, &values).await?;
             }
             return result.send_to(sink).await;
         }
@@ -737,7 +747,9 @@ impl Session {
             Some(read) => self.shared_read = Some(read),
             None => {
                 let mut fresh = self.engine.fresh_reader().await?;
-                fresh.assign(self.identity.role).await?;
+                fresh
+                    .assign(self.identity.role, &self.sequence_values)
+                    .await?;
                 self.fresh = Some(fresh);
             }
         }
@@ -795,7 +807,9 @@ impl Session {
             true => None,
             false => {
                 let mut writer = self.engine.writer().await?;
-                writer.assign(self.identity.role).await?;
+                writer
+                    .assign(self.identity.role, &self.sequence_values)
+                    .await?;
                 Some(writer)
             }
         };
@@ -1001,7 +1015,8 @@ impl Session {
             empty => {
                 let mut conn = self.engine.connection().await?;
                 self.holding = Some(self.engine.hold());
-                conn.assign(self.identity.role).await?;
+                conn.assign(self.identity.role, &self.sequence_values)
+                    .await?;
                 empty.insert(conn)
             }
         };

@@ -17,6 +17,7 @@ pub fn sqlstate(error: &Error) -> &'static str {
         ErrorKind::InsufficientPrivilege => "42501",
         ErrorKind::ReadOnlyTransaction => "25006",
         ErrorKind::InvalidParameter => "22P02",
+        ErrorKind::InvalidParameterValue => "22023",
         ErrorKind::Unsupported => "0A000",
         ErrorKind::BadCopyData => "22P04",
         ErrorKind::TooManyConnections => "53300",
@@ -77,6 +78,17 @@ fn error_message_sqlstate(message: &str) -> &'static str {
         ("integer overflow", "22003"),
         ("cannot start a transaction within a transaction", "25001"),
         ("cannot commit - no transaction is active", "25P01"),
+        // The sequence functions' own (see `engine::sequences`).
+        ("is not yet defined in this session", "55000"),
+        ("because other objects depend on it", "2BP01"),
+        ("reached maximum value of sequence", "2200H"),
+        ("reached minimum value of sequence", "2200H"),
+        ("is out of bounds for sequence", "22003"),
+        ("in a read-only transaction", "25006"),
+        ("invalid name syntax", "42602"),
+        ("\" does not exist", "42P01"),
+        ("must be less than MAXVALUE", "22023"),
+        ("must lie between MINVALUE and MAXVALUE", "22023"),
     ];
     BY_MESSAGE
         .iter()
@@ -148,6 +160,24 @@ mod tests {
             "23514"
         );
         assert_eq!(state(ffi::SQLITE_BUSY, "database is locked"), "55P03");
+        assert_eq!(
+            state(ffi::SQLITE_ERROR, "relation \"s\" does not exist"),
+            "42P01"
+        );
+        assert_eq!(
+            state(
+                ffi::SQLITE_ERROR,
+                "currval of sequence \"s\" is not yet defined in this session"
+            ),
+            "55000"
+        );
+        assert_eq!(
+            state(
+                ffi::SQLITE_ERROR,
+                "nextval: reached maximum value of sequence \"s\" (3)"
+            ),
+            "2200H"
+        );
         assert_eq!(state(ffi::SQLITE_ERROR, "something else"), "XX000");
     }
 }

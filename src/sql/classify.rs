@@ -144,6 +144,18 @@ pub(super) fn classify(sql: &str, tokens: &[Token]) -> Result<Shape, Error> {
         }
         _ => Shape::new(Action::Write, CommandKind::Other("OK"), true),
     };
+    // A query that advances a sequence writes its state (see `dialect::sequences`).
+    let shape = match shape.action {
+        Action::Read
+            if shape.kind == CommandKind::Select && (has_word("nextval") || has_word("setval")) =>
+        {
+            Shape {
+                action: Action::Write,
+                ..shape
+            }
+        }
+        _ => shape,
+    };
     Ok(shape)
 }
 
@@ -182,6 +194,9 @@ fn ddl_tag(verb: &str, word: &dyn Fn(usize) -> String) -> &'static str {
         ("DROP", "INDEX") => "DROP INDEX",
         ("DROP", "VIEW") => "DROP VIEW",
         ("DROP", "TRIGGER") => "DROP TRIGGER",
+        ("CREATE", "SEQUENCE") => "CREATE SEQUENCE",
+        ("DROP", "SEQUENCE") => "DROP SEQUENCE",
+        ("ALTER", "SEQUENCE") => "ALTER SEQUENCE",
         ("ALTER", _) => "ALTER TABLE",
         ("CREATE", _) => "CREATE",
         _ => "DROP",
@@ -228,5 +243,15 @@ mod tests {
         assert_eq!(shape("pragma table_info(t)").0, Action::Read);
         assert_eq!(shape("vacuum into '/tmp/x'").0, Action::WriteFile);
         assert_eq!(shape("attach 'x' as y").0, Action::WriteFile);
+        assert_eq!(shape("select nextval('s')").0, Action::Write);
+        assert_eq!(shape("select currval('s')").0, Action::Read);
+        assert_eq!(
+            shape("create temp sequence s").1,
+            CommandKind::Other("CREATE SEQUENCE")
+        );
+        assert_eq!(
+            shape("alter sequence s restart").1,
+            CommandKind::Other("ALTER SEQUENCE")
+        );
     }
 }

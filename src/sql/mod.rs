@@ -23,6 +23,7 @@ use std::sync::Arc;
 pub use checks::{CheckConstraint, check_constraints};
 pub use classify::{Action, CommandKind};
 pub use copy::{CopyFormat, CopyFrom, CopyOptions, CopyTo, ForceQuote};
+pub use dialect::relation_name;
 use lexer::{Token, TokenKind, tokenize};
 pub use params::{ParamHint, param_hints};
 pub use session::SessionCommand;
@@ -177,6 +178,14 @@ fn build(text: &str, tokens: &[Token]) -> Result<Statement, Error> {
             ..statement(text.into(), &shape, 0, Plan::Session(command))
         });
     }
+    if let Some(parts) = dialect::sequence_statement(text, &tokens)? {
+        return Ok(statement(
+            parts.join("; ").into(),
+            &shape,
+            0,
+            Plan::Script(parts.into_iter().map(Arc::from).collect()),
+        ));
+    }
     if let Some(sql) = known_queries::recognise(text, &tokens) {
         return Ok(Statement {
             catalog: true,
@@ -189,6 +198,17 @@ fn build(text: &str, tokens: &[Token]) -> Result<Statement, Error> {
         .then(|| dialect::translate(text))
         .flatten();
     let catalog = translated.as_ref().is_some_and(|t| t.catalog);
+    if let Some(parts) = translated.as_ref().and_then(|t| t.script.clone()) {
+        return Ok(Statement {
+            catalog,
+            ..statement(
+                parts.join("; ").into(),
+                &shape,
+                0,
+                Plan::Script(parts.into_iter().map(Arc::from).collect()),
+            )
+        });
+    }
     let (text, tokens) = match &translated {
         Some(t) => (t.sql.as_str(), tokenize(&t.sql)),
         None => (text, tokens),

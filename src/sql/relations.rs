@@ -194,6 +194,13 @@ pub const RELATIONS: &[Relation] = &[
         ),
     },
     Relation {
+        name: "pg_depend",
+        contents: Contents::Empty,
+        definition: Definition::Table(
+            "classid INTEGER, objid INTEGER, objsubid INTEGER, refclassid INTEGER, refobjid INTEGER, refobjsubid INTEGER, deptype TEXT",
+        ),
+    },
+    Relation {
         name: "pg_event_trigger",
         contents: Contents::Empty,
         definition: Definition::Table(
@@ -282,7 +289,7 @@ pub const RELATIONS: &[Relation] = &[
     },
     Relation {
         name: "pg_sequence",
-        contents: Contents::Empty,
+        contents: Contents::Schema,
         definition: Definition::Table(
             "seqrelid INTEGER, seqtypid INTEGER, seqstart INTEGER, seqincrement INTEGER, seqmax INTEGER, seqmin INTEGER, seqcache INTEGER, seqcycle boolean",
         ),

@@ -4,7 +4,8 @@
 //! client expects (pgbench's setup is the first user of all of them):
 //! - `DROP TABLE a, b` runs one DROP per table, atomically;
 //! - `CREATE TABLE ... WITH (fillfactor=100)` drops the storage parameters;
-//! - `TRUNCATE [TABLE] a, b` deletes every row of each table;
+//! - `TRUNCATE [TABLE] a, b` deletes every row of each table (and with `RESTART
+//!   IDENTITY` restarts the sequences their columns own);
 //! - `VACUUM [ANALYZE] t` analyzes (or, SQLite having no per-table VACUUM, does
 //!   nothing for) the named tables;
 //! - `ALTER TABLE t ADD [CONSTRAINT n] PRIMARY KEY|UNIQUE (c)` creates the unique
@@ -21,7 +22,7 @@ use std::sync::Arc;
 use super::lexer::{Token, TokenKind, tokenize};
 use super::quote::{identifier, unquote_identifier};
 use super::words::Words;
-use super::{Plan, copy};
+use super::{Plan, copy, dialect};
 use crate::error::Error;
 
 /// What a rewrite produced: the plan, and for single statements the new SQL.
@@ -139,14 +140,19 @@ fn create_table_options(w: &Words) -> Option<Rewrite> {
     })
 }
 
-/// `TRUNCATE [TABLE] [ONLY] a, b [RESTART|CONTINUE IDENTITY] [CASCADE|RESTRICT]`.
+/// `TRUNCATE [TABLE] [ONLY] a, b [RESTART|CONTINUE IDENTITY] [CASCADE|RESTRICT]`;
+/// `RESTART IDENTITY` restarts the sequences the tables' columns own.
 fn truncate(w: &Words) -> Rewrite {
     let mut i = 1;
     while w.is(i, "TABLE") || w.is(i, "ONLY") {
         i += 1;
     }
-    let (names, _) = w.name_list(i, &["RESTART", "CONTINUE", "CASCADE", "RESTRICT"]);
-    script(names.iter().map(|n| format!("DELETE FROM {n}")).collect())
+    let (names, end) = w.name_list(i, &["RESTART", "CONTINUE", "CASCADE", "RESTRICT"]);
+    let mut statements: Vec<String> = names.iter().map(|n| format!("DELETE FROM {n}")).collect();
+    if w.is(end, "RESTART") && w.is(end + 1, "IDENTITY") {
+        statements.extend(dialect::restart_owned_sequences(&names));
+    }
+    script(statements)
 }
 
 /// `VACUUM [FULL] [FREEZE] [VERBOSE] [ANALYZE] [(options)] [table, ...]`.
@@ -329,6 +335,11 @@ mod tests {
         assert_eq!(
             rewrite("truncate table a, public.b").0,
             "DELETE FROM a; DELETE FROM b"
+        );
+        assert!(
+            rewrite("truncate a restart identity cascade")
+                .0
+                .contains("SET last_value = start_value, is_called = 0, token = random() WHERE owned_table COLLATE NOCASE IN ('a')")
         );
         assert_eq!(
             rewrite("vacuum analyze pgbench_tellers").0,

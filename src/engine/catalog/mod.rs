@@ -99,6 +99,15 @@ pub(super) async fn prepare(
             "DELETE FROM temp.litewire_catalog_state; INSERT INTO temp.litewire_catalog_state VALUES ({version});"
         );
     }
+    // Sequences are rows, not schema: their relations are filled every time.
+    let sequences: Option<i64> = sqlx::query_scalar(
+        "SELECT 1 FROM main.sqlite_schema WHERE type = 'table' AND name = 'litewire_sequences'",
+    )
+    .fetch_optional(&mut *conn)
+    .await?;
+    if sequences.is_some() {
+        script.push_str(&super::sequences::catalog_rows());
+    }
     session_rows(&mut script, identity, settings);
     script.push_str("RELEASE litewire_catalog;\n");
     sqlx::raw_sql(AssertSqlSafe(script))

@@ -323,6 +323,10 @@ fn shown_default(default: &str) -> String {
     match bare {
         "strftime('%Y-%m-%d %H:%M:%f+00', 'now')" => "now()".to_owned(),
         "gen_random_uuid()" => "gen_random_uuid()".to_owned(),
+        // A sequence's name, as PostgreSQL shows it.
+        _ if bare.starts_with("nextval('") && bare.ends_with("')") && !bare.contains("::") => {
+            format!("{}::regclass)", &bare[..bare.len() - 1])
+        }
         _ => default.to_owned(),
     }
 }

@@ -29,6 +29,7 @@ pub fn from_engine(error: Error) -> HranaError {
         | ErrorKind::ActiveTransaction
         | ErrorKind::TransactionAborted
         | ErrorKind::UndefinedObject
+        | ErrorKind::InvalidParameterValue
         | ErrorKind::CantChangeRuntimeParam
         | ErrorKind::BadCopyData => "SQLITE_ERROR",
         ErrorKind::Internal => "INTERNAL",

@@ -14,8 +14,12 @@
 //! - functions: `now()`, `current_user`, `version()`, `current_setting()`,
 //!   `pg_get_indexdef()` and the others psql and drivers call are answered from the
 //!   catalog or from litewire's SQL functions;
-//! - `CREATE TABLE`: `serial` and identity columns become SQLite's auto-assigned
-//!   `INTEGER PRIMARY KEY`, non-constant defaults get SQLite's parentheses.
+//! - `CREATE TABLE`: a `serial` or identity column that is the table's primary
+//!   key becomes SQLite's auto-assigned `INTEGER PRIMARY KEY`; any other gets a
+//!   sequence of its own (see [`sequences`]); non-constant defaults get SQLite's
+//!   parentheses;
+//! - `nextval('s'::regclass)` and the other sequence functions take the name as
+//!   text (the sequence is no catalog relation SQLite could look up).
 //!
 //! A query over catalog relations that are always empty here (policies, triggers,
 //! publications, inheritance, ...) is answered with no rows and its column names
@@ -28,8 +32,9 @@
 use std::ops::ControlFlow;
 
 use sqlparser::ast::{
-    ColumnOption, DataType, Expr, FunctionArguments, Ident, ObjectName, ObjectNamePart, Query,
-    Select, SelectItem, SetExpr, SetOperator, Statement as Ast, TableFactor, Value, VisitMut,
+    BinaryOperator, ColumnOption, ColumnOptionDef, DataType, Expr, FunctionArg, FunctionArgExpr,
+    FunctionArguments, GeneratedAs, Ident, ObjectName, ObjectNamePart, Query, Select, SelectItem,
+    SetExpr, SetOperator, Statement as Ast, TableConstraint, TableFactor, Value, VisitMut,
     VisitorMut,
 };
 use sqlparser::dialect::PostgreSqlDialect;
@@ -40,8 +45,12 @@ use super::quote::identifier;
 use super::relations::{self, Contents};
 
 mod expressions;
+mod sequences;
 
 use expressions::{rewrite_expr, type_name};
+pub use sequences::relation_name;
+use sequences::{OwnedSequence, owned_sequences};
+pub(super) use sequences::{restart_owned_sequences, statement as sequence_statement};
 
 /// A translated statement.
 #[derive(Debug)]
@@ -50,6 +59,9 @@ pub(super) struct Translated {
     /// Whether it reads litewire's catalog relations (which the engine then
     /// brings up to date first).
     pub catalog: bool,
+    /// Statements that run with it as one, all or nothing (`sql` among them): a
+    /// `CREATE TABLE` whose columns own sequences.
+    pub script: Option<Vec<String>>,
 }
 
 /// Words that mark a statement as possibly PostgreSQL-specific. Checked on the
@@ -70,6 +82,10 @@ const TRIGGER_WORDS: &[&str] = &[
     "gen_random_uuid",
     "identity",
     "ilike",
+    "lastval",
+    "currval",
+    "nextval",
+    "setval",
     "information_schema",
     "now",
     "obj_description",
@@ -123,12 +139,28 @@ pub(super) fn translate(sql: &str) -> Option<Translated> {
         return Some(Translated {
             sql,
             catalog: false,
+            script: None,
         });
     }
     let mut rewriter = Rewriter::default();
     let _ = ast.visit(&mut rewriter);
+    let mut owned = Vec::new();
     if let Ast::CreateTable(create) = ast {
-        rewriter.changed |= create_table(create);
+        // Malformed identity options leave the statement to SQLite, which
+        // refuses it.
+        let (changed, sequences) = create_table(create)?;
+        rewriter.changed |= changed;
+        owned = sequences;
+    }
+    if !owned.is_empty() {
+        let mut script = owned_sequences(&owned).ok()?;
+        let sql = ast.to_string();
+        script.push(sql.clone());
+        return Some(Translated {
+            sql,
+            catalog: rewriter.catalog,
+            script: Some(script),
+        });
     }
     let sql = match (rewriter.changed, rewriter.catalog) {
         (true, _) => ast.to_string(),
@@ -139,6 +171,7 @@ pub(super) fn translate(sql: &str) -> Option<Translated> {
     Some(Translated {
         sql,
         catalog: rewriter.catalog,
+        script: None,
     })
 }
 
@@ -177,6 +210,10 @@ impl VisitorMut for Rewriter {
 
     /// Result columns keep the names PostgreSQL gives them (`count`, `now`,
     /// `?column?`), not the text of the SQLite expression they became.
+    ///
+    /// A sequence function's column is `bigint`, as in PostgreSQL: Describe types
+    /// expression columns from the statement's bytecode, where an application
+    /// function's result has no type, so the call is added to an integer `0`.
     fn pre_visit_select(&mut self, select: &mut Select) -> ControlFlow<()> {
         for item in &mut select.projection {
             if let SelectItem::UnnamedExpr(expr) = item
@@ -188,6 +225,34 @@ impl VisitorMut for Rewriter {
                     alias,
                 };
             }
+            if let SelectItem::ExprWithAlias { expr, .. } = item
+                && is_sequence_call(expr)
+            {
+                *expr = Expr::Nested(Box::new(Expr::BinaryOp {
+                    left: Box::new(expr.clone()),
+                    op: BinaryOperator::Plus,
+                    right: Box::new(Expr::value(Value::Number("0".into(), false))),
+                }));
+                self.changed = true;
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// `nextval('s'::regclass)`: the name as text, before the cast inside is
+    /// turned into a catalog lookup (children are visited after this).
+    fn pre_visit_expr(&mut self, expr: &mut Expr) -> ControlFlow<()> {
+        if let Some(first) = sequence_name_argument(expr)
+            && let Expr::Cast {
+                expr: inner,
+                data_type,
+                ..
+            } = &*first
+            && type_name(data_type) == "regclass"
+            && matches!(**inner, Expr::Value(_))
+        {
+            *first = (**inner).clone();
+            self.changed = true;
         }
         ControlFlow::Continue(())
     }
@@ -222,6 +287,35 @@ impl VisitorMut for Rewriter {
             _ => {}
         }
         ControlFlow::Continue(())
+    }
+}
+
+/// Whether `expr` calls one of the functions that return a sequence's value.
+fn is_sequence_call(expr: &Expr) -> bool {
+    matches!(expr, Expr::Function(function)
+    if idents(&function.name).last().is_some_and(|name| {
+        matches!(
+            name.to_ascii_lowercase().as_str(),
+            "nextval" | "currval" | "setval" | "lastval"
+        )
+    }))
+}
+
+/// The first argument of a call of `nextval`, `currval` or `setval`.
+fn sequence_name_argument(expr: &mut Expr) -> Option<&mut Expr> {
+    let Expr::Function(function) = expr else {
+        return None;
+    };
+    let name = idents(&function.name).last()?.to_ascii_lowercase();
+    if !matches!(name.as_str(), "nextval" | "currval" | "setval") {
+        return None;
+    }
+    let FunctionArguments::List(list) = &mut function.args else {
+        return None;
+    };
+    match list.args.first_mut()? {
+        FunctionArg::Unnamed(FunctionArgExpr::Expr(first)) => Some(first),
+        _ => None,
     }
 }
 
@@ -286,32 +380,109 @@ fn table_factor(factor: &TableFactor) -> Option<TableFactor> {
     select.from.into_iter().next().map(|t| t.relation)
 }
 
-/// `CREATE TABLE`: `serial`/identity primary keys become SQLite's rowid alias
-/// (the only auto-assigned column it has), and expression defaults are
-/// parenthesised as SQLite requires. Returns whether anything changed.
-fn create_table(create: &mut sqlparser::ast::CreateTable) -> bool {
+/// `CREATE TABLE`: a `serial`/identity column that is the table's one-column
+/// primary key becomes SQLite's rowid alias (the only auto-assigned column it
+/// has); any other takes its values from a sequence of its own, returned here
+/// (see [`sequences`]). Expression defaults are parenthesised as SQLite
+/// requires. Returns whether anything changed, and the sequences to create;
+/// `None` for identity options that make no sequence.
+fn create_table(create: &mut sqlparser::ast::CreateTable) -> Option<(bool, Vec<OwnedSequence>)> {
     let mut changed = false;
+    let mut owned = Vec::new();
+    let table = folded_last(&create.name);
+    let table_key: Option<String> = create.constraints.iter().find_map(|c| match c {
+        TableConstraint::PrimaryKey(pk) if pk.columns.len() == 1 => {
+            match &pk.columns[0].column.expr {
+                Expr::Identifier(ident) => Some(folded(ident)),
+                _ => None,
+            }
+        }
+        _ => None,
+    });
     for column in &mut create.columns {
         let type_lower = type_name(&column.data_type);
         let serial = matches!(
             type_lower.as_str(),
             "serial" | "serial4" | "bigserial" | "serial8" | "smallserial" | "serial2"
         );
-        let before = column.options.len();
-        column.options.retain(|o| {
-            !matches!(
-                o.option,
-                ColumnOption::Generated {
-                    generation_expr: None,
-                    ..
-                }
-            )
+        let mut identity = None;
+        column.options.retain(|o| match &o.option {
+            ColumnOption::Generated {
+                generation_expr: None,
+                generated_as,
+                sequence_options,
+                ..
+            } => {
+                identity = Some((
+                    if matches!(generated_as, GeneratedAs::Always) {
+                        'a'
+                    } else {
+                        'd'
+                    },
+                    sequence_options.clone().unwrap_or_default(),
+                ));
+                false
+            }
+            _ => true,
         });
-        let identity = column.options.len() != before;
-        if serial || identity {
-            column.data_type =
-                DataType::Custom(ObjectName::from(vec![Ident::new("INTEGER")]), vec![]);
+        if serial || identity.is_some() {
+            let name = folded(&column.name);
+            let primary_key = table_key.as_deref() == Some(name.as_str())
+                || column
+                    .options
+                    .iter()
+                    .any(|o| matches!(o.option, ColumnOption::PrimaryKey(_)));
             changed = true;
+            if primary_key {
+                column.data_type =
+                    DataType::Custom(ObjectName::from(vec![Ident::new("INTEGER")]), vec![]);
+            } else {
+                let options = match &identity {
+                    Some((_, options)) => sequences::Options::from_ast(options).ok()?,
+                    None => sequences::Options::default(),
+                };
+                let sequence = OwnedSequence {
+                    table: table.clone(),
+                    column: name,
+                    column_type: type_lower.clone(),
+                    options,
+                    identity: identity.as_ref().map(|(kind, _)| *kind),
+                };
+                if serial {
+                    let integer = match type_lower.as_str() {
+                        "bigserial" | "serial8" => "BIGINT",
+                        "smallserial" | "serial2" => "SMALLINT",
+                        _ => "INTEGER",
+                    };
+                    column.data_type =
+                        DataType::Custom(ObjectName::from(vec![Ident::new(integer)]), vec![]);
+                }
+                // The name as `regclass` text reads it back: quoted unless
+                // it is all lower case.
+                let name = crate::sql::quote::identifier_as_postgres(&sequence.name());
+                if let Some(default) =
+                    parse_expr(&format!("(nextval({}))", crate::sql::quote::literal(&name)))
+                {
+                    column
+                        .options
+                        .retain(|o| !matches!(o.option, ColumnOption::Default(_)));
+                    if !column
+                        .options
+                        .iter()
+                        .any(|o| matches!(o.option, ColumnOption::NotNull))
+                    {
+                        column.options.push(ColumnOptionDef {
+                            name: None,
+                            option: ColumnOption::NotNull,
+                        });
+                    }
+                    column.options.push(ColumnOptionDef {
+                        name: None,
+                        option: ColumnOption::Default(default),
+                    });
+                    owned.push(sequence);
+                }
+            }
         }
         for option in &mut column.options {
             if let ColumnOption::Default(expr) = &mut option.option
@@ -322,7 +493,26 @@ fn create_table(create: &mut sqlparser::ast::CreateTable) -> bool {
             }
         }
     }
-    changed
+    Some((changed, owned))
+}
+
+/// A name as PostgreSQL reads it: unquoted identifiers fold to lower case.
+fn folded(ident: &Ident) -> String {
+    match ident.quote_style {
+        Some(_) => ident.value.clone(),
+        None => ident.value.to_ascii_lowercase(),
+    }
+}
+
+fn folded_last(name: &ObjectName) -> String {
+    name.0
+        .iter()
+        .filter_map(|part| match part {
+            ObjectNamePart::Identifier(ident) => Some(folded(ident)),
+            ObjectNamePart::Function(_) => None,
+        })
+        .next_back()
+        .unwrap_or_default()
 }
 
 fn needs_parentheses(expr: &Expr) -> bool {
@@ -567,6 +757,58 @@ mod tests {
         assert_eq!(
             tr("CREATE TABLE t (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, v text)"),
             "CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)"
+        );
+    }
+
+    #[test]
+    fn serial_and_identity_columns_own_sequences() {
+        let translated = translate(
+            "CREATE TABLE T (id int PRIMARY KEY, n serial, g bigint GENERATED ALWAYS AS IDENTITY (START WITH 5))",
+        )
+        .unwrap();
+        let script = translated.script.unwrap();
+        assert!(
+            script[0].starts_with("CREATE TABLE IF NOT EXISTS main.litewire_sequences"),
+            "{script:?}"
+        );
+        assert!(
+            script.contains(&translated.sql)
+                && translated
+                    .sql
+                    .contains("n INTEGER NOT NULL DEFAULT (nextval('t_n_seq'))")
+                && translated
+                    .sql
+                    .contains("g BIGINT NOT NULL DEFAULT (nextval('t_g_seq'))"),
+            "{script:?}"
+        );
+        assert!(
+            script.iter().any(|s| s.contains(
+                "SELECT 't_g_seq', 'bigint', 5, 1, 1, 9223372036854775807, 0, 5, 0, random(), 't', 'g', 'a' WHERE NOT EXISTS"
+            )),
+            "{script:?}"
+        );
+        // A name with capitals is quoted inside the text, as `regclass` reads it.
+        let quoted = translate("CREATE TABLE \"T\" (k text, n serial)").unwrap();
+        assert!(
+            quoted.sql.contains("DEFAULT (nextval('\"T_n_seq\"'))"),
+            "{}",
+            quoted.sql
+        );
+        // The one-column primary key stays SQLite's rowid, with no sequence.
+        let rowid = translate("CREATE TABLE p (id serial, v text, PRIMARY KEY (id))").unwrap();
+        assert!(rowid.script.is_none());
+        assert!(rowid.sql.contains("id INTEGER,"), "{}", rowid.sql);
+    }
+
+    #[test]
+    fn sequence_functions_name_the_sequence_as_text() {
+        assert_eq!(
+            tr("SELECT nextval('s'::regclass)"),
+            "SELECT (nextval('s') + 0) AS \"nextval\""
+        );
+        assert_eq!(
+            tr("INSERT INTO t VALUES (nextval('public.s'::regclass))"),
+            "INSERT INTO t VALUES (nextval('public.s'))"
         );
     }
 
