@@ -90,7 +90,7 @@ for round in $(seq "$ROUNDS"); do
   done
 done
 
-printf '%-28s %-10s %10s %9s\n' figure server median %before
+printf '%-28s %-10s %10s %9s  %s\n' figure server median %before "each round"
 awk '
   { key = $2 " " $1; values[key] = values[key] " " $3; if (!($2 in seen)) { seen[$2] = 1; figures[++n] = $2 }
     if (!($1 in named)) { named[$1] = 1; names[++m] = $1 } }
@@ -104,7 +104,7 @@ awk '
       base = median(values[figures[f] " before"])
       for (s = 1; s <= m; s++) {
         med = median(values[figures[f] " " names[s]])
-        printf "%-28s %-10s %10.0f %8.0f%%\n", figures[f], names[s], med, 100 * med / base
+        printf "%-28s %-10s %10.0f %8.0f%%  %s\n", figures[f], names[s], med, 100 * med / base, values[figures[f] " " names[s]]
       }
     }
   }' "$results"
