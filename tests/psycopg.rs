@@ -7,10 +7,7 @@
 
 mod common;
 
-use std::process::Command;
-
-use common::python::{python_dir, venv_python};
-use common::{TestServer, clients};
+use common::{TestServer, python};
 
 in_both_cache_modes!(
     connection,
@@ -52,32 +49,6 @@ async fn errors(cache: &str) {
 
 /// Runs `test_psycopg.<class>` against a fresh server; fails with the Python output.
 fn run_python_class(cache: &str, class: &str) {
-    let python = venv_python();
     let server = TestServer::start(cache, &[]);
-    let mut command = Command::new(python);
-    command
-        .args([
-            "-u",
-            "-m",
-            "unittest",
-            "-v",
-            &format!("test_psycopg.{class}"),
-        ])
-        .current_dir(python_dir())
-        .env("LITEWIRE_PG_HOST", "127.0.0.1")
-        .env("LITEWIRE_PG_PORT", server.pg.port().to_string())
-        .env("LITEWIRE_CACHE", cache)
-        // No __pycache__ in the source tree.
-        .env("PYTHONDONTWRITEBYTECODE", "1");
-    // libpq reads PG* variables (sslmode, options, service...): none may leak in.
-    for (key, _) in std::env::vars_os() {
-        if key.to_string_lossy().starts_with("PG") {
-            command.env_remove(key);
-        }
-    }
-    clients::run_to_success(
-        command,
-        &server,
-        &format!("psycopg {class} against litewire --cache {cache}"),
-    );
+    python::run_unittest(&server, cache, "test_psycopg", class);
 }

@@ -47,6 +47,10 @@ pub struct Statement {
     /// Whether it reads the emulated PostgreSQL catalog, which the engine brings
     /// up to date with the schema before running it.
     pub catalog: bool,
+    /// Declared types for result columns SQLite leaves untyped (the arrays of
+    /// `array_agg`, the expressions of catalog queries), by position; `None`
+    /// when there is none.
+    pub column_types: Option<Arc<[Option<&'static str>]>>,
 }
 
 /// How a statement runs on SQLite.
@@ -189,6 +193,10 @@ fn build(text: &str, tokens: &[Token]) -> Result<Statement, Error> {
         .then(|| dialect::translate(text))
         .flatten();
     let catalog = translated.as_ref().is_some_and(|t| t.catalog);
+    let column_types = translated
+        .as_ref()
+        .filter(|t| !t.column_types.is_empty())
+        .map(|t| Arc::from(t.column_types.as_slice()));
     let (text, tokens) = match &translated {
         Some(t) => (t.sql.as_str(), tokenize(&t.sql)),
         None => (text, tokens),
@@ -204,6 +212,7 @@ fn build(text: &str, tokens: &[Token]) -> Result<Statement, Error> {
     let (sql, params) = number_params(text, &tokens);
     Ok(Statement {
         catalog,
+        column_types,
         ..statement(sql, &shape, params, Plan::Single)
     })
 }
@@ -221,6 +230,7 @@ fn statement(sql: Arc<str>, shape: &classify::Shape, param_count: usize, plan: P
         param_count,
         plan,
         catalog: false,
+        column_types: None,
     }
 }
 
