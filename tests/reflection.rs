@@ -1,6 +1,6 @@
 //! Schema reflection as ORMs and database tools do it, against a real litewire
-//! process: SQLAlchemy 2's `inspect()` (over psycopg 3,
-//! `tests/python/test_sqlalchemy.py`), and pgjdbc's `DatabaseMetaData`
+//! process: SQLAlchemy 2's `inspect()` and its Core and ORM basics (over psycopg
+//! 3, `tests/python/test_sqlalchemy.py`), and pgjdbc's `DatabaseMetaData`
 //! (`tests/jdbc/Metadata.java`), each answered from the emulated catalog of a
 //! real schema.
 
@@ -8,11 +8,20 @@ mod common;
 
 use common::{TestServer, clients, python};
 
-in_both_cache_modes!(sqlalchemy_inspect, jdbc_database_metadata);
+in_both_cache_modes!(
+    sqlalchemy_inspect,
+    sqlalchemy_core_and_orm,
+    jdbc_database_metadata
+);
 
 async fn sqlalchemy_inspect(cache: &str) {
     let server = TestServer::start(cache, &[]);
     python::run_unittest(&server, cache, "test_sqlalchemy", "InspectTests");
+}
+
+async fn sqlalchemy_core_and_orm(cache: &str) {
+    let server = TestServer::start(cache, &[]);
+    python::run_unittest(&server, cache, "test_sqlalchemy", "CoreAndOrmTests");
 }
 
 /// The rows pgjdbc's metadata calls return, as `Metadata.java` prints them.

@@ -8,19 +8,33 @@ schema is what PostgreSQL 15 reflects for the same DDL, except where noted.
 
 import os
 import unittest
+from datetime import datetime
+from decimal import Decimal
 
 from sqlalchemy import (
     Boolean,
+    CheckConstraint,
+    Column,
     DateTime,
+    ForeignKey,
     Integer,
     MetaData,
     Numeric,
     String,
+    Table,
+    UniqueConstraint,
     create_engine,
+    delete,
+    func,
     inspect,
+    insert,
+    select,
     text,
+    update,
 )
 from sqlalchemy.dialects import postgresql
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, relationship
 
 HOST = os.environ.get("LITEWIRE_PG_HOST", "127.0.0.1")
 PORT = int(os.environ["LITEWIRE_PG_PORT"])
@@ -161,6 +175,126 @@ class InspectTests(unittest.TestCase):
         (fk,) = child.foreign_keys
         self.assertEqual(fk.target_fullname, "parent.id")
         self.assertEqual(fk.ondelete, "CASCADE")
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class Author(Base):
+    __tablename__ = "author"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(40), unique=True)
+    books: Mapped[list["Book"]] = relationship(back_populates="author")
+
+
+class Book(Base):
+    __tablename__ = "book"
+    __table_args__ = (CheckConstraint("price >= 0", name="book_price_check"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    title: Mapped[str] = mapped_column(String(80))
+    price: Mapped[Decimal] = mapped_column(Numeric(8, 2))
+    author_id: Mapped[int] = mapped_column(ForeignKey("author.id"))
+    author: Mapped[Author] = relationship(back_populates="books")
+
+
+class CoreAndOrmTests(unittest.TestCase):
+    def setUp(self):
+        self.engine = engine()
+
+    def tearDown(self):
+        self.engine.dispose()
+
+    def test_core_round_trip(self):
+        metadata = MetaData()
+        items = Table(
+            "items",
+            metadata,
+            Column("id", Integer, primary_key=True),
+            Column("name", String(50), nullable=False),
+            Column("qty", Integer, nullable=False, server_default="0"),
+            Column("seen", DateTime(timezone=True)),
+            UniqueConstraint("name"),
+        )
+        metadata.create_all(self.engine)
+        # create_all looks before it creates: a second call is a no-op.
+        metadata.create_all(self.engine)
+        seen = datetime.fromisoformat("2024-05-01T10:00:00+00:00")
+        with self.engine.begin() as conn:
+            ids = conn.execute(
+                insert(items).returning(items.c.id),
+                [
+                    {"name": "apple", "qty": 0, "seen": seen},
+                    {"name": "pear", "qty": 3, "seen": None},
+                ],
+            ).scalars().all()
+            self.assertEqual(ids, [1, 2])
+            conn.execute(update(items).where(items.c.name == "apple").values(qty=items.c.qty + 5))
+            conn.execute(delete(items).where(items.c.name == "pear"))
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(items.c.name, items.c.qty, items.c.seen)).all()
+            self.assertEqual(rows, [("apple", 5, seen)])
+            self.assertEqual(conn.execute(select(func.count()).select_from(items)).scalar(), 1)
+        # The table reflects as it was declared.
+        columns = {c["name"]: c for c in inspect(self.engine).get_columns("items")}
+        self.assertEqual(list(columns), ["id", "name", "qty", "seen"])
+        # SQLAlchemy writes DEFAULT '0'; PostgreSQL shows it as 0, litewire as written.
+        self.assertEqual(columns["qty"]["default"], "'0'")
+        metadata.drop_all(self.engine)
+        self.assertFalse(inspect(self.engine).has_table("items"))
+
+    def test_orm_session_and_rollback(self):
+        Base.metadata.create_all(self.engine)
+        with Session(self.engine) as session:
+            ann = Author(name="ann")
+            ann.books = [
+                Book(title="one", price=Decimal("9.50")),
+                Book(title="two", price=Decimal("12.00")),
+            ]
+            session.add(ann)
+            session.commit()
+            self.assertIsNotNone(ann.id)
+
+        with Session(self.engine) as session:
+            author = session.scalars(select(Author).where(Author.name == "ann")).one()
+            self.assertEqual(
+                sorted((b.title, b.price) for b in author.books),
+                [("one", Decimal("9.50")), ("two", Decimal("12.00"))],
+            )
+            author.books[0].price = Decimal("8.00")
+            session.commit()
+
+        with Session(self.engine) as session:
+            session.add(Author(name="bob"))
+            session.flush()
+            self.assertEqual(session.scalar(select(func.count()).select_from(Author)), 2)
+            session.rollback()
+            self.assertEqual(session.scalar(select(func.count()).select_from(Author)), 1)
+
+        with Session(self.engine) as session:
+            session.add(Author(name="ann"))
+            with self.assertRaises(IntegrityError) as caught:
+                session.commit()
+            self.assertEqual(caught.exception.orig.sqlstate, "23505")
+            session.rollback()
+            book = session.scalars(select(Book).order_by(Book.title)).first()
+            self.assertEqual((book.title, book.price), ("one", Decimal("8.00")))
+            session.delete(book)
+            session.commit()
+            self.assertEqual(session.scalar(select(func.count()).select_from(Book)), 1)
+
+        reflected = inspect(self.engine)
+        self.assertEqual(
+            [
+                (k["constrained_columns"], k["referred_table"], k["referred_columns"])
+                for k in reflected.get_foreign_keys("book")
+            ],
+            [(["author_id"], "author", ["id"])],
+        )
+        self.assertEqual(
+            reflected.get_check_constraints("book"),
+            [{"name": "book_price_check", "sqltext": "price >= 0", "comment": None}],
+        )
 
 
 if __name__ == "__main__":

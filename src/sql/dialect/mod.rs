@@ -215,7 +215,7 @@ impl VisitorMut for Rewriter {
     }
 
     fn post_visit_table_factor(&mut self, factor: &mut TableFactor) -> ControlFlow<()> {
-        if let Some(replacement) = table_factor(factor) {
+        if let Some(replacement) = table_factor(factor).or_else(|| named_values(factor)) {
             *factor = replacement;
             self.changed = true;
         }
@@ -320,6 +320,42 @@ fn table_factor(factor: &TableFactor) -> Option<TableFactor> {
         _ => return None,
     };
     let sql = format!("SELECT * FROM ({rows}) AS {name}");
+    let query = Parser::new(&PostgreSqlDialect {})
+        .try_with_sql(&sql)
+        .and_then(|mut p| p.parse_query())
+        .ok()?;
+    let SetExpr::Select(select) = *query.body else {
+        return None;
+    };
+    select.from.into_iter().next().map(|t| t.relation)
+}
+
+/// `(VALUES (...), ...) AS t(a, b)`: SQLite names the columns of VALUES
+/// `column1`, `column2`, ... and takes no column list after an alias, so the
+/// rows are read through a select that names them.
+fn named_values(factor: &TableFactor) -> Option<TableFactor> {
+    let TableFactor::Derived {
+        subquery,
+        alias: Some(alias),
+        ..
+    } = factor
+    else {
+        return None;
+    };
+    if alias.columns.is_empty() || !matches!(*subquery.body, SetExpr::Values(_)) {
+        return None;
+    }
+    let columns: Vec<String> = alias
+        .columns
+        .iter()
+        .enumerate()
+        .map(|(i, c)| format!("column{} AS {}", i + 1, identifier(&c.name.value)))
+        .collect();
+    let sql = format!(
+        "SELECT * FROM (SELECT {} FROM ({subquery})) AS {}",
+        columns.join(", "),
+        identifier(&alias.name.value)
+    );
     let query = Parser::new(&PostgreSqlDialect {})
         .try_with_sql(&sql)
         .and_then(|mut p| p.parse_query())
@@ -672,6 +708,16 @@ mod tests {
                 "SELECT array_agg(a ORDER BY b), bool_and(c), json_build_object('k', d) FROM t GROUP BY e"
             ),
             "SELECT litewire_array_agg(a ORDER BY b) AS \"array_agg\", min(c) AS \"bool_and\", json_object('k', d) AS \"json_build_object\" FROM t GROUP BY e"
+        );
+    }
+
+    #[test]
+    fn values_with_column_names() {
+        assert_eq!(
+            tr(
+                "INSERT INTO t (a) SELECT p0::INTEGER FROM (VALUES ($1, 0), ($2, 1)) AS imp(p0, n) ORDER BY n"
+            ),
+            "INSERT INTO t (a) SELECT CAST(p0 AS INTEGER) AS \"p0\" FROM (SELECT column1 AS \"p0\", column2 AS \"n\" FROM (VALUES ($1, 0), ($2, 1))) AS \"imp\" ORDER BY n"
         );
     }
 
