@@ -14,7 +14,9 @@ in_both_cache_modes!(
     information_schema_for_tools,
     session_commands_and_functions,
     postgres_dialect,
-    catalog_never_touches_the_database_file
+    catalog_never_touches_the_database_file,
+    information_schema_constraints,
+    catalog_queries_drivers_send
 );
 
 const SCHEMA: &str = "
@@ -322,7 +324,7 @@ async fn session_commands_and_functions(cache: &str) {
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(
         stdout(&out),
-        "psql\nSET\nreports|postgres|litewire|public\nSET\nBEGIN\nSET\nROLLBACK\n\"$user\", public\nSTART TRANSACTION\nSET\n3\nCOMMIT\n1\n42\n42\nRESET\npsql\n1|1\nDISCARD ALL\n\n"
+        "psql\nSET\nreports|postgres|litewire|public\nSET\nBEGIN\nSET\nROLLBACK\n\"$user\", public\nSTART TRANSACTION\nSET\n3\nCOMMIT\n1\n42\n42\nRESET\npsql\nt|t\nDISCARD ALL\n\n"
     );
     let all = psql(&server, "SHOW ALL");
     assert!(all.contains(" server_version "), "{all}");
@@ -434,4 +436,180 @@ async fn catalog_never_touches_the_database_file(cache: &str) {
         stdout(&out),
         "table|child\nindex|child_pid\ntable|parent\nindex|sqlite_autoindex_parent_1\nview|v\n"
     );
+}
+
+/// Runs `sql` with `psql -At` and returns its rows (`|` between columns).
+fn rows(server: &TestServer, sql: &str) -> String {
+    let out = server.psql(&["-At", "-c", sql]);
+    assert!(out.status.success(), "{sql}: {}", stderr(&out));
+    stdout(&out)
+}
+
+/// The constraint views of `information_schema`, answered from the real schema.
+/// PostgreSQL also lists each NOT NULL column as a CHECK constraint
+/// (`2200_16390_2_not_null`) in `table_constraints`.
+async fn information_schema_constraints(cache: &str) {
+    let server = with_schema(cache);
+    assert_eq!(
+        rows(
+            &server,
+            "SELECT constraint_schema, constraint_name, table_name, constraint_type, is_deferrable, initially_deferred \
+             FROM information_schema.table_constraints ORDER BY constraint_name"
+        ),
+        "public|child_n_check|child|CHECK|NO|NO\n\
+         public|child_pid_fkey|child|FOREIGN KEY|NO|NO\n\
+         public|child_pkey|child|PRIMARY KEY|NO|NO\n\
+         public|parent_name_key|parent|UNIQUE|NO|NO\n\
+         public|parent_pkey|parent|PRIMARY KEY|NO|NO\n"
+    );
+    assert_eq!(
+        rows(
+            &server,
+            "SELECT constraint_name, table_name, column_name, ordinal_position, position_in_unique_constraint \
+             FROM information_schema.key_column_usage ORDER BY constraint_name, ordinal_position"
+        ),
+        "child_pid_fkey|child|pid|1|1\n\
+         child_pkey|child|id|1|\n\
+         parent_name_key|parent|name|1|\n\
+         parent_pkey|parent|id|1|\n"
+    );
+    assert_eq!(
+        rows(
+            &server,
+            "SELECT constraint_name, unique_constraint_schema, unique_constraint_name, match_option, update_rule, delete_rule \
+             FROM information_schema.referential_constraints"
+        ),
+        "child_pid_fkey|public|parent_pkey|NONE|NO ACTION|CASCADE\n"
+    );
+    assert_eq!(
+        rows(
+            &server,
+            "SELECT table_name, column_name, constraint_name FROM information_schema.constraint_column_usage \
+             ORDER BY constraint_name, table_name, column_name"
+        ),
+        "child|n|child_n_check\n\
+         parent|id|child_pid_fkey\n\
+         child|id|child_pkey\n\
+         parent|name|parent_name_key\n\
+         parent|id|parent_pkey\n"
+    );
+    // The usual join of tools listing foreign keys.
+    assert_eq!(
+        rows(
+            &server,
+            "SELECT tc.table_name, kcu.column_name, ccu.table_name AS foreign_table, ccu.column_name AS foreign_column \
+             FROM information_schema.table_constraints tc \
+             JOIN information_schema.key_column_usage kcu ON tc.constraint_name = kcu.constraint_name AND tc.table_schema = kcu.table_schema \
+             JOIN information_schema.constraint_column_usage ccu ON ccu.constraint_name = tc.constraint_name AND ccu.table_schema = tc.table_schema \
+             WHERE tc.constraint_type = 'FOREIGN KEY'"
+        ),
+        "child|pid|parent|id\n"
+    );
+}
+
+/// Catalog queries in the shapes drivers and ORMs send them: relations and
+/// columns qualified with their schema, set-returning functions in the select
+/// list, array aggregates (announced as arrays), subscripts, functions.
+async fn catalog_queries_drivers_send(cache: &str) {
+    let server = with_schema(cache);
+    assert_eq!(
+        rows(
+            &server,
+            "SELECT pg_catalog.pg_class.relname, pg_catalog.pg_namespace.nspname FROM pg_catalog.pg_class \
+             JOIN pg_catalog.pg_namespace ON pg_catalog.pg_namespace.oid = pg_catalog.pg_class.relnamespace \
+             WHERE pg_catalog.pg_class.relkind = ANY (ARRAY['r'::VARCHAR, 'p'::VARCHAR]) \
+             AND pg_catalog.pg_table_is_visible(pg_catalog.pg_class.oid) ORDER BY 1"
+        ),
+        "child|public\nparent|public\n"
+    );
+    // Key columns, one row per element of pg_index.indkey, in order.
+    assert_eq!(
+        rows(
+            &server,
+            "SELECT c.relname, unnest(i.indkey) AS attnum, generate_subscripts(i.indkey, 1) AS ord \
+             FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid ORDER BY 1, 3"
+        ),
+        "child_pid|2|1\nchild_pkey|1|1\nparent_name_key|2|1\nparent_pkey|1|1\n"
+    );
+    assert_eq!(
+        rows(
+            &server,
+            "SELECT con.conname, array_agg(a.attname::text ORDER BY a.attnum), \
+             con.conkey[1], con.confkey[1], json_build_object('k', con.contype) \
+             FROM pg_constraint con JOIN pg_attribute a ON a.attrelid = con.conrelid \
+             WHERE con.contype = 'f' GROUP BY con.conname, con.conkey, con.confkey, con.contype"
+        ),
+        "child_pid_fkey|{id,pid,note,n,flag}|2|1|{\"k\":\"f\"}\n"
+    );
+    // A scalar subquery over a relation that is always empty is NULL.
+    assert_eq!(
+        rows(
+            &server,
+            "SELECT relname, (SELECT seqstart FROM pg_sequence WHERE seqrelid = c.oid) FROM pg_class c WHERE relname = 'parent'"
+        ),
+        "parent|\n"
+    );
+    assert_eq!(
+        rows(
+            &server,
+            "SELECT s.n, trim(both '\"' from '\"x\"') FROM pg_catalog.generate_series(2, 4) s(n) ORDER BY 1"
+        ),
+        "2|x\n3|x\n4|x\n"
+    );
+    assert_eq!(
+        rows(
+            &server,
+            "SELECT format_type(a.atttypid, a.atttypmod), pg_get_expr(d.adbin, d.adrelid), col_description(a.attrelid, a.attnum), \
+             obj_description(a.attrelid, 'pg_class'), has_table_privilege(a.attrelid, 'SELECT'), a.attrelid::regclass \
+             FROM pg_attribute a LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum \
+             WHERE a.attrelid = 'public.child'::regclass AND a.attnum = 3"
+        ),
+        // PostgreSQL prints the privilege as t and the default as 'x'::text.
+        "text|'x'|||1|child\n"
+    );
+    assert_eq!(
+        rows(
+            &server,
+            "SELECT pg_get_constraintdef(oid, true) FROM pg_constraint WHERE conrelid = 'child'::regclass ORDER BY conname"
+        ),
+        "CHECK (n >= 0)\nFOREIGN KEY (pid) REFERENCES parent(id) ON DELETE CASCADE\nPRIMARY KEY (id)\n"
+    );
+    // An aggregated array is announced as an array (a driver reads it as one),
+    // and its values travel in text format.
+    let (client, _task) = server.connect().await;
+    let prepared = client
+        .prepare(
+            "SELECT array_agg(attname::text ORDER BY attnum) AS names, array_agg(attnum > 1 ORDER BY attnum) AS flags \
+             FROM pg_catalog.pg_attribute WHERE attrelid = 'parent'::regclass",
+        )
+        .await
+        .expect("array_agg over the catalog");
+    let types: Vec<_> = prepared
+        .columns()
+        .iter()
+        .map(|c| c.type_().clone())
+        .collect();
+    assert_eq!(
+        types,
+        [
+            tokio_postgres::types::Type::TEXT_ARRAY,
+            tokio_postgres::types::Type::BOOL_ARRAY
+        ]
+    );
+    let simple = client
+        .simple_query(
+            "SELECT array_agg(attname::text ORDER BY attnum), array_agg(attnum > 1 ORDER BY attnum) \
+             FROM pg_attribute WHERE attrelid = 'parent'::regclass",
+        )
+        .await
+        .expect("simple query");
+    let row = simple
+        .iter()
+        .find_map(|m| match m {
+            tokio_postgres::SimpleQueryMessage::Row(row) => Some(row),
+            _ => None,
+        })
+        .expect("a row");
+    assert_eq!(row.get(0), Some("{id,name,created}"));
+    assert_eq!(row.get(1), Some("{f,t,t}"));
 }

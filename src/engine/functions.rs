@@ -72,6 +72,8 @@ const SCALARS: &[(&str, c_int, Scalar)] = &[
     ("litewire_array_contains", 2, array_contains),
     ("litewire_array_json", 1, array_json),
     ("litewire_array_length", 1, array_length),
+    ("litewire_array_element", 2, array_element),
+    ("litewire_record_field", 2, record_field),
     ("pg_size_pretty", 1, size_pretty),
     ("gen_random_uuid", 0, random_uuid),
 ];
@@ -387,13 +389,84 @@ fn array_contains(args: &[Arg]) -> Out {
 }
 
 /// `litewire_array_json(array)`: the elements as a JSON array, for `json_each`.
+/// A vector (`int2vector`, `oidvector`: `1 2`, as `pg_index.indkey` holds its
+/// column numbers) gives numbers.
 fn array_json(args: &[Arg]) -> Out {
     let Some(array) = args[0].text() else {
         return Out::Text("[]".into());
     };
+    if !array.trim_start().starts_with('{') {
+        let numbers: Option<Vec<i64>> = array.split_whitespace().map(|n| n.parse().ok()).collect();
+        return match numbers {
+            Some(numbers) => Out::Text(serde_json::Value::from(numbers).to_string()),
+            None => Out::Error(format!("malformed vector: \"{array}\"")),
+        };
+    }
     match parse_array(&array) {
         Some(items) => Out::Text(serde_json::Value::from(items).to_string()),
         None => Out::Error(format!("malformed array literal: \"{array}\"")),
+    }
+}
+
+/// The elements of an array (`{a,b}`) or of a vector (`int2vector`,
+/// `oidvector`: `1 2`), and the subscript of the first one.
+fn elements(text: &str) -> Option<(Vec<Option<String>>, i64)> {
+    if text.trim_start().starts_with('{') {
+        return parse_array(text).map(|items| (items, 1));
+    }
+    Some((
+        text.split_whitespace()
+            .map(|s| Some(s.to_owned()))
+            .collect(),
+        0,
+    ))
+}
+
+/// `litewire_array_element(array, i)`: PostgreSQL's `array[i]` (NULL out of
+/// bounds); arrays count from 1, vectors from 0.
+fn array_element(args: &[Arg]) -> Out {
+    let (Some(array), Some(index)) = (args[0].text(), args[1].int()) else {
+        return Out::Null;
+    };
+    let Some((items, first)) = elements(&array) else {
+        return Out::Error(format!("malformed array literal: \"{array}\""));
+    };
+    let item = usize::try_from(index - first)
+        .ok()
+        .and_then(|i| items.into_iter().nth(i))
+        .flatten();
+    match item {
+        Some(item) => match item.parse::<i64>() {
+            Ok(number) => Out::Int(number),
+            Err(_) => Out::Text(item),
+        },
+        None => Out::Null,
+    }
+}
+
+/// `litewire_record_field(record, n)`: the `n`th field (from 1) of a record in
+/// PostgreSQL's text form, `(a,b)`.
+fn record_field(args: &[Arg]) -> Out {
+    let (Some(record), Some(position)) = (args[0].text(), args[1].int()) else {
+        return Out::Null;
+    };
+    let Some(inner) = record
+        .trim()
+        .strip_prefix('(')
+        .and_then(|r| r.strip_suffix(')'))
+    else {
+        return Out::Error(format!("malformed record literal: \"{record}\""));
+    };
+    let field = usize::try_from(position - 1)
+        .ok()
+        .and_then(|i| inner.split(',').nth(i))
+        .filter(|f| !f.is_empty());
+    match field {
+        Some(field) => match field.parse::<i64>() {
+            Ok(number) => Out::Int(number),
+            Err(_) => Out::Text(field.to_owned()),
+        },
+        None => Out::Null,
     }
 }
 
@@ -560,10 +633,33 @@ mod tests {
         );
         assert_eq!(array_length(&[Arg::Text("{}")]), Out::Null);
         assert_eq!(text(array_json(&[Arg::Text("{x,NULL}")])), r#"["x",null]"#);
+        assert_eq!(text(array_json(&[Arg::Text("2 1")])), "[2,1]");
+        assert_eq!(text(array_json(&[Arg::Text("")])), "[]");
+        assert!(matches!(array_json(&[Arg::Text("1 x")]), Out::Error(_)));
         assert_eq!(
             text(array(&[Arg::Int(1), Arg::Text("a b")])),
             r#"{1,"a b"}"#
         );
+    }
+
+    #[test]
+    fn subscripts_and_record_fields() {
+        assert_eq!(
+            array_element(&[Arg::Text("{4,5}"), Arg::Int(2)]),
+            Out::Int(5)
+        );
+        assert_eq!(array_element(&[Arg::Text("{4,5}"), Arg::Int(3)]), Out::Null);
+        assert_eq!(array_element(&[Arg::Text("{4,5}"), Arg::Int(0)]), Out::Null);
+        assert_eq!(array_element(&[Arg::Text("4 5"), Arg::Int(0)]), Out::Int(4));
+        assert_eq!(text(array_element(&[Arg::Text("{a,b}"), Arg::Int(1)])), "a");
+        assert_eq!(
+            record_field(&[Arg::Text("(3,1)"), Arg::Int(2)]),
+            Out::Int(1)
+        );
+        assert!(matches!(
+            record_field(&[Arg::Text("3,1"), Arg::Int(1)]),
+            Out::Error(_)
+        ));
     }
 
     #[test]

@@ -14,6 +14,7 @@ mod commands;
 mod connection;
 mod control;
 mod copy;
+mod declared_columns;
 mod declared_types;
 mod direct;
 mod exec;

@@ -20,6 +20,7 @@ use super::catalog::{self, SessionIdentity};
 use super::commands;
 use super::connection::HeldConnection;
 use super::control::{Registered, StatementControl};
+use super::declared_columns::{DeclaredColumns, declared};
 use super::direct;
 use super::result::ResultSink;
 use super::sequences::SessionValues;
@@ -93,6 +94,8 @@ pub type CursorId = u64;
 /// A cursor and, with the shared cache, the read it keeps in flight there.
 struct OpenCursor {
     cursor: direct::Cursor,
+    /// The statement's `column_types`.
+    column_types: Option<Arc<[Option<&'static str>]>>,
     _read: Option<SharedRead>,
 }
 
@@ -373,6 +376,7 @@ impl Session {
             id,
             OpenCursor {
                 cursor,
+                column_types: stmt.column_types.clone(),
                 _read: read,
             },
         );
@@ -446,9 +450,19 @@ impl Session {
             ));
         };
         let (handle, _) = conn.direct().await?;
-        open.cursor
-            .fetch(handle, Some(control), max_rows, sink)
-            .await
+        match &open.column_types {
+            Some(types) => {
+                let mut sink = DeclaredColumns::new(sink, types);
+                open.cursor
+                    .fetch(handle, Some(control), max_rows, &mut sink)
+                    .await
+            }
+            None => {
+                open.cursor
+                    .fetch(handle, Some(control), max_rows, sink)
+                    .await
+            }
+        }
     }
 
     /// Closes a cursor (its statement is finalized).
@@ -470,6 +484,9 @@ impl Session {
         let parameters = stmt.param_count > 0;
         let described = direct::describe(handle, statements, &stmt.sql, parameters).await;
         let mut columns = described.map_err(|error| self.explain(error))?;
+        if let Some(types) = &stmt.column_types {
+            columns = declared(&columns, types);
+        }
         if columns.iter().any(|c| c.decltype.is_none()) {
             // The inference may run a query's first step: no sequence may
             // advance for it (see `sequences`).
@@ -679,17 +696,20 @@ impl Session {
             // Statements with parameters are prepared once and run many times;
             // literal SQL (simple queries) rarely repeats.
             Plan::Single => {
-                self.run_direct(
-                    direct::Query {
-                        sql: &stmt.sql,
-                        params,
-                        kind: stmt.kind,
-                        returns_rows: stmt.returns_rows,
-                        parameters: !params.is_empty(),
-                    },
-                    sink,
-                )
-                .await
+                let query = direct::Query {
+                    sql: &stmt.sql,
+                    params,
+                    kind: stmt.kind,
+                    returns_rows: stmt.returns_rows,
+                    parameters: !params.is_empty(),
+                };
+                match &stmt.column_types {
+                    Some(types) => {
+                        let mut sink = DeclaredColumns::new(sink, types);
+                        self.run_direct(query, &mut sink).await
+                    }
+                    None => self.run_direct(query, sink).await,
+                }
             }
             Plan::CopyTo(copy) => super::copy::copy_to(self, copy, params, sink).await,
             Plan::Script(parts) => match exec::run_script(self.connection().await?, parts).await {

@@ -152,6 +152,12 @@ const KNOWN: &[Known] = &[
         "Shows the maximum identifier length.",
     ),
     known(
+        "max_index_keys",
+        "32",
+        false,
+        "Shows the maximum number of index keys.",
+    ),
+    known(
         "search_path",
         "\"$user\", public",
         false,
@@ -231,6 +237,7 @@ const READ_ONLY: &[&str] = &[
     "integer_datetimes",
     "is_superuser",
     "max_identifier_length",
+    "max_index_keys",
     "server_encoding",
     "server_version",
     "server_version_num",

@@ -48,6 +48,10 @@ pub struct Statement {
     /// Whether it reads the emulated PostgreSQL catalog, which the engine brings
     /// up to date with the schema before running it.
     pub catalog: bool,
+    /// Declared types for result columns SQLite leaves untyped (the arrays of
+    /// `array_agg`, the expressions of catalog queries), by position; `None`
+    /// when there is none.
+    pub column_types: Option<Arc<[Option<&'static str>]>>,
 }
 
 /// How a statement runs on SQLite.
@@ -209,6 +213,10 @@ fn build(text: &str, tokens: &[Token]) -> Result<Statement, Error> {
             )
         });
     }
+    let column_types = translated
+        .as_ref()
+        .filter(|t| !t.column_types.is_empty())
+        .map(|t| Arc::from(t.column_types.as_slice()));
     let (text, tokens) = match &translated {
         Some(t) => (t.sql.as_str(), tokenize(&t.sql)),
         None => (text, tokens),
@@ -224,6 +232,7 @@ fn build(text: &str, tokens: &[Token]) -> Result<Statement, Error> {
     let (sql, params) = number_params(text, &tokens)?;
     Ok(Statement {
         catalog,
+        column_types,
         ..statement(sql, &shape, params, Plan::Single)
     })
 }
@@ -241,6 +250,7 @@ fn statement(sql: Arc<str>, shape: &classify::Shape, param_count: usize, plan: P
         param_count,
         plan,
         catalog: false,
+        column_types: None,
     }
 }
 

@@ -82,7 +82,7 @@ pub const RELATIONS: &[Relation] = &[
         name: "pg_attribute",
         contents: Contents::Schema,
         definition: Definition::Table(
-            "attrelid INTEGER, attname TEXT, atttypid INTEGER, attstattarget INTEGER, attlen INTEGER, attnum INTEGER, attndims INTEGER, atttypmod INTEGER, attstorage TEXT, attcompression TEXT, attnotnull boolean, atthasdef boolean, attidentity TEXT, attgenerated TEXT, attisdropped boolean, attcollation INTEGER",
+            "attrelid INTEGER, attname TEXT, atttypid INTEGER, attstattarget INTEGER, attlen INTEGER, attnum INTEGER, attndims INTEGER, attcacheoff INTEGER DEFAULT -1, atttypmod INTEGER, attbyval boolean DEFAULT false, attalign TEXT DEFAULT 'i', attstorage TEXT, attcompression TEXT, attnotnull boolean, atthasdef boolean, atthasmissing boolean DEFAULT false, attidentity TEXT, attgenerated TEXT, attisdropped boolean, attislocal boolean DEFAULT true, attinhcount INTEGER DEFAULT 0, attcollation INTEGER, attacl TEXT, attoptions TEXT, attfdwoptions TEXT, attmissingval TEXT",
         ),
     },
     Relation {
@@ -94,7 +94,7 @@ pub const RELATIONS: &[Relation] = &[
         name: "pg_index",
         contents: Contents::Schema,
         definition: Definition::Table(
-            "indexrelid INTEGER, indrelid INTEGER, indnatts INTEGER, indnkeyatts INTEGER, indisunique boolean, indisprimary boolean, indisexclusion boolean, indimmediate boolean, indisclustered boolean, indisvalid boolean, indcheckxmin boolean, indisready boolean, indislive boolean, indisreplident boolean, indkey TEXT, indexprs TEXT, indpred TEXT, indnullsnotdistinct boolean",
+            "indexrelid INTEGER, indrelid INTEGER, indnatts INTEGER, indnkeyatts INTEGER, indisunique boolean, indnullsnotdistinct boolean, indisprimary boolean, indisexclusion boolean, indimmediate boolean, indisclustered boolean, indisvalid boolean, indcheckxmin boolean, indisready boolean, indislive boolean, indisreplident boolean, indkey TEXT, indcollation TEXT, indclass TEXT, indoption TEXT, indexprs TEXT, indpred TEXT",
         ),
     },
     Relation {
@@ -108,7 +108,7 @@ pub const RELATIONS: &[Relation] = &[
         name: "pg_type",
         contents: Contents::Static,
         definition: Definition::Table(
-            "oid INTEGER, typname TEXT, typnamespace INTEGER, typowner INTEGER, typlen INTEGER, typbyval boolean, typtype TEXT, typcategory TEXT, typispreferred boolean, typisdefined boolean, typdelim TEXT, typrelid INTEGER, typelem INTEGER, typarray INTEGER, typbasetype INTEGER, typtypmod INTEGER, typndims INTEGER, typcollation INTEGER, typdefault TEXT, typacl TEXT",
+            "oid INTEGER, typname TEXT, typnamespace INTEGER, typowner INTEGER, typlen INTEGER, typbyval boolean, typtype TEXT, typcategory TEXT, typispreferred boolean, typisdefined boolean, typdelim TEXT, typrelid INTEGER, typsubscript TEXT DEFAULT '-', typelem INTEGER, typarray INTEGER, typinput TEXT DEFAULT '-', typoutput TEXT DEFAULT '-', typreceive TEXT DEFAULT '-', typsend TEXT DEFAULT '-', typmodin TEXT DEFAULT '-', typmodout TEXT DEFAULT '-', typanalyze TEXT DEFAULT '-', typalign TEXT DEFAULT 'i', typstorage TEXT DEFAULT 'p', typnotnull boolean DEFAULT false, typbasetype INTEGER, typtypmod INTEGER, typndims INTEGER, typcollation INTEGER, typdefaultbin TEXT, typdefault TEXT, typacl TEXT",
         ),
     },
     Relation {
@@ -241,6 +241,13 @@ pub const RELATIONS: &[Relation] = &[
         ),
     },
     Relation {
+        name: "pg_opclass",
+        contents: Contents::Empty,
+        definition: Definition::Table(
+            "oid INTEGER, opcmethod INTEGER, opcname TEXT, opcnamespace INTEGER, opcowner INTEGER, opcfamily INTEGER, opcintype INTEGER, opcdefault boolean, opckeytype INTEGER",
+        ),
+    },
+    Relation {
         name: "pg_partitioned_table",
         contents: Contents::Empty,
         definition: Definition::Table(
@@ -330,20 +337,6 @@ pub const RELATIONS: &[Relation] = &[
         ),
     },
     Relation {
-        name: "litewire_names",
-        contents: Contents::View,
-        definition: Definition::View(
-            r#"(litewire_kind, litewire_oid, litewire_name) AS
-  SELECT 'class', oid, relname FROM pg_class
-  UNION ALL SELECT 'namespace', oid, nspname FROM pg_namespace
-  UNION ALL SELECT 'role', oid, rolname FROM pg_roles
-  UNION ALL SELECT 'type', oid, typname FROM pg_type
-  UNION ALL SELECT 'definition', oid, definition FROM litewire_definitions
-  UNION ALL SELECT 'column', attrelid * 10000 + attnum, attname FROM pg_attribute
-  UNION ALL SELECT 'storage', oid, name FROM litewire_storage"#,
-        ),
-    },
-    Relation {
         name: "information_schema_schemata",
         contents: Contents::View,
         definition: Definition::View(
@@ -399,6 +392,80 @@ pub const RELATIONS: &[Relation] = &[
   FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid JOIN pg_type t ON t.oid = a.atttypid
   LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
   WHERE c.relkind IN ('r', 'v') AND a.attnum > 0"#,
+        ),
+    },
+    Relation {
+        name: "litewire_constraint_columns",
+        contents: Contents::View,
+        definition: Definition::View(
+            r#"AS
+  SELECT c.oid AS constraint_oid, c.conname AS constraint_name, c.contype AS contype,
+         r.relname AS table_name, a.attname AS column_name, k.key + 1 AS ordinal_position,
+         f.relname AS referenced_table_name, fa.attname AS referenced_column_name
+  FROM pg_constraint c JOIN pg_class r ON r.oid = c.conrelid,
+       json_each(litewire_array_json(c.conkey)) k
+  JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = k.value
+  LEFT JOIN pg_class f ON f.oid = c.confrelid
+  LEFT JOIN pg_attribute fa ON fa.attrelid = c.confrelid
+       AND fa.attnum = json_extract(litewire_array_json(c.confkey), '$[' || k.key || ']')"#,
+        ),
+    },
+    Relation {
+        name: "information_schema_table_constraints",
+        contents: Contents::View,
+        definition: Definition::View(
+            r#"AS
+  SELECT (SELECT database_name FROM litewire_session) AS constraint_catalog, 'public' AS constraint_schema,
+         c.conname AS constraint_name, (SELECT database_name FROM litewire_session) AS table_catalog,
+         'public' AS table_schema, r.relname AS table_name,
+         CASE c.contype WHEN 'p' THEN 'PRIMARY KEY' WHEN 'u' THEN 'UNIQUE' WHEN 'f' THEN 'FOREIGN KEY' ELSE 'CHECK' END AS constraint_type,
+         CASE WHEN c.condeferrable THEN 'YES' ELSE 'NO' END AS is_deferrable,
+         CASE WHEN c.condeferred THEN 'YES' ELSE 'NO' END AS initially_deferred,
+         'YES' AS enforced, CASE WHEN c.contype IN ('p', 'u') THEN 'YES' END AS nulls_distinct
+  FROM pg_constraint c JOIN pg_class r ON r.oid = c.conrelid
+  WHERE c.contype IN ('p', 'u', 'f', 'c')"#,
+        ),
+    },
+    Relation {
+        name: "information_schema_key_column_usage",
+        contents: Contents::View,
+        definition: Definition::View(
+            r#"AS
+  SELECT (SELECT database_name FROM litewire_session) AS constraint_catalog, 'public' AS constraint_schema,
+         constraint_name, (SELECT database_name FROM litewire_session) AS table_catalog,
+         'public' AS table_schema, table_name, column_name, ordinal_position,
+         CASE WHEN contype = 'f' THEN ordinal_position END AS position_in_unique_constraint
+  FROM litewire_constraint_columns WHERE contype IN ('p', 'u', 'f')"#,
+        ),
+    },
+    Relation {
+        name: "information_schema_referential_constraints",
+        contents: Contents::View,
+        definition: Definition::View(
+            r#"AS
+  SELECT (SELECT database_name FROM litewire_session) AS constraint_catalog, 'public' AS constraint_schema,
+         c.conname AS constraint_name,
+         CASE WHEN u.conname IS NOT NULL THEN (SELECT database_name FROM litewire_session) END AS unique_constraint_catalog,
+         CASE WHEN u.conname IS NOT NULL THEN 'public' END AS unique_constraint_schema,
+         u.conname AS unique_constraint_name, 'NONE' AS match_option,
+         CASE c.confupdtype WHEN 'c' THEN 'CASCADE' WHEN 'n' THEN 'SET NULL' WHEN 'd' THEN 'SET DEFAULT' WHEN 'r' THEN 'RESTRICT' ELSE 'NO ACTION' END AS update_rule,
+         CASE c.confdeltype WHEN 'c' THEN 'CASCADE' WHEN 'n' THEN 'SET NULL' WHEN 'd' THEN 'SET DEFAULT' WHEN 'r' THEN 'RESTRICT' ELSE 'NO ACTION' END AS delete_rule
+  FROM pg_constraint c
+  LEFT JOIN pg_constraint u ON u.conrelid = c.confrelid AND u.contype IN ('p', 'u') AND u.conkey = c.confkey
+  WHERE c.contype = 'f'"#,
+        ),
+    },
+    Relation {
+        name: "information_schema_constraint_column_usage",
+        contents: Contents::View,
+        definition: Definition::View(
+            r#"AS
+  SELECT DISTINCT (SELECT database_name FROM litewire_session) AS table_catalog, 'public' AS table_schema,
+         CASE WHEN contype = 'f' THEN referenced_table_name ELSE table_name END AS table_name,
+         CASE WHEN contype = 'f' THEN referenced_column_name ELSE column_name END AS column_name,
+         (SELECT database_name FROM litewire_session) AS constraint_catalog, 'public' AS constraint_schema,
+         constraint_name
+  FROM litewire_constraint_columns"#,
         ),
     },
 ];

@@ -13,9 +13,10 @@ use super::TestServer;
 /// Longest a client program may run; a hung one is killed and its output shown.
 const DEADLINE: Duration = Duration::from_secs(120);
 
-/// Runs `command` (a client pointed at `server`) until it exits; panics with its
-/// output and the server's last log lines unless it succeeds.
-pub fn run_to_success(mut command: Command, server: &TestServer, what: &str) {
+/// Runs `command` (a client pointed at `server`) until it exits and returns its
+/// output (stdout and stderr); panics with it and the server's last log lines
+/// unless it succeeds.
+pub fn run_to_success(mut command: Command, server: &TestServer, what: &str) -> String {
     let log_path = server.dir.path().join("client.log");
     let log = File::create(&log_path).expect("client log file");
     let mut child = command
@@ -40,7 +41,7 @@ pub fn run_to_success(mut command: Command, server: &TestServer, what: &str) {
     let verdict = match status {
         Some(status) if status.success() => {
             println!("{output}");
-            return;
+            return output;
         }
         Some(status) => format!("failed ({status})"),
         None => format!("did not finish within {DEADLINE:?}"),
@@ -149,4 +150,21 @@ pub fn describe(result: &std::io::Result<Output>) -> String {
         ),
         Err(error) => error.to_string(),
     }
+}
+
+/// Debian's pgjdbc (libpostgresql-jdbc-java, which `.ci/run` installs).
+pub const PGJDBC_JAR: &str = "/usr/share/java/postgresql.jar";
+
+/// `java -cp <pgjdbc> tests/jdbc/<file>`: a Java source file run with pgjdbc on
+/// its class path (Java's source-file mode), to be given its arguments.
+pub fn jdbc_program(file: &str) -> Command {
+    assert!(
+        Path::new(PGJDBC_JAR).exists(),
+        "{PGJDBC_JAR} is missing: apt-get install libpostgresql-jdbc-java default-jre-headless"
+    );
+    let mut command = Command::new("java");
+    command
+        .args(["-cp", PGJDBC_JAR])
+        .arg(source_dir().join("tests/jdbc").join(file));
+    command
 }

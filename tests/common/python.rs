@@ -8,7 +8,7 @@ use std::process::Command;
 use std::sync::OnceLock;
 
 use super::TestServer;
-use super::clients::{self, describe, run};
+use super::clients::{describe, run, run_to_success};
 
 pub fn python_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/python")
@@ -19,27 +19,7 @@ pub fn python_dir() -> PathBuf {
 /// the Python output unless every test passes.
 pub fn run_pg_unittest(cache: &str, module: &str, class: &str) {
     let server = TestServer::start(cache, &[]);
-    let mut command = Command::new(venv_python());
-    command
-        .args(["-u", "-m", "unittest", "-v", &format!("{module}.{class}")])
-        .current_dir(python_dir())
-        .env("LITEWIRE_PG_HOST", "127.0.0.1")
-        .env("LITEWIRE_PG_PORT", server.pg.port().to_string())
-        .env("LITEWIRE_CACHE", cache)
-        // No __pycache__ in the source tree.
-        .env("PYTHONDONTWRITEBYTECODE", "1");
-    // libpq and asyncpg read PG* variables (sslmode, options, service...): none
-    // may leak in.
-    for (key, _) in std::env::vars_os() {
-        if key.to_string_lossy().starts_with("PG") {
-            command.env_remove(key);
-        }
-    }
-    clients::run_to_success(
-        command,
-        &server,
-        &format!("{module}.{class} against litewire --cache {cache}"),
-    );
+    run_unittest(&server, cache, module, class);
 }
 
 /// The virtualenv's python, made on first use; concurrent tests and processes wait for
@@ -118,4 +98,30 @@ fn prepare_venv() -> Result<PathBuf, String> {
         .map_err(|e| format!("write the virtualenv stamp: {e}"))?;
     std::fs::rename(&staging, &venv).map_err(|e| format!("rename the virtualenv: {e}"))?;
     Ok(python)
+}
+
+/// Runs `python -m unittest <module>.<class>` from `tests/python` against
+/// `server`, with the virtualenv's Python; fails with the Python output.
+pub fn run_unittest(server: &TestServer, cache: &str, module: &str, class: &str) {
+    let mut command = Command::new(venv_python());
+    command
+        .args(["-u", "-m", "unittest", "-v", &format!("{module}.{class}")])
+        .current_dir(python_dir())
+        .env("LITEWIRE_PG_HOST", "127.0.0.1")
+        .env("LITEWIRE_PG_PORT", server.pg.port().to_string())
+        .env("LITEWIRE_CACHE", cache)
+        // No __pycache__ in the source tree.
+        .env("PYTHONDONTWRITEBYTECODE", "1");
+    // libpq and asyncpg read PG* variables (sslmode, options, service...): none
+    // may leak in.
+    for (key, _) in std::env::vars_os() {
+        if key.to_string_lossy().starts_with("PG") {
+            command.env_remove(key);
+        }
+    }
+    run_to_success(
+        command,
+        server,
+        &format!("{module}.{class} against litewire --cache {cache}"),
+    );
 }

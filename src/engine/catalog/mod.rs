@@ -154,6 +154,9 @@ fn session_rows(script: &mut String, identity: &SessionIdentity, settings: &Sett
     }
 }
 
+/// The `pg_type` columns `static_rows` fills (the others keep their defaults).
+const PG_TYPE_COLUMNS: &str = "oid, typname, typnamespace, typowner, typlen, typbyval, typtype, typcategory, typispreferred, typisdefined, typdelim, typrelid, typelem, typarray, typbasetype, typtypmod, typndims, typcollation, typdefault, typacl";
+
 fn static_rows(script: &mut String) {
     for (oid, name) in [
         (11, "pg_catalog"),
@@ -171,7 +174,7 @@ fn static_rows(script: &mut String) {
         let collation = if t.category == "S" { 100 } else { 0 };
         let _ = writeln!(
             script,
-            "INSERT INTO temp.pg_type VALUES ({}, {}, 11, {ROLE_OID}, {}, {}, 'b', {}, false, true, ',', 0, 0, {}, 0, -1, 0, {collation}, NULL, NULL);",
+            "INSERT INTO temp.pg_type ({PG_TYPE_COLUMNS}) VALUES ({}, {}, 11, {ROLE_OID}, {}, {}, 'b', {}, false, true, ',', 0, 0, {}, 0, -1, 0, {collation}, NULL, NULL);",
             t.oid,
             literal(t.name),
             t.len,
@@ -181,7 +184,7 @@ fn static_rows(script: &mut String) {
         );
         let _ = writeln!(
             script,
-            "INSERT INTO temp.pg_type VALUES ({}, {}, 11, {ROLE_OID}, -1, false, 'b', 'A', false, true, ',', 0, {}, 0, 0, -1, 0, {collation}, NULL, NULL);",
+            "INSERT INTO temp.pg_type ({PG_TYPE_COLUMNS}) VALUES ({}, {}, 11, {ROLE_OID}, -1, false, 'b', 'A', false, true, ',', 0, {}, 0, 0, -1, 0, {collation}, NULL, NULL);",
             t.array,
             literal(&format!("_{}", t.name)),
             t.oid

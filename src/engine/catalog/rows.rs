@@ -108,17 +108,56 @@ fn table_rows(
         );
     }
     for index in &table.indexes {
-        let sqlite_index = objects
-            .iter()
-            .find(|o| o.kind == "index" && o.name == index.name);
-        let index_oid = sqlite_index.map_or(SYNTHETIC_INDEX + table.rowid, |o| FIRST_OID + o.rowid);
+        let sqlite_index = sqlite_index(objects, index);
         let sql = sqlite_index.and_then(|o| o.sql.as_deref());
-        index_rows(script, table, oid, index_oid, index, sql);
+        index_rows(
+            script,
+            table,
+            oid,
+            index_oid(table, objects, index),
+            index,
+            sql,
+        );
     }
     for key in &table.foreign_keys {
-        foreign_key_rows(script, table, oid, key, oid_of);
+        foreign_key_rows(script, table, oid, key, objects, oid_of);
     }
     check_rows(script, table, oid);
+}
+
+/// The schema object of one of a table's indexes (none for the synthetic
+/// primary key index).
+fn sqlite_index<'a>(objects: &'a [Object], index: &IndexInfo) -> Option<&'a Object> {
+    objects
+        .iter()
+        .find(|o| o.kind == "index" && o.name == index.name)
+}
+
+/// The oid of one of `table`'s indexes.
+fn index_oid(table: &Object, objects: &[Object], index: &IndexInfo) -> i64 {
+    sqlite_index(objects, index).map_or(SYNTHETIC_INDEX + table.rowid, |o| FIRST_OID + o.rowid)
+}
+
+/// The oid of the unique index of `table` over exactly `columns` (what a
+/// foreign key that references them relies on), 0 for none.
+fn unique_index_over(table: &Object, objects: &[Object], columns: &[String]) -> i64 {
+    let same = |names: &[String]| {
+        names.len() == columns.len()
+            && names
+                .iter()
+                .zip(columns)
+                .all(|(a, b)| a.eq_ignore_ascii_case(b))
+    };
+    if let Some(column) = rowid_primary_key(table)
+        && same(std::slice::from_ref(&column))
+    {
+        return SYNTHETIC_INDEX + table.rowid;
+    }
+    table
+        .indexes
+        .iter()
+        .find(|i| i.unique && !i.partial && same(&i.columns))
+        .map_or(0, |i| index_oid(table, objects, i))
 }
 
 /// CHECK constraints, named as PostgreSQL names them when they have no name:
@@ -267,6 +306,16 @@ fn relation_row(
     );
 }
 
+/// The collation of a column of type `typid`: the default one (100) for the
+/// text types, none (0) for the others.
+fn collation(typid: i64) -> i64 {
+    if matches!(typid, 25 | 1042 | 1043) {
+        100
+    } else {
+        0
+    }
+}
+
 fn attribute_rows(script: &mut String, relation: i64, columns: &[ColumnInfo]) {
     for (i, column) in columns.iter().enumerate() {
         let typid = type_oid(&column.decl);
@@ -274,15 +323,11 @@ fn attribute_rows(script: &mut String, relation: i64, columns: &[ColumnInfo]) {
         let generated = if column.hidden >= 2 { "'s'" } else { "''" };
         // Fixed-length types are stored plain, the others extended.
         let storage = if len > 0 { "'p'" } else { "'x'" };
-        let collation = if matches!(typid, 25 | 1042 | 1043) {
-            100
-        } else {
-            0
-        };
+        let collation = collation(typid);
         let attnum = i + 1;
         insert(
             script,
-            "pg_attribute",
+            "pg_attribute (attrelid, attname, atttypid, attstattarget, attlen, attnum, attndims, atttypmod, attstorage, attcompression, attnotnull, atthasdef, attidentity, attgenerated, attisdropped, attcollation)",
             &[
                 relation.to_string(),
                 literal(&column.name),
@@ -353,6 +398,18 @@ fn index_rows(
                 .to_string()
         })
         .collect();
+    let collations: Vec<String> = index
+        .columns
+        .iter()
+        .map(|c| {
+            let decl = table
+                .columns
+                .iter()
+                .find(|col| col.name.eq_ignore_ascii_case(c))
+                .map_or("", |col| col.decl.as_str());
+            collation(type_oid(decl)).to_string()
+        })
+        .collect();
     relation_row(script, oid, &name, "i", index.columns.len(), (false, false));
     if oid < SYNTHETIC_INDEX {
         // A synthetic primary key index has no b-tree of its own.
@@ -381,6 +438,7 @@ fn index_rows(
             index.columns.len().to_string(),
             index.columns.len().to_string(),
             index.unique.to_string(),
+            "false".into(),
             primary.to_string(),
             "false".into(),
             "true".into(),
@@ -391,13 +449,15 @@ fn index_rows(
             "true".into(),
             "false".into(),
             literal(&attnums.join(" ")),
+            literal(&collations.join(" ")),
+            literal(&vec!["0"; attnums.len()].join(" ")),
+            literal(&vec!["0"; attnums.len()].join(" ")),
             "NULL".into(),
             optional_literal(
                 index
                     .partial
                     .then_some(predicate.trim_start_matches(" WHERE ")),
             ),
-            "false".into(),
         ],
     );
     index_attributes(script, table, oid, index);
@@ -505,33 +565,60 @@ fn constraint_row(
     );
 }
 
+/// The `{1,2}` array of the attnums of `table`'s columns `names` (0 for a
+/// name it lacks).
+fn attnums(table: &Object, names: &[String]) -> String {
+    let nums: Vec<String> = names
+        .iter()
+        .map(|c| {
+            table
+                .columns
+                .iter()
+                .position(|col| col.name.eq_ignore_ascii_case(c))
+                .map_or(0, |p| p + 1)
+                .to_string()
+        })
+        .collect();
+    format!("{{{}}}", nums.join(","))
+}
+
 fn foreign_key_rows(
     script: &mut String,
     table: &Object,
     table_oid: i64,
     key: &ForeignKey,
+    objects: &[Object],
     oid_of: &dyn Fn(&str) -> Option<i64>,
 ) {
+    let referenced = objects
+        .iter()
+        .find(|o| o.kind == "table" && o.name.eq_ignore_ascii_case(&key.table));
     let name = format!("{}_{}_fkey", table.name, key.from.join("_"));
-    let attnum = |cols: &[String]| -> String {
-        let nums: Vec<String> = cols
-            .iter()
-            .map(|c| {
-                table
-                    .columns
-                    .iter()
-                    .position(|col| col.name.eq_ignore_ascii_case(c))
-                    .map_or(0, |p| p + 1)
-                    .to_string()
-            })
-            .collect();
-        format!("{{{}}}", nums.join(","))
-    };
     let to: Vec<String> = key.to.iter().flatten().cloned().collect();
-    let references = if to.is_empty() {
+    // A key that names no columns references the primary key.
+    let referenced_columns = match referenced {
+        Some(parent) if to.is_empty() => {
+            let mut pk: Vec<&ColumnInfo> = parent.columns.iter().filter(|c| c.pk > 0).collect();
+            pk.sort_by_key(|c| c.pk);
+            pk.into_iter().map(|c| c.name.clone()).collect()
+        }
+        _ => to.clone(),
+    };
+    let foreign_key = referenced.map_or_else(
+        || "NULL".to_owned(),
+        |parent| literal(&attnums(parent, &referenced_columns)),
+    );
+    let index = referenced.map_or(0, |parent| {
+        unique_index_over(parent, objects, &referenced_columns)
+    });
+    let references = if referenced_columns.is_empty() {
         identifier_as_postgres(&key.table)
     } else {
-        format!("{}({})", identifier_as_postgres(&key.table), idents(&to))
+        format!(
+            "{}({})",
+            identifier_as_postgres(&key.table),
+            idents(&referenced_columns)
+        )
     };
     let mut definition = format!(
         "FOREIGN KEY ({}) REFERENCES {references}",
@@ -549,10 +636,10 @@ fn foreign_key_rows(
         &name,
         "f",
         table_oid,
-        0,
+        index,
         oid_of(&key.table).unwrap_or(0),
-        &attnum(&key.from),
-        "NULL",
+        &attnums(table, &key.from),
+        &foreign_key,
         (action_code(&key.on_update), action_code(&key.on_delete)),
     );
     insert(

@@ -73,8 +73,15 @@ pub(super) const TYPES: &[PgType] = &[
 
 /// The PostgreSQL type oid a SQLite declared type names, by PostgreSQL's names
 /// first and SQLite's affinity rules for everything else. An empty declaration
-/// (SQLite's "any") is text.
+/// (SQLite's "any") is text; `_int4` (PostgreSQL's internal name of an array
+/// type, which the dialect translation declares for the arrays it builds) is
+/// the array of `int4`.
 pub fn type_oid(decl: &str) -> i64 {
+    if let Some(element) = decl.strip_prefix('_')
+        && let Some(t) = TYPES.iter().find(|t| t.name == element)
+    {
+        return t.array;
+    }
     // Every result column's type goes through here on every execution: lower-case
     // the name on the stack, not in a new String.
     let name = decl.split('(').next().unwrap_or("").trim();
@@ -145,6 +152,10 @@ pub fn type_modifier(decl: &str) -> i64 {
 
 /// `format_type(oid, typmod)`: the SQL name of a type, with its modifier.
 pub fn format_type(oid: i64, typmod: Option<i64>) -> String {
+    if oid == 0 {
+        // No type (`typelem` of a type that is no array, ...).
+        return "-".to_owned();
+    }
     let Some(t) = TYPES.iter().find(|t| t.oid == oid) else {
         return match TYPES.iter().find(|t| t.array == oid) {
             Some(element) => format!("{}[]", element.display),
@@ -176,6 +187,7 @@ mod tests {
         assert_eq!(format_type(23, Some(-1)), "integer");
         assert_eq!(format_type(1184, None), "timestamp with time zone");
         assert_eq!(format_type(1007, None), "integer[]");
+        assert_eq!(format_type(0, None), "-");
         assert_eq!(type_oid("INTEGER"), 23);
         assert_eq!(type_oid("unsigned big int"), 20);
         assert_eq!(type_oid(" VarChar (20) "), 1043);
@@ -188,5 +200,10 @@ mod tests {
             20
         );
         assert_eq!(type_oid(""), 25);
+        assert_eq!(type_oid("_text"), 1009);
+        assert_eq!(type_oid("_int2"), 1005);
+        assert_eq!(type_oid("_bool"), 1000);
+        assert_eq!(format_type(type_oid("_int8"), None), "bigint[]");
+        assert_eq!(type_oid("_nosuch"), 1700);
     }
 }

@@ -4,11 +4,11 @@
 //! lookup) that answers it.
 
 use sqlparser::ast::{
-    BinaryOperator, DataType, Expr, FunctionArg, FunctionArgExpr, FunctionArguments, Ident,
-    ObjectName, Query, SelectItem, SetExpr, Value,
+    AccessExpr, BinaryOperator, DataType, Expr, FunctionArg, FunctionArgExpr, FunctionArguments,
+    Ident, ObjectName, Query, SelectItem, SetExpr, Subscript, TrimWhereField, Value,
 };
 
-use super::{Rewrite, from_catalog, idents, is_schema, plain};
+use super::{Rewrite, from_catalog, idents, is_schema, parse_expr, plain, set_is_empty};
 use crate::sql::quote::{literal, parse_bool};
 
 /// The SQLite expression for a PostgreSQL one, where they differ.
@@ -47,8 +47,94 @@ pub(super) fn rewrite_expr(expr: &Expr) -> Option<Rewrite> {
         Expr::Array(array) => plain(format!("litewire_array({})", list(&array.elem))),
         Expr::Function(function) => function_call(function),
         Expr::TypedString(typed) => plain(typed.value.to_string()),
+        Expr::CompoundIdentifier(parts) => qualified_column(parts),
+        Expr::CompoundFieldAccess { root, access_chain } => match access_chain.as_slice() {
+            // `a[i]`, `t.a[i]`: PostgreSQL's arrays count from 1, its vectors from 0.
+            [path @ .., AccessExpr::Subscript(Subscript::Index { index })] => {
+                let array = column_path(root, path)?;
+                plain(format!("litewire_array_element({array}, {index})"))
+            }
+            // `(r).x`: a field of a record (by its position).
+            [AccessExpr::Dot(Expr::Identifier(field))] => {
+                let position = record_field(&field.value)?;
+                plain(format!("litewire_record_field({root}, {position})"))
+            }
+            _ => None,
+        },
+        Expr::Trim {
+            trim_where,
+            trim_what: Some(what),
+            expr,
+            trim_characters: None,
+        } => {
+            let function = match trim_where {
+                Some(TrimWhereField::Leading) => "ltrim",
+                Some(TrimWhereField::Trailing) => "rtrim",
+                _ => "trim",
+            };
+            plain(format!("{function}({expr}, {what})"))
+        }
+        // A subquery over a relation that is always empty here (`pg_sequence`,
+        // `pg_inherits`, ...) has no rows, whatever it computes.
+        Expr::Subquery(query) if set_is_empty(&query.body) => plain("NULL".into()),
+        Expr::Exists { subquery, negated } if set_is_empty(&subquery.body) => {
+            plain(negated.to_string())
+        }
         _ => None,
     }
+}
+
+/// `root.a.b` (the value a subscript applies to): a column, named as
+/// [`qualified_column`] names it.
+fn column_path(root: &Expr, path: &[AccessExpr]) -> Option<Expr> {
+    if path.is_empty() {
+        return Some(root.clone());
+    }
+    let Expr::Identifier(first) = root else {
+        return None;
+    };
+    let mut parts = vec![first.clone()];
+    for access in path {
+        match access {
+            AccessExpr::Dot(Expr::Identifier(part)) => parts.push(part.clone()),
+            _ => return None,
+        }
+    }
+    Some(qualified_column(&parts).map_or(Expr::CompoundIdentifier(parts), |r| r.expr))
+}
+
+/// The position of a field of the records litewire builds: those of
+/// `information_schema._pg_expandarray`, `(x, n)`.
+pub(super) fn record_field(name: &str) -> Option<usize> {
+    match name.to_ascii_lowercase().as_str() {
+        "x" => Some(1),
+        "n" => Some(2),
+        _ => None,
+    }
+}
+
+/// `pg_catalog.pg_class.relname`: a column of a catalog relation named with its
+/// schema, as the relation itself is named once its schema is gone.
+fn qualified_column(parts: &[Ident]) -> Option<Rewrite> {
+    let [schema, relation, rest @ ..] = parts else {
+        return None;
+    };
+    if rest.is_empty() {
+        return None;
+    }
+    let relation = if is_schema(&schema.value, "information_schema") {
+        Ident::new(format!("information_schema_{}", relation.value))
+    } else if is_schema(&schema.value, "pg_catalog") || is_schema(&schema.value, "public") {
+        relation.clone()
+    } else {
+        return None;
+    };
+    let mut unqualified = vec![relation];
+    unqualified.extend(rest.iter().cloned());
+    Some(Rewrite {
+        expr: Expr::CompoundIdentifier(unqualified),
+        catalog: false,
+    })
 }
 
 fn list(items: &[Expr]) -> String {
@@ -73,12 +159,15 @@ fn cast(inner: &Expr, data_type: &DataType) -> Option<Rewrite> {
     let name = type_name(data_type);
     let literal = string_literal(inner);
     match name.as_str() {
+        // A parameter is a name to look up, as a literal is; a column an oid to name.
         "regclass" => Some(match literal {
             Some(text) => oid_or_lookup(&text, "class")?,
+            None if is_parameter(inner) => oid_by_name("class", &inner.to_string())?,
             None => name_of("class", inner)?,
         }),
         "regtype" => Some(match literal {
             Some(text) => oid_or_lookup(&text, "type")?,
+            None if is_parameter(inner) => oid_by_name("type", &inner.to_string())?,
             None => plain(format!("format_type({inner}, NULL)"))?,
         }),
         "regnamespace" => name_of("namespace", inner),
@@ -139,8 +228,31 @@ fn oid_or_lookup(text: &str, kind: &str) -> Option<Rewrite> {
     }
     let name = text.rsplit('.').next().unwrap_or(text).trim_matches('"');
     from_catalog(format!(
-        "(SELECT litewire_oid FROM litewire_names WHERE litewire_kind = '{kind}' AND litewire_name = {})",
+        "(SELECT litewire_oid FROM {} WHERE litewire_name = {})",
+        named(kind)?,
         literal(name)
+    ))
+}
+
+/// The objects of `kind` as a relation of `litewire_oid` and `litewire_name`
+/// (or definition), read from the one catalog relation that has them. Its
+/// columns are all `litewire_*`, so that an unqualified column in a condition
+/// on it (psql writes `pg_get_constraintdef(oid)`) still refers to the outer
+/// query; and it is one relation, not a union of them all, because SQLx's type
+/// inference of a whole statement walks every branch of what it reads.
+fn named(kind: &str) -> Option<String> {
+    let (oid, name, relation) = match kind {
+        "class" => ("oid", "relname", "pg_class"),
+        "namespace" => ("oid", "nspname", "pg_namespace"),
+        "role" => ("oid", "rolname", "pg_roles"),
+        "type" => ("oid", "typname", "pg_type"),
+        "definition" => ("oid", "definition", "litewire_definitions"),
+        "column" => ("attrelid * 10000 + attnum", "attname", "pg_attribute"),
+        "storage" => ("oid", "name", "litewire_storage"),
+        _ => return None,
+    };
+    Some(format!(
+        "(SELECT {oid} AS litewire_oid, {name} AS litewire_name FROM {relation})"
     ))
 }
 
@@ -149,11 +261,8 @@ fn oid_or_lookup(text: &str, kind: &str) -> Option<Rewrite> {
 /// and is matched without case; a type is found by its `typname` (`int4`) or its
 /// SQL name (`integer`, `character varying`, `integer[]`).
 fn oid_by_name(kind: &str, name: &str) -> Option<Rewrite> {
-    // Read through subqueries whose columns are all `litewire_*`, so that a
-    // column in `name` still refers to the outer query (as in [`name_of`]); from
-    // the one relation rather than the `litewire_names` union, and with `name`
-    // unqualified once, because SQLx's type inference of the whole statement
-    // walks every branch of it.
+    // Read through subqueries whose columns are all `litewire_*` (see
+    // [`named`]), with `name` unqualified once.
     let (names, relation) = match kind {
         "type" => (
             "typname AS litewire_name, format_type(oid, NULL) AS litewire_sql_name",
@@ -170,13 +279,15 @@ fn oid_by_name(kind: &str, name: &str) -> Option<Rewrite> {
 }
 
 /// The name (or definition) of the catalog object of `kind` with oid `oid`.
-/// `litewire_names` has only `litewire_*` columns, so that an unqualified
-/// column in `oid` (psql writes `pg_get_constraintdef(oid)`) still refers to the
-/// outer query.
 fn name_of(kind: &str, oid: impl std::fmt::Display) -> Option<Rewrite> {
     from_catalog(format!(
-        "(SELECT litewire_name FROM litewire_names WHERE litewire_kind = '{kind}' AND litewire_oid = {oid})"
+        "(SELECT litewire_name FROM {} WHERE litewire_oid = {oid})",
+        named(kind)?
     ))
+}
+
+fn is_parameter(expr: &Expr) -> bool {
+    matches!(expr, Expr::Value(v) if matches!(v.value, Value::Placeholder(_)))
 }
 
 fn string_literal(expr: &Expr) -> Option<String> {
@@ -290,6 +401,10 @@ fn function_call(function: &sqlparser::ast::Function) -> Option<Rewrite> {
             "pg_table_is_visible"
             | "pg_type_is_visible"
             | "pg_function_is_visible"
+            | "pg_collation_is_visible"
+            | "pg_opclass_is_visible"
+            | "pg_operator_is_visible"
+            | "pg_conversion_is_visible"
             | "has_table_privilege"
             | "has_schema_privilege"
             | "has_database_privilege"
@@ -305,45 +420,118 @@ fn function_call(function: &sqlparser::ast::Function) -> Option<Rewrite> {
         ("pg_get_userbyid", 1) => name_of("role", arg(0)),
         ("pg_encoding_to_char", 1) => plain("'UTF8'".into()),
         ("obj_description" | "col_description" | "shobj_description", _) => plain("NULL".into()),
-        ("pg_get_expr", 2 | 3) => plain(arg(0)),
+        ("pg_get_expr", 2 | 3) => strict(&args[1..], plain(arg(0))?),
         // `pg_get_indexdef(index, column, pretty)`: one column's name, or the
         // whole definition for column 0.
         ("pg_get_indexdef", 3) => {
             let column = name_of("column", format!("({}) * 10000 + ({})", arg(0), arg(1)))?;
             let definition = name_of("definition", arg(0))?;
-            from_catalog(format!(
+            let both = from_catalog(format!(
                 "CASE WHEN ({}) = 0 THEN {} ELSE {} END",
                 arg(1),
                 definition.expr,
                 column.expr
-            ))
+            ))?;
+            strict(&args[2..], both)
         }
         ("pg_get_indexdef" | "pg_get_constraintdef" | "pg_get_viewdef", 1..=3) => {
-            name_of("definition", arg(0))
+            strict(&args[1..], name_of("definition", arg(0))?)
         }
         ("pg_get_triggerdef" | "pg_get_statisticsobjdef_columns" | "pg_get_functiondef", _) => {
             plain("NULL".into())
         }
         ("pg_table_size" | "pg_relation_size" | "pg_total_relation_size", 1) => {
             from_catalog(format!(
-                "(SELECT sum(pgsize) FROM dbstat WHERE name IN (SELECT litewire_name FROM litewire_names WHERE litewire_kind = 'storage' AND litewire_oid = {}))",
+                "(SELECT sum(pgsize) FROM dbstat WHERE name IN (SELECT litewire_name FROM {} WHERE litewire_oid = {}))",
+                named("storage")?,
                 arg(0)
             ))
         }
         ("pg_partition_ancestors", 1) => plain(format!("CAST({} AS INTEGER)", arg(0))),
         ("string_agg", 2) => plain(format!("group_concat({}, {})", arg(0), arg(1))),
+        // Aggregates keep their clauses (`ORDER BY`, `DISTINCT`, `FILTER`).
+        ("array_agg", 1) => Some(renamed(function, "litewire_array_agg")),
+        ("bool_and" | "every", 1) => Some(renamed(function, "min")),
+        ("bool_or", 1) => Some(renamed(function, "max")),
+        ("json_build_object" | "jsonb_build_object", _) => Some(renamed(function, "json_object")),
+        ("json_build_array" | "jsonb_build_array", _) => Some(renamed(function, "json_array")),
         ("array_upper" | "array_length", 2) => plain(format!("litewire_array_length({})", arg(0))),
         ("gen_random_uuid" | "uuid_generate_v4", 0) => plain("gen_random_uuid()".into()),
         _ if schema.is_some_and(|s| is_schema(s, "pg_catalog")) => {
             // `pg_catalog.lower(x)`: the same function, unqualified.
-            let mut unqualified = function.clone();
-            unqualified.name = ObjectName::from(vec![Ident::new(name.clone())]);
-            Some(Rewrite {
-                expr: Expr::Function(unqualified),
-                catalog: false,
-            })
+            Some(renamed(function, &name))
         }
         _ => None,
+    }
+}
+
+/// The rewrite of a strict function whose arguments `unused` (`pretty`, a
+/// relation) the rewrite does not need: NULL when one of them is, as in
+/// PostgreSQL. A parameter among them stays in the statement, which keeps the
+/// parameters the client binds.
+fn strict(unused: &[Expr], rewrite: Rewrite) -> Option<Rewrite> {
+    let tests: Vec<String> = unused
+        .iter()
+        .filter(|e| match e {
+            Expr::Value(v) => matches!(v.value, Value::Placeholder(_)),
+            _ => true,
+        })
+        .map(|e| format!("({e}) IS NULL"))
+        .collect();
+    if tests.is_empty() {
+        return Some(rewrite);
+    }
+    let sql = format!(
+        "CASE WHEN {} THEN NULL ELSE {} END",
+        tests.join(" OR "),
+        rewrite.expr
+    );
+    Some(Rewrite {
+        expr: parse_expr(&sql)?,
+        catalog: rewrite.catalog,
+    })
+}
+
+/// Whether `expr` is a condition (PostgreSQL types it boolean).
+pub(super) fn is_boolean(expr: &Expr) -> bool {
+    match expr {
+        Expr::BinaryOp { op, .. } => matches!(
+            op,
+            BinaryOperator::Eq
+                | BinaryOperator::NotEq
+                | BinaryOperator::Lt
+                | BinaryOperator::LtEq
+                | BinaryOperator::Gt
+                | BinaryOperator::GtEq
+                | BinaryOperator::And
+                | BinaryOperator::Or
+        ),
+        Expr::UnaryOp {
+            op: sqlparser::ast::UnaryOperator::Not,
+            ..
+        }
+        | Expr::IsNull(_)
+        | Expr::IsNotNull(_)
+        | Expr::IsTrue(_)
+        | Expr::IsFalse(_)
+        | Expr::In { .. }
+        | Expr::Between { .. }
+        | Expr::Like { .. }
+        | Expr::ILike { .. }
+        | Expr::Exists { .. } => true,
+        Expr::Nested(inner) => is_boolean(inner),
+        Expr::Value(v) => matches!(v.value, Value::Boolean(_)),
+        _ => false,
+    }
+}
+
+/// The same call of another function: arguments and clauses are kept.
+fn renamed(function: &sqlparser::ast::Function, name: &str) -> Rewrite {
+    let mut call = function.clone();
+    call.name = ObjectName::from(vec![Ident::new(name)]);
+    Rewrite {
+        expr: Expr::Function(call),
+        catalog: false,
     }
 }
 

@@ -46,6 +46,8 @@ use super::relations::{self, Contents};
 
 mod expressions;
 mod sequences;
+mod result_types;
+mod set_returning;
 
 use expressions::{rewrite_expr, type_name};
 pub use sequences::relation_name;
@@ -62,6 +64,10 @@ pub(super) struct Translated {
     /// Statements that run with it as one, all or nothing (`sql` among them): a
     /// `CREATE TABLE` whose columns own sequences.
     pub script: Option<Vec<String>>,
+    /// The declared type of each result column that SQLite cannot type (the
+    /// arrays of `array_agg`, the expressions of catalog queries), by position;
+    /// empty when there is none.
+    pub column_types: Vec<Option<&'static str>>,
 }
 
 /// Words that mark a statement as possibly PostgreSQL-specific. Checked on the
@@ -140,8 +146,14 @@ pub(super) fn translate(sql: &str) -> Option<Translated> {
             sql,
             catalog: false,
             script: None,
+            column_types: Vec::new(),
         });
     }
+    // Typed on the statement as written; kept whole only for catalog queries.
+    let mut column_types = match ast {
+        Ast::Query(query) => result_types::of(query, true),
+        _ => Vec::new(),
+    };
     let mut rewriter = Rewriter::default();
     let _ = ast.visit(&mut rewriter);
     let mut owned = Vec::new();
@@ -160,7 +172,16 @@ pub(super) fn translate(sql: &str) -> Option<Translated> {
             sql,
             catalog: rewriter.catalog,
             script: Some(script),
+            column_types: Vec::new(),
         });
+    }
+    if !rewriter.catalog {
+        for ty in &mut column_types {
+            *ty = ty.filter(|t| t.starts_with('_'));
+        }
+        if column_types.iter().all(Option::is_none) {
+            column_types.clear();
+        }
     }
     let sql = match (rewriter.changed, rewriter.catalog) {
         (true, _) => ast.to_string(),
@@ -172,6 +193,7 @@ pub(super) fn translate(sql: &str) -> Option<Translated> {
         sql,
         catalog: rewriter.catalog,
         script: None,
+        column_types,
     })
 }
 
@@ -254,11 +276,12 @@ impl VisitorMut for Rewriter {
             *first = (**inner).clone();
             self.changed = true;
         }
+        self.changed |= set_returning::expand(select);
         ControlFlow::Continue(())
     }
 
     fn post_visit_table_factor(&mut self, factor: &mut TableFactor) -> ControlFlow<()> {
-        if let Some(replacement) = table_factor(factor) {
+        if let Some(replacement) = table_factor(factor).or_else(|| named_values(factor)) {
             *factor = replacement;
             self.changed = true;
         }
@@ -346,29 +369,87 @@ fn parse_expr(sql: &str) -> Option<Expr> {
         .ok()
 }
 
-/// `unnest(array) [AS] x` in FROM: the array's elements as rows of column `x`.
+/// Set-returning functions in FROM, as the SQLite relations that give the same
+/// rows: `unnest(array) [AS] x`, the array's elements as rows of column `x`;
+/// `generate_series(start, stop[, step]) [AS] s(n)`, the integers from `start`
+/// to `stop`.
 fn table_factor(factor: &TableFactor) -> Option<TableFactor> {
-    let (array, alias) = match factor {
+    let (function, args, alias) = match factor {
         TableFactor::UNNEST {
             array_exprs, alias, ..
-        } if array_exprs.len() == 1 => (array_exprs[0].to_string(), alias.clone()),
+        } if array_exprs.len() == 1 => {
+            ("unnest".to_owned(), vec![array_exprs[0].to_string()], alias)
+        }
         TableFactor::Table {
             name,
             args: Some(args),
             alias,
             ..
-        } if idents(name)
-            .last()
-            .is_some_and(|n| n.eq_ignore_ascii_case("unnest"))
-            && args.args.len() == 1 =>
-        {
-            (args.args[0].to_string(), alias.clone())
+        } => (
+            idents(name).last()?.to_ascii_lowercase(),
+            args.args.iter().map(ToString::to_string).collect(),
+            alias,
+        ),
+        _ => return None,
+    };
+    let name = alias
+        .as_ref()
+        .map_or_else(|| function.clone(), |a| a.name.value.clone());
+    // The column: the alias's column list names it, else the alias itself does.
+    let column = alias
+        .as_ref()
+        .and_then(|a| a.columns.first())
+        .map_or_else(|| name.clone(), |c| c.name.value.clone());
+    let (name, column) = (identifier(&name), identifier(&column));
+    let rows = match (function.as_str(), args.as_slice()) {
+        ("unnest", [array]) => {
+            format!("SELECT value AS {column} FROM json_each(litewire_array_json({array}))")
+        }
+        ("generate_series", [start, stop, step @ ..]) if step.len() <= 1 => {
+            let step = step.first().map_or("1", String::as_str);
+            format!(
+                "WITH RECURSIVE litewire_series(n) AS (SELECT {start} UNION ALL SELECT n + ({step}) FROM litewire_series WHERE n + ({step}) <= {stop}) \
+                 SELECT n AS {column} FROM litewire_series WHERE n <= {stop}"
+            )
         }
         _ => return None,
     };
-    let alias = alias.map_or_else(|| "unnest".to_owned(), |a| a.name.value);
+    let sql = format!("SELECT * FROM ({rows}) AS {name}");
+    let query = Parser::new(&PostgreSqlDialect {})
+        .try_with_sql(&sql)
+        .and_then(|mut p| p.parse_query())
+        .ok()?;
+    let SetExpr::Select(select) = *query.body else {
+        return None;
+    };
+    select.from.into_iter().next().map(|t| t.relation)
+}
+
+/// `(VALUES (...), ...) AS t(a, b)`: SQLite names the columns of VALUES
+/// `column1`, `column2`, ... and takes no column list after an alias, so the
+/// rows are read through a select that names them.
+fn named_values(factor: &TableFactor) -> Option<TableFactor> {
+    let TableFactor::Derived {
+        subquery,
+        alias: Some(alias),
+        ..
+    } = factor
+    else {
+        return None;
+    };
+    if alias.columns.is_empty() || !matches!(*subquery.body, SetExpr::Values(_)) {
+        return None;
+    }
+    let columns: Vec<String> = alias
+        .columns
+        .iter()
+        .enumerate()
+        .map(|(i, c)| format!("column{} AS {}", i + 1, identifier(&c.name.value)))
+        .collect();
     let sql = format!(
-        "SELECT * FROM (SELECT value AS \"{alias}\" FROM json_each(litewire_array_json({array}))) AS \"{alias}\""
+        "SELECT * FROM (SELECT {} FROM ({subquery})) AS {}",
+        columns.join(", "),
+        identifier(&alias.name.value)
     );
     let query = Parser::new(&PostgreSqlDialect {})
         .try_with_sql(&sql)
@@ -702,7 +783,7 @@ mod tests {
         );
         assert_eq!(
             tr("SELECT c.oid::pg_catalog.regclass FROM pg_catalog.pg_class c"),
-            "SELECT (SELECT litewire_name FROM litewire_names WHERE litewire_kind = 'class' AND litewire_oid = c.oid) AS \"oid\" FROM pg_class c"
+            "SELECT (SELECT litewire_name FROM (SELECT oid AS litewire_oid, relname AS litewire_name FROM pg_class) WHERE litewire_oid = c.oid) AS \"oid\" FROM pg_class c"
         );
     }
 
@@ -809,6 +890,77 @@ mod tests {
         assert_eq!(
             tr("INSERT INTO t VALUES (nextval('public.s'::regclass))"),
             "INSERT INTO t VALUES (nextval('public.s'))"
+        );
+    }
+
+    #[test]
+    fn catalog_queries_as_drivers_write_them() {
+        assert_eq!(
+            tr(
+                "SELECT pg_catalog.pg_class.relname FROM pg_catalog.pg_class WHERE pg_catalog.pg_class.oid > 0"
+            ),
+            "SELECT pg_class.relname FROM pg_class WHERE pg_class.oid > 0"
+        );
+        assert_eq!(
+            tr("SELECT information_schema.tables.table_name FROM information_schema.tables"),
+            "SELECT information_schema_tables.table_name FROM information_schema_tables"
+        );
+        assert_eq!(
+            tr(
+                "SELECT c.relname, unnest(i.indkey) AS attnum, generate_subscripts(i.indkey, $1) AS ord FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid"
+            ),
+            "SELECT c.relname, litewire_elements.value AS attnum, CASE WHEN $1 = 1 THEN litewire_elements.key + 1 END AS ord \
+             FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid, json_each(litewire_array_json(i.indkey)) AS litewire_elements"
+        );
+        assert_eq!(
+            tr(
+                "SELECT (information_schema._pg_expandarray(i.indkey)).n AS k, information_schema._pg_expandarray(i.indkey) AS keys FROM pg_index i"
+            ),
+            "SELECT litewire_elements.key + 1 AS k, '(' || litewire_elements.value || ',' || (litewire_elements.key + 1) || ')' AS keys \
+             FROM pg_index i, json_each(litewire_array_json(i.indkey)) AS litewire_elements"
+        );
+        assert_eq!(
+            tr("SELECT (r.keys).x, c.conkey[1] FROM r, pg_constraint c"),
+            "SELECT litewire_record_field((r.keys), 1) AS \"?column?\", litewire_array_element(c.conkey, 1) AS \"?column?\" FROM r, pg_constraint c"
+        );
+        assert_eq!(
+            tr("SELECT pos.n FROM pg_catalog.generate_series(1, 32) pos(n)"),
+            "SELECT pos.n FROM (WITH RECURSIVE litewire_series (n) AS (SELECT 1 UNION ALL SELECT n + (1) FROM litewire_series WHERE n + (1) <= 32) \
+             SELECT n AS \"n\" FROM litewire_series WHERE n <= 32) AS \"pos\""
+        );
+        assert_eq!(
+            tr(
+                "SELECT trim(both '\"' from pg_get_indexdef(i.indexrelid, 1, false)) FROM pg_index i"
+            ),
+            "SELECT TRIM(CASE WHEN (1) = 0 THEN (SELECT litewire_name FROM (SELECT oid AS litewire_oid, definition AS litewire_name FROM litewire_definitions) WHERE litewire_oid = i.indexrelid) \
+             ELSE (SELECT litewire_name FROM (SELECT attrelid * 10000 + attnum AS litewire_oid, attname AS litewire_name FROM pg_attribute) WHERE litewire_oid = (i.indexrelid) * 10000 + (1)) END, '\"') AS \"?column?\" FROM pg_index i"
+        );
+        // A parameter the rewrite does not need stays in the statement.
+        assert_eq!(
+            tr("SELECT pg_get_constraintdef(c.oid, $1) FROM pg_constraint c"),
+            "SELECT CASE WHEN ($1) IS NULL THEN NULL ELSE (SELECT litewire_name FROM (SELECT oid AS litewire_oid, definition AS litewire_name FROM litewire_definitions) WHERE litewire_oid = c.oid) END AS \"pg_get_constraintdef\" FROM pg_constraint c"
+        );
+        assert_eq!(
+            tr(
+                "SELECT relname, (SELECT json_build_object('a', polname) FROM pg_policy) FROM pg_class WHERE EXISTS (SELECT 1 FROM pg_inherits)"
+            ),
+            "SELECT relname, NULL AS \"?column?\" FROM pg_class WHERE false"
+        );
+        assert_eq!(
+            tr(
+                "SELECT array_agg(a ORDER BY b), bool_and(c), json_build_object('k', d) FROM t GROUP BY e"
+            ),
+            "SELECT litewire_array_agg(a ORDER BY b) AS \"array_agg\", min(c) AS \"bool_and\", json_object('k', d) AS \"json_build_object\" FROM t GROUP BY e"
+        );
+    }
+
+    #[test]
+    fn values_with_column_names() {
+        assert_eq!(
+            tr(
+                "INSERT INTO t (a) SELECT p0::INTEGER FROM (VALUES ($1, 0), ($2, 1)) AS imp(p0, n) ORDER BY n"
+            ),
+            "INSERT INTO t (a) SELECT CAST(p0 AS INTEGER) AS \"p0\" FROM (SELECT column1 AS \"p0\", column2 AS \"n\" FROM (VALUES ($1, 0), ($2, 1))) AS \"imp\" ORDER BY n"
         );
     }
 
