@@ -45,8 +45,8 @@ use super::quote::identifier;
 use super::relations::{self, Contents};
 
 mod expressions;
-mod sequences;
 mod result_types;
+mod sequences;
 mod set_returning;
 
 use expressions::{rewrite_expr, type_name};
@@ -258,6 +258,7 @@ impl VisitorMut for Rewriter {
                 self.changed = true;
             }
         }
+        self.changed |= set_returning::expand(select);
         ControlFlow::Continue(())
     }
 
@@ -276,7 +277,6 @@ impl VisitorMut for Rewriter {
             *first = (**inner).clone();
             self.changed = true;
         }
-        self.changed |= set_returning::expand(select);
         ControlFlow::Continue(())
     }
 
