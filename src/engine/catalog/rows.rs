@@ -386,18 +386,7 @@ fn index_rows(
 ) {
     let name = index_name(&table.name, index);
     let primary = index.origin == "pk";
-    let attnums: Vec<String> = index
-        .columns
-        .iter()
-        .map(|c| {
-            table
-                .columns
-                .iter()
-                .position(|col| col.name.eq_ignore_ascii_case(c))
-                .map_or(0, |p| p + 1)
-                .to_string()
-        })
-        .collect();
+    let attnums = attnum_list(table, &index.columns);
     let collations: Vec<String> = index
         .columns
         .iter()
@@ -568,7 +557,13 @@ fn constraint_row(
 /// The `{1,2}` array of the attnums of `table`'s columns `names` (0 for a
 /// name it lacks).
 fn attnums(table: &Object, names: &[String]) -> String {
-    let nums: Vec<String> = names
+    format!("{{{}}}", attnum_list(table, names).join(","))
+}
+
+/// The attnum of each of `table`'s columns `names`, in order (0 for a name it
+/// lacks).
+fn attnum_list(table: &Object, names: &[String]) -> Vec<String> {
+    names
         .iter()
         .map(|c| {
             table
@@ -578,8 +573,7 @@ fn attnums(table: &Object, names: &[String]) -> String {
                 .map_or(0, |p| p + 1)
                 .to_string()
         })
-        .collect();
-    format!("{{{}}}", nums.join(","))
+        .collect()
 }
 
 fn foreign_key_rows(

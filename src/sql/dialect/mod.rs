@@ -414,15 +414,7 @@ fn table_factor(factor: &TableFactor) -> Option<TableFactor> {
         }
         _ => return None,
     };
-    let sql = format!("SELECT * FROM ({rows}) AS {name}");
-    let query = Parser::new(&PostgreSqlDialect {})
-        .try_with_sql(&sql)
-        .and_then(|mut p| p.parse_query())
-        .ok()?;
-    let SetExpr::Select(select) = *query.body else {
-        return None;
-    };
-    select.from.into_iter().next().map(|t| t.relation)
+    from_item(&format!("SELECT * FROM ({rows}) AS {name}"))
 }
 
 /// `(VALUES (...), ...) AS t(a, b)`: SQLite names the columns of VALUES
@@ -446,13 +438,17 @@ fn named_values(factor: &TableFactor) -> Option<TableFactor> {
         .enumerate()
         .map(|(i, c)| format!("column{} AS {}", i + 1, identifier(&c.name.value)))
         .collect();
-    let sql = format!(
+    from_item(&format!(
         "SELECT * FROM (SELECT {} FROM ({subquery})) AS {}",
         columns.join(", "),
         identifier(&alias.name.value)
-    );
+    ))
+}
+
+/// The one FROM item of `SELECT * FROM <item>`, parsed.
+fn from_item(sql: &str) -> Option<TableFactor> {
     let query = Parser::new(&PostgreSqlDialect {})
-        .try_with_sql(&sql)
+        .try_with_sql(sql)
         .and_then(|mut p| p.parse_query())
         .ok()?;
     let SetExpr::Select(select) = *query.body else {
@@ -666,6 +662,7 @@ fn is_empty_relation(factor: &TableFactor) -> bool {
     }
 }
 
+/// The first SELECT of a query body (the left side of a UNION, ...).
 fn first_select(body: &SetExpr) -> Option<&Select> {
     match body {
         SetExpr::Select(select) => Some(select),
@@ -719,6 +716,18 @@ fn internal_type_name(name: &str) -> String {
         other => other,
     }
     .to_owned()
+}
+
+/// The plain expressions among a call's arguments (named ones and `*` left
+/// out).
+fn plain_args(list: &sqlparser::ast::FunctionArgumentList) -> Vec<&Expr> {
+    list.args
+        .iter()
+        .filter_map(|arg| match arg {
+            FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => Some(e),
+            _ => None,
+        })
+        .collect()
 }
 
 fn idents(name: &ObjectName) -> Vec<String> {

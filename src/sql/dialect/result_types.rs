@@ -15,12 +15,11 @@
 //! catalog relation it reads. What is not known stays untyped.
 
 use sqlparser::ast::{
-    BinaryOperator, Expr, FunctionArg, FunctionArgExpr, FunctionArguments, Query, Select,
-    SelectItem, SetExpr, TableFactor, Value,
+    BinaryOperator, Expr, FunctionArguments, Query, Select, SelectItem, TableFactor, Value,
 };
 
 use super::expressions::{is_boolean, type_name};
-use super::idents;
+use super::{first_select, idents, plain_args};
 use crate::sql::relations::{self, Definition};
 
 /// The declared type of each result column of `query` that the translation
@@ -45,15 +44,6 @@ pub(super) fn of(query: &Query, catalog: bool) -> Vec<Option<&'static str>> {
         types.clear();
     }
     types
-}
-
-fn first_select(body: &SetExpr) -> Option<&Select> {
-    match body {
-        SetExpr::Select(select) => Some(select),
-        SetExpr::Query(query) => first_select(&query.body),
-        SetExpr::SetOperation { left, .. } => first_select(left),
-        _ => None,
-    }
 }
 
 /// How deep subqueries are followed.
@@ -144,14 +134,7 @@ fn function_type(
     let FunctionArguments::List(list) = &function.args else {
         return TEXT_FUNCTIONS.contains(&name.as_str()).then_some("text");
     };
-    let args: Vec<&Expr> = list
-        .args
-        .iter()
-        .filter_map(|a| match a {
-            FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => Some(e),
-            _ => None,
-        })
-        .collect();
+    let args = plain_args(list);
     match name.as_str() {
         "array_agg" => Some(array_of(args.first()?, select, depth)),
         "count" => Some("int8"),

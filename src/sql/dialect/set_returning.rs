@@ -8,14 +8,12 @@
 //! `information_schema._pg_expandarray(a)` (pgjdbc's key columns) gives records
 //! `(x, n)` of element and position; `(_pg_expandarray(a)).n` one of their fields.
 
-use sqlparser::ast::{
-    AccessExpr, Expr, FunctionArg, FunctionArgExpr, FunctionArguments, Select, SelectItem, SetExpr,
-};
+use sqlparser::ast::{AccessExpr, Expr, FunctionArguments, Select, SelectItem, SetExpr};
 use sqlparser::dialect::PostgreSqlDialect;
 use sqlparser::parser::Parser;
 
 use super::expressions::record_field;
-use super::{idents, parse_expr};
+use super::{idents, parse_expr, plain_args};
 
 /// The relation of the elements.
 const ELEMENTS: &str = "litewire_elements";
@@ -100,14 +98,7 @@ fn set_returning_call(expr: &Expr) -> Option<(&'static str, String, String)> {
     let FunctionArguments::List(list) = &function.args else {
         return None;
     };
-    let args: Vec<&Expr> = list
-        .args
-        .iter()
-        .filter_map(|a| match a {
-            FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => Some(e),
-            _ => None,
-        })
-        .collect();
+    let args = plain_args(list);
     match (name.as_str(), args.as_slice()) {
         ("unnest", [array]) => Some(("unnest", array.to_string(), String::new())),
         ("_pg_expandarray", [array]) => Some(("_pg_expandarray", array.to_string(), String::new())),
