@@ -60,11 +60,12 @@ pub async fn serve(
         max_stored_sql: config.hrana_max_stored_sql,
     };
     let streams = hrana::Streams::start(engine.clone(), limits, shutdown.clone());
-    let app =
-        router(engine, auth, config.http_body_limit, streams.clone()).layer(Extension(Limits {
+    let app = router(engine, auth, config.http_body_limit, streams.clone()).layer(Extension(
+        ServerLimits {
             time: config.http_timeout(),
             response_bytes: config.http_max_response_bytes,
-        }));
+        },
+    ));
     serve_app(
         listener,
         app,
@@ -81,7 +82,7 @@ pub async fn serve(
 /// The server's limits on every request: how long its statements may run, and
 /// how many bytes of JSON its answer may take.
 #[derive(Debug, Clone, Copy)]
-struct Limits {
+struct ServerLimits {
     time: Option<Duration>,
     response_bytes: usize,
 }
@@ -101,7 +102,7 @@ impl<S: Send + Sync> FromRequestParts<S> for RequestLimits {
 
     async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
         let arrived = Instant::now();
-        let limits = parts.extensions.get::<Limits>();
+        let limits = parts.extensions.get::<ServerLimits>();
         Ok(RequestLimits {
             deadline: limits.and_then(|l| l.time).map(|time| arrived + time),
             client: parts
