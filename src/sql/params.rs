@@ -1008,7 +1008,8 @@ const BUILT_IN: &[&str] = &[
     "oid",
 ];
 
-fn is_comparison(op: &BinaryOperator) -> bool {
+/// `=`, `<>`, `<`, `<=`, `>`, `>=`.
+pub(crate) fn is_comparison(op: &BinaryOperator) -> bool {
     matches!(
         op,
         BinaryOperator::Eq

@@ -9,6 +9,7 @@ use sqlparser::ast::{
 };
 
 use super::{Rewrite, from_catalog, idents, is_schema, parse_expr, plain, set_is_empty};
+use crate::sql::params::is_comparison;
 use crate::sql::quote::{literal, parse_bool};
 
 /// The SQLite expression for a PostgreSQL one, where they differ.
@@ -495,17 +496,9 @@ fn strict(unused: &[Expr], rewrite: Rewrite) -> Option<Rewrite> {
 /// Whether `expr` is a condition (PostgreSQL types it boolean).
 pub(super) fn is_boolean(expr: &Expr) -> bool {
     match expr {
-        Expr::BinaryOp { op, .. } => matches!(
-            op,
-            BinaryOperator::Eq
-                | BinaryOperator::NotEq
-                | BinaryOperator::Lt
-                | BinaryOperator::LtEq
-                | BinaryOperator::Gt
-                | BinaryOperator::GtEq
-                | BinaryOperator::And
-                | BinaryOperator::Or
-        ),
+        Expr::BinaryOp { op, .. } => {
+            is_comparison(op) || matches!(op, BinaryOperator::And | BinaryOperator::Or)
+        }
         Expr::UnaryOp {
             op: sqlparser::ast::UnaryOperator::Not,
             ..
