@@ -24,6 +24,13 @@ impl Shutdown {
         (ShutdownTrigger { sender }, Shutdown { receiver })
     }
 
+    /// Whether shutdown has been triggered: an atomic read, cheap enough for every
+    /// message. This receiver never marks a value seen, and the only value ever
+    /// sent is `true`, so any change means shutdown (as does a dropped trigger).
+    pub fn is_triggered(&self) -> bool {
+        self.receiver.has_changed().unwrap_or(true)
+    }
+
     /// Resolves once shutdown has been triggered (at once if it already was).
     pub async fn wait(&self) {
         let mut receiver = self.receiver.clone();

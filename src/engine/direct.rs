@@ -83,16 +83,18 @@ impl Statements {
 
 const LITERAL_CAPACITY: usize = 16;
 
+/// Looked up before every statement: a fast hash (randomly seeded per process)
+/// rather than SipHash, which cost more than the rest of the lookup.
 #[derive(Default)]
 struct Cache {
-    map: HashMap<Arc<str>, Prepared>,
+    map: HashMap<Arc<str>, Prepared, foldhash::fast::RandomState>,
     capacity: usize,
 }
 
 impl Cache {
     fn new(capacity: usize) -> Self {
         Cache {
-            map: HashMap::new(),
+            map: HashMap::default(),
             capacity,
         }
     }
@@ -230,16 +232,17 @@ unsafe fn cached_statement(
     } else {
         &mut statements.literals
     };
-    if !cache.map.contains_key(sql) {
-        // SAFETY: per the caller.
-        match unsafe { prepare_or_wait(db, sql, parameters)? } {
-            Ok(prepared) => cache.insert(Arc::from(sql), prepared),
-            Err(unlocked) => return Ok(Err(unlocked)),
-        }
+    if let Some(prepared) = cache.map.get(sql) {
+        return Ok(Ok(Cached(prepared.0)));
     }
-    match cache.map.get(sql) {
-        Some(prepared) => Ok(Ok(Cached(prepared.0))),
-        None => Err(Error::new(ErrorKind::Internal, "statement cache")),
+    // SAFETY: per the caller.
+    match unsafe { prepare_or_wait(db, sql, parameters)? } {
+        Ok(prepared) => {
+            let cached = Cached(prepared.0);
+            cache.insert(Arc::from(sql), prepared);
+            Ok(Ok(cached))
+        }
+        Err(unlocked) => Ok(Err(unlocked)),
     }
 }
 
@@ -393,7 +396,8 @@ impl<'h> Running<'h> {
         } = rows;
         let completion = if returns_rows {
             if !announced {
-                self.announce(width, &mut ahead, sink)?;
+                let columns = self.columns(width, &ahead);
+                announce(columns, &mut ahead, sink)?;
             }
             Completion {
                 kind: query.kind,
@@ -431,11 +435,10 @@ impl<'h> Running<'h> {
                         sink.row(row)?;
                     } else {
                         rows.ahead.push(row);
-                        if rows.ahead.len() >= LOOKAHEAD_ROWS
-                            || all_typed(&self.columns(width, &rows.ahead))
-                        {
+                        let columns = self.columns(width, &rows.ahead);
+                        if rows.ahead.len() >= LOOKAHEAD_ROWS || all_typed(&columns) {
                             rows.announced = true;
-                            self.announce(width, &mut rows.ahead, sink)?;
+                            announce(columns, &mut rows.ahead, sink)?;
                         }
                     }
                     if sink.wants_flush() {
@@ -494,20 +497,19 @@ impl<'h> Running<'h> {
         // SAFETY: a statement of the locked handle.
         unsafe { columns(self.stmt.as_ptr(), width, rows) }
     }
+}
 
-    /// Announces the columns, typed by the rows read ahead, then hands those rows on.
-    fn announce<S: ResultSink>(
-        &self,
-        width: c_int,
-        ahead: &mut Vec<Vec<Value>>,
-        sink: &mut S,
-    ) -> Result<(), Error> {
-        sink.columns(&Arc::new(self.columns(width, ahead)))?;
-        for row in ahead.drain(..) {
-            sink.row(row)?;
-        }
-        Ok(())
+/// Announces the columns, typed by the rows read ahead, then hands those rows on.
+fn announce<S: ResultSink>(
+    columns: Vec<Column>,
+    ahead: &mut Vec<Vec<Value>>,
+    sink: &mut S,
+) -> Result<(), Error> {
+    sink.columns(&Arc::new(columns))?;
+    for row in ahead.drain(..) {
+        sink.row(row)?;
     }
+    Ok(())
 }
 
 enum Step {

@@ -158,14 +158,19 @@ impl Engine {
             reset: pool::Reset::new(config),
             holding: Arc::default(),
             controls: Arc::default(),
-            timeout_defaults: vec![
-                ("statement_timeout", config.statement_timeout_ms.to_string()),
-                ("lock_timeout", config.lock_timeout_ms.to_string()),
+            // Those that are off (0, as the built-in defaults) need not be set.
+            timeout_defaults: [
+                ("statement_timeout", config.statement_timeout_ms),
+                ("lock_timeout", config.lock_timeout_ms),
                 (
                     "idle_in_transaction_session_timeout",
-                    config.idle_in_transaction_timeout_ms.to_string(),
+                    config.idle_in_transaction_timeout_ms,
                 ),
-            ],
+            ]
+            .into_iter()
+            .filter(|(_, millis)| *millis != 0)
+            .map(|(name, millis)| (name, millis.to_string()))
+            .collect(),
             health: tokio::sync::Mutex::new(None),
             health_options: pool::health_options(config),
         }))

@@ -298,7 +298,7 @@ impl Session {
         sink: &mut S,
     ) {
         // TEMP objects the batch makes must be there for its other statements.
-        if batch.iter().any(|(stmt, _)| creates_temp(stmt)) {
+        if batch.iter().any(|(stmt, _)| stmt.creates_temp) {
             self.local = true;
         }
         let implicit = batch.len() > 1
@@ -350,7 +350,7 @@ impl Session {
             && self.state != TransactionState::Failed
             && self.write.is_none()
             && !self.local
-            && !is_pragma(stmt);
+            && !stmt.pragma;
         if !eligible {
             return Ok(None);
         }
@@ -390,7 +390,8 @@ impl Session {
     ) -> Result<direct::Cursor, Error> {
         if stmt.catalog {
             let (identity, settings) = (self.identity.clone(), self.settings.clone());
-            catalog::prepare(self.connection().await?, &identity, &settings).await?;
+            let conn = self.connection().await?;
+            Box::pin(catalog::prepare(conn, &identity, &settings)).await?;
         }
         let (handle, _) = self.held().await?.direct().await?;
         direct::Cursor::open(
@@ -622,14 +623,14 @@ impl Session {
         params: &[Value],
         sink: &mut S,
     ) -> Result<(), Error> {
-        let temp = creates_temp(stmt);
+        let temp = stmt.creates_temp;
         if temp {
             self.local = true;
         }
         let writer_held = self.write.as_ref().is_some_and(|w| w.conn.is_some());
         // A session that became local inside a transaction already writing on the
         // writer connection finishes that transaction there.
-        self.route_local = temp || (!writer_held && (self.local || is_pragma(stmt)));
+        self.route_local = temp || (!writer_held && (self.local || stmt.pragma));
         let result = self.run_routed(stmt, params, sink).await;
         if self.route_local && self.conn.as_ref().is_some_and(|conn| conn.changed()) {
             // A PRAGMA changed the session's own connection (`foreign_keys = off`
@@ -645,6 +646,16 @@ impl Session {
         result
     }
 
+    /// `DISCARD ALL`: the connection's own state goes too (TEMP objects, PRAGMAs).
+    async fn discard_connection_state(&mut self) -> Result<(), Error> {
+        let (engine, role) = (self.engine.clone(), self.identity.role);
+        self.sequence_values.clear();
+        let values = self.sequence_values.clone();
+        let conn = self.held().await?;
+        engine.reset(conn).await?;
+        conn.assign(role, &values).await
+    }
+
     async fn run_routed<S: ResultSink>(
         &mut self,
         stmt: &Statement,
@@ -655,13 +666,9 @@ impl Session {
             let in_transaction = self.state != TransactionState::Idle;
             let result = commands::run(&mut self.settings, in_transaction, command, stmt.kind)?;
             if *command == SessionCommand::DiscardAll {
-                // The connection's own state goes too: TEMP objects, PRAGMAs.
-                let (engine, role) = (self.engine.clone(), self.identity.role);
-                self.sequence_values.clear();
-                let values = self.sequence_values.clone();
-                let conn = self.held().await?;
-                engine.reset(conn).await?;
-                conn.assign(role, &values).await?;
+                // Boxed, as the rare paths below are: the futures of every
+                // statement stay small (they are moved, whole, on each call).
+                Box::pin(self.discard_connection_state()).await?;
             }
             return result.send_to(sink).await;
         }
@@ -711,11 +718,13 @@ impl Session {
                     None => self.run_direct(query, sink).await,
                 }
             }
-            Plan::CopyTo(copy) => super::copy::copy_to(self, copy, params, sink).await,
-            Plan::Script(parts) => match exec::run_script(self.connection().await?, parts).await {
-                Ok(()) => QueryResult::empty(stmt.kind).send_to(sink).await,
-                Err(error) => Err(error),
-            },
+            Plan::CopyTo(copy) => Box::pin(super::copy::copy_to(self, copy, params, sink)).await,
+            Plan::Script(parts) => {
+                match Box::pin(exec::run_script(self.connection().await?, parts)).await {
+                    Ok(()) => QueryResult::empty(stmt.kind).send_to(sink).await,
+                    Err(error) => Err(error),
+                }
+            }
             Plan::Nothing => QueryResult::empty(stmt.kind).send_to(sink).await,
             Plan::CopyFrom(_) => Err(Error::new(
                 ErrorKind::Unsupported,
@@ -1095,49 +1104,7 @@ fn leaves_state(stmt: &Statement) -> bool {
             | CommandKind::Rollback
             | CommandKind::Copy
     );
-    !plain || (stmt.catalog && stmt.writes()) || is_pragma(stmt)
-}
-
-fn is_pragma(stmt: &Statement) -> bool {
-    first_word(&stmt.sql).eq_ignore_ascii_case("PRAGMA")
-}
-
-/// `CREATE TEMP|TEMPORARY ...`: an object that lives on the session's own
-/// connection.
-fn creates_temp(stmt: &Statement) -> bool {
-    let first = first_word(&stmt.sql);
-    if !first.eq_ignore_ascii_case("CREATE") {
-        return false;
-    }
-    // `first` is a slice of the statement: the rest starts after it.
-    let after = first.as_ptr() as usize - stmt.sql.as_ptr() as usize + first.len();
-    let rest = stmt.sql.get(after..).unwrap_or_default();
-    let second = first_word(rest);
-    second.eq_ignore_ascii_case("TEMP") || second.eq_ignore_ascii_case("TEMPORARY")
-}
-
-/// The first word of `sql`, after whitespace and comments.
-fn first_word(sql: &str) -> &str {
-    let mut rest = sql.trim_start();
-    loop {
-        if let Some(line) = rest.strip_prefix("--") {
-            rest = line
-                .split_once('\n')
-                .map_or("", |(_, after)| after)
-                .trim_start();
-        } else if let Some(block) = rest.strip_prefix("/*") {
-            rest = block
-                .split_once("*/")
-                .map_or("", |(_, after)| after)
-                .trim_start();
-        } else {
-            break;
-        }
-    }
-    let end = rest
-        .find(|c: char| !c.is_ascii_alphanumeric() && c != '_')
-        .unwrap_or(rest.len());
-    &rest[..end]
+    !plain || (stmt.catalog && stmt.writes()) || stmt.pragma
 }
 
 /// A write that lost its snapshot to another writer is a serialization failure:

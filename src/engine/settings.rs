@@ -12,7 +12,8 @@
 //! `lock_timeout`, `idle_in_transaction_session_timeout`) are enforced; their
 //! defaults come from the server's flags ([`Settings::with_server_defaults`]).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::LazyLock;
 use std::time::Duration;
 
 use crate::error::{Error, ErrorKind};
@@ -255,6 +256,16 @@ pub struct Settings {
     local: Vec<String>,
     /// Reported parameters whose value changed since the front end last asked.
     changed: Vec<String>,
+    /// The time limits, parsed when they change rather than before every
+    /// statement (all off by default, as their defaults are 0).
+    timeouts: Timeouts,
+}
+
+#[derive(Debug, Clone, Copy, Default)]
+struct Timeouts {
+    statement: Option<Duration>,
+    lock: Option<Duration>,
+    idle_in_transaction: Option<Duration>,
 }
 
 impl Settings {
@@ -268,37 +279,62 @@ impl Settings {
         }
         settings.startup = settings.values.clone();
         settings.changed.clear();
+        settings.refresh_timeouts();
         settings
     }
 
     /// Adds the server's defaults (from its flags) for what the client did not
-    /// set at startup: `SHOW` shows them and `RESET` returns to them.
-    pub fn with_server_defaults(mut self, defaults: &[(&str, String)]) -> Self {
+    /// set at startup: `SHOW` shows them and `RESET` returns to them. `defaults`
+    /// are canonical names with values that differ from the built-in ones (made
+    /// once by the engine, as sessions are made per HTTP request).
+    pub fn with_server_defaults(mut self, defaults: &[(&'static str, String)]) -> Self {
         for (name, value) in defaults {
-            if let Some(known) = lookup(name)
-                && value.as_str() != known.default
-                && !self.startup.contains_key(known.name)
-            {
-                self.startup.insert(known.name.to_owned(), value.clone());
-                self.values.insert(known.name.to_owned(), value.clone());
+            debug_assert!(
+                lookup(name).is_some_and(|k| k.name == *name && k.default != value.as_str())
+            );
+            if !self.startup.contains_key(*name) {
+                self.startup.insert((*name).to_owned(), value.clone());
+                self.values.insert((*name).to_owned(), value.clone());
             }
         }
+        self.refresh_timeouts();
         self
     }
 
     /// A time setting, by its canonical name (`statement_timeout`, ...), as a
-    /// duration; `None` when it is 0 (off). Read before every statement, so
-    /// nothing is copied.
+    /// duration; `None` when it is 0 (off). Read before every statement.
     pub fn duration(&self, canonical: &str) -> Option<Duration> {
+        match canonical {
+            "statement_timeout" => self.timeouts.statement,
+            "lock_timeout" => self.timeouts.lock,
+            "idle_in_transaction_session_timeout" => self.timeouts.idle_in_transaction,
+            _ => self.parse_duration(canonical),
+        }
+    }
+
+    fn parse_duration(&self, canonical: &str) -> Option<Duration> {
         let value = match self.values.get(canonical) {
             Some(value) => value.as_str(),
             None => lookup(canonical)?.default,
         };
         if value == "0" {
-            // Off, as these settings mostly are: nothing to parse.
             return None;
         }
         parse_duration(value).filter(|d| !d.is_zero())
+    }
+
+    fn refresh_timeouts(&mut self) {
+        // Every timeout's default is 0 (off, a test checks): only a value set
+        // counts.
+        let timeout = |name: &str| {
+            let value = self.values.get(name)?;
+            parse_duration(value).filter(|d| !d.is_zero())
+        };
+        self.timeouts = Timeouts {
+            statement: timeout("statement_timeout"),
+            lock: timeout("lock_timeout"),
+            idle_in_transaction: timeout("idle_in_transaction_session_timeout"),
+        };
     }
 
     /// The value `RESET` restores: the startup value, else the default.
@@ -378,6 +414,7 @@ impl Settings {
             self.changed.push(canonical.clone());
         }
         self.values.insert(canonical, value);
+        self.refresh_timeouts();
     }
 
     /// Every parameter with its value and description, for `SHOW ALL` and
@@ -448,7 +485,18 @@ impl Settings {
 }
 
 fn lookup(name: &str) -> Option<&'static Known> {
-    KNOWN.iter().find(|k| k.name.eq_ignore_ascii_case(name))
+    // Sessions are made per HTTP request: a hash lookup, not a scan.
+    static BY_NAME: LazyLock<HashMap<String, &'static Known, foldhash::fast::RandomState>> =
+        LazyLock::new(|| {
+            KNOWN
+                .iter()
+                .map(|known| (known.name.to_ascii_lowercase(), known))
+                .collect()
+        });
+    match name.bytes().any(|c| c.is_ascii_uppercase()) {
+        true => BY_NAME.get(&name.to_ascii_lowercase()).copied(),
+        false => BY_NAME.get(name).copied(),
+    }
 }
 
 /// PostgreSQL's spelling of a parameter name; custom `prefix.name` parameters
@@ -499,6 +547,10 @@ fn validate(canonical: &str, value: &str) -> Result<String, Error> {
 /// number with a unit (`us`, `ms`, `s`, `min`, `h`, `d`), as in `'1.5s'`.
 pub fn parse_duration(value: &str) -> Option<Duration> {
     let value = value.trim();
+    // Whole milliseconds, as the server's flags give them: no float parsing.
+    if let Ok(millis) = value.parse::<u32>() {
+        return (millis <= i32::MAX as u32).then(|| Duration::from_millis(u64::from(millis)));
+    }
     let split = value
         .find(|c: char| !(c.is_ascii_digit() || c == '.'))
         .unwrap_or(value.len());
@@ -540,6 +592,27 @@ mod tests {
     use super::*;
 
     #[test]
+    fn known_parameters_are_found_in_any_case() {
+        for known in KNOWN {
+            assert!(lookup(known.name).is_some_and(|k| k.name == known.name));
+            assert!(lookup(&known.name.to_ascii_uppercase()).is_some());
+        }
+        assert!(lookup("no_such_parameter").is_none());
+    }
+
+    #[test]
+    fn timeouts_are_off_by_default() {
+        for name in [
+            "statement_timeout",
+            "lock_timeout",
+            "idle_in_transaction_session_timeout",
+        ] {
+            assert_eq!(lookup(name).map(|k| k.default), Some("0"));
+            assert_eq!(Settings::default().duration(name), None);
+        }
+    }
+
+    #[test]
     fn set_show_reset() {
         let mut s = Settings::new(&[("application_name".into(), "psql".into())]);
         assert_eq!(s.get("APPLICATION_NAME").unwrap(), "psql");
@@ -565,6 +638,11 @@ mod tests {
         assert_eq!(parse_duration("1.5s"), Some(Duration::from_millis(1500)));
         assert_eq!(parse_duration(" 2 min"), Some(Duration::from_secs(120)));
         assert_eq!(parse_duration("0"), Some(Duration::ZERO));
+        assert_eq!(
+            parse_duration("2147483647"),
+            Some(Duration::from_millis(2_147_483_647))
+        );
+        assert_eq!(parse_duration("2147483648"), None);
         assert_eq!(parse_duration("soon"), None);
         assert_eq!(parse_duration("-1"), None);
         assert_eq!(parse_duration("5 fortnights"), None);

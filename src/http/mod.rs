@@ -60,15 +60,20 @@ pub async fn serve(
         max_stored_sql: config.hrana_max_stored_sql,
     };
     let streams = hrana::Streams::start(engine.clone(), limits, shutdown.clone());
-    let app = router(engine, auth, config.http_body_limit, streams.clone()).layer(Extension(
-        ServerLimits {
+    let every_request = EveryRequest {
+        limits: Some(ServerLimits {
             time: config.http_timeout(),
             response_bytes: config.http_max_response_bytes,
-        },
-    ));
+        }),
+        // Without users every caller is trusted; with them, `auth` says who.
+        trusted: (!auth.enabled()).then(auth::Caller::trusted),
+        body_limit: config.http_body_limit,
+    };
+    let app = router(engine, auth, streams.clone());
     serve_app(
         listener,
         app,
+        every_request,
         workers,
         tls,
         shutdown,
@@ -191,9 +196,15 @@ pub async fn serve_router(
     tls: Option<TlsAcceptor>,
     shutdown: Shutdown,
 ) {
+    let every_request = EveryRequest {
+        limits: None,
+        trusted: Some(auth::Caller::trusted()),
+        body_limit: DEFAULT_BODY_LIMIT,
+    };
     serve_app(
         listener,
         app,
+        every_request,
         workers,
         tls,
         shutdown,
@@ -202,12 +213,27 @@ pub async fn serve_router(
     .await;
 }
 
+/// axum's own default for the size of a request body.
+const DEFAULT_BODY_LIMIT: usize = 2 * 1024 * 1024;
+
+/// What the server gives every request's handlers, as request extensions. They
+/// are added by one step in front of the router, per request: a layer on the
+/// router itself would wrap every route, and clone each wrapping per request.
+#[derive(Clone)]
+struct EveryRequest {
+    limits: Option<ServerLimits>,
+    /// The caller when no credentials are asked for.
+    trusted: Option<auth::Caller>,
+    body_limit: usize,
+}
+
 /// hyper's own default for the time a client may take to send its headers.
 const DEFAULT_HEADER_TIMEOUT: Duration = Duration::from_secs(30);
 
 async fn serve_app(
     listener: TcpListener,
     app: Router,
+    every_request: EveryRequest,
     workers: Arc<Workers>,
     tls: Option<TlsAcceptor>,
     shutdown: Shutdown,
@@ -217,16 +243,33 @@ async fn serve_app(
     workers
         .accept(listener, &watch, move |socket, peer| {
             let (app, tls, shutdown) = (app.clone(), tls.clone(), shutdown.clone());
+            // Seen from the TCP socket, under TLS too.
+            let client = Client(Arc::new(SocketProbe::of(&socket)));
+            let every_request = every_request.clone();
             async move {
-                // Seen from the TCP socket, under TLS too.
-                let app = app.layer(Extension(Client(Arc::new(SocketProbe::of(&socket)))));
                 match tls {
-                    None => serve_connection(socket, peer, app, shutdown, header_timeout).await,
+                    None => {
+                        serve_connection(
+                            socket,
+                            peer,
+                            (app, every_request, client),
+                            shutdown,
+                            header_timeout,
+                        )
+                        .await
+                    }
                     Some(tls) => match tokio::time::timeout(header_timeout, tls.accept(socket))
                         .await
                     {
                         Ok(Ok(socket)) => {
-                            serve_connection(socket, peer, app, shutdown, header_timeout).await
+                            serve_connection(
+                                socket,
+                                peer,
+                                (app, every_request, client),
+                                shutdown,
+                                header_timeout,
+                            )
+                            .await
                         }
                         Ok(Err(error)) => tracing::debug!(%error, %peer, "TLS handshake failed"),
                         Err(_) => tracing::debug!(%peer, "TLS handshake timed out"),
@@ -242,12 +285,28 @@ async fn serve_app(
 async fn serve_connection<S>(
     socket: S,
     peer: SocketAddr,
-    app: Router,
+    (app, every_request, client): (Router, EveryRequest, Client),
     shutdown: Shutdown,
     header_timeout: Duration,
 ) where
     S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
 {
+    let app = tower::ServiceBuilder::new()
+        .layer(DefaultBodyLimit::max(every_request.body_limit))
+        .map_request(
+            move |mut request: axum::http::Request<hyper::body::Incoming>| {
+                let extensions = request.extensions_mut();
+                extensions.insert(client.clone());
+                if let Some(limits) = every_request.limits {
+                    extensions.insert(limits);
+                }
+                if let Some(caller) = &every_request.trusted {
+                    extensions.insert(caller.clone());
+                }
+                request
+            },
+        )
+        .service(app);
     let service = TowerToHyperService::new(app);
     let connection = hyper::server::conn::http1::Builder::new()
         .timer(TokioTimer::new())
@@ -266,26 +325,19 @@ async fn serve_connection<S>(
     }
 }
 
-fn router(
-    engine: Arc<Engine>,
-    auth: Arc<Auth>,
-    body_limit: usize,
-    streams: Arc<hrana::Streams>,
-) -> Router {
+fn router(engine: Arc<Engine>, auth: Arc<Auth>, streams: Arc<hrana::Streams>) -> Router {
     let router = Router::new()
         .route("/", post(execute))
         .route("/health", get(health))
         .route("/version", get(version))
         .with_state(engine)
-        .merge(hrana::router(streams))
-        .layer(DefaultBodyLimit::max(body_limit));
-    if auth.enabled() {
-        router.layer(axum::middleware::from_fn_with_state(
+        .merge(hrana::router(streams));
+    match auth.enabled() {
+        true => router.layer(axum::middleware::from_fn_with_state(
             auth,
             auth::authenticate,
-        ))
-    } else {
-        router.layer(Extension(auth::Caller::trusted()))
+        )),
+        false => router,
     }
 }
 
@@ -318,9 +370,14 @@ async fn execute(
         &mut budget,
         response::json_size,
     );
-    session.execute_batch_into(&batch, &mut results).await;
-    // A batch that opened a transaction and did not end it is rolled back here.
-    session.close().await;
+    // Boxed: the handler's own future stays small, and each layer of the router
+    // moves it whole.
+    Box::pin(async {
+        session.execute_batch_into(&batch, &mut results).await;
+        // A batch that opened a transaction and did not end it is rolled back here.
+        session.close().await;
+    })
+    .await;
     response::batch(&results.inner, batch.len())
 }
 

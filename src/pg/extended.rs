@@ -95,7 +95,8 @@ impl ExtendedQueryHandler for PgConnection {
             .cloned()
             .ok_or_else(|| PgWireError::StatementNotFound(statement_name.clone()))?;
         if binary_of_unknown_type(&prepared, &message) {
-            describe_params(&mut state.session, &prepared)
+            // Boxed: the rare path keeps the future of every Bind small.
+            Box::pin(describe_params(&mut state.session, &prepared))
                 .await
                 .map_err(|e| to_pgwire(&e))?;
         }

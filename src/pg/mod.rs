@@ -273,28 +273,40 @@ async fn message_loop(
                 | PgWireConnectionState::AwaitingStartup
                 | PgWireConnectionState::AuthenticationInProgress
         );
-        let idle_limit = match starting {
+        // A message the client already sent (pipelined: Bind, Execute, Sync
+        // arrive together) is read at once, without arming the timers and the
+        // shutdown wait that only matter while the connection would wait.
+        let buffered = match starting || frontend.shutdown.is_triggered() {
             true => None,
-            false => connection.idle_in_transaction_timeout().await,
+            false => socket.next().now_or_never(),
         };
-        let message = tokio::select! {
-            biased;
-            () = &mut shutdown => return End::Shutdown,
-            () = tokio::time::sleep_until(startup_deadline), if starting => {
-                tracing::debug!("a postgres client did not finish startup in time");
-                let _ = send_fatal(socket, "08006", "canceling authentication due to timeout").await;
-                return End::Fatal;
+        let message = match buffered {
+            Some(message) => message,
+            None => {
+                let idle_limit = match starting {
+                    true => None,
+                    false => connection.idle_in_transaction_timeout().await,
+                };
+                tokio::select! {
+                    biased;
+                    () = &mut shutdown => return End::Shutdown,
+                    () = sleep_until(startup_deadline), if starting => {
+                        tracing::debug!("a postgres client did not finish startup in time");
+                        let _ = send_fatal(socket, "08006", "canceling authentication due to timeout").await;
+                        return End::Fatal;
+                    }
+                    () = sleep_for(idle_limit), if idle_limit.is_some() => {
+                        let _ = send_fatal(
+                            socket,
+                            "25P03",
+                            "terminating connection due to idle-in-transaction timeout",
+                        )
+                        .await;
+                        return End::Fatal;
+                    }
+                    message = socket.next() => message,
+                }
             }
-            () = sleep_for(idle_limit), if idle_limit.is_some() => {
-                let _ = send_fatal(
-                    socket,
-                    "25P03",
-                    "terminating connection due to idle-in-transaction timeout",
-                )
-                .await;
-                return End::Fatal;
-            }
-            message = socket.next() => message,
         };
         let message = match message {
             None => return End::Client,
@@ -376,6 +388,12 @@ impl Drop for ClientCount<'_> {
     fn drop(&mut self) {
         self.0.fetch_sub(1, Ordering::SeqCst);
     }
+}
+
+/// Sleeps until `deadline`; the timer is made only when first polled (a
+/// disabled `select!` branch is never polled).
+async fn sleep_until(deadline: Instant) {
+    tokio::time::sleep_until(deadline).await
 }
 
 async fn sleep_for(limit: Option<Duration>) {

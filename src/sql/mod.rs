@@ -52,6 +52,11 @@ pub struct Statement {
     /// `array_agg`, the expressions of catalog queries), by position; `None`
     /// when there is none.
     pub column_types: Option<Arc<[Option<&'static str>]>>,
+    /// Whether it is a PRAGMA, in any form: it may change its connection.
+    pub pragma: bool,
+    /// Whether it is `CREATE TEMP|TEMPORARY ...`: an object that lives on the
+    /// session's own connection.
+    pub creates_temp: bool,
 }
 
 /// How a statement runs on SQLite.
@@ -238,6 +243,13 @@ fn build(text: &str, tokens: &[Token]) -> Result<Statement, Error> {
 }
 
 fn statement(sql: Arc<str>, shape: &classify::Shape, param_count: usize, plan: Plan) -> Statement {
+    // Read once here, not each time the statement runs.
+    let (first, rest) = first_word(&sql);
+    let pragma = first.eq_ignore_ascii_case("PRAGMA");
+    let creates_temp = first.eq_ignore_ascii_case("CREATE") && {
+        let (second, _) = first_word(rest);
+        second.eq_ignore_ascii_case("TEMP") || second.eq_ignore_ascii_case("TEMPORARY")
+    };
     Statement {
         sql,
         // COPY TO reads or writes what its query does.
@@ -251,7 +263,29 @@ fn statement(sql: Arc<str>, shape: &classify::Shape, param_count: usize, plan: P
         plan,
         catalog: false,
         column_types: None,
+        pragma,
+        creates_temp,
     }
+}
+
+/// The first word of `sql` after whitespace and comments, and what follows it.
+fn first_word(sql: &str) -> (&str, &str) {
+    let mut rest = sql.trim_ascii_start();
+    loop {
+        if let Some(line) = rest.strip_prefix("--") {
+            rest = line.split_once('\n').map_or("", |(_, after)| after);
+        } else if let Some(block) = rest.strip_prefix("/*") {
+            rest = block.split_once("*/").map_or("", |(_, after)| after);
+        } else {
+            break;
+        }
+        rest = rest.trim_ascii_start();
+    }
+    let end = rest
+        .bytes()
+        .position(|c| !c.is_ascii_alphanumeric() && c != b'_')
+        .unwrap_or(rest.len());
+    rest.split_at(end)
 }
 
 /// The highest parameter number SQLite accepts (its `SQLITE_MAX_VARIABLE_NUMBER`).
@@ -383,6 +417,23 @@ pub fn parameter_names(sql: &str) -> Vec<Option<String>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn statements_that_leave_state_on_their_connection() {
+        let flags = |sql: &str| {
+            let stmt = parse_single(sql).unwrap().unwrap();
+            (stmt.pragma, stmt.creates_temp)
+        };
+        assert_eq!(flags("PRAGMA table_info(t)"), (true, false));
+        assert_eq!(flags("  /* a */ -- b\n pragma foreign_keys"), (true, false));
+        assert_eq!(flags("CREATE TEMP TABLE t (x)"), (false, true));
+        assert_eq!(
+            flags("create /* x */ temporary view v as select 1"),
+            (false, true)
+        );
+        assert_eq!(flags("CREATE TABLE temp_t (x)"), (false, false));
+        assert_eq!(flags("SELECT 1"), (false, false));
+    }
 
     #[test]
     fn splits_on_semicolons_outside_quotes_and_comments() {
