@@ -23,7 +23,6 @@ BODY='{ "statements": [{"q" : "SELECT * FROM t"}] }'
 command -v hey >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq hey >/dev/null; }
 
 unset LIBSQLITE3_FLAGS
-root=$(pwd)
 work=$(mktemp -d)
 server=
 stop() {
@@ -32,21 +31,15 @@ stop() {
 }
 cleanup() {
   stop
-  git worktree remove --force "$work/rev" 2>/dev/null || true
   rm -rf "$work"
 }
 trap cleanup EXIT
 
 cargo build --release --quiet --bin litewire
 cp target/release/litewire "$work/after"
-if [ -n "${BEFORE_BIN:-}" ]; then
-  cp "$BEFORE_BIN" "$work/before"
-else
-  git worktree add --quiet --detach "$work/rev" "$REV"
-  # Built from inside the worktree so that its own .cargo/config.toml applies.
-  (cd "$work/rev" && CARGO_TARGET_DIR="$root/target/before-after" cargo build --release --quiet --bin litewire)
-  cp target/before-after/release/litewire "$work/before"
-fi
+# shellcheck source=bench/lib/build-rev.sh
+. bench/lib/build-rev.sh
+build_rev "$REV" "$work/before"
 
 servers=("before $work/before" "after $work/after")
 [ "$TPC" = 1 ] && servers+=("after+tpc $work/after --thread-per-core")
