@@ -912,8 +912,9 @@ impl Session {
         Ok(())
     }
 
-    /// Marks an open transaction as failed (after an error outside `execute`).
-    pub(super) fn fail_transaction(&mut self) {
+    /// Marks an open transaction as failed (after an error outside `execute`:
+    /// a statement that did not prepare, parameters that did not bind).
+    pub fn fail_transaction(&mut self) {
         if self.state == TransactionState::Active {
             self.state = TransactionState::Failed;
         }

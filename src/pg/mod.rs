@@ -362,6 +362,12 @@ async fn message_loop(
         .await;
         if let Err(error) = processed {
             let fatal = error.is_fatal();
+            // As in PostgreSQL, any error inside a transaction block aborts it,
+            // also one of Parse, Bind or Describe (a statement that does not
+            // prepare): until ROLLBACK everything else is refused (25P02).
+            if !fatal {
+                connection.state.lock().await.session.fail_transaction();
+            }
             if process_error(socket, error, extended).await.is_err() || fatal {
                 return End::Fatal;
             }

@@ -19,7 +19,9 @@
 //!   sequence of its own (see [`sequences`]); non-constant defaults get SQLite's
 //!   parentheses;
 //! - `nextval('s'::regclass)` and the other sequence functions take the name as
-//!   text (the sequence is no catalog relation SQLite could look up).
+//!   text (the sequence is no catalog relation SQLite could look up);
+//! - parenthesised members of `UNION`/`EXCEPT`/`INTERSECT` are made ones SQLite
+//!   accepts (see [`set_operations`]).
 //!
 //! A query over catalog relations that are always empty here (policies, triggers,
 //! publications, inheritance, ...) is answered with no rows and its column names
@@ -47,6 +49,7 @@ use super::relations::{self, Contents};
 mod expressions;
 mod result_types;
 mod sequences;
+mod set_operations;
 mod set_returning;
 
 use expressions::{rewrite_expr, type_name};
@@ -150,9 +153,12 @@ pub(super) fn translate(sql: &str) -> Option<Translated> {
         });
     }
     // Typed on the statement as written; kept whole only for catalog queries.
-    let mut column_types = match ast {
-        Ast::Query(query) => result_types::of(query, true),
-        _ => Vec::new(),
+    let (catalog_types, plain_types) = match ast {
+        Ast::Query(query) => (
+            result_types::of(query, true),
+            result_types::of(query, false),
+        ),
+        _ => (Vec::new(), Vec::new()),
     };
     let mut rewriter = Rewriter::default();
     let _ = ast.visit(&mut rewriter);
@@ -175,14 +181,11 @@ pub(super) fn translate(sql: &str) -> Option<Translated> {
             column_types: Vec::new(),
         });
     }
-    if !rewriter.catalog {
-        for ty in &mut column_types {
-            *ty = ty.filter(|t| t.starts_with('_'));
-        }
-        if column_types.iter().all(Option::is_none) {
-            column_types.clear();
-        }
-    }
+    let column_types = if rewriter.catalog {
+        catalog_types
+    } else {
+        plain_types
+    };
     let sql = match (rewriter.changed, rewriter.catalog) {
         (true, _) => ast.to_string(),
         // Unchanged, but it reads catalog relations that must be filled first.
@@ -277,6 +280,11 @@ impl VisitorMut for Rewriter {
             *first = (**inner).clone();
             self.changed = true;
         }
+        ControlFlow::Continue(())
+    }
+
+    fn post_visit_query(&mut self, query: &mut Query) -> ControlFlow<()> {
+        self.changed |= set_operations::unwrap_members(&mut query.body);
         ControlFlow::Continue(())
     }
 
