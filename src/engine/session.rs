@@ -540,6 +540,12 @@ impl Session {
         Ok(types)
     }
 
+    /// Changes whenever a statement may have changed the schema: parameter
+    /// types described under another value may be stale.
+    pub fn schema_generation(&self) -> u64 {
+        self.engine.declared_types.generation()
+    }
+
     async fn declared_type_of(&mut self, hint: ParamHint) -> Result<Option<Arc<str>>, Error> {
         let engine = self.engine.clone();
         Ok(match hint {

@@ -30,6 +30,7 @@ mod extended;
 pub mod frames;
 mod login;
 mod numeric;
+mod param_types;
 mod params;
 mod reply;
 mod rows;
