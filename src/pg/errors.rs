@@ -76,6 +76,7 @@ fn error_message_sqlstate(message: &str) -> &'static str {
         ("too many attached databases", "42501"),
         ("datatype mismatch", "42804"),
         ("integer overflow", "22003"),
+        ("invalid input syntax for type", "22P02"),
         ("cannot start a transaction within a transaction", "25001"),
         ("cannot commit - no transaction is active", "25P01"),
         // The sequence functions' own (see `engine::sequences`).

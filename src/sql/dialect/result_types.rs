@@ -164,6 +164,15 @@ fn cast_type(name: &str) -> Option<&'static str> {
         "varchar" | "character varying" => "varchar",
         "float8" | "double precision" => "float8",
         "bool" | "boolean" => "boolean",
+        "numeric" | "decimal" => "numeric",
+        "date" => "date",
+        "time" => "time",
+        "timestamp" => "timestamp",
+        "timestamptz" | "timestamp with time zone" => "timestamptz",
+        "uuid" => "uuid",
+        "json" => "json",
+        "jsonb" => "jsonb",
+        "bytea" => "bytea",
         _ => return None,
     })
 }
@@ -302,10 +311,20 @@ mod tests {
         // Outside the catalog, only arrays and casts.
         assert_eq!(
             types(
-                "SELECT count(*), array_agg(a.b), a.b::int4, sum(a.c)::bigint, 1 FROM t a",
+                "SELECT count(*), array_agg(a.b), a.b::int4, sum(a.c)::bigint, 1, \
+                 '2024-02-29'::date, a.u::uuid, a.n::numeric(10, 2) FROM t a",
                 false
             ),
-            [None, Some("_text"), Some("int4"), Some("int8"), None]
+            [
+                None,
+                Some("_text"),
+                Some("int4"),
+                Some("int8"),
+                None,
+                Some("date"),
+                Some("uuid"),
+                Some("numeric")
+            ]
         );
     }
 
