@@ -17,7 +17,8 @@ in_both_cache_modes!(
     copy,
     transactions,
     errors,
-    metadata
+    metadata,
+    named_cursors
 );
 
 async fn connection(cache: &str) {
@@ -46,4 +47,8 @@ async fn errors(cache: &str) {
 
 async fn metadata(cache: &str) {
     run_pg_unittest(cache, "test_psycopg2", "MetadataTests");
+}
+
+async fn named_cursors(cache: &str) {
+    run_pg_unittest(cache, "test_psycopg2", "NamedCursorTests");
 }

@@ -25,6 +25,8 @@ pub fn sqlstate(error: &Error) -> &'static str {
         ErrorKind::QueryCanceled => "57014",
         ErrorKind::AdminShutdown => "57P01",
         ErrorKind::UndefinedObject => "42704",
+        ErrorKind::InvalidCursorName => "34000",
+        ErrorKind::DuplicateCursor => "42P03",
         ErrorKind::CantChangeRuntimeParam => "55P02",
         ErrorKind::ActiveTransaction => "25001",
         ErrorKind::Internal => "XX000",

@@ -143,13 +143,24 @@ impl ExtendedQueryHandler for PgConnection {
                 .await?;
                 (prepared, Vec::new())
             }
-            TARGET_TYPE_BYTE_PORTAL => {
-                let portal = state
-                    .portals
-                    .get(&name)
-                    .ok_or_else(|| PgWireError::PortalNotFound(name.clone()))?;
-                (portal.prepared.clone(), portal.result_formats.clone())
-            }
+            TARGET_TYPE_BYTE_PORTAL => match state.portals.get(&name) {
+                Some(portal) => (portal.prepared.clone(), portal.result_formats.clone()),
+                // A cursor made with DECLARE is a portal too, as in PostgreSQL
+                // (psycopg's server-side cursors describe it so): its rows
+                // come by FETCH, in text.
+                None => {
+                    let columns = state
+                        .session
+                        .cursor_columns(&name)
+                        .map_err(|_| PgWireError::PortalNotFound(name.clone()))?;
+                    let message = if columns.is_empty() {
+                        PgWireBackendMessage::NoData(NoData::new())
+                    } else {
+                        RowShape::new(&columns, &[]).row_description(&columns)
+                    };
+                    return feed(client, message).await;
+                }
+            },
             other => return Err(PgWireError::InvalidTargetType(other)),
         };
         let columns = match prepared.described.get() {

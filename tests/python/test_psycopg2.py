@@ -432,3 +432,76 @@ class MetadataTests(Case):
         # pg_type by name.
         self.cur.execute("SELECT oid, typarray FROM pg_type WHERE typname = %s", ("uuid",))
         self.assertEqual(self.cur.fetchone(), (2950, 2951))
+
+
+class NamedCursorTests(Case):
+    """Server-side cursors: psycopg2 runs DECLARE ... CURSOR and FETCH FORWARD n."""
+
+    def setUp(self):
+        super().setUp()
+        self.cur.execute("DROP TABLE IF EXISTS numbers")
+        self.cur.execute("CREATE TABLE numbers (n integer PRIMARY KEY, label text)")
+        psycopg2.extras.execute_values(
+            self.cur, "INSERT INTO numbers VALUES %s", [(n, f"n{n}") for n in range(1, 26)]
+        )
+        self.conn.commit()
+
+    def test_iterate_fetchone_fetchmany_fetchall(self):
+        cur = self.conn.cursor(name="numbers_cursor")
+        cur.itersize = 4
+        cur.execute("SELECT n, label FROM numbers WHERE n > %s ORDER BY n", (0,))
+        self.assertEqual(cur.fetchone(), (1, "n1"))
+        self.assertEqual(cur.fetchmany(3), [(2, "n2"), (3, "n3"), (4, "n4")])
+        self.assertEqual([d.type_code for d in cur.description], [23, 25])
+        self.assertEqual([row[0] for row in cur], list(range(5, 26)))
+        self.assertEqual(cur.fetchall(), [])
+        cur.close()
+        # The transaction goes on after the cursor closes.
+        self.assertEqual(self.one("SELECT count(*) FROM numbers"), (25,))
+        self.conn.commit()
+
+    def test_after_a_write_in_the_transaction(self):
+        self.cur.execute("INSERT INTO numbers VALUES (%s, %s)", (100, "new"))
+        cur = self.conn.cursor(name="after_write")
+        cur.execute("SELECT n FROM numbers WHERE n > 20 ORDER BY n")
+        self.assertEqual(cur.fetchmany(2), [(21,), (22,)])
+        self.assertEqual(cur.fetchall(), [(23,), (24,), (25,), (100,)])
+        cur.close()
+        self.conn.rollback()
+        self.assertEqual(self.one("SELECT count(*) FROM numbers"), (25,))
+
+    def test_with_hold_outlives_the_commit(self):
+        cur = self.conn.cursor(name="held", withhold=True)
+        cur.execute("SELECT n FROM numbers ORDER BY n")
+        self.assertEqual(cur.fetchmany(2), [(1,), (2,)])
+        self.conn.commit()
+        self.assertEqual(len(cur.fetchall()), 23)
+        cur.close()
+
+    def test_sql_level_cursor_errors(self):
+        self.conn.autocommit = True
+        with self.assertRaises(psycopg2.Error) as caught:
+            self.cur.execute("DECLARE c CURSOR FOR SELECT 1")
+        self.assertEqual(caught.exception.pgcode, "25P01")
+        with self.assertRaises(psycopg2.Error) as caught:
+            self.cur.execute("FETCH 1 FROM nope")
+        self.assertEqual(caught.exception.pgcode, "34000")
+        self.cur.execute("BEGIN")
+        self.cur.execute("DECLARE c CURSOR FOR SELECT n FROM numbers ORDER BY n")
+        with self.assertRaises(psycopg2.Error) as caught:
+            self.cur.execute("DECLARE c CURSOR FOR SELECT 1")
+        self.assertEqual(caught.exception.pgcode, "42P03")
+        self.cur.execute("ROLLBACK")
+        self.cur.execute("BEGIN")
+        self.cur.execute("DECLARE c CURSOR FOR SELECT n FROM numbers ORDER BY n")
+        self.cur.execute("FETCH 2 FROM c")
+        self.assertEqual(self.cur.fetchall(), [(1,), (2,)])
+        self.assertEqual(self.cur.statusmessage, "FETCH 2")
+        self.cur.execute("FETCH ALL FROM c")
+        self.assertEqual(len(self.cur.fetchall()), 23)
+        self.cur.execute("FETCH NEXT FROM c")
+        self.assertEqual(self.cur.fetchall(), [])
+        self.assertEqual(self.cur.statusmessage, "FETCH 0")
+        self.cur.execute("CLOSE c")
+        self.assertEqual(self.cur.statusmessage, "CLOSE CURSOR")
+        self.cur.execute("COMMIT")
