@@ -830,6 +830,14 @@ async fn metadata(cache: &str) {
         .await
         .unwrap();
     assert_eq!(name, "parent");
+    let (class, ty): (String, String) =
+        sqlx::query_as("SELECT $1::regclass::text, $2::regtype::text")
+            .bind("parent")
+            .bind("int8")
+            .fetch_one(&mut *conn)
+            .await
+            .unwrap();
+    assert_eq!((class.as_str(), ty.as_str()), ("parent", "bigint"));
     drop(conn);
     pool.close().await;
 }

@@ -259,6 +259,56 @@ fn data_type_is_array(data_type: &DataType) -> bool {
     matches!(data_type, DataType::Array(_)) || data_type.to_string().ends_with("[]")
 }
 
+/// `'t'::regclass::text`, `$1::regtype::text`: the name of what a name or
+/// oid given as a literal or parameter refers to (the cast to an oid alone
+/// would print the oid). Rewritten before the inner cast is (see
+/// `Rewriter::pre_visit_expr`).
+pub(super) fn name_of_reg_cast(expr: &Expr) -> Option<Rewrite> {
+    let Expr::Cast {
+        expr: inner,
+        data_type: outer,
+        ..
+    } = expr
+    else {
+        return None;
+    };
+    if !matches!(
+        type_name(outer).as_str(),
+        "text" | "varchar" | "character varying" | "name"
+    ) {
+        return None;
+    }
+    let Expr::Cast {
+        expr: value,
+        data_type: reg,
+        ..
+    } = &**inner
+    else {
+        return None;
+    };
+    let kind = match type_name(reg).as_str() {
+        "regclass" => "class",
+        "regtype" => "type",
+        _ => return None,
+    };
+    // A name is looked up as a parameter's is: a type by either of its names
+    // (`int4`, `integer`).
+    let oid = match string_literal(value) {
+        Some(text) if text.trim().parse::<i64>().is_ok() => oid_or_lookup(&text, kind)?,
+        Some(text) => oid_by_name(kind, &literal(&text))?,
+        None if is_parameter(value) => oid_by_name(kind, &value.to_string())?,
+        None => return None,
+    };
+    let name = match kind {
+        "class" => name_of("class", &oid.expr)?,
+        _ => plain(format!("format_type({}, NULL)", oid.expr))?,
+    };
+    Some(Rewrite {
+        expr: name.expr,
+        catalog: true,
+    })
+}
+
 /// `'16384'::regclass` is an oid; `'t'::regclass` the oid of relation `t`.
 fn oid_or_lookup(text: &str, kind: &str) -> Option<Rewrite> {
     if let Ok(oid) = text.trim().parse::<i64>() {

@@ -266,7 +266,8 @@ impl VisitorMut for Rewriter {
     }
 
     /// `nextval('s'::regclass)`: the name as text, before the cast inside is
-    /// turned into a catalog lookup (children are visited after this).
+    /// turned into a catalog lookup (children are visited after this); and
+    /// `'t'::regclass::text`, the name, for the same reason.
     fn pre_visit_expr(&mut self, expr: &mut Expr) -> ControlFlow<()> {
         if let Some(first) = sequence_name_argument(expr)
             && let Expr::Cast {
@@ -278,6 +279,11 @@ impl VisitorMut for Rewriter {
             && matches!(**inner, Expr::Value(_))
         {
             *first = (**inner).clone();
+            self.changed = true;
+        }
+        if let Some(rewrite) = expressions::name_of_reg_cast(expr) {
+            *expr = rewrite.expr;
+            self.catalog |= rewrite.catalog;
             self.changed = true;
         }
         ControlFlow::Continue(())
@@ -908,6 +914,31 @@ mod tests {
             tr("INSERT INTO t VALUES (nextval('public.s'::regclass))"),
             "INSERT INTO t VALUES (nextval('public.s'))"
         );
+    }
+
+    #[test]
+    fn names_of_reg_casts() {
+        for sql in [
+            "SELECT 'parent'::regclass::text",
+            "SELECT $1::regtype::text",
+            "SELECT CAST('16385'::regclass AS varchar)",
+        ] {
+            let translated = translate(sql).expect("translated");
+            assert!(translated.catalog, "{sql}");
+            // The outer select reads a name, of the oid the inner one finds.
+            assert!(
+                translated
+                    .sql
+                    .starts_with("SELECT (SELECT litewire_name FROM")
+                    || translated
+                        .sql
+                        .starts_with("SELECT format_type((SELECT litewire_oid"),
+                "{sql}: {}",
+                translated.sql
+            );
+        }
+        // The cast to an oid alone stays an oid.
+        assert!(tr("SELECT 'parent'::regclass").starts_with("SELECT (SELECT litewire_oid FROM"));
     }
 
     #[test]
