@@ -46,6 +46,10 @@ pub enum ErrorKind {
     AdminShutdown,
     /// A name that refers to nothing (an unknown setting, say).
     UndefinedObject,
+    /// A cursor name that names no open cursor.
+    InvalidCursorName,
+    /// A cursor name already taken.
+    DuplicateCursor,
     /// A setting only the server may change.
     CantChangeRuntimeParam,
     /// A statement that cannot run inside a transaction block.

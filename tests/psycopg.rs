@@ -16,7 +16,8 @@ in_both_cache_modes!(
     insert_update_returning,
     transactions,
     copy,
-    errors
+    errors,
+    server_cursors
 );
 
 async fn connection(cache: &str) {
@@ -45,4 +46,8 @@ async fn copy(cache: &str) {
 
 async fn errors(cache: &str) {
     run_pg_unittest(cache, "test_psycopg", "ErrorTests");
+}
+
+async fn server_cursors(cache: &str) {
+    run_pg_unittest(cache, "test_psycopg", "ServerCursorTests");
 }

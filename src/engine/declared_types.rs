@@ -7,6 +7,7 @@
 //! runs DDL.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
 
 use sqlx::SqliteConnection;
@@ -31,6 +32,9 @@ type TableTypes = Arc<Table>;
 #[derive(Debug, Default)]
 pub struct DeclaredTypes {
     tables: RwLock<HashMap<String, TableTypes>>,
+    /// How many times the cache was dropped: what was worked out from declared
+    /// types under another generation may be stale.
+    generation: AtomicU64,
 }
 
 impl DeclaredTypes {
@@ -39,6 +43,12 @@ impl DeclaredTypes {
         if let Ok(mut tables) = self.tables.write() {
             tables.clear();
         }
+        self.generation.fetch_add(1, Ordering::Release);
+    }
+
+    /// Changes whenever the cache is dropped (see `invalidate`).
+    pub fn generation(&self) -> u64 {
+        self.generation.load(Ordering::Acquire)
     }
 
     /// The declared type of `table.column`, `None` for an untyped column.

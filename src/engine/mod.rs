@@ -19,6 +19,7 @@ mod declared_types;
 mod direct;
 mod exec;
 mod functions;
+mod named_cursors;
 mod pool;
 mod result;
 mod sequences;

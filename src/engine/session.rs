@@ -22,6 +22,7 @@ use super::connection::HeldConnection;
 use super::control::{Registered, StatementControl};
 use super::declared_columns::{DeclaredColumns, declared};
 use super::direct;
+use super::named_cursors::NamedCursors;
 use super::result::ResultSink;
 use super::sequences::SessionValues;
 use super::settings::Settings;
@@ -29,7 +30,7 @@ use super::snapshots::SharedRead;
 use super::{Column, Engine, Holding, QueryResult, Value, exec};
 use crate::error::{Error, ErrorKind};
 use crate::sql::CommandKind;
-use crate::sql::{Action, ParamHint, Plan, SessionCommand, Statement};
+use crate::sql::{Action, CursorCommand, ParamHint, Plan, SessionCommand, Statement};
 
 /// PostgreSQL's varchar, which its operators take as text.
 const VARCHAR_OID: i64 = 1043;
@@ -86,6 +87,8 @@ pub struct Session {
     time_limit: Option<Instant>,
     /// The session's `currval`/`lastval` values.
     sequence_values: Arc<SessionValues>,
+    /// Cursors made with `DECLARE` (see `named_cursors`).
+    pub(super) named_cursors: NamedCursors,
 }
 
 /// Names an open cursor of a session.
@@ -133,6 +136,7 @@ impl Session {
             control,
             time_limit: None,
             sequence_values: Arc::default(),
+            named_cursors: NamedCursors::default(),
         }
     }
 
@@ -476,6 +480,12 @@ impl Session {
         if !stmt.returns_rows {
             return Ok(Arc::new(Vec::new()));
         }
+        if let Plan::Cursor(command) = &stmt.plan {
+            return match &**command {
+                CursorCommand::Fetch { name, .. } => self.named_cursors.columns(name),
+                _ => Ok(Arc::new(Vec::new())),
+            };
+        }
         if stmt.catalog {
             // The catalog's tables must exist for SQLite to prepare the statement.
             let (identity, settings) = (self.identity.clone(), self.settings.clone());
@@ -539,6 +549,12 @@ impl Session {
             }));
         }
         Ok(types)
+    }
+
+    /// Changes whenever a statement may have changed the schema: parameter
+    /// types described under another value may be stale.
+    pub fn schema_generation(&self) -> u64 {
+        self.engine.declared_types.generation()
     }
 
     async fn declared_type_of(&mut self, hint: ParamHint) -> Result<Option<Arc<str>>, Error> {
@@ -734,6 +750,10 @@ impl Session {
                 ErrorKind::Internal,
                 "session commands do not run on SQLite",
             )),
+            Plan::Cursor(command) => {
+                self.run_cursor_command(command, stmt.kind, params, sink)
+                    .await
+            }
         }
         .map_err(|error| self.explain(snapshot_conflict(error)));
         if writes
@@ -921,8 +941,9 @@ impl Session {
         Ok(())
     }
 
-    /// Marks an open transaction as failed (after an error outside `execute`).
-    pub(super) fn fail_transaction(&mut self) {
+    /// Marks an open transaction as failed (after an error outside `execute`:
+    /// a statement that did not prepare, parameters that did not bind).
+    pub fn fail_transaction(&mut self) {
         if self.state == TransactionState::Active {
             self.state = TransactionState::Failed;
         }
@@ -932,6 +953,7 @@ impl Session {
         self.state = TransactionState::Idle;
         // Portals end with their transaction, as in PostgreSQL.
         self.cursors.clear();
+        self.named_cursors.end_transaction(committed);
         self.local_read = None;
         if committed {
             self.open = false;

@@ -14,6 +14,7 @@ use pgwire::api::{ClientInfo, Type};
 use tokio::sync::Mutex;
 
 use super::copy_decoder::CopyDecoder;
+use super::param_types::ParamTypes;
 use crate::engine::{Column, CopyIn, CursorId, QueryResult, Session, Value};
 use crate::error::Error;
 use crate::sql::{Plan, SessionCommand, Statement};
@@ -67,6 +68,7 @@ pub(super) struct State {
     pub(super) portals: HashMap<String, Portal>,
     /// A `COPY ... FROM STDIN` waiting for its data.
     pub(super) copy: Option<CopyState>,
+    pub(super) param_types: ParamTypes,
 }
 
 pub(super) struct CopyState {
@@ -102,6 +104,7 @@ impl PgConnection {
                 statements: HashMap::new(),
                 portals: HashMap::new(),
                 copy: None,
+                param_types: ParamTypes::default(),
             }),
         }
     }

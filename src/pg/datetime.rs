@@ -184,6 +184,12 @@ fn parse_parts(text: &str) -> Option<Parts> {
         if !(cursor.eat(b' ') || cursor.eat(b'T') || cursor.eat(b't')) {
             return None;
         }
+        // A zone after a bare date (`2024-02-29 +00`, as pgjdbc sends a date)
+        // is midnight there, as in PostgreSQL.
+        if !cursor.starts_with_digit() {
+            parts.offset = read_offset(&mut cursor)?;
+            return cursor.is_empty().then_some(parts);
+        }
     } else if bc {
         return None;
     }
@@ -375,6 +381,13 @@ mod tests {
         assert_eq!(parse_date("1969-07-20"), Some(date(1969, 7, 20)));
         assert_eq!(parse_date("2024-02-29"), Some(date(2024, 2, 29)));
         assert_eq!(parse_date(" 2024-3-5 "), Some(date(2024, 3, 5)));
+        // A zone after the date, as pgjdbc's setDate sends it.
+        assert_eq!(parse_date("2024-02-29 +00"), Some(date(2024, 2, 29)));
+        assert_eq!(
+            parse_timestamp("2024-02-29 +02", true),
+            Some(date(2024, 2, 29) * USECS_PER_DAY - 2 * 3600 * USECS_PER_SEC)
+        );
+        assert_eq!(parse_date("2024-02-29 x"), None);
         assert_eq!(parse_date("2024-01-01 23:59:59+05"), Some(date(2024, 1, 1)));
         assert_eq!(parse_date("0044-03-15 BC"), Some(date(-43, 3, 15)));
         for bad in [

@@ -85,6 +85,7 @@ pub fn command_tag(completion: &Completion, rows: usize) -> PgWireBackendMessage
         CommandKind::Commit => Tag::new("COMMIT"),
         CommandKind::Rollback => Tag::new("ROLLBACK"),
         CommandKind::Copy => Tag::new("COPY").with_rows(affected),
+        CommandKind::Fetch => Tag::new("FETCH").with_rows(rows),
         CommandKind::Other(tag) => Tag::new(tag),
     };
     PgWireBackendMessage::CommandComplete(tag.into())

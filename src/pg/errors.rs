@@ -25,6 +25,8 @@ pub fn sqlstate(error: &Error) -> &'static str {
         ErrorKind::QueryCanceled => "57014",
         ErrorKind::AdminShutdown => "57P01",
         ErrorKind::UndefinedObject => "42704",
+        ErrorKind::InvalidCursorName => "34000",
+        ErrorKind::DuplicateCursor => "42P03",
         ErrorKind::CantChangeRuntimeParam => "55P02",
         ErrorKind::ActiveTransaction => "25001",
         ErrorKind::Internal => "XX000",
@@ -76,6 +78,7 @@ fn error_message_sqlstate(message: &str) -> &'static str {
         ("too many attached databases", "42501"),
         ("datatype mismatch", "42804"),
         ("integer overflow", "22003"),
+        ("invalid input syntax for type", "22P02"),
         ("cannot start a transaction within a transaction", "25001"),
         ("cannot commit - no transaction is active", "25P01"),
         // The sequence functions' own (see `engine::sequences`).

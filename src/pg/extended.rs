@@ -23,13 +23,13 @@ use pgwire::messages::extendedquery::{
 };
 use pgwire::messages::response::{EmptyQueryResponse, ReadyForQuery};
 
-use super::connection::{PgConnection, Portal, Prepared, Progress};
+use super::connection::{PgConnection, Portal, Prepared, Progress, State};
 use super::encode::{RowShape, command_tag};
 use super::errors::to_pgwire;
 use super::params;
 use super::reply::{feed, feed_rows, report_settings, transaction_status};
 use super::rows::{Announce, WireRows};
-use crate::engine::{Column, QueryResult, Session, Value};
+use crate::engine::{Column, QueryResult, Value};
 use crate::error::Error;
 use crate::sql::{self, Plan};
 
@@ -94,9 +94,9 @@ impl ExtendedQueryHandler for PgConnection {
             .get(&statement_name)
             .cloned()
             .ok_or_else(|| PgWireError::StatementNotFound(statement_name.clone()))?;
-        if binary_of_unknown_type(&prepared, &message) {
-            // Boxed: the rare path keeps the future of every Bind small.
-            Box::pin(describe_params(&mut state.session, &prepared))
+        if of_unknown_type(&prepared, &message) {
+            // Boxed: the first Bind's path keeps the future of every Bind small.
+            Box::pin(describe_params(&mut state, &prepared))
                 .await
                 .map_err(|e| to_pgwire(&e))?;
         }
@@ -131,7 +131,7 @@ impl ExtendedQueryHandler for PgConnection {
                     .get(&name)
                     .cloned()
                     .ok_or_else(|| PgWireError::StatementNotFound(name.clone()))?;
-                let types = describe_params(&mut state.session, &prepared)
+                let types = describe_params(&mut state, &prepared)
                     .await
                     .map_err(|e| to_pgwire(&e))?
                     .iter()
@@ -144,13 +144,24 @@ impl ExtendedQueryHandler for PgConnection {
                 .await?;
                 (prepared, Vec::new())
             }
-            TARGET_TYPE_BYTE_PORTAL => {
-                let portal = state
-                    .portals
-                    .get(&name)
-                    .ok_or_else(|| PgWireError::PortalNotFound(name.clone()))?;
-                (portal.prepared.clone(), portal.result_formats.clone())
-            }
+            TARGET_TYPE_BYTE_PORTAL => match state.portals.get(&name) {
+                Some(portal) => (portal.prepared.clone(), portal.result_formats.clone()),
+                // A cursor made with DECLARE is a portal too, as in PostgreSQL
+                // (psycopg's server-side cursors describe it so): its rows
+                // come by FETCH, in text.
+                None => {
+                    let columns = state
+                        .session
+                        .cursor_columns(&name)
+                        .map_err(|_| PgWireError::PortalNotFound(name.clone()))?;
+                    let message = if columns.is_empty() {
+                        PgWireBackendMessage::NoData(NoData::new())
+                    } else {
+                        RowShape::new(&columns, &[]).row_description(&columns)
+                    };
+                    return feed(client, message).await;
+                }
+            },
             other => return Err(PgWireError::InvalidTargetType(other)),
         };
         let columns = match prepared.described.get() {
@@ -461,7 +472,7 @@ pub(super) fn typed_by_params(columns: Arc<Vec<Column>>, param_types: &[Type]) -
 /// client's own, else the type of what the parameter is used as, else text.
 /// Computed once per prepared statement.
 async fn describe_params<'p>(
-    session: &mut Session,
+    state: &mut State,
     prepared: &'p Prepared,
 ) -> Result<&'p [Type], Error> {
     if let Some(types) = prepared.described_params.get() {
@@ -469,8 +480,22 @@ async fn describe_params<'p>(
     }
     let inferred = match &prepared.statement {
         Some(statement) => {
-            let hints = sql::param_hints(&prepared.query, &statement.sql, statement.param_count);
-            session.describe_params(hints).await?
+            let generation = state.session.schema_generation();
+            match state.param_types.declared(&prepared.query, generation) {
+                Some(declared) => declared,
+                None => {
+                    let hints = state.param_types.hints(
+                        &prepared.query,
+                        &statement.sql,
+                        statement.param_count,
+                    );
+                    let declared = state.session.describe_params(hints).await?;
+                    state
+                        .param_types
+                        .keep(&prepared.query, generation, &declared);
+                    declared
+                }
+            }
         }
         None => Vec::new(),
     };
@@ -497,13 +522,16 @@ fn param_type(declared: &str) -> Type {
     }
 }
 
-/// Whether `bind` sends a parameter in binary whose type the client left
-/// unspecified: its bytes mean nothing until the type is inferred, as PostgreSQL
-/// infers it (a Buffer bound for a bytea column, an int for an integer one).
-fn binary_of_unknown_type(prepared: &Prepared, bind: &Bind) -> bool {
+/// Whether `bind` sends a value whose type the client left unspecified. As in
+/// PostgreSQL, such a value is read as the type inferred for its place: binary
+/// bytes mean nothing until then (a Buffer bound for a bytea column, an int for
+/// an integer one), and text is parsed by that type (`'10'` bound beside
+/// `qty * $1` is the integer 10, not a string SQLite would sort after every
+/// number; `'abc'` for `$1::int` is refused with 22P02).
+fn of_unknown_type(prepared: &Prepared, bind: &Bind) -> bool {
     prepared.described_params.get().is_none()
-        && (0..bind.parameters.len()).any(|i| {
-            params::format_code(&bind.parameter_format_codes, i) == 1
+        && bind.parameters.iter().enumerate().any(|(i, value)| {
+            value.is_some()
                 && prepared
                     .param_types
                     .get(i)

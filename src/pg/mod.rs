@@ -30,6 +30,7 @@ mod extended;
 pub mod frames;
 mod login;
 mod numeric;
+mod param_types;
 mod params;
 mod reply;
 mod rows;
@@ -374,6 +375,12 @@ async fn message_loop(
         .await;
         if let Err(error) = processed {
             let fatal = error.is_fatal();
+            // As in PostgreSQL, any error inside a transaction block aborts it,
+            // also one of Parse, Bind or Describe (a statement that does not
+            // prepare): until ROLLBACK everything else is refused (25P02).
+            if !fatal {
+                connection.state.lock().await.session.fail_transaction();
+            }
             if process_error(socket, error, extended).await.is_err() || fatal {
                 return End::Fatal;
             }

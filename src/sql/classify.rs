@@ -21,6 +21,8 @@ pub enum CommandKind {
     Rollback,
     /// `COPY ... FROM STDIN`; `rows_affected` rows were copied.
     Copy,
+    /// `FETCH` from a cursor: the rows it returned.
+    Fetch,
     /// Any other statement; the text is its command tag (`CREATE TABLE`, `PRAGMA`, ...).
     Other(&'static str),
 }

@@ -8,6 +8,7 @@
 mod checks;
 mod classify;
 mod copy;
+mod cursors;
 mod dialect;
 mod known_queries;
 mod lexer;
@@ -23,6 +24,7 @@ use std::sync::Arc;
 pub use checks::{CheckConstraint, check_constraints};
 pub use classify::{Action, CommandKind};
 pub use copy::{CopyFormat, CopyFrom, CopyOptions, CopyTo, ForceQuote};
+pub use cursors::CursorCommand;
 pub use dialect::relation_name;
 use lexer::{Token, TokenKind, tokenize};
 pub use params::{ParamHint, param_hints};
@@ -74,6 +76,8 @@ pub enum Plan {
     CopyTo(Arc<CopyTo>),
     /// `SET`, `SHOW`, ...: answered from the session's settings, not by SQLite.
     Session(SessionCommand),
+    /// `DECLARE ... CURSOR`, `FETCH`, `CLOSE`: the session's SQL-level cursors.
+    Cursor(Arc<CursorCommand>),
 }
 
 impl Statement {
@@ -180,6 +184,9 @@ fn build(text: &str, tokens: &[Token]) -> Result<Statement, Error> {
             ..*t
         })
         .collect();
+    if let Some(command) = cursors::recognise(text, &tokens)? {
+        return Ok(cursor_statement(text, command));
+    }
     let shape = classify::classify(text, &tokens)?;
     if let Some(command) = session::recognise(text, &tokens)? {
         return Ok(Statement {
@@ -240,6 +247,30 @@ fn build(text: &str, tokens: &[Token]) -> Result<Statement, Error> {
         column_types,
         ..statement(sql, &shape, params, Plan::Single)
     })
+}
+
+/// A cursor command as a statement: DECLARE takes its query's parameters and
+/// FETCH returns rows (the cursor's columns).
+fn cursor_statement(text: &str, command: CursorCommand) -> Statement {
+    let (kind, returns_rows, param_count) = match &command {
+        CursorCommand::Declare { query, .. } => (
+            CommandKind::Other("DECLARE CURSOR"),
+            false,
+            query.param_count,
+        ),
+        CursorCommand::Fetch { .. } => (CommandKind::Fetch, true, 0),
+        CursorCommand::Close(_) => (CommandKind::Other("CLOSE CURSOR"), false, 0),
+    };
+    Statement {
+        sql: text.into(),
+        action: Action::Read,
+        kind,
+        returns_rows,
+        param_count,
+        plan: Plan::Cursor(Arc::new(command)),
+        catalog: false,
+        column_types: None,
+    }
 }
 
 fn statement(sql: Arc<str>, shape: &classify::Shape, param_count: usize, plan: Plan) -> Statement {

@@ -625,3 +625,28 @@ class ErrorTests(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class ServerCursorTests(unittest.TestCase):
+    """psycopg's server-side cursors: DECLARE with parameters, the cursor
+    described as a portal, then FETCH FORWARD n."""
+
+    def test_named_cursor(self):
+        with connect() as conn:
+            conn.execute("DROP TABLE IF EXISTS numbers")
+            conn.execute("CREATE TABLE numbers (n integer PRIMARY KEY, label text)")
+            conn.cursor().executemany(
+                "INSERT INTO numbers VALUES (%s, %s)", [(n, f"n{n}") for n in range(1, 26)]
+            )
+            conn.commit()
+            with conn.cursor(name="numbers_cursor") as cur:
+                cur.itersize = 3
+                cur.execute("SELECT n, label FROM numbers WHERE n > %s ORDER BY n", (20,))
+                self.assertEqual([c.name for c in cur.description], ["n", "label"])
+                self.assertEqual(cur.fetchone(), (21, "n21"))
+                self.assertEqual(cur.fetchmany(2), [(22, "n22"), (23, "n23")])
+                self.assertEqual(cur.fetchall(), [(24, "n24"), (25, "n25")])
+            conn.commit()
+            with conn.cursor(name="again") as cur:
+                cur.execute("SELECT n FROM numbers WHERE n < %s ORDER BY n", (4,))
+                self.assertEqual(list(cur), [(1,), (2,), (3,)])

@@ -29,6 +29,8 @@ pub fn from_engine(error: Error) -> HranaError {
         | ErrorKind::ActiveTransaction
         | ErrorKind::TransactionAborted
         | ErrorKind::UndefinedObject
+        | ErrorKind::InvalidCursorName
+        | ErrorKind::DuplicateCursor
         | ErrorKind::InvalidParameterValue
         | ErrorKind::CantChangeRuntimeParam
         | ErrorKind::BadCopyData => "SQLITE_ERROR",

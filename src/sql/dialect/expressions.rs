@@ -183,6 +183,21 @@ fn cast(inner: &Expr, data_type: &DataType) -> Option<Rewrite> {
             Some(hex) if hex.bytes().all(|b| b.is_ascii_hexdigit()) => plain(format!("X'{hex}'")),
             _ => plain(format!("CAST({inner} AS BLOB)")),
         },
+        // A literal that is no number of the type is refused, as PostgreSQL
+        // refuses it (SQLite's CAST would read `'abc'` as 0).
+        _ if literal
+            .as_deref()
+            .is_some_and(|text| !reads_as_number(text, &name)) =>
+        {
+            let text = literal.unwrap_or_default();
+            plain(format!(
+                "litewire_error({})",
+                crate::sql::quote::literal(&format!(
+                    "invalid input syntax for type {}: \"{text}\"",
+                    super::internal_type_name(&name)
+                ))
+            ))
+        }
         // SQLite's CAST takes the affinity the type name implies, and these
         // names imply the right one: kept, so that the type stays visible (a
         // parameter under `$1::bigint` is described as int8).
@@ -199,6 +214,28 @@ fn cast(inner: &Expr, data_type: &DataType) -> Option<Rewrite> {
         // Text-like types and everything SQLite stores as text: dates, times,
         // uuid, json, name, char, varchar.
         _ => plain(format!("CAST({inner} AS TEXT)")),
+    }
+}
+
+/// Whether `text` reads as a value of the numeric type `name`; true for any
+/// text when `name` is no numeric type.
+fn reads_as_number(text: &str, name: &str) -> bool {
+    let text = text.trim();
+    match name {
+        "int" | "int2" | "int4" | "int8" | "integer" | "smallint" | "bigint" => {
+            text.parse::<i64>().is_ok()
+        }
+        "float" | "float4" | "float8" | "real" | "double" | "double precision" => {
+            text.parse::<f64>().is_ok()
+        }
+        "numeric" | "decimal" => {
+            text.eq_ignore_ascii_case("nan")
+                || (text.parse::<f64>().is_ok()
+                    && text
+                        .bytes()
+                        .all(|b| b.is_ascii_digit() || b".+-eE".contains(&b)))
+        }
+        _ => true,
     }
 }
 
@@ -220,6 +257,56 @@ fn unqualified(data_type: &DataType) -> String {
 
 fn data_type_is_array(data_type: &DataType) -> bool {
     matches!(data_type, DataType::Array(_)) || data_type.to_string().ends_with("[]")
+}
+
+/// `'t'::regclass::text`, `$1::regtype::text`: the name of what a name or
+/// oid given as a literal or parameter refers to (the cast to an oid alone
+/// would print the oid). Rewritten before the inner cast is (see
+/// `Rewriter::pre_visit_expr`).
+pub(super) fn name_of_reg_cast(expr: &Expr) -> Option<Rewrite> {
+    let Expr::Cast {
+        expr: inner,
+        data_type: outer,
+        ..
+    } = expr
+    else {
+        return None;
+    };
+    if !matches!(
+        type_name(outer).as_str(),
+        "text" | "varchar" | "character varying" | "name"
+    ) {
+        return None;
+    }
+    let Expr::Cast {
+        expr: value,
+        data_type: reg,
+        ..
+    } = &**inner
+    else {
+        return None;
+    };
+    let kind = match type_name(reg).as_str() {
+        "regclass" => "class",
+        "regtype" => "type",
+        _ => return None,
+    };
+    // A name is looked up as a parameter's is: a type by either of its names
+    // (`int4`, `integer`).
+    let oid = match string_literal(value) {
+        Some(text) if text.trim().parse::<i64>().is_ok() => oid_or_lookup(&text, kind)?,
+        Some(text) => oid_by_name(kind, &literal(&text))?,
+        None if is_parameter(value) => oid_by_name(kind, &value.to_string())?,
+        None => return None,
+    };
+    let name = match kind {
+        "class" => name_of("class", &oid.expr)?,
+        _ => plain(format!("format_type({}, NULL)", oid.expr))?,
+    };
+    Some(Rewrite {
+        expr: name.expr,
+        catalog: true,
+    })
 }
 
 /// `'16384'::regclass` is an oid; `'t'::regclass` the oid of relation `t`.

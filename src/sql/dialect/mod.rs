@@ -19,7 +19,9 @@
 //!   sequence of its own (see [`sequences`]); non-constant defaults get SQLite's
 //!   parentheses;
 //! - `nextval('s'::regclass)` and the other sequence functions take the name as
-//!   text (the sequence is no catalog relation SQLite could look up).
+//!   text (the sequence is no catalog relation SQLite could look up);
+//! - parenthesised members of `UNION`/`EXCEPT`/`INTERSECT` are made ones SQLite
+//!   accepts (see [`set_operations`]).
 //!
 //! A query over catalog relations that are always empty here (policies, triggers,
 //! publications, inheritance, ...) is answered with no rows and its column names
@@ -47,6 +49,7 @@ use super::relations::{self, Contents};
 mod expressions;
 mod result_types;
 mod sequences;
+mod set_operations;
 mod set_returning;
 
 use expressions::{rewrite_expr, type_name};
@@ -150,9 +153,12 @@ pub(super) fn translate(sql: &str) -> Option<Translated> {
         });
     }
     // Typed on the statement as written; kept whole only for catalog queries.
-    let mut column_types = match ast {
-        Ast::Query(query) => result_types::of(query, true),
-        _ => Vec::new(),
+    let (catalog_types, plain_types) = match ast {
+        Ast::Query(query) => (
+            result_types::of(query, true),
+            result_types::of(query, false),
+        ),
+        _ => (Vec::new(), Vec::new()),
     };
     let mut rewriter = Rewriter::default();
     let _ = ast.visit(&mut rewriter);
@@ -175,14 +181,11 @@ pub(super) fn translate(sql: &str) -> Option<Translated> {
             column_types: Vec::new(),
         });
     }
-    if !rewriter.catalog {
-        for ty in &mut column_types {
-            *ty = ty.filter(|t| t.starts_with('_'));
-        }
-        if column_types.iter().all(Option::is_none) {
-            column_types.clear();
-        }
-    }
+    let column_types = if rewriter.catalog {
+        catalog_types
+    } else {
+        plain_types
+    };
     let sql = match (rewriter.changed, rewriter.catalog) {
         (true, _) => ast.to_string(),
         // Unchanged, but it reads catalog relations that must be filled first.
@@ -263,7 +266,8 @@ impl VisitorMut for Rewriter {
     }
 
     /// `nextval('s'::regclass)`: the name as text, before the cast inside is
-    /// turned into a catalog lookup (children are visited after this).
+    /// turned into a catalog lookup (children are visited after this); and
+    /// `'t'::regclass::text`, the name, for the same reason.
     fn pre_visit_expr(&mut self, expr: &mut Expr) -> ControlFlow<()> {
         if let Some(first) = sequence_name_argument(expr)
             && let Expr::Cast {
@@ -277,6 +281,16 @@ impl VisitorMut for Rewriter {
             *first = (**inner).clone();
             self.changed = true;
         }
+        if let Some(rewrite) = expressions::name_of_reg_cast(expr) {
+            *expr = rewrite.expr;
+            self.catalog |= rewrite.catalog;
+            self.changed = true;
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn post_visit_query(&mut self, query: &mut Query) -> ControlFlow<()> {
+        self.changed |= set_operations::unwrap_members(&mut query.body);
         ControlFlow::Continue(())
     }
 
@@ -900,6 +914,31 @@ mod tests {
             tr("INSERT INTO t VALUES (nextval('public.s'::regclass))"),
             "INSERT INTO t VALUES (nextval('public.s'))"
         );
+    }
+
+    #[test]
+    fn names_of_reg_casts() {
+        for sql in [
+            "SELECT 'parent'::regclass::text",
+            "SELECT $1::regtype::text",
+            "SELECT CAST('16385'::regclass AS varchar)",
+        ] {
+            let translated = translate(sql).expect("translated");
+            assert!(translated.catalog, "{sql}");
+            // The outer select reads a name, of the oid the inner one finds.
+            assert!(
+                translated
+                    .sql
+                    .starts_with("SELECT (SELECT litewire_name FROM")
+                    || translated
+                        .sql
+                        .starts_with("SELECT format_type((SELECT litewire_oid"),
+                "{sql}: {}",
+                translated.sql
+            );
+        }
+        // The cast to an oid alone stays an oid.
+        assert!(tr("SELECT 'parent'::regclass").starts_with("SELECT (SELECT litewire_oid FROM"));
     }
 
     #[test]

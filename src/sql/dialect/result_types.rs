@@ -5,6 +5,9 @@
 //!   text, and drivers read such a column as a list only when it is announced
 //!   as an array type (`_text`, `_bool`, `_int8`: PostgreSQL's own names of
 //!   array types). Arrays travel in text format only.
+//! - a cast in the select list (`SELECT $1::int4`, `sum(x)::bigint`): the
+//!   value is in the storage of the type it names, and drivers that decode by
+//!   the announced type (sqlx) expect that type, as PostgreSQL announces it.
 //! - the expressions of catalog queries (`CASE`, `min(...)`, comparisons,
 //!   `pg_get_constraintdef(...)`, scalar subqueries): typed here from the
 //!   catalog's column types and the functions' result types, they need no
@@ -23,8 +26,8 @@ use super::{first_select, idents, plain_args};
 use crate::sql::relations::{self, Definition};
 
 /// The declared type of each result column of `query` that the translation
-/// knows and SQLite does not (arrays only, unless `catalog`: the statement
-/// reads the catalog); empty when there is none.
+/// knows and SQLite does not (arrays and casts only, unless `catalog`: the
+/// statement reads the catalog); empty when there is none.
 pub(super) fn of(query: &Query, catalog: bool) -> Vec<Option<&'static str>> {
     let Some(select) = first_select(&query.body) else {
         return Vec::new();
@@ -33,7 +36,8 @@ pub(super) fn of(query: &Query, catalog: bool) -> Vec<Option<&'static str>> {
     for item in &select.projection {
         match item {
             SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } => {
-                let ty = type_of(e, select, 0).filter(|t| catalog || t.starts_with('_'));
+                let ty = type_of(e, select, 0)
+                    .filter(|t| catalog || t.starts_with('_') || matches!(e, Expr::Cast { .. }));
                 types.push(ty);
             }
             // Positions after a `*` are not known.
@@ -160,6 +164,15 @@ fn cast_type(name: &str) -> Option<&'static str> {
         "varchar" | "character varying" => "varchar",
         "float8" | "double precision" => "float8",
         "bool" | "boolean" => "boolean",
+        "numeric" | "decimal" => "numeric",
+        "date" => "date",
+        "time" => "time",
+        "timestamp" => "timestamp",
+        "timestamptz" | "timestamp with time zone" => "timestamptz",
+        "uuid" => "uuid",
+        "json" => "json",
+        "jsonb" => "jsonb",
+        "bytea" => "bytea",
         _ => return None,
     })
 }
@@ -295,10 +308,23 @@ mod tests {
                 None
             ]
         );
-        // Outside the catalog, only arrays.
+        // Outside the catalog, only arrays and casts.
         assert_eq!(
-            types("SELECT count(*), array_agg(a.b) FROM t a", false),
-            [None, Some("_text")]
+            types(
+                "SELECT count(*), array_agg(a.b), a.b::int4, sum(a.c)::bigint, 1, \
+                 '2024-02-29'::date, a.u::uuid, a.n::numeric(10, 2) FROM t a",
+                false
+            ),
+            [
+                None,
+                Some("_text"),
+                Some("int4"),
+                Some("int8"),
+                None,
+                Some("date"),
+                Some("uuid"),
+                Some("numeric")
+            ]
         );
     }
 
