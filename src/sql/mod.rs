@@ -270,6 +270,8 @@ fn cursor_statement(text: &str, command: CursorCommand) -> Statement {
         plan: Plan::Cursor(Arc::new(command)),
         catalog: false,
         column_types: None,
+        pragma: false,
+        creates_temp: false,
     }
 }
 
