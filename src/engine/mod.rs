@@ -20,6 +20,7 @@ mod direct;
 mod exec;
 mod functions;
 mod pool;
+mod rebuild;
 mod result;
 mod sequences;
 mod session;

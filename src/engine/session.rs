@@ -725,6 +725,10 @@ impl Session {
                 ErrorKind::Internal,
                 "session commands do not run on SQLite",
             )),
+            Plan::Rebuild(alter) => match super::rebuild::run(self.held().await?, alter).await {
+                Ok(()) => QueryResult::empty(stmt.kind).send_to(sink).await,
+                Err(error) => Err(error),
+            },
         }
         .map_err(|error| self.explain(snapshot_conflict(error)));
         if writes

@@ -71,6 +71,8 @@ fn error_message_sqlstate(message: &str) -> &'static str {
         ("has no column named", "42703"),
         ("no such function", "42883"),
         ("wrong number of arguments", "42883"),
+        ("\" for relation \"", "42710"),
+        ("multiple primary keys", "42P16"),
         ("already exists", "42P07"),
         ("ambiguous column name", "42702"),
         ("too many attached databases", "42501"),

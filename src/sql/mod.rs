@@ -15,6 +15,7 @@ mod params;
 pub mod quote;
 pub mod relations;
 mod session;
+pub mod table_definition;
 mod translate;
 mod words;
 
@@ -23,7 +24,7 @@ use std::sync::Arc;
 pub use checks::{CheckConstraint, check_constraints};
 pub use classify::{Action, CommandKind};
 pub use copy::{CopyFormat, CopyFrom, CopyOptions, CopyTo, ForceQuote};
-pub use dialect::relation_name;
+pub use dialect::{AlterAction, AlterTable, relation_name};
 use lexer::{Token, TokenKind, tokenize};
 pub use params::{ParamHint, param_hints};
 pub use session::SessionCommand;
@@ -69,6 +70,9 @@ pub enum Plan {
     CopyTo(Arc<CopyTo>),
     /// `SET`, `SHOW`, ...: answered from the session's settings, not by SQLite.
     Session(SessionCommand),
+    /// An `ALTER TABLE` SQLite has no statement for: the engine rebuilds the
+    /// table under its new definition.
+    Rebuild(Arc<AlterTable>),
 }
 
 impl Statement {
@@ -188,6 +192,14 @@ fn build(text: &str, tokens: &[Token]) -> Result<Statement, Error> {
             &shape,
             0,
             Plan::Script(parts.into_iter().map(Arc::from).collect()),
+        ));
+    }
+    if let Some(alter) = dialect::alter_table(text, &tokens)? {
+        return Ok(statement(
+            text.into(),
+            &shape,
+            0,
+            Plan::Rebuild(Arc::new(alter)),
         ));
     }
     if let Some(sql) = known_queries::recognise(text, &tokens) {

@@ -1,0 +1,461 @@
+//! `ALTER TABLE` forms SQLite lacks, run by rebuilding the table, against a real
+//! server: data, rowids, indexes, triggers, views and the foreign keys of other
+//! tables survive; a rebuild that fails (duplicates for a new UNIQUE, orphans for
+//! a new FOREIGN KEY, rows a CHECK refuses, NULLs under SET NOT NULL, an unknown
+//! constraint) changes nothing and says why with PostgreSQL's SQLSTATE; inside a
+//! client's transaction too, from the simple and the extended protocol; and psql's
+//! `\d` shows the constraints under PostgreSQL's names.
+
+mod common;
+
+use common::{TestServer, stderr, stdout};
+use tokio_postgres::Client;
+
+in_both_cache_modes!(
+    rebuild_keeps_rows_rowids_and_dependent_objects,
+    foreign_keys_pointing_at_a_rebuilt_table_survive,
+    failed_rebuilds_change_nothing,
+    constraints_are_added_dropped_and_renamed_by_postgres_names,
+    columns_change_type_nullability_and_default,
+    psql_describes_the_rebuilt_table
+);
+
+async fn sqlstate(client: &Client, sql: &str) -> String {
+    let error = client
+        .batch_execute(sql)
+        .await
+        .expect_err(&format!("{sql} should fail"));
+    error
+        .code()
+        .map(|c| c.code().to_owned())
+        .unwrap_or_else(|| panic!("{sql}: no SQLSTATE in {error:?}"))
+}
+
+/// Every row of `sql` as text, columns joined with `|`.
+async fn rows(client: &Client, sql: &str) -> Vec<String> {
+    client
+        .simple_query(sql)
+        .await
+        .unwrap_or_else(|e| panic!("{sql}: {e:?}"))
+        .into_iter()
+        .filter_map(|m| match m {
+            tokio_postgres::SimpleQueryMessage::Row(row) => Some(
+                (0..row.len())
+                    .map(|i| row.get(i).unwrap_or("NULL").to_owned())
+                    .collect::<Vec<_>>()
+                    .join("|"),
+            ),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The schema as SQLite keeps it, and every table's rows with their rowids.
+async fn snapshot(client: &Client) -> Vec<String> {
+    let mut all = rows(
+        client,
+        "SELECT type || ' ' || name || ' ' || coalesce(sql, '') FROM sqlite_schema ORDER BY name",
+    )
+    .await;
+    for table in ["p", "c", "t"] {
+        all.extend(
+            rows(
+                client,
+                &format!("SELECT rowid, * FROM {table} ORDER BY rowid"),
+            )
+            .await,
+        );
+    }
+    all
+}
+
+const SCHEMA: &str = "
+    CREATE TABLE p (id integer PRIMARY KEY, name text);
+    CREATE TABLE c (id int PRIMARY KEY, pid int REFERENCES p(id) ON DELETE CASCADE, n int);
+    CREATE TABLE t (a int, b text, c text);
+    CREATE TABLE log (m text);
+    INSERT INTO p VALUES (1, 'one'), (2, NULL);
+    INSERT INTO c VALUES (10, 1, 5), (11, 2, 5), (12, 2, 6);
+    INSERT INTO t VALUES (1, 'x', 'y'), (2, 'gone', NULL), (3, 'z', NULL);
+    DELETE FROM t WHERE a = 2;
+    INSERT INTO t VALUES (4, 'q', 'r');
+    CREATE INDEX t_b ON t (b);
+    CREATE TRIGGER t_logged AFTER INSERT ON t BEGIN INSERT INTO log VALUES (new.b); END;
+    CREATE VIEW v AS SELECT a, b FROM t;
+";
+
+async fn rebuild_keeps_rows_rowids_and_dependent_objects(cache: &str) {
+    let server = TestServer::start(cache, &[]);
+    let (client, _task) = server.connect().await;
+    client.batch_execute(SCHEMA).await.unwrap();
+    let before = rows(&client, "SELECT rowid, a, b, c FROM t ORDER BY rowid").await;
+    assert_eq!(before, ["1|1|x|y", "3|3|z|NULL", "4|4|q|r"]);
+    client
+        .batch_execute(
+            "ALTER TABLE t ADD CONSTRAINT t_a_check CHECK (a > 0), ALTER COLUMN b SET NOT NULL, \
+             ALTER COLUMN c SET DEFAULT 'dflt', ALTER COLUMN a TYPE bigint",
+        )
+        .await
+        .unwrap();
+    // The rows, under their rowids.
+    assert_eq!(
+        rows(&client, "SELECT rowid, a, b, c FROM t ORDER BY rowid").await,
+        before
+    );
+    // The index, the trigger and the view.
+    assert_eq!(
+        rows(
+            &client,
+            "SELECT name FROM sqlite_schema WHERE tbl_name = 't' AND type <> 'table' ORDER BY name"
+        )
+        .await,
+        ["t_b", "t_logged"]
+    );
+    let plan = rows(&client, "EXPLAIN QUERY PLAN SELECT * FROM t WHERE b = 'z'").await;
+    assert!(plan.iter().any(|r| r.contains("t_b")), "{plan:?}");
+    client
+        .batch_execute("INSERT INTO t (a, b) VALUES (5, 'n')")
+        .await
+        .unwrap();
+    assert_eq!(rows(&client, "SELECT m FROM log").await, ["n"]);
+    assert_eq!(
+        rows(&client, "SELECT a, b FROM v WHERE a = 5").await,
+        ["5|n"]
+    );
+    // The new definition holds.
+    assert_eq!(rows(&client, "SELECT c FROM t WHERE a = 5").await, ["dflt"]);
+    assert_eq!(
+        sqlstate(&client, "INSERT INTO t (a, b) VALUES (-1, 'n')").await,
+        "23514"
+    );
+    assert_eq!(
+        sqlstate(&client, "INSERT INTO t (a) VALUES (7)").await,
+        "23502"
+    );
+    // Several rebuilds in a row, from the extended protocol.
+    client
+        .execute("ALTER TABLE t ALTER COLUMN c DROP DEFAULT", &[])
+        .await
+        .unwrap();
+    client
+        .execute("ALTER TABLE t ALTER COLUMN b DROP NOT NULL", &[])
+        .await
+        .unwrap();
+    client
+        .execute("INSERT INTO t (a) VALUES (8)", &[])
+        .await
+        .unwrap();
+    assert_eq!(
+        rows(&client, "SELECT b, c FROM t WHERE a = 8").await,
+        ["NULL|NULL"]
+    );
+    // A `serial` column added to a table with rows numbers them.
+    client
+        .batch_execute("ALTER TABLE t ADD COLUMN n serial")
+        .await
+        .unwrap();
+    assert_eq!(
+        rows(&client, "SELECT rowid, n FROM t ORDER BY rowid").await,
+        ["1|1", "3|2", "4|3", "5|4", "6|5"]
+    );
+    client
+        .batch_execute("INSERT INTO t (a, b) VALUES (9, 'm')")
+        .await
+        .unwrap();
+    assert_eq!(rows(&client, "SELECT n FROM t WHERE a = 9").await, ["6"]);
+    // The database is sound.
+    assert_eq!(rows(&client, "PRAGMA integrity_check").await, ["ok"]);
+}
+
+async fn foreign_keys_pointing_at_a_rebuilt_table_survive(cache: &str) {
+    let server = TestServer::start(cache, &[]);
+    let (client, _task) = server.connect().await;
+    client.batch_execute(SCHEMA).await.unwrap();
+    // Inside the client's transaction, where PRAGMA foreign_keys cannot change:
+    // the rebuilt parent's old rows must not cascade into the child.
+    client
+        .batch_execute(
+            "BEGIN; ALTER TABLE p ALTER COLUMN name SET DEFAULT 'anon'; \
+             INSERT INTO p (id) VALUES (3); COMMIT",
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        rows(&client, "SELECT id, pid FROM c ORDER BY id").await,
+        ["10|1", "11|2", "12|2"]
+    );
+    assert_eq!(
+        rows(&client, "SELECT name FROM p WHERE id = 3").await,
+        ["anon"]
+    );
+    // And out of one.
+    client
+        .batch_execute("ALTER TABLE p ADD CONSTRAINT p_name_check CHECK (length(name) > 0)")
+        .await
+        .unwrap();
+    assert_eq!(rows(&client, "SELECT count(*) FROM c").await, ["3"]);
+    // Foreign keys are still enforced, and their actions still run.
+    assert_eq!(
+        sqlstate(&client, "INSERT INTO c VALUES (13, 99, 1)").await,
+        "23503"
+    );
+    client
+        .batch_execute("DELETE FROM p WHERE id = 2")
+        .await
+        .unwrap();
+    assert_eq!(rows(&client, "SELECT id FROM c").await, ["10"]);
+    assert_eq!(rows(&client, "PRAGMA foreign_keys").await, ["1"]);
+    // The child rebuilt keeps its key to the parent.
+    client
+        .batch_execute("ALTER TABLE c ALTER COLUMN n SET NOT NULL")
+        .await
+        .unwrap();
+    assert_eq!(
+        sqlstate(&client, "INSERT INTO c VALUES (14, 99, 1)").await,
+        "23503"
+    );
+    assert_eq!(
+        rows(&client, "PRAGMA foreign_key_check").await,
+        Vec::<String>::new()
+    );
+}
+
+async fn failed_rebuilds_change_nothing(cache: &str) {
+    let server = TestServer::start(cache, &[]);
+    let (client, _task) = server.connect().await;
+    client.batch_execute(SCHEMA).await.unwrap();
+    let before = snapshot(&client).await;
+    for (sql, state) in [
+        // Duplicates of n under a new UNIQUE (alone, as an index; with other
+        // actions, in the definition).
+        ("ALTER TABLE c ADD UNIQUE (n)", "23505"),
+        (
+            "ALTER TABLE c ADD UNIQUE (n), ALTER COLUMN n SET DEFAULT 0",
+            "23505",
+        ),
+        // Orphans under a new FOREIGN KEY.
+        (
+            "ALTER TABLE c ADD FOREIGN KEY (n) REFERENCES p (id)",
+            "23503",
+        ),
+        ("ALTER TABLE c ADD CONSTRAINT big CHECK (n > 5)", "23514"),
+        ("ALTER TABLE t ALTER COLUMN c SET NOT NULL", "23502"),
+        (
+            "ALTER TABLE p ADD PRIMARY KEY (name), ALTER name SET DEFAULT 'x'",
+            "42P16",
+        ),
+        ("ALTER TABLE t DROP CONSTRAINT nope", "42704"),
+        ("ALTER TABLE t RENAME CONSTRAINT nope TO other", "42704"),
+        ("ALTER TABLE t ALTER COLUMN nope SET NOT NULL", "42703"),
+        ("ALTER TABLE nope ALTER COLUMN a SET NOT NULL", "42P01"),
+    ] {
+        assert_eq!(sqlstate(&client, sql).await, state, "{sql}");
+        assert_eq!(snapshot(&client).await, before, "{sql}");
+    }
+    // Inside a transaction, the failure fails the transaction, as in PostgreSQL,
+    // and a savepoint takes the table back to where it was.
+    client
+        .batch_execute("BEGIN; INSERT INTO t VALUES (9, 'nine', 'x'); SAVEPOINT s")
+        .await
+        .unwrap();
+    assert_eq!(
+        sqlstate(&client, "ALTER TABLE t ALTER COLUMN c SET NOT NULL").await,
+        "23502"
+    );
+    assert_eq!(sqlstate(&client, "SELECT 1").await, "25P02");
+    client
+        .batch_execute("ROLLBACK TO s; ALTER TABLE t ALTER COLUMN b SET NOT NULL; COMMIT")
+        .await
+        .unwrap();
+    assert_eq!(rows(&client, "SELECT b FROM t WHERE a = 9").await, ["nine"]);
+    assert_eq!(
+        sqlstate(&client, "INSERT INTO t (a) VALUES (10)").await,
+        "23502"
+    );
+    // IF EXISTS: nothing to do is no error.
+    client
+        .batch_execute(
+            "ALTER TABLE IF EXISTS nope ALTER COLUMN a SET NOT NULL; \
+             ALTER TABLE t DROP CONSTRAINT IF EXISTS nope",
+        )
+        .await
+        .unwrap();
+}
+
+async fn constraints_are_added_dropped_and_renamed_by_postgres_names(cache: &str) {
+    let server = TestServer::start(cache, &[]);
+    let (client, _task) = server.connect().await;
+    client.batch_execute(SCHEMA).await.unwrap();
+    let constraints = |table: &'static str| {
+        let client = &client;
+        async move {
+            rows(
+                client,
+                &format!(
+                    "SELECT conname || ' ' || contype FROM pg_constraint \
+                     WHERE conrelid = '{table}'::regclass ORDER BY conname"
+                ),
+            )
+            .await
+        }
+    };
+    client
+        .batch_execute(
+            "DELETE FROM c WHERE id = 12; \
+             ALTER TABLE c ADD FOREIGN KEY (n) REFERENCES c (id), ADD CHECK (n > 0), ADD UNIQUE (pid, n)",
+        )
+        .await
+        .unwrap_err();
+    // n = 5 references no c.id: the whole statement failed. Make it valid.
+    client
+        .batch_execute(
+            "DELETE FROM c WHERE id = 12; UPDATE c SET n = id; \
+             ALTER TABLE c ADD FOREIGN KEY (n) REFERENCES c (id), ADD CHECK (n > 0), ADD UNIQUE (pid, n)",
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        constraints("c").await,
+        [
+            "c_n_check c",
+            "c_n_fkey f",
+            "c_pid_fkey f",
+            "c_pid_n_key u",
+            "c_pkey p"
+        ]
+    );
+    client
+        .batch_execute(
+            "ALTER TABLE c RENAME CONSTRAINT c_n_fkey TO c_self, DROP CONSTRAINT c_pid_fkey",
+        )
+        .await
+        .unwrap_err();
+    // PostgreSQL takes RENAME CONSTRAINT alone.
+    client
+        .batch_execute(
+            "ALTER TABLE c RENAME CONSTRAINT c_n_fkey TO c_self; ALTER TABLE c DROP CONSTRAINT c_pid_fkey, \
+             DROP CONSTRAINT c_pid_n_key, ADD CONSTRAINT \"Named\" UNIQUE (n)",
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        constraints("c").await,
+        ["Named u", "c_n_check c", "c_pkey p", "c_self f"]
+    );
+    // The foreign key that was dropped is gone for good; the renamed one holds.
+    client
+        .batch_execute("INSERT INTO c VALUES (20, 99, 20)")
+        .await
+        .unwrap();
+    assert_eq!(
+        sqlstate(&client, "INSERT INTO c VALUES (21, 1, 999)").await,
+        "23503"
+    );
+    // A key added alone is a unique index under the constraint's name, and is
+    // dropped and renamed by it.
+    client
+        .batch_execute("ALTER TABLE t ADD CONSTRAINT t_key UNIQUE (a)")
+        .await
+        .unwrap();
+    assert_eq!(
+        sqlstate(&client, "INSERT INTO t VALUES (1, 'd', 'd')").await,
+        "23505"
+    );
+    client
+        .batch_execute("ALTER TABLE t RENAME CONSTRAINT t_key TO t_a_key")
+        .await
+        .unwrap();
+    assert_eq!(
+        rows(
+            &client,
+            "SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 't' ORDER BY name"
+        )
+        .await,
+        ["t_a_key", "t_b"]
+    );
+    client
+        .batch_execute("ALTER TABLE t DROP CONSTRAINT t_a_key")
+        .await
+        .unwrap();
+    client
+        .batch_execute("INSERT INTO t VALUES (1, 'd', 'd')")
+        .await
+        .unwrap();
+    assert_eq!(
+        sqlstate(&client, "ALTER TABLE c ADD CONSTRAINT c_self CHECK (n > 1)").await,
+        "42710"
+    );
+}
+
+async fn columns_change_type_nullability_and_default(cache: &str) {
+    let server = TestServer::start(cache, &[]);
+    let (client, _task) = server.connect().await;
+    client
+        .batch_execute(
+            "CREATE TABLE m (id serial PRIMARY KEY, v text, w varchar(10)); \
+             INSERT INTO m (v, w) VALUES ('1', 'a'), ('22', 'b')",
+        )
+        .await
+        .unwrap();
+    client
+        .batch_execute(
+            "ALTER TABLE m ALTER COLUMN v TYPE integer USING v::integer, \
+             ALTER COLUMN w SET DATA TYPE text, ALTER COLUMN w SET DEFAULT now()",
+        )
+        .await
+        .unwrap();
+    // The values are integers now, and the driver is told so.
+    let row = client
+        .query_one("SELECT v, w FROM m WHERE id = 2", &[])
+        .await
+        .unwrap();
+    assert_eq!(row.get::<_, i32>(0), 22);
+    assert_eq!(row.get::<_, String>(1), "b");
+    client
+        .batch_execute("INSERT INTO m (v) VALUES (3)")
+        .await
+        .unwrap();
+    let stamped: String = client
+        .query_one("SELECT w FROM m WHERE v = 3", &[])
+        .await
+        .unwrap()
+        .get(0);
+    assert!(stamped.starts_with("20"), "{stamped}");
+    // The rowid primary key goes on numbering where it was.
+    assert_eq!(
+        rows(&client, "SELECT id FROM m ORDER BY id").await,
+        ["1", "2", "3"]
+    );
+}
+
+async fn psql_describes_the_rebuilt_table(cache: &str) {
+    let server = TestServer::start(cache, &[]);
+    let (client, _task) = server.connect().await;
+    client.batch_execute(SCHEMA).await.unwrap();
+    client
+        .batch_execute(
+            "ALTER TABLE t ADD CONSTRAINT t_a_check CHECK (a > 0), ADD COLUMN pid int, \
+             ADD CONSTRAINT t_pid_fkey FOREIGN KEY (pid) REFERENCES p (id) ON DELETE SET NULL, \
+             ALTER COLUMN b SET NOT NULL, ALTER COLUMN c SET DEFAULT 'd'",
+        )
+        .await
+        .unwrap();
+    let output = server.psql(&["-c", "\\d t"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let described = stdout(&output);
+    for expected in [
+        " b      | text    |           | not null | ",
+        " c      | text    |           |          | 'd'",
+        "\"t_b\" btree (b)",
+        "Check constraints:\n    \"t_a_check\" CHECK (a > 0)",
+        "Foreign-key constraints:\n    \"t_pid_fkey\" FOREIGN KEY (pid) REFERENCES p(id) ON DELETE SET NULL",
+    ] {
+        assert!(described.contains(expected), "{expected:?} in\n{described}");
+    }
+    let output = server.psql(&["-c", "\\d p"]);
+    assert!(
+        stdout(&output).contains("TABLE \"t\" CONSTRAINT \"t_pid_fkey\" FOREIGN KEY (pid) REFERENCES p(id) ON DELETE SET NULL"),
+        "{}",
+        stdout(&output)
+    );
+}
