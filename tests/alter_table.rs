@@ -4,7 +4,9 @@
 //! a new FOREIGN KEY, rows a CHECK refuses, NULLs under SET NOT NULL, an unknown
 //! constraint) changes nothing and says why with PostgreSQL's SQLSTATE; inside a
 //! client's transaction too, from the simple and the extended protocol; and psql's
-//! `\d` shows the constraints under PostgreSQL's names.
+//! `\d` shows the constraints under PostgreSQL's names. Also: foreign keys
+//! checked at COMMIT (`DEFERRABLE INITIALLY DEFERRED`, `SET CONSTRAINTS ALL
+//! DEFERRED`) and `CREATE INDEX CONCURRENTLY`.
 
 mod common;
 
@@ -17,7 +19,9 @@ in_both_cache_modes!(
     failed_rebuilds_change_nothing,
     constraints_are_added_dropped_and_renamed_by_postgres_names,
     columns_change_type_nullability_and_default,
-    psql_describes_the_rebuilt_table
+    psql_describes_the_rebuilt_table,
+    deferred_foreign_keys_are_checked_at_commit,
+    create_index_concurrently_creates_the_index
 );
 
 async fn sqlstate(client: &Client, sql: &str) -> String {
@@ -457,5 +461,118 @@ async fn psql_describes_the_rebuilt_table(cache: &str) {
         stdout(&output).contains("TABLE \"t\" CONSTRAINT \"t_pid_fkey\" FOREIGN KEY (pid) REFERENCES p(id) ON DELETE SET NULL"),
         "{}",
         stdout(&output)
+    );
+}
+
+async fn deferred_foreign_keys_are_checked_at_commit(cache: &str) {
+    let server = TestServer::start(cache, &[]);
+    let (client, _task) = server.connect().await;
+    client.batch_execute(SCHEMA).await.unwrap();
+    // Declared in CREATE TABLE (a `serial` column, so the statement goes
+    // through the dialect's translation), and added by ALTER TABLE.
+    client
+        .batch_execute(
+            "CREATE TABLE d (id serial PRIMARY KEY, pid int REFERENCES p (id) DEFERRABLE INITIALLY DEFERRED, q int); \
+             ALTER TABLE d ADD CONSTRAINT d_q_fkey FOREIGN KEY (q) REFERENCES p (id) DEFERRABLE INITIALLY DEFERRED",
+        )
+        .await
+        .unwrap();
+    for column in ["pid", "q"] {
+        let id = if column == "pid" { 50 } else { 60 };
+        client
+            .batch_execute(&format!(
+                "BEGIN; INSERT INTO d ({column}) VALUES ({id}); INSERT INTO p VALUES ({id}, 'late'); COMMIT"
+            ))
+            .await
+            .unwrap_or_else(|e| panic!("{column}: {e:?}"));
+        client.batch_execute("BEGIN").await.unwrap();
+        client
+            .batch_execute(&format!("INSERT INTO d ({column}) VALUES (99)"))
+            .await
+            .unwrap();
+        assert_eq!(sqlstate(&client, "COMMIT").await, "23503", "{column}");
+    }
+    assert_eq!(rows(&client, "SELECT count(*) FROM d").await, ["2"]);
+    // An immediate key waits for COMMIT under SET CONSTRAINTS ALL DEFERRED, from
+    // either protocol.
+    assert_eq!(
+        sqlstate(&client, "INSERT INTO c VALUES (30, 70, 1)").await,
+        "23503"
+    );
+    client.batch_execute("BEGIN").await.unwrap();
+    client
+        .execute("SET CONSTRAINTS ALL DEFERRED", &[])
+        .await
+        .unwrap();
+    client
+        .execute("INSERT INTO c VALUES (30, 70, 1)", &[])
+        .await
+        .unwrap();
+    client
+        .batch_execute("INSERT INTO p VALUES (70, 'x'); COMMIT")
+        .await
+        .unwrap();
+    client
+        .batch_execute("BEGIN; SET CONSTRAINTS ALL DEFERRED; INSERT INTO c VALUES (31, 71, 1)")
+        .await
+        .unwrap();
+    assert_eq!(sqlstate(&client, "COMMIT").await, "23503");
+    // The deferral ends with its transaction; IMMEDIATE turns it off within one.
+    assert_eq!(
+        sqlstate(&client, "INSERT INTO c VALUES (31, 71, 1)").await,
+        "23503"
+    );
+    client
+        .batch_execute("BEGIN; SET CONSTRAINTS ALL DEFERRED; SET CONSTRAINTS ALL IMMEDIATE")
+        .await
+        .unwrap();
+    assert_eq!(
+        sqlstate(&client, "INSERT INTO c VALUES (31, 71, 1)").await,
+        "23503"
+    );
+    client.batch_execute("ROLLBACK").await.unwrap();
+    assert_eq!(
+        rows(&client, "SELECT id FROM c ORDER BY id").await,
+        ["10", "11", "12", "30"]
+    );
+}
+
+async fn create_index_concurrently_creates_the_index(cache: &str) {
+    let server = TestServer::start(cache, &[]);
+    let (client, _task) = server.connect().await;
+    client.batch_execute(SCHEMA).await.unwrap();
+    for _ in 0..2 {
+        client
+            .batch_execute("CREATE UNIQUE INDEX CONCURRENTLY IF NOT EXISTS t_a ON t (a)")
+            .await
+            .unwrap();
+    }
+    assert_eq!(
+        sqlstate(&client, "INSERT INTO t VALUES (1, 'a', 'b')").await,
+        "23505"
+    );
+    client
+        .batch_execute("CREATE INDEX CONCURRENTLY t_c ON public.t (c)")
+        .await
+        .unwrap();
+    assert_eq!(
+        rows(
+            &client,
+            "SELECT indexname FROM pg_indexes WHERE tablename = 't' ORDER BY 1"
+        )
+        .await,
+        ["t_a", "t_b", "t_c"]
+    );
+    client
+        .batch_execute("DROP INDEX CONCURRENTLY t_c")
+        .await
+        .unwrap();
+    assert_eq!(
+        rows(
+            &client,
+            "SELECT count(*) FROM sqlite_schema WHERE name = 't_c'"
+        )
+        .await,
+        ["0"]
     );
 }

@@ -180,6 +180,18 @@ fn build(text: &str, tokens: &[Token]) -> Result<Statement, Error> {
         })
         .collect();
     let shape = classify::classify(text, &tokens)?;
+    if let Some(pragma) = translate::set_constraints(text, &tokens) {
+        // It changes the writer's transaction, so it runs where writes do.
+        return Ok(Statement {
+            action: Action::Write,
+            ..statement(
+                text.into(),
+                &shape,
+                0,
+                Plan::Script(Arc::from([Arc::from(pragma)])),
+            )
+        });
+    }
     if let Some(command) = session::recognise(text, &tokens)? {
         return Ok(Statement {
             returns_rows: command.returns_rows(),
