@@ -6,7 +6,8 @@
 //! client's transaction too, from the simple and the extended protocol; and psql's
 //! `\d` shows the constraints under PostgreSQL's names. Also: foreign keys
 //! checked at COMMIT (`DEFERRABLE INITIALLY DEFERRED`, `SET CONSTRAINTS ALL
-//! DEFERRED`) and `CREATE INDEX CONCURRENTLY`.
+//! DEFERRED`), `CREATE INDEX CONCURRENTLY`, and enum types (`CREATE TYPE ... AS
+//! ENUM`, `ALTER TYPE ... ADD VALUE`, `DROP TYPE`) as drivers see them.
 
 mod common;
 
@@ -21,7 +22,8 @@ in_both_cache_modes!(
     columns_change_type_nullability_and_default,
     psql_describes_the_rebuilt_table,
     deferred_foreign_keys_are_checked_at_commit,
-    create_index_concurrently_creates_the_index
+    create_index_concurrently_creates_the_index,
+    enum_types_hold_columns_to_their_labels
 );
 
 async fn sqlstate(client: &Client, sql: &str) -> String {
@@ -573,6 +575,135 @@ async fn create_index_concurrently_creates_the_index(cache: &str) {
             "SELECT count(*) FROM sqlite_schema WHERE name = 't_c'"
         )
         .await,
+        ["0"]
+    );
+}
+
+async fn enum_types_hold_columns_to_their_labels(cache: &str) {
+    let server = TestServer::start(cache, &[]);
+    let (client, _task) = server.connect().await;
+    client
+        .batch_execute(
+            "CREATE TYPE mood AS ENUM ('sad', 'ok', 'happy'); \
+             CREATE TABLE person (id serial PRIMARY KEY, name text, current mood NOT NULL DEFAULT 'ok'); \
+             INSERT INTO person (name, current) VALUES ('a', 'sad'), ('b', 'happy'); \
+             INSERT INTO person (name) VALUES ('c')",
+        )
+        .await
+        .unwrap();
+    // A value that is no label: 22P02, from either protocol.
+    let error = client
+        .execute(
+            "INSERT INTO person (name, current) VALUES ($1, $2)",
+            &[&"d", &"angry"],
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(error.code().map(|c| c.code()), Some("22P02"), "{error:?}");
+    let message = error.as_db_error().map(|e| e.message().to_owned());
+    assert_eq!(
+        message.as_deref(),
+        Some("invalid input value for enum mood"),
+        "{error:?}"
+    );
+    assert_eq!(
+        sqlstate(&client, "UPDATE person SET current = 'x' WHERE id = 1").await,
+        "22P02"
+    );
+    // A new label is taken at once, by the tables already made; sort orders hold.
+    client
+        .batch_execute("ALTER TYPE mood ADD VALUE 'angry' BEFORE 'sad'; ALTER TYPE mood ADD VALUE IF NOT EXISTS 'ok'")
+        .await
+        .unwrap();
+    client
+        .execute(
+            "INSERT INTO person (name, current) VALUES ($1, $2)",
+            &[&"d", &"angry"],
+        )
+        .await
+        .unwrap();
+    // Values come back as text, typed as drivers expect.
+    let row = client
+        .query_one("SELECT name, current FROM person WHERE id = 4", &[])
+        .await
+        .unwrap();
+    assert_eq!(row.get::<_, String>(1), "angry");
+    assert_eq!(
+        rows(
+            &client,
+            "SELECT name || ':' || current FROM person ORDER BY id"
+        )
+        .await,
+        ["a:sad", "b:happy", "c:ok", "d:angry"]
+    );
+    // The catalog: a pg_type row of type 'e', its pg_enum rows, the column's type.
+    assert_eq!(
+        rows(
+            &client,
+            "SELECT t.typname || ' ' || t.typtype || ' ' || e.enumlabel FROM pg_type t \
+             JOIN pg_enum e ON e.enumtypid = t.oid ORDER BY e.enumsortorder"
+        )
+        .await,
+        ["mood e angry", "mood e sad", "mood e ok", "mood e happy"]
+    );
+    assert_eq!(
+        rows(
+            &client,
+            "SELECT format_type(a.atttypid, a.atttypmod) FROM pg_attribute a \
+             JOIN pg_type t ON t.oid = a.atttypid WHERE a.attname = 'current' AND t.typtype = 'e'"
+        )
+        .await,
+        ["mood"]
+    );
+    // No CHECK of the table's own shows for it.
+    assert_eq!(
+        rows(
+            &client,
+            "SELECT count(*) FROM pg_constraint WHERE contype = 'c'"
+        )
+        .await,
+        ["0"]
+    );
+    let output = server.psql(&["-c", "\\d person", "-c", "\\dT"]);
+    let described = stdout(&output);
+    assert!(
+        described.contains(" current | mood    |"),
+        "{described}{}",
+        stderr(&output)
+    );
+    assert!(described.contains(" public | mood |"), "{described}");
+    // A column added or retyped to the enum is held to it too.
+    client
+        .batch_execute(
+            "ALTER TABLE person ADD COLUMN later mood, ALTER COLUMN name TYPE mood USING 'ok'",
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        sqlstate(&client, "UPDATE person SET later = 'nope'").await,
+        "22P02"
+    );
+    assert_eq!(
+        sqlstate(&client, "UPDATE person SET name = 'nope'").await,
+        "22P02"
+    );
+    // Errors: a type made twice, a type still used, an unknown one.
+    assert_eq!(
+        sqlstate(&client, "CREATE TYPE mood AS ENUM ('x')").await,
+        "42710"
+    );
+    assert_eq!(
+        sqlstate(&client, "ALTER TYPE mood ADD VALUE 'ok'").await,
+        "42710"
+    );
+    assert_eq!(sqlstate(&client, "DROP TYPE mood").await, "2BP01");
+    assert_eq!(sqlstate(&client, "DROP TYPE nope").await, "42704");
+    client
+        .batch_execute("DROP TYPE IF EXISTS nope; DROP TABLE person; DROP TYPE mood")
+        .await
+        .unwrap();
+    assert_eq!(
+        rows(&client, "SELECT count(*) FROM pg_type WHERE typtype = 'e'").await,
         ["0"]
     );
 }

@@ -29,6 +29,7 @@ use sqlx::{AssertSqlSafe, Executor, Row, SqliteConnection};
 
 use super::connection::HeldConnection;
 use crate::error::{Error, ErrorKind};
+use crate::sql::enums::add_checks;
 use crate::sql::quote::identifier;
 use crate::sql::table_definition::{TableDefinition, renamed_index};
 use crate::sql::{AlterAction, AlterTable};
@@ -103,6 +104,7 @@ async fn rebuild(conn: &mut HeldConnection, alter: &AlterTable) -> Result<(), Er
     for action in &alter.actions {
         apply(&mut new, &mut dependents, action)?;
     }
+    add_checks(&mut new, &super::enums::load(conn.sqlx()).await?);
     swap(conn, &table, &old, &new, &dependents).await?;
     check_foreign_keys(conn.sqlx(), &table, &new).await
 }

@@ -9,6 +9,7 @@ mod checks;
 mod classify;
 mod copy;
 mod dialect;
+pub mod enums;
 mod known_queries;
 mod lexer;
 mod params;
@@ -73,6 +74,8 @@ pub enum Plan {
     /// An `ALTER TABLE` SQLite has no statement for: the engine rebuilds the
     /// table under its new definition.
     Rebuild(Arc<AlterTable>),
+    /// `CREATE TYPE ... AS ENUM`, `DROP TYPE`, `ALTER TYPE ... ADD VALUE`.
+    Enum(Arc<enums::EnumChange>),
 }
 
 impl Statement {
@@ -205,6 +208,12 @@ fn build(text: &str, tokens: &[Token]) -> Result<Statement, Error> {
             0,
             Plan::Script(parts.into_iter().map(Arc::from).collect()),
         ));
+    }
+    if let Some(change) = enums::statement(text, &tokens)? {
+        return Ok(Statement {
+            action: Action::Write,
+            ..statement(text.into(), &shape, 0, Plan::Enum(Arc::new(change)))
+        });
     }
     if let Some(alter) = dialect::alter_table(text, &tokens)? {
         return Ok(statement(

@@ -246,6 +246,8 @@ enum Element {
 pub struct TableDefinition {
     /// The table's name, unquoted.
     pub table: String,
+    /// The statement as written up to its opening parenthesis.
+    head: String,
     elements: Vec<Element>,
     /// What follows the closing parenthesis (`WITHOUT ROWID`, `STRICT`).
     tail: String,
@@ -286,6 +288,7 @@ impl TableDefinition {
         }
         Ok(TableDefinition {
             table,
+            head: sql[..tokens[open].start].trim().to_owned(),
             elements,
             tail: sql[tokens[close].end..].trim().to_owned(),
         })
@@ -293,6 +296,16 @@ impl TableDefinition {
 
     /// The `CREATE TABLE` statement for this definition under `name`.
     pub fn create_sql(&self, name: &str) -> String {
+        self.statement(&format!("CREATE TABLE {}", identifier(name)))
+    }
+
+    /// The statement for this definition, with its head (`CREATE TABLE IF NOT
+    /// EXISTS t`) as it was written.
+    pub fn sql_as_written(&self) -> String {
+        self.statement(&self.head)
+    }
+
+    fn statement(&self, head: &str) -> String {
         let parts: Vec<String> = self
             .elements
             .iter()
@@ -301,7 +314,7 @@ impl TableDefinition {
                 Element::Constraint(c) => c.sql(),
             })
             .collect();
-        let mut sql = format!("CREATE TABLE {} ({})", identifier(name), parts.join(", "));
+        let mut sql = format!("{head} ({})", parts.join(", "));
         if !self.tail.is_empty() {
             sql.push(' ');
             sql.push_str(&self.tail);

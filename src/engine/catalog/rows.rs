@@ -183,11 +183,19 @@ fn unique_index_over(table: &Object, objects: &[Object], columns: &[String]) -> 
 /// `t_col_check` after the column they are declared on or first mention, else
 /// `t_check`, `t_check1`, ...
 fn check_rows(script: &mut String, table: &Object, table_oid: i64) {
-    let checks = table
+    // An enum column's CHECK is the type's doing, not a constraint of the table.
+    let checks: Vec<_> = table
         .sql
         .as_deref()
         .map(crate::sql::check_constraints)
-        .unwrap_or_default();
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|c| {
+            !c.name
+                .as_deref()
+                .is_some_and(|n| n.starts_with(crate::sql::enums::CHECK_PREFIX))
+        })
+        .collect();
     if checks.is_empty() {
         return;
     }
