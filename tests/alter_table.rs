@@ -459,10 +459,29 @@ async fn columns_change_type_nullability_and_default(cache: &str) {
         .unwrap()
         .get(0);
     assert!(stamped.starts_with("20"), "{stamped}");
-    // The rowid primary key goes on numbering where it was.
+    // The rowid primary key goes on numbering where it was, made bigint too.
     assert_eq!(
         rows(&client, "SELECT id FROM m ORDER BY id").await,
         ["1", "2", "3"]
+    );
+    client
+        .batch_execute("ALTER TABLE m ALTER COLUMN id TYPE bigint")
+        .await
+        .unwrap();
+    assert_eq!(
+        rows(&client, "INSERT INTO m (v) VALUES (4) RETURNING id").await,
+        ["4"]
+    );
+    // ADD COLUMN IF NOT EXISTS: nothing for a column that is there.
+    client
+        .batch_execute(
+            "ALTER TABLE m ADD COLUMN IF NOT EXISTS v text; ALTER TABLE m ADD COLUMN IF NOT EXISTS x int",
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        rows(&client, "SELECT v, x FROM m WHERE id = 4").await,
+        ["4|NULL"]
     );
 }
 

@@ -31,7 +31,7 @@ use super::connection::HeldConnection;
 use crate::error::{Error, ErrorKind};
 use crate::sql::enums::add_checks;
 use crate::sql::quote::identifier;
-use crate::sql::table_definition::{TableDefinition, renamed_index};
+use crate::sql::table_definition::{ConstraintKind, TableDefinition, renamed_index};
 use crate::sql::{AlterAction, AlterTable};
 
 /// The new table's name while it is filled.
@@ -171,7 +171,16 @@ fn apply(
             using,
         } => {
             let column = def.column_mut(column)?;
-            column.type_sql = type_sql.clone();
+            // The rowid's alias stays one (a `serial` key made `bigint`): its
+            // type must stay INTEGER for that.
+            let rowid_alias = column.type_sql.eq_ignore_ascii_case("INTEGER")
+                && column
+                    .constraints
+                    .iter()
+                    .any(|c| c.kind == ConstraintKind::PrimaryKey);
+            if !(rowid_alias && is_integer_type(type_sql)) {
+                column.type_sql = type_sql.clone();
+            }
             if let Some(using) = using {
                 column.source = Some(using.clone());
             }
@@ -184,6 +193,14 @@ fn apply(
         }
     }
     Ok(())
+}
+
+/// Whether a declared type is one of PostgreSQL's integer types.
+fn is_integer_type(type_sql: &str) -> bool {
+    matches!(
+        type_sql.trim().to_ascii_lowercase().as_str(),
+        "integer" | "int" | "int4" | "bigint" | "int8" | "smallint" | "int2"
+    )
 }
 
 fn is_index(sql: &str) -> bool {

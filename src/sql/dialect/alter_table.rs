@@ -113,7 +113,11 @@ pub(in crate::sql) fn statement(sql: &str, tokens: &[Token]) -> Result<Option<Al
                 ..
             } => {
                 let (column, before) = new_column(&table, &column_def.to_string())?;
-                if alter.operations.len() == 1 && before.is_empty() && column.addable_in_place() {
+                if alter.operations.len() == 1
+                    && !*if_not_exists
+                    && before.is_empty()
+                    && column.addable_in_place()
+                {
                     return Ok(None);
                 }
                 plan.before.extend(before);
