@@ -531,6 +531,19 @@ async fn deferred_foreign_keys_are_checked_at_commit(cache: &str) {
         )
         .await
         .unwrap();
+    // The catalog says so, as PostgreSQL's does.
+    assert_eq!(
+        rows(
+            &client,
+            "SELECT conname, condeferrable, condeferred, pg_get_constraintdef(oid) FROM pg_constraint \
+             WHERE conrelid = 'd'::regclass AND contype = 'f' ORDER BY conname"
+        )
+        .await,
+        [
+            "d_pid_fkey|t|t|FOREIGN KEY (pid) REFERENCES p(id) DEFERRABLE INITIALLY DEFERRED",
+            "d_q_fkey|t|t|FOREIGN KEY (q) REFERENCES p(id) DEFERRABLE INITIALLY DEFERRED"
+        ]
+    );
     for column in ["pid", "q"] {
         let id = if column == "pid" { 50 } else { 60 };
         client

@@ -591,6 +591,31 @@ impl TableDefinition {
     /// The name PostgreSQL gives the constraint of `kind` (a primary key,
     /// unique or foreign key) over `columns`.
     pub fn key_name(&self, kind: ConstraintKind, columns: &[String]) -> Option<String> {
+        let (column, constraint) = self.key(kind, columns)?;
+        // Unnamed CHECKs are not keys: their counter plays no part here.
+        self.postgres_name(column, constraint, &mut 0)
+    }
+
+    /// When the foreign key over `columns` is checked: (`DEFERRABLE`,
+    /// `INITIALLY DEFERRED`).
+    pub fn foreign_key_deferral(&self, columns: &[String]) -> (bool, bool) {
+        let Some((_, key)) = self.key(ConstraintKind::ForeignKey, columns) else {
+            return (false, false);
+        };
+        let words: Vec<String> = key
+            .body
+            .split_whitespace()
+            .map(str::to_ascii_uppercase)
+            .collect();
+        let after =
+            |first: &str, second: &str| words.windows(2).any(|w| w[0] == first && w[1] == second);
+        let deferrable = words.iter().any(|w| w == "DEFERRABLE") && !after("NOT", "DEFERRABLE");
+        (deferrable, deferrable && after("INITIALLY", "DEFERRED"))
+    }
+
+    /// The constraint of `kind` over `columns`, with the column it is declared
+    /// on for a column constraint.
+    fn key(&self, kind: ConstraintKind, columns: &[String]) -> Option<(Option<&str>, &Constraint)> {
         let same = |names: &[String]| {
             names.len() == columns.len()
                 && names
@@ -598,7 +623,6 @@ impl TableDefinition {
                     .zip(columns)
                     .all(|(a, b)| a.eq_ignore_ascii_case(b))
         };
-        let mut unnamed_checks = 0;
         for element in &self.elements {
             let (column, constraints) = match element {
                 Element::Column(c) => (Some(c), c.constraints.as_slice()),
@@ -610,11 +634,7 @@ impl TableDefinition {
                     None => constraint.columns.clone(),
                 };
                 if constraint.kind == kind && same(&over) {
-                    return self.postgres_name(
-                        column.map(|c| c.name.as_str()),
-                        constraint,
-                        &mut unnamed_checks,
-                    );
+                    return Some((column.map(|c| c.name.as_str()), constraint));
                 }
             }
         }

@@ -640,6 +640,8 @@ fn foreign_key_rows(
     let name = definition(table)
         .and_then(|def| def.foreign_key_name(&key.from))
         .unwrap_or_else(|| format!("{}_{}_fkey", table.name, key.from.join("_")));
+    let deferral =
+        definition(table).map_or((false, false), |def| def.foreign_key_deferral(&key.from));
     let to: Vec<String> = key.to.iter().flatten().cloned().collect();
     // A key that names no columns references the primary key.
     let referenced_columns = match referenced {
@@ -675,6 +677,12 @@ fn foreign_key_rows(
             let _ = write!(definition, " ON {event} {action}");
         }
     }
+    let (deferrable, deferred) = deferral;
+    match (deferrable, deferred) {
+        (true, true) => definition.push_str(" DEFERRABLE INITIALLY DEFERRED"),
+        (true, false) => definition.push_str(" DEFERRABLE"),
+        _ => {}
+    }
     let oid = FOREIGN_KEY + table_oid * 64 + key.id;
     constraint_row(
         script,
@@ -688,6 +696,12 @@ fn foreign_key_rows(
         &foreign_key,
         (action_code(&key.on_update), action_code(&key.on_delete)),
     );
+    if deferrable {
+        let _ = writeln!(
+            script,
+            "UPDATE temp.pg_constraint SET condeferrable = true, condeferred = {deferred} WHERE oid = {oid};"
+        );
+    }
     insert(
         script,
         "litewire_definitions",
