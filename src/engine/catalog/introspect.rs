@@ -28,6 +28,7 @@ pub(in crate::engine) struct ColumnInfo {
     pub(in crate::engine) hidden: i64,
 }
 
+#[derive(Clone)]
 pub(in crate::engine) struct IndexInfo {
     pub(in crate::engine) name: String,
     pub(in crate::engine) unique: bool,
@@ -49,7 +50,7 @@ pub(super) async fn read_schema(conn: &mut SqliteConnection) -> Result<Vec<Objec
     let rows = sqlx::query(
         "SELECT rowid, type, name, sql FROM main.sqlite_schema \
          WHERE type IN ('table', 'view', 'index') \
-           AND name NOT IN ('sqlite_sequence', 'sqlite_stat1', 'sqlite_stat4', 'litewire_sequences') \
+           AND name NOT IN ('sqlite_sequence', 'sqlite_stat1', 'sqlite_stat4', 'litewire_sequences', 'litewire_enums') \
          ORDER BY rowid",
     )
     .fetch_all(&mut *conn)
