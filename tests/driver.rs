@@ -26,7 +26,8 @@ in_both_cache_modes!(
     parameter_types_inferred_from_columns,
     unknown_binary_parameters_decoded_by_inferred_type,
     parameter_types_of_statement_shapes,
-    array_parameters_for_any
+    array_parameters_for_any,
+    settings_functions_anywhere_in_a_query
 );
 
 const SCHEMA: &str = "CREATE TABLE items (id integer PRIMARY KEY, name varchar(20) NOT NULL, price double precision, qty bigint, data bytea, ok boolean);
@@ -1225,5 +1226,103 @@ async fn array_parameters_for_any(cache: &str) {
     assert_eq!(
         client.query("SELECT 1", &[]).await.unwrap()[0].get::<_, i64>(0),
         1
+    );
+}
+
+/// `set_config()` and `current_setting()` are functions like any other: in a
+/// select list beside others, with parameters, and changing what `SHOW` sees
+/// with `SET`'s transaction rules.
+async fn settings_functions_anywhere_in_a_query(cache: &str) {
+    let server = TestServer::start(cache, &[]);
+    let (client, _conn) = server.connect().await;
+    let show = |name: &'static str| {
+        let client = &client;
+        async move {
+            let rows = client.simple_query(&format!("SHOW {name}")).await.unwrap();
+            match &rows[1] {
+                SimpleQueryMessage::Row(row) => row.get(0).unwrap().to_owned(),
+                other => panic!("SHOW answered {other:?}"),
+            }
+        }
+    };
+    // asyncpg's first query before its type introspection, and its last.
+    let row = client
+        .query_one(
+            "SELECT current_setting('jit') AS cur, set_config('jit', 'on', false) AS new",
+            &[],
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        (row.get::<_, String>("cur"), row.get::<_, String>("new")),
+        ("off".to_owned(), "on".to_owned())
+    );
+    assert_eq!(show("jit").await, "on");
+    let restored: String = client
+        .query_one("SELECT set_config('jit', $1, false)", &[&"off"])
+        .await
+        .unwrap()
+        .get(0);
+    assert_eq!(restored, "off");
+    assert_eq!(show("jit").await, "off");
+
+    // Per row, with values from the query; a custom setting is known once set.
+    let rows = client
+        .query(
+            "SELECT set_config('app.last', name, false) FROM (SELECT 'a' AS name UNION ALL SELECT 'b') ORDER BY 1",
+            &[],
+        )
+        .await
+        .unwrap();
+    assert_eq!(rows.len(), 2);
+    assert_eq!(show("app.last").await, "b");
+    let missing: Option<String> = client
+        .query_one("SELECT current_setting('app.never_set', true)", &[])
+        .await
+        .unwrap()
+        .get(0);
+    assert_eq!(missing, None);
+
+    // is_local lasts until the transaction ends; a rolled-back one undoes it all.
+    client.batch_execute("BEGIN").await.unwrap();
+    client
+        .query_one("SELECT set_config('app.last', 'local', true)", &[])
+        .await
+        .unwrap();
+    assert_eq!(show("app.last").await, "local");
+    client.batch_execute("COMMIT").await.unwrap();
+    assert_eq!(show("app.last").await, "b");
+    client.batch_execute("BEGIN").await.unwrap();
+    client
+        .query_one(
+            "SELECT pg_catalog.set_config('app.last', 'gone', false)",
+            &[],
+        )
+        .await
+        .unwrap();
+    client.batch_execute("ROLLBACK").await.unwrap();
+    assert_eq!(show("app.last").await, "b");
+
+    // Describing a statement changes nothing.
+    client
+        .prepare("SELECT set_config('app.last', 'described', false)")
+        .await
+        .unwrap();
+    assert_eq!(show("app.last").await, "b");
+
+    // The SQLSTATEs SET and SHOW answer with.
+    let error = client
+        .query_one("SELECT current_setting('no_such_setting')", &[])
+        .await
+        .unwrap_err();
+    assert_eq!(error.code(), Some(&SqlState::UNDEFINED_OBJECT), "{error}");
+    let error = client
+        .query_one("SELECT 1, set_config('server_version', '1', false)", &[])
+        .await
+        .unwrap_err();
+    assert_eq!(
+        error.code(),
+        Some(&SqlState::CANT_CHANGE_RUNTIME_PARAM),
+        "{error}"
     );
 }

@@ -5,7 +5,8 @@
 //! `litewire_array*` functions, `format_type()` for the catalog. Each is a plain
 //! Rust function over [`Arg`]s; one trampoline adapts them to SQLite's C API and
 //! turns a panic into an SQL error instead of unwinding into C. The sequence
-//! functions (`nextval()`, ... see `sequences`) also get the connection they run
+//! functions (`nextval()`, ... see `sequences`) and the settings ones
+//! (`set_config()`, ... see `config_functions`) also get the connection they run
 //! on, and are never treated as deterministic: SQLite calls them once per row.
 
 use std::cell::RefCell;
@@ -17,7 +18,7 @@ use libsqlite3_sys as ffi;
 use regex::Regex;
 
 use super::catalog::format_type;
-use super::sequences;
+use super::{config_functions, sequences};
 
 /// One argument as SQLite passed it.
 #[derive(Debug, Clone, PartialEq)]
@@ -31,7 +32,7 @@ pub(super) enum Arg<'a> {
 
 impl Arg<'_> {
     /// The value as PostgreSQL would print it inside an array.
-    fn text(&self) -> Option<String> {
+    pub(super) fn text(&self) -> Option<String> {
         match self {
             Arg::Null => None,
             Arg::Int(i) => Some(i.to_string()),
@@ -90,6 +91,9 @@ const ON_CONNECTION: &[(&str, c_int, OnConnection)] = &[
     ("lastval", 0, sequences::lastval),
     ("pg_get_serial_sequence", 2, sequences::serial_sequence),
     ("litewire_error", 1, sequences::raise),
+    ("current_setting", 1, config_functions::current_setting),
+    ("current_setting", 2, config_functions::current_setting),
+    ("set_config", 3, config_functions::set_config),
 ];
 
 /// Registers the functions on a connection.

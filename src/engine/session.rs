@@ -24,7 +24,7 @@ use super::declared_columns::{DeclaredColumns, declared};
 use super::direct;
 use super::result::ResultSink;
 use super::sequences::SessionValues;
-use super::settings::Settings;
+use super::settings::{Settings, SharedSettings};
 use super::snapshots::SharedRead;
 use super::{Column, Engine, Holding, QueryResult, Value, exec};
 use crate::error::{Error, ErrorKind};
@@ -72,7 +72,8 @@ pub struct Session {
     cursors: HashMap<CursorId, OpenCursor>,
     next_cursor: CursorId,
     identity: SessionIdentity,
-    settings: Settings,
+    /// Shared with the connections that run its statements (`set_config()`).
+    settings: SharedSettings,
     /// SQLite's rule instead of PostgreSQL's: a failed statement inside a
     /// transaction undoes only itself, and the transaction goes on.
     errors_keep_transaction: bool,
@@ -126,7 +127,7 @@ impl Session {
             cursors: HashMap::new(),
             next_cursor: 0,
             identity,
-            settings,
+            settings: SharedSettings::new(settings),
             errors_keep_transaction: false,
             read_only: false,
             holding: None,
@@ -169,6 +170,7 @@ impl Session {
     /// (`idle_in_transaction_session_timeout`); `None`: no limit.
     pub fn idle_in_transaction_timeout(&self) -> Option<std::time::Duration> {
         self.settings
+            .lock()
             .duration("idle_in_transaction_session_timeout")
     }
 
@@ -180,16 +182,18 @@ impl Session {
     /// first statement.
     pub fn identify(&mut self, identity: SessionIdentity, settings: Settings) {
         self.identity = identity;
-        self.settings = settings.with_server_defaults(&self.engine.timeout_defaults);
+        self.settings
+            .replace(settings.with_server_defaults(&self.engine.timeout_defaults));
     }
 
-    pub fn settings(&self) -> &Settings {
-        &self.settings
+    /// The session's settings as they are now.
+    pub fn settings(&self) -> Settings {
+        self.settings.snapshot()
     }
 
     /// Reported settings that changed since the last call (for ParameterStatus).
     pub fn take_setting_changes(&mut self) -> Vec<(String, String)> {
-        self.settings.take_changes()
+        self.settings.lock().take_changes()
     }
 
     /// Runs one statement with its parameters (`?1..?N`) and collects its result.
@@ -250,6 +254,7 @@ impl Session {
     fn deadline(&self) -> Option<Instant> {
         let timeout = self
             .settings
+            .lock()
             .duration("statement_timeout")
             .map(|timeout| Instant::now() + timeout);
         match (timeout, self.time_limit) {
@@ -389,7 +394,7 @@ impl Session {
         params: &[Value],
     ) -> Result<direct::Cursor, Error> {
         if stmt.catalog {
-            let (identity, settings) = (self.identity.clone(), self.settings.clone());
+            let (identity, settings) = (self.identity.clone(), self.settings.snapshot());
             catalog::prepare(self.connection().await?, &identity, &settings).await?;
         }
         let (handle, _) = self.held().await?.direct().await?;
@@ -477,7 +482,7 @@ impl Session {
         }
         if stmt.catalog {
             // The catalog's tables must exist for SQLite to prepare the statement.
-            let (identity, settings) = (self.identity.clone(), self.settings.clone());
+            let (identity, settings) = (self.identity.clone(), self.settings.snapshot());
             catalog::prepare(self.connection().await?, &identity, &settings).await?;
         }
         let (handle, statements) = self.held().await?.direct().await?;
@@ -490,7 +495,10 @@ impl Session {
         if columns.iter().any(|c| c.decltype.is_none()) {
             // The inference may run a query's first step: no sequence may
             // advance for it (see `sequences`).
-            let describing = self.sequence_values.describing();
+            let describing = (
+                self.sequence_values.describing(),
+                self.settings.describing(),
+            );
             let conn = self.connection().await?;
             exec::infer_expression_types(conn, stmt, &mut columns).await;
             drop(describing);
@@ -653,15 +661,20 @@ impl Session {
     ) -> Result<(), Error> {
         if let Plan::Session(command) = &stmt.plan {
             let in_transaction = self.state != TransactionState::Idle;
-            let result = commands::run(&mut self.settings, in_transaction, command, stmt.kind)?;
+            let result = commands::run(
+                &mut self.settings.lock(),
+                in_transaction,
+                command,
+                stmt.kind,
+            )?;
             if *command == SessionCommand::DiscardAll {
                 // The connection's own state goes too: TEMP objects, PRAGMAs.
                 let (engine, role) = (self.engine.clone(), self.identity.role);
                 self.sequence_values.clear();
-                let values = self.sequence_values.clone();
+                let (values, settings) = (self.sequence_values.clone(), self.settings.clone());
                 let conn = self.held().await?;
                 engine.reset(conn).await?;
-                conn.assign(role, &values).await?;
+                conn.assign(role, &values, &settings).await?;
             }
             return result.send_to(sink).await;
         }
@@ -689,7 +702,7 @@ impl Session {
         }
         let engine = self.engine.clone();
         if stmt.catalog {
-            let (identity, settings) = (self.identity.clone(), self.settings.clone());
+            let (identity, settings) = (self.identity.clone(), self.settings.snapshot());
             catalog::prepare(self.connection().await?, &identity, &settings).await?;
         }
         let result = match &stmt.plan {
@@ -768,7 +781,7 @@ impl Session {
             None => {
                 let mut fresh = self.engine.fresh_reader().await?;
                 fresh
-                    .assign(self.identity.role, &self.sequence_values)
+                    .assign(self.identity.role, &self.sequence_values, &self.settings)
                     .await?;
                 self.fresh = Some(fresh);
             }
@@ -796,7 +809,7 @@ impl Session {
             self.open = true;
         }
         self.state = TransactionState::Active;
-        self.settings.begin_transaction();
+        self.settings.lock().begin_transaction();
         Ok(())
     }
 
@@ -828,7 +841,7 @@ impl Session {
             false => {
                 let mut writer = self.engine.writer().await?;
                 writer
-                    .assign(self.identity.role, &self.sequence_values)
+                    .assign(self.identity.role, &self.sequence_values, &self.settings)
                     .await?;
                 Some(writer)
             }
@@ -931,7 +944,7 @@ impl Session {
         // A local session's own connection, still in a failed transaction, goes
         // back to the pool when the session ends (see `Drop`).
         self.read_only = false;
-        self.settings.end_transaction(committed);
+        self.settings.lock().end_transaction(committed);
     }
 
     /// Waits for the write permit: at most `lock_timeout` (else the server's
@@ -939,6 +952,7 @@ impl Session {
     async fn acquire_write_permit(&self) -> Result<OwnedSemaphorePermit, Error> {
         let wait = self
             .settings
+            .lock()
             .duration("lock_timeout")
             .unwrap_or(self.engine.write_wait);
         let permit = tokio::time::timeout(wait, self.engine.write_permit.clone().acquire_owned());
@@ -1035,7 +1049,7 @@ impl Session {
             empty => {
                 let mut conn = self.engine.connection().await?;
                 self.holding = Some(self.engine.hold());
-                conn.assign(self.identity.role, &self.sequence_values)
+                conn.assign(self.identity.role, &self.sequence_values, &self.settings)
                     .await?;
                 empty.insert(conn)
             }

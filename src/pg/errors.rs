@@ -89,6 +89,12 @@ fn error_message_sqlstate(message: &str) -> &'static str {
         ("\" does not exist", "42P01"),
         ("must be less than MAXVALUE", "22023"),
         ("must lie between MINVALUE and MAXVALUE", "22023"),
+        // `set_config()` and `current_setting()` (see `engine::config_functions`):
+        // what `SET` and `SHOW` answer with their own kinds.
+        ("unrecognized configuration parameter", "42704"),
+        ("\" cannot be changed", "55P02"),
+        ("invalid value for parameter", "22P02"),
+        ("is not supported: litewire speaks UTF8", "0A000"),
     ];
     BY_MESSAGE
         .iter()

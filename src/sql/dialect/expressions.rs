@@ -394,10 +394,6 @@ fn function_call(function: &sqlparser::ast::Function) -> Option<Rewrite> {
             "'PostgreSQL {} on SQLite ' || sqlite_version()",
             crate::SERVER_VERSION
         )),
-        ("current_setting", 1 | 2) => from_catalog(format!(
-            "(SELECT setting FROM pg_settings WHERE lower(name) = lower({}))",
-            arg(0)
-        )),
         (
             "pg_table_is_visible"
             | "pg_type_is_visible"

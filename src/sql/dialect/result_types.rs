@@ -65,6 +65,7 @@ const TEXT_FUNCTIONS: &[&str] = &[
     "current_schema",
     "current_database",
     "current_setting",
+    "set_config",
     "version",
     "pg_encoding_to_char",
     "array_to_string",
