@@ -27,7 +27,8 @@ in_both_cache_modes!(
     unknown_binary_parameters_decoded_by_inferred_type,
     parameter_types_of_statement_shapes,
     array_parameters_for_any,
-    settings_functions_anywhere_in_a_query
+    settings_functions_anywhere_in_a_query,
+    arrays_round_trip_in_binary
 );
 
 const SCHEMA: &str = "CREATE TABLE items (id integer PRIMARY KEY, name varchar(20) NOT NULL, price double precision, qty bigint, data bytea, ok boolean);
@@ -1325,4 +1326,147 @@ async fn settings_functions_anywhere_in_a_query(cache: &str) {
         Some(&SqlState::CANT_CHANGE_RUNTIME_PARAM),
         "{error}"
     );
+}
+
+/// Arrays of every common element type, bound as binary parameters and read
+/// back as binary results: from array columns, `array_agg` and `ARRAY[...]`.
+async fn arrays_round_trip_in_binary(cache: &str) {
+    let server = TestServer::start(cache, &[]);
+    let (client, _conn) = server.connect().await;
+    client
+        .batch_execute(
+            "CREATE TABLE arrays (id integer PRIMARY KEY, i2 smallint[], i4 int[], i8 bigint[], \
+             f4 float4[], f8 double precision[], b boolean[], t text[], v varchar[], \
+             by bytea[], n numeric[], d date[], ts timestamp[], tz timestamptz[], u uuid[], \
+             j jsonb[])",
+        )
+        .await
+        .unwrap();
+    let i2 = vec![Some(1i16), None, Some(-32768)];
+    let i4 = vec![Some(7i32), Some(i32::MIN)];
+    let i8 = vec![Some(5_000_000_000i64)];
+    let f4 = vec![Some(1.5f32), Some(f32::INFINITY)];
+    let f8 = vec![Some(-2.25e-10f64), None];
+    let b = vec![Some(true), Some(false), None];
+    let t = vec![
+        Some("plain".to_owned()),
+        Some("with, comma".to_owned()),
+        Some(String::new()),
+        Some("NULL".to_owned()),
+        Some("q\"uote\\".to_owned()),
+        None,
+    ];
+    let v = vec![Some("héllo".to_owned())];
+    let by = vec![Some(vec![0u8, 1, 255]), Some(Vec::new()), None];
+    let n = vec![
+        Some(Decimal::from_str("12.50").unwrap()),
+        Some(Decimal::from(-3)),
+    ];
+    let d = vec![Some(date(2024, 2, 29)), Some(date(1999, 12, 31))];
+    let ts = vec![Some(date(2000, 1, 1).and_time(time(10, 0, 0, 500_000)))];
+    let tz: Vec<Option<DateTime<Utc>>> =
+        vec![Some(date(1970, 1, 1).and_time(time(0, 0, 1, 0)).and_utc())];
+    let u = vec![Some(Uuid::from_u128(
+        0xa0ee_bc99_9c0b_4ef8_bb6d_6bb9_bd38_0a11,
+    ))];
+    let j = vec![Some(json!({"a": [1, null]})), Some(json!("s"))];
+    client
+        .execute(
+            "INSERT INTO arrays VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)",
+            &[&1i32, &i2, &i4, &i8, &f4, &f8, &b, &t, &v, &by, &n, &d, &ts, &tz, &u, &j],
+        )
+        .await
+        .unwrap();
+    let row = client
+        .query_one("SELECT * FROM arrays WHERE id = 1", &[])
+        .await
+        .unwrap();
+    assert_eq!(row.columns()[2].type_(), &Type::INT4_ARRAY);
+    assert_eq!(row.get::<_, Vec<Option<i16>>>("i2"), i2);
+    assert_eq!(row.get::<_, Vec<Option<i32>>>("i4"), i4);
+    assert_eq!(row.get::<_, Vec<Option<i64>>>("i8"), i8);
+    assert_eq!(row.get::<_, Vec<Option<f32>>>("f4"), f4);
+    assert_eq!(row.get::<_, Vec<Option<f64>>>("f8"), f8);
+    assert_eq!(row.get::<_, Vec<Option<bool>>>("b"), b);
+    assert_eq!(row.get::<_, Vec<Option<String>>>("t"), t);
+    assert_eq!(row.get::<_, Vec<Option<String>>>("v"), v);
+    assert_eq!(row.get::<_, Vec<Option<Vec<u8>>>>("by"), by);
+    assert_eq!(row.get::<_, Vec<Option<Decimal>>>("n"), n);
+    assert_eq!(row.get::<_, Vec<Option<NaiveDate>>>("d"), d);
+    assert_eq!(row.get::<_, Vec<Option<NaiveDateTime>>>("ts"), ts);
+    assert_eq!(row.get::<_, Vec<Option<DateTime<Utc>>>>("tz"), tz);
+    assert_eq!(row.get::<_, Vec<Option<Uuid>>>("u"), u);
+    assert_eq!(row.get::<_, Vec<Option<Json>>>("j"), j);
+
+    // The same values in text, as PostgreSQL prints them.
+    let text = text_rows(&client, "SELECT b, t, by FROM arrays").await;
+    assert_eq!(
+        text[0],
+        vec![
+            Some("{t,f,NULL}".to_owned()),
+            Some(r#"{plain,"with, comma","","NULL","q\"uote\\",NULL}"#.to_owned()),
+            Some(r#"{"\\x0001ff","\\x",NULL}"#.to_owned()),
+        ]
+    );
+
+    // Arrays the query builds.
+    client
+        .batch_execute("INSERT INTO arrays (id) VALUES (2), (3)")
+        .await
+        .unwrap();
+    let row = client
+        .query_one(
+            "SELECT array_agg(id::int ORDER BY id), array_agg(CAST(id AS text) ORDER BY id DESC), \
+             ARRAY[1, 2], ARRAY['x', NULL], ARRAY[true] FROM arrays",
+            &[],
+        )
+        .await
+        .unwrap();
+    assert_eq!(row.get::<_, Vec<i32>>(0), vec![1, 2, 3]);
+    assert_eq!(row.get::<_, Vec<String>>(1), vec!["3", "2", "1"]);
+    assert_eq!(row.get::<_, Vec<i32>>(2), vec![1, 2]);
+    assert_eq!(
+        row.get::<_, Vec<Option<String>>>(3),
+        vec![Some("x".into()), None]
+    );
+    assert_eq!(row.get::<_, Vec<bool>>(4), vec![true]);
+    // An empty array, and one compared whole as a parameter.
+    let empty: Vec<i32> = client
+        .query_one("SELECT i4 FROM arrays WHERE id = $1", &[&1i32])
+        .await
+        .unwrap()
+        .get::<_, Vec<i32>>(0)
+        .into_iter()
+        .filter(|x| *x > 100)
+        .collect();
+    assert!(empty.is_empty());
+    client
+        .execute(
+            "UPDATE arrays SET i4 = $1 WHERE id = 2",
+            &[&Vec::<i32>::new()],
+        )
+        .await
+        .unwrap();
+    let row = client
+        .query_one("SELECT i4 FROM arrays WHERE id = 2", &[])
+        .await
+        .unwrap();
+    assert_eq!(row.get::<_, Vec<i32>>(0), Vec::<i32>::new());
+    let id: i32 = client
+        .query_one("SELECT id FROM arrays WHERE i8 = $1", &[&i8])
+        .await
+        .unwrap()
+        .get(0);
+    assert_eq!(id, 1);
+
+    // A stored value that is no array is refused in binary, not sent wrong.
+    client
+        .batch_execute("INSERT INTO arrays (id, i4) VALUES (4, 'not an array')")
+        .await
+        .unwrap();
+    let error = client
+        .query_one("SELECT i4 FROM arrays WHERE id = 4", &[])
+        .await
+        .unwrap_err();
+    assert_eq!(error.code().map(SqlState::code), Some("22P03"), "{error}");
 }

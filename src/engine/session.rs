@@ -480,6 +480,13 @@ impl Session {
         if !stmt.returns_rows {
             return Ok(Arc::new(Vec::new()));
         }
+        if let Plan::Session(command) = &stmt.plan {
+            // `SHOW`: its columns are those of its answer, which changes nothing.
+            let in_transaction = self.state != TransactionState::Idle;
+            let mut settings = self.settings.snapshot();
+            let result = commands::run(&mut settings, in_transaction, command, stmt.kind)?;
+            return Ok(result.columns);
+        }
         if stmt.catalog {
             // The catalog's tables must exist for SQLite to prepare the statement.
             let (identity, settings) = (self.identity.clone(), self.settings.snapshot());

@@ -52,6 +52,30 @@ const KNOWN: &[Known] = &[
         "Sets the application name to be reported in statistics and logs.",
     ),
     known(
+        "array_nulls",
+        "on",
+        false,
+        "Enable input of NULL elements in arrays.",
+    ),
+    known(
+        "block_size",
+        "8192",
+        false,
+        "Shows the size of a disk block.",
+    ),
+    known(
+        "bytea_output",
+        "hex",
+        false,
+        "Sets the output format for bytea.",
+    ),
+    known(
+        "check_function_bodies",
+        "on",
+        false,
+        "Check routine bodies during CREATE FUNCTION and CREATE PROCEDURE.",
+    ),
+    known(
         "client_encoding",
         "UTF8",
         true,
@@ -68,6 +92,18 @@ const KNOWN: &[Known] = &[
         "ISO, MDY",
         true,
         "Sets the display format for date and time values.",
+    ),
+    known(
+        "default_table_access_method",
+        "heap",
+        false,
+        "Sets the default table access method for new tables.",
+    ),
+    known(
+        "default_tablespace",
+        "",
+        false,
+        "Sets the default tablespace to create tables and indexes in.",
     ),
     known(
         "default_transaction_isolation",
@@ -124,6 +160,18 @@ const KNOWN: &[Known] = &[
         "Allow JIT compilation (litewire has none).",
     ),
     known(
+        "lc_collate",
+        "C",
+        false,
+        "Shows the collation order locale.",
+    ),
+    known(
+        "lc_ctype",
+        "C",
+        false,
+        "Shows the character classification and case conversion locale.",
+    ),
+    known(
         "lc_messages",
         "C",
         false,
@@ -154,6 +202,12 @@ const KNOWN: &[Known] = &[
         "Sets the maximum allowed duration of any wait for a lock.",
     ),
     known(
+        "max_connections",
+        "100",
+        false,
+        "Sets the maximum number of concurrent connections.",
+    ),
+    known(
         "max_identifier_length",
         "63",
         false,
@@ -165,6 +219,7 @@ const KNOWN: &[Known] = &[
         false,
         "Shows the maximum number of index keys.",
     ),
+    known("row_security", "on", false, "Enable row security."),
     known(
         "search_path",
         "\"$user\", public",
@@ -241,7 +296,11 @@ const KNOWN: &[Known] = &[
 
 /// Parameters only the server sets: `SET` of these fails as in PostgreSQL.
 const READ_ONLY: &[&str] = &[
+    "block_size",
     "in_hot_standby",
+    "lc_collate",
+    "lc_ctype",
+    "max_connections",
     "integer_datetimes",
     "is_superuser",
     "max_identifier_length",

@@ -75,6 +75,7 @@ pub(super) struct Translated {
 const TRIGGER_WORDS: &[&str] = &[
     "any",
     "array",
+    "array_agg",
     "array_to_string",
     "collate",
     "current_catalog",

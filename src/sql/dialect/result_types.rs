@@ -1,10 +1,10 @@
 //! The PostgreSQL types of result columns that SQLite cannot tell. SQLite
 //! types a column by the table column it reads; an expression reads none.
 //! Two kinds of them need the translation's help:
-//! - the arrays `array_agg(...)` builds: their value is PostgreSQL's array
-//!   text, and drivers read such a column as a list only when it is announced
-//!   as an array type (`_text`, `_bool`, `_int8`: PostgreSQL's own names of
-//!   array types). Arrays travel in text format only.
+//! - the arrays `array_agg(...)` and `ARRAY[...]` build: their value is
+//!   PostgreSQL's array text, and drivers read such a column as a list only
+//!   when it is announced as an array type (`_text`, `_bool`, `_int8`:
+//!   PostgreSQL's own names of array types), by the type of the elements.
 //! - the expressions of catalog queries (`CASE`, `min(...)`, comparisons,
 //!   `pg_get_constraintdef(...)`, scalar subqueries): typed here from the
 //!   catalog's column types and the functions' result types, they need no
@@ -121,6 +121,10 @@ fn type_of(expr: &Expr, select: &Select, depth: usize) -> Option<&'static str> {
             type_of(first, inner, depth + 1)
         }
         Expr::Function(function) => function_type(function, select, depth),
+        Expr::Array(array) => Some(match array.elem.first() {
+            Some(first) => array_of(first, select, depth),
+            None => "_text",
+        }),
         Expr::Identifier(_) | Expr::CompoundIdentifier(_) => column_type(expr, select, depth),
         _ => None,
     }
@@ -152,6 +156,9 @@ fn function_type(
 /// The declared type a cast to the type named `name` gives, where litewire's
 /// cast keeps the value in that type's storage.
 fn cast_type(name: &str) -> Option<&'static str> {
+    if let Some(element) = name.strip_suffix("[]") {
+        return Some(array_type(cast_type(element.trim_end())));
+    }
     Some(match name {
         "int" | "int4" | "integer" => "int4",
         "int2" | "smallint" => "int2",
@@ -167,7 +174,12 @@ fn cast_type(name: &str) -> Option<&'static str> {
 
 /// The array type of `element`'s values (in `select`).
 fn array_of(element: &Expr, select: &Select, depth: usize) -> &'static str {
-    match type_of(element, select, depth + 1) {
+    array_type(type_of(element, select, depth + 1))
+}
+
+/// The array type of elements of type `element`.
+fn array_type(element: Option<&str>) -> &'static str {
+    match element {
         Some("boolean") => "_bool",
         Some("int4") => "_int4",
         Some("int2") => "_int2",
@@ -323,5 +335,12 @@ mod tests {
             [Some("_text"), Some("_bool")]
         );
         assert!(types("SELECT *, array_agg(x) FROM pg_class", false).is_empty());
+        assert_eq!(
+            types(
+                "SELECT ARRAY[1, 2], ARRAY['a'], ARRAY[]::int[], ARRAY[true]",
+                false
+            ),
+            [Some("_int4"), Some("_text"), Some("_int4"), Some("_bool")]
+        );
     }
 }
