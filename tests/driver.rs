@@ -28,7 +28,8 @@ in_both_cache_modes!(
     parameter_types_of_statement_shapes,
     array_parameters_for_any,
     settings_functions_anywhere_in_a_query,
-    arrays_round_trip_in_binary
+    arrays_round_trip_in_binary,
+    casts_to_bool_and_infinite_dates
 );
 
 const SCHEMA: &str = "CREATE TABLE items (id integer PRIMARY KEY, name varchar(20) NOT NULL, price double precision, qty bigint, data bytea, ok boolean);
@@ -1469,4 +1470,72 @@ async fn arrays_round_trip_in_binary(cache: &str) {
         .await
         .unwrap_err();
     assert_eq!(error.code().map(SqlState::code), Some("22P03"), "{error}");
+}
+
+/// `$1::bool` answers a boolean in both formats; dates and timestamps keep
+/// PostgreSQL's `infinity` and `-infinity`.
+async fn casts_to_bool_and_infinite_dates(cache: &str) {
+    let server = TestServer::start(cache, &[]);
+    let (client, _conn) = server.connect().await;
+    let row = client
+        .query_one(
+            "SELECT $1::bool, CAST($2 AS boolean), 'on'::bool",
+            &[&true, &false],
+        )
+        .await
+        .unwrap();
+    assert_eq!(row.columns()[0].type_(), &Type::BOOL);
+    assert_eq!(
+        (
+            row.get::<_, bool>(0),
+            row.get::<_, bool>(1),
+            row.get::<_, bool>(2)
+        ),
+        (true, false, true)
+    );
+    let text = text_rows(&client, "SELECT 1::bool, (0)::boolean, 'no'::bool").await;
+    assert_eq!(
+        text[0],
+        vec![
+            Some("t".to_owned()),
+            Some("f".to_owned()),
+            Some("f".to_owned())
+        ]
+    );
+
+    client
+        .batch_execute(
+            "CREATE TABLE spans (k integer, d date, ts timestamp, tz timestamptz); \
+             INSERT INTO spans VALUES (1, 'infinity', '+Infinity', 'infinity'), \
+             (2, '-infinity', '-infinity', '-INFINITY'), (3, '2024-01-01', '2024-01-01', '2024-01-01')",
+        )
+        .await
+        .unwrap();
+    let text = text_rows(&client, "SELECT d, ts, tz FROM spans ORDER BY d").await;
+    let strings = |v: &[&str]| v.iter().map(|s| Some((*s).to_owned())).collect::<Vec<_>>();
+    assert_eq!(text[0], strings(&["-infinity", "-infinity", "-infinity"]));
+    assert_eq!(text[2], strings(&["infinity", "infinity", "infinity"]));
+    // Binary: the int4 and int8 extremes PostgreSQL sends for them.
+    let rows = client
+        .query("SELECT d, ts FROM spans WHERE k < 3 ORDER BY k", &[])
+        .await
+        .unwrap();
+    let raw = |row: &tokio_postgres::Row, i| row.get::<_, Raw>(i).0;
+    assert_eq!(raw(&rows[0], 0), i32::MAX.to_be_bytes());
+    assert_eq!(raw(&rows[1], 0), i32::MIN.to_be_bytes());
+    assert_eq!(raw(&rows[0], 1), i64::MAX.to_be_bytes());
+    assert_eq!(raw(&rows[1], 1), i64::MIN.to_be_bytes());
+}
+
+/// A result value's bytes as they came, whatever its type.
+struct Raw(Vec<u8>);
+
+impl<'a> tokio_postgres::types::FromSql<'a> for Raw {
+    fn from_sql(_: &Type, raw: &'a [u8]) -> Result<Self, Box<dyn std::error::Error + Sync + Send>> {
+        Ok(Raw(raw.to_vec()))
+    }
+
+    fn accepts(_: &Type) -> bool {
+        true
+    }
 }

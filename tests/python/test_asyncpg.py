@@ -184,13 +184,40 @@ class TypeTests(Case):
         self.assertEqual(await self.conn.fetchval("SELECT $1::bigint", 2**40), 2**40)
         self.assertEqual(await self.conn.fetchval("SELECT $1", "text"), "text")
         self.assertEqual(await self.param_types("SELECT $1::bool"), ["bool"])
-        self.assertTrue(await self.conn.fetchval("SELECT $1::bool", True))
+        self.assertIs(await self.conn.fetchval("SELECT $1::bool", True), True)
+        self.assertIs(await self.conn.fetchval("SELECT $1::boolean", False), False)
+        self.assertIs(await self.conn.fetchval("SELECT 'yes'::bool"), True)
         self.assertEqual(
             await self.param_types("SELECT $1::date, $2::timestamptz, $3::uuid, $4::numeric"),
             ["date", "timestamptz", "uuid", "numeric"],
         )
         self.assertEqual(
             await self.conn.fetchval("SELECT $1::date < '2025-01-01'", date(2024, 2, 29)), True
+        )
+
+
+    async def test_infinite_dates_and_timestamps(self):
+        # asyncpg sends date.max/date.min and datetime.max/min as PostgreSQL's
+        # infinity and -infinity, and reads those back as them.
+        await self.conn.execute("CREATE TABLE spans (k integer, d date, ts timestamp, tz timestamptz)")
+        # (It reads a timestamptz infinity back without a time zone.)
+        utc_max = datetime.max.replace(tzinfo=timezone.utc)
+        utc_min = datetime.min.replace(tzinfo=timezone.utc)
+        await self.conn.executemany(
+            "INSERT INTO spans VALUES ($1, $2, $3, $4)",
+            [(1, date.max, datetime.max, utc_max), (2, date.min, datetime.min, utc_min)],
+        )
+        rows = await self.conn.fetch("SELECT d, ts, tz FROM spans ORDER BY k")
+        self.assertEqual(
+            [tuple(r) for r in rows],
+            [(date.max, datetime.max, datetime.max), (date.min, datetime.min, datetime.min)],
+        )
+        self.assertEqual(
+            await self.conn.fetchval("SELECT d::text || ' ' || ts::text FROM spans WHERE k = 2"),
+            "-infinity -infinity",
+        )
+        self.assertEqual(
+            await self.conn.fetchval("SELECT k FROM spans WHERE d > $1", date(9999, 1, 1)), 1
         )
 
 

@@ -178,7 +178,7 @@ pub(super) fn translate(sql: &str) -> Option<Translated> {
     }
     if !rewriter.catalog {
         for ty in &mut column_types {
-            *ty = ty.filter(|t| t.starts_with('_'));
+            *ty = ty.filter(|t| result_types::kept_outside_catalog(t));
         }
         if column_types.iter().all(Option::is_none) {
             column_types.clear();

@@ -33,7 +33,11 @@ pub(super) fn of(query: &Query, catalog: bool) -> Vec<Option<&'static str>> {
     for item in &select.projection {
         match item {
             SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } => {
-                let ty = type_of(e, select, 0).filter(|t| catalog || t.starts_with('_'));
+                let ty = match is_cast_to_boolean(e) {
+                    true => Some(CAST_TO_BOOLEAN),
+                    false => type_of(e, select, 0),
+                };
+                let ty = ty.filter(|t| catalog || kept_outside_catalog(t));
                 types.push(ty);
             }
             // Positions after a `*` are not known.
@@ -150,6 +154,26 @@ fn function_type(
         }
         _ if TEXT_FUNCTIONS.contains(&name.as_str()) => Some("text"),
         _ => None,
+    }
+}
+
+/// The type of `x::bool`, spelled apart from the `boolean` of comparisons:
+/// SQLite's value is 0 or 1, which only the announced type makes a boolean,
+/// and unlike a comparison's, PostgreSQL's clients ask for it by name.
+const CAST_TO_BOOLEAN: &str = "bool";
+
+/// Whether a result column's type is announced in any statement, not only
+/// in catalog queries: arrays, and casts to boolean.
+pub(super) fn kept_outside_catalog(ty: &str) -> bool {
+    ty.starts_with('_') || ty == CAST_TO_BOOLEAN
+}
+
+/// `x::bool`, `CAST(x AS boolean)`.
+fn is_cast_to_boolean(expr: &Expr) -> bool {
+    match expr {
+        Expr::Nested(inner) => is_cast_to_boolean(inner),
+        Expr::Cast { data_type, .. } => cast_type(&type_name(data_type)) == Some("boolean"),
+        _ => false,
     }
 }
 
@@ -308,10 +332,14 @@ mod tests {
                 None
             ]
         );
-        // Outside the catalog, only arrays.
+        // Outside the catalog, only arrays and casts to boolean.
         assert_eq!(
             types("SELECT count(*), array_agg(a.b) FROM t a", false),
             [None, Some("_text")]
+        );
+        assert_eq!(
+            types("SELECT $1::bool, (CAST(x AS boolean)), x = 1 FROM t", false),
+            [Some("bool"), Some("bool"), None]
         );
     }
 
