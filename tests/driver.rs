@@ -5,7 +5,7 @@ mod common;
 use std::str::FromStr;
 
 use chrono::{DateTime, NaiveDate, NaiveDateTime, NaiveTime, Utc};
-use common::TestServer;
+use common::{TestServer, stderr, stdout};
 use rust_decimal::Decimal;
 use serde_json::{Value as Json, json};
 use tokio_postgres::error::SqlState;
@@ -29,7 +29,8 @@ in_both_cache_modes!(
     array_parameters_for_any,
     settings_functions_anywhere_in_a_query,
     arrays_round_trip_in_binary,
-    casts_to_bool_and_infinite_dates
+    casts_to_bool_and_infinite_dates,
+    comments_are_kept_and_described
 );
 
 const SCHEMA: &str = "CREATE TABLE items (id integer PRIMARY KEY, name varchar(20) NOT NULL, price double precision, qty bigint, data bytea, ok boolean);
@@ -1538,4 +1539,87 @@ impl<'a> tokio_postgres::types::FromSql<'a> for Raw {
     fn accepts(_: &Type) -> bool {
         true
     }
+}
+
+/// `COMMENT ON` keeps descriptions: `obj_description`, `col_description` and
+/// psql's `\d+` show them, in the caller's transaction, and the file keeps them.
+async fn comments_are_kept_and_described(cache: &str) {
+    let server = TestServer::start(cache, &[]);
+    let (client, _conn) = server.connect().await;
+    client
+        .batch_execute(
+            "CREATE TABLE items (id integer PRIMARY KEY, name text); \
+             COMMENT ON TABLE public.items IS 'Things we sell'; \
+             COMMENT ON COLUMN items.name IS 'What it''s called'; \
+             CREATE VIEW cheap AS SELECT id FROM items; \
+             COMMENT ON VIEW cheap IS 'a view'",
+        )
+        .await
+        .unwrap();
+    let descriptions = |sql: &'static str| {
+        let client = &client;
+        async move {
+            let row = client.query_one(sql, &[]).await.unwrap();
+            (0..row.len())
+                .map(|i| row.get::<_, Option<String>>(i))
+                .collect::<Vec<_>>()
+        }
+    };
+    let all = "SELECT obj_description('items'::regclass, 'pg_class'), \
+               col_description('items'::regclass, 2), col_description('items'::regclass, 1), \
+               obj_description('cheap'::regclass), obj_description('items'::regclass, 'pg_namespace')";
+    assert_eq!(
+        descriptions(all).await,
+        vec![
+            Some("Things we sell".to_owned()),
+            Some("What it's called".to_owned()),
+            None,
+            Some("a view".to_owned()),
+            None
+        ]
+    );
+    let out = server.psql(&["-c", "\\dt+ items", "-c", "\\d+ items"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let shown = stdout(&out);
+    assert!(shown.contains("| Things we sell"), "{shown}");
+    assert!(shown.contains("| What it's called"), "{shown}");
+
+    // Rolled back with the transaction; dropped by NULL or ''.
+    client
+        .batch_execute("BEGIN; COMMENT ON TABLE items IS 'changed'; ROLLBACK")
+        .await
+        .unwrap();
+    client
+        .batch_execute("COMMENT ON COLUMN items.name IS NULL; COMMENT ON VIEW cheap IS ''")
+        .await
+        .unwrap();
+    assert_eq!(
+        descriptions(all).await,
+        vec![Some("Things we sell".to_owned()), None, None, None, None]
+    );
+    // The objects must exist; comments on other kinds of objects are accepted.
+    let error = client
+        .batch_execute("COMMENT ON TABLE nope IS 'x'")
+        .await
+        .unwrap_err();
+    assert_eq!(error.code(), Some(&SqlState::UNDEFINED_TABLE), "{error}");
+    let error = client
+        .batch_execute("COMMENT ON COLUMN items.nope IS 'x'")
+        .await
+        .unwrap_err();
+    assert_eq!(error.code(), Some(&SqlState::UNDEFINED_COLUMN), "{error}");
+    client
+        .batch_execute("COMMENT ON SCHEMA public IS 'standard public schema'")
+        .await
+        .unwrap();
+    // litewire's table of comments stays out of the catalog.
+    let tables: i64 = client
+        .query_one(
+            "SELECT count(*) FROM information_schema.tables WHERE table_name LIKE 'litewire%'",
+            &[],
+        )
+        .await
+        .unwrap()
+        .get(0);
+    assert_eq!(tables, 0);
 }

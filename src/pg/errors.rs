@@ -86,6 +86,8 @@ fn error_message_sqlstate(message: &str) -> &'static str {
         ("is out of bounds for sequence", "22003"),
         ("in a read-only transaction", "25006"),
         ("invalid name syntax", "42602"),
+        // `COMMENT ON COLUMN` of a column that is not there (see `sql::comments`).
+        ("\" of relation \"", "42703"),
         ("\" does not exist", "42P01"),
         ("must be less than MAXVALUE", "22023"),
         ("must lie between MINVALUE and MAXVALUE", "22023"),

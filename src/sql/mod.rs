@@ -7,6 +7,7 @@
 
 mod checks;
 mod classify;
+mod comments;
 mod copy;
 mod dialect;
 mod known_queries;
@@ -22,6 +23,7 @@ use std::sync::Arc;
 
 pub use checks::{CheckConstraint, check_constraints};
 pub use classify::{Action, CommandKind};
+pub use comments::COMMENTS_TABLE;
 pub use copy::{CopyFormat, CopyFrom, CopyOptions, CopyTo, ForceQuote};
 pub use dialect::relation_name;
 use lexer::{Token, TokenKind, tokenize};

@@ -12,6 +12,8 @@
 //!   index PostgreSQL would create (named `t_pkey` / `t_c_key`), since SQLite cannot
 //!   add constraints to an existing table;
 //! - `generate_series(a, b [, step]) [AS] x` in FROM becomes a recursive CTE;
+//! - `COMMENT ON` keeps the description in a table of its own (see
+//!   [`super::comments`]);
 //! - `COPY` becomes the COPY plan the front end streams rows through (see
 //!   [`super::copy`]).
 //!
@@ -22,7 +24,7 @@ use std::sync::Arc;
 use super::lexer::{Token, TokenKind, tokenize};
 use super::quote::{identifier, unquote_identifier};
 use super::words::Words;
-use super::{Plan, copy, dialect};
+use super::{Plan, comments, copy, dialect};
 use crate::error::Error;
 
 /// What a rewrite produced: the plan, and for single statements the new SQL.
@@ -62,10 +64,9 @@ pub(super) fn translate(sql: &str) -> Result<Option<Rewrite>, Error> {
     } else if words.starts_with(&["ALTER", "TABLE"]) {
         add_constraint(&words)
     } else if words.starts_with(&["COMMENT", "ON"]) {
-        // Accepted, as PostgreSQL tools emit them; SQLite has nowhere to keep them.
-        Some(Rewrite {
-            sql: String::new(),
-            plan: Plan::Nothing,
+        Some(match comments::comment(&words)? {
+            Some(statements) => script(statements),
+            None => comments::ignored(),
         })
     } else if words.starts_with(&["COPY"]) {
         Some(copy::parse(&words)?)

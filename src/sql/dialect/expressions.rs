@@ -359,6 +359,14 @@ fn arguments(function: &sqlparser::ast::Function) -> Option<Vec<Expr>> {
     }
 }
 
+/// The description of object `oid`'s part `subid` (a column's number, 0 for
+/// the relation itself) in `pg_description`.
+fn description(oid: &str, subid: &str) -> Option<Rewrite> {
+    from_catalog(format!(
+        "(SELECT description FROM pg_description WHERE objoid = ({oid}) AND objsubid = ({subid}))"
+    ))
+}
+
 fn function_call(function: &sqlparser::ast::Function) -> Option<Rewrite> {
     let parts = idents(&function.name);
     let (schema, name) = match parts.as_slice() {
@@ -416,6 +424,17 @@ fn function_call(function: &sqlparser::ast::Function) -> Option<Rewrite> {
         ("to_regclass", 1) => oid_by_name("class", &arg(0)),
         ("pg_get_userbyid", 1) => name_of("role", arg(0)),
         ("pg_encoding_to_char", 1) => plain("'UTF8'".into()),
+        // Comments `COMMENT ON` kept (see `sql::comments`), on relations only.
+        ("obj_description", 1) => description(&arg(0), "0"),
+        ("obj_description", 2) => {
+            let relation = description(&arg(0), "0")?;
+            from_catalog(format!(
+                "CASE WHEN {} = 'pg_class' THEN {} END",
+                arg(1),
+                relation.expr
+            ))
+        }
+        ("col_description", 2) => description(&arg(0), &arg(1)),
         ("obj_description" | "col_description" | "shobj_description", _) => plain("NULL".into()),
         ("pg_get_expr", 2 | 3) => strict(&args[1..], plain(arg(0))?),
         // `pg_get_indexdef(index, column, pretty)`: one column's name, or the
