@@ -15,7 +15,8 @@
 //!   parameter hints, quoting, and the list of emulated catalog relations.
 //! - [`engine`]: the SQLx pool, sessions and transactions, the write permit, direct
 //!   execution through SQLite's C API, the emulated catalog, SQL functions,
-//!   sequences (counters that ROLLBACK does not undo), and the
+//!   sequences (counters that ROLLBACK does not undo), table rebuilds (the
+//!   `ALTER TABLE` forms SQLite lacks), and the
 //!   one way results reach both front ends ([`engine::ResultSink`], row by row;
 //!   [`engine::QueryResult`] keeps a whole result).
 //! - [`error`]: the one error a statement fails with, with SQLite's codes kept.

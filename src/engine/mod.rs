@@ -18,9 +18,11 @@ mod copy;
 mod declared_columns;
 mod declared_types;
 mod direct;
+mod enums;
 mod exec;
 mod functions;
 mod pool;
+mod rebuild;
 mod result;
 mod sequences;
 mod session;
@@ -141,6 +143,7 @@ impl Engine {
         let writer_pool = pool::connect_writer(config, &sequences).await?;
         let fresh_pool = pool::connect_fresh(config, &sequences).await?;
         let info = read_server_info(&pool, config.cache).await?;
+        catalog::remember_enums(&mut *pool.acquire().await?).await?;
         Ok(Arc::new(Engine {
             pool,
             writer_pool,

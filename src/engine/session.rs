@@ -712,6 +712,12 @@ impl Session {
             let (identity, settings) = (self.identity.clone(), self.settings.snapshot());
             catalog::prepare(self.connection().await?, &identity, &settings).await?;
         }
+        // A table made with columns of an enum type gets their CHECKs.
+        let with_checks = match writes && super::enums::makes_table(stmt) {
+            true => super::enums::with_checks(self.connection().await?, stmt).await?,
+            false => None,
+        };
+        let stmt = with_checks.as_ref().unwrap_or(stmt);
         let result = match &stmt.plan {
             // Statements with parameters are prepared once and run many times;
             // literal SQL (simple queries) rarely repeats.
@@ -745,8 +751,16 @@ impl Session {
                 ErrorKind::Internal,
                 "session commands do not run on SQLite",
             )),
+            Plan::Rebuild(alter) => match super::rebuild::run(self.held().await?, alter).await {
+                Ok(()) => QueryResult::empty(stmt.kind).send_to(sink).await,
+                Err(error) => Err(error),
+            },
+            Plan::Enum(change) => match super::enums::run(self.held().await?, change).await {
+                Ok(()) => QueryResult::empty(stmt.kind).send_to(sink).await,
+                Err(error) => Err(error),
+            },
         }
-        .map_err(|error| self.explain(snapshot_conflict(error)));
+        .map_err(|error| super::enums::explain(self.explain(snapshot_conflict(error))));
         if writes
             && !matches!(
                 stmt.kind,

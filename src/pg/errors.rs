@@ -60,6 +60,15 @@ fn sqlite_sqlstate(code: i32, primary: i32, message: &str) -> &'static str {
 
 /// SQLITE_ERROR is SQLite's catch-all; its message tells the cases apart.
 fn error_message_sqlstate(message: &str) -> &'static str {
+    // Enum types' own (see `sql::enums`).
+    if message.starts_with("type \"") {
+        if message.ends_with("already exists") {
+            return "42710";
+        }
+        if message.ends_with("does not exist") {
+            return "42704";
+        }
+    }
     const BY_MESSAGE: &[(&str, &str)] = &[
         ("syntax error", "42601"),
         ("incomplete input", "42601"),
@@ -71,6 +80,9 @@ fn error_message_sqlstate(message: &str) -> &'static str {
         ("has no column named", "42703"),
         ("no such function", "42883"),
         ("wrong number of arguments", "42883"),
+        ("\" for relation \"", "42710"),
+        ("enum label \"", "42710"),
+        ("multiple primary keys", "42P16"),
         ("already exists", "42P07"),
         ("ambiguous column name", "42702"),
         ("too many attached databases", "42501"),

@@ -10,12 +10,14 @@ mod classify;
 mod comments;
 mod copy;
 mod dialect;
+pub mod enums;
 mod known_queries;
 mod lexer;
 mod params;
 pub mod quote;
 pub mod relations;
 mod session;
+pub mod table_definition;
 mod translate;
 mod words;
 
@@ -25,7 +27,7 @@ pub use checks::{CheckConstraint, check_constraints};
 pub use classify::{Action, CommandKind};
 pub use comments::COMMENTS_TABLE;
 pub use copy::{CopyFormat, CopyFrom, CopyOptions, CopyTo, ForceQuote};
-pub use dialect::relation_name;
+pub use dialect::{AlterAction, AlterTable, relation_name};
 use lexer::{Token, TokenKind, tokenize};
 pub use params::{ParamHint, param_hints};
 pub use session::SessionCommand;
@@ -71,6 +73,11 @@ pub enum Plan {
     CopyTo(Arc<CopyTo>),
     /// `SET`, `SHOW`, ...: answered from the session's settings, not by SQLite.
     Session(SessionCommand),
+    /// An `ALTER TABLE` SQLite has no statement for: the engine rebuilds the
+    /// table under its new definition.
+    Rebuild(Arc<AlterTable>),
+    /// `CREATE TYPE ... AS ENUM`, `DROP TYPE`, `ALTER TYPE ... ADD VALUE`.
+    Enum(Arc<enums::EnumChange>),
 }
 
 impl Statement {
@@ -178,6 +185,18 @@ fn build(text: &str, tokens: &[Token]) -> Result<Statement, Error> {
         })
         .collect();
     let shape = classify::classify(text, &tokens)?;
+    if let Some(pragma) = translate::set_constraints(text, &tokens) {
+        // It changes the writer's transaction, so it runs where writes do.
+        return Ok(Statement {
+            action: Action::Write,
+            ..statement(
+                text.into(),
+                &shape,
+                0,
+                Plan::Script(Arc::from([Arc::from(pragma)])),
+            )
+        });
+    }
     if let Some(command) = session::recognise(text, &tokens)? {
         return Ok(Statement {
             returns_rows: command.returns_rows(),
@@ -190,6 +209,20 @@ fn build(text: &str, tokens: &[Token]) -> Result<Statement, Error> {
             &shape,
             0,
             Plan::Script(parts.into_iter().map(Arc::from).collect()),
+        ));
+    }
+    if let Some(change) = enums::statement(text, &tokens)? {
+        return Ok(Statement {
+            action: Action::Write,
+            ..statement(text.into(), &shape, 0, Plan::Enum(Arc::new(change)))
+        });
+    }
+    if let Some(alter) = dialect::alter_table(text, &tokens)? {
+        return Ok(statement(
+            text.into(),
+            &shape,
+            0,
+            Plan::Rebuild(Arc::new(alter)),
         ));
     }
     if let Some(sql) = known_queries::recognise(text, &tokens) {

@@ -324,7 +324,7 @@ pub const RELATIONS: &[Relation] = &[
     },
     Relation {
         name: "pg_enum",
-        contents: Contents::Empty,
+        contents: Contents::Schema,
         definition: Definition::Table(
             "oid INTEGER, enumtypid INTEGER, enumsortorder REAL, enumlabel TEXT",
         ),

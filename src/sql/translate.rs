@@ -11,6 +11,10 @@
 //! - `ALTER TABLE t ADD [CONSTRAINT n] PRIMARY KEY|UNIQUE (c)` creates the unique
 //!   index PostgreSQL would create (named `t_pkey` / `t_c_key`), since SQLite cannot
 //!   add constraints to an existing table;
+//! - `CREATE [UNIQUE] INDEX CONCURRENTLY` and `DROP INDEX CONCURRENTLY` lose the
+//!   word: SQLite's index builds lock writers out anyway;
+//! - `SET CONSTRAINTS ... DEFERRED|IMMEDIATE` switches SQLite's per-transaction
+//!   deferral of foreign keys (see [`set_constraints`]);
 //! - `generate_series(a, b [, step]) [AS] x` in FROM becomes a recursive CTE;
 //! - `COMMENT ON` keeps the description in a table of its own (see
 //!   [`super::comments`]);
@@ -55,6 +59,15 @@ pub(super) fn translate(sql: &str) -> Result<Option<Rewrite>, Error> {
     };
     let rewrite = if words.starts_with(&["DROP", "TABLE"]) {
         drop_tables(&words)
+    } else if let Some(at) = concurrently(&words) {
+        Some(Rewrite {
+            sql: format!(
+                "{}{}",
+                &sql[..words.tokens[at].start],
+                &sql[words.tokens[at].end..].trim_start()
+            ),
+            plan: Plan::Single,
+        })
     } else if words.starts_with(&["CREATE"]) {
         create_table_options(&words)
     } else if words.starts_with(&["TRUNCATE"]) {
@@ -112,6 +125,39 @@ fn drop_tables(w: &Words) -> Option<Rewrite> {
             .map(|n| format!("DROP TABLE {guard}{n}"))
             .collect(),
     ))
+}
+
+/// Where the `CONCURRENTLY` of `CREATE [UNIQUE] INDEX CONCURRENTLY` or `DROP
+/// INDEX CONCURRENTLY` is.
+fn concurrently(w: &Words) -> Option<usize> {
+    let at = if w.starts_with(&["CREATE", "UNIQUE", "INDEX"]) {
+        3
+    } else if w.starts_with(&["CREATE", "INDEX"]) || w.starts_with(&["DROP", "INDEX"]) {
+        2
+    } else {
+        return None;
+    };
+    w.is(at, "CONCURRENTLY").then_some(at)
+}
+
+/// `SET CONSTRAINTS {ALL | name, ...} {DEFERRED | IMMEDIATE}`, as the PRAGMA
+/// that does it in SQLite: `defer_foreign_keys` defers every foreign key of
+/// the transaction to its COMMIT (and ends with it), which is what `ALL
+/// DEFERRED` means for the only constraints SQLite can defer. `IMMEDIATE`
+/// turns that off; keys declared `INITIALLY DEFERRED` stay deferred.
+pub(super) fn set_constraints(sql: &str, tokens: &[Token]) -> Option<&'static str> {
+    let w = Words { sql, tokens };
+    if !w.starts_with(&["SET", "CONSTRAINTS"]) {
+        return None;
+    }
+    let last = tokens.len().checked_sub(1)?;
+    if w.is(last, "DEFERRED") {
+        Some("PRAGMA defer_foreign_keys = ON")
+    } else if w.is(last, "IMMEDIATE") {
+        Some("PRAGMA defer_foreign_keys = OFF")
+    } else {
+        None
+    }
 }
 
 /// `CREATE TABLE ... (...) WITH (storage params) [TABLESPACE x]`: SQLite has neither.
@@ -351,6 +397,11 @@ mod tests {
             rewrite("alter table pgbench_accounts add primary key (aid)").0,
             "CREATE UNIQUE INDEX \"pgbench_accounts_pkey\" ON pgbench_accounts (aid)"
         );
+        assert_eq!(
+            rewrite("create unique index concurrently if not exists i on t (a)").0,
+            "create unique index if not exists i on t (a)"
+        );
+        assert_eq!(rewrite("DROP INDEX CONCURRENTLY i").0, "DROP INDEX i");
         assert_eq!(
             rewrite("alter table t add constraint t_u unique (a, b)").0,
             "CREATE UNIQUE INDEX t_u ON t (a, b)"

@@ -60,6 +60,10 @@ const SYNTHETIC_INDEX: i64 = 1 << 24;
 const CONSTRAINT: i64 = 1 << 25;
 const FOREIGN_KEY: i64 = 1 << 26;
 const CHECK: i64 = 1 << 27;
+/// Enum types: this plus the rowid of their first label's row.
+const ENUM_TYPE: i64 = 1 << 29;
+/// Enum labels (`pg_enum.oid`): this plus their row's rowid.
+const ENUM_LABEL: i64 = 1 << 30;
 const ROLE_OID: i64 = 10;
 const PUBLIC_NAMESPACE: i64 = 2200;
 const DATABASE_OID: i64 = 16383;
@@ -100,11 +104,11 @@ pub(super) async fn prepare(
             "DELETE FROM temp.litewire_catalog_state; INSERT INTO temp.litewire_catalog_state VALUES ({version});"
         );
     }
-    // Sequences and comments are rows, not schema: their relations are filled
-    // every time.
+    // Sequences, comments and enum types are rows, not schema: their relations
+    // are filled every time.
     let own_tables: Vec<String> = sqlx::query_scalar(
         "SELECT name FROM main.sqlite_schema WHERE type = 'table' \
-         AND name IN ('litewire_sequences', 'litewire_comments')",
+         AND name IN ('litewire_sequences', 'litewire_comments', 'litewire_enums')",
     )
     .fetch_all(&mut *conn)
     .await?;
@@ -114,11 +118,41 @@ pub(super) async fn prepare(
     if own_tables.iter().any(|t| t == COMMENTS_TABLE) {
         script.push_str(&comment_rows());
     }
+    // So are enum types.
+    let enums = own_tables.iter().any(|t| t == "litewire_enums");
+    if enums {
+        script.push_str(&super::enums::catalog_rows(ENUM_TYPE, ENUM_LABEL));
+    }
     session_rows(&mut script, identity, settings);
     script.push_str("RELEASE litewire_catalog;\n");
     sqlx::raw_sql(AssertSqlSafe(script))
         .execute(&mut *conn)
         .await?;
+    if enums {
+        remember_enums(conn).await?;
+    }
+    Ok(())
+}
+
+/// Reads the file's enum types into what `format_type` and `type_oid` know of
+/// them (at startup, after enum DDL, and with the catalog).
+pub(super) async fn remember_enums(conn: &mut SqliteConnection) -> Result<(), Error> {
+    let made: Option<i64> = sqlx::query_scalar(
+        "SELECT 1 FROM main.sqlite_schema WHERE type = 'table' AND name = 'litewire_enums'",
+    )
+    .fetch_optional(&mut *conn)
+    .await?;
+    let names: Vec<(i64, String)> = match made {
+        Some(_) => {
+            sqlx::query_as(AssertSqlSafe(format!(
+                "SELECT {ENUM_TYPE} + min(rowid), type FROM main.litewire_enums GROUP BY type"
+            )))
+            .fetch_all(&mut *conn)
+            .await?
+        }
+        None => Vec::new(),
+    };
+    types::remember_enums(names);
     Ok(())
 }
 

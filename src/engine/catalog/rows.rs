@@ -12,6 +12,7 @@ use super::{
 };
 use crate::sql::quote::{identifier_as_postgres, literal, optional_literal};
 use crate::sql::relations::{Contents, RELATIONS};
+use crate::sql::table_definition::{ConstraintKind, TableDefinition};
 
 fn idents(names: &[String]) -> String {
     names
@@ -30,13 +31,28 @@ pub(super) fn insert(script: &mut String, table: &str, values: &[String]) {
 }
 
 /// A relation's PostgreSQL-facing index name: SQLite's automatic indexes get
-/// the names PostgreSQL gives the constraints behind them.
-fn index_name(table: &str, index: &IndexInfo) -> String {
-    match index.origin.as_str() {
-        "pk" => format!("{table}_pkey"),
-        "u" => format!("{table}_{}_key", index.columns.join("_")),
-        _ => index.name.clone(),
-    }
+/// the names of the constraints behind them, as declared or as PostgreSQL
+/// names them.
+fn index_name(table: &Object, index: &IndexInfo) -> String {
+    let kind = match index.origin.as_str() {
+        "pk" => ConstraintKind::PrimaryKey,
+        "u" => ConstraintKind::Unique,
+        _ => return index.name.clone(),
+    };
+    definition(table)
+        .and_then(|def| def.key_name(kind, &index.columns))
+        .unwrap_or_else(|| match kind {
+            ConstraintKind::PrimaryKey => format!("{}_pkey", table.name),
+            _ => format!("{}_{}_key", table.name, index.columns.join("_")),
+        })
+}
+
+/// The table's definition, read from its `CREATE TABLE` text.
+fn definition(table: &Object) -> Option<TableDefinition> {
+    table
+        .sql
+        .as_deref()
+        .and_then(|sql| TableDefinition::parse(sql).ok())
 }
 
 pub(super) fn schema_rows(script: &mut String, objects: &[Object]) {
@@ -91,8 +107,11 @@ fn table_rows(
         literal(&table.name)
     );
     if let Some(column) = rowid_pk {
+        let name = definition(table)
+            .and_then(|def| def.key_name(ConstraintKind::PrimaryKey, std::slice::from_ref(&column)))
+            .unwrap_or_else(|| format!("{}_pkey", table.name));
         let index = IndexInfo {
-            name: format!("{}_pkey", table.name),
+            name,
             unique: true,
             origin: "pk".into(),
             partial: false,
@@ -164,11 +183,19 @@ fn unique_index_over(table: &Object, objects: &[Object], columns: &[String]) -> 
 /// `t_col_check` after the column they are declared on or first mention, else
 /// `t_check`, `t_check1`, ...
 fn check_rows(script: &mut String, table: &Object, table_oid: i64) {
-    let checks = table
+    // An enum column's CHECK is the type's doing, not a constraint of the table.
+    let checks: Vec<_> = table
         .sql
         .as_deref()
         .map(crate::sql::check_constraints)
-        .unwrap_or_default();
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|c| {
+            !c.name
+                .as_deref()
+                .is_some_and(|n| n.starts_with(crate::sql::enums::CHECK_PREFIX))
+        })
+        .collect();
     if checks.is_empty() {
         return;
     }
@@ -384,7 +411,7 @@ fn index_rows(
     index: &IndexInfo,
     sql: Option<&str>,
 ) {
-    let name = index_name(&table.name, index);
+    let name = index_name(table, index);
     let primary = index.origin == "pk";
     let attnums = attnum_list(table, &index.columns);
     let collations: Vec<String> = index
@@ -587,7 +614,9 @@ fn foreign_key_rows(
     let referenced = objects
         .iter()
         .find(|o| o.kind == "table" && o.name.eq_ignore_ascii_case(&key.table));
-    let name = format!("{}_{}_fkey", table.name, key.from.join("_"));
+    let name = definition(table)
+        .and_then(|def| def.foreign_key_name(&key.from))
+        .unwrap_or_else(|| format!("{}_{}_fkey", table.name, key.from.join("_")));
     let to: Vec<String> = key.to.iter().flatten().cloned().collect();
     // A key that names no columns references the primary key.
     let referenced_columns = match referenced {

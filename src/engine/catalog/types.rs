@@ -150,6 +150,8 @@ fn affinity_oid(base: &str) -> i64 {
         _ if base.contains("char") || base.contains("clob") || base.contains("text") => 25,
         _ if base.contains("real") || base.contains("floa") || base.contains("doub") => 701,
         _ if base.contains("blob") => 17,
+        // An enum type's values are its labels' text.
+        _ if is_enum(base) => 25,
         _ => 1700,
     }
 }
@@ -173,6 +175,24 @@ pub fn type_modifier(decl: &str) -> i64 {
     }
 }
 
+/// The enum types the catalog last saw, by oid: `format_type` names them.
+static ENUMS: std::sync::RwLock<Vec<(i64, String)>> = std::sync::RwLock::new(Vec::new());
+
+/// Whether `name` (lower case, perhaps `public.`-qualified) is an enum type.
+fn is_enum(name: &str) -> bool {
+    let name = name.strip_prefix("public.").unwrap_or(name);
+    ENUMS
+        .read()
+        .is_ok_and(|known| known.iter().any(|(_, n)| n.eq_ignore_ascii_case(name)))
+}
+
+/// Records the enum types of the catalog just filled.
+pub(super) fn remember_enums(enums: Vec<(i64, String)>) {
+    if let Ok(mut known) = ENUMS.write() {
+        *known = enums;
+    }
+}
+
 /// `format_type(oid, typmod)`: the SQL name of a type, with its modifier.
 pub fn format_type(oid: i64, typmod: Option<i64>) -> String {
     if oid == 0 {
@@ -180,6 +200,11 @@ pub fn format_type(oid: i64, typmod: Option<i64>) -> String {
         return "-".to_owned();
     }
     let Some(t) = TYPES.iter().find(|t| t.oid == oid) else {
+        if let Ok(known) = ENUMS.read()
+            && let Some((_, name)) = known.iter().find(|(o, _)| *o == oid)
+        {
+            return name.clone();
+        }
         return match TYPES.iter().find(|t| t.array == oid) {
             Some(element) => format!("{}[]", element.display),
             None => "???".to_owned(),

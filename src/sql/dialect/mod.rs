@@ -44,11 +44,14 @@ use super::lexer::{Token, TokenKind};
 use super::quote::identifier;
 use super::relations::{self, Contents};
 
+mod alter_table;
 mod expressions;
 mod result_types;
 mod sequences;
 mod set_returning;
 
+pub(super) use alter_table::statement as alter_table;
+pub use alter_table::{AlterAction, AlterTable};
 use expressions::{rewrite_expr, type_name};
 pub use sequences::relation_name;
 use sequences::{OwnedSequence, owned_sequences};
@@ -166,7 +169,7 @@ pub(super) fn translate(sql: &str) -> Option<Translated> {
         owned = sequences;
     }
     if !owned.is_empty() {
-        let mut script = owned_sequences(&owned).ok()?;
+        let mut script = owned_sequences(&owned, false).ok()?;
         let sql = ast.to_string();
         script.push(sql.clone());
         return Some(Translated {

@@ -675,12 +675,18 @@ impl OwnedSequence {
 /// sequences: the table of sequences is made, and, unless the table exists
 /// already (`IF NOT EXISTS`), sequences left by a dropped table of the same name
 /// go and the new ones are added. (A failing `CREATE TABLE` undoes them all.)
-pub(in crate::sql) fn owned_sequences(sequences: &[OwnedSequence]) -> Result<Vec<String>, Error> {
+/// `table_exists`: the columns are added to a table already there (`ALTER
+/// TABLE ... ADD COLUMN`), rather than made with it.
+pub(in crate::sql) fn owned_sequences(
+    sequences: &[OwnedSequence],
+    table_exists: bool,
+) -> Result<Vec<String>, Error> {
     let mut script = vec![CREATE_TABLE.to_owned()];
     for sequence in sequences {
         let table = literal(&sequence.table);
+        let presence = if table_exists { "" } else { "NOT " };
         let absent = format!(
-            "NOT EXISTS (SELECT 1 FROM main.sqlite_schema WHERE type = 'table' AND name = {table} COLLATE NOCASE)"
+            "{presence}EXISTS (SELECT 1 FROM main.sqlite_schema WHERE type = 'table' AND name = {table} COLLATE NOCASE)"
         );
         let cleanup = format!(
             "DELETE FROM main.{SEQUENCES_TABLE} WHERE owned_table = {table} COLLATE NOCASE AND {absent}"

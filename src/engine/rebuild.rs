@@ -1,0 +1,379 @@
+//! `ALTER TABLE` forms SQLite lacks, by rebuilding the table: SQLite's own
+//! procedure for schema changes it has no statement for
+//! (<https://www.sqlite.org/lang_altertable.html#otheralter>). Under a savepoint,
+//! so that it works inside a client's transaction as well as alone and a failure
+//! leaves everything as it was:
+//!
+//! 1. the table's definition is read from `sqlite_schema` and edited (see
+//!    `sql::table_definition`);
+//! 2. a table is made under the new definition and the rows copied into it,
+//!    rowids kept, each column through its `USING` expression if it has one
+//!    (SQLite checks NOT NULL, UNIQUE and CHECK as the rows go in);
+//! 3. the old table is dropped, the new one renamed to its name, and the old
+//!    table's indexes and triggers made again (views name the table and need
+//!    nothing);
+//! 4. `foreign_key_check` over the table and the tables that reference it.
+//!
+//! Steps 2 and 3 run with foreign keys off: with them on, dropping the old
+//! table would first delete its rows, running the ON DELETE actions of the
+//! tables that reference it (a CASCADE would empty them). `PRAGMA foreign_keys`
+//! cannot change inside a transaction, so the connection's flag is switched with
+//! `sqlite3_db_config`, which can; and `legacy_alter_table` keeps the rename
+//! from rewriting or checking the views and triggers that name the table. Both
+//! are back as they were before anything else runs on the connection.
+
+use std::ffi::c_int;
+
+use libsqlite3_sys as ffi;
+use sqlx::{AssertSqlSafe, Executor, Row, SqliteConnection};
+
+use super::connection::HeldConnection;
+use crate::error::{Error, ErrorKind};
+use crate::sql::enums::add_checks;
+use crate::sql::quote::identifier;
+use crate::sql::table_definition::{TableDefinition, renamed_index};
+use crate::sql::{AlterAction, AlterTable};
+
+/// The new table's name while it is filled.
+const SCRATCH: &str = "litewire_rebuild";
+
+/// Runs `alter` on the connection (the writer, under the write permit).
+pub(super) async fn run(conn: &mut HeldConnection, alter: &AlterTable) -> Result<(), Error> {
+    conn.sqlx().execute("SAVEPOINT litewire_rebuild").await?;
+    let result = rebuild(conn, alter).await;
+    let sqlx = conn.sqlx();
+    match result {
+        Ok(()) => {
+            sqlx.execute("RELEASE litewire_rebuild").await?;
+            Ok(())
+        }
+        Err(error) => {
+            sqlx.execute("ROLLBACK TO litewire_rebuild").await?;
+            sqlx.execute("RELEASE litewire_rebuild").await?;
+            Err(error)
+        }
+    }
+}
+
+/// A schema object of the table to make again after the swap.
+struct Dependent {
+    name: String,
+    sql: String,
+}
+
+async fn rebuild(conn: &mut HeldConnection, alter: &AlterTable) -> Result<(), Error> {
+    let sqlx = conn.sqlx();
+    for statement in &alter.before {
+        execute(sqlx, statement).await?;
+    }
+    let Some(row) = sqlx::query(
+        "SELECT name, sql FROM sqlite_schema WHERE type = 'table' AND name = ?1 COLLATE NOCASE",
+    )
+    .bind(&alter.table)
+    .fetch_optional(&mut *sqlx)
+    .await?
+    else {
+        if alter.if_exists {
+            return Ok(());
+        }
+        return Err(Error::new(
+            ErrorKind::Sqlite {
+                code: ffi::SQLITE_ERROR,
+            },
+            format!("relation \"{}\" does not exist", alter.table),
+        ));
+    };
+    let table: String = row.try_get(0)?;
+    let old = TableDefinition::parse(&row.try_get::<String, _>(1)?)?;
+    let mut dependents: Vec<Dependent> = sqlx::query(
+        "SELECT name, sql FROM sqlite_schema WHERE tbl_name = ?1 AND type IN ('index', 'trigger') \
+         AND sql IS NOT NULL ORDER BY type, rowid",
+    )
+    .bind(&table)
+    .fetch_all(&mut *sqlx)
+    .await?
+    .iter()
+    .map(|r| {
+        Ok(Dependent {
+            name: r.try_get(0)?,
+            sql: r.try_get(1)?,
+        })
+    })
+    .collect::<Result<_, Error>>()?;
+    let mut new = old.clone();
+    for action in &alter.actions {
+        apply(&mut new, &mut dependents, action)?;
+    }
+    add_checks(&mut new, &super::enums::load(conn.sqlx()).await?);
+    swap(conn, &table, &old, &new, &dependents).await?;
+    check_foreign_keys(conn.sqlx(), &table, &new).await
+}
+
+/// Applies one action to the definition (or, for constraints that are indexes
+/// of their own, to the indexes made again after the swap).
+fn apply(
+    def: &mut TableDefinition,
+    dependents: &mut Vec<Dependent>,
+    action: &AlterAction,
+) -> Result<(), Error> {
+    let index_named = |dependents: &[Dependent], name: &str| {
+        dependents
+            .iter()
+            .position(|d| d.name.eq_ignore_ascii_case(name) && is_index(&d.sql))
+    };
+    match action {
+        AlterAction::AddColumn {
+            column,
+            if_not_exists,
+        } => {
+            let exists = def
+                .columns()
+                .any(|c| c.name.eq_ignore_ascii_case(&column.name));
+            if !(exists && *if_not_exists) {
+                def.add_column(column.clone())?;
+            }
+        }
+        AlterAction::AddConstraint(constraint) => {
+            if let Some(name) = &constraint.name
+                && index_named(dependents, name).is_some()
+            {
+                return Err(already_exists(name, &def.table));
+            }
+            def.add_constraint(constraint.clone())?
+        }
+        AlterAction::DropConstraint { name, if_exists } => {
+            if !def.drop_constraint(name) {
+                match index_named(dependents, name) {
+                    Some(i) => drop(dependents.remove(i)),
+                    None if *if_exists => {}
+                    None => return Err(no_such_constraint(name, &def.table)),
+                }
+            }
+        }
+        AlterAction::RenameConstraint { from, to } => {
+            if index_named(dependents, to).is_some() {
+                return Err(already_exists(to, &def.table));
+            }
+            if !def.rename_constraint(from, to)? {
+                let i = index_named(dependents, from)
+                    .ok_or_else(|| no_such_constraint(from, &def.table))?;
+                let renamed = renamed_index(&dependents[i].sql, to)
+                    .ok_or_else(|| no_such_constraint(from, &def.table))?;
+                dependents[i] = Dependent {
+                    name: to.clone(),
+                    sql: renamed,
+                };
+            }
+        }
+        AlterAction::SetType {
+            column,
+            type_sql,
+            using,
+        } => {
+            let column = def.column_mut(column)?;
+            column.type_sql = type_sql.clone();
+            if let Some(using) = using {
+                column.source = Some(using.clone());
+            }
+        }
+        AlterAction::SetNotNull { column, not_null } => {
+            def.column_mut(column)?.set_not_null(*not_null)
+        }
+        AlterAction::SetDefault { column, expr } => {
+            def.column_mut(column)?.set_default(expr.as_deref())
+        }
+    }
+    Ok(())
+}
+
+fn is_index(sql: &str) -> bool {
+    let upper = sql.trim_start().to_ascii_uppercase();
+    upper.starts_with("CREATE INDEX") || upper.starts_with("CREATE UNIQUE INDEX")
+}
+
+/// Steps 2 and 3: the new table, filled, in the old one's place.
+async fn swap(
+    conn: &mut HeldConnection,
+    table: &str,
+    old: &TableDefinition,
+    new: &TableDefinition,
+    dependents: &[Dependent],
+) -> Result<(), Error> {
+    let keep_rowid = !old.without_rowid() && !new.without_rowid();
+    let mut targets = Vec::new();
+    let mut sources = Vec::new();
+    if keep_rowid {
+        targets.push("rowid".to_owned());
+        sources.push("rowid".to_owned());
+    }
+    for column in new.columns() {
+        if let Some(source) = &column.source {
+            targets.push(identifier(&column.name));
+            sources.push(source.clone());
+        }
+    }
+    let statements = [
+        format!("DROP TABLE IF EXISTS {SCRATCH}"),
+        new.create_sql(SCRATCH),
+        format!(
+            "INSERT INTO {SCRATCH} ({}) SELECT {} FROM {}",
+            targets.join(", "),
+            sources.join(", "),
+            identifier(table)
+        ),
+        format!("DROP TABLE {}", identifier(table)),
+        format!("ALTER TABLE {SCRATCH} RENAME TO {}", identifier(table)),
+    ];
+    let flags = Flags::switch(conn).await?;
+    let mut result = Ok(());
+    for statement in statements
+        .iter()
+        .map(String::as_str)
+        .chain(dependents.iter().map(|d| d.sql.as_str()))
+    {
+        result = execute(conn.sqlx(), statement).await;
+        if result.is_err() {
+            break;
+        }
+    }
+    flags.restore(conn).await?;
+    result.map_err(|error| {
+        let message = error
+            .message
+            .replace(&format!("{SCRATCH}."), &format!("{table}."));
+        Error { message, ..error }
+    })
+}
+
+/// Step 4: every row of the table, and of the tables referencing it, has the
+/// row its foreign keys reference.
+async fn check_foreign_keys(
+    conn: &mut SqliteConnection,
+    table: &str,
+    def: &TableDefinition,
+) -> Result<(), Error> {
+    let children: Vec<String> = sqlx::query_scalar(
+        "SELECT DISTINCT m.name FROM sqlite_schema AS m, pragma_foreign_key_list(m.name) AS f \
+         WHERE m.type = 'table' AND f.\"table\" = ?1 COLLATE NOCASE AND m.name <> ?1",
+    )
+    .bind(table)
+    .fetch_all(&mut *conn)
+    .await?;
+    for checked in std::iter::once(table.to_owned()).chain(children) {
+        let violation = sqlx::query("SELECT fkid FROM pragma_foreign_key_check(?1) LIMIT 1")
+            .bind(&checked)
+            .fetch_optional(&mut *conn)
+            .await
+            .map_err(|error| {
+                let error = Error::from(error);
+                Error::new(
+                    error.kind,
+                    format!(
+                        "cannot alter table \"{table}\" because other objects depend on it: {}",
+                        error.message
+                    ),
+                )
+            })?;
+        let Some(violation) = violation else {
+            continue;
+        };
+        let fkid: i64 = violation.try_get(0)?;
+        let columns: Vec<String> =
+            sqlx::query_scalar("SELECT \"from\" FROM pragma_foreign_key_list(?1) WHERE id = ?2")
+                .bind(&checked)
+                .bind(fkid)
+                .fetch_all(&mut *conn)
+                .await?;
+        let name = if checked == table {
+            def.foreign_key_name(&columns)
+        } else {
+            None
+        }
+        .unwrap_or_else(|| format!("{checked}_{}_fkey", columns.join("_")));
+        return Err(Error::new(
+            ErrorKind::Sqlite {
+                code: ffi::SQLITE_CONSTRAINT_FOREIGNKEY,
+            },
+            format!(
+                "insert or update on table \"{checked}\" violates foreign key constraint \"{name}\""
+            ),
+        ));
+    }
+    Ok(())
+}
+
+async fn execute(conn: &mut SqliteConnection, sql: &str) -> Result<(), Error> {
+    sqlx::query(AssertSqlSafe(sql.to_owned()))
+        .persistent(false)
+        .execute(&mut *conn)
+        .await?;
+    Ok(())
+}
+
+/// The connection's foreign key and legacy ALTER TABLE flags as they were.
+struct Flags {
+    foreign_keys: c_int,
+    legacy_alter_table: c_int,
+}
+
+impl Flags {
+    /// Foreign keys off, legacy ALTER TABLE on; returns what they were.
+    async fn switch(conn: &mut HeldConnection) -> Result<Flags, Error> {
+        let (handle, _) = conn.direct().await?;
+        let db = handle.db();
+        // SAFETY: the handle is locked for this session; each call passes the
+        // (int, int*) pair these options take.
+        let flags = unsafe {
+            Flags {
+                foreign_keys: set(db, ffi::SQLITE_DBCONFIG_ENABLE_FKEY, 0),
+                legacy_alter_table: set(db, ffi::SQLITE_DBCONFIG_LEGACY_ALTER_TABLE, 1),
+            }
+        };
+        Ok(flags)
+    }
+
+    async fn restore(self, conn: &mut HeldConnection) -> Result<(), Error> {
+        let (handle, _) = conn.direct().await?;
+        let db = handle.db();
+        // SAFETY: as in `switch`.
+        unsafe {
+            set(db, ffi::SQLITE_DBCONFIG_ENABLE_FKEY, self.foreign_keys);
+            set(
+                db,
+                ffi::SQLITE_DBCONFIG_LEGACY_ALTER_TABLE,
+                self.legacy_alter_table,
+            );
+        }
+        Ok(())
+    }
+}
+
+/// Sets a boolean `sqlite3_db_config` option; returns its value before.
+///
+/// # Safety
+/// `db` must be a valid connection handle, locked for the caller.
+unsafe fn set(db: *mut ffi::sqlite3, option: c_int, value: c_int) -> c_int {
+    let mut before: c_int = 0;
+    // SAFETY: per the caller; -1 only reads the option.
+    unsafe {
+        ffi::sqlite3_db_config(db, option, -1 as c_int, &mut before as *mut c_int);
+        ffi::sqlite3_db_config(db, option, value, std::ptr::null_mut::<c_int>());
+    }
+    before
+}
+
+fn no_such_constraint(name: &str, table: &str) -> Error {
+    Error::new(
+        ErrorKind::UndefinedObject,
+        format!("constraint \"{name}\" of relation \"{table}\" does not exist"),
+    )
+}
+
+fn already_exists(name: &str, table: &str) -> Error {
+    Error::new(
+        ErrorKind::Sqlite {
+            code: ffi::SQLITE_ERROR,
+        },
+        format!("constraint \"{name}\" for relation \"{table}\" already exists"),
+    )
+}

@@ -1,0 +1,294 @@
+//! `ALTER TABLE` forms SQLite has no statement for (`ADD CONSTRAINT`, `DROP
+//! CONSTRAINT`, `ALTER COLUMN ... TYPE`, `SET/DROP NOT NULL`, `SET/DROP
+//! DEFAULT`, `RENAME CONSTRAINT`, a column `ADD COLUMN` cannot add, several
+//! actions at once), read into the plan the engine rebuilds the table by (see
+//! `engine::rebuild`). Expressions (defaults, `USING`, `CHECK`) are translated
+//! as in any other statement.
+//!
+//! What SQLite does itself stays with SQLite: `RENAME TO`, `RENAME COLUMN`,
+//! `DROP COLUMN`, an `ADD COLUMN` it can add, and a lone `ADD PRIMARY KEY` or
+//! `ADD UNIQUE`, which becomes a unique index (see `translate`: pgbench's setup
+//! adds its keys that way to tables already full).
+
+use sqlparser::ast::{
+    AlterColumnOperation, AlterTableOperation, Statement as Ast, TableConstraint, VisitMut,
+};
+use sqlparser::dialect::PostgreSqlDialect;
+use sqlparser::parser::Parser;
+
+use super::super::lexer::Token;
+use super::super::quote::identifier;
+use super::super::table_definition::{Column, Constraint, TableDefinition};
+use super::{Rewriter, create_table, folded, folded_last, owned_sequences};
+use crate::error::{Error, ErrorKind};
+
+/// An `ALTER TABLE` the engine runs by rebuilding the table.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AlterTable {
+    /// The table, unquoted.
+    pub table: String,
+    /// `ALTER TABLE IF EXISTS`: a missing table is no error.
+    pub if_exists: bool,
+    /// Statements that run first, in the same transaction (the sequences of
+    /// `serial` columns being added).
+    pub before: Vec<String>,
+    pub actions: Vec<AlterAction>,
+}
+
+/// One action of an `ALTER TABLE`, in SQLite's dialect.
+#[derive(Debug, Clone, PartialEq)]
+pub enum AlterAction {
+    AddColumn {
+        column: Column,
+        if_not_exists: bool,
+    },
+    AddConstraint(Constraint),
+    DropConstraint {
+        name: String,
+        if_exists: bool,
+    },
+    RenameConstraint {
+        from: String,
+        to: String,
+    },
+    /// `ALTER COLUMN c TYPE t [USING expr]`.
+    SetType {
+        column: String,
+        type_sql: String,
+        using: Option<String>,
+    },
+    SetNotNull {
+        column: String,
+        not_null: bool,
+    },
+    /// `SET DEFAULT expr`, or `DROP DEFAULT` (`None`).
+    SetDefault {
+        column: String,
+        expr: Option<String>,
+    },
+}
+
+/// Reads `sql` as an `ALTER TABLE` to run by a rebuild; `None` for any other
+/// statement, and for the forms SQLite runs itself.
+pub(in crate::sql) fn statement(sql: &str, tokens: &[Token]) -> Result<Option<AlterTable>, Error> {
+    let starts = |i: usize, kw: &str| tokens.get(i).is_some_and(|t| t.is_keyword(sql, kw));
+    if !(starts(0, "ALTER") && starts(1, "TABLE")) {
+        return Ok(None);
+    }
+    let Ok(mut statements) = Parser::parse_sql(&PostgreSqlDialect {}, sql) else {
+        return Ok(None);
+    };
+    let [ast] = statements.as_mut_slice() else {
+        return Ok(None);
+    };
+    let _ = ast.visit(&mut Rewriter::default());
+    let Ast::AlterTable(alter) = ast else {
+        return Ok(None);
+    };
+    let table = folded_last(&alter.name);
+    let mut plan = AlterTable {
+        table: table.clone(),
+        if_exists: alter.if_exists,
+        before: Vec::new(),
+        actions: Vec::new(),
+    };
+    for operation in &alter.operations {
+        let action = match operation {
+            AlterTableOperation::AddConstraint { constraint, .. } => {
+                if alter.operations.len() == 1
+                    && matches!(
+                        constraint,
+                        TableConstraint::PrimaryKey(_) | TableConstraint::Unique(_)
+                    )
+                {
+                    return Ok(None);
+                }
+                let mut constraint = Constraint::parse(&constraint.to_string())?;
+                // PostgreSQL folds an unquoted name to lower case.
+                constraint.name = constraint_name(operation).or(constraint.name);
+                AlterAction::AddConstraint(constraint)
+            }
+            AlterTableOperation::AddColumn {
+                column_def,
+                if_not_exists,
+                ..
+            } => {
+                let (column, before) = new_column(&table, &column_def.to_string())?;
+                if alter.operations.len() == 1 && before.is_empty() && column.addable_in_place() {
+                    return Ok(None);
+                }
+                plan.before.extend(before);
+                AlterAction::AddColumn {
+                    column,
+                    if_not_exists: *if_not_exists,
+                }
+            }
+            AlterTableOperation::DropConstraint {
+                if_exists, name, ..
+            } => AlterAction::DropConstraint {
+                name: folded(name),
+                if_exists: *if_exists,
+            },
+            AlterTableOperation::RenameConstraint { .. } if alter.operations.len() > 1 => {
+                return Err(Error::new(
+                    ErrorKind::Syntax,
+                    "syntax error: RENAME CONSTRAINT is an ALTER TABLE of its own",
+                ));
+            }
+            AlterTableOperation::RenameConstraint { old_name, new_name } => {
+                AlterAction::RenameConstraint {
+                    from: folded(old_name),
+                    to: folded(new_name),
+                }
+            }
+            AlterTableOperation::AlterColumn { column_name, op } => {
+                let column = folded(column_name);
+                match op {
+                    AlterColumnOperation::SetNotNull => AlterAction::SetNotNull {
+                        column,
+                        not_null: true,
+                    },
+                    AlterColumnOperation::DropNotNull => AlterAction::SetNotNull {
+                        column,
+                        not_null: false,
+                    },
+                    AlterColumnOperation::SetDefault { value } => AlterAction::SetDefault {
+                        column,
+                        expr: Some(value.to_string()),
+                    },
+                    AlterColumnOperation::DropDefault => {
+                        AlterAction::SetDefault { column, expr: None }
+                    }
+                    AlterColumnOperation::SetDataType {
+                        data_type, using, ..
+                    } => AlterAction::SetType {
+                        column,
+                        type_sql: data_type.to_string(),
+                        using: using.as_ref().map(ToString::to_string),
+                    },
+                    _ => return Ok(None),
+                }
+            }
+            // Renames and DROP COLUMN are SQLite's own, and PostgreSQL takes them
+            // only alone.
+            _ => return Ok(None),
+        };
+        plan.actions.push(action);
+    }
+    if plan.actions.is_empty() {
+        return Err(Error::new(
+            ErrorKind::Syntax,
+            "ALTER TABLE without an action",
+        ));
+    }
+    Ok(Some(plan))
+}
+
+/// The name an `ADD CONSTRAINT name ...` gives, folded as PostgreSQL folds it.
+fn constraint_name(operation: &AlterTableOperation) -> Option<String> {
+    let AlterTableOperation::AddConstraint { constraint, .. } = operation else {
+        return None;
+    };
+    let name = match constraint {
+        TableConstraint::Unique(c) => c.name.as_ref(),
+        TableConstraint::PrimaryKey(c) => c.name.as_ref(),
+        TableConstraint::ForeignKey(c) => c.name.as_ref(),
+        TableConstraint::Check(c) => c.name.as_ref(),
+        _ => None,
+    };
+    name.map(folded)
+}
+
+/// A column being added, translated as `CREATE TABLE` translates it (a
+/// `serial` column gets its sequence, whose statements come back too).
+fn new_column(table: &str, column_def: &str) -> Result<(Column, Vec<String>), Error> {
+    let create = format!("CREATE TABLE {} ({column_def})", identifier(table));
+    let mut statements = Parser::parse_sql(&PostgreSqlDialect {}, &create)
+        .map_err(|e| Error::new(ErrorKind::Syntax, e.to_string()))?;
+    let Some(Ast::CreateTable(definition)) = statements.first_mut() else {
+        return Err(Error::new(ErrorKind::Syntax, "ADD COLUMN without a column"));
+    };
+    let (_, owned) = create_table(definition)
+        .ok_or_else(|| Error::new(ErrorKind::Syntax, "invalid identity options"))?;
+    let before = if owned.is_empty() {
+        Vec::new()
+    } else {
+        owned_sequences(&owned, true)?
+    };
+    let sql = definition.to_string();
+    let mut column = TableDefinition::parse(&sql)?
+        .columns()
+        .next()
+        .cloned()
+        .ok_or_else(|| Error::new(ErrorKind::Syntax, "ADD COLUMN without a column"))?;
+    column.source = None;
+    Ok((column, before))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::super::lexer::tokenize;
+    use super::*;
+
+    fn plan(sql: &str) -> Option<AlterTable> {
+        statement(sql, &tokenize(sql)).unwrap()
+    }
+
+    #[test]
+    fn sqlites_own_forms_stay_with_sqlite() {
+        for sql in [
+            "ALTER TABLE t RENAME TO u",
+            "ALTER TABLE t RENAME COLUMN a TO b",
+            "ALTER TABLE t DROP COLUMN a",
+            "ALTER TABLE t ADD COLUMN a int DEFAULT 1",
+            "ALTER TABLE t ADD PRIMARY KEY (a)",
+            "ALTER TABLE t ADD CONSTRAINT k UNIQUE (a)",
+            "SELECT 1",
+        ] {
+            assert_eq!(plan(sql), None, "{sql}");
+        }
+    }
+
+    #[test]
+    fn reads_the_actions() {
+        let alter = plan(
+            "ALTER TABLE IF EXISTS public.T ADD CONSTRAINT Fk FOREIGN KEY (a) REFERENCES p (id) ON DELETE CASCADE, \
+             ALTER COLUMN b SET DATA TYPE bigint USING b::bigint, ALTER b SET NOT NULL, ALTER c DROP DEFAULT, \
+             ALTER d SET DEFAULT now(), DROP CONSTRAINT IF EXISTS t_c_check, ADD CHECK (a > 0), ADD UNIQUE (c)",
+        )
+        .unwrap();
+        assert_eq!(alter.table, "t");
+        assert!(alter.if_exists);
+        let AlterAction::AddConstraint(fk) = &alter.actions[0] else {
+            panic!("{alter:?}");
+        };
+        assert_eq!(fk.name.as_deref(), Some("fk"));
+        assert_eq!(fk.columns, ["a"]);
+        assert!(
+            fk.body
+                .starts_with("FOREIGN KEY (a) REFERENCES p(id) ON DELETE CASCADE")
+        );
+        let AlterAction::SetType { using, .. } = &alter.actions[1] else {
+            panic!("{alter:?}");
+        };
+        assert_eq!(using.as_deref(), Some("CAST(b AS BIGINT)"));
+        let AlterAction::SetDefault { expr, .. } = &alter.actions[4] else {
+            panic!("{alter:?}");
+        };
+        assert!(
+            expr.as_deref().unwrap().starts_with("strftime("),
+            "{expr:?}"
+        );
+        assert_eq!(alter.actions.len(), 8);
+    }
+
+    #[test]
+    fn serial_columns_bring_their_sequence() {
+        let alter = plan("ALTER TABLE t ADD COLUMN n serial").unwrap();
+        assert!(!alter.before.is_empty());
+        let AlterAction::AddColumn { column, .. } = &alter.actions[0] else {
+            panic!("{alter:?}");
+        };
+        assert!(column.default().unwrap().contains("nextval"), "{column:?}");
+    }
+}
