@@ -106,6 +106,8 @@ fn error_message_sqlstate(message: &str) -> &'static str {
         // `set_config()` and `current_setting()` (see `engine::config_functions`):
         // what `SET` and `SHOW` answer with their own kinds.
         ("unrecognized configuration parameter", "42704"),
+        // An array element of the wrong spelling (`'{maybe}'::boolean[]`).
+        ("invalid input syntax for type", "22P02"),
         ("\" cannot be changed", "55P02"),
         ("invalid value for parameter", "22P02"),
         ("is not supported: litewire speaks UTF8", "0A000"),

@@ -192,6 +192,16 @@ fn cast(inner: &Expr, data_type: &DataType) -> Option<Rewrite> {
             plain(format!("CAST({inner} AS {})", unqualified(data_type)))
         }
         "oid" | "xid" => plain(format!("CAST({inner} AS INTEGER)")),
+        // Booleans in an array are stored as a boolean column stores them (0/1),
+        // whatever spelling the literal used (`'{t,f}'::boolean[]`).
+        _ if data_type_is_array(data_type)
+            && matches!(
+                type_name(data_type).trim_end_matches("[]").trim(),
+                "bool" | "boolean"
+            ) =>
+        {
+            plain(format!("litewire_array_bool({inner})"))
+        }
         _ if data_type_is_array(data_type) => Some(Rewrite {
             expr: inner.clone(),
             catalog: false,
