@@ -357,8 +357,7 @@ async fn constraints_are_added_dropped_and_renamed_by_postgres_names(cache: &str
         sqlstate(&client, "INSERT INTO c VALUES (21, 1, 999)").await,
         "23503"
     );
-    // A key added alone is a unique index under the constraint's name, and is
-    // dropped and renamed by it.
+    // A unique constraint added alone is one too, renamed and dropped by name.
     client
         .batch_execute("ALTER TABLE t ADD CONSTRAINT t_key UNIQUE (a)")
         .await
@@ -371,14 +370,7 @@ async fn constraints_are_added_dropped_and_renamed_by_postgres_names(cache: &str
         .batch_execute("ALTER TABLE t RENAME CONSTRAINT t_key TO t_a_key")
         .await
         .unwrap();
-    assert_eq!(
-        rows(
-            &client,
-            "SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 't' ORDER BY name"
-        )
-        .await,
-        ["t_a_key", "t_b"]
-    );
+    assert_eq!(constraints("t").await, ["t_a_key u"]);
     client
         .batch_execute("ALTER TABLE t DROP CONSTRAINT t_a_key")
         .await
@@ -387,6 +379,46 @@ async fn constraints_are_added_dropped_and_renamed_by_postgres_names(cache: &str
         .batch_execute("INSERT INTO t VALUES (1, 'd', 'd')")
         .await
         .unwrap();
+    assert_eq!(constraints("t").await, Vec::<String>::new());
+    // A primary key added alone is a unique index under the key's name (fast on
+    // a full table), shown as the primary key, and dropped by its name.
+    client
+        .batch_execute("ALTER TABLE log ADD PRIMARY KEY (m)")
+        .await
+        .unwrap();
+    assert_eq!(constraints("log").await, ["log_pkey p"]);
+    assert_eq!(
+        rows(
+            &client,
+            "SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'log'"
+        )
+        .await,
+        ["log_pkey"]
+    );
+    client
+        .batch_execute("ALTER TABLE log RENAME CONSTRAINT log_pkey TO log_key")
+        .await
+        .unwrap();
+    assert_eq!(
+        rows(
+            &client,
+            "SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'log'"
+        )
+        .await,
+        ["log_key"]
+    );
+    client
+        .batch_execute("ALTER TABLE log DROP CONSTRAINT log_key")
+        .await
+        .unwrap();
+    assert_eq!(
+        rows(
+            &client,
+            "SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'log'"
+        )
+        .await,
+        ["0"]
+    );
     assert_eq!(
         sqlstate(&client, "ALTER TABLE c ADD CONSTRAINT c_self CHECK (n > 1)").await,
         "42710"

@@ -28,6 +28,7 @@ pub(in crate::engine) struct ColumnInfo {
     pub(in crate::engine) hidden: i64,
 }
 
+#[derive(Clone)]
 pub(in crate::engine) struct IndexInfo {
     pub(in crate::engine) name: String,
     pub(in crate::engine) unique: bool,

@@ -127,6 +127,7 @@ fn table_rows(
         );
     }
     for index in &table.indexes {
+        let index = &as_primary_key(table, index);
         let sqlite_index = sqlite_index(objects, index);
         let sql = sqlite_index.and_then(|o| o.sql.as_deref());
         index_rows(
@@ -142,6 +143,28 @@ fn table_rows(
         foreign_key_rows(script, table, oid, key, objects, oid_of);
     }
     check_rows(script, table, oid);
+}
+
+/// `index` as the table's primary key when it is one: a unique index over
+/// plain columns named `<table>_pkey` on a table that declares no primary key
+/// (what `ALTER TABLE t ADD PRIMARY KEY` makes, see `sql::translate`).
+fn as_primary_key(table: &Object, index: &IndexInfo) -> IndexInfo {
+    let is_key = index.origin == "c"
+        && index.unique
+        && !index.partial
+        && index
+            .name
+            .eq_ignore_ascii_case(&format!("{}_pkey", table.name))
+        && table.columns.iter().all(|c| c.pk == 0)
+        && !index.columns.iter().any(|c| c == "expression");
+    IndexInfo {
+        origin: if is_key {
+            "pk".into()
+        } else {
+            index.origin.clone()
+        },
+        ..index.clone()
+    }
 }
 
 /// The schema object of one of a table's indexes (none for the synthetic

@@ -6,12 +6,14 @@
 //! as in any other statement.
 //!
 //! What SQLite does itself stays with SQLite: `RENAME TO`, `RENAME COLUMN`,
-//! `DROP COLUMN`, an `ADD COLUMN` it can add, and a lone `ADD PRIMARY KEY` or
-//! `ADD UNIQUE`, which becomes a unique index (see `translate`: pgbench's setup
-//! adds its keys that way to tables already full).
+//! `DROP COLUMN`, an `ADD COLUMN` it can add, and a lone `ADD PRIMARY KEY`,
+//! which becomes a unique index named as the key (see `translate`: pgbench's
+//! setup adds its keys that way to tables already full; the catalog shows the
+//! index as the table's primary key).
 
 use sqlparser::ast::{
-    AlterColumnOperation, AlterTableOperation, Statement as Ast, TableConstraint, VisitMut,
+    AlterColumnOperation, AlterTableOperation, NullsDistinctOption, Statement as Ast,
+    TableConstraint, VisitMut,
 };
 use sqlparser::dialect::PostgreSqlDialect;
 use sqlparser::parser::Parser;
@@ -96,14 +98,11 @@ pub(in crate::sql) fn statement(sql: &str, tokens: &[Token]) -> Result<Option<Al
         let action = match operation {
             AlterTableOperation::AddConstraint { constraint, .. } => {
                 if alter.operations.len() == 1
-                    && matches!(
-                        constraint,
-                        TableConstraint::PrimaryKey(_) | TableConstraint::Unique(_)
-                    )
+                    && matches!(constraint, TableConstraint::PrimaryKey(_))
                 {
                     return Ok(None);
                 }
-                let mut constraint = Constraint::parse(&constraint.to_string())?;
+                let mut constraint = Constraint::parse(&sqlite_constraint(constraint)?)?;
                 // PostgreSQL folds an unquoted name to lower case.
                 constraint.name = constraint_name(operation).or(constraint.name);
                 AlterAction::AddConstraint(constraint)
@@ -184,6 +183,25 @@ pub(in crate::sql) fn statement(sql: &str, tokens: &[Token]) -> Result<Option<Al
     Ok(Some(plan))
 }
 
+/// A table constraint as SQLite writes it: `NULLS DISTINCT` is what SQLite's
+/// UNIQUE does anyway; `NULLS NOT DISTINCT` it cannot do.
+fn sqlite_constraint(constraint: &TableConstraint) -> Result<String, Error> {
+    match constraint {
+        TableConstraint::Unique(unique) => match unique.nulls_distinct {
+            NullsDistinctOption::NotDistinct => Err(Error::new(
+                ErrorKind::Unsupported,
+                "UNIQUE NULLS NOT DISTINCT is not supported (SQLite's unique constraints take NULLs as distinct)",
+            )),
+            _ => {
+                let mut unique = unique.clone();
+                unique.nulls_distinct = NullsDistinctOption::None;
+                Ok(TableConstraint::Unique(unique).to_string())
+            }
+        },
+        other => Ok(other.to_string()),
+    }
+}
+
 /// The name an `ADD CONSTRAINT name ...` gives, folded as PostgreSQL folds it.
 fn constraint_name(operation: &AlterTableOperation) -> Option<String> {
     let AlterTableOperation::AddConstraint { constraint, .. } = operation else {
@@ -242,7 +260,6 @@ mod tests {
             "ALTER TABLE t DROP COLUMN a",
             "ALTER TABLE t ADD COLUMN a int DEFAULT 1",
             "ALTER TABLE t ADD PRIMARY KEY (a)",
-            "ALTER TABLE t ADD CONSTRAINT k UNIQUE (a)",
             "SELECT 1",
         ] {
             assert_eq!(plan(sql), None, "{sql}");
