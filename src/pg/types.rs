@@ -582,6 +582,35 @@ mod tests {
     }
 
     #[test]
+    fn arrays_in_both_formats() {
+        let ints = FieldType::plain(Type::INT4_ARRAY);
+        let words = |ws: &[i32]| ws.iter().flat_map(|w| w.to_be_bytes()).collect::<Vec<u8>>();
+        // One dimension, a NULL among the elements, int4 elements, 3 from 1.
+        let mut want = words(&[1, 1, 23, 3, 1, 4, 7, -1, 4]);
+        want.extend(words(&[-2]));
+        assert_eq!(binary(text_value("{7,NULL,-2}"), &ints).unwrap(), want);
+        assert_eq!(binary(text_value("{}"), &ints).unwrap(), words(&[0, 0, 23]));
+        assert_eq!(
+            binary(text_value("{x}"), &ints).unwrap_err().sqlstate,
+            "22P03"
+        );
+        assert_eq!(
+            binary(text_value("not an array"), &ints)
+                .unwrap_err()
+                .sqlstate,
+            "22P03"
+        );
+        let bools = FieldType::plain(Type::BOOL_ARRAY);
+        assert_eq!(text_as(text_value("{1,0,NULL}"), &bools), "{t,f,NULL}");
+        assert_eq!(text_as(text_value("{1, 2}"), &ints), "{1,2}");
+        assert_eq!(text_as(text_value("1 2"), &ints), "1 2");
+        let bytes = FieldType::plain(Type::BYTEA_ARRAY);
+        let mut want = words(&[1, 0, 17, 1, 1, 2]);
+        want.extend([0xde, 0xad]);
+        assert_eq!(binary(text_value(r#"{"\\xdead"}"#), &bytes).unwrap(), want);
+    }
+
+    #[test]
     fn uuids_read_any_spelling_or_sixteen_bytes() {
         let uuid = FieldType::plain(Type::UUID);
         let canonical = "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11";
