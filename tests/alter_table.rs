@@ -23,7 +23,8 @@ in_both_cache_modes!(
     psql_describes_the_rebuilt_table,
     deferred_foreign_keys_are_checked_at_commit,
     create_index_concurrently_creates_the_index,
-    enum_types_hold_columns_to_their_labels
+    enum_types_hold_columns_to_their_labels,
+    drop_column_takes_its_indexes_and_constraints
 );
 
 async fn sqlstate(client: &Client, sql: &str) -> String {
@@ -459,10 +460,29 @@ async fn columns_change_type_nullability_and_default(cache: &str) {
         .unwrap()
         .get(0);
     assert!(stamped.starts_with("20"), "{stamped}");
-    // The rowid primary key goes on numbering where it was.
+    // The rowid primary key goes on numbering where it was, made bigint too.
     assert_eq!(
         rows(&client, "SELECT id FROM m ORDER BY id").await,
         ["1", "2", "3"]
+    );
+    client
+        .batch_execute("ALTER TABLE m ALTER COLUMN id TYPE bigint")
+        .await
+        .unwrap();
+    assert_eq!(
+        rows(&client, "INSERT INTO m (v) VALUES (4) RETURNING id").await,
+        ["4"]
+    );
+    // ADD COLUMN IF NOT EXISTS: nothing for a column that is there.
+    client
+        .batch_execute(
+            "ALTER TABLE m ADD COLUMN IF NOT EXISTS v text; ALTER TABLE m ADD COLUMN IF NOT EXISTS x int",
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        rows(&client, "SELECT v, x FROM m WHERE id = 4").await,
+        ["4|NULL"]
     );
 }
 
@@ -737,5 +757,56 @@ async fn enum_types_hold_columns_to_their_labels(cache: &str) {
     assert_eq!(
         rows(&client, "SELECT count(*) FROM pg_type WHERE typtype = 'e'").await,
         ["0"]
+    );
+}
+
+async fn drop_column_takes_its_indexes_and_constraints(cache: &str) {
+    let server = TestServer::start(cache, &[]);
+    let (client, _task) = server.connect().await;
+    client
+        .batch_execute(
+            "CREATE TABLE k (id int PRIMARY KEY, a int UNIQUE, b int, c int CHECK (c > 0), \
+             CONSTRAINT k_ab UNIQUE (a, b), CHECK (b < 100)); \
+             CREATE INDEX k_b ON k (b); CREATE INDEX k_c ON k (c); \
+             INSERT INTO k VALUES (1, 1, 1, 1), (2, 2, 2, 2); \
+             CREATE VIEW kv AS SELECT id, c FROM k",
+        )
+        .await
+        .unwrap();
+    // SQLite alone refuses each of these; PostgreSQL drops what uses the column.
+    client
+        .batch_execute(
+            "ALTER TABLE k DROP COLUMN a, DROP COLUMN IF EXISTS nope; ALTER TABLE k DROP COLUMN b",
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        rows(
+            &client,
+            "SELECT name FROM sqlite_schema WHERE tbl_name = 'k' AND sql IS NOT NULL ORDER BY name"
+        )
+        .await,
+        ["k", "k_c"]
+    );
+    assert_eq!(
+        rows(&client, "SELECT rowid, * FROM k ORDER BY id").await,
+        ["1|1|1", "2|2|2"]
+    );
+    assert_eq!(
+        sqlstate(&client, "INSERT INTO k VALUES (3, 0)").await,
+        "23514"
+    );
+    // A column a view reads stays, as in PostgreSQL without CASCADE.
+    assert_eq!(
+        sqlstate(&client, "ALTER TABLE k DROP COLUMN c").await,
+        "2BP01"
+    );
+    assert_eq!(
+        sqlstate(&client, "ALTER TABLE k DROP COLUMN nope").await,
+        "42703"
+    );
+    assert_eq!(
+        rows(&client, "SELECT * FROM kv ORDER BY id").await,
+        ["1|1", "2|2"]
     );
 }

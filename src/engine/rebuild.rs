@@ -31,7 +31,9 @@ use super::connection::HeldConnection;
 use crate::error::{Error, ErrorKind};
 use crate::sql::enums::add_checks;
 use crate::sql::quote::identifier;
-use crate::sql::table_definition::{TableDefinition, renamed_index};
+use crate::sql::table_definition::{
+    ConstraintKind, TableDefinition, mentions, no_such_column, renamed_index,
+};
 use crate::sql::{AlterAction, AlterTable};
 
 /// The new table's name while it is filled.
@@ -106,6 +108,7 @@ async fn rebuild(conn: &mut HeldConnection, alter: &AlterTable) -> Result<(), Er
     }
     add_checks(&mut new, &super::enums::load(conn.sqlx()).await?);
     swap(conn, &table, &old, &new, &dependents).await?;
+    check_views(conn.sqlx(), &table).await?;
     check_foreign_keys(conn.sqlx(), &table, &new).await
 }
 
@@ -131,6 +134,14 @@ fn apply(
                 .any(|c| c.name.eq_ignore_ascii_case(&column.name));
             if !(exists && *if_not_exists) {
                 def.add_column(column.clone())?;
+            }
+        }
+        AlterAction::DropColumn { column, if_exists } => {
+            if def.drop_column(column) {
+                // Its indexes go with it.
+                dependents.retain(|d| !(is_index(&d.sql) && mentions(index_body(&d.sql), column)));
+            } else if !*if_exists {
+                return Err(no_such_column(column, &def.table));
             }
         }
         AlterAction::AddConstraint(constraint) => {
@@ -171,7 +182,16 @@ fn apply(
             using,
         } => {
             let column = def.column_mut(column)?;
-            column.type_sql = type_sql.clone();
+            // The rowid's alias stays one (a `serial` key made `bigint`): its
+            // type must stay INTEGER for that.
+            let rowid_alias = column.type_sql.eq_ignore_ascii_case("INTEGER")
+                && column
+                    .constraints
+                    .iter()
+                    .any(|c| c.kind == ConstraintKind::PrimaryKey);
+            if !(rowid_alias && is_integer_type(type_sql)) {
+                column.type_sql = type_sql.clone();
+            }
             if let Some(using) = using {
                 column.source = Some(using.clone());
             }
@@ -184,6 +204,19 @@ fn apply(
         }
     }
     Ok(())
+}
+
+/// Whether a declared type is one of PostgreSQL's integer types.
+fn is_integer_type(type_sql: &str) -> bool {
+    matches!(
+        type_sql.trim().to_ascii_lowercase().as_str(),
+        "integer" | "int" | "int4" | "bigint" | "int8" | "smallint" | "int2"
+    )
+}
+
+/// What follows an index's `ON table`: its columns and WHERE clause.
+fn index_body(sql: &str) -> &str {
+    sql.find('(').map_or(sql, |open| &sql[open..])
 }
 
 fn is_index(sql: &str) -> bool {
@@ -243,6 +276,33 @@ async fn swap(
             .replace(&format!("{SCRATCH}."), &format!("{table}."));
         Error { message, ..error }
     })
+}
+
+/// Every view still reads: none names a column the table no longer has.
+async fn check_views(conn: &mut SqliteConnection, table: &str) -> Result<(), Error> {
+    let views: Vec<String> =
+        sqlx::query_scalar("SELECT name FROM main.sqlite_schema WHERE type = 'view'")
+            .fetch_all(&mut *conn)
+            .await?;
+    for view in views {
+        let reads = execute(
+            conn,
+            &format!("SELECT * FROM {} LIMIT 0", identifier(&view)),
+        )
+        .await;
+        if reads.is_err() {
+            return Err(Error::new(
+                ErrorKind::Sqlite {
+                    code: ffi::SQLITE_ERROR,
+                },
+                format!(
+                    "cannot alter table \"{table}\" because other objects depend on it \
+                     (view {view} reads what the change takes away)"
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Step 4: every row of the table, and of the tables referencing it, has the

@@ -373,6 +373,27 @@ impl TableDefinition {
         Ok(())
     }
 
+    /// Drops column `name` and the table constraints that use it (keys listing
+    /// it, CHECKs naming it); `false` if there is no such column.
+    pub fn drop_column(&mut self, name: &str) -> bool {
+        let before = self.elements.len();
+        self.elements
+            .retain(|e| !matches!(e, Element::Column(c) if c.name.eq_ignore_ascii_case(name)));
+        if self.elements.len() == before {
+            return false;
+        }
+        self.elements.retain(|e| match e {
+            Element::Constraint(c) => {
+                let lists = c.columns.iter().any(|col| col.eq_ignore_ascii_case(name));
+                let checks =
+                    c.kind == ConstraintKind::Check && mentions(c.check_expression(), name);
+                !(lists || checks)
+            }
+            Element::Column(_) => true,
+        });
+        true
+    }
+
     /// Every named constraint (by the name PostgreSQL gives it) with its kind.
     pub fn constraint_names(&self) -> Vec<(String, ConstraintKind)> {
         let mut names = Vec::new();
@@ -619,6 +640,14 @@ pub fn renamed_index(create_index: &str, name: &str) -> Option<String> {
         identifier(name),
         &create_index[old.end..]
     ))
+}
+
+/// Whether `sql` names `word` (as a word of its own, in any case).
+pub fn mentions(sql: &str, word: &str) -> bool {
+    tokenize(sql).iter().any(|t| {
+        matches!(t.kind, TokenKind::Word | TokenKind::QuotedIdent)
+            && unquote_identifier(t.text(sql)).eq_ignore_ascii_case(word)
+    })
 }
 
 /// 42703, as PostgreSQL says it.

@@ -5,8 +5,11 @@
 //! `engine::rebuild`). Expressions (defaults, `USING`, `CHECK`) are translated
 //! as in any other statement.
 //!
-//! What SQLite does itself stays with SQLite: `RENAME TO`, `RENAME COLUMN`,
-//! `DROP COLUMN`, an `ADD COLUMN` it can add, and a lone `ADD PRIMARY KEY`,
+//! `DROP COLUMN` is a rebuild too: SQLite's own refuses a column an index or a
+//! constraint uses, which PostgreSQL drops with it.
+//!
+//! What SQLite does itself stays with SQLite: `RENAME TO`, `RENAME COLUMN`, an
+//! `ADD COLUMN` it can add, and a lone `ADD PRIMARY KEY`,
 //! which becomes a unique index named as the key (see `translate`: pgbench's
 //! setup adds its keys that way to tables already full; the catalog shows the
 //! index as the table's primary key).
@@ -45,6 +48,12 @@ pub enum AlterAction {
         if_not_exists: bool,
     },
     AddConstraint(Constraint),
+    /// `DROP COLUMN`: the column goes with the indexes and constraints that use
+    /// it, as in PostgreSQL.
+    DropColumn {
+        column: String,
+        if_exists: bool,
+    },
     DropConstraint {
         name: String,
         if_exists: bool,
@@ -113,7 +122,11 @@ pub(in crate::sql) fn statement(sql: &str, tokens: &[Token]) -> Result<Option<Al
                 ..
             } => {
                 let (column, before) = new_column(&table, &column_def.to_string())?;
-                if alter.operations.len() == 1 && before.is_empty() && column.addable_in_place() {
+                if alter.operations.len() == 1
+                    && !*if_not_exists
+                    && before.is_empty()
+                    && column.addable_in_place()
+                {
                     return Ok(None);
                 }
                 plan.before.extend(before);
@@ -168,8 +181,19 @@ pub(in crate::sql) fn statement(sql: &str, tokens: &[Token]) -> Result<Option<Al
                     _ => return Ok(None),
                 }
             }
-            // Renames and DROP COLUMN are SQLite's own, and PostgreSQL takes them
-            // only alone.
+            AlterTableOperation::DropColumn {
+                column_names,
+                if_exists,
+                ..
+            } => {
+                plan.actions
+                    .extend(column_names.iter().map(|name| AlterAction::DropColumn {
+                        column: folded(name),
+                        if_exists: *if_exists,
+                    }));
+                continue;
+            }
+            // Renames are SQLite's own, and PostgreSQL takes them only alone.
             _ => return Ok(None),
         };
         plan.actions.push(action);
@@ -257,7 +281,6 @@ mod tests {
         for sql in [
             "ALTER TABLE t RENAME TO u",
             "ALTER TABLE t RENAME COLUMN a TO b",
-            "ALTER TABLE t DROP COLUMN a",
             "ALTER TABLE t ADD COLUMN a int DEFAULT 1",
             "ALTER TABLE t ADD PRIMARY KEY (a)",
             "SELECT 1",
