@@ -72,7 +72,7 @@ pub(super) fn translate(sql: &str) -> Result<Option<Rewrite>, Error> {
     } else if words.starts_with(&["VACUUM"]) {
         vacuum(&words)
     } else if words.starts_with(&["ALTER", "TABLE"]) {
-        add_constraint(&words).or_else(|| drop_column_behaviour(&words))
+        add_constraint(&words)
     } else if words.starts_with(&["COMMENT", "ON"]) {
         Some(match comments::comment(&words)? {
             Some(statements) => script(statements),
@@ -202,26 +202,6 @@ pub(super) fn set_constraints(sql: &str, tokens: &[Token]) -> Option<&'static st
     } else {
         None
     }
-}
-
-/// `ALTER TABLE t DROP [COLUMN] c CASCADE|RESTRICT` (Django's migrations say
-/// CASCADE): SQLite's DROP COLUMN refuses a column anything depends on, which
-/// is RESTRICT, and takes no such word.
-fn drop_column_behaviour(w: &Words) -> Option<Rewrite> {
-    let last = w.tokens.len().checked_sub(1)?;
-    let drop = (2..last).find(|&i| w.is(i, "DROP"))?;
-    let column = if w.is(drop + 1, "COLUMN") {
-        drop + 2
-    } else {
-        drop + 1
-    };
-    if w.is(column, "CONSTRAINT") || !(w.is(last, "CASCADE") || w.is(last, "RESTRICT")) {
-        return None;
-    }
-    Some(Rewrite {
-        sql: w.sql[..w.tokens[last].start].trim_end().to_owned(),
-        plan: Plan::Single,
-    })
 }
 
 /// `CREATE TABLE ... (...) WITH (storage params) [TABLESPACE x]`: SQLite has neither.
@@ -466,10 +446,6 @@ mod tests {
             "create unique index if not exists i on t (a)"
         );
         assert_eq!(rewrite("DROP INDEX CONCURRENTLY i").0, "DROP INDEX i");
-        assert_eq!(
-            rewrite(r#"ALTER TABLE "django_content_type" DROP COLUMN "name" CASCADE"#).0,
-            r#"ALTER TABLE "django_content_type" DROP COLUMN "name""#
-        );
         assert_eq!(
             rewrite(r#"CREATE INDEX "g_name_like" ON "g" ("name" varchar_pattern_ops)"#).0,
             r#"CREATE INDEX "g_name_like" ON "g" ("name" )"#
