@@ -5,7 +5,7 @@ mod common;
 use std::str::FromStr;
 
 use chrono::{DateTime, NaiveDate, NaiveDateTime, NaiveTime, Utc};
-use common::TestServer;
+use common::{TestServer, stderr, stdout};
 use rust_decimal::Decimal;
 use serde_json::{Value as Json, json};
 use tokio_postgres::error::SqlState;
@@ -26,7 +26,11 @@ in_both_cache_modes!(
     parameter_types_inferred_from_columns,
     unknown_binary_parameters_decoded_by_inferred_type,
     parameter_types_of_statement_shapes,
-    array_parameters_for_any
+    array_parameters_for_any,
+    settings_functions_anywhere_in_a_query,
+    arrays_round_trip_in_binary,
+    casts_to_bool_and_infinite_dates,
+    comments_are_kept_and_described
 );
 
 const SCHEMA: &str = "CREATE TABLE items (id integer PRIMARY KEY, name varchar(20) NOT NULL, price double precision, qty bigint, data bytea, ok boolean);
@@ -1226,4 +1230,396 @@ async fn array_parameters_for_any(cache: &str) {
         client.query("SELECT 1", &[]).await.unwrap()[0].get::<_, i64>(0),
         1
     );
+}
+
+/// `set_config()` and `current_setting()` are functions like any other: in a
+/// select list beside others, with parameters, and changing what `SHOW` sees
+/// with `SET`'s transaction rules.
+async fn settings_functions_anywhere_in_a_query(cache: &str) {
+    let server = TestServer::start(cache, &[]);
+    let (client, _conn) = server.connect().await;
+    let show = |name: &'static str| {
+        let client = &client;
+        async move {
+            let rows = client.simple_query(&format!("SHOW {name}")).await.unwrap();
+            match &rows[1] {
+                SimpleQueryMessage::Row(row) => row.get(0).unwrap().to_owned(),
+                other => panic!("SHOW answered {other:?}"),
+            }
+        }
+    };
+    // asyncpg's first query before its type introspection, and its last.
+    let row = client
+        .query_one(
+            "SELECT current_setting('jit') AS cur, set_config('jit', 'on', false) AS new",
+            &[],
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        (row.get::<_, String>("cur"), row.get::<_, String>("new")),
+        ("off".to_owned(), "on".to_owned())
+    );
+    assert_eq!(show("jit").await, "on");
+    let restored: String = client
+        .query_one("SELECT set_config('jit', $1, false)", &[&"off"])
+        .await
+        .unwrap()
+        .get(0);
+    assert_eq!(restored, "off");
+    assert_eq!(show("jit").await, "off");
+
+    // Per row, with values from the query; a custom setting is known once set.
+    let rows = client
+        .query(
+            "SELECT set_config('app.last', name, false) FROM (SELECT 'a' AS name UNION ALL SELECT 'b') ORDER BY 1",
+            &[],
+        )
+        .await
+        .unwrap();
+    assert_eq!(rows.len(), 2);
+    assert_eq!(show("app.last").await, "b");
+    let missing: Option<String> = client
+        .query_one("SELECT current_setting('app.never_set', true)", &[])
+        .await
+        .unwrap()
+        .get(0);
+    assert_eq!(missing, None);
+
+    // is_local lasts until the transaction ends; a rolled-back one undoes it all.
+    client.batch_execute("BEGIN").await.unwrap();
+    client
+        .query_one("SELECT set_config('app.last', 'local', true)", &[])
+        .await
+        .unwrap();
+    assert_eq!(show("app.last").await, "local");
+    client.batch_execute("COMMIT").await.unwrap();
+    assert_eq!(show("app.last").await, "b");
+    client.batch_execute("BEGIN").await.unwrap();
+    client
+        .query_one(
+            "SELECT pg_catalog.set_config('app.last', 'gone', false)",
+            &[],
+        )
+        .await
+        .unwrap();
+    client.batch_execute("ROLLBACK").await.unwrap();
+    assert_eq!(show("app.last").await, "b");
+
+    // Describing a statement changes nothing.
+    client
+        .prepare("SELECT set_config('app.last', 'described', false)")
+        .await
+        .unwrap();
+    assert_eq!(show("app.last").await, "b");
+
+    // The SQLSTATEs SET and SHOW answer with.
+    let error = client
+        .query_one("SELECT current_setting('no_such_setting')", &[])
+        .await
+        .unwrap_err();
+    assert_eq!(error.code(), Some(&SqlState::UNDEFINED_OBJECT), "{error}");
+    let error = client
+        .query_one("SELECT 1, set_config('server_version', '1', false)", &[])
+        .await
+        .unwrap_err();
+    assert_eq!(
+        error.code(),
+        Some(&SqlState::CANT_CHANGE_RUNTIME_PARAM),
+        "{error}"
+    );
+}
+
+/// Arrays of every common element type, bound as binary parameters and read
+/// back as binary results: from array columns, `array_agg` and `ARRAY[...]`.
+async fn arrays_round_trip_in_binary(cache: &str) {
+    let server = TestServer::start(cache, &[]);
+    let (client, _conn) = server.connect().await;
+    client
+        .batch_execute(
+            "CREATE TABLE arrays (id integer PRIMARY KEY, i2 smallint[], i4 int[], i8 bigint[], \
+             f4 float4[], f8 double precision[], b boolean[], t text[], v varchar[], \
+             by bytea[], n numeric[], d date[], ts timestamp[], tz timestamptz[], u uuid[], \
+             j jsonb[])",
+        )
+        .await
+        .unwrap();
+    let i2 = vec![Some(1i16), None, Some(-32768)];
+    let i4 = vec![Some(7i32), Some(i32::MIN)];
+    let i8 = vec![Some(5_000_000_000i64)];
+    let f4 = vec![Some(1.5f32), Some(f32::INFINITY)];
+    let f8 = vec![Some(-2.25e-10f64), None];
+    let b = vec![Some(true), Some(false), None];
+    let t = vec![
+        Some("plain".to_owned()),
+        Some("with, comma".to_owned()),
+        Some(String::new()),
+        Some("NULL".to_owned()),
+        Some("q\"uote\\".to_owned()),
+        None,
+    ];
+    let v = vec![Some("héllo".to_owned())];
+    let by = vec![Some(vec![0u8, 1, 255]), Some(Vec::new()), None];
+    let n = vec![
+        Some(Decimal::from_str("12.50").unwrap()),
+        Some(Decimal::from(-3)),
+    ];
+    let d = vec![Some(date(2024, 2, 29)), Some(date(1999, 12, 31))];
+    let ts = vec![Some(date(2000, 1, 1).and_time(time(10, 0, 0, 500_000)))];
+    let tz: Vec<Option<DateTime<Utc>>> =
+        vec![Some(date(1970, 1, 1).and_time(time(0, 0, 1, 0)).and_utc())];
+    let u = vec![Some(Uuid::from_u128(
+        0xa0ee_bc99_9c0b_4ef8_bb6d_6bb9_bd38_0a11,
+    ))];
+    let j = vec![Some(json!({"a": [1, null]})), Some(json!("s"))];
+    client
+        .execute(
+            "INSERT INTO arrays VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)",
+            &[&1i32, &i2, &i4, &i8, &f4, &f8, &b, &t, &v, &by, &n, &d, &ts, &tz, &u, &j],
+        )
+        .await
+        .unwrap();
+    let row = client
+        .query_one("SELECT * FROM arrays WHERE id = 1", &[])
+        .await
+        .unwrap();
+    assert_eq!(row.columns()[2].type_(), &Type::INT4_ARRAY);
+    assert_eq!(row.get::<_, Vec<Option<i16>>>("i2"), i2);
+    assert_eq!(row.get::<_, Vec<Option<i32>>>("i4"), i4);
+    assert_eq!(row.get::<_, Vec<Option<i64>>>("i8"), i8);
+    assert_eq!(row.get::<_, Vec<Option<f32>>>("f4"), f4);
+    assert_eq!(row.get::<_, Vec<Option<f64>>>("f8"), f8);
+    assert_eq!(row.get::<_, Vec<Option<bool>>>("b"), b);
+    assert_eq!(row.get::<_, Vec<Option<String>>>("t"), t);
+    assert_eq!(row.get::<_, Vec<Option<String>>>("v"), v);
+    assert_eq!(row.get::<_, Vec<Option<Vec<u8>>>>("by"), by);
+    assert_eq!(row.get::<_, Vec<Option<Decimal>>>("n"), n);
+    assert_eq!(row.get::<_, Vec<Option<NaiveDate>>>("d"), d);
+    assert_eq!(row.get::<_, Vec<Option<NaiveDateTime>>>("ts"), ts);
+    assert_eq!(row.get::<_, Vec<Option<DateTime<Utc>>>>("tz"), tz);
+    assert_eq!(row.get::<_, Vec<Option<Uuid>>>("u"), u);
+    assert_eq!(row.get::<_, Vec<Option<Json>>>("j"), j);
+
+    // The same values in text, as PostgreSQL prints them.
+    let text = text_rows(&client, "SELECT b, t, by FROM arrays").await;
+    assert_eq!(
+        text[0],
+        vec![
+            Some("{t,f,NULL}".to_owned()),
+            Some(r#"{plain,"with, comma","","NULL","q\"uote\\",NULL}"#.to_owned()),
+            Some(r#"{"\\x0001ff","\\x",NULL}"#.to_owned()),
+        ]
+    );
+
+    // Arrays the query builds.
+    client
+        .batch_execute("INSERT INTO arrays (id) VALUES (2), (3)")
+        .await
+        .unwrap();
+    let row = client
+        .query_one(
+            "SELECT array_agg(id::int ORDER BY id), array_agg(CAST(id AS text) ORDER BY id DESC), \
+             ARRAY[1, 2], ARRAY['x', NULL], ARRAY[true] FROM arrays",
+            &[],
+        )
+        .await
+        .unwrap();
+    assert_eq!(row.get::<_, Vec<i32>>(0), vec![1, 2, 3]);
+    assert_eq!(row.get::<_, Vec<String>>(1), vec!["3", "2", "1"]);
+    assert_eq!(row.get::<_, Vec<i32>>(2), vec![1, 2]);
+    assert_eq!(
+        row.get::<_, Vec<Option<String>>>(3),
+        vec![Some("x".into()), None]
+    );
+    assert_eq!(row.get::<_, Vec<bool>>(4), vec![true]);
+    // An empty array, and one compared whole as a parameter.
+    let empty: Vec<i32> = client
+        .query_one("SELECT i4 FROM arrays WHERE id = $1", &[&1i32])
+        .await
+        .unwrap()
+        .get::<_, Vec<i32>>(0)
+        .into_iter()
+        .filter(|x| *x > 100)
+        .collect();
+    assert!(empty.is_empty());
+    client
+        .execute(
+            "UPDATE arrays SET i4 = $1 WHERE id = 2",
+            &[&Vec::<i32>::new()],
+        )
+        .await
+        .unwrap();
+    let row = client
+        .query_one("SELECT i4 FROM arrays WHERE id = 2", &[])
+        .await
+        .unwrap();
+    assert_eq!(row.get::<_, Vec<i32>>(0), Vec::<i32>::new());
+    let id: i32 = client
+        .query_one("SELECT id FROM arrays WHERE i8 = $1", &[&i8])
+        .await
+        .unwrap()
+        .get(0);
+    assert_eq!(id, 1);
+
+    // A stored value that is no array is refused in binary, not sent wrong.
+    client
+        .batch_execute("INSERT INTO arrays (id, i4) VALUES (4, 'not an array')")
+        .await
+        .unwrap();
+    let error = client
+        .query_one("SELECT i4 FROM arrays WHERE id = 4", &[])
+        .await
+        .unwrap_err();
+    assert_eq!(error.code().map(SqlState::code), Some("22P03"), "{error}");
+}
+
+/// `$1::bool` answers a boolean in both formats; dates and timestamps keep
+/// PostgreSQL's `infinity` and `-infinity`.
+async fn casts_to_bool_and_infinite_dates(cache: &str) {
+    let server = TestServer::start(cache, &[]);
+    let (client, _conn) = server.connect().await;
+    let row = client
+        .query_one(
+            "SELECT $1::bool, CAST($2 AS boolean), 'on'::bool",
+            &[&true, &false],
+        )
+        .await
+        .unwrap();
+    assert_eq!(row.columns()[0].type_(), &Type::BOOL);
+    assert_eq!(
+        (
+            row.get::<_, bool>(0),
+            row.get::<_, bool>(1),
+            row.get::<_, bool>(2)
+        ),
+        (true, false, true)
+    );
+    let text = text_rows(&client, "SELECT 1::bool, (0)::boolean, 'no'::bool").await;
+    assert_eq!(
+        text[0],
+        vec![
+            Some("t".to_owned()),
+            Some("f".to_owned()),
+            Some("f".to_owned())
+        ]
+    );
+
+    client
+        .batch_execute(
+            "CREATE TABLE spans (k integer, d date, ts timestamp, tz timestamptz); \
+             INSERT INTO spans VALUES (1, 'infinity', '+Infinity', 'infinity'), \
+             (2, '-infinity', '-infinity', '-INFINITY'), (3, '2024-01-01', '2024-01-01', '2024-01-01')",
+        )
+        .await
+        .unwrap();
+    let text = text_rows(&client, "SELECT d, ts, tz FROM spans ORDER BY d").await;
+    let strings = |v: &[&str]| v.iter().map(|s| Some((*s).to_owned())).collect::<Vec<_>>();
+    assert_eq!(text[0], strings(&["-infinity", "-infinity", "-infinity"]));
+    assert_eq!(text[2], strings(&["infinity", "infinity", "infinity"]));
+    // Binary: the int4 and int8 extremes PostgreSQL sends for them.
+    let rows = client
+        .query("SELECT d, ts FROM spans WHERE k < 3 ORDER BY k", &[])
+        .await
+        .unwrap();
+    let raw = |row: &tokio_postgres::Row, i| row.get::<_, Raw>(i).0;
+    assert_eq!(raw(&rows[0], 0), i32::MAX.to_be_bytes());
+    assert_eq!(raw(&rows[1], 0), i32::MIN.to_be_bytes());
+    assert_eq!(raw(&rows[0], 1), i64::MAX.to_be_bytes());
+    assert_eq!(raw(&rows[1], 1), i64::MIN.to_be_bytes());
+}
+
+/// A result value's bytes as they came, whatever its type.
+struct Raw(Vec<u8>);
+
+impl<'a> tokio_postgres::types::FromSql<'a> for Raw {
+    fn from_sql(_: &Type, raw: &'a [u8]) -> Result<Self, Box<dyn std::error::Error + Sync + Send>> {
+        Ok(Raw(raw.to_vec()))
+    }
+
+    fn accepts(_: &Type) -> bool {
+        true
+    }
+}
+
+/// `COMMENT ON` keeps descriptions: `obj_description`, `col_description` and
+/// psql's `\d+` show them, in the caller's transaction, and the file keeps them.
+async fn comments_are_kept_and_described(cache: &str) {
+    let server = TestServer::start(cache, &[]);
+    let (client, _conn) = server.connect().await;
+    client
+        .batch_execute(
+            "CREATE TABLE items (id integer PRIMARY KEY, name text); \
+             COMMENT ON TABLE public.items IS 'Things we sell'; \
+             COMMENT ON COLUMN items.name IS 'What it''s called'; \
+             CREATE VIEW cheap AS SELECT id FROM items; \
+             COMMENT ON VIEW cheap IS 'a view'",
+        )
+        .await
+        .unwrap();
+    let descriptions = |sql: &'static str| {
+        let client = &client;
+        async move {
+            let row = client.query_one(sql, &[]).await.unwrap();
+            (0..row.len())
+                .map(|i| row.get::<_, Option<String>>(i))
+                .collect::<Vec<_>>()
+        }
+    };
+    let all = "SELECT obj_description('items'::regclass, 'pg_class'), \
+               col_description('items'::regclass, 2), col_description('items'::regclass, 1), \
+               obj_description('cheap'::regclass), obj_description('items'::regclass, 'pg_namespace')";
+    assert_eq!(
+        descriptions(all).await,
+        vec![
+            Some("Things we sell".to_owned()),
+            Some("What it's called".to_owned()),
+            None,
+            Some("a view".to_owned()),
+            None
+        ]
+    );
+    let out = server.psql(&["-c", "\\dt+ items", "-c", "\\d+ items"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let shown = stdout(&out);
+    assert!(shown.contains("| Things we sell"), "{shown}");
+    assert!(shown.contains("| What it's called"), "{shown}");
+
+    // Rolled back with the transaction; dropped by NULL or ''.
+    client
+        .batch_execute("BEGIN; COMMENT ON TABLE items IS 'changed'; ROLLBACK")
+        .await
+        .unwrap();
+    client
+        .batch_execute("COMMENT ON COLUMN items.name IS NULL; COMMENT ON VIEW cheap IS ''")
+        .await
+        .unwrap();
+    assert_eq!(
+        descriptions(all).await,
+        vec![Some("Things we sell".to_owned()), None, None, None, None]
+    );
+    // The objects must exist; comments on other kinds of objects are accepted.
+    let error = client
+        .batch_execute("COMMENT ON TABLE nope IS 'x'")
+        .await
+        .unwrap_err();
+    assert_eq!(error.code(), Some(&SqlState::UNDEFINED_TABLE), "{error}");
+    let error = client
+        .batch_execute("COMMENT ON COLUMN items.nope IS 'x'")
+        .await
+        .unwrap_err();
+    assert_eq!(error.code(), Some(&SqlState::UNDEFINED_COLUMN), "{error}");
+    client
+        .batch_execute("COMMENT ON SCHEMA public IS 'standard public schema'")
+        .await
+        .unwrap();
+    // litewire's table of comments stays out of the catalog.
+    let tables: i64 = client
+        .query_one(
+            "SELECT count(*) FROM information_schema.tables WHERE table_name LIKE 'litewire%'",
+            &[],
+        )
+        .await
+        .unwrap()
+        .get(0);
+    assert_eq!(tables, 0);
 }

@@ -1,4 +1,4 @@
-//! `SET`, `SHOW`, `RESET`, `DISCARD`, `DEALLOCATE` and `set_config()`: session
+//! `SET`, `SHOW`, `RESET`, `DISCARD` and `DEALLOCATE`: session
 //! commands that never reach SQLite, answered from the session's [`Settings`]
 //! with PostgreSQL's rules (a `SET` inside a transaction is undone by its rollback,
 //! `SET LOCAL` lasts until its end).
@@ -8,7 +8,7 @@ use super::settings::Settings;
 use crate::error::{Error, ErrorKind};
 use crate::sql::{CommandKind, SessionCommand};
 
-/// `SET`, `SHOW`, `RESET`, `DISCARD`, `set_config()`: answered from the
+/// `SET`, `SHOW`, `RESET`, `DISCARD`: answered from the
 /// session's settings.
 pub(super) fn run(
     settings: &mut Settings,
@@ -52,15 +52,6 @@ pub(super) fn run(
                 kind,
                 &["name", "setting", "description"],
                 rows,
-            ));
-        }
-        SessionCommand::SetConfig { name, value, local } => {
-            settings.set(name, value, *local, in_transaction)?;
-            let value = settings.get(name)?;
-            return Ok(QueryResult::text(
-                CommandKind::Select,
-                &["set_config"],
-                vec![vec![value]],
             ));
         }
     }

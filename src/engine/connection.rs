@@ -21,6 +21,7 @@ use sqlx::{Connection as _, Sqlite, SqliteConnection, SqlitePool};
 use super::access::{Access, Role};
 use super::direct::Statements;
 use super::sequences::SessionValues;
+use super::settings::SharedSettings;
 use crate::error::Error;
 
 /// A pooled connection, held by one session (or parked for the next).
@@ -63,16 +64,20 @@ impl HeldConnection {
     }
 
     /// Hands the connection to a session of `role` (see `access`), whose
-    /// sequence values (`currval`) its functions use (see `sequences`).
+    /// sequence values (`currval`) and settings its functions use (see
+    /// `sequences`, `config_functions`).
     pub(super) async fn assign(
         &mut self,
         role: Role,
         sequences: &Arc<SessionValues>,
+        settings: &SharedSettings,
     ) -> Result<(), Error> {
         let (handle, _) = self.direct().await?;
         let db = handle.db();
         // SAFETY: the handle is locked for us and valid.
         unsafe { super::sequences::serve(db, sequences) };
+        // SAFETY: as above.
+        unsafe { super::config_functions::serve(db, settings) };
         let access = match &self.access {
             Some(access) => access.clone(),
             // SAFETY: the handle is locked for us and valid.

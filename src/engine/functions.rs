@@ -5,7 +5,8 @@
 //! `litewire_array*` functions, `format_type()` for the catalog. Each is a plain
 //! Rust function over [`Arg`]s; one trampoline adapts them to SQLite's C API and
 //! turns a panic into an SQL error instead of unwinding into C. The sequence
-//! functions (`nextval()`, ... see `sequences`) also get the connection they run
+//! functions (`nextval()`, ... see `sequences`) and the settings ones
+//! (`set_config()`, ... see `config_functions`) also get the connection they run
 //! on, and are never treated as deterministic: SQLite calls them once per row.
 
 use std::cell::RefCell;
@@ -17,7 +18,8 @@ use libsqlite3_sys as ffi;
 use regex::Regex;
 
 use super::catalog::format_type;
-use super::sequences;
+use super::{config_functions, sequences};
+use crate::sql::quote::parse_bool;
 
 /// One argument as SQLite passed it.
 #[derive(Debug, Clone, PartialEq)]
@@ -31,7 +33,7 @@ pub(super) enum Arg<'a> {
 
 impl Arg<'_> {
     /// The value as PostgreSQL would print it inside an array.
-    fn text(&self) -> Option<String> {
+    pub(super) fn text(&self) -> Option<String> {
         match self {
             Arg::Null => None,
             Arg::Int(i) => Some(i.to_string()),
@@ -69,6 +71,7 @@ const SCALARS: &[(&str, c_int, Scalar)] = &[
     ("array_to_string", 2, array_to_string),
     ("array_to_string", 3, array_to_string),
     ("litewire_array", -1, array),
+    ("litewire_array_bool", 1, array_bool),
     ("litewire_array_contains", 2, array_contains),
     ("litewire_array_json", 1, array_json),
     ("litewire_array_length", 1, array_length),
@@ -90,6 +93,9 @@ const ON_CONNECTION: &[(&str, c_int, OnConnection)] = &[
     ("lastval", 0, sequences::lastval),
     ("pg_get_serial_sequence", 2, sequences::serial_sequence),
     ("litewire_error", 1, sequences::raise),
+    ("current_setting", 1, config_functions::current_setting),
+    ("current_setting", 2, config_functions::current_setting),
+    ("set_config", 3, config_functions::set_config),
 ];
 
 /// Registers the functions on a connection.
@@ -377,6 +383,31 @@ fn array(args: &[Arg]) -> Out {
     Out::Text(format_array(&items))
 }
 
+/// `litewire_array_bool(array)`: `array::boolean[]`, each element as a boolean
+/// column stores it (1 or 0), whatever PostgreSQL spelling it had (`t`, `false`).
+fn array_bool(args: &[Arg]) -> Out {
+    let Some(array) = args[0].text() else {
+        return Out::Null;
+    };
+    let Some(items) = parse_array(&array) else {
+        return Out::Error(format!("malformed array literal: \"{array}\""));
+    };
+    let mut bools = Vec::with_capacity(items.len());
+    for item in items {
+        bools.push(match item.as_deref().map(parse_bool) {
+            None => None,
+            Some(Some(b)) => Some(i64::from(b).to_string()),
+            Some(None) => {
+                return Out::Error(format!(
+                    "invalid input syntax for type boolean: \"{}\"",
+                    item.unwrap_or_default()
+                ));
+            }
+        });
+    }
+    Out::Text(format_array(&bools))
+}
+
 /// `litewire_array_contains(array, x)`: PostgreSQL's `x = ANY(array)`.
 fn array_contains(args: &[Arg]) -> Out {
     let (Some(array), Some(needle)) = (args[0].text(), args[1].text()) else {
@@ -640,6 +671,11 @@ mod tests {
             text(array(&[Arg::Int(1), Arg::Text("a b")])),
             r#"{1,"a b"}"#
         );
+        assert_eq!(
+            text(array_bool(&[Arg::Text("{t,false,NULL,1}")])),
+            "{1,0,NULL,1}"
+        );
+        assert!(matches!(array_bool(&[Arg::Text("{maybe}")]), Out::Error(_)));
     }
 
     #[test]

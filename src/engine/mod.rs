@@ -11,6 +11,7 @@
 mod access;
 mod catalog;
 mod commands;
+mod config_functions;
 mod connection;
 mod control;
 mod copy;

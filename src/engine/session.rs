@@ -25,7 +25,7 @@ use super::direct;
 use super::named_cursors::NamedCursors;
 use super::result::ResultSink;
 use super::sequences::SessionValues;
-use super::settings::Settings;
+use super::settings::{Settings, SharedSettings};
 use super::snapshots::SharedRead;
 use super::{Column, Engine, Holding, QueryResult, Value, exec};
 use crate::error::{Error, ErrorKind};
@@ -73,7 +73,8 @@ pub struct Session {
     cursors: HashMap<CursorId, OpenCursor>,
     next_cursor: CursorId,
     identity: SessionIdentity,
-    settings: Settings,
+    /// Shared with the connections that run its statements (`set_config()`).
+    settings: SharedSettings,
     /// SQLite's rule instead of PostgreSQL's: a failed statement inside a
     /// transaction undoes only itself, and the transaction goes on.
     errors_keep_transaction: bool,
@@ -129,7 +130,7 @@ impl Session {
             cursors: HashMap::new(),
             next_cursor: 0,
             identity,
-            settings,
+            settings: SharedSettings::new(settings),
             errors_keep_transaction: false,
             read_only: false,
             holding: None,
@@ -173,6 +174,7 @@ impl Session {
     /// (`idle_in_transaction_session_timeout`); `None`: no limit.
     pub fn idle_in_transaction_timeout(&self) -> Option<std::time::Duration> {
         self.settings
+            .lock()
             .duration("idle_in_transaction_session_timeout")
     }
 
@@ -184,16 +186,18 @@ impl Session {
     /// first statement.
     pub fn identify(&mut self, identity: SessionIdentity, settings: Settings) {
         self.identity = identity;
-        self.settings = settings.with_server_defaults(&self.engine.timeout_defaults);
+        self.settings
+            .replace(settings.with_server_defaults(&self.engine.timeout_defaults));
     }
 
-    pub fn settings(&self) -> &Settings {
-        &self.settings
+    /// The session's settings as they are now.
+    pub fn settings(&self) -> Settings {
+        self.settings.snapshot()
     }
 
     /// Reported settings that changed since the last call (for ParameterStatus).
     pub fn take_setting_changes(&mut self) -> Vec<(String, String)> {
-        self.settings.take_changes()
+        self.settings.lock().take_changes()
     }
 
     /// Runs one statement with its parameters (`?1..?N`) and collects its result.
@@ -254,6 +258,7 @@ impl Session {
     fn deadline(&self) -> Option<Instant> {
         let timeout = self
             .settings
+            .lock()
             .duration("statement_timeout")
             .map(|timeout| Instant::now() + timeout);
         match (timeout, self.time_limit) {
@@ -393,7 +398,7 @@ impl Session {
         params: &[Value],
     ) -> Result<direct::Cursor, Error> {
         if stmt.catalog {
-            let (identity, settings) = (self.identity.clone(), self.settings.clone());
+            let (identity, settings) = (self.identity.clone(), self.settings.snapshot());
             let conn = self.connection().await?;
             Box::pin(catalog::prepare(conn, &identity, &settings)).await?;
         }
@@ -486,10 +491,18 @@ impl Session {
                 _ => Ok(Arc::new(Vec::new())),
             };
         }
+        if let Plan::Session(command) = &stmt.plan {
+            // `SHOW`: its columns are those of its answer, which changes nothing.
+            let in_transaction = self.state != TransactionState::Idle;
+            let mut settings = self.settings.snapshot();
+            let result = commands::run(&mut settings, in_transaction, command, stmt.kind)?;
+            return Ok(result.columns);
+        }
         if stmt.catalog {
             // The catalog's tables must exist for SQLite to prepare the statement.
-            let (identity, settings) = (self.identity.clone(), self.settings.clone());
-            catalog::prepare(self.connection().await?, &identity, &settings).await?;
+            let (identity, settings) = (self.identity.clone(), self.settings.snapshot());
+            let conn = self.connection().await?;
+            Box::pin(catalog::prepare(conn, &identity, &settings)).await?;
         }
         let (handle, statements) = self.held().await?.direct().await?;
         let parameters = stmt.param_count > 0;
@@ -501,7 +514,10 @@ impl Session {
         if columns.iter().any(|c| c.decltype.is_none()) {
             // The inference may run a query's first step: no sequence may
             // advance for it (see `sequences`).
-            let describing = self.sequence_values.describing();
+            let describing = (
+                self.sequence_values.describing(),
+                self.settings.describing(),
+            );
             let conn = self.connection().await?;
             exec::infer_expression_types(conn, stmt, &mut columns).await;
             drop(describing);
@@ -666,10 +682,10 @@ impl Session {
     async fn discard_connection_state(&mut self) -> Result<(), Error> {
         let (engine, role) = (self.engine.clone(), self.identity.role);
         self.sequence_values.clear();
-        let values = self.sequence_values.clone();
+        let (values, settings) = (self.sequence_values.clone(), self.settings.clone());
         let conn = self.held().await?;
         engine.reset(conn).await?;
-        conn.assign(role, &values).await
+        conn.assign(role, &values, &settings).await
     }
 
     async fn run_routed<S: ResultSink>(
@@ -680,7 +696,12 @@ impl Session {
     ) -> Result<(), Error> {
         if let Plan::Session(command) = &stmt.plan {
             let in_transaction = self.state != TransactionState::Idle;
-            let result = commands::run(&mut self.settings, in_transaction, command, stmt.kind)?;
+            let result = commands::run(
+                &mut self.settings.lock(),
+                in_transaction,
+                command,
+                stmt.kind,
+            )?;
             if *command == SessionCommand::DiscardAll {
                 // Boxed, as the rare paths below are: the futures of every
                 // statement stay small (they are moved, whole, on each call).
@@ -712,8 +733,9 @@ impl Session {
         }
         let engine = self.engine.clone();
         if stmt.catalog {
-            let (identity, settings) = (self.identity.clone(), self.settings.clone());
-            catalog::prepare(self.connection().await?, &identity, &settings).await?;
+            let (identity, settings) = (self.identity.clone(), self.settings.snapshot());
+            let conn = self.connection().await?;
+            Box::pin(catalog::prepare(conn, &identity, &settings)).await?;
         }
         // A table made with columns of an enum type gets their CHECKs.
         let with_checks = match writes && super::enums::makes_table(stmt) {
@@ -816,7 +838,7 @@ impl Session {
             None => {
                 let mut fresh = self.engine.fresh_reader().await?;
                 fresh
-                    .assign(self.identity.role, &self.sequence_values)
+                    .assign(self.identity.role, &self.sequence_values, &self.settings)
                     .await?;
                 self.fresh = Some(fresh);
             }
@@ -844,7 +866,7 @@ impl Session {
             self.open = true;
         }
         self.state = TransactionState::Active;
-        self.settings.begin_transaction();
+        self.settings.lock().begin_transaction();
         Ok(())
     }
 
@@ -876,7 +898,7 @@ impl Session {
             false => {
                 let mut writer = self.engine.writer().await?;
                 writer
-                    .assign(self.identity.role, &self.sequence_values)
+                    .assign(self.identity.role, &self.sequence_values, &self.settings)
                     .await?;
                 Some(writer)
             }
@@ -981,7 +1003,7 @@ impl Session {
         // A local session's own connection, still in a failed transaction, goes
         // back to the pool when the session ends (see `Drop`).
         self.read_only = false;
-        self.settings.end_transaction(committed);
+        self.settings.lock().end_transaction(committed);
     }
 
     /// Waits for the write permit: at most `lock_timeout` (else the server's
@@ -989,6 +1011,7 @@ impl Session {
     async fn acquire_write_permit(&self) -> Result<OwnedSemaphorePermit, Error> {
         let wait = self
             .settings
+            .lock()
             .duration("lock_timeout")
             .unwrap_or(self.engine.write_wait);
         let permit = tokio::time::timeout(wait, self.engine.write_permit.clone().acquire_owned());
@@ -1085,7 +1108,7 @@ impl Session {
             empty => {
                 let mut conn = self.engine.connection().await?;
                 self.holding = Some(self.engine.hold());
-                conn.assign(self.identity.role, &self.sequence_values)
+                conn.assign(self.identity.role, &self.sequence_values, &self.settings)
                     .await?;
                 empty.insert(conn)
             }

@@ -13,7 +13,8 @@
 //! defaults come from the server's flags ([`Settings::with_server_defaults`]).
 
 use std::collections::{BTreeMap, HashMap};
-use std::sync::LazyLock;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, LazyLock, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
 use crate::error::{Error, ErrorKind};
@@ -51,6 +52,30 @@ const KNOWN: &[Known] = &[
         "Sets the application name to be reported in statistics and logs.",
     ),
     known(
+        "array_nulls",
+        "on",
+        false,
+        "Enable input of NULL elements in arrays.",
+    ),
+    known(
+        "block_size",
+        "8192",
+        false,
+        "Shows the size of a disk block.",
+    ),
+    known(
+        "bytea_output",
+        "hex",
+        false,
+        "Sets the output format for bytea.",
+    ),
+    known(
+        "check_function_bodies",
+        "on",
+        false,
+        "Check routine bodies during CREATE FUNCTION and CREATE PROCEDURE.",
+    ),
+    known(
         "client_encoding",
         "UTF8",
         true,
@@ -67,6 +92,18 @@ const KNOWN: &[Known] = &[
         "ISO, MDY",
         true,
         "Sets the display format for date and time values.",
+    ),
+    known(
+        "default_table_access_method",
+        "heap",
+        false,
+        "Sets the default table access method for new tables.",
+    ),
+    known(
+        "default_tablespace",
+        "",
+        false,
+        "Sets the default tablespace to create tables and indexes in.",
     ),
     known(
         "default_transaction_isolation",
@@ -117,6 +154,24 @@ const KNOWN: &[Known] = &[
         "Shows whether the current user is a superuser.",
     ),
     known(
+        "jit",
+        "off",
+        false,
+        "Allow JIT compilation (litewire has none).",
+    ),
+    known(
+        "lc_collate",
+        "C",
+        false,
+        "Shows the collation order locale.",
+    ),
+    known(
+        "lc_ctype",
+        "C",
+        false,
+        "Shows the character classification and case conversion locale.",
+    ),
+    known(
         "lc_messages",
         "C",
         false,
@@ -147,6 +202,12 @@ const KNOWN: &[Known] = &[
         "Sets the maximum allowed duration of any wait for a lock.",
     ),
     known(
+        "max_connections",
+        "100",
+        false,
+        "Sets the maximum number of concurrent connections.",
+    ),
+    known(
         "max_identifier_length",
         "63",
         false,
@@ -158,6 +219,7 @@ const KNOWN: &[Known] = &[
         false,
         "Shows the maximum number of index keys.",
     ),
+    known("row_security", "on", false, "Enable row security."),
     known(
         "search_path",
         "\"$user\", public",
@@ -234,7 +296,11 @@ const KNOWN: &[Known] = &[
 
 /// Parameters only the server sets: `SET` of these fails as in PostgreSQL.
 const READ_ONLY: &[&str] = &[
+    "block_size",
     "in_hot_standby",
+    "lc_collate",
+    "lc_ctype",
+    "max_connections",
     "integer_datetimes",
     "is_superuser",
     "max_identifier_length",
@@ -346,9 +412,13 @@ impl Settings {
             .unwrap_or_default()
     }
 
-    /// The current value of `name` (any spelling), or 42704 for an unknown one.
+    /// The current value of `name` (any spelling), or 42704 for an unknown one
+    /// (a custom `prefix.name` is known once set).
     pub fn get(&self, name: &str) -> Result<String, Error> {
         let canonical = canonical(name)?;
+        if lookup(&canonical).is_none() && !self.values.contains_key(&canonical) {
+            return Err(unrecognized(name));
+        }
         Ok(self.value_of(&canonical))
     }
 
@@ -385,6 +455,28 @@ impl Settings {
         }
         self.assign(canonical, value);
         Ok(())
+    }
+
+    /// `set_config(name, value, is_local)`: `SET` as a function, in or out of
+    /// the session's transaction; returns the value now in effect, which for
+    /// `is_local` outside a transaction is the new one only for the statement.
+    pub fn set_config(&mut self, name: &str, value: &str, local: bool) -> Result<String, Error> {
+        let in_transaction = self.at_begin.is_some();
+        self.set(name, value, local, in_transaction)?;
+        match local && !in_transaction {
+            true => validate(&canonical(name)?, value),
+            false => self.get(name),
+        }
+    }
+
+    /// `current_setting(name, missing_ok)`: the value, or `None` for an
+    /// unknown name when `missing_ok`.
+    pub fn current_setting(&self, name: &str, missing_ok: bool) -> Result<Option<String>, Error> {
+        match self.get(name) {
+            Ok(value) => Ok(Some(value)),
+            Err(_) if missing_ok => Ok(None),
+            Err(error) => Err(error),
+        }
     }
 
     /// `RESET name`: back to the session's startup value.
@@ -484,6 +576,73 @@ impl Settings {
     }
 }
 
+/// A session's settings, shared with the SQL functions that read and change
+/// them (`current_setting()`, `set_config()`) on whichever connection runs the
+/// session's statement now (see `config_functions`).
+#[derive(Debug, Clone, Default)]
+pub struct SharedSettings(Arc<Shared>);
+
+#[derive(Debug, Default)]
+struct Shared {
+    settings: Mutex<Settings>,
+    /// The session is describing a statement: SQLx's type inference steps a
+    /// query once, which must not change a setting.
+    describing: AtomicBool,
+}
+
+/// Marks a session's settings as only being described until dropped.
+pub struct Describing(Arc<Shared>);
+
+impl Drop for Describing {
+    fn drop(&mut self) {
+        self.0.describing.store(false, Ordering::Release);
+    }
+}
+
+impl SharedSettings {
+    pub fn new(settings: Settings) -> Self {
+        SharedSettings(Arc::new(Shared {
+            settings: Mutex::new(settings),
+            describing: AtomicBool::new(false),
+        }))
+    }
+
+    /// The settings, for reading or changing. A panic while they were held
+    /// left them as they were at that point: still usable.
+    pub fn lock(&self) -> MutexGuard<'_, Settings> {
+        self.0
+            .settings
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// A copy of the settings as they are now.
+    pub fn snapshot(&self) -> Settings {
+        self.lock().clone()
+    }
+
+    /// Replaces the settings (a new client identified itself).
+    pub fn replace(&self, settings: Settings) {
+        *self.lock() = settings;
+    }
+
+    /// Marks the settings as only being described until the result is dropped.
+    pub fn describing(&self) -> Describing {
+        self.0.describing.store(true, Ordering::Release);
+        Describing(self.0.clone())
+    }
+
+    /// Whether a statement is only being described (see [`Self::describing`]).
+    pub fn is_describing(&self) -> bool {
+        self.0.describing.load(Ordering::Acquire)
+    }
+
+    /// Whether both are the same session's.
+    pub fn same(&self, other: &SharedSettings) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
 fn lookup(name: &str) -> Option<&'static Known> {
     // Sessions are made per HTTP request: a hash lookup, not a scan.
     static BY_NAME: LazyLock<HashMap<String, &'static Known, foldhash::fast::RandomState>> =
@@ -508,10 +667,14 @@ fn canonical(name: &str) -> Result<String, Error> {
     if name.contains('.') {
         return Ok(name.to_ascii_lowercase());
     }
-    Err(Error::new(
+    Err(unrecognized(name))
+}
+
+fn unrecognized(name: &str) -> Error {
+    Error::new(
         ErrorKind::UndefinedObject,
         format!("unrecognized configuration parameter \"{name}\""),
-    ))
+    )
 }
 
 /// Normalises the values whose spelling PostgreSQL normalises, and refuses the
@@ -628,8 +791,14 @@ mod tests {
         assert!(s.get("no_such_thing").is_err());
         assert!(s.set("server_version", "1", false, false).is_err());
         assert!(s.set("client_encoding", "latin1", false, false).is_err());
+        assert!(s.get("myapp.tenant").is_err());
+        assert_eq!(s.current_setting("myapp.tenant", true).unwrap(), None);
         s.set("myapp.tenant", "7", false, false).unwrap();
         assert_eq!(s.get("MyApp.Tenant").unwrap(), "7");
+        assert_eq!(
+            s.current_setting("myapp.tenant", true).unwrap().as_deref(),
+            Some("7")
+        );
     }
 
     #[test]
@@ -678,5 +847,17 @@ mod tests {
         s.end_transaction(true);
         assert_eq!(s.get("search_path").unwrap(), "b");
         assert_eq!(s.get("statement_timeout").unwrap(), "0");
+
+        // set_config: SET as a function, answering the value in effect.
+        assert_eq!(s.set_config("jit", "on", false).unwrap(), "on");
+        assert_eq!(s.get("jit").unwrap(), "on");
+        assert_eq!(s.set_config("jit", "off", true).unwrap(), "off");
+        assert_eq!(s.get("jit").unwrap(), "on");
+        s.begin_transaction();
+        assert_eq!(s.set_config("jit", "off", true).unwrap(), "off");
+        assert_eq!(s.get("jit").unwrap(), "off");
+        s.end_transaction(true);
+        assert_eq!(s.get("jit").unwrap(), "on");
+        assert!(s.set_config("server_version", "1", false).is_err());
     }
 }

@@ -58,10 +58,34 @@ fn days_in_month(year: i64, month: u32) -> u32 {
     }
 }
 
-/// A date from text (`YYYY-MM-DD`, or a timestamp whose date part is taken), as
-/// days since 2000-01-01.
+/// PostgreSQL's `infinity` and `-infinity` dates: the extremes of its binary
+/// form (days since 2000-01-01 as an int4).
+pub const DATE_INFINITY: i64 = i32::MAX as i64;
+pub const DATE_MINUS_INFINITY: i64 = i32::MIN as i64;
+/// The same for timestamps (microseconds as an int8).
+pub const TIMESTAMP_INFINITY: i64 = i64::MAX;
+pub const TIMESTAMP_MINUS_INFINITY: i64 = i64::MIN;
+
+/// `Some(true)` for `infinity` (or `+infinity`), `Some(false)` for `-infinity`.
+fn infinity(text: &str) -> Option<bool> {
+    let text = text.trim();
+    if text.eq_ignore_ascii_case("infinity") || text.eq_ignore_ascii_case("+infinity") {
+        Some(true)
+    } else if text.eq_ignore_ascii_case("-infinity") {
+        Some(false)
+    } else {
+        None
+    }
+}
+
+/// A date from text (`YYYY-MM-DD`, or a timestamp whose date part is taken,
+/// or `[-]infinity`), as days since 2000-01-01.
 pub fn parse_date(text: &str) -> Option<i64> {
-    parse_parts(text)?.date
+    match infinity(text) {
+        Some(true) => Some(DATE_INFINITY),
+        Some(false) => Some(DATE_MINUS_INFINITY),
+        None => parse_parts(text)?.date,
+    }
 }
 
 /// A time of day from text (`HH:MM[:SS[.f]]`, any date or offset ignored, as
@@ -74,6 +98,11 @@ pub fn parse_time(text: &str) -> Option<i64> {
 /// `with_tz` an offset is applied to give UTC (none means UTC); without, the
 /// offset is ignored, as PostgreSQL's `timestamp` ignores it.
 pub fn parse_timestamp(text: &str, with_tz: bool) -> Option<i64> {
+    match infinity(text) {
+        Some(true) => return Some(TIMESTAMP_INFINITY),
+        Some(false) => return Some(TIMESTAMP_MINUS_INFINITY),
+        None => {}
+    }
     let parts = parse_parts(text)?;
     let local = parts
         .date?
@@ -99,6 +128,11 @@ pub fn timestamp_from_unix(seconds: f64) -> Option<i64> {
 
 /// `YYYY-MM-DD` (with ` BC` before year 1) for days since 2000-01-01.
 pub fn format_date(days: i64) -> String {
+    match days {
+        DATE_INFINITY => return "infinity".to_owned(),
+        DATE_MINUS_INFINITY => return "-infinity".to_owned(),
+        _ => {}
+    }
     let mut out = String::with_capacity(13);
     let bc = write_date(&mut out, days);
     if bc {
@@ -117,6 +151,11 @@ pub fn format_time(usecs: i64) -> String {
 /// `YYYY-MM-DD HH:MM:SS[.f]`, and `+00` when `with_tz` (the time is UTC), for
 /// microseconds since 2000-01-01 00:00:00.
 pub fn format_timestamp(usecs: i64, with_tz: bool) -> String {
+    match usecs {
+        TIMESTAMP_INFINITY => return "infinity".to_owned(),
+        TIMESTAMP_MINUS_INFINITY => return "-infinity".to_owned(),
+        _ => {}
+    }
     let mut out = String::with_capacity(32);
     let bc = write_date(&mut out, usecs.div_euclid(USECS_PER_DAY));
     out.push(' ');
@@ -353,6 +392,19 @@ mod tests {
 
     fn date(y: i64, m: u32, d: u32) -> i64 {
         days_from_civil(y, m, d) - PG_EPOCH_DAYS
+    }
+
+    #[test]
+    fn infinities_as_postgresql_has_them() {
+        assert_eq!(parse_date("infinity"), Some(i64::from(i32::MAX)));
+        assert_eq!(parse_date(" -Infinity"), Some(i64::from(i32::MIN)));
+        assert_eq!(format_date(DATE_INFINITY), "infinity");
+        assert_eq!(format_date(DATE_MINUS_INFINITY), "-infinity");
+        assert_eq!(parse_timestamp("+infinity", true), Some(i64::MAX));
+        assert_eq!(parse_timestamp("-infinity", false), Some(i64::MIN));
+        assert_eq!(format_timestamp(i64::MAX, true), "infinity");
+        assert_eq!(format_timestamp(i64::MIN, false), "-infinity");
+        assert_eq!(parse_date("infinityx"), None);
     }
 
     #[test]

@@ -101,9 +101,19 @@ fn error_message_sqlstate(message: &str) -> &'static str {
         ("is out of bounds for sequence", "22003"),
         ("in a read-only transaction", "25006"),
         ("invalid name syntax", "42602"),
+        // `COMMENT ON COLUMN` of a column that is not there (see `sql::comments`).
+        ("\" of relation \"", "42703"),
         ("\" does not exist", "42P01"),
         ("must be less than MAXVALUE", "22023"),
         ("must lie between MINVALUE and MAXVALUE", "22023"),
+        // `set_config()` and `current_setting()` (see `engine::config_functions`):
+        // what `SET` and `SHOW` answer with their own kinds.
+        ("unrecognized configuration parameter", "42704"),
+        // An array element of the wrong spelling (`'{maybe}'::boolean[]`).
+        ("invalid input syntax for type", "22P02"),
+        ("\" cannot be changed", "55P02"),
+        ("invalid value for parameter", "22P02"),
+        ("is not supported: litewire speaks UTF8", "0A000"),
     ];
     BY_MESSAGE
         .iter()

@@ -13,8 +13,10 @@
 //!
 //! An array (bound for `x = ANY($1)`) becomes PostgreSQL's array text, `{1,2}`,
 //! each element written as a value of its type is stored (a timestamptz in UTC,
-//! a boolean as 0 or 1), which is what the array functions compare column
-//! values with.
+//! a boolean as 0 or 1, a bytea as `\\x` and hex digits), which is what the array
+//! functions compare column values with.
+
+use std::fmt::Write as _;
 
 use pgwire::api::Type;
 
@@ -66,7 +68,8 @@ pub fn array_of(element: &Type) -> Type {
         .map_or(Type::TEXT_ARRAY, |(_, array)| array.clone())
 }
 
-fn element_of(array: &Type) -> Option<&'static Type> {
+/// The element type of one of the array types above.
+pub(super) fn element_of(array: &Type) -> Option<&'static Type> {
     ARRAYS.iter().find(|(_, a)| a == array).map(|(e, _)| e)
 }
 
@@ -250,7 +253,15 @@ fn element_text(value: Value) -> Option<String> {
         Value::Integer(i) => Some(i.to_string()),
         Value::Real(f) => Some(f.to_string()),
         Value::Text(s) => Some(s),
-        Value::Blob(b) => Some(String::from_utf8_lossy(&b).into_owned()),
+        // PostgreSQL's text form of bytea, which reads back as the same bytes.
+        Value::Blob(b) => {
+            let mut hex = String::with_capacity(2 + 2 * b.len());
+            hex.push_str("\\x");
+            for byte in b {
+                let _ = write!(hex, "{byte:02x}");
+            }
+            Some(hex)
+        }
     }
 }
 
@@ -261,7 +272,7 @@ fn array<const N: usize>(bytes: &[u8]) -> [u8; N] {
 }
 
 /// `\x` hex form (PostgreSQL's output) or raw bytes.
-fn parse_bytea(text: &str) -> Option<Vec<u8>> {
+pub(super) fn parse_bytea(text: &str) -> Option<Vec<u8>> {
     let Some(hex) = text.strip_prefix("\\x") else {
         return Some(text.as_bytes().to_vec());
     };

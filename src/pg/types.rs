@@ -10,6 +10,9 @@
 //! numerics as SQLite numbers (or text when they do not fit one). On the way out a
 //! stored value is read as the column's type; one that does not read as it is sent
 //! unchanged in text format and refused in binary format.
+//!
+//! Arrays are stored as PostgreSQL's array text (`{1,2,NULL}`); on the way out
+//! each element is read as the element type, for either format.
 
 use std::fmt::Write as _;
 
@@ -17,8 +20,9 @@ use bytes::{BufMut, BytesMut};
 use pgwire::api::Type;
 
 use super::numeric::Numeric;
+use super::params::{element_of, parse_bytea};
 use super::{datetime, uuid};
-use crate::engine::{Column, StorageClass, Value};
+use crate::engine::{Column, StorageClass, Value, format_array, parse_array};
 use crate::sql::quote::parse_bool;
 
 /// A result column's PostgreSQL type and type modifier (`atttypmod`: -1 for none;
@@ -143,6 +147,23 @@ pub fn encode_text(buf: &mut BytesMut, value: &Value, ty: &FieldType) {
         typed.write_text(buf);
         return;
     }
+    if let (Some(element), Value::Text(text)) = (element_of(&ty.ty), value)
+        && let Some(items) = parse_array(text)
+    {
+        // Each element as its type prints (a boolean stored as 1 is `t`).
+        let element = FieldType::plain(element.clone());
+        let items: Vec<Option<String>> = items
+            .iter()
+            .map(|item| {
+                let item = item.as_deref()?;
+                let mut out = BytesMut::new();
+                encode_text(&mut out, &element_value(item, &element.ty), &element);
+                Some(String::from_utf8_lossy(&out).into_owned())
+            })
+            .collect();
+        buf.put_slice(format_array(&items).as_bytes());
+        return;
+    }
     match value {
         Value::Null => {}
         Value::Integer(i) => {
@@ -170,6 +191,13 @@ fn encode_binary(buf: &mut BytesMut, value: &Value, field: &FieldType) -> Result
     if let Some(typed) = Typed::read(value, field) {
         return typed.write_binary(buf).ok_or_else(out_of_range);
     }
+    if let Some(element) = element_of(ty) {
+        let Value::Text(text) = value else {
+            return Err(mismatch());
+        };
+        let items = parse_array(text).ok_or_else(mismatch)?;
+        return encode_binary_array(buf, &items, element);
+    }
     match (ty, value) {
         (&Type::INT2, Value::Integer(i)) => {
             buf.put_i16(i16::try_from(*i).map_err(|_| out_of_range())?)
@@ -194,6 +222,52 @@ fn encode_binary(buf: &mut BytesMut, value: &Value, field: &FieldType) -> Result
         _ => return Err(mismatch()),
     }
     Ok(())
+}
+
+/// PostgreSQL's binary array format, one dimension (none when empty): the
+/// number of dimensions, whether any element is NULL, the element type, the
+/// length and lower bound (1), then each element as a length (-1: NULL) and
+/// its binary value.
+fn encode_binary_array(
+    buf: &mut BytesMut,
+    items: &[Option<String>],
+    element: &Type,
+) -> Result<(), EncodeError> {
+    let too_long = || EncodeError {
+        sqlstate: "54000",
+        message: "array too large to send".into(),
+    };
+    buf.put_i32(i32::from(!items.is_empty()));
+    buf.put_i32(i32::from(items.iter().any(Option::is_none)));
+    buf.put_i32(i32::try_from(element.oid()).map_err(|_| too_long())?);
+    if !items.is_empty() {
+        buf.put_i32(i32::try_from(items.len()).map_err(|_| too_long())?);
+        buf.put_i32(1);
+    }
+    let field = FieldType::plain(element.clone());
+    for item in items {
+        match item {
+            Some(item) => encode_field(buf, &element_value(item, element), &field, true)?,
+            None => buf.put_i32(-1),
+        }
+    }
+    Ok(())
+}
+
+/// An array element (its text, as the array holds it) as the value a column
+/// of the element's type stores, so that it encodes as one.
+fn element_value(item: &str, element: &Type) -> Value {
+    let parsed = match *element {
+        Type::INT2 | Type::INT4 | Type::INT8 | Type::OID => item.parse().ok().map(Value::Integer),
+        Type::FLOAT4 | Type::FLOAT8 => match item {
+            "Infinity" => Some(Value::Real(f64::INFINITY)),
+            "-Infinity" => Some(Value::Real(f64::NEG_INFINITY)),
+            _ => item.parse().ok().map(Value::Real),
+        },
+        Type::BYTEA => parse_bytea(item).map(Value::Blob),
+        _ => None,
+    };
+    parsed.unwrap_or_else(|| Value::Text(item.to_owned()))
 }
 
 /// A stored value read as one of the types whose SQLite storage differs from
@@ -505,6 +579,35 @@ mod tests {
             binary(Value::Blob(vec![1]), &ts).unwrap_err().sqlstate,
             "22P03"
         );
+    }
+
+    #[test]
+    fn arrays_in_both_formats() {
+        let ints = FieldType::plain(Type::INT4_ARRAY);
+        let words = |ws: &[i32]| ws.iter().flat_map(|w| w.to_be_bytes()).collect::<Vec<u8>>();
+        // One dimension, a NULL among the elements, int4 elements, 3 from 1.
+        let mut want = words(&[1, 1, 23, 3, 1, 4, 7, -1, 4]);
+        want.extend(words(&[-2]));
+        assert_eq!(binary(text_value("{7,NULL,-2}"), &ints).unwrap(), want);
+        assert_eq!(binary(text_value("{}"), &ints).unwrap(), words(&[0, 0, 23]));
+        assert_eq!(
+            binary(text_value("{x}"), &ints).unwrap_err().sqlstate,
+            "22P03"
+        );
+        assert_eq!(
+            binary(text_value("not an array"), &ints)
+                .unwrap_err()
+                .sqlstate,
+            "22P03"
+        );
+        let bools = FieldType::plain(Type::BOOL_ARRAY);
+        assert_eq!(text_as(text_value("{1,0,NULL}"), &bools), "{t,f,NULL}");
+        assert_eq!(text_as(text_value("{1, 2}"), &ints), "{1,2}");
+        assert_eq!(text_as(text_value("1 2"), &ints), "1 2");
+        let bytes = FieldType::plain(Type::BYTEA_ARRAY);
+        let mut want = words(&[1, 0, 17, 1, 1, 2]);
+        want.extend([0xde, 0xad]);
+        assert_eq!(binary(text_value(r#"{"\\xdead"}"#), &bytes).unwrap(), want);
     }
 
     #[test]

@@ -124,7 +124,7 @@ pub(super) fn classify(sql: &str, tokens: &[Token]) -> Result<Shape, Error> {
         }
         "VACUUM" => Shape::ddl("VACUUM"),
         "ATTACH" => Shape::new(Action::WriteFile, CommandKind::Other("ATTACH"), false),
-        // Session commands and comments never reach SQLite.
+        // Session commands never reach SQLite.
         "SET" => Shape::new(Action::Read, CommandKind::Other("SET"), false),
         "RESET" => Shape::new(Action::Read, CommandKind::Other("RESET"), false),
         "SHOW" => Shape::new(Action::Read, CommandKind::Other("SHOW"), true),
@@ -133,7 +133,8 @@ pub(super) fn classify(sql: &str, tokens: &[Token]) -> Result<Shape, Error> {
             Shape::new(Action::Read, CommandKind::Other("DEALLOCATE ALL"), false)
         }
         "DEALLOCATE" => Shape::new(Action::Read, CommandKind::Other("DEALLOCATE"), false),
-        "COMMENT" => Shape::new(Action::Read, CommandKind::Other("COMMENT"), false),
+        // Kept in a table of litewire's own (see `comments`).
+        "COMMENT" => Shape::ddl("COMMENT"),
         "DETACH" => Shape::ddl("DETACH"),
         "" => {
             return Err(Error::new(

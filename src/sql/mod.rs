@@ -7,6 +7,7 @@
 
 mod checks;
 mod classify;
+mod comments;
 mod copy;
 mod cursors;
 mod dialect;
@@ -25,6 +26,7 @@ use std::sync::Arc;
 
 pub use checks::{CheckConstraint, check_constraints};
 pub use classify::{Action, CommandKind};
+pub use comments::COMMENTS_TABLE;
 pub use copy::{CopyFormat, CopyFrom, CopyOptions, CopyTo, ForceQuote};
 pub use cursors::CursorCommand;
 pub use dialect::{AlterAction, AlterTable, relation_name};

@@ -1,4 +1,5 @@
-//! Session commands: `SET`, `SHOW`, `RESET`, `DISCARD` and `SELECT set_config(...)`.
+//! Session commands: `SET`, `SHOW`, `RESET`, `DISCARD` and `DEALLOCATE`.
+//! (`set_config()` and `current_setting()` are SQL functions: see the engine.)
 //!
 //! None of these reach SQLite; the engine answers them from the session's settings.
 //! They are recognised from tokens, in PostgreSQL's grammar for them.
@@ -30,21 +31,12 @@ pub enum SessionCommand {
     DiscardNothing,
     /// `DEALLOCATE [PREPARE] name | ALL`: the front end drops prepared statements.
     Deallocate(Option<String>),
-    /// `SELECT set_config(name, value, is_local)`: a SET that answers a row.
-    SetConfig {
-        name: String,
-        value: String,
-        local: bool,
-    },
 }
 
 impl SessionCommand {
-    /// Whether it answers rows (`SHOW`, `set_config`).
+    /// Whether it answers rows (`SHOW`).
     pub fn returns_rows(&self) -> bool {
-        matches!(
-            self,
-            SessionCommand::Show(_) | SessionCommand::SetConfig { .. }
-        )
+        matches!(self, SessionCommand::Show(_))
     }
 }
 
@@ -61,8 +53,6 @@ pub(super) fn recognise(sql: &str, tokens: &[Token]) -> Result<Option<SessionCom
         Some(discard(&w)?)
     } else if w.is(0, "DEALLOCATE") {
         Some(deallocate(&w)?)
-    } else if w.is(0, "SELECT") {
-        set_config(&w)
     } else {
         None
     };
@@ -186,35 +176,6 @@ fn deallocate(w: &Words) -> Result<SessionCommand, Error> {
     Ok(SessionCommand::Deallocate(Some(name)))
 }
 
-/// `SELECT [pg_catalog.]set_config('name', 'value', true|false)`, exactly.
-fn set_config(w: &Words) -> Option<SessionCommand> {
-    let mut i = 1;
-    if w.is(i, "pg_catalog") && w.text(i + 1) == "." {
-        i += 2;
-    }
-    if !w.is(i, "set_config") || w.text(i + 1) != "(" {
-        return None;
-    }
-    let name = w
-        .tokens
-        .get(i + 2)
-        .filter(|t| t.kind == TokenKind::String)?;
-    let value = w
-        .tokens
-        .get(i + 4)
-        .filter(|t| t.kind == TokenKind::String)?;
-    let local = w.tokens.get(i + 6).filter(|t| t.kind == TokenKind::Word)?;
-    let shape_ok = w.text(i + 3) == ","
-        && w.text(i + 5) == ","
-        && w.text(i + 7) == ")"
-        && w.tokens.len() == i + 8;
-    shape_ok.then(|| SessionCommand::SetConfig {
-        name: unquote_literal(name.text(w.sql)),
-        value: unquote_literal(value.text(w.sql)),
-        local: local.text(w.sql).eq_ignore_ascii_case("true"),
-    })
-}
-
 fn syntax(w: &Words, i: usize) -> Error {
     let near = w.text(i);
     let message = if near.is_empty() {
@@ -284,7 +245,7 @@ mod tests {
     }
 
     #[test]
-    fn show_reset_discard_set_config() {
+    fn show_reset_discard_deallocate() {
         assert_eq!(parse("SHOW ALL"), Some(SessionCommand::Show(None)));
         assert_eq!(
             parse("show DateStyle"),
@@ -304,15 +265,7 @@ mod tests {
             parse("deallocate prepare s1"),
             Some(SessionCommand::Deallocate(Some("s1".into())))
         );
-        assert_eq!(
-            parse("SELECT pg_catalog.set_config('search_path', '', false)"),
-            Some(SessionCommand::SetConfig {
-                name: "search_path".into(),
-                value: "".into(),
-                local: false
-            })
-        );
-        assert_eq!(parse("SELECT set_config('a', 'b', true) FROM t"), None);
+        assert_eq!(parse("SELECT set_config('a', 'b', true)"), None);
         assert_eq!(parse("SELECT 1"), None);
     }
 }

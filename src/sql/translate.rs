@@ -12,10 +12,13 @@
 //!   index PostgreSQL would create (named `t_pkey` / `t_c_key`), since SQLite cannot
 //!   add constraints to an existing table;
 //! - `CREATE [UNIQUE] INDEX CONCURRENTLY` and `DROP INDEX CONCURRENTLY` lose the
-//!   word: SQLite's index builds lock writers out anyway;
+//!   word: SQLite's index builds lock writers out anyway; `USING btree` and
+//!   operator classes (`varchar_pattern_ops`) go too;
 //! - `SET CONSTRAINTS ... DEFERRED|IMMEDIATE` switches SQLite's per-transaction
 //!   deferral of foreign keys (see [`set_constraints`]);
 //! - `generate_series(a, b [, step]) [AS] x` in FROM becomes a recursive CTE;
+//! - `COMMENT ON` keeps the description in a table of its own (see
+//!   [`super::comments`]);
 //! - `COPY` becomes the COPY plan the front end streams rows through (see
 //!   [`super::copy`]).
 //!
@@ -26,7 +29,7 @@ use std::sync::Arc;
 use super::lexer::{Token, TokenKind, tokenize};
 use super::quote::{identifier, unquote_identifier};
 use super::words::Words;
-use super::{Plan, copy, dialect};
+use super::{Plan, comments, copy, dialect};
 use crate::error::Error;
 
 /// What a rewrite produced: the plan, and for single statements the new SQL.
@@ -57,13 +60,9 @@ pub(super) fn translate(sql: &str) -> Result<Option<Rewrite>, Error> {
     };
     let rewrite = if words.starts_with(&["DROP", "TABLE"]) {
         drop_tables(&words)
-    } else if let Some(at) = concurrently(&words) {
+    } else if let Some(sql) = index_words(&words) {
         Some(Rewrite {
-            sql: format!(
-                "{}{}",
-                &sql[..words.tokens[at].start],
-                &sql[words.tokens[at].end..].trim_start()
-            ),
+            sql,
             plan: Plan::Single,
         })
     } else if words.starts_with(&["CREATE"]) {
@@ -75,10 +74,9 @@ pub(super) fn translate(sql: &str) -> Result<Option<Rewrite>, Error> {
     } else if words.starts_with(&["ALTER", "TABLE"]) {
         add_constraint(&words)
     } else if words.starts_with(&["COMMENT", "ON"]) {
-        // Accepted, as PostgreSQL tools emit them; SQLite has nowhere to keep them.
-        Some(Rewrite {
-            sql: String::new(),
-            plan: Plan::Nothing,
+        Some(match comments::comment(&words)? {
+            Some(statements) => script(statements),
+            None => comments::ignored(),
         })
     } else if words.starts_with(&["COPY"]) {
         Some(copy::parse(&words)?)
@@ -126,9 +124,11 @@ fn drop_tables(w: &Words) -> Option<Rewrite> {
     ))
 }
 
-/// Where the `CONCURRENTLY` of `CREATE [UNIQUE] INDEX CONCURRENTLY` or `DROP
-/// INDEX CONCURRENTLY` is.
-fn concurrently(w: &Words) -> Option<usize> {
+/// `CREATE [UNIQUE] INDEX` and `DROP INDEX` without the words SQLite lacks:
+/// `CONCURRENTLY`, `USING btree` (SQLite's only kind of index) and operator
+/// classes after a column (`name varchar_pattern_ops`, which Django adds for
+/// LIKE; SQLite's LIKE uses no index either way). `None` when there are none.
+fn index_words(w: &Words) -> Option<String> {
     let at = if w.starts_with(&["CREATE", "UNIQUE", "INDEX"]) {
         3
     } else if w.starts_with(&["CREATE", "INDEX"]) || w.starts_with(&["DROP", "INDEX"]) {
@@ -136,7 +136,52 @@ fn concurrently(w: &Words) -> Option<usize> {
     } else {
         return None;
     };
-    w.is(at, "CONCURRENTLY").then_some(at)
+    let mut cuts = Vec::new();
+    if w.is(at, "CONCURRENTLY") {
+        cuts.push(at);
+    }
+    if w.is(0, "CREATE")
+        && let Some(on) = (at..w.tokens.len()).find(|&i| w.is(i, "ON"))
+    {
+        let mut i = on + 1;
+        while i < w.tokens.len() && w.kind(i) != Some(TokenKind::LeftParen) && !w.is(i, "USING") {
+            i += 1;
+        }
+        if w.is(i, "USING") && w.is(i + 1, "btree") {
+            cuts.extend([i, i + 1]);
+            i += 2;
+        }
+        if w.kind(i) == Some(TokenKind::LeftParen) {
+            let close = w.closing(i)?;
+            let mut depth = 0;
+            for j in i..=close {
+                match w.kind(j) {
+                    Some(TokenKind::LeftParen) => depth += 1,
+                    Some(TokenKind::RightParen) => depth -= 1,
+                    Some(TokenKind::Word)
+                        if depth == 1
+                            && w.text(j).to_ascii_lowercase().ends_with("_ops")
+                            && !matches!(w.text(j - 1), "," | "(") =>
+                    {
+                        cuts.push(j);
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    if cuts.is_empty() {
+        return None;
+    }
+    let mut sql = String::with_capacity(w.sql.len());
+    let mut from = 0;
+    for cut in cuts {
+        let token = &w.tokens[cut];
+        sql.push_str(&w.sql[from..token.start]);
+        from = token.end + (w.sql[token.end..].len() - w.sql[token.end..].trim_start().len());
+    }
+    sql.push_str(&w.sql[from..]);
+    Some(sql)
 }
 
 /// `SET CONSTRAINTS {ALL | name, ...} {DEFERRED | IMMEDIATE}`, as the PRAGMA
@@ -401,6 +446,17 @@ mod tests {
             "create unique index if not exists i on t (a)"
         );
         assert_eq!(rewrite("DROP INDEX CONCURRENTLY i").0, "DROP INDEX i");
+        assert_eq!(
+            rewrite(r#"CREATE INDEX "g_name_like" ON "g" ("name" varchar_pattern_ops)"#).0,
+            r#"CREATE INDEX "g_name_like" ON "g" ("name" )"#
+        );
+        assert_eq!(
+            rewrite(
+                "create index concurrently i on public.t using btree (a text_pattern_ops, lower(b))"
+            )
+            .0,
+            "create index i on public.t (a , lower(b))"
+        );
         assert_eq!(
             rewrite("alter table t add constraint t_u unique (a, b)").0,
             "CREATE UNIQUE INDEX t_u ON t (a, b)"

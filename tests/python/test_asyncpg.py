@@ -184,13 +184,40 @@ class TypeTests(Case):
         self.assertEqual(await self.conn.fetchval("SELECT $1::bigint", 2**40), 2**40)
         self.assertEqual(await self.conn.fetchval("SELECT $1", "text"), "text")
         self.assertEqual(await self.param_types("SELECT $1::bool"), ["bool"])
-        self.assertTrue(await self.conn.fetchval("SELECT $1::bool", True))
+        self.assertIs(await self.conn.fetchval("SELECT $1::bool", True), True)
+        self.assertIs(await self.conn.fetchval("SELECT $1::boolean", False), False)
+        self.assertIs(await self.conn.fetchval("SELECT 'yes'::bool"), True)
         self.assertEqual(
             await self.param_types("SELECT $1::date, $2::timestamptz, $3::uuid, $4::numeric"),
             ["date", "timestamptz", "uuid", "numeric"],
         )
         self.assertEqual(
             await self.conn.fetchval("SELECT $1::date < '2025-01-01'", date(2024, 2, 29)), True
+        )
+
+
+    async def test_infinite_dates_and_timestamps(self):
+        # asyncpg sends date.max/date.min and datetime.max/min as PostgreSQL's
+        # infinity and -infinity, and reads those back as them.
+        await self.conn.execute("CREATE TABLE spans (k integer, d date, ts timestamp, tz timestamptz)")
+        # (It reads a timestamptz infinity back without a time zone.)
+        utc_max = datetime.max.replace(tzinfo=timezone.utc)
+        utc_min = datetime.min.replace(tzinfo=timezone.utc)
+        await self.conn.executemany(
+            "INSERT INTO spans VALUES ($1, $2, $3, $4)",
+            [(1, date.max, datetime.max, utc_max), (2, date.min, datetime.min, utc_min)],
+        )
+        rows = await self.conn.fetch("SELECT d, ts, tz FROM spans ORDER BY k")
+        self.assertEqual(
+            [tuple(r) for r in rows],
+            [(date.max, datetime.max, datetime.max), (date.min, datetime.min, datetime.min)],
+        )
+        self.assertEqual(
+            await self.conn.fetchval("SELECT d::text || ' ' || ts::text FROM spans WHERE k = 2"),
+            "-infinity -infinity",
+        )
+        self.assertEqual(
+            await self.conn.fetchval("SELECT k FROM spans WHERE d > $1", date(9999, 1, 1)), 1
         )
 
 
@@ -435,3 +462,74 @@ class IntrospectionTests(Case):
         )
         row = await self.conn.fetchrow("SELECT * FROM plain")
         self.assertEqual(row["id"], 1)
+
+    async def test_arrays_go_through_asyncpg_type_introspection(self):
+        # int4[] is no type asyncpg knows built in: it runs its introspection
+        # query (after current_setting('jit') and set_config('jit', 'off',
+        # false)), then decodes and encodes the arrays in binary.
+        await self.conn.execute(
+            "CREATE TABLE arrays (id integer PRIMARY KEY, xs int[], tags text[], "
+            "big bigint[], flags boolean[], days date[])"
+        )
+        await self.conn.execute(
+            "INSERT INTO arrays VALUES (1, '{1,2,3}', '{a,\"b c\"}', '{5000000000}', '{t,f}', "
+            "'{2024-02-29}')"
+        )
+        row = await self.conn.fetchrow("SELECT xs, tags, big, flags, days FROM arrays")
+        self.assertEqual(
+            tuple(row), ([1, 2, 3], ["a", "b c"], [5_000_000_000], [True, False], [date(2024, 2, 29)])
+        )
+        # Array parameters, NULL elements and empty arrays included.
+        await self.conn.execute(
+            "INSERT INTO arrays (id, xs, tags, big, flags, days) VALUES ($1, $2, $3, $4, $5, $6)",
+            2, [4, None, -6], ["x", None, ""], [], [None], [date(1999, 12, 31)],
+        )
+        row = await self.conn.fetchrow("SELECT xs, tags, big, flags, days FROM arrays WHERE id = 2")
+        self.assertEqual(tuple(row), ([4, None, -6], ["x", None, ""], [], [None], [date(1999, 12, 31)]))
+        self.assertEqual(
+            await self.conn.fetchval("SELECT id FROM arrays WHERE xs = $1", [1, 2, 3]), 1
+        )
+        # The session's settings are as they were.
+        self.assertEqual(await self.conn.fetchval("SHOW jit"), "off")
+
+    async def test_array_expressions(self):
+        await self.conn.execute("CREATE TABLE names (id integer, name text)")
+        await self.conn.executemany(
+            "INSERT INTO names VALUES ($1, $2)", [(1, "ann"), (2, "bob"), (3, None)]
+        )
+        self.assertEqual(
+            await self.conn.fetchval("SELECT array_agg(name ORDER BY id) FROM names"),
+            ["ann", "bob", None],
+        )
+        self.assertEqual(
+            await self.conn.fetchval("SELECT array_agg(id::int ORDER BY id DESC) FROM names"),
+            [3, 2, 1],
+        )
+        self.assertEqual(await self.conn.fetchval("SELECT ARRAY[1, 2, 3]"), [1, 2, 3])
+        self.assertEqual(await self.conn.fetchval("SELECT ARRAY['a', 'b']"), ["a", "b"])
+        self.assertEqual(await self.conn.fetchval("SELECT ARRAY[true, false]"), [True, False])
+
+    async def test_json_type_codec(self):
+        # set_type_codec looks the type up by name in pg_type.
+        await self.conn.set_type_codec(
+            "json", encoder=json.dumps, decoder=json.loads, schema="pg_catalog"
+        )
+        await self.conn.set_type_codec(
+            "jsonb", encoder=json.dumps, decoder=json.loads, schema="pg_catalog"
+        )
+        await self.conn.execute("CREATE TABLE docs (id integer, j json, jb jsonb)")
+        doc = {"a": [1, 2, None], "b": {"c": "d"}}
+        await self.conn.execute("INSERT INTO docs VALUES ($1, $2, $3)", 1, doc, [doc])
+        row = await self.conn.fetchrow("SELECT j, jb FROM docs")
+        self.assertEqual((row["j"], row["jb"]), (doc, [doc]))
+
+    async def test_introspection_types(self):
+        # What asyncpg's introspection returns for a type is what it builds its
+        # codec from: the element type of an array, the kind and category.
+        rows = await self.conn.fetch(
+            "SELECT oid, typname, typelem, typcategory FROM pg_type WHERE oid = ANY($1::oid[]) ORDER BY oid",
+            [23, 1007],
+        )
+        self.assertEqual(
+            [tuple(r) for r in rows], [(23, "int4", 0, "N"), (1007, "_int4", 23, "A")]
+        )

@@ -25,6 +25,7 @@ use sqlx::{AssertSqlSafe, SqliteConnection};
 
 use super::settings::Settings;
 use crate::error::Error;
+use crate::sql::COMMENTS_TABLE;
 use crate::sql::quote::literal;
 use crate::sql::relations::{Contents, Definition, RELATIONS};
 pub(super) use introspect::read_columns;
@@ -103,22 +104,23 @@ pub(super) async fn prepare(
             "DELETE FROM temp.litewire_catalog_state; INSERT INTO temp.litewire_catalog_state VALUES ({version});"
         );
     }
-    // Sequences are rows, not schema: their relations are filled every time.
-    let sequences: Option<i64> = sqlx::query_scalar(
-        "SELECT 1 FROM main.sqlite_schema WHERE type = 'table' AND name = 'litewire_sequences'",
+    // Sequences, comments and enum types are rows, not schema: their relations
+    // are filled every time.
+    let own_tables: Vec<String> = sqlx::query_scalar(
+        "SELECT name FROM main.sqlite_schema WHERE type = 'table' \
+         AND name IN ('litewire_sequences', 'litewire_comments', 'litewire_enums')",
     )
-    .fetch_optional(&mut *conn)
+    .fetch_all(&mut *conn)
     .await?;
-    if sequences.is_some() {
+    if own_tables.iter().any(|t| t == "litewire_sequences") {
         script.push_str(&super::sequences::catalog_rows());
     }
+    if own_tables.iter().any(|t| t == COMMENTS_TABLE) {
+        script.push_str(&comment_rows());
+    }
     // So are enum types.
-    let enums: Option<i64> = sqlx::query_scalar(
-        "SELECT 1 FROM main.sqlite_schema WHERE type = 'table' AND name = 'litewire_enums'",
-    )
-    .fetch_optional(&mut *conn)
-    .await?;
-    if enums.is_some() {
+    let enums = own_tables.iter().any(|t| t == "litewire_enums");
+    if enums {
         script.push_str(&super::enums::catalog_rows(ENUM_TYPE, ENUM_LABEL));
     }
     session_rows(&mut script, identity, settings);
@@ -126,7 +128,7 @@ pub(super) async fn prepare(
     sqlx::raw_sql(AssertSqlSafe(script))
         .execute(&mut *conn)
         .await?;
-    if enums.is_some() {
+    if enums {
         remember_enums(conn).await?;
     }
     Ok(())
@@ -152,6 +154,20 @@ pub(super) async fn remember_enums(conn: &mut SqliteConnection) -> Result<(), Er
     };
     types::remember_enums(names);
     Ok(())
+}
+
+/// `pg_description`'s rows, from the comments `COMMENT ON` kept (see
+/// `sql::comments`): a relation's with `objsubid` 0, a column's with its number.
+/// Comments whose object is gone are left out.
+fn comment_rows() -> String {
+    format!(
+        "DELETE FROM temp.pg_description;\n\
+         INSERT INTO temp.pg_description SELECT c.oid, 1259, coalesce(a.attnum, 0), m.description \
+         FROM main.{COMMENTS_TABLE} m JOIN temp.pg_class c ON c.relname = m.relation COLLATE NOCASE \
+         LEFT JOIN temp.pg_attribute a ON m.column_name <> '' AND a.attrelid = c.oid \
+         AND a.attname = m.column_name COLLATE NOCASE \
+         WHERE m.column_name = '' OR a.attnum IS NOT NULL;\n"
+    )
 }
 
 fn session_rows(script: &mut String, identity: &SessionIdentity, settings: &Settings) {

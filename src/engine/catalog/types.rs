@@ -82,6 +82,13 @@ pub fn type_oid(decl: &str) -> i64 {
     {
         return t.array;
     }
+    if let Some(element) = array_element(decl) {
+        let element = type_oid(element);
+        return TYPES
+            .iter()
+            .find(|t| t.oid == element)
+            .map_or(1009, |t| t.array);
+    }
     // Every result column's type goes through here on every execution: lower-case
     // the name on the stack, not in a new String.
     let name = decl.split('(').next().unwrap_or("").trim();
@@ -95,6 +102,22 @@ pub fn type_oid(decl: &str) -> i64 {
         Ok(base) => affinity_oid(base),
         Err(_) => affinity_oid(&name.to_ascii_lowercase()),
     }
+}
+
+/// The element type of an array declaration as PostgreSQL writes one
+/// (`int[]`, `varchar(20)[]`, `text[][]`, `integer ARRAY`); `None` for any other.
+fn array_element(decl: &str) -> Option<&str> {
+    let mut element = decl.trim_end();
+    if element.ends_with(']') {
+        // One `[n]` group per dimension, the size optional.
+        while let Some(inner) = element.strip_suffix(']') {
+            let inner = inner.trim_end_matches(|c: char| c.is_ascii_digit() || c == ' ');
+            element = inner.strip_suffix('[')?.trim_end();
+        }
+        return Some(element);
+    }
+    let (element, word) = decl.rsplit_once(' ')?;
+    word.eq_ignore_ascii_case("array").then_some(element)
 }
 
 /// The oid for a lower-case type name without modifiers.
@@ -229,6 +252,20 @@ mod tests {
         assert_eq!(type_oid("_int2"), 1005);
         assert_eq!(type_oid("_bool"), 1000);
         assert_eq!(format_type(type_oid("_int8"), None), "bigint[]");
+        for (decl, oid) in [
+            ("int[]", 1007),
+            ("TEXT[]", 1009),
+            ("varchar(20)[]", 1015),
+            ("bigint[][]", 1016),
+            ("integer[3]", 1007),
+            ("integer ARRAY", 1007),
+            ("timestamp with time zone[]", 1185),
+            ("money[]", 1231),
+            ("int2[]", 1005),
+            ("float8 [4][4]", 1022),
+        ] {
+            assert_eq!(type_oid(decl), oid, "{decl}");
+        }
         assert_eq!(type_oid("_nosuch"), 1700);
     }
 }

@@ -207,6 +207,16 @@ fn cast(inner: &Expr, data_type: &DataType) -> Option<Rewrite> {
             plain(format!("CAST({inner} AS {})", unqualified(data_type)))
         }
         "oid" | "xid" => plain(format!("CAST({inner} AS INTEGER)")),
+        // Booleans in an array are stored as a boolean column stores them (0/1),
+        // whatever spelling the literal used (`'{t,f}'::boolean[]`).
+        _ if data_type_is_array(data_type)
+            && matches!(
+                type_name(data_type).trim_end_matches("[]").trim(),
+                "bool" | "boolean"
+            ) =>
+        {
+            plain(format!("litewire_array_bool({inner})"))
+        }
         _ if data_type_is_array(data_type) => Some(Rewrite {
             expr: inner.clone(),
             catalog: false,
@@ -446,6 +456,14 @@ fn arguments(function: &sqlparser::ast::Function) -> Option<Vec<Expr>> {
     }
 }
 
+/// The description of object `oid`'s part `subid` (a column's number, 0 for
+/// the relation itself) in `pg_description`.
+fn description(oid: &str, subid: &str) -> Option<Rewrite> {
+    from_catalog(format!(
+        "(SELECT description FROM pg_description WHERE objoid = ({oid}) AND objsubid = ({subid}))"
+    ))
+}
+
 fn function_call(function: &sqlparser::ast::Function) -> Option<Rewrite> {
     let parts = idents(&function.name);
     let (schema, name) = match parts.as_slice() {
@@ -481,10 +499,6 @@ fn function_call(function: &sqlparser::ast::Function) -> Option<Rewrite> {
             "'PostgreSQL {} on SQLite ' || sqlite_version()",
             crate::SERVER_VERSION
         )),
-        ("current_setting", 1 | 2) => from_catalog(format!(
-            "(SELECT setting FROM pg_settings WHERE lower(name) = lower({}))",
-            arg(0)
-        )),
         (
             "pg_table_is_visible"
             | "pg_type_is_visible"
@@ -507,6 +521,17 @@ fn function_call(function: &sqlparser::ast::Function) -> Option<Rewrite> {
         ("to_regclass", 1) => oid_by_name("class", &arg(0)),
         ("pg_get_userbyid", 1) => name_of("role", arg(0)),
         ("pg_encoding_to_char", 1) => plain("'UTF8'".into()),
+        // Comments `COMMENT ON` kept (see `sql::comments`), on relations only.
+        ("obj_description", 1) => description(&arg(0), "0"),
+        ("obj_description", 2) => {
+            let relation = description(&arg(0), "0")?;
+            from_catalog(format!(
+                "CASE WHEN {} = 'pg_class' THEN {} END",
+                arg(1),
+                relation.expr
+            ))
+        }
+        ("col_description", 2) => description(&arg(0), &arg(1)),
         ("obj_description" | "col_description" | "shobj_description", _) => plain("NULL".into()),
         ("pg_get_expr", 2 | 3) => strict(&args[1..], plain(arg(0))?),
         // `pg_get_indexdef(index, column, pretty)`: one column's name, or the

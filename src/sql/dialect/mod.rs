@@ -81,6 +81,7 @@ pub(super) struct Translated {
 const TRIGGER_WORDS: &[&str] = &[
     "any",
     "array",
+    "array_agg",
     "array_to_string",
     "collate",
     "current_catalog",
@@ -394,9 +395,14 @@ fn table_factor(factor: &TableFactor) -> Option<TableFactor> {
     let (function, args, alias) = match factor {
         TableFactor::UNNEST {
             array_exprs, alias, ..
-        } if array_exprs.len() == 1 => {
-            ("unnest".to_owned(), vec![array_exprs[0].to_string()], alias)
-        }
+        } => (
+            "unnest".to_owned(),
+            array_exprs
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<String>>(),
+            alias,
+        ),
         TableFactor::Table {
             name,
             args: Some(args),
@@ -421,6 +427,34 @@ fn table_factor(factor: &TableFactor) -> Option<TableFactor> {
     let rows = match (function.as_str(), args.as_slice()) {
         ("unnest", [array]) => {
             format!("SELECT value AS {column} FROM json_each(litewire_array_json({array}))")
+        }
+        // `unnest(a, b, ...)`: the arrays side by side, a row per element of the
+        // first (Django's bulk INSERT ... SELECT * FROM unnest(...)).
+        ("unnest", arrays) if arrays.len() > 1 => {
+            let columns: Vec<String> = (0..arrays.len())
+                .map(|i| {
+                    let name = alias
+                        .as_ref()
+                        .and_then(|a| a.columns.get(i))
+                        .map_or("unnest", |c| c.name.value.as_str());
+                    format!("e{i}.value AS {}", identifier(name))
+                })
+                .collect();
+            let joins: String = arrays[1..]
+                .iter()
+                .enumerate()
+                .map(|(i, array)| {
+                    format!(
+                        " LEFT JOIN json_each(litewire_array_json({array})) AS e{n} ON e{n}.key = e0.key",
+                        n = i + 1
+                    )
+                })
+                .collect();
+            format!(
+                "SELECT {} FROM json_each(litewire_array_json({})) AS e0{joins}",
+                columns.join(", "),
+                arrays[0]
+            )
         }
         ("generate_series", [start, stop, step @ ..]) if step.len() <= 1 => {
             let step = step.first().map_or("1", String::as_str);
@@ -789,6 +823,18 @@ mod tests {
 
     fn tr(sql: &str) -> String {
         translate(sql).map_or_else(|| "<unchanged>".into(), |t| t.sql)
+    }
+
+    #[test]
+    fn unnest_of_several_arrays_in_from() {
+        assert_eq!(
+            tr(
+                "INSERT INTO t (a, b) SELECT * FROM UNNEST(($1)::varchar[], ($2)::integer[]) RETURNING t.id"
+            ),
+            "INSERT INTO t (a, b) SELECT * FROM (SELECT e0.value AS \"unnest\", e1.value AS \"unnest\" \
+             FROM json_each(litewire_array_json(($1))) AS e0 LEFT JOIN json_each(litewire_array_json(($2))) AS e1 \
+             ON e1.key = e0.key) AS \"unnest\" RETURNING t.id"
+        );
     }
 
     #[test]

@@ -1,10 +1,10 @@
 //! The PostgreSQL types of result columns that SQLite cannot tell. SQLite
 //! types a column by the table column it reads; an expression reads none.
-//! Two kinds of them need the translation's help:
-//! - the arrays `array_agg(...)` builds: their value is PostgreSQL's array
-//!   text, and drivers read such a column as a list only when it is announced
-//!   as an array type (`_text`, `_bool`, `_int8`: PostgreSQL's own names of
-//!   array types). Arrays travel in text format only.
+//! Three kinds of them need the translation's help:
+//! - the arrays `array_agg(...)` and `ARRAY[...]` build: their value is
+//!   PostgreSQL's array text, and drivers read such a column as a list only
+//!   when it is announced as an array type (`_text`, `_bool`, `_int8`:
+//!   PostgreSQL's own names of array types), by the type of the elements.
 //! - a cast in the select list (`SELECT $1::int4`, `sum(x)::bigint`): the
 //!   value is in the storage of the type it names, and drivers that decode by
 //!   the announced type (sqlx) expect that type, as PostgreSQL announces it.
@@ -36,8 +36,13 @@ pub(super) fn of(query: &Query, catalog: bool) -> Vec<Option<&'static str>> {
     for item in &select.projection {
         match item {
             SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } => {
-                let ty = type_of(e, select, 0)
-                    .filter(|t| catalog || t.starts_with('_') || matches!(e, Expr::Cast { .. }));
+                let ty = match is_cast_to_boolean(e) {
+                    true => Some(CAST_TO_BOOLEAN),
+                    false => type_of(e, select, 0),
+                };
+                let ty = ty.filter(|t| {
+                    catalog || kept_outside_catalog(t) || matches!(e, Expr::Cast { .. })
+                });
                 types.push(ty);
             }
             // Positions after a `*` are not known.
@@ -69,6 +74,7 @@ const TEXT_FUNCTIONS: &[&str] = &[
     "current_schema",
     "current_database",
     "current_setting",
+    "set_config",
     "version",
     "pg_encoding_to_char",
     "array_to_string",
@@ -124,6 +130,10 @@ fn type_of(expr: &Expr, select: &Select, depth: usize) -> Option<&'static str> {
             type_of(first, inner, depth + 1)
         }
         Expr::Function(function) => function_type(function, select, depth),
+        Expr::Array(array) => Some(match array.elem.first() {
+            Some(first) => array_of(first, select, depth),
+            None => "_text",
+        }),
         Expr::Identifier(_) | Expr::CompoundIdentifier(_) => column_type(expr, select, depth),
         _ => None,
     }
@@ -152,9 +162,32 @@ fn function_type(
     }
 }
 
+/// The type of `x::bool`, spelled apart from the `boolean` of comparisons:
+/// SQLite's value is 0 or 1, which only the announced type makes a boolean,
+/// and unlike a comparison's, PostgreSQL's clients ask for it by name.
+const CAST_TO_BOOLEAN: &str = "bool";
+
+/// Whether a result column's type is announced in any statement, not only
+/// in catalog queries: arrays, and casts to boolean.
+pub(super) fn kept_outside_catalog(ty: &str) -> bool {
+    ty.starts_with('_') || ty == CAST_TO_BOOLEAN
+}
+
+/// `x::bool`, `CAST(x AS boolean)`.
+fn is_cast_to_boolean(expr: &Expr) -> bool {
+    match expr {
+        Expr::Nested(inner) => is_cast_to_boolean(inner),
+        Expr::Cast { data_type, .. } => cast_type(&type_name(data_type)) == Some("boolean"),
+        _ => false,
+    }
+}
+
 /// The declared type a cast to the type named `name` gives, where litewire's
 /// cast keeps the value in that type's storage.
 fn cast_type(name: &str) -> Option<&'static str> {
+    if let Some(element) = name.strip_suffix("[]") {
+        return Some(array_type(cast_type(element.trim_end())));
+    }
     Some(match name {
         "int" | "int4" | "integer" => "int4",
         "int2" | "smallint" => "int2",
@@ -179,7 +212,12 @@ fn cast_type(name: &str) -> Option<&'static str> {
 
 /// The array type of `element`'s values (in `select`).
 fn array_of(element: &Expr, select: &Select, depth: usize) -> &'static str {
-    match type_of(element, select, depth + 1) {
+    array_type(type_of(element, select, depth + 1))
+}
+
+/// The array type of elements of type `element`.
+fn array_type(element: Option<&str>) -> &'static str {
+    match element {
         Some("boolean") => "_bool",
         Some("int4") => "_int4",
         Some("int2") => "_int2",
@@ -326,6 +364,10 @@ mod tests {
                 Some("numeric")
             ]
         );
+        assert_eq!(
+            types("SELECT $1::bool, (CAST(x AS boolean)), x = 1 FROM t", false),
+            [Some("bool"), Some("bool"), None]
+        );
     }
 
     #[test]
@@ -348,5 +390,12 @@ mod tests {
             [Some("_text"), Some("_bool")]
         );
         assert!(types("SELECT *, array_agg(x) FROM pg_class", false).is_empty());
+        assert_eq!(
+            types(
+                "SELECT ARRAY[1, 2], ARRAY['a'], ARRAY[]::int[], ARRAY[true]",
+                false
+            ),
+            [Some("_int4"), Some("_text"), Some("_int4"), Some("_bool")]
+        );
     }
 }
