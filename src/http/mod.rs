@@ -242,35 +242,23 @@ async fn serve_app(
     let watch = shutdown.clone();
     workers
         .accept(listener, &watch, move |socket, peer| {
-            let (app, tls, shutdown) = (app.clone(), tls.clone(), shutdown.clone());
-            // Seen from the TCP socket, under TLS too.
-            let client = Client(Arc::new(SocketProbe::of(&socket)));
-            let every_request = every_request.clone();
+            let connection = HttpConnection {
+                peer,
+                app: app.clone(),
+                every_request: every_request.clone(),
+                // Seen from the TCP socket, under TLS too.
+                client: Client(Arc::new(SocketProbe::of(&socket))),
+                shutdown: shutdown.clone(),
+                header_timeout,
+            };
+            let tls = tls.clone();
             async move {
                 match tls {
-                    None => {
-                        serve_connection(
-                            socket,
-                            peer,
-                            (app, every_request, client),
-                            shutdown,
-                            header_timeout,
-                        )
-                        .await
-                    }
+                    None => connection.serve(socket).await,
                     Some(tls) => match tokio::time::timeout(header_timeout, tls.accept(socket))
                         .await
                     {
-                        Ok(Ok(socket)) => {
-                            serve_connection(
-                                socket,
-                                peer,
-                                (app, every_request, client),
-                                shutdown,
-                                header_timeout,
-                            )
-                            .await
-                        }
+                        Ok(Ok(socket)) => connection.serve(socket).await,
                         Ok(Err(error)) => tracing::debug!(%error, %peer, "TLS handshake failed"),
                         Err(_) => tracing::debug!(%peer, "TLS handshake timed out"),
                     },
@@ -282,46 +270,60 @@ async fn serve_app(
 
 /// One HTTP/1.1 connection, kept alive across requests; on shutdown it finishes
 /// the request in flight and closes.
-async fn serve_connection<S>(
-    socket: S,
+struct HttpConnection {
     peer: SocketAddr,
-    (app, every_request, client): (Router, EveryRequest, Client),
+    app: Router,
+    every_request: EveryRequest,
+    client: Client,
     shutdown: Shutdown,
     header_timeout: Duration,
-) where
-    S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
-{
-    let app = tower::ServiceBuilder::new()
-        .layer(DefaultBodyLimit::max(every_request.body_limit))
-        .map_request(
-            move |mut request: axum::http::Request<hyper::body::Incoming>| {
-                let extensions = request.extensions_mut();
-                extensions.insert(client.clone());
-                if let Some(limits) = every_request.limits {
-                    extensions.insert(limits);
-                }
-                if let Some(caller) = &every_request.trusted {
-                    extensions.insert(caller.clone());
-                }
-                request
-            },
-        )
-        .service(app);
-    let service = TowerToHyperService::new(app);
-    let connection = hyper::server::conn::http1::Builder::new()
-        .timer(TokioTimer::new())
-        .header_read_timeout(header_timeout)
-        .serve_connection(TokioIo::new(socket), service);
-    tokio::pin!(connection);
-    let served = tokio::select! {
-        served = connection.as_mut() => served,
-        () = shutdown.wait() => {
-            connection.as_mut().graceful_shutdown();
-            connection.await
+}
+
+impl HttpConnection {
+    async fn serve<S>(self, socket: S)
+    where
+        S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
+    {
+        let HttpConnection {
+            peer,
+            app,
+            every_request,
+            client,
+            shutdown,
+            header_timeout,
+        } = self;
+        let app = tower::ServiceBuilder::new()
+            .layer(DefaultBodyLimit::max(every_request.body_limit))
+            .map_request(
+                move |mut request: axum::http::Request<hyper::body::Incoming>| {
+                    let extensions = request.extensions_mut();
+                    extensions.insert(client.clone());
+                    if let Some(limits) = every_request.limits {
+                        extensions.insert(limits);
+                    }
+                    if let Some(caller) = &every_request.trusted {
+                        extensions.insert(caller.clone());
+                    }
+                    request
+                },
+            )
+            .service(app);
+        let service = TowerToHyperService::new(app);
+        let connection = hyper::server::conn::http1::Builder::new()
+            .timer(TokioTimer::new())
+            .header_read_timeout(header_timeout)
+            .serve_connection(TokioIo::new(socket), service);
+        tokio::pin!(connection);
+        let served = tokio::select! {
+            served = connection.as_mut() => served,
+            () = shutdown.wait() => {
+                connection.as_mut().graceful_shutdown();
+                connection.await
+            }
+        };
+        if let Err(error) = served {
+            tracing::debug!(%error, %peer, "HTTP connection ended with an error");
         }
-    };
-    if let Err(error) = served {
-        tracing::debug!(%error, %peer, "HTTP connection ended with an error");
     }
 }
 
