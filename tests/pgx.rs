@@ -3,7 +3,8 @@
 //! parameters and reads results in binary wherever it knows the type.
 //!
 //! The checks are the Go program `tests/go/pgx` (typed scans of every common
-//! type, the parameter-typed statement shapes, `CopyFrom`, `SendBatch`,
+//! type in binary and, over the simple protocol, in text;
+//! the parameter-typed statement shapes, `CopyFrom`, `SendBatch`,
 //! transactions, `pgconn.PgError` codes). It is built against pgx v4 from
 //! Debian (`golang-go golang-github-jackc-pgx-v4-dev`, which `.ci/run`
 //! installs) in GOPATH mode, with no network, into `target/go-pgx` on first use.

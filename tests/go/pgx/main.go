@@ -1,8 +1,9 @@
 // Command pgx drives litewire with the pgx driver (v4, Debian's
 // golang-github-jackc-pgx-v4-dev, built in GOPATH mode): pgx prepares every
 // statement, reads the parameter types from Describe and sends parameters and
-// reads results in binary wherever it knows the type, so each check below is a
-// binary round trip through the types Describe announced.
+// reads results in binary wherever it knows the type, so the checks are binary
+// round trips through the types Describe announced; every common type is also
+// read back in text, over the simple protocol.
 //
 // It connects to the URL in LITEWIRE_PG_URL, runs every check in order and
 // exits non-zero at the first failure, naming it.
@@ -98,43 +99,10 @@ func typedRoundTrip(conn *pgx.Conn) {
 	must(err, "INSERT every type")
 	same("INSERT tag", tag.String(), "INSERT 0 1")
 
-	var (
-		small   int16
-		medium  int32
-		large   int64
-		ratio   float64
-		label   string
-		gotData []byte
-		flag    bool
-		gotDay  time.Time
-		gotAt   time.Time
-		gotAtz  time.Time
-		gotAmt  pgtype.Numeric
-		gotUID  [16]byte
-		doc     map[string]interface{}
-	)
-	err = conn.QueryRow(ctx,
-		`SELECT small, medium, large, ratio, label, payload, flag, day, at, atz, amount, uid, doc
-		 FROM kinds WHERE id = $1`, int64(1)).
-		Scan(&small, &medium, &large, &ratio, &label, &gotData, &flag, &gotDay, &gotAt, &gotAtz, &gotAmt, &gotUID, &doc)
-	must(err, "SELECT every type")
-	same("smallint", small, int16(-32000))
-	same("integer", medium, int32(2000000000))
-	same("bigint", large, int64(9000000000000000000))
-	same("double precision", ratio, 3.25)
-	same("text", label, "héllo, wörld")
-	same("bytea", gotData, payload)
-	same("boolean", flag, true)
-	same("date", gotDay.Format("2006-01-02"), "2024-02-29")
-	same("timestamp", gotAt.Format("2006-01-02 15:04:05.000"), "2024-03-01 12:34:56.789")
-	if !gotAtz.Equal(atz) {
-		fail("timestamptz: got %v, want %v", gotAtz, atz)
-	}
-	if gotAmt.Status != pgtype.Present || numericRat(gotAmt).Cmp(big.NewRat(123456, 100)) != 0 {
-		fail("numeric: got %#v, want 1234.56", gotAmt)
-	}
-	same("uuid", gotUID, uid)
-	same("json", doc, map[string]interface{}{"a": []interface{}{1.0, 2.0, "x"}})
+	// Binary results with binary parameters (pgx's default: prepared, typed
+	// by Describe), then text results with the parameter inlined as text.
+	checkRow(conn, "binary", atz, uid, payload)
+	checkRow(conn, "text", atz, uid, payload, pgx.QuerySimpleProtocol(true))
 
 	// The same numeric and uuid through their text forms and pgtype values.
 	var numericText string
@@ -155,6 +123,48 @@ func typedRoundTrip(conn *pgx.Conn) {
 	same("NULL smallint", nullSmall.Status, pgtype.Null)
 	same("NULL text", nullText.Status, pgtype.Null)
 	same("NULL timestamptz", nullTime.Status, pgtype.Null)
+}
+
+// checkRow reads back row 1 of kinds with every type scanned into its Go type;
+// options go before the query's arguments.
+func checkRow(conn *pgx.Conn, format string, atz time.Time, uid [16]byte, payload []byte, options ...interface{}) {
+	var (
+		small   int16
+		medium  int32
+		large   int64
+		ratio   float64
+		label   string
+		gotData []byte
+		flag    bool
+		gotDay  time.Time
+		gotAt   time.Time
+		gotAtz  time.Time
+		gotAmt  pgtype.Numeric
+		gotUID  [16]byte
+		doc     map[string]interface{}
+	)
+	err := conn.QueryRow(ctx,
+		`SELECT small, medium, large, ratio, label, payload, flag, day, at, atz, amount, uid, doc
+		 FROM kinds WHERE id = $1`, append(options, int64(1))...).
+		Scan(&small, &medium, &large, &ratio, &label, &gotData, &flag, &gotDay, &gotAt, &gotAtz, &gotAmt, &gotUID, &doc)
+	must(err, format+": SELECT every type")
+	same(format+": smallint", small, int16(-32000))
+	same(format+": integer", medium, int32(2000000000))
+	same(format+": bigint", large, int64(9000000000000000000))
+	same(format+": double precision", ratio, 3.25)
+	same(format+": text", label, "héllo, wörld")
+	same(format+": bytea", gotData, payload)
+	same(format+": boolean", flag, true)
+	same(format+": date", gotDay.Format("2006-01-02"), "2024-02-29")
+	same(format+": timestamp", gotAt.Format("2006-01-02 15:04:05.000"), "2024-03-01 12:34:56.789")
+	if !gotAtz.Equal(atz) {
+		fail(format+": timestamptz: got %v, want %v", gotAtz, atz)
+	}
+	if gotAmt.Status != pgtype.Present || numericRat(gotAmt).Cmp(big.NewRat(123456, 100)) != 0 {
+		fail(format+": numeric: got %#v, want 1234.56", gotAmt)
+	}
+	same(format+": uuid", gotUID, uid)
+	same(format+": json", doc, map[string]interface{}{"a": []interface{}{1.0, 2.0, "x"}})
 }
 
 // numericRat is n's exact value: Int * 10^Exp.
