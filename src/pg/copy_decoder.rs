@@ -1,6 +1,7 @@
-//! PostgreSQL's COPY text and CSV formats, decoded: CopyData messages split rows
-//! anywhere, so bytes are buffered up to a record's end, then split into fields,
-//! unescaped and typed for the target columns.
+//! PostgreSQL's COPY text, CSV and binary formats, decoded: CopyData messages
+//! split rows anywhere, so bytes are buffered up to a record's end, then split
+//! into fields, unescaped (text, CSV) and typed for the target columns. Binary
+//! fields are each column type's binary form, decoded as binary parameters are.
 
 use pgwire::api::Type;
 
@@ -13,6 +14,7 @@ use crate::sql::{CopyFormat, CopyFrom, CopyOptions};
 /// Turns the COPY byte stream into rows of values typed for the target columns.
 pub struct CopyDecoder {
     options: CopyOptions,
+    /// A CSV/text HEADER line, or the binary format's file header, is still ahead.
     skip_header: bool,
     types: Vec<Type>,
     buffer: Vec<u8>,
@@ -25,7 +27,7 @@ impl CopyDecoder {
     pub fn new(spec: &CopyFrom, columns: &[Column]) -> Self {
         CopyDecoder {
             options: spec.options.clone(),
-            skip_header: spec.options.header,
+            skip_header: spec.options.header || spec.options.format == CopyFormat::Binary,
             types: columns.iter().map(column_type).collect(),
             buffer: Vec::new(),
             ended: false,
@@ -47,6 +49,9 @@ impl CopyDecoder {
     }
 
     fn take_rows(&mut self, at_end: bool) -> Result<Vec<Vec<Value>>, Error> {
+        if self.options.format == CopyFormat::Binary {
+            return self.take_binary_rows(at_end);
+        }
         let mut rows = Vec::new();
         let mut consumed = 0;
         while !self.ended {
@@ -66,8 +71,8 @@ impl CopyDecoder {
                 continue;
             } else {
                 let fields = match self.options.format {
-                    CopyFormat::Text => self.text_fields(record)?,
                     CopyFormat::Csv => self.csv_fields(record)?,
+                    CopyFormat::Text | CopyFormat::Binary => self.text_fields(record)?,
                 };
                 rows.push(self.typed(fields)?);
             }
@@ -77,6 +82,73 @@ impl CopyDecoder {
             self.buffer.clear();
         }
         Ok(rows)
+    }
+
+    /// Binary format: the signature, flags and a header extension; then per row
+    /// a 16-bit field count and each field as a 32-bit length (-1: NULL) and its
+    /// bytes; a count of -1 ends the data.
+    fn take_binary_rows(&mut self, at_end: bool) -> Result<Vec<Vec<Value>>, Error> {
+        let mut consumed = 0;
+        if self.skip_header {
+            match binary_header_len(&self.buffer) {
+                Ok(Some(len)) => {
+                    consumed = len;
+                    self.skip_header = false;
+                }
+                Ok(None) if !at_end => return Ok(Vec::new()),
+                Ok(None) => return Err(self.bad("unexpected EOF in COPY binary header")),
+                Err(message) => return Err(self.bad(message)),
+            }
+        }
+        let mut rows = Vec::new();
+        while !self.ended {
+            let rest = &self.buffer[consumed..];
+            let Some(count) = be_i16(rest, 0) else {
+                break;
+            };
+            if count == -1 {
+                self.ended = true;
+                break;
+            }
+            let Some((len, fields)) = binary_fields(rest, count) else {
+                break;
+            };
+            self.line += 1;
+            let row = self.typed_binary(&self.buffer[consumed..], &fields)?;
+            rows.push(row);
+            consumed += len;
+        }
+        if at_end && !self.ended && consumed < self.buffer.len() {
+            return Err(self.bad("unexpected EOF in COPY data"));
+        }
+        self.buffer.drain(..consumed);
+        if self.ended {
+            self.buffer.clear();
+        }
+        Ok(rows)
+    }
+
+    /// One binary row: `fields` are ranges into `record` (None: NULL).
+    fn typed_binary(
+        &self,
+        record: &[u8],
+        fields: &[Option<std::ops::Range<usize>>],
+    ) -> Result<Vec<Value>, Error> {
+        if fields.len() != self.types.len() {
+            return Err(self.bad(format!(
+                "row field count is {}, expected {}",
+                fields.len(),
+                self.types.len()
+            )));
+        }
+        fields
+            .iter()
+            .zip(&self.types)
+            .map(|(field, ty)| {
+                let raw = field.clone().map(|range| &record[range]);
+                params::decode(raw, ty, true).map_err(|e| self.bad(e.message))
+            })
+            .collect()
     }
 
     fn bad(&self, message: impl Into<String>) -> Error {
@@ -181,6 +253,55 @@ impl CopyDecoder {
     }
 }
 
+/// The binary format's file header: this signature, 32-bit flags, then a
+/// header extension of the 32-bit length that follows.
+const BINARY_SIGNATURE: &[u8] = b"PGCOPY\n\xff\r\n\0";
+
+/// Length of the binary header at the start of `data`; None while incomplete.
+fn binary_header_len(data: &[u8]) -> Result<Option<usize>, &'static str> {
+    let fixed = BINARY_SIGNATURE.len() + 8;
+    if data.len() < BINARY_SIGNATURE.len() {
+        return Ok(None);
+    }
+    if !data.starts_with(BINARY_SIGNATURE) {
+        return Err("COPY file signature not recognized");
+    }
+    let Some(extension) = be_i32(data, BINARY_SIGNATURE.len() + 4) else {
+        return Ok(None);
+    };
+    let extension =
+        usize::try_from(extension).map_err(|_| "invalid COPY file header (extension length)")?;
+    Ok((data.len() >= fixed + extension).then_some(fixed + extension))
+}
+
+/// The byte length of the binary row at the start of `data` (whose field count,
+/// `count`, was read) and its fields' byte ranges; None while incomplete.
+fn binary_fields(data: &[u8], count: i16) -> Option<(usize, Vec<Option<std::ops::Range<usize>>>)> {
+    let mut at = 2;
+    let mut fields = Vec::with_capacity(usize::try_from(count).unwrap_or(0));
+    for _ in 0..count.max(0) {
+        let len = be_i32(data, at)?;
+        at += 4;
+        match usize::try_from(len) {
+            Ok(len) if data.len() >= at + len => {
+                fields.push(Some(at..at + len));
+                at += len;
+            }
+            Ok(_) => return None,
+            Err(_) => fields.push(None),
+        }
+    }
+    Some((at, fields))
+}
+
+fn be_i16(data: &[u8], at: usize) -> Option<i16> {
+    Some(i16::from_be_bytes(data.get(at..at + 2)?.try_into().ok()?))
+}
+
+fn be_i32(data: &[u8], at: usize) -> Option<i32> {
+    Some(i32::from_be_bytes(data.get(at..at + 4)?.try_into().ok()?))
+}
+
 /// Length of the first complete record in `data` (excluding its newline). In CSV a
 /// newline inside quotes belongs to the field.
 fn record_end(data: &[u8], options: &CopyOptions) -> Option<usize> {
@@ -283,6 +404,7 @@ mod tests {
         let options = match format {
             CopyFormat::Text => "",
             CopyFormat::Csv => "WITH (FORMAT csv, HEADER)",
+            CopyFormat::Binary => "BINARY",
         };
         from(&format!("COPY t FROM STDIN {options}"))
     }
@@ -318,6 +440,67 @@ mod tests {
             ]
         );
         assert!(decoder.finish().unwrap().is_empty());
+    }
+
+    /// A binary COPY stream: header, then rows of (length, bytes) fields.
+    fn binary_stream(rows: &[&[Option<&[u8]>]]) -> Vec<u8> {
+        let mut out = BINARY_SIGNATURE.to_vec();
+        out.extend_from_slice(&0i32.to_be_bytes());
+        out.extend_from_slice(&3i32.to_be_bytes());
+        out.extend_from_slice(b"ext");
+        for row in rows {
+            out.extend_from_slice(&(row.len() as i16).to_be_bytes());
+            for field in *row {
+                match field {
+                    Some(bytes) => {
+                        out.extend_from_slice(&(bytes.len() as i32).to_be_bytes());
+                        out.extend_from_slice(bytes);
+                    }
+                    None => out.extend_from_slice(&(-1i32).to_be_bytes()),
+                }
+            }
+        }
+        out.extend_from_slice(&(-1i16).to_be_bytes());
+        out
+    }
+
+    #[test]
+    fn binary_rows_split_anywhere() {
+        let spec = spec(CopyFormat::Binary);
+        let stream = binary_stream(&[
+            &[Some(&7i32.to_be_bytes()), Some(b"seven")],
+            &[Some(&(-1i32).to_be_bytes()), None],
+        ]);
+        let want = vec![
+            vec![Value::Integer(7), Value::Text("seven".into())],
+            vec![Value::Integer(-1), Value::Null],
+        ];
+        for split in 0..stream.len() {
+            let mut decoder = CopyDecoder::new(&spec, &columns(&["integer", "text"]));
+            let mut rows = decoder.push(&stream[..split]).unwrap();
+            rows.extend(decoder.push(&stream[split..]).unwrap());
+            rows.extend(decoder.finish().unwrap());
+            assert_eq!(rows, want, "split at {split}");
+        }
+    }
+
+    #[test]
+    fn malformed_binary_is_an_error() {
+        let spec = spec(CopyFormat::Binary);
+        let columns = columns(&["integer", "text"]);
+        let mut decoder = CopyDecoder::new(&spec, &columns);
+        assert!(decoder.push(b"PGCOPY\n\xfe\r\n\0xxxxxxxx").is_err());
+        // A row with one field for two columns.
+        let one_field = binary_stream(&[&[Some(&7i32.to_be_bytes())]]);
+        assert!(CopyDecoder::new(&spec, &columns).push(&one_field).is_err());
+        // An integer of the wrong width.
+        let short = binary_stream(&[&[Some(&[0, 7]), Some(b"x")]]);
+        assert!(CopyDecoder::new(&spec, &columns).push(&short).is_err());
+        // The stream stops inside a row.
+        let whole = binary_stream(&[&[Some(&7i32.to_be_bytes()), Some(b"seven")]]);
+        let mut decoder = CopyDecoder::new(&spec, &columns);
+        assert!(decoder.push(&whole[..whole.len() - 6]).unwrap().is_empty());
+        assert!(decoder.finish().is_err());
     }
 
     #[test]

@@ -17,7 +17,7 @@ use super::copy_decoder::CopyDecoder;
 use super::encode::command_tag;
 use super::errors::to_pgwire;
 use super::reply::{feed, transaction_status};
-use crate::sql::CopyFrom;
+use crate::sql::{CopyFormat, CopyFrom};
 
 impl PgConnection {
     /// Starts `COPY ... FROM STDIN`: answers CopyInResponse and waits for data.
@@ -41,7 +41,9 @@ impl PgConnection {
         let columns = sink.columns().len() as i16;
         state.copy = Some(CopyState { sink, decoder });
         client.set_state(PgWireConnectionState::CopyInProgress(extended));
-        let response = CopyInResponse::new(0, columns, vec![0; columns as usize]);
+        let format = i8::from(spec.options.format == CopyFormat::Binary);
+        let response =
+            CopyInResponse::new(format, columns, vec![i16::from(format); columns as usize]);
         client
             .send(PgWireBackendMessage::CopyInResponse(response))
             .await?;

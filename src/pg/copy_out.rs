@@ -80,7 +80,10 @@ impl<'a> CopyEncoder<'a> {
 
     fn field(&mut self, text: &[u8], force_quote: bool) {
         match self.options.format {
-            CopyFormat::Text => escape_text(&mut self.line, text, self.options.delimiter),
+            // COPY TO in binary is refused when the statement is parsed.
+            CopyFormat::Text | CopyFormat::Binary => {
+                escape_text(&mut self.line, text, self.options.delimiter)
+            }
             CopyFormat::Csv => {
                 let single_column = self.types.len() == 1;
                 quote_csv(

@@ -40,6 +40,8 @@ pub struct CopyTo {
 pub enum CopyFormat {
     Text,
     Csv,
+    /// PostgreSQL's binary tuples (what pgx's `CopyFrom` sends); FROM only.
+    Binary,
 }
 
 /// Every COPY option, resolved: PostgreSQL's defaults for the format where the
@@ -322,6 +324,9 @@ fn resolve(options: &[(String, Arg)], to: bool) -> Result<CopyOptions, Error> {
         apply(&mut given, name, arg, to)?;
     }
     let format = given.format.unwrap_or(CopyFormat::Text);
+    if format == CopyFormat::Binary {
+        binary_allowed(&given, to)?;
+    }
     let csv = format == CopyFormat::Csv;
     if !csv && (given.quote.is_some() || given.escape.is_some() || given.force_quote.is_some()) {
         return Err(unsupported(
@@ -349,6 +354,28 @@ fn resolve(options: &[(String, Arg)], to: bool) -> Result<CopyOptions, Error> {
         escape,
         force_quote: given.force_quote.unwrap_or(ForceQuote::None),
     })
+}
+
+/// Binary COPY has no text options, and litewire reads it (FROM) but does not
+/// write it (TO).
+fn binary_allowed(given: &Given, to: bool) -> Result<(), Error> {
+    if to {
+        return Err(unsupported(
+            "COPY TO in binary format is not supported: use FORMAT text or csv",
+        ));
+    }
+    let text_options = [
+        ("DELIMITER", given.delimiter.is_some()),
+        ("NULL", given.null.is_some()),
+        ("HEADER", given.header.is_some()),
+    ];
+    match text_options.iter().find(|(_, set)| *set) {
+        Some((name, _)) => Err(Error::new(
+            ErrorKind::Syntax,
+            format!("cannot specify {name} in BINARY mode"),
+        )),
+        None => Ok(()),
+    }
 }
 
 /// Records one option in `given`.
@@ -414,9 +441,7 @@ fn format(value: &str) -> Result<CopyFormat, Error> {
     match value.to_ascii_lowercase().as_str() {
         "text" => Ok(CopyFormat::Text),
         "csv" => Ok(CopyFormat::Csv),
-        "binary" => Err(unsupported(
-            "COPY in binary format is not supported: use FORMAT text or csv",
-        )),
+        "binary" => Ok(CopyFormat::Binary),
         other => Err(Error::new(
             ErrorKind::Syntax,
             format!("COPY format \"{other}\" not recognized"),
@@ -633,10 +658,26 @@ mod tests {
     }
 
     #[test]
+    fn binary_from_stdin() {
+        for sql in [
+            "COPY BINARY t FROM STDIN",
+            "COPY t (a, b) FROM STDIN (FORMAT binary)",
+            "copy t from stdin with binary",
+        ] {
+            assert_eq!(copy_from(sql).options.format, CopyFormat::Binary, "{sql}");
+        }
+    }
+
+    #[test]
     fn invalid_options_are_errors() {
         let cases = [
             ("COPY t TO STDOUT (FORMAT binary)", ErrorKind::Unsupported),
             ("COPY BINARY t TO STDOUT", ErrorKind::Unsupported),
+            (
+                "COPY t FROM STDIN (FORMAT binary, HEADER)",
+                ErrorKind::Syntax,
+            ),
+            ("COPY t FROM STDIN WITH BINARY NULL 'x'", ErrorKind::Syntax),
             ("COPY t TO STDOUT (FORMAT xml)", ErrorKind::Syntax),
             ("COPY t TO STDOUT (QUOTE '\"')", ErrorKind::Unsupported),
             ("COPY t TO STDOUT (DELIMITER ',,')", ErrorKind::Unsupported),
