@@ -16,7 +16,8 @@ in_both_cache_modes!(
     postgres_dialect,
     catalog_never_touches_the_database_file,
     information_schema_constraints,
-    catalog_queries_drivers_send
+    catalog_queries_drivers_send,
+    unnest_with_ordinality_in_from
 );
 
 const SCHEMA: &str = "
@@ -612,4 +613,37 @@ async fn catalog_queries_drivers_send(cache: &str) {
         .expect("a row");
     assert_eq!(row.get(0), Some("{id,name,created}"));
     assert_eq!(row.get(1), Some("{f,t,t}"));
+}
+
+/// `unnest(...) WITH ORDINALITY` in FROM: each array's elements side by side and
+/// their position from 1, under the alias's column names or PostgreSQL's
+/// defaults. Expected rows are PostgreSQL 15's.
+async fn unnest_with_ordinality_in_from(cache: &str) {
+    let server = with_schema(cache);
+    let cases = [
+        (
+            "SELECT * FROM unnest(ARRAY['a','b','c']) WITH ORDINALITY AS t(x, n)",
+            "a|1\nb|2\nc|3\n",
+        ),
+        (
+            "SELECT * FROM unnest(ARRAY[1,2], ARRAY['x','y']) WITH ORDINALITY koi(key, option, ord)",
+            "1|x|1\n2|y|2\n",
+        ),
+        (
+            "SELECT t, ordinality FROM unnest(ARRAY[7,8]) WITH ORDINALITY t",
+            "7|1\n8|2\n",
+        ),
+        (
+            "SELECT ordinality, unnest FROM unnest(ARRAY[7,8]) WITH ORDINALITY ORDER BY 1 DESC",
+            "2|8\n1|7\n",
+        ),
+        (
+            "SELECT key + ord FROM unnest(ARRAY[10,20], ARRAY[1,0]) WITH ORDINALITY AS koi(key, option, ord) \
+             WHERE option = '0'",
+            "22\n",
+        ),
+    ];
+    for (sql, expected) in cases {
+        assert_eq!(rows(&server, sql), expected, "{sql}");
+    }
 }

@@ -392,9 +392,12 @@ fn parse_expr(sql: &str) -> Option<Expr> {
 /// `generate_series(start, stop[, step]) [AS] s(n)`, the integers from `start`
 /// to `stop`.
 fn table_factor(factor: &TableFactor) -> Option<TableFactor> {
-    let (function, args, alias) = match factor {
+    let (function, args, alias, ordinality) = match factor {
         TableFactor::UNNEST {
-            array_exprs, alias, ..
+            array_exprs,
+            alias,
+            with_ordinality,
+            ..
         } => (
             "unnest".to_owned(),
             array_exprs
@@ -402,16 +405,19 @@ fn table_factor(factor: &TableFactor) -> Option<TableFactor> {
                 .map(ToString::to_string)
                 .collect::<Vec<String>>(),
             alias,
+            *with_ordinality,
         ),
         TableFactor::Table {
             name,
             args: Some(args),
             alias,
+            with_ordinality,
             ..
         } => (
             idents(name).last()?.to_ascii_lowercase(),
             args.args.iter().map(ToString::to_string).collect(),
             alias,
+            *with_ordinality,
         ),
         _ => return None,
     };
@@ -425,38 +431,10 @@ fn table_factor(factor: &TableFactor) -> Option<TableFactor> {
         .map_or_else(|| name.clone(), |c| c.name.value.clone());
     let (name, column) = (identifier(&name), identifier(&column));
     let rows = match (function.as_str(), args.as_slice()) {
-        ("unnest", [array]) => {
-            format!("SELECT value AS {column} FROM json_each(litewire_array_json({array}))")
+        ("unnest", arrays) if !arrays.is_empty() => {
+            set_returning::unnest_rows(arrays, alias.as_ref(), &column, ordinality)
         }
-        // `unnest(a, b, ...)`: the arrays side by side, a row per element of the
-        // first (Django's bulk INSERT ... SELECT * FROM unnest(...)).
-        ("unnest", arrays) if arrays.len() > 1 => {
-            let columns: Vec<String> = (0..arrays.len())
-                .map(|i| {
-                    let name = alias
-                        .as_ref()
-                        .and_then(|a| a.columns.get(i))
-                        .map_or("unnest", |c| c.name.value.as_str());
-                    format!("e{i}.value AS {}", identifier(name))
-                })
-                .collect();
-            let joins: String = arrays[1..]
-                .iter()
-                .enumerate()
-                .map(|(i, array)| {
-                    format!(
-                        " LEFT JOIN json_each(litewire_array_json({array})) AS e{n} ON e{n}.key = e0.key",
-                        n = i + 1
-                    )
-                })
-                .collect();
-            format!(
-                "SELECT {} FROM json_each(litewire_array_json({})) AS e0{joins}",
-                columns.join(", "),
-                arrays[0]
-            )
-        }
-        ("generate_series", [start, stop, step @ ..]) if step.len() <= 1 => {
+        ("generate_series", [start, stop, step @ ..]) if step.len() <= 1 && !ordinality => {
             let step = step.first().map_or("1", String::as_str);
             format!(
                 "WITH RECURSIVE litewire_series(n) AS (SELECT {start} UNION ALL SELECT n + ({step}) FROM litewire_series WHERE n + ({step}) <= {stop}) \
