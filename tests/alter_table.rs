@@ -11,7 +11,7 @@
 
 mod common;
 
-use common::{TestServer, stderr, stdout};
+use common::{TestServer, sqlstate, stderr, stdout};
 use tokio_postgres::Client;
 
 in_both_cache_modes!(
@@ -26,17 +26,6 @@ in_both_cache_modes!(
     enum_types_hold_columns_to_their_labels,
     drop_column_takes_its_indexes_and_constraints
 );
-
-async fn sqlstate(client: &Client, sql: &str) -> String {
-    let error = client
-        .batch_execute(sql)
-        .await
-        .expect_err(&format!("{sql} should fail"));
-    error
-        .code()
-        .map(|c| c.code().to_owned())
-        .unwrap_or_else(|| panic!("{sql}: no SQLSTATE in {error:?}"))
-}
 
 /// Every row of `sql` as text, columns joined with `|`.
 async fn rows(client: &Client, sql: &str) -> Vec<String> {

@@ -7,7 +7,7 @@ mod common;
 
 use std::collections::BTreeSet;
 
-use common::{TestServer, stderr, stdout};
+use common::{TestServer, sqlstate, stderr, stdout};
 use tokio_postgres::types::Type;
 use tokio_postgres::{Client, Row};
 
@@ -48,17 +48,6 @@ async fn values(client: &Client, sql: &str) -> Vec<i64> {
         .iter()
         .map(integer)
         .collect()
-}
-
-async fn sqlstate(client: &Client, sql: &str) -> String {
-    let error = client
-        .batch_execute(sql)
-        .await
-        .expect_err(&format!("{sql} should fail"));
-    error
-        .code()
-        .map(|c| c.code().to_owned())
-        .unwrap_or_else(|| panic!("{sql}: no SQLSTATE in {error:?}"))
 }
 
 async fn serial_and_identity_columns_take_values_from_their_sequences(cache: &str) {

@@ -251,3 +251,15 @@ macro_rules! in_both_cache_modes {
         )*
     };
 }
+
+/// The SQLSTATE `sql` fails with; panics if it succeeds or carries none.
+pub async fn sqlstate(client: &tokio_postgres::Client, sql: &str) -> String {
+    let error = client
+        .batch_execute(sql)
+        .await
+        .expect_err(&format!("{sql} should fail"));
+    error
+        .code()
+        .map(|c| c.code().to_owned())
+        .unwrap_or_else(|| panic!("{sql}: no SQLSTATE in {error:?}"))
+}
