@@ -19,16 +19,11 @@ DURATION=${DURATION:-10}
 TPC=${TPC:-1}
 PG_PORT=${PG_PORT:-27432}
 HTTP_PORT=${HTTP_PORT:-27080}
-BODY='{ "statements": [{"q" : "SELECT * FROM t"}] }'
-command -v hey >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq hey >/dev/null; }
 
-unset LIBSQLITE3_FLAGS
 work=$(mktemp -d)
-server=
-stop() {
-  if [ -n "$server" ]; then kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; fi
-  server=
-}
+# shellcheck source=bench/lib/short-path.sh
+. bench/lib/short-path.sh
+need hey hey
 cleanup() {
   stop
   rm -rf "$work"
@@ -37,8 +32,6 @@ trap cleanup EXIT
 
 cargo build --release --quiet --bin litewire
 cp target/release/litewire "$work/after"
-# shellcheck source=bench/lib/build-rev.sh
-. bench/lib/build-rev.sh
 build_rev "$REV" "$work/before"
 
 servers=("before $work/before" "after $work/after")
@@ -50,11 +43,7 @@ start() { # binary flags...
     --log-level warn 2>>"$work/server.log" &
   server=$!
   for _ in $(seq 100); do curl -fs -o /dev/null "http://127.0.0.1:$HTTP_PORT/health" && break; sleep 0.1; done
-  pgbench -h 127.0.0.1 -p "$PG_PORT" -U postgres -i -s 1 -q postgres >/dev/null 2>&1
-  local values
-  values=$(seq 1 10 | sed "s/.*/(&, 'value &')/" | paste -sd, -)
-  curl -fs -d "{\"statements\": [\"CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)\", \"INSERT INTO t VALUES $values\"]}" \
-    "http://127.0.0.1:$HTTP_PORT/" >/dev/null
+  seed
 }
 
 results="$work/results"

@@ -15,23 +15,16 @@ N=${N:-20000}
 TOP=${TOP:-15}
 PG_PORT=${PG_PORT:-27532}
 HTTP_PORT=${HTTP_PORT:-27180}
-BODY='{ "statements": [{"q" : "SELECT * FROM t"}] }'
-command -v valgrind >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind >/dev/null; }
-command -v hey >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq hey >/dev/null; }
 
-unset LIBSQLITE3_FLAGS
 work=$(mktemp -d)
-server=
-stop() {
-  if [ -n "$server" ]; then kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; fi
-  server=
-}
+# shellcheck source=bench/lib/short-path.sh
+. bench/lib/short-path.sh
+need hey hey
+need valgrind valgrind
 trap 'stop; rm -rf "$work"' EXIT
 
 cargo build --release --quiet --bin litewire
 cp target/release/litewire "$work/after"
-# shellcheck source=bench/lib/build-rev.sh
-. bench/lib/build-rev.sh
 build_rev "$REV" "$work/before"
 
 serve() { # binary [wrapper...]: starts it on the bench ports, waits for /health
@@ -54,11 +47,7 @@ measure() { # name binary: dumps NAME-{pg,http}.{1,2}
   local name=$1 binary=$2 kind
   rm -f "$work"/db*
   serve "$binary"
-  pgbench -h 127.0.0.1 -p "$PG_PORT" -U postgres -i -s 1 -q postgres >/dev/null 2>&1
-  local values
-  values=$(seq 1 10 | sed "s/.*/(&, 'value &')/" | paste -sd, -)
-  curl -fs -d "{\"statements\": [\"CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)\", \"INSERT INTO t VALUES $values\"]}" \
-    "http://127.0.0.1:$HTTP_PORT/" >/dev/null
+  seed
   stop
   for kind in pg http; do
     serve "$binary" valgrind --tool=callgrind --callgrind-out-file="$work/$name-$kind.%p"

@@ -40,13 +40,7 @@ fn run_script(cache: &str, script: &str) {
         .arg(clients::source_dir().join("tests/js").join(script))
         .env("NODE_PATH", clients::node_modules())
         .env("LITEWIRE_PG_PORT", server.pg.port().to_string());
-    // node-postgres reads PG* variables (PGPASSWORD, PGSSLMODE, ...): none may
-    // leak in.
-    for (key, _) in std::env::vars_os() {
-        if key.to_string_lossy().starts_with("PG") {
-            command.env_remove(key);
-        }
-    }
+    clients::without_pg_environment(&mut command);
     clients::run_to_success(
         command,
         &server,

@@ -30,12 +30,7 @@ async fn typed_scans_shapes_copy_batch_and_errors(cache: &str) {
             server.pg.port()
         ),
     );
-    // pgx reads PG* variables (PGPASSWORD, PGSSLMODE, ...): none may leak in.
-    for (key, _) in std::env::vars_os() {
-        if key.to_string_lossy().starts_with("PG") {
-            command.env_remove(key);
-        }
-    }
+    clients::without_pg_environment(&mut command);
     clients::run_to_success(
         command,
         &server,

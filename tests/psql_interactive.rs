@@ -103,11 +103,7 @@ impl Terminal {
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
-        for (key, _) in std::env::vars_os() {
-            if key.to_string_lossy().starts_with("PG") {
-                command.env_remove(key);
-            }
-        }
+        common::clients::without_pg_environment(&mut command);
         let mut child = command
             .spawn()
             .expect("run script (util-linux) with psql (postgresql-client)");

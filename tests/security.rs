@@ -75,11 +75,7 @@ fn start(users: &Users, extra: &[&str]) -> TestServer {
 /// libpq with only the variables given (none of the caller's PG* leak in).
 fn libpq(program: &str, password: &str) -> Command {
     let mut command = Command::new(program);
-    for (key, _) in std::env::vars_os() {
-        if key.to_string_lossy().starts_with("PG") {
-            command.env_remove(key);
-        }
-    }
+    common::clients::without_pg_environment(&mut command);
     command
         .env("PGPASSWORD", password)
         .env("PGCONNECT_TIMEOUT", "10")

@@ -36,6 +36,12 @@ pub fn identifier_as_postgres(name: &str) -> String {
 
 /// An identifier token as the name it stands for: `"a""b"` is `a"b`, and
 /// SQLite's other quotes (`` `a` ``, `[a]`) are removed too; a bare word is itself.
+/// Whether two column lists name the same columns in the same order (SQLite's
+/// identifiers are case-insensitive).
+pub fn same_columns(a: &[String], b: &[String]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(a, b)| a.eq_ignore_ascii_case(b))
+}
+
 pub fn unquote_identifier(token: &str) -> String {
     if let Some(inner) = token.strip_prefix('"').and_then(|t| t.strip_suffix('"')) {
         return inner.replace("\"\"", "\"");

@@ -12,7 +12,7 @@
 //! `t_c_key`, `t_c_fkey`, `t_c_check`), the names the emulated catalog shows.
 
 use super::lexer::{Token, TokenKind, tokenize};
-use super::quote::{identifier, unquote_identifier, unquote_literal};
+use super::quote::{identifier, same_columns, unquote_identifier, unquote_literal};
 use crate::error::{Error, ErrorKind};
 
 /// What a constraint is.
@@ -616,13 +616,6 @@ impl TableDefinition {
     /// The constraint of `kind` over `columns`, with the column it is declared
     /// on for a column constraint.
     fn key(&self, kind: ConstraintKind, columns: &[String]) -> Option<(Option<&str>, &Constraint)> {
-        let same = |names: &[String]| {
-            names.len() == columns.len()
-                && names
-                    .iter()
-                    .zip(columns)
-                    .all(|(a, b)| a.eq_ignore_ascii_case(b))
-        };
         for element in &self.elements {
             let (column, constraints) = match element {
                 Element::Column(c) => (Some(c), c.constraints.as_slice()),
@@ -630,10 +623,10 @@ impl TableDefinition {
             };
             for constraint in constraints {
                 let over = match column {
-                    Some(c) => std::slice::from_ref(&c.name).to_vec(),
-                    None => constraint.columns.clone(),
+                    Some(c) => std::slice::from_ref(&c.name),
+                    None => constraint.columns.as_slice(),
                 };
-                if constraint.kind == kind && same(&over) {
+                if constraint.kind == kind && same_columns(over, columns) {
                     return Some((column.map(|c| c.name.as_str()), constraint));
                 }
             }

@@ -10,6 +10,18 @@ use std::time::{Duration, Instant};
 
 use super::TestServer;
 
+/// Clears every PG* variable (PGPASSWORD, PGSSLMODE, PGOPTIONS, ...) from
+/// `command`'s environment: libpq and the drivers read them, and none of the
+/// caller's may leak into a test.
+pub fn without_pg_environment(command: &mut Command) -> &mut Command {
+    for (key, _) in std::env::vars_os() {
+        if key.to_string_lossy().starts_with("PG") {
+            command.env_remove(key);
+        }
+    }
+    command
+}
+
 /// Longest a client program may run; a hung one is killed and its output shown.
 const DEADLINE: Duration = Duration::from_secs(120);
 

@@ -8,7 +8,7 @@ use std::process::Command;
 use std::sync::OnceLock;
 
 use super::TestServer;
-use super::clients::{describe, run, run_to_success};
+use super::clients::{describe, run, run_to_success, without_pg_environment};
 
 pub fn python_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/python")
@@ -112,13 +112,7 @@ pub fn run_unittest(server: &TestServer, cache: &str, module: &str, class: &str)
         .env("LITEWIRE_CACHE", cache)
         // No __pycache__ in the source tree.
         .env("PYTHONDONTWRITEBYTECODE", "1");
-    // libpq and asyncpg read PG* variables (sslmode, options, service...): none
-    // may leak in.
-    for (key, _) in std::env::vars_os() {
-        if key.to_string_lossy().starts_with("PG") {
-            command.env_remove(key);
-        }
-    }
+    without_pg_environment(&mut command);
     run_to_success(
         command,
         server,

@@ -10,7 +10,7 @@ use super::types::{TYPES, type_modifier, type_oid};
 use super::{
     CHECK, CONSTRAINT, FIRST_OID, FOREIGN_KEY, PUBLIC_NAMESPACE, ROLE_OID, SYNTHETIC_INDEX,
 };
-use crate::sql::quote::{identifier_as_postgres, literal, optional_literal};
+use crate::sql::quote::{identifier_as_postgres, literal, optional_literal, same_columns};
 use crate::sql::relations::{Contents, RELATIONS};
 use crate::sql::table_definition::{ConstraintKind, TableDefinition};
 
@@ -183,13 +183,7 @@ fn index_oid(table: &Object, objects: &[Object], index: &IndexInfo) -> i64 {
 /// The oid of the unique index of `table` over exactly `columns` (what a
 /// foreign key that references them relies on), 0 for none.
 fn unique_index_over(table: &Object, objects: &[Object], columns: &[String]) -> i64 {
-    let same = |names: &[String]| {
-        names.len() == columns.len()
-            && names
-                .iter()
-                .zip(columns)
-                .all(|(a, b)| a.eq_ignore_ascii_case(b))
-    };
+    let same = |names: &[String]| same_columns(names, columns);
     if let Some(column) = rowid_primary_key(table)
         && same(std::slice::from_ref(&column))
     {
