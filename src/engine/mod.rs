@@ -54,6 +54,7 @@ use crate::config::{CacheMode, Config};
 use crate::error::Error;
 use connection::HeldConnection;
 use declared_types::DeclaredTypes;
+use settings::ServerDefaults;
 use snapshots::SharedReads;
 
 /// Facts about the running server, reported at startup and by `GET /version`.
@@ -121,7 +122,7 @@ pub struct Engine {
     /// Every session's statement control (shutdown stops them all).
     controls: Arc<Controls>,
     /// The server's defaults for the timeout settings, as `SHOW` prints them.
-    timeout_defaults: Vec<(&'static str, String)>,
+    timeout_defaults: Arc<ServerDefaults>,
     /// The connection `/health` asks, outside the pool: a full pool must not make
     /// the server look dead.
     health: tokio::sync::Mutex<Option<sqlx::SqliteConnection>>,
@@ -164,18 +165,20 @@ impl Engine {
             holding: Arc::default(),
             controls: Arc::default(),
             // Those that are off (0, as the built-in defaults) need not be set.
-            timeout_defaults: [
-                ("statement_timeout", config.statement_timeout_ms),
-                ("lock_timeout", config.lock_timeout_ms),
-                (
-                    "idle_in_transaction_session_timeout",
-                    config.idle_in_transaction_timeout_ms,
-                ),
-            ]
-            .into_iter()
-            .filter(|(_, millis)| *millis != 0)
-            .map(|(name, millis)| (name, millis.to_string()))
-            .collect(),
+            timeout_defaults: Arc::new(ServerDefaults::new(
+                [
+                    ("statement_timeout", config.statement_timeout_ms),
+                    ("lock_timeout", config.lock_timeout_ms),
+                    (
+                        "idle_in_transaction_session_timeout",
+                        config.idle_in_transaction_timeout_ms,
+                    ),
+                ]
+                .into_iter()
+                .filter(|(_, millis)| *millis != 0)
+                .map(|(name, millis)| (name, millis.to_string()))
+                .collect(),
+            )),
             health: tokio::sync::Mutex::new(None),
             health_options: pool::health_options(config),
         }))

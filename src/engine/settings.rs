@@ -310,6 +310,38 @@ const READ_ONLY: &[&str] = &[
     "server_version_num",
 ];
 
+/// The server's defaults for settings, from its flags: shared by every session
+/// (each HTTP request's too), rather than copied into each.
+#[derive(Debug, Default)]
+pub struct ServerDefaults {
+    /// Canonical names with values that differ from the built-in defaults.
+    values: Vec<(&'static str, String)>,
+    timeouts: Timeouts,
+}
+
+impl ServerDefaults {
+    pub fn new(values: Vec<(&'static str, String)>) -> Self {
+        let mut defaults = ServerDefaults {
+            values,
+            timeouts: Timeouts::default(),
+        };
+        let timeout = |name: &str| parse_duration(defaults.get(name)?).filter(|d| !d.is_zero());
+        defaults.timeouts = Timeouts {
+            statement: timeout("statement_timeout"),
+            lock: timeout("lock_timeout"),
+            idle_in_transaction: timeout("idle_in_transaction_session_timeout"),
+        };
+        defaults
+    }
+
+    fn get(&self, canonical: &str) -> Option<&str> {
+        self.values
+            .iter()
+            .find(|(name, _)| *name == canonical)
+            .map(|(_, value)| value.as_str())
+    }
+}
+
 #[derive(Debug, Clone, Default)]
 pub struct Settings {
     /// Values that differ from the defaults, by canonical name.
@@ -325,6 +357,8 @@ pub struct Settings {
     /// The time limits, parsed when they change rather than before every
     /// statement (all off by default, as their defaults are 0).
     timeouts: Timeouts,
+    /// The server's defaults, where they differ from PostgreSQL's.
+    server: Option<Arc<ServerDefaults>>,
 }
 
 #[derive(Debug, Clone, Copy, Default)]
@@ -349,22 +383,24 @@ impl Settings {
         settings
     }
 
-    /// Adds the server's defaults (from its flags) for what the client did not
-    /// set at startup: `SHOW` shows them and `RESET` returns to them. `defaults`
-    /// are canonical names with values that differ from the built-in ones (made
-    /// once by the engine, as sessions are made per HTTP request).
-    pub fn with_server_defaults(mut self, defaults: &[(&'static str, String)]) -> Self {
-        for (name, value) in defaults {
-            debug_assert!(
-                lookup(name).is_some_and(|k| k.name == *name && k.default != value.as_str())
-            );
-            if !self.startup.contains_key(*name) {
-                self.startup.insert((*name).to_owned(), value.clone());
-                self.values.insert((*name).to_owned(), value.clone());
-            }
-        }
+    /// Takes the server's defaults (from its flags) for what the client did not
+    /// set at startup: `SHOW` shows them and `RESET` returns to them.
+    pub fn with_server_defaults(mut self, defaults: &Arc<ServerDefaults>) -> Self {
+        debug_assert!(defaults.values.iter().all(|(name, value)| {
+            lookup(name).is_some_and(|k| k.name == *name && k.default != value.as_str())
+        }));
+        self.server = Some(defaults.clone());
         self.refresh_timeouts();
         self
+    }
+
+    /// The value a parameter has when nobody set it: the server's, else
+    /// PostgreSQL's.
+    fn default_of(&self, canonical: &str) -> Option<&str> {
+        self.server
+            .as_ref()
+            .and_then(|server| server.get(canonical))
+            .or_else(|| lookup(canonical).map(|k| k.default))
     }
 
     /// A time setting, by its canonical name (`statement_timeout`, ...), as a
@@ -381,7 +417,7 @@ impl Settings {
     fn parse_duration(&self, canonical: &str) -> Option<Duration> {
         let value = match self.values.get(canonical) {
             Some(value) => value.as_str(),
-            None => lookup(canonical)?.default,
+            None => self.default_of(canonical)?,
         };
         if value == "0" {
             return None;
@@ -390,26 +426,33 @@ impl Settings {
     }
 
     fn refresh_timeouts(&mut self) {
-        // Every timeout's default is 0 (off, a test checks): only a value set
-        // counts.
-        let timeout = |name: &str| {
-            let value = self.values.get(name)?;
-            parse_duration(value).filter(|d| !d.is_zero())
+        let server = self
+            .server
+            .as_ref()
+            .map(|server| server.timeouts)
+            .unwrap_or_default();
+        // A value set counts; else the server's default (PostgreSQL's are all 0,
+        // off: a test checks).
+        let timeout = |name: &str, default: Option<Duration>| match self.values.get(name) {
+            Some(value) => parse_duration(value).filter(|d| !d.is_zero()),
+            None => default,
         };
         self.timeouts = Timeouts {
-            statement: timeout("statement_timeout"),
-            lock: timeout("lock_timeout"),
-            idle_in_transaction: timeout("idle_in_transaction_session_timeout"),
+            statement: timeout("statement_timeout", server.statement),
+            lock: timeout("lock_timeout", server.lock),
+            idle_in_transaction: timeout(
+                "idle_in_transaction_session_timeout",
+                server.idle_in_transaction,
+            ),
         };
     }
 
     /// The value `RESET` restores: the startup value, else the default.
     fn reset_value(&self, canonical: &str) -> String {
-        self.startup
-            .get(canonical)
-            .cloned()
-            .or_else(|| lookup(canonical).map(|k| k.default.to_owned()))
-            .unwrap_or_default()
+        match self.startup.get(canonical) {
+            Some(value) => value.clone(),
+            None => self.default_of(canonical).unwrap_or_default().to_owned(),
+        }
     }
 
     /// The current value of `name` (any spelling), or 42704 for an unknown one
@@ -423,11 +466,10 @@ impl Settings {
     }
 
     fn value_of(&self, canonical: &str) -> String {
-        self.values
-            .get(canonical)
-            .cloned()
-            .or_else(|| lookup(canonical).map(|k| k.default.to_owned()))
-            .unwrap_or_default()
+        match self.values.get(canonical) {
+            Some(value) => value.clone(),
+            None => self.default_of(canonical).unwrap_or_default().to_owned(),
+        }
     }
 
     /// `SET [LOCAL] name = value`.
@@ -567,10 +609,10 @@ impl Settings {
                 .collect::<Vec<_>>()
         };
         for name in undo {
-            let value = before
-                .get(&name)
-                .cloned()
-                .unwrap_or_else(|| lookup(&name).map_or(String::new(), |k| k.default.to_owned()));
+            let value = match before.get(&name) {
+                Some(value) => value.clone(),
+                None => self.default_of(&name).unwrap_or_default().to_owned(),
+            };
             self.assign(name, value);
         }
     }
@@ -815,8 +857,11 @@ mod tests {
         assert_eq!(parse_duration("soon"), None);
         assert_eq!(parse_duration("-1"), None);
         assert_eq!(parse_duration("5 fortnights"), None);
-        let mut s =
-            Settings::default().with_server_defaults(&[("statement_timeout", "3000".to_owned())]);
+        let defaults = Arc::new(ServerDefaults::new(vec![(
+            "statement_timeout",
+            "3000".to_owned(),
+        )]));
+        let mut s = Settings::default().with_server_defaults(&defaults);
         assert_eq!(
             s.duration("statement_timeout"),
             Some(Duration::from_secs(3))

@@ -10,12 +10,13 @@
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
+use futures::lock::Mutex;
 use pgwire::api::{ClientInfo, Type};
-use tokio::sync::Mutex;
 
 use super::copy_decoder::CopyDecoder;
+use super::encode::TypedColumns;
 use super::param_types::ParamTypes;
-use crate::engine::{Column, CopyIn, CursorId, QueryResult, Session, Value};
+use crate::engine::{CopyIn, CursorId, QueryResult, Session, Value};
 use crate::error::Error;
 use crate::sql::{Plan, SessionCommand, Statement};
 
@@ -33,7 +34,7 @@ pub(super) struct Prepared {
     pub(super) described_params: OnceLock<Vec<Type>>,
     /// Result columns as announced by Describe: rows are then encoded with exactly
     /// these types, whatever the values turn out to be.
-    pub(super) described: OnceLock<Arc<Vec<Column>>>,
+    pub(super) described: OnceLock<TypedColumns>,
 }
 
 /// A portal made by Bind: a statement with its parameters and, once executed with
@@ -60,12 +61,17 @@ pub(super) enum Progress {
     Done(QueryResult),
 }
 
+/// Statements and portals by name. Each is looked up several times per
+/// statement run: a fast hash (the names are the client's own, and only its
+/// own connection's maps hold them).
+pub(super) type ByName<T> = HashMap<String, T, foldhash::fast::RandomState>;
+
 pub(super) struct State {
     pub(super) session: Session,
     /// Whether the session knows the client's startup parameters yet.
     pub(super) identified: bool,
-    pub(super) statements: HashMap<String, Arc<Prepared>>,
-    pub(super) portals: HashMap<String, Portal>,
+    pub(super) statements: ByName<Arc<Prepared>>,
+    pub(super) portals: ByName<Portal>,
     /// A `COPY ... FROM STDIN` waiting for its data.
     pub(super) copy: Option<CopyState>,
     pub(super) param_types: ParamTypes,
@@ -90,7 +96,9 @@ impl CopyState {
     }
 }
 
-/// Everything one client connection owns.
+/// Everything one client connection owns. Its handlers run one at a time, so the
+/// lock is never contended: futures' mutex takes it and gives it back with an
+/// atomic operation each (tokio's goes through a semaphore's wait list).
 pub struct PgConnection {
     pub(super) state: Mutex<State>,
 }
@@ -101,8 +109,8 @@ impl PgConnection {
             state: Mutex::new(State {
                 session,
                 identified: false,
-                statements: HashMap::new(),
-                portals: HashMap::new(),
+                statements: ByName::default(),
+                portals: ByName::default(),
                 copy: None,
                 param_types: ParamTypes::default(),
             }),
@@ -114,8 +122,8 @@ impl PgConnection {
     pub async fn idle_in_transaction_timeout(&self) -> Option<std::time::Duration> {
         // Asked before every message, between handlers: the lock is free then.
         let state = match self.state.try_lock() {
-            Ok(state) => state,
-            Err(_) => self.state.lock().await,
+            Some(state) => state,
+            None => self.state.lock().await,
         };
         match state.session.transaction_state() {
             crate::engine::TransactionState::Idle => None,

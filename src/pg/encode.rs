@@ -1,38 +1,71 @@
 //! Query results as PostgreSQL backend messages.
 
+use std::sync::Arc;
+
 use bytes::BytesMut;
 use pgwire::api::Type;
-use pgwire::api::results::Tag;
 use pgwire::messages::PgWireBackendMessage;
 use pgwire::messages::data::{DataRow, FieldDescription, RowDescription};
+use pgwire::messages::response::CommandComplete;
 
 use super::params::format_code;
 use super::types::{EncodeError, FieldType, encode_field};
 use crate::engine::{Column, Completion, Value};
 use crate::sql::CommandKind;
 
-/// Column types and wire formats of one result, worked out once per result.
+/// Result columns with the PostgreSQL types they go on the wire as. Working the
+/// types out from the declared types costs more than encoding a short row, so a
+/// prepared statement keeps them from its Describe for every execution.
+#[derive(Debug, Clone)]
+pub struct TypedColumns {
+    pub columns: Arc<Vec<Column>>,
+    types: Arc<[FieldType]>,
+}
+
+impl TypedColumns {
+    pub fn new(columns: Arc<Vec<Column>>) -> Self {
+        let types = columns.iter().map(FieldType::of).collect();
+        TypedColumns { columns, types }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.columns.is_empty()
+    }
+}
+
+/// Column types and wire formats of one result.
 pub struct RowShape {
-    types: Vec<FieldType>,
+    columns: TypedColumns,
+    /// Per column, whether it goes in binary; empty when every column is text.
     binary: Vec<bool>,
 }
 
 impl RowShape {
-    pub fn new(columns: &[Column], format_codes: &[i16]) -> Self {
-        RowShape {
-            types: columns.iter().map(FieldType::of).collect(),
-            binary: (0..columns.len())
+    pub fn new(columns: &TypedColumns, format_codes: &[i16]) -> Self {
+        let binary = match format_codes.contains(&1) {
+            true => (0..columns.types.len())
                 .map(|i| format_code(format_codes, i) == 1)
                 .collect(),
+            false => Vec::new(),
+        };
+        RowShape {
+            columns: columns.clone(),
+            binary,
         }
     }
 
-    pub fn row_description(&self, columns: &[Column]) -> PgWireBackendMessage {
-        let fields = columns
+    fn is_binary(&self, column: usize) -> bool {
+        self.binary.get(column).copied().unwrap_or(false)
+    }
+
+    pub fn row_description(&self) -> PgWireBackendMessage {
+        let fields = self
+            .columns
+            .columns
             .iter()
-            .zip(&self.types)
-            .zip(&self.binary)
-            .map(|((column, field), binary)| {
+            .zip(self.columns.types.iter())
+            .enumerate()
+            .map(|(i, (column, field))| {
                 FieldDescription::new(
                     column.name.clone(),
                     0,
@@ -40,7 +73,7 @@ impl RowShape {
                     field.ty.oid(),
                     type_size(&field.ty),
                     field.typmod,
-                    i16::from(*binary),
+                    i16::from(self.is_binary(i)),
                 )
             })
             .collect();
@@ -50,8 +83,8 @@ impl RowShape {
     /// A DataRow, and its size in bytes.
     pub fn data_row(&self, row: &[Value]) -> Result<(PgWireBackendMessage, usize), EncodeError> {
         let mut data = BytesMut::with_capacity(16 * row.len());
-        for ((value, ty), binary) in row.iter().zip(&self.types).zip(&self.binary) {
-            encode_field(&mut data, value, ty, *binary)?;
+        for (i, (value, ty)) in row.iter().zip(self.columns.types.iter()).enumerate() {
+            encode_field(&mut data, value, ty, self.is_binary(i))?;
         }
         let bytes = data.len();
         Ok((
@@ -74,19 +107,82 @@ fn type_size(ty: &Type) -> i16 {
 }
 
 /// The CommandComplete tag: `SELECT n`, `INSERT 0 n`, `UPDATE n`, `BEGIN`, ...
+/// Written straight into one string: every statement ends with one.
 pub fn command_tag(completion: &Completion, rows: usize) -> PgWireBackendMessage {
     let affected = usize::try_from(completion.rows_affected).unwrap_or(usize::MAX);
-    let tag = match completion.kind {
-        CommandKind::Select => Tag::new("SELECT").with_rows(rows),
-        CommandKind::Insert => Tag::new("INSERT").with_oid(0).with_rows(affected),
-        CommandKind::Update => Tag::new("UPDATE").with_rows(affected),
-        CommandKind::Delete => Tag::new("DELETE").with_rows(affected),
-        CommandKind::Begin => Tag::new("BEGIN"),
-        CommandKind::Commit => Tag::new("COMMIT"),
-        CommandKind::Rollback => Tag::new("ROLLBACK"),
-        CommandKind::Copy => Tag::new("COPY").with_rows(affected),
-        CommandKind::Fetch => Tag::new("FETCH").with_rows(rows),
-        CommandKind::Other(tag) => Tag::new(tag),
+    let (command, count) = match completion.kind {
+        CommandKind::Select => ("SELECT", Some(rows)),
+        CommandKind::Insert => ("INSERT 0", Some(affected)),
+        CommandKind::Update => ("UPDATE", Some(affected)),
+        CommandKind::Delete => ("DELETE", Some(affected)),
+        CommandKind::Begin => ("BEGIN", None),
+        CommandKind::Commit => ("COMMIT", None),
+        CommandKind::Rollback => ("ROLLBACK", None),
+        CommandKind::Copy => ("COPY", Some(affected)),
+        CommandKind::Fetch => ("FETCH", Some(rows)),
+        CommandKind::Other(tag) => (tag, None),
     };
-    PgWireBackendMessage::CommandComplete(tag.into())
+    let mut tag = String::with_capacity(command.len() + 21);
+    tag.push_str(command);
+    if let Some(count) = count {
+        tag.push(' ');
+        push_decimal(&mut tag, count);
+    }
+    PgWireBackendMessage::CommandComplete(CommandComplete::new(tag))
+}
+
+/// Appends `n` in decimal, without the formatting machinery.
+fn push_decimal(out: &mut String, mut n: usize) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for &digit in &digits[at..] {
+        out.push(char::from(digit));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tag(kind: CommandKind, rows: usize, affected: u64) -> String {
+        let completion = Completion {
+            kind,
+            rows_affected: affected,
+            last_insert_rowid: None,
+        };
+        match command_tag(&completion, rows) {
+            PgWireBackendMessage::CommandComplete(complete) => complete.tag,
+            other => panic!("not a CommandComplete: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn command_tags_as_postgresql_writes_them() {
+        assert_eq!(tag(CommandKind::Select, 0, 0), "SELECT 0");
+        assert_eq!(tag(CommandKind::Select, 10, 99), "SELECT 10");
+        assert_eq!(tag(CommandKind::Insert, 0, 5), "INSERT 0 5");
+        assert_eq!(
+            tag(CommandKind::Update, 0, 1_234_567_890),
+            "UPDATE 1234567890"
+        );
+        assert_eq!(
+            tag(CommandKind::Delete, 0, u64::MAX),
+            format!("DELETE {}", usize::MAX)
+        );
+        assert_eq!(tag(CommandKind::Copy, 0, 100), "COPY 100");
+        assert_eq!(tag(CommandKind::Fetch, 7, 0), "FETCH 7");
+        assert_eq!(tag(CommandKind::Begin, 3, 3), "BEGIN");
+        assert_eq!(
+            tag(CommandKind::Other("CREATE TABLE"), 0, 0),
+            "CREATE TABLE"
+        );
+    }
 }

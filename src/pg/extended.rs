@@ -24,7 +24,7 @@ use pgwire::messages::extendedquery::{
 use pgwire::messages::response::{EmptyQueryResponse, ReadyForQuery};
 
 use super::connection::{PgConnection, Portal, Prepared, Progress, State};
-use super::encode::{RowShape, command_tag};
+use super::encode::{RowShape, TypedColumns, command_tag};
 use super::errors::to_pgwire;
 use super::params;
 use super::reply::{feed, feed_rows, report_settings, transaction_status};
@@ -157,15 +157,15 @@ impl ExtendedQueryHandler for PgConnection {
                     let message = if columns.is_empty() {
                         PgWireBackendMessage::NoData(NoData::new())
                     } else {
-                        RowShape::new(&columns, &[]).row_description(&columns)
+                        RowShape::new(&TypedColumns::new(columns), &[]).row_description()
                     };
                     return feed(client, message).await;
                 }
             },
             other => return Err(PgWireError::InvalidTargetType(other)),
         };
-        let columns = match prepared.described.get() {
-            Some(columns) => columns.clone(),
+        let described = match prepared.described.get() {
+            Some(described) => described,
             None => {
                 let columns = match &prepared.statement {
                     Some(statement) => state
@@ -175,14 +175,14 @@ impl ExtendedQueryHandler for PgConnection {
                         .map_err(|e| to_pgwire(&e))?,
                     None => Arc::new(Vec::new()),
                 };
-                let columns = typed_by_params(columns, &prepared.param_types);
-                prepared.described.get_or_init(|| columns).clone()
+                let described = TypedColumns::new(typed_by_params(columns, &prepared.param_types));
+                prepared.described.get_or_init(|| described)
             }
         };
-        let message = if columns.is_empty() {
+        let message = if described.is_empty() {
             PgWireBackendMessage::NoData(NoData::new())
         } else {
-            RowShape::new(&columns, &formats).row_description(&columns)
+            RowShape::new(described, &formats).row_description()
         };
         feed(client, message).await
     }
@@ -420,7 +420,10 @@ where
         .map_or(remaining, |limit| limit.min(remaining));
     let columns = match portal.prepared.described.get() {
         Some(described) => described.clone(),
-        None => typed_by_params(result.columns.clone(), &portal.prepared.param_types),
+        None => TypedColumns::new(typed_by_params(
+            result.columns.clone(),
+            &portal.prepared.param_types,
+        )),
     };
     let shape = RowShape::new(&columns, &portal.result_formats);
     feed_rows(client, &shape, &result.rows[from..from + count]).await?;

@@ -17,7 +17,7 @@ use pgwire::messages::PgWireBackendMessage;
 use pgwire::messages::copy::{CopyData, CopyDone, CopyOutResponse};
 
 use super::copy_out::CopyEncoder;
-use super::encode::{RowShape, command_tag};
+use super::encode::{RowShape, TypedColumns, command_tag};
 use super::errors::error_info;
 use super::extended::typed_by_params;
 use super::reply::feed;
@@ -37,7 +37,7 @@ pub(super) enum Announce<'a> {
     /// Extended protocol: Describe announced the columns (or the client did not
     /// ask); rows in the portal's formats, typed by what Describe said.
     Portal {
-        described: Option<Arc<Vec<Column>>>,
+        described: Option<TypedColumns>,
         param_types: &'a [Type],
         formats: &'a [i16],
     },
@@ -169,7 +169,7 @@ where
             }) => {
                 let typed = match &described {
                     Some(described) => described.clone(),
-                    None => typed_by_params(columns.clone(), param_types),
+                    None => TypedColumns::new(typed_by_params(columns.clone(), param_types)),
                 };
                 self.encoding = Encoding::Rows(RowShape::new(&typed, formats));
                 Announce::Portal {
@@ -179,8 +179,8 @@ where
                 }
             }
             Some(Announce::RowDescription) | None => {
-                let shape = RowShape::new(columns, &[]);
-                self.push(shape.row_description(columns), 0);
+                let shape = RowShape::new(&TypedColumns::new(columns.clone()), &[]);
+                self.push(shape.row_description(), 0);
                 self.encoding = Encoding::Rows(shape);
                 Announce::RowDescription
             }

@@ -15,6 +15,7 @@ pub mod enums;
 mod known_queries;
 mod lexer;
 mod params;
+mod parsed;
 pub mod quote;
 pub mod relations;
 mod session;
@@ -99,6 +100,10 @@ impl Statement {
 /// Splits a query string into its statements. Empty statements (`;;`, comments) are
 /// dropped; a string with none yields an empty vector.
 pub fn parse_batch(sql: &str) -> Result<Vec<Statement>, Error> {
+    parsed::cached(sql, parse_uncached)
+}
+
+fn parse_uncached(sql: &str) -> Result<Vec<Statement>, Error> {
     let tokens = tokenize(sql);
     split(&tokens, sql)
         .into_iter()

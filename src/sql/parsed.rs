@@ -1,0 +1,127 @@
+//! The statements of query strings parsed lately, kept per thread.
+//!
+//! Reading a short statement (lexing, classifying, translating the dialect) costs
+//! more instructions than SQLite takes to run it, and clients send the same texts
+//! over and over: pgbench's, an ORM's, an HTTP API's. Parsing is a pure function
+//! of the text, so a text seen lately gets a copy of the statements it gave
+//! before. Each thread keeps its own texts (no lock, nothing shared between the
+//! threads that serve connections), in two generations: a text found in the
+//! older one moves to the newer, and when the newer fills up the older is
+//! dropped, so what is used stays and the memory is bounded.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+use super::Statement;
+
+/// Texts per generation, per thread.
+const GENERATION: usize = 256;
+/// Longer texts (bulk INSERTs, scripts) are parsed each time: they are seldom
+/// sent twice, and keeping them would cost memory.
+const LONGEST: usize = 2048;
+
+type Texts = HashMap<Box<str>, Vec<Statement>, foldhash::fast::RandomState>;
+
+#[derive(Default)]
+struct Generations {
+    newer: Texts,
+    older: Texts,
+}
+
+thread_local! {
+    static PARSED: RefCell<Generations> = RefCell::new(Generations::default());
+}
+
+/// The statements `parse` gives for `sql`, from this thread's recent texts
+/// when it is one. Only successes are kept.
+pub(super) fn cached<E>(
+    sql: &str,
+    parse: impl FnOnce(&str) -> Result<Vec<Statement>, E>,
+) -> Result<Vec<Statement>, E> {
+    if sql.len() > LONGEST {
+        return parse(sql);
+    }
+    let found = PARSED.with(|parsed| {
+        let mut parsed = parsed.borrow_mut();
+        if let Some(statements) = parsed.newer.get(sql) {
+            return Some(statements.clone());
+        }
+        let (text, statements) = parsed.older.remove_entry(sql)?;
+        let copy = statements.clone();
+        parsed.keep(text, statements);
+        Some(copy)
+    });
+    if let Some(statements) = found {
+        return Ok(statements);
+    }
+    let statements = parse(sql)?;
+    PARSED.with(|parsed| {
+        parsed.borrow_mut().keep(Box::from(sql), statements.clone());
+    });
+    Ok(statements)
+}
+
+impl Generations {
+    fn keep(&mut self, text: Box<str>, statements: Vec<Statement>) {
+        if self.newer.len() >= GENERATION {
+            self.older = std::mem::take(&mut self.newer);
+        }
+        self.newer.insert(text, statements);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::cell::Cell;
+
+    fn counting<'a>(calls: &'a Cell<usize>) -> impl Fn(&str) -> Result<Vec<Statement>, ()> + 'a {
+        move |sql| {
+            calls.set(calls.get() + 1);
+            super::super::parse_uncached(sql).map_err(drop)
+        }
+    }
+
+    #[test]
+    fn a_text_seen_lately_is_not_parsed_again() {
+        let calls = Cell::new(0);
+        let parse = counting(&calls);
+        let first = cached("SELECT 1 AS lately", &parse).unwrap();
+        let second = cached("SELECT 1 AS lately", &parse).unwrap();
+        assert_eq!(first, second);
+        assert_eq!(calls.get(), 1);
+    }
+
+    #[test]
+    fn errors_and_long_texts_are_not_kept() {
+        let calls = Cell::new(0);
+        let parse = counting(&calls);
+        assert!(cached("SELECT $99999999999", &parse).is_err());
+        assert!(cached("SELECT $99999999999", &parse).is_err());
+        assert_eq!(calls.get(), 2);
+        let long = format!("SELECT {}1", "1 + ".repeat(LONGEST));
+        cached(&long, &parse).unwrap();
+        cached(&long, &parse).unwrap();
+        assert_eq!(calls.get(), 4);
+    }
+
+    #[test]
+    fn memory_is_bounded_and_used_texts_stay() {
+        let calls = Cell::new(0);
+        let parse = counting(&calls);
+        cached("SELECT 'kept'", &parse).unwrap();
+        for i in 0..GENERATION * 3 {
+            cached(&format!("SELECT {i}"), &parse).unwrap();
+            // Used all along: it moves to each newer generation.
+            cached("SELECT 'kept'", &parse).unwrap();
+        }
+        assert_eq!(calls.get(), 1 + GENERATION * 3);
+        PARSED.with(|parsed| {
+            let parsed = parsed.borrow();
+            assert!(parsed.newer.len() <= GENERATION && parsed.older.len() <= GENERATION);
+        });
+        // Long gone from both generations: parsed again.
+        cached("SELECT 0", &parse).unwrap();
+        assert_eq!(calls.get(), 2 + GENERATION * 3);
+    }
+}
