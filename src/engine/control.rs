@@ -237,7 +237,9 @@ fn epoch() -> Instant {
 /// Every live session's control, so that shutdown can stop them all.
 #[derive(Debug, Default)]
 pub(super) struct Controls {
-    sessions: Mutex<HashMap<u64, Weak<StatementControl>>>,
+    /// By a number of our own: a fast hash (each HTTP request's session comes
+    /// and goes here).
+    sessions: Mutex<HashMap<u64, Weak<StatementControl>, foldhash::fast::RandomState>>,
     next: AtomicU64,
     /// Set once the server shuts down: sessions started afterwards are stopped at once.
     shutting_down: std::sync::atomic::AtomicBool,
