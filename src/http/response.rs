@@ -226,7 +226,7 @@ impl ResultSink for Answer {
             if index > 0 {
                 self.json.push(b',');
             }
-            scalar(&mut self.json, column.name.as_str());
+            text(&mut self.json, &column.name);
         }
         Ok(())
     }
@@ -280,7 +280,7 @@ impl ResultSink for Answer {
         self.open = None;
         self.json.truncate(self.element_start);
         self.json.extend_from_slice(br#"{"error":"#);
-        scalar(&mut self.json, error.message.as_str());
+        text(&mut self.json, &error.message);
         self.json.push(b'}');
     }
 }
@@ -296,7 +296,7 @@ fn cell(json: &mut Vec<u8>, value: &Value) {
         Value::Integer(i) => json.extend_from_slice(itoa::Buffer::new().format(*i).as_bytes()),
         // JSON has no NaN or infinities: serde_json writes those as null.
         Value::Real(f) => scalar(json, f),
-        Value::Text(s) => scalar(json, s.as_str()),
+        Value::Text(s) => text(json, s),
         Value::Blob(b) => {
             json.extend_from_slice(br#"{"base64":""#);
             json.extend_from_slice(
@@ -306,6 +306,19 @@ fn cell(json: &mut Vec<u8>, value: &Value) {
             );
             json.extend_from_slice(br#""}"#);
         }
+    }
+}
+
+/// A string: as it is when JSON escapes none of its characters (most text),
+/// through serde_json otherwise.
+fn text(json: &mut Vec<u8>, s: &str) {
+    if s.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\') {
+        json.reserve(s.len() + 2);
+        json.push(b'"');
+        json.extend_from_slice(s.as_bytes());
+        json.push(b'"');
+    } else {
+        scalar(json, s);
     }
 }
 
@@ -423,7 +436,7 @@ mod tests {
                 Value::Real(123456789.125),
                 Value::Real(5e-324),
                 Value::Text(String::new()),
-                Value::Integer(7),
+                Value::Text("plain but for DEL \u{7f}, é, 日本 and 😀".into()),
             ],
         ]
     }
