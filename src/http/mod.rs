@@ -367,14 +367,9 @@ async fn execute(
     let mut session = caller.session(&engine);
     limits.apply(&mut session);
     let mut answer = response::Answer::new(batch.len(), limits.response_bytes);
-    // Boxed: the handler's own future stays small, and each layer of the router
-    // moves it whole.
-    Box::pin(async {
-        session.execute_batch_into(&batch, &mut answer).await;
-        // A batch that opened a transaction and did not end it is rolled back here.
-        session.close().await;
-    })
-    .await;
+    session.execute_batch_into(&batch, &mut answer).await;
+    // A batch that opened a transaction and did not end it is rolled back here.
+    session.close().await;
     answer.into_response()
 }
 
