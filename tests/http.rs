@@ -31,6 +31,15 @@ async fn seed_body_with_any_content_type(cache: &str) {
         assert_eq!(status, 200, "{content_type:?}");
         assert_eq!(body, expected, "{content_type:?}");
     }
+    // The answer is JSON, byte for byte as serde_json writes it.
+    let response = reqwest::Client::new()
+        .post(server.url("/"))
+        .body(SEED)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.headers()["content-type"], "application/json");
+    assert_eq!(response.text().await.unwrap(), expected.to_string());
 }
 
 async fn parameters_and_blobs(cache: &str) {

@@ -366,21 +366,11 @@ async fn execute(
     }
     let mut session = caller.session(&engine);
     limits.apply(&mut session);
-    let mut budget = response::Budget::new(limits.response_bytes);
-    let mut results = response::Bounded::new(
-        Vec::with_capacity(batch.len()),
-        &mut budget,
-        response::json_size,
-    );
-    // Boxed: the handler's own future stays small, and each layer of the router
-    // moves it whole.
-    Box::pin(async {
-        session.execute_batch_into(&batch, &mut results).await;
-        // A batch that opened a transaction and did not end it is rolled back here.
-        session.close().await;
-    })
-    .await;
-    response::batch(&results.inner, batch.len())
+    let mut answer = response::Answer::new(batch.len(), limits.response_bytes);
+    session.execute_batch_into(&batch, &mut answer).await;
+    // A batch that opened a transaction and did not end it is rolled back here.
+    session.close().await;
+    answer.into_response()
 }
 
 async fn health(State(engine): State<Arc<Engine>>) -> Response {
