@@ -126,26 +126,9 @@ pub fn command_tag(completion: &Completion, rows: usize) -> PgWireBackendMessage
     tag.push_str(command);
     if let Some(count) = count {
         tag.push(' ');
-        push_decimal(&mut tag, count);
+        tag.push_str(itoa::Buffer::new().format(count));
     }
     PgWireBackendMessage::CommandComplete(CommandComplete::new(tag))
-}
-
-/// Appends `n` in decimal, without the formatting machinery.
-fn push_decimal(out: &mut String, mut n: usize) {
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    for &digit in &digits[at..] {
-        out.push(char::from(digit));
-    }
 }
 
 #[cfg(test)]
