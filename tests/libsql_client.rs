@@ -8,9 +8,6 @@
 
 mod common;
 
-use std::path::Path;
-use std::process::Command;
-
 use common::{TestServer, clients};
 
 in_both_cache_modes!(
@@ -44,15 +41,8 @@ async fn concurrent_clients(cache: &str) {
 /// Runs `tests/js/<script>` against a fresh server; fails with its output.
 fn run_script(cache: &str, script: &str) {
     let server = TestServer::start(cache, &[]);
-    let mut command = Command::new("node");
-    command
-        .arg(
-            Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("tests/js")
-                .join(script),
-        )
-        .env("NODE_PATH", clients::node_modules())
-        .env("LITEWIRE_URL", format!("http://{}", server.http));
+    let mut command = clients::node_script(script);
+    command.env("LITEWIRE_URL", format!("http://{}", server.http));
     clients::run_to_success(
         command,
         &server,

@@ -10,8 +10,6 @@
 
 mod common;
 
-use std::process::Command;
-
 use common::{TestServer, clients};
 
 in_both_cache_modes!(
@@ -35,11 +33,8 @@ async fn transactions_and_errors(cache: &str) {
 /// Runs `tests/js/<script>` against a fresh server; fails with its output.
 fn run_script(cache: &str, script: &str) {
     let server = TestServer::start(cache, &[]);
-    let mut command = Command::new("node");
-    command
-        .arg(clients::source_dir().join("tests/js").join(script))
-        .env("NODE_PATH", clients::node_modules())
-        .env("LITEWIRE_PG_PORT", server.pg.port().to_string());
+    let mut command = clients::node_script(script);
+    command.env("LITEWIRE_PG_PORT", server.pg.port().to_string());
     clients::without_pg_environment(&mut command);
     clients::run_to_success(
         command,

@@ -1026,13 +1026,10 @@ fn cleartext_only_over_tls() {
 /// node-postgres (pure JavaScript SCRAM) logs in; a wrong password gets 28P01.
 #[test]
 fn node_postgres_scram() {
-    let modules = common::clients::node_modules();
     let users = users();
     let server = start(&users, &[]);
-    let output = Command::new("node")
-        .arg(common::clients::source_dir().join("tests/js/pg_login.cjs"))
+    let output = common::clients::node_script("pg_login.cjs")
         .args([&server.pg.port().to_string(), READER.0, READER.1])
-        .env("NODE_PATH", modules)
         .stdin(Stdio::null())
         .output()
         .expect("run node");

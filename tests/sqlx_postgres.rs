@@ -332,18 +332,10 @@ async fn typed_round_trips_text(cache: &str) {
 }
 
 async fn shapes_schema(pool: &PgPool) {
-    sqlx::raw_sql(
-        "CREATE TABLE items (id integer PRIMARY KEY, name varchar(20) NOT NULL,
-                             price double precision, qty bigint, ok boolean);
-         INSERT INTO items VALUES (1, 'apple', 1.25, 10, true), (2, 'pear', NULL, 5000000000, false),
-                                  (3, 'fig', 3.5, 7, true);
-         CREATE TABLE archive (id bigint, label text, price numeric(10,2), at timestamptz);
-         CREATE TABLE orders (item integer, amount bigint);
-         INSERT INTO orders VALUES (1, 3), (3, 40)",
-    )
-    .execute(pool)
-    .await
-    .unwrap();
+    sqlx::raw_sql(include_str!("fixtures/statement_shapes.sql"))
+        .execute(pool)
+        .await
+        .unwrap();
 }
 
 async fn fetch_all_one_optional(cache: &str) {

@@ -164,6 +164,16 @@ pub fn describe(result: &std::io::Result<Output>) -> String {
     }
 }
 
+/// `node tests/js/<script>` with the npm clients on its module path, to be
+/// given where the server is.
+pub fn node_script(script: &str) -> Command {
+    let mut command = Command::new("node");
+    command
+        .arg(source_dir().join("tests/js").join(script))
+        .env("NODE_PATH", node_modules());
+    command
+}
+
 /// Debian's pgjdbc (libpostgresql-jdbc-java, which `.ci/run` installs).
 pub const PGJDBC_JAR: &str = "/usr/share/java/postgresql.jar";
 

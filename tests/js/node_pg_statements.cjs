@@ -3,6 +3,8 @@
 // PostgreSQL infers (each value sent as text, typed by the server), and the
 // catalog as an app reads it.
 const assert = require("node:assert/strict");
+const fs = require("node:fs");
+const path = require("node:path");
 const { connect, run } = require("./node_pg_client.cjs");
 
 async function main() {
@@ -20,13 +22,7 @@ async function main() {
   const dropped = await db.query("DROP TABLE probe");
   assert.equal(dropped.command, "DROP");
 
-  await db.query(`CREATE TABLE items (id integer PRIMARY KEY, name varchar(20) NOT NULL,
-                                      price double precision, qty bigint, ok boolean);
-    INSERT INTO items VALUES (1, 'apple', 1.25, 10, true), (2, 'pear', NULL, 5000000000, false),
-                             (3, 'fig', 3.5, 7, true);
-    CREATE TABLE archive (id bigint, label text, price numeric(10,2), at timestamptz);
-    CREATE TABLE orders (item integer, amount bigint);
-    INSERT INTO orders VALUES (1, 3), (3, 40)`);
+  await db.query(fs.readFileSync(path.join(__dirname, "..", "fixtures", "statement_shapes.sql"), "utf8"));
 
   // A named statement is parsed once per connection and reused with new values.
   const byId = { name: "item-by-id", text: "SELECT name, qty FROM items WHERE id = $1" };

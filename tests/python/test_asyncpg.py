@@ -15,11 +15,14 @@ import unittest
 import uuid
 from datetime import date, datetime, time, timezone
 from decimal import Decimal
+from pathlib import Path
 
 import asyncpg
 
 HOST = os.environ.get("LITEWIRE_PG_HOST", "127.0.0.1")
 PORT = int(os.environ["LITEWIRE_PG_PORT"])
+# The tables of the statement-shape tests, shared with the other drivers' suites.
+STATEMENT_SHAPES = (Path(__file__).parent.parent / "fixtures" / "statement_shapes.sql").read_text()
 
 
 async def connect():
@@ -270,15 +273,8 @@ class ShapeTests(Case):
     async def asyncSetUp(self):
         await super().asyncSetUp()
         await self.conn.execute(
-            """DROP TABLE IF EXISTS items; DROP TABLE IF EXISTS archive;
-            DROP TABLE IF EXISTS orders;
-            CREATE TABLE items (id integer PRIMARY KEY, name varchar(20) NOT NULL,
-                                price double precision, qty bigint, ok boolean);
-            INSERT INTO items VALUES (1, 'apple', 1.25, 10, true), (2, 'pear', NULL, 5000000000, false),
-                                     (3, 'fig', 3.5, 7, true);
-            CREATE TABLE archive (id bigint, label text, price numeric(10,2), at timestamptz);
-            CREATE TABLE orders (item integer, amount bigint);
-            INSERT INTO orders VALUES (1, 3), (3, 40)"""
+            "DROP TABLE IF EXISTS items; DROP TABLE IF EXISTS archive; DROP TABLE IF EXISTS orders;"
+            + STATEMENT_SHAPES
         )
 
     async def test_insert_select(self):
