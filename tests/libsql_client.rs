@@ -4,7 +4,7 @@
 //! The tests are the node scripts in `tests/js/`; each Rust test starts a fresh
 //! server and runs one script with `LITEWIRE_URL` pointing at its HTTP port. The
 //! SDK is installed from npm into `target/node-clients` at the version pinned
-//! in `tests/js/package.json`, by `.ci/run` or on first use (`common::clients`).
+//! in `tests/js/package.json`, by `run-tests` or on first use (`common::clients`).
 
 mod common;
 

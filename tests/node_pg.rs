@@ -5,7 +5,7 @@
 //! The tests are the node scripts `tests/js/node_pg_*.cjs`; each Rust test
 //! starts a fresh server and runs one script with `LITEWIRE_PG_PORT` pointing at
 //! its PostgreSQL port. `pg` is installed from npm into `target/node-clients` at
-//! the version pinned in `tests/js/package.json`, by `.ci/run` or on first use
+//! the version pinned in `tests/js/package.json`, by `run-tests` or on first use
 //! (`common::clients`).
 
 mod common;

@@ -6,7 +6,7 @@
 //! type in binary and, over the simple protocol, in text;
 //! the parameter-typed statement shapes, `CopyFrom`, `SendBatch`,
 //! transactions, `pgconn.PgError` codes). It is built against pgx v4 from
-//! Debian (`golang-go golang-github-jackc-pgx-v4-dev`, which `.ci/run`
+//! Debian (`golang-go golang-github-jackc-pgx-v4-dev`, which `run-tests`
 //! installs) in GOPATH mode, with no network, into `target/go-pgx` on first use.
 
 mod common;

@@ -3,7 +3,7 @@
 //! The tests themselves are `tests/python/test_psycopg.py`; each Rust test starts a
 //! fresh server and runs one of its test classes with the virtualenv's Python.
 //! The virtualenv (`target/py-venv`, from `tests/python/requirements.txt`) is made
-//! by `.ci/run`, or on first use (`common::python`).
+//! by `run-tests`, or on first use (`common::python`).
 
 mod common;
 

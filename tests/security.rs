@@ -954,7 +954,7 @@ async fn direct_tls_with_alpn() {
     );
 }
 
-/// pgjdbc (Debian's libpostgresql-jdbc-java, which `.ci/run` installs) with SCRAM.
+/// pgjdbc (Debian's libpostgresql-jdbc-java, which `run-tests` installs) with SCRAM.
 #[test]
 fn jdbc_scram() {
     const JAR: &str = "/usr/share/java/postgresql.jar";

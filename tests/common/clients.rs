@@ -67,7 +67,7 @@ pub fn run_to_success(mut command: Command, server: &TestServer, what: &str) -> 
 }
 
 /// `target/node-clients/node_modules`: the npm packages `tests/js/package.json`
-/// pins, installed on first use; `.ci/run` installs the same.
+/// pins, installed on first use; `run-tests` installs the same.
 pub fn node_modules() -> PathBuf {
     static MODULES: OnceLock<Result<PathBuf, String>> = OnceLock::new();
     MODULES
@@ -102,7 +102,7 @@ pub fn source_dir() -> &'static Path {
 
 /// `target/<name>`, made by `make` from `spec` unless it is ready: it is when it
 /// holds a copy of `spec` (written last, so a half-made one is never taken for
-/// ready). One maker at a time, across test binaries and `.ci/run`; made under a
+/// ready). One maker at a time, across test binaries and `run-tests`; made under a
 /// temporary name and renamed (npm's modules find their files relative to
 /// themselves, so the rename keeps them working).
 fn installed(
@@ -174,7 +174,7 @@ pub fn node_script(script: &str) -> Command {
     command
 }
 
-/// Debian's pgjdbc (libpostgresql-jdbc-java, which `.ci/run` installs).
+/// Debian's pgjdbc (libpostgresql-jdbc-java, which `run-tests` installs).
 pub const PGJDBC_JAR: &str = "/usr/share/java/postgresql.jar";
 
 /// `java -cp <pgjdbc> tests/jdbc/<file>`: a Java source file run with pgjdbc on

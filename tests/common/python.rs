@@ -1,5 +1,5 @@
 //! The Python that runs the driver tests: a virtualenv, `target/py-venv`, made from
-//! `tests/python/requirements.txt` on first use (or by `.ci/run`), and the way a
+//! `tests/python/requirements.txt` on first use (or by `run-tests`), and the way a
 //! test class of a PostgreSQL driver (`tests/python/test_<driver>.py`) is run.
 
 use std::fs::File;
@@ -52,7 +52,7 @@ fn prepare_venv() -> Result<PathBuf, String> {
         return Ok(python);
     }
 
-    // One maker at a time, across test binaries and .ci/run.
+    // One maker at a time, across test binaries and run-tests.
     let lock_path = target.join("py-venv.lock");
     let lock = File::create(&lock_path).map_err(|e| format!("{}: {e}", lock_path.display()))?;
     lock.lock()
@@ -73,7 +73,7 @@ fn prepare_venv() -> Result<PathBuf, String> {
     if !made.as_ref().is_ok_and(|o| o.status.success()) {
         return Err(format!(
             "cannot create the virtualenv for the psycopg tests with `python3 -m venv` \
-             (Debian: apt-get install python3-venv; .ci/run installs it): {}",
+             (Debian: apt-get install python3-venv; run-tests installs it): {}",
             describe(&made)
         ));
     }
