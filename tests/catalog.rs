@@ -17,7 +17,8 @@ in_both_cache_modes!(
     catalog_never_touches_the_database_file,
     information_schema_constraints,
     catalog_queries_drivers_send,
-    unnest_with_ordinality_in_from
+    unnest_with_ordinality_in_from,
+    pg_proc_lists_the_functions_that_exist
 );
 
 const SCHEMA: &str = "
@@ -646,4 +647,36 @@ async fn unnest_with_ordinality_in_from(cache: &str) {
     for (sql, expected) in cases {
         assert_eq!(rows(&server, sql), expected, "{sql}");
     }
+}
+
+/// `pg_proc` lists the functions litewire answers to, with PostgreSQL's result
+/// types and volatility, and counts over it are answered (one row, 0 when
+/// nothing matches). Expected: what PostgreSQL 15 answers.
+async fn pg_proc_lists_the_functions_that_exist(cache: &str) {
+    let server = TestServer::start(cache, &[]);
+    assert_eq!(
+        rows(
+            &server,
+            "SELECT p.proname, p.pronargs, t.typname, p.provolatile FROM pg_proc p \
+             JOIN pg_type t ON t.oid = p.prorettype WHERE p.proname IN ('nextval', \
+             'set_config', 'format_type', 'gen_random_uuid', 'array_to_string') ORDER BY 1, 2"
+        ),
+        "array_to_string|2|text|s\narray_to_string|3|text|s\nformat_type|2|text|s\n\
+         gen_random_uuid|0|uuid|v\nnextval|1|int8|v\nset_config|3|text|v\n"
+    );
+    assert_eq!(
+        rows(
+            &server,
+            "SELECT count(*) FROM pg_proc WHERE proname = 'no_such_function'"
+        ),
+        "0\n"
+    );
+    // litewire's own helpers for the dialect translation are not PostgreSQL's.
+    assert_eq!(
+        rows(
+            &server,
+            "SELECT count(*) FROM pg_proc WHERE proname LIKE 'litewire%'"
+        ),
+        "0\n"
+    );
 }

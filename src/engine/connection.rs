@@ -10,16 +10,16 @@
 //! the next session (see `Engine::park`), which gets it reset first if the last
 //! session could have left anything on it.
 
-use std::ptr::NonNull;
 use std::sync::Arc;
 
 use libsqlite3_sys as ffi;
 use sqlx::pool::PoolConnection;
-use sqlx::sqlite::LockedSqliteHandle;
-use sqlx::{Connection as _, Sqlite, SqliteConnection, SqlitePool};
+use sqlx::{Sqlite, SqliteConnection, SqlitePool};
 
 use super::access::{Access, Role};
 use super::direct::Statements;
+use super::functions::FunctionContext;
+use super::handle::HeldHandle;
 use super::sequences::SessionValues;
 use super::settings::SharedSettings;
 use crate::error::Error;
@@ -65,7 +65,7 @@ impl HeldConnection {
 
     /// Hands the connection to a session of `role` (see `access`), whose
     /// sequence values (`currval`) and settings its functions use (see
-    /// `sequences`, `config_functions`).
+    /// `functions::context`).
     pub(super) async fn assign(
         &mut self,
         role: Role,
@@ -74,10 +74,11 @@ impl HeldConnection {
     ) -> Result<(), Error> {
         let (handle, _) = self.direct().await?;
         let db = handle.db();
-        // SAFETY: the handle is locked for us and valid.
-        unsafe { super::sequences::serve(db, sequences) };
-        // SAFETY: as above.
-        unsafe { super::config_functions::serve(db, settings) };
+        // SAFETY: the handle is locked for us and valid; the context lives as
+        // long as the connection.
+        if let Some(functions) = unsafe { FunctionContext::of(db) } {
+            functions.serve(settings, sequences);
+        }
         let access = match &self.access {
             Some(access) => access.clone(),
             // SAFETY: the handle is locked for us and valid.
@@ -179,50 +180,5 @@ impl Drop for HeldConnection {
         // lock is let go; only then does the connection go back to the pool.
         self.statements = Statements::default();
         self.handle = None;
-    }
-}
-
-/// A connection's SQLite handle, locked for one session at a time.
-pub(super) struct HeldHandle {
-    _guard: LockedSqliteHandle<'static>,
-    db: NonNull<ffi::sqlite3>,
-}
-
-// SAFETY: SQLite is built thread-safe (serialized); the handle is only used
-// through `&mut HeldHandle`, by the session that holds the lock.
-unsafe impl Send for HeldHandle {}
-// SAFETY: as above, nothing uses the handle through a shared reference.
-unsafe impl Sync for HeldHandle {}
-
-impl HeldHandle {
-    /// Locks `conn`'s handle. `after_release`: the lock was let go since the last
-    /// time, so SQLx's connection thread must be seen to take it back first
-    /// (SQLx 0.9 can hang on a lock taken right after another; a ping answers
-    /// only once that thread runs again).
-    ///
-    /// # Safety
-    /// The returned value must be dropped before `conn` is closed or dropped, and
-    /// nothing may use `conn` through SQLx while it lives (that would wait for the
-    /// lock forever). The lock itself lives in SQLx's shared connection state on
-    /// the heap, so `conn` may move meanwhile. `HeldConnection` keeps both rules.
-    async unsafe fn lock(
-        conn: &mut SqliteConnection,
-        after_release: bool,
-    ) -> Result<HeldHandle, Error> {
-        if after_release {
-            conn.ping().await?;
-        }
-        let mut guard = conn.lock_handle().await?;
-        let db = guard.as_raw_handle();
-        // SAFETY: per this function's contract, the guard does not outlive the
-        // connection whose state it borrows.
-        let guard = unsafe {
-            std::mem::transmute::<LockedSqliteHandle<'_>, LockedSqliteHandle<'static>>(guard)
-        };
-        Ok(HeldHandle { _guard: guard, db })
-    }
-
-    pub(super) fn db(&mut self) -> *mut ffi::sqlite3 {
-        self.db.as_ptr()
     }
 }

@@ -5,43 +5,14 @@
 
 use std::sync::Arc;
 
-use sqlx::{Executor, Row, SqliteConnection};
+use sqlx::{Executor, SqliteConnection};
 
+use super::catalog::{load_enums as load, remember_enums};
 use super::connection::HeldConnection;
 use super::exec::run_script;
 use crate::error::{Error, ErrorKind};
-use crate::sql::enums::{
-    CHECK_PREFIX, ENUMS_TABLE, EnumChange, EnumType, create_table_with_checks,
-};
+use crate::sql::enums::{CHECK_PREFIX, EnumChange, create_table_with_checks};
 use crate::sql::{AlterTable, Plan, Statement};
-
-/// Every enum type of the file, with its labels in order (none before the first
-/// `CREATE TYPE`).
-pub(super) async fn load(conn: &mut SqliteConnection) -> Result<Vec<EnumType>, Error> {
-    let made: Option<i64> = sqlx::query_scalar(
-        "SELECT 1 FROM main.sqlite_schema WHERE type = 'table' AND name = 'litewire_enums'",
-    )
-    .fetch_optional(&mut *conn)
-    .await?;
-    if made.is_none() {
-        return Ok(Vec::new());
-    }
-    let rows = sqlx::query("SELECT type, label FROM main.litewire_enums ORDER BY type, sort")
-        .fetch_all(&mut *conn)
-        .await?;
-    let mut enums: Vec<EnumType> = Vec::new();
-    for row in rows {
-        let (name, label): (String, String) = (row.try_get(0)?, row.try_get(1)?);
-        match enums.last_mut() {
-            Some(last) if last.name == name => last.labels.push(label),
-            _ => enums.push(EnumType {
-                name,
-                labels: vec![label],
-            }),
-        }
-    }
-    Ok(enums)
-}
 
 /// Runs enum DDL: its script, then, for a new label, the rebuild of every table
 /// with a column of the type, whose CHECK must take the label too.
@@ -53,7 +24,7 @@ pub(super) async fn run(conn: &mut HeldConnection, change: &EnumChange) -> Resul
     match result {
         Ok(()) => {
             sqlx.execute("RELEASE litewire_enum").await?;
-            super::catalog::remember_enums(sqlx).await
+            remember_enums(sqlx).await
         }
         Err(error) => {
             sqlx.execute("ROLLBACK TO litewire_enum").await?;
@@ -164,26 +135,4 @@ pub(super) fn explain(error: Error) -> Error {
         ),
         _ => error,
     }
-}
-
-/// The SQL that fills the catalog's rows for enum types (`pg_type` rows of
-/// type `e`, `pg_enum`, and the `atttypid` of the columns declared with one).
-pub(super) fn catalog_rows(type_oid: i64, label_oid: i64) -> String {
-    format!(
-        "DELETE FROM temp.pg_type WHERE typtype = 'e';\n\
-         DELETE FROM temp.pg_enum;\n\
-         INSERT INTO temp.pg_type (oid, typname, typnamespace, typowner, typlen, typbyval, typtype, typcategory, \
-         typispreferred, typisdefined, typdelim, typrelid, typelem, typarray, typbasetype, typtypmod, typndims, \
-         typcollation, typdefault, typacl) \
-         SELECT {type_oid} + min(rowid), type, 2200, 10, 4, true, 'e', 'E', false, true, ',', 0, 0, 0, 0, -1, 0, 0, NULL, NULL \
-         FROM main.{ENUMS_TABLE} GROUP BY type;\n\
-         INSERT INTO temp.pg_enum SELECT {label_oid} + e.rowid, t.oid, e.sort, e.label \
-         FROM main.{ENUMS_TABLE} AS e JOIN temp.pg_type AS t ON t.typtype = 'e' AND t.typname = e.type;\n\
-         UPDATE temp.pg_attribute SET atttypid = e.oid, attlen = 4, attcollation = 0 FROM \
-         (SELECT 16384 + m.rowid AS rel, c.cid + 1 AS num, t.oid AS oid \
-          FROM main.sqlite_schema AS m, pragma_table_info(m.name) AS c, temp.pg_type AS t \
-          WHERE m.type IN ('table', 'view') AND t.typtype = 'e' \
-          AND (c.type = t.typname COLLATE NOCASE OR c.type = 'public.' || t.typname COLLATE NOCASE)) AS e \
-         WHERE attrelid = e.rel AND attnum = e.num;\n"
-    )
 }

@@ -133,7 +133,7 @@ fn synchronous(level: Synchronous) -> SqliteSynchronous {
 ///   database limit at one, only VACUUM's own temporary database fits besides;
 /// - the authorizer (see `access`) decides what each session's role may do;
 /// - PostgreSQL's functions that SQLite lacks are registered (see `functions`),
-///   with the sequences' state they use (see `sequences`).
+///   with the sequence counters they use (see `sequences`).
 /// - the progress handler that lets a statement be stopped is installed (see
 ///   `control`).
 async fn prepare_connection(
@@ -161,9 +161,7 @@ async fn prepare_connection(
         // SAFETY: as above.
         unsafe { Access::install(db, attach) }
             // SAFETY: as above.
-            .and_then(|()| unsafe { super::functions::register(db) })
-            // SAFETY: as above.
-            .and_then(|()| unsafe { super::sequences::install(db, sequences) })
+            .and_then(|()| unsafe { super::functions::register(db, sequences) })
     };
     registered.map_err(|message| sqlx::Error::Configuration(message.into()))?;
     // The first session locks the handle again at once: SQLx's connection thread

@@ -106,7 +106,7 @@ async fn rebuild(conn: &mut HeldConnection, alter: &AlterTable) -> Result<(), Er
     for action in &alter.actions {
         apply(&mut new, &mut dependents, action)?;
     }
-    add_checks(&mut new, &super::enums::load(conn.sqlx()).await?);
+    add_checks(&mut new, &super::catalog::load_enums(conn.sqlx()).await?);
     swap(conn, &table, &old, &new, &dependents).await?;
     check_views(conn.sqlx(), &table).await?;
     check_foreign_keys(conn.sqlx(), &table, &new).await

@@ -263,7 +263,7 @@ pub const RELATIONS: &[Relation] = &[
     },
     Relation {
         name: "pg_proc",
-        contents: Contents::Empty,
+        contents: Contents::Static,
         definition: Definition::Table(
             "oid INTEGER, proname TEXT, pronamespace INTEGER, proowner INTEGER, prolang INTEGER, procost REAL, prorows REAL, provariadic INTEGER, prosupport INTEGER, prokind TEXT, prosecdef boolean, proleakproof boolean, proisstrict boolean, proretset boolean, provolatile TEXT, proparallel TEXT, pronargs INTEGER, pronargdefaults INTEGER, prorettype INTEGER, proargtypes TEXT, proallargtypes TEXT, proargmodes TEXT, proargnames TEXT, prosrc TEXT, proacl TEXT",
         ),

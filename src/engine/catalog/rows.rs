@@ -6,10 +6,10 @@
 use std::fmt::Write as _;
 
 use super::introspect::{ColumnInfo, ForeignKey, IndexInfo, Object};
-use super::types::{TYPES, type_modifier, type_oid};
-use super::{
+use super::oids::{
     CHECK, CONSTRAINT, FIRST_OID, FOREIGN_KEY, PUBLIC_NAMESPACE, ROLE_OID, SYNTHETIC_INDEX,
 };
+use super::types::{TYPES, type_modifier, type_oid};
 use crate::sql::quote::{identifier_as_postgres, literal, optional_literal, same_columns};
 use crate::sql::relations::{Contents, RELATIONS};
 use crate::sql::table_definition::{ConstraintKind, TableDefinition};

@@ -9,10 +9,10 @@
 use std::future::Future;
 use std::sync::Arc;
 
-use super::direct::Query;
-use super::result::{Completion, Discard, ResultSink};
-use super::session::Session;
-use super::{Column, QueryResult, Value};
+use super::state::Session;
+use crate::engine::direct::Query;
+use crate::engine::result::{Column, Completion, Discard, QueryResult, ResultSink};
+use crate::engine::value::Value;
 use crate::error::{Error, ErrorKind};
 use crate::sql::CommandKind;
 use crate::sql::quote::identifier;
@@ -153,22 +153,22 @@ impl Session {
     }
 }
 
-/// Runs the query of `COPY ... TO STDOUT`, handing its rows to `sink` as they come,
-/// tagged `COPY n`. The session runs it like any statement (inside the client's
-/// transaction, if one is open), so a failing query fails that transaction.
-pub(super) async fn copy_to<S: ResultSink>(
-    session: &mut Session,
-    spec: &CopyTo,
-    params: &[Value],
-    sink: &mut S,
-) -> Result<(), Error> {
-    let query = &spec.query;
-    let mut copy = CopyRows {
-        force_quote: &spec.options.force_quote,
-        sink,
-    };
-    session
-        .run_direct(
+impl Session {
+    /// Runs the query of `COPY ... TO STDOUT`, handing its rows to `sink` as they come,
+    /// tagged `COPY n`. The session runs it like any statement (inside the client's
+    /// transaction, if one is open), so a failing query fails that transaction.
+    pub(super) async fn copy_to<S: ResultSink>(
+        &mut self,
+        spec: &CopyTo,
+        params: &[Value],
+        sink: &mut S,
+    ) -> Result<(), Error> {
+        let query = &spec.query;
+        let mut copy = CopyRows {
+            force_quote: &spec.options.force_quote,
+            sink,
+        };
+        self.run_direct(
             Query {
                 sql: &query.sql,
                 params,
@@ -179,6 +179,7 @@ pub(super) async fn copy_to<S: ResultSink>(
             &mut copy,
         )
         .await
+    }
 }
 
 /// The rows of a COPY TO's query, on their way to the front end's sink: the

@@ -6,58 +6,13 @@
 //! Cursors end with their transaction, except `WITH HOLD` ones, which a COMMIT
 //! keeps until the session closes them.
 
-use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 
-use super::result::{Completion, ResultSink};
-use super::session::{CursorId, Session, TransactionState};
-use super::{Column, Value};
+use super::state::{NamedCursor, Rows, Session, TransactionState, no_cursor};
+use crate::engine::result::{Column, Completion, ResultSink};
+use crate::engine::value::Value;
 use crate::error::{Error, ErrorKind};
 use crate::sql::{CommandKind, CursorCommand, Statement};
-
-#[derive(Default)]
-pub(super) struct NamedCursors {
-    by_name: HashMap<String, NamedCursor>,
-}
-
-struct NamedCursor {
-    columns: Arc<Vec<Column>>,
-    rows: Rows,
-    hold: bool,
-}
-
-enum Rows {
-    /// Read from SQLite as they are fetched.
-    Open(CursorId),
-    /// Run whole when declared.
-    Kept(VecDeque<Vec<Value>>),
-    /// Every row was fetched.
-    Done,
-}
-
-impl NamedCursors {
-    /// The transaction ended: its cursors go, and a COMMIT keeps `WITH HOLD` ones.
-    pub(super) fn end_transaction(&mut self, committed: bool) {
-        self.by_name
-            .retain(|_, cursor| committed && cursor.hold && !matches!(cursor.rows, Rows::Open(_)));
-    }
-
-    /// The columns `FETCH` from cursor `name` returns.
-    pub(super) fn columns(&self, name: &str) -> Result<Arc<Vec<Column>>, Error> {
-        Ok(self.find(name)?.columns.clone())
-    }
-
-    fn find(&self, name: &str) -> Result<&NamedCursor, Error> {
-        self.by_name.get(name).ok_or_else(|| no_cursor(name))
-    }
-}
-
-fn no_cursor(name: &str) -> Error {
-    Error::new(
-        ErrorKind::InvalidCursorName,
-        format!("cursor \"{name}\" does not exist"),
-    )
-}
 
 impl Session {
     /// The columns of the cursor `name` made with DECLARE.

@@ -1,0 +1,17 @@
+//! Object ids in the emulated catalog. A schema object's oid is 16384 plus its
+//! `sqlite_schema` rowid; what has no rowid of its own (a synthetic primary-key
+//! index, constraints, enum types and labels) gets an oid in a range of its own,
+//! derived from the ids of what it belongs to.
+
+pub(super) const FIRST_OID: i64 = 16384;
+pub(super) const SYNTHETIC_INDEX: i64 = 1 << 24;
+pub(super) const CONSTRAINT: i64 = 1 << 25;
+pub(super) const FOREIGN_KEY: i64 = 1 << 26;
+pub(super) const CHECK: i64 = 1 << 27;
+/// Enum types: this plus the rowid of their first label's row.
+pub(super) const ENUM_TYPE: i64 = 1 << 29;
+/// Enum labels (`pg_enum.oid`): this plus their row's rowid.
+pub(super) const ENUM_LABEL: i64 = 1 << 30;
+pub(super) const ROLE_OID: i64 = 10;
+pub(super) const PUBLIC_NAMESPACE: i64 = 2200;
+pub(super) const DATABASE_OID: i64 = 16383;

@@ -1,0 +1,198 @@
+//! Filling the emulated catalog: the relations made on a connection's first
+//! catalog query, the rows that never change (namespaces, types, functions),
+//! the rows read from the schema when it changed, and the rows of the session
+//! and of litewire's own tables (sequences, comments, enum types) every time.
+
+use std::fmt::Write as _;
+
+use sqlx::{AssertSqlSafe, SqliteConnection};
+
+use super::enum_types::{catalog_rows as enum_rows, remember_enums};
+use super::introspect::read_schema;
+use super::oids::{DATABASE_OID, ENUM_LABEL, ENUM_TYPE, PUBLIC_NAMESPACE, ROLE_OID};
+use super::rows::{insert, schema_rows};
+use super::sequence_rows::catalog_rows as sequence_rows;
+use super::types::TYPES;
+use crate::engine::functions;
+use crate::engine::identity::SessionIdentity;
+use crate::engine::settings::Settings;
+use crate::error::Error;
+use crate::sql::COMMENTS_TABLE;
+use crate::sql::quote::literal;
+use crate::sql::relations::{Contents, Definition, RELATIONS};
+
+/// Brings the catalog tables of this connection up to date with the schema and
+/// with the session, creating them on first use.
+pub(in crate::engine) async fn prepare(
+    conn: &mut SqliteConnection,
+    identity: &SessionIdentity,
+    settings: &Settings,
+) -> Result<(), Error> {
+    let created: Option<i64> = sqlx::query_scalar(
+        "SELECT 1 FROM temp.sqlite_schema WHERE name = 'litewire_catalog_state'",
+    )
+    .fetch_optional(&mut *conn)
+    .await?;
+    let mut script = String::from("SAVEPOINT litewire_catalog;\n");
+    if created.is_none() {
+        create_relations(&mut script);
+        static_rows(&mut script);
+    }
+    let version: i64 = sqlx::query_scalar("PRAGMA main.schema_version")
+        .fetch_one(&mut *conn)
+        .await?;
+    let filled: Option<i64> = match created {
+        Some(_) => {
+            sqlx::query_scalar("SELECT schema_version FROM temp.litewire_catalog_state")
+                .fetch_optional(&mut *conn)
+                .await?
+        }
+        None => None,
+    };
+    if filled != Some(version) {
+        let schema = read_schema(conn).await?;
+        schema_rows(&mut script, &schema);
+        let _ = writeln!(
+            script,
+            "DELETE FROM temp.litewire_catalog_state; INSERT INTO temp.litewire_catalog_state VALUES ({version});"
+        );
+    }
+    // Sequences, comments and enum types are rows, not schema: their relations
+    // are filled every time.
+    let own_tables: Vec<String> = sqlx::query_scalar(
+        "SELECT name FROM main.sqlite_schema WHERE type = 'table' \
+         AND name IN ('litewire_sequences', 'litewire_comments', 'litewire_enums')",
+    )
+    .fetch_all(&mut *conn)
+    .await?;
+    if own_tables.iter().any(|t| t == "litewire_sequences") {
+        script.push_str(&sequence_rows());
+    }
+    if own_tables.iter().any(|t| t == COMMENTS_TABLE) {
+        script.push_str(&comment_rows());
+    }
+    // So are enum types.
+    let enums = own_tables.iter().any(|t| t == "litewire_enums");
+    if enums {
+        script.push_str(&enum_rows(ENUM_TYPE, ENUM_LABEL));
+    }
+    session_rows(&mut script, identity, settings);
+    script.push_str("RELEASE litewire_catalog;\n");
+    sqlx::raw_sql(AssertSqlSafe(script))
+        .execute(&mut *conn)
+        .await?;
+    if enums {
+        remember_enums(conn).await?;
+    }
+    Ok(())
+}
+
+/// `pg_description`'s rows, from the comments `COMMENT ON` kept (see
+/// `sql::comments`): a relation's with `objsubid` 0, a column's with its number.
+/// Comments whose object is gone are left out.
+fn comment_rows() -> String {
+    format!(
+        "DELETE FROM temp.pg_description;\n\
+         INSERT INTO temp.pg_description SELECT c.oid, 1259, coalesce(a.attnum, 0), m.description \
+         FROM main.{COMMENTS_TABLE} m JOIN temp.pg_class c ON c.relname = m.relation COLLATE NOCASE \
+         LEFT JOIN temp.pg_attribute a ON m.column_name <> '' AND a.attrelid = c.oid \
+         AND a.attname = m.column_name COLLATE NOCASE \
+         WHERE m.column_name = '' OR a.attnum IS NOT NULL;\n"
+    )
+}
+
+fn session_rows(script: &mut String, identity: &SessionIdentity, settings: &Settings) {
+    for relation in RELATIONS.iter().filter(|r| r.contents == Contents::Session) {
+        let _ = writeln!(script, "DELETE FROM temp.{};", relation.name);
+    }
+    let user = literal(&identity.user);
+    insert(
+        script,
+        "litewire_session",
+        &[
+            user.clone(),
+            literal(&identity.database),
+            identity.backend_pid.to_string(),
+        ],
+    );
+    let _ = writeln!(
+        script,
+        "INSERT INTO temp.pg_roles VALUES ({user}, true, true, true, true, true, true, -1, '********', NULL, true, NULL, {ROLE_OID});"
+    );
+    let _ = writeln!(
+        script,
+        "INSERT INTO temp.pg_user VALUES ({user}, {ROLE_OID}, true, true, true, true, '********', NULL, NULL);"
+    );
+    let _ = writeln!(
+        script,
+        "INSERT INTO temp.pg_database VALUES ({DATABASE_OID}, {}, {ROLE_OID}, 6, 'c', false, true, -1, 1663, 'C.UTF-8', 'C.UTF-8', NULL, NULL);",
+        literal(&identity.database)
+    );
+    for (name, value, description) in settings.all() {
+        let _ = writeln!(
+            script,
+            "INSERT INTO temp.pg_settings VALUES ({}, {}, NULL, 'litewire', {}, NULL, 'user', 'string', 'session', NULL, NULL, NULL, NULL, NULL, NULL, NULL, false);",
+            literal(&name),
+            literal(&value),
+            literal(description)
+        );
+    }
+}
+
+/// The `pg_type` columns `static_rows` fills (the others keep their defaults).
+const PG_TYPE_COLUMNS: &str = "oid, typname, typnamespace, typowner, typlen, typbyval, typtype, typcategory, typispreferred, typisdefined, typdelim, typrelid, typelem, typarray, typbasetype, typtypmod, typndims, typcollation, typdefault, typacl";
+
+fn static_rows(script: &mut String) {
+    for (oid, name) in [
+        (11, "pg_catalog"),
+        (99, "pg_toast"),
+        (PUBLIC_NAMESPACE, "public"),
+        (13183, "information_schema"),
+    ] {
+        let _ = writeln!(
+            script,
+            "INSERT INTO temp.pg_namespace VALUES ({oid}, {}, {ROLE_OID}, NULL);",
+            literal(name)
+        );
+    }
+    script.push_str(&functions::catalog_rows());
+    for t in TYPES {
+        let collation = if t.category == "S" { 100 } else { 0 };
+        let _ = writeln!(
+            script,
+            "INSERT INTO temp.pg_type ({PG_TYPE_COLUMNS}) VALUES ({}, {}, 11, {ROLE_OID}, {}, {}, 'b', {}, false, true, ',', 0, 0, {}, 0, -1, 0, {collation}, NULL, NULL);",
+            t.oid,
+            literal(t.name),
+            t.len,
+            t.len > 0 && t.len <= 8,
+            literal(t.category),
+            t.array
+        );
+        let _ = writeln!(
+            script,
+            "INSERT INTO temp.pg_type ({PG_TYPE_COLUMNS}) VALUES ({}, {}, 11, {ROLE_OID}, -1, false, 'b', 'A', false, true, ',', 0, {}, 0, 0, -1, 0, {collation}, NULL, NULL);",
+            t.array,
+            literal(&format!("_{}", t.name)),
+            t.oid
+        );
+    }
+    script.push_str(
+        "INSERT INTO temp.pg_am VALUES (2, 'heap', 't'), (403, 'btree', 'i');\n\
+         INSERT INTO temp.pg_collation VALUES (100, 'default', 11, 'd', 6, NULL, NULL), (950, 'C', 11, 'c', -1, 'C', 'C'), (951, 'POSIX', 11, 'c', -1, 'POSIX', 'POSIX');\n\
+         INSERT INTO temp.pg_tablespace VALUES (1663, 'pg_default', 10, NULL, NULL), (1664, 'pg_global', 10, NULL, NULL);\n",
+    );
+}
+
+/// Creates every catalog relation of the list in the connection's temp schema.
+fn create_relations(script: &mut String) {
+    for relation in RELATIONS {
+        let _ = match relation.definition {
+            Definition::Table(columns) => {
+                writeln!(script, "CREATE TEMP TABLE {} ({columns});", relation.name)
+            }
+            Definition::View(body) => {
+                writeln!(script, "CREATE TEMP VIEW {} {body};", relation.name)
+            }
+        };
+    }
+}

@@ -1,0 +1,355 @@
+//! The database every front end shares: the readers' pool, the writer
+//! connection and its write permit, the fresh-snapshot pool, the caches, and
+//! the connections parked between sessions.
+//!
+//! Readers run concurrently on pooled connections (in the configured cache mode);
+//! a [`Session`] pins one for its life. Writers take the write permit first, a
+//! fair FIFO semaphore, so they queue inside litewire instead of spinning in
+//! SQLite's busy handler, and no "database is locked" reaches a client; the
+//! permit's holder writes on the writer connection, which has a page cache of its
+//! own, so that the shared cache's table locks never make a reader wait for a
+//! writer or a writer for a reader (see `Session::run` and `snapshots`).
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use sqlx::{Row, SqlitePool};
+use tokio::sync::Semaphore;
+
+use super::connection::HeldConnection;
+use super::control::{Controls, StopReason};
+use super::declared_types::DeclaredTypes;
+use super::settings::ServerDefaults;
+use super::snapshots::SharedReads;
+use super::{catalog, pool, sequences};
+use crate::config::{CacheMode, Config};
+use crate::error::Error;
+
+/// Facts about the running server, reported at startup and by `GET /version`.
+#[derive(Debug, Clone)]
+pub struct ServerInfo {
+    pub version: &'static str,
+    pub sqlite_version: String,
+    pub compile_options: Vec<String>,
+    pub cache: CacheMode,
+}
+
+impl ServerInfo {
+    /// What SQLite's build lacks of `.cargo/config.toml`'s flags (empty when it has
+    /// them all): each missing flag puts a process-wide mutex on a hot path.
+    pub fn build_defects(&self) -> Vec<&'static str> {
+        let has = |option: &str| self.compile_options.iter().any(|o| o == option);
+        let mut defects = Vec::new();
+        if !has("DEFAULT_MEMSTATUS=0") {
+            defects.push(
+                "built without SQLITE_DEFAULT_MEMSTATUS=0: every allocation takes a global mutex",
+            );
+        }
+        if has("ENABLE_MEMORY_MANAGEMENT") {
+            defects.push(
+                "built with SQLITE_ENABLE_MEMORY_MANAGEMENT: every page fetch takes a global mutex",
+            );
+        }
+        defects
+    }
+}
+
+/// The shared engine: pool, write permit, caches.
+#[derive(Debug)]
+pub struct Engine {
+    /// The readers: each session holds one of these connections.
+    pool: SqlitePool,
+    /// The writer: one connection, used by whoever holds the write permit.
+    writer_pool: SqlitePool,
+    /// The writer connection while no session holds it.
+    writer_idle: Mutex<Option<HeldConnection>>,
+    /// With the shared cache: the reads in flight on it, to tell when its snapshot
+    /// misses a commit (see `snapshots`).
+    pub(super) shared_reads: Option<Arc<SharedReads>>,
+    /// Connections with a private cache, for reads that the shared cache would
+    /// answer from an old snapshot.
+    fresh_pool: SqlitePool,
+    pub(super) write_permit: Arc<Semaphore>,
+    /// The sequences' counters (see `sequences`).
+    sequences: Arc<sequences::Sequences>,
+    pub(super) declared_types: DeclaredTypes,
+    info: ServerInfo,
+    pub(super) write_wait: Duration,
+    pub(super) allow_attach: bool,
+    /// Prepared statements each session keeps.
+    statement_cache: usize,
+    /// Connections of ended sessions, with their prepared statements and locked
+    /// handles, for the next session: handing one back to SQLx's pool costs a ping
+    /// through the connection's thread and loses what was prepared on it.
+    idle: Mutex<Idle>,
+    max_connections: usize,
+    /// How a connection is cleaned between sessions.
+    reset: pool::Reset,
+    /// How many sessions hold a connection of the readers' pool.
+    holding: Arc<AtomicUsize>,
+    /// Every session's statement control (shutdown stops them all).
+    pub(super) controls: Arc<Controls>,
+    /// The server's defaults for the timeout settings, as `SHOW` prints them.
+    pub(super) timeout_defaults: Arc<ServerDefaults>,
+    /// The connection `/health` asks, outside the pool: a full pool must not make
+    /// the server look dead.
+    health: tokio::sync::Mutex<Option<sqlx::SqliteConnection>>,
+    health_options: sqlx::sqlite::SqliteConnectOptions,
+}
+
+/// The parked connections; once the engine closes, nothing more is parked (the
+/// pool's close waits for every connection to come back).
+#[derive(Debug, Default)]
+struct Idle {
+    connections: Vec<HeldConnection>,
+    closed: bool,
+}
+
+impl Engine {
+    /// Opens (creating if needed) the database file and its pool.
+    pub async fn open(config: &Config) -> Result<Arc<Engine>, Error> {
+        let sequences = Arc::new(sequences::Sequences::default());
+        let pool = pool::connect(config, &sequences).await?;
+        let writer_pool = pool::connect_writer(config, &sequences).await?;
+        let fresh_pool = pool::connect_fresh(config, &sequences).await?;
+        let info = read_server_info(&pool, config.cache).await?;
+        catalog::remember_enums(&mut *pool.acquire().await?).await?;
+        Ok(Arc::new(Engine {
+            pool,
+            writer_pool,
+            writer_idle: Mutex::new(None),
+            shared_reads: (config.cache == CacheMode::Shared).then(Arc::default),
+            fresh_pool,
+            write_permit: Arc::new(Semaphore::new(1)),
+            sequences,
+            declared_types: DeclaredTypes::default(),
+            info,
+            write_wait: config.busy_timeout(),
+            allow_attach: config.allow_attach,
+            statement_cache: config.statement_cache,
+            idle: Mutex::new(Idle::default()),
+            max_connections: config.max_connections as usize,
+            reset: pool::Reset::new(config),
+            holding: Arc::default(),
+            controls: Arc::default(),
+            // Those that are off (0, as the built-in defaults) need not be set.
+            timeout_defaults: Arc::new(ServerDefaults::new(
+                [
+                    ("statement_timeout", config.statement_timeout_ms),
+                    ("lock_timeout", config.lock_timeout_ms),
+                    (
+                        "idle_in_transaction_session_timeout",
+                        config.idle_in_transaction_timeout_ms,
+                    ),
+                ]
+                .into_iter()
+                .filter(|(_, millis)| *millis != 0)
+                .map(|(name, millis)| (name, millis.to_string()))
+                .collect(),
+            )),
+            health: tokio::sync::Mutex::new(None),
+            health_options: pool::health_options(config),
+        }))
+    }
+
+    /// Checks that the database answers a query, on a connection of its own: it
+    /// never waits for the pool, nor for sessions' statements.
+    pub async fn ping(self: &Arc<Self>) -> Result<(), Error> {
+        use sqlx::{ConnectOptions, Connection};
+        let mut health = self.health.lock().await;
+        let conn = match &mut *health {
+            Some(conn) => conn,
+            empty => empty.insert(self.health_options.connect().await?),
+        };
+        let answered = sqlx::query("SELECT count(*) FROM sqlite_schema")
+            .fetch_one(&mut *conn)
+            .await;
+        if answered.is_err() {
+            // Opened afresh on the next check.
+            if let Some(conn) = health.take() {
+                let _ = conn.close().await;
+            }
+        }
+        answered.map(drop).map_err(Error::from)
+    }
+
+    /// Whether a new session would get a connection without waiting for one.
+    /// (Counted by the sessions holding one: the pool's own count also holds
+    /// connections it is opening or closing, which no session waits long for.)
+    pub fn has_free_connection(&self) -> bool {
+        self.holding.load(Ordering::Acquire) < self.max_connections
+    }
+
+    /// Counts a session as holding one of the readers' connections, until dropped.
+    pub(super) fn hold(&self) -> Holding {
+        self.holding.fetch_add(1, Ordering::AcqRel);
+        Holding(self.holding.clone())
+    }
+
+    /// Stops every session's running statement (cancel, shutdown); at shutdown,
+    /// statements started afterwards stop at once too.
+    pub fn stop_all(&self, reason: StopReason) {
+        self.controls.stop_all(reason);
+    }
+
+    /// A connection for a new session: an idle one if there is one (reset if its
+    /// last session may have left state on it), else one from the pool (reset
+    /// when it went back).
+    pub(super) async fn connection(&self) -> Result<HeldConnection, Error> {
+        let idle = self
+            .idle
+            .lock()
+            .ok()
+            .and_then(|mut idle| idle.connections.pop());
+        match idle {
+            Some(mut idle) => {
+                if idle.take_dirty() {
+                    self.reset(&mut idle).await?;
+                }
+                Ok(idle)
+            }
+            None => HeldConnection::acquire(&self.pool, self.statement_cache).await,
+        }
+    }
+
+    /// The writer connection, for the holder of the write permit (reset if its
+    /// last holder may have left state on it).
+    pub(super) async fn writer(&self) -> Result<HeldConnection, Error> {
+        let idle = self
+            .writer_idle
+            .lock()
+            .ok()
+            .and_then(|mut idle| idle.take());
+        match idle {
+            Some(mut writer) => {
+                if writer.take_dirty() {
+                    self.reset(&mut writer).await?;
+                }
+                Ok(writer)
+            }
+            None => HeldConnection::acquire(&self.writer_pool, self.statement_cache).await,
+        }
+    }
+
+    /// A connection with a private cache, for one read (see `snapshots`).
+    pub(super) async fn fresh_reader(&self) -> Result<HeldConnection, Error> {
+        HeldConnection::acquire(&self.fresh_pool, self.statement_cache).await
+    }
+
+    /// Keeps the writer connection, outside any transaction, for the next holder
+    /// of the write permit.
+    pub(super) fn park_writer(&self, writer: HeldConnection) {
+        let rejected = match self.writer_idle.lock() {
+            Ok(mut idle) if idle.is_none() && !self.idle_closed() => {
+                *idle = Some(writer);
+                None
+            }
+            _ => Some(writer),
+        };
+        drop(rejected);
+    }
+
+    fn idle_closed(&self) -> bool {
+        self.idle.lock().map_or(true, |idle| idle.closed)
+    }
+
+    /// Resets a connection for a new session (see `pool::Reset`).
+    pub(super) async fn reset(&self, conn: &mut HeldConnection) -> Result<(), Error> {
+        self.reset.run(conn.sqlx()).await.map_err(Error::from)
+    }
+
+    /// Keeps an ended session's connection for the next session, or gives it
+    /// back to the pool when enough are kept or sessions may be waiting for one.
+    pub(super) fn park(&self, idle: HeldConnection) {
+        // Sessions wait for the pool only when it is at its size limit, and only a
+        // connection given back to the pool wakes them: then none is kept.
+        let pool_full = self.pool.size() as usize >= self.max_connections;
+        let rejected = match self.idle.lock() {
+            Ok(mut parked)
+                if !pool_full
+                    && !parked.closed
+                    && parked.connections.len() < self.max_connections =>
+            {
+                parked.connections.push(idle);
+                None
+            }
+            _ => Some(idle),
+        };
+        drop(rejected);
+    }
+
+    pub fn info(&self) -> &ServerInfo {
+        &self.info
+    }
+
+    /// Closes every connection and checkpoints the WAL into the file.
+    pub async fn close(&self) {
+        let idle = match self.idle.lock() {
+            Ok(mut idle) => {
+                idle.closed = true;
+                std::mem::take(&mut idle.connections)
+            }
+            Err(_) => Vec::new(),
+        };
+        drop(idle);
+        let writer = self
+            .writer_idle
+            .lock()
+            .ok()
+            .and_then(|mut idle| idle.take());
+        drop(writer);
+        self.writer_pool.close().await;
+        self.fresh_pool.close().await;
+        if let Some(conn) = self.health.lock().await.take() {
+            use sqlx::Connection;
+            let _ = conn.close().await;
+        }
+        self.pool.close().await;
+        // The last connection to close checkpoints the WAL into the file; a
+        // discarded connection still closing behind could be that one, so the
+        // checkpoint is made here too.
+        use sqlx::{ConnectOptions, Connection};
+        if let Ok(mut conn) = self.health_options.connect().await {
+            // Values handed out in rolled-back transactions are not handed out
+            // again (see `sequences`).
+            self.sequences.persist(&mut conn).await;
+            let checkpoint = sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)")
+                .execute(&mut conn)
+                .await;
+            if let Err(error) = checkpoint {
+                tracing::warn!(%error, "WAL checkpoint at shutdown");
+            }
+            let _ = conn.close().await;
+        }
+    }
+}
+
+async fn read_server_info(pool: &SqlitePool, cache: CacheMode) -> Result<ServerInfo, Error> {
+    let mut conn = pool.acquire().await?;
+    let sqlite_version: String = sqlx::query("SELECT sqlite_version()")
+        .fetch_one(&mut *conn)
+        .await?
+        .try_get(0)?;
+    let compile_options = sqlx::query("SELECT compile_options FROM pragma_compile_options")
+        .fetch_all(&mut *conn)
+        .await?
+        .iter()
+        .map(|row| row.try_get::<String, _>(0))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(ServerInfo {
+        version: env!("CARGO_PKG_VERSION"),
+        sqlite_version,
+        compile_options,
+        cache,
+    })
+}
+
+/// A session's hold on a readers' connection (see `Engine::has_free_connection`).
+pub(super) struct Holding(Arc<AtomicUsize>);
+
+impl Drop for Holding {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::AcqRel);
+    }
+}

@@ -1,0 +1,173 @@
+//! Prepared statements of one connection, cached by their SQL, and preparing
+//! one (or learning, with the shared cache, that a table lock is in the way).
+
+use std::collections::HashMap;
+use std::ffi::c_int;
+use std::ptr::NonNull;
+use std::sync::Arc;
+
+use libsqlite3_sys as ffi;
+use tokio::sync::oneshot;
+
+use super::lock_wait::{SQLITE_LOCKED_SHAREDCACHE, register_unlock_notify};
+use super::values::error;
+use crate::error::{Error, ErrorKind};
+
+/// A prepared statement, finalized when dropped.
+pub(super) struct Prepared(pub(super) NonNull<ffi::sqlite3_stmt>);
+
+// SAFETY: SQLite is built thread-safe (serialized); a statement is only used while
+// its connection is locked for the user, from one task at a time.
+unsafe impl Send for Prepared {}
+
+// SAFETY: nothing reads or runs a statement through a shared reference: it is
+// only used through `&mut Statements`.
+unsafe impl Sync for Prepared {}
+
+impl Drop for Prepared {
+    fn drop(&mut self) {
+        // SAFETY: the statement was prepared by us and is finalized exactly once.
+        unsafe { ffi::sqlite3_finalize(self.0.as_ptr()) };
+    }
+}
+
+/// Prepared statements of one connection, by SQL. They must be finalized before
+/// the connection closes, so the session drops this before its connection.
+///
+/// Statements with parameters are prepared once and run many times: they get the
+/// configured capacity. Literal SQL (simple queries, HTTP) gets a small cache of
+/// its own: an app's repeated queries hit it, one-off literals (pgbench's simple
+/// mode) only churn it, without evicting the prepared ones.
+#[derive(Default)]
+pub(in crate::engine) struct Statements {
+    prepared: Cache,
+    literals: Cache,
+}
+
+impl Statements {
+    pub(in crate::engine) fn new(capacity: usize) -> Self {
+        Statements {
+            prepared: Cache::new(capacity),
+            literals: Cache::new(LITERAL_CAPACITY),
+        }
+    }
+}
+
+pub(super) const LITERAL_CAPACITY: usize = 16;
+
+/// Looked up before every statement: a fast hash (randomly seeded per process)
+/// rather than SipHash, which cost more than the rest of the lookup.
+#[derive(Default)]
+pub(super) struct Cache {
+    map: HashMap<Arc<str>, Prepared, foldhash::fast::RandomState>,
+    capacity: usize,
+}
+
+impl Cache {
+    fn new(capacity: usize) -> Self {
+        Cache {
+            map: HashMap::default(),
+            capacity,
+        }
+    }
+
+    /// Keeps a prepared statement, making room when the cache is full.
+    fn insert(&mut self, sql: Arc<str>, prepared: Prepared) {
+        if self.map.len() >= self.capacity.max(1)
+            && let Some(evicted) = self.map.keys().next().cloned()
+        {
+            self.map.remove(&evicted);
+        }
+        self.map.insert(sql, prepared);
+    }
+}
+
+/// The prepared statement for `sql`: cached, or prepared now and cached. `Err` of
+/// the inner result: a shared-cache lock to wait for.
+///
+/// # Safety
+/// `db` must be a valid connection handle, locked for the caller.
+pub(super) unsafe fn cached_statement(
+    db: *mut ffi::sqlite3,
+    statements: &mut Statements,
+    sql: &str,
+    parameters: bool,
+) -> Result<Result<Cached, oneshot::Receiver<()>>, Error> {
+    let cache = if parameters {
+        &mut statements.prepared
+    } else {
+        &mut statements.literals
+    };
+    if let Some(prepared) = cache.map.get(sql) {
+        return Ok(Ok(Cached(prepared.0)));
+    }
+    // SAFETY: per the caller.
+    match unsafe { prepare_or_wait(db, sql, parameters)? } {
+        Ok(prepared) => {
+            let cached = Cached(prepared.0);
+            cache.insert(Arc::from(sql), prepared);
+            Ok(Ok(cached))
+        }
+        Err(unlocked) => Ok(Err(unlocked)),
+    }
+}
+
+/// Prepares `sql`, or, when a shared-cache lock is in the way, says when to try
+/// again.
+///
+/// # Safety
+/// `db` must be a valid connection handle, locked for the caller.
+pub(super) unsafe fn prepare_or_wait(
+    db: *mut ffi::sqlite3,
+    sql: &str,
+    persistent: bool,
+) -> Result<Result<Prepared, oneshot::Receiver<()>>, Error> {
+    // SAFETY: per the caller.
+    match unsafe { prepare(db, sql, persistent) } {
+        Err(e) if e.sqlite_code() == Some(SQLITE_LOCKED_SHAREDCACHE) => {
+            // SAFETY: per the caller.
+            unsafe { register_unlock_notify(db, ffi::SQLITE_LOCKED) }.map(Err)
+        }
+        other => other.map(Ok),
+    }
+}
+
+/// # Safety
+/// `db` must be a valid connection handle, locked for the caller.
+pub(super) unsafe fn prepare(
+    db: *mut ffi::sqlite3,
+    sql: &str,
+    persistent: bool,
+) -> Result<Prepared, Error> {
+    let flags = if persistent {
+        ffi::SQLITE_PREPARE_PERSISTENT
+    } else {
+        0
+    };
+    let mut stmt = std::ptr::null_mut();
+    let mut tail = std::ptr::null();
+    let len = c_int::try_from(sql.len())
+        .map_err(|_| Error::new(ErrorKind::InvalidRequest, "statement too long"))?;
+    // SAFETY: `sql` outlives the call; SQLite copies what it keeps.
+    let rc = unsafe {
+        ffi::sqlite3_prepare_v3(db, sql.as_ptr().cast(), len, flags, &mut stmt, &mut tail)
+    };
+    if rc != ffi::SQLITE_OK {
+        // SAFETY: per the caller.
+        return Err(unsafe { error(db, rc) });
+    }
+    match NonNull::new(stmt) {
+        Some(stmt) => Ok(Prepared(stmt)),
+        // Only comments or whitespace: SQLite prepares nothing.
+        None => Err(Error::new(ErrorKind::Syntax, "empty statement")),
+    }
+}
+
+/// A cached statement, as found for one run: its pointer, which stays valid while
+/// the statement stays in the cache (nothing else uses the cache meanwhile).
+#[derive(Clone, Copy)]
+pub(super) struct Cached(pub(super) NonNull<ffi::sqlite3_stmt>);
+
+// SAFETY: SQLite is built thread-safe (serialized); the statement is only used by
+// the session that holds its connection's lock.
+unsafe impl Send for Cached {}

@@ -1,0 +1,451 @@
+//! Arrays, kept as PostgreSQL's text form (`{a,b}`) in SQLite: the functions
+//! the dialect translation builds `ARRAY[...]`, subscripts, `= ANY(...)` and
+//! `array_agg` from, `array_to_string`, and the text form's reader and writer,
+//! which the front ends' array encoding uses too.
+
+use std::ffi::c_int;
+
+use libsqlite3_sys as ffi;
+
+use super::call::{Arg, Call, Out, read_args, set_result};
+use super::definition::{Aggregate, Args, Body, Function, Volatility};
+use crate::sql::quote::parse_bool;
+
+pub(super) const FUNCTIONS: &[Function] = &[
+    Function::pg(
+        "array_to_string",
+        &["anyarray", "text"],
+        "text",
+        Volatility::Stable,
+        array_to_string,
+    ),
+    Function::pg(
+        "array_to_string",
+        &["anyarray", "text", "text"],
+        "text",
+        Volatility::Stable,
+        array_to_string,
+    ),
+    Function::helper(
+        "litewire_array",
+        Args::Variadic("any"),
+        Volatility::Immutable,
+        array,
+    ),
+    Function::helper(
+        "litewire_array_bool",
+        Args::Fixed(&["text"]),
+        Volatility::Immutable,
+        array_bool,
+    ),
+    Function::helper(
+        "litewire_array_contains",
+        Args::Fixed(&["text", "any"]),
+        Volatility::Immutable,
+        array_contains,
+    ),
+    Function::helper(
+        "litewire_array_json",
+        Args::Fixed(&["text"]),
+        Volatility::Immutable,
+        array_json,
+    ),
+    Function::helper(
+        "litewire_array_length",
+        Args::Fixed(&["text"]),
+        Volatility::Immutable,
+        array_length,
+    ),
+    Function::helper(
+        "litewire_array_element",
+        Args::Fixed(&["text", "int4"]),
+        Volatility::Immutable,
+        array_element,
+    ),
+    Function::helper(
+        "litewire_record_field",
+        Args::Fixed(&["text", "int4"]),
+        Volatility::Immutable,
+        record_field,
+    ),
+    Function {
+        name: "litewire_array_agg",
+        args: Args::Fixed(&["anyelement"]),
+        result: "anyarray",
+        volatility: Volatility::Immutable,
+        body: Body::Aggregate(Aggregate {
+            step: array_agg_step,
+            finish: array_agg_final,
+        }),
+        listed: false,
+    },
+];
+
+type ArrayState = Vec<Option<String>>;
+
+/// The aggregate's state: a pointer-sized slot in SQLite's aggregate context that
+/// owns a boxed vector from the first row on.
+///
+/// # Safety
+/// `ctx` must be the context of a running aggregate call.
+unsafe fn array_state(ctx: *mut ffi::sqlite3_context, create: bool) -> *mut *mut ArrayState {
+    let size = if create {
+        std::mem::size_of::<*mut ArrayState>() as c_int
+    } else {
+        0
+    };
+    // SAFETY: per the caller; SQLite zeroes the slot on first allocation.
+    unsafe { ffi::sqlite3_aggregate_context(ctx, size).cast() }
+}
+
+unsafe extern "C" fn array_agg_step(
+    ctx: *mut ffi::sqlite3_context,
+    argc: c_int,
+    argv: *mut *mut ffi::sqlite3_value,
+) {
+    // SAFETY: a running aggregate call with `argc` (1) valid arguments.
+    unsafe {
+        let slot = array_state(ctx, true);
+        if slot.is_null() {
+            ffi::sqlite3_result_error_nomem(ctx);
+            return;
+        }
+        if (*slot).is_null() {
+            *slot = Box::into_raw(Box::default());
+        }
+        let value = read_args(argc, argv).first().and_then(Arg::text);
+        (**slot).push(value);
+    }
+}
+
+unsafe extern "C" fn array_agg_final(ctx: *mut ffi::sqlite3_context) {
+    // SAFETY: the final call of a running aggregate; the box, if any, was made
+    // by `array_agg_step` and is taken back exactly once.
+    unsafe {
+        let slot = array_state(ctx, false);
+        let items = if slot.is_null() || (*slot).is_null() {
+            Vec::new()
+        } else {
+            let items = *Box::from_raw(*slot);
+            *slot = std::ptr::null_mut();
+            items
+        };
+        set_result(ctx, Out::Text(format_array(&items)));
+    }
+}
+
+/// `array_to_string(array, separator [, null_string])`.
+fn array_to_string(_: &Call, args: &[Arg]) -> Out {
+    let (Some(array), Some(sep)) = (args[0].text(), args[1].text()) else {
+        return Out::Null;
+    };
+    let null = args.get(2).and_then(Arg::text);
+    let Some(items) = parse_array(&array) else {
+        return Out::Error(format!("malformed array literal: \"{array}\""));
+    };
+    let parts: Vec<String> = items
+        .into_iter()
+        .filter_map(|item| item.or_else(|| null.clone()))
+        .collect();
+    Out::Text(parts.join(&sep))
+}
+
+/// `litewire_array(a, b, ...)`: PostgreSQL's `ARRAY[a, b, ...]`.
+fn array(_: &Call, args: &[Arg]) -> Out {
+    let items: Vec<Option<String>> = args.iter().map(Arg::text).collect();
+    Out::Text(format_array(&items))
+}
+
+/// `litewire_array_bool(array)`: `array::boolean[]`, each element as a boolean
+/// column stores it (1 or 0), whatever PostgreSQL spelling it had (`t`, `false`).
+fn array_bool(_: &Call, args: &[Arg]) -> Out {
+    let Some(array) = args[0].text() else {
+        return Out::Null;
+    };
+    let Some(items) = parse_array(&array) else {
+        return Out::Error(format!("malformed array literal: \"{array}\""));
+    };
+    let mut bools = Vec::with_capacity(items.len());
+    for item in items {
+        bools.push(match item.as_deref().map(parse_bool) {
+            None => None,
+            Some(Some(b)) => Some(i64::from(b).to_string()),
+            Some(None) => {
+                return Out::Error(format!(
+                    "invalid input syntax for type boolean: \"{}\"",
+                    item.unwrap_or_default()
+                ));
+            }
+        });
+    }
+    Out::Text(format_array(&bools))
+}
+
+/// `litewire_array_contains(array, x)`: PostgreSQL's `x = ANY(array)`.
+fn array_contains(_: &Call, args: &[Arg]) -> Out {
+    let (Some(array), Some(needle)) = (args[0].text(), args[1].text()) else {
+        return Out::Null;
+    };
+    match parse_array(&array) {
+        Some(items) => Out::Int(i64::from(items.iter().flatten().any(|i| *i == needle))),
+        None => Out::Error(format!("malformed array literal: \"{array}\"")),
+    }
+}
+
+/// `litewire_array_json(array)`: the elements as a JSON array, for `json_each`.
+/// A vector (`int2vector`, `oidvector`: `1 2`, as `pg_index.indkey` holds its
+/// column numbers) gives numbers.
+fn array_json(_: &Call, args: &[Arg]) -> Out {
+    let Some(array) = args[0].text() else {
+        return Out::Text("[]".into());
+    };
+    if !array.trim_start().starts_with('{') {
+        let numbers: Option<Vec<i64>> = array.split_whitespace().map(|n| n.parse().ok()).collect();
+        return match numbers {
+            Some(numbers) => Out::Text(serde_json::Value::from(numbers).to_string()),
+            None => Out::Error(format!("malformed vector: \"{array}\"")),
+        };
+    }
+    match parse_array(&array) {
+        Some(items) => Out::Text(serde_json::Value::from(items).to_string()),
+        None => Out::Error(format!("malformed array literal: \"{array}\"")),
+    }
+}
+
+/// The elements of an array (`{a,b}`) or of a vector (`int2vector`,
+/// `oidvector`: `1 2`), and the subscript of the first one.
+fn elements(text: &str) -> Option<(Vec<Option<String>>, i64)> {
+    if text.trim_start().starts_with('{') {
+        return parse_array(text).map(|items| (items, 1));
+    }
+    Some((
+        text.split_whitespace()
+            .map(|s| Some(s.to_owned()))
+            .collect(),
+        0,
+    ))
+}
+
+/// `litewire_array_element(array, i)`: PostgreSQL's `array[i]` (NULL out of
+/// bounds); arrays count from 1, vectors from 0.
+fn array_element(_: &Call, args: &[Arg]) -> Out {
+    let (Some(array), Some(index)) = (args[0].text(), args[1].int()) else {
+        return Out::Null;
+    };
+    let Some((items, first)) = elements(&array) else {
+        return Out::Error(format!("malformed array literal: \"{array}\""));
+    };
+    let item = usize::try_from(index - first)
+        .ok()
+        .and_then(|i| items.into_iter().nth(i))
+        .flatten();
+    match item {
+        Some(item) => match item.parse::<i64>() {
+            Ok(number) => Out::Int(number),
+            Err(_) => Out::Text(item),
+        },
+        None => Out::Null,
+    }
+}
+
+/// `litewire_record_field(record, n)`: the `n`th field (from 1) of a record in
+/// PostgreSQL's text form, `(a,b)`.
+fn record_field(_: &Call, args: &[Arg]) -> Out {
+    let (Some(record), Some(position)) = (args[0].text(), args[1].int()) else {
+        return Out::Null;
+    };
+    let Some(inner) = record
+        .trim()
+        .strip_prefix('(')
+        .and_then(|r| r.strip_suffix(')'))
+    else {
+        return Out::Error(format!("malformed record literal: \"{record}\""));
+    };
+    let field = usize::try_from(position - 1)
+        .ok()
+        .and_then(|i| inner.split(',').nth(i))
+        .filter(|f| !f.is_empty());
+    match field {
+        Some(field) => match field.parse::<i64>() {
+            Ok(number) => Out::Int(number),
+            Err(_) => Out::Text(field.to_owned()),
+        },
+        None => Out::Null,
+    }
+}
+
+/// `litewire_array_length(array)`: NULL for an empty array, as PostgreSQL.
+fn array_length(_: &Call, args: &[Arg]) -> Out {
+    let Some(array) = args[0].text() else {
+        return Out::Null;
+    };
+    match parse_array(&array).map(|items| items.len()) {
+        Some(0) | None => Out::Null,
+        Some(n) => Out::Int(n as i64),
+    }
+}
+
+/// PostgreSQL's text form of a one-dimensional array.
+pub fn format_array(items: &[Option<String>]) -> String {
+    let parts: Vec<String> = items
+        .iter()
+        .map(|item| match item {
+            None => "NULL".to_owned(),
+            Some(s) if needs_quotes(s) => {
+                format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))
+            }
+            Some(s) => s.clone(),
+        })
+        .collect();
+    format!("{{{}}}", parts.join(","))
+}
+
+fn needs_quotes(s: &str) -> bool {
+    s.is_empty()
+        || s.eq_ignore_ascii_case("null")
+        || s.chars()
+            .any(|c| matches!(c, '{' | '}' | ',' | '"' | '\\') || c.is_whitespace())
+}
+
+/// Reads PostgreSQL's text form of a one-dimensional array; `None` if malformed.
+pub fn parse_array(text: &str) -> Option<Vec<Option<String>>> {
+    let inner = text.trim().strip_prefix('{')?.strip_suffix('}')?;
+    let mut items = Vec::new();
+    if inner.trim().is_empty() {
+        return Some(items);
+    }
+    let mut chars = inner.chars().peekable();
+    loop {
+        while chars.peek().is_some_and(|c| c.is_whitespace()) {
+            chars.next();
+        }
+        let item = if chars.peek() == Some(&'"') {
+            chars.next();
+            let mut s = String::new();
+            loop {
+                match chars.next()? {
+                    '\\' => s.push(chars.next()?),
+                    '"' => break,
+                    c => s.push(c),
+                }
+            }
+            Some(s)
+        } else {
+            let mut s = String::new();
+            while let Some(&c) = chars.peek() {
+                if c == ',' {
+                    break;
+                }
+                s.push(c);
+                chars.next();
+            }
+            let s = s.trim().to_owned();
+            (!s.eq_ignore_ascii_case("null")).then_some(s)
+        };
+        items.push(item);
+        while chars.peek().is_some_and(|c| c.is_whitespace()) {
+            chars.next();
+        }
+        match chars.next() {
+            Some(',') => continue,
+            None => return Some(items),
+            Some(_) => return None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::call::tests::{call, text};
+    use super::*;
+
+    #[test]
+    fn arrays_round_trip() {
+        let items = vec![
+            Some("a".into()),
+            None,
+            Some("b c".into()),
+            Some("".into()),
+            Some("q\"x".into()),
+        ];
+        let text_form = format_array(&items);
+        assert_eq!(text_form, r#"{a,NULL,"b c","","q\"x"}"#);
+        assert_eq!(parse_array(&text_form), Some(items));
+        assert_eq!(parse_array("{}"), Some(vec![]));
+        assert_eq!(
+            parse_array("{1, 2}"),
+            Some(vec![Some("1".into()), Some("2".into())])
+        );
+        assert_eq!(parse_array("nope"), None);
+    }
+
+    #[test]
+    fn array_functions() {
+        assert_eq!(
+            text(call(
+                array_to_string,
+                &[Arg::Text("{a,NULL,b}"), Arg::Text(", ")]
+            )),
+            "a, b"
+        );
+        assert_eq!(
+            call(array_contains, &[Arg::Text("{1,2}"), Arg::Int(2)]),
+            Out::Int(1)
+        );
+        assert_eq!(call(array_length, &[Arg::Text("{}")]), Out::Null);
+        assert_eq!(
+            text(call(array_json, &[Arg::Text("{x,NULL}")])),
+            r#"["x",null]"#
+        );
+        assert_eq!(text(call(array_json, &[Arg::Text("2 1")])), "[2,1]");
+        assert_eq!(text(call(array_json, &[Arg::Text("")])), "[]");
+        assert!(matches!(
+            call(array_json, &[Arg::Text("1 x")]),
+            Out::Error(_)
+        ));
+        assert_eq!(
+            text(call(array, &[Arg::Int(1), Arg::Text("a b")])),
+            r#"{1,"a b"}"#
+        );
+        assert_eq!(
+            text(call(array_bool, &[Arg::Text("{t,false,NULL,1}")])),
+            "{1,0,NULL,1}"
+        );
+        assert!(matches!(
+            call(array_bool, &[Arg::Text("{maybe}")]),
+            Out::Error(_)
+        ));
+    }
+
+    #[test]
+    fn subscripts_and_record_fields() {
+        assert_eq!(
+            call(array_element, &[Arg::Text("{4,5}"), Arg::Int(2)]),
+            Out::Int(5)
+        );
+        assert_eq!(
+            call(array_element, &[Arg::Text("{4,5}"), Arg::Int(3)]),
+            Out::Null
+        );
+        assert_eq!(
+            call(array_element, &[Arg::Text("{4,5}"), Arg::Int(0)]),
+            Out::Null
+        );
+        assert_eq!(
+            call(array_element, &[Arg::Text("4 5"), Arg::Int(0)]),
+            Out::Int(4)
+        );
+        assert_eq!(
+            text(call(array_element, &[Arg::Text("{a,b}"), Arg::Int(1)])),
+            "a"
+        );
+        assert_eq!(
+            call(record_field, &[Arg::Text("(3,1)"), Arg::Int(2)]),
+            Out::Int(1)
+        );
+        assert!(matches!(
+            call(record_field, &[Arg::Text("3,1"), Arg::Int(1)]),
+            Out::Error(_)
+        ));
+    }
+}

@@ -1,0 +1,69 @@
+//! Catalog and introspection functions psql and drivers call in their catalog
+//! queries: `format_type()`, `pg_size_pretty()`.
+
+use super::call::{Arg, Call, Out};
+use super::definition::{Function, Volatility};
+use crate::engine::catalog::types::format_type;
+
+pub(super) const FUNCTIONS: &[Function] = &[
+    Function::pg(
+        "format_type",
+        &["oid", "int4"],
+        "text",
+        Volatility::Stable,
+        format_type_fn,
+    ),
+    Function::pg(
+        "pg_size_pretty",
+        &["int8"],
+        "text",
+        Volatility::Immutable,
+        size_pretty,
+    ),
+];
+
+/// `format_type(type_oid, typemod)`.
+fn format_type_fn(_: &Call, args: &[Arg]) -> Out {
+    match args[0].int() {
+        Some(oid) => Out::Text(format_type(oid, args[1].int())),
+        None => Out::Null,
+    }
+}
+
+/// `pg_size_pretty(bytes)`, rounding as PostgreSQL does.
+fn size_pretty(_: &Call, args: &[Arg]) -> Out {
+    let Some(mut size) = args[0].int() else {
+        return Out::Null;
+    };
+    const LIMIT: i64 = 10 * 1024;
+    const LIMIT2: i64 = LIMIT * 2 - 1;
+    let half_rounded = |x: i64| (x + if x < 0 { -1 } else { 1 }) / 2;
+    if size.abs() < LIMIT {
+        return Out::Text(format!("{size} bytes"));
+    }
+    // One extra bit is kept for rounding.
+    size >>= 9;
+    for unit in ["kB", "MB", "GB", "TB"] {
+        if size.abs() < LIMIT2 || unit == "TB" {
+            return Out::Text(format!("{} {unit}", half_rounded(size)));
+        }
+        size >>= 10;
+    }
+    Out::Null
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::call::tests::{call, text};
+    use super::*;
+
+    #[test]
+    fn sizes_round_as_postgres() {
+        assert_eq!(text(call(size_pretty, &[Arg::Int(8192)])), "8192 bytes");
+        assert_eq!(text(call(size_pretty, &[Arg::Int(16384)])), "16 kB");
+        assert_eq!(
+            text(call(size_pretty, &[Arg::Int(10 * 1024 * 1024)])),
+            "10 MB"
+        );
+    }
+}

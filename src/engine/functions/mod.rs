@@ -1,0 +1,24 @@
+//! PostgreSQL's SQL functions that SQLite lacks, registered on every connection.
+//!
+//! One file per family (settings, sequences, catalog, arrays, strings, uuid),
+//! each a list of definitions with PostgreSQL's argument and result types and
+//! volatility; `registry` registers them all on a connection and lists them in
+//! `pg_proc`. The dialect translation turns PostgreSQL syntax into calls of
+//! these (`~` into `regexp()`, arrays into the `litewire_array*` helpers). A
+//! function reaches the state it needs (the session's settings, the sequence
+//! counters) through the connection's context (`context`), not the engine.
+
+mod arrays;
+mod call;
+mod catalog;
+mod context;
+mod definition;
+mod registry;
+mod sequences;
+mod settings;
+mod strings;
+mod uuid;
+
+pub use arrays::{format_array, parse_array};
+pub(super) use context::FunctionContext;
+pub(super) use registry::{catalog_rows, register};

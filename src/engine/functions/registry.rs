@@ -1,0 +1,155 @@
+//! The one list of litewire's SQL functions: every family's definitions (see
+//! `definition`), registered on every connection by [`register`] and listed in
+//! `pg_proc` by [`catalog_rows`], so that the catalog names exactly what
+//! exists.
+
+use std::ffi::{CString, c_void};
+use std::fmt::Write as _;
+use std::sync::Arc;
+
+use libsqlite3_sys as ffi;
+
+use super::call::{Registered, call_scalar, release};
+use super::context::FunctionContext;
+use super::definition::{Args, Body, Function, Volatility};
+use super::{arrays, catalog, sequences, settings, strings, uuid};
+use crate::engine::catalog::types::type_oid;
+use crate::engine::sequences::Sequences;
+use crate::sql::quote::literal;
+
+/// Every family's functions.
+fn families() -> [&'static [Function]; 6] {
+    [
+        settings::FUNCTIONS,
+        sequences::FUNCTIONS,
+        catalog::FUNCTIONS,
+        arrays::FUNCTIONS,
+        strings::FUNCTIONS,
+        uuid::FUNCTIONS,
+    ]
+}
+
+/// Every function, in registration order.
+fn all() -> impl Iterator<Item = &'static Function> {
+    families().into_iter().flatten()
+}
+
+/// Registers every function on a new connection, with the state they share.
+///
+/// # Safety
+/// `db` must be a valid, open connection handle that nobody else uses meanwhile.
+pub(in crate::engine) unsafe fn register(
+    db: *mut ffi::sqlite3,
+    sequences: Arc<Sequences>,
+) -> Result<(), String> {
+    let context = FunctionContext::new(sequences);
+    // SAFETY: per the caller.
+    unsafe { FunctionContext::attach(db, &context) }?;
+    for function in all() {
+        let name = CString::new(function.name).map_err(|e| e.to_string())?;
+        let deterministic = match function.volatility {
+            Volatility::Immutable => ffi::SQLITE_DETERMINISTIC,
+            Volatility::Stable | Volatility::Volatile => 0,
+        };
+        let flags = ffi::SQLITE_UTF8 | deterministic;
+        let rc = match function.body {
+            Body::Scalar(body) => {
+                let registered = Box::into_raw(Box::new(Registered {
+                    body,
+                    context: context.clone(),
+                }));
+                // SAFETY: the caller guarantees `db`; the name is copied by SQLite;
+                // SQLite owns `registered` from here and frees it with `release`
+                // (also when registration fails).
+                unsafe {
+                    ffi::sqlite3_create_function_v2(
+                        db,
+                        name.as_ptr(),
+                        function.arity(),
+                        flags,
+                        registered.cast::<c_void>(),
+                        Some(call_scalar),
+                        None,
+                        None,
+                        Some(release),
+                    )
+                }
+            }
+            // SAFETY: as above; the aggregate keeps its state in SQLite's
+            // aggregate context and needs no user data.
+            Body::Aggregate(aggregate) => unsafe {
+                ffi::sqlite3_create_function_v2(
+                    db,
+                    name.as_ptr(),
+                    function.arity(),
+                    flags,
+                    std::ptr::null_mut(),
+                    None,
+                    Some(aggregate.step),
+                    Some(aggregate.finish),
+                    None,
+                )
+            },
+        };
+        if rc != ffi::SQLITE_OK {
+            return Err(format!("registering {}: SQLite error {rc}", function.name));
+        }
+    }
+    Ok(())
+}
+
+/// The first oid of litewire's functions in `pg_proc` (after PostgreSQL's
+/// built-in objects, before user objects' 16384 + rowid).
+const FIRST_OID: i64 = 9000;
+
+/// The oids of PostgreSQL's pseudo-types, which functions take and return but
+/// no column has.
+const PSEUDO_TYPES: &[(&str, i64)] = &[
+    ("any", 2276),
+    ("anyarray", 2277),
+    ("anyelement", 2283),
+    ("record", 2249),
+    ("void", 2278),
+    ("regclass", 2205),
+];
+
+fn oid_of(type_name: &str) -> i64 {
+    PSEUDO_TYPES
+        .iter()
+        .find(|(name, _)| *name == type_name)
+        .map_or_else(|| type_oid(type_name), |(_, oid)| *oid)
+}
+
+/// The SQL that fills `pg_proc` with one row per listed function.
+pub(in crate::engine) fn catalog_rows() -> String {
+    let mut script = String::new();
+    for (index, function) in all().filter(|f| f.listed).enumerate() {
+        let (argtypes, variadic, nargs) = match function.args {
+            Args::Fixed(args) => {
+                let oids: Vec<String> = args.iter().map(|a| oid_of(a).to_string()).collect();
+                (oids.join(" "), 0, args.len())
+            }
+            Args::Variadic(element) => (oid_of(element).to_string(), oid_of(element), 1),
+        };
+        let (kind, volatility) = (
+            match function.body {
+                Body::Scalar(_) => "f",
+                Body::Aggregate(_) => "a",
+            },
+            match function.volatility {
+                Volatility::Immutable => "i",
+                Volatility::Stable => "s",
+                Volatility::Volatile => "v",
+            },
+        );
+        let _ = writeln!(
+            script,
+            "INSERT INTO temp.pg_proc VALUES ({oid}, {name}, 11, 10, 12, 1, 0, {variadic}, 0, '{kind}', false, false, true, false, '{volatility}', 's', {nargs}, 0, {result}, {argtypes}, NULL, NULL, NULL, {name}, NULL);",
+            oid = FIRST_OID + index as i64,
+            name = literal(function.name),
+            result = oid_of(function.result),
+            argtypes = literal(&argtypes),
+        );
+    }
+    script
+}

@@ -1,0 +1,532 @@
+//! Sequence functions: `nextval`, `currval`, `setval`, `lastval` and
+//! `pg_get_serial_sequence` (and `litewire_error`, which sequence DDL's checks
+//! raise). They read and write a sequence's row in `litewire_sequences` on the
+//! connection they run on, inside the caller's statement, and its counter in
+//! the server's memory (see `engine::sequences` for why both).
+
+use std::ffi::{CStr, c_int};
+use std::sync::Arc;
+
+use libsqlite3_sys as ffi;
+
+use super::call::{Arg, Call, Out};
+use super::definition::{Args, Function, Volatility};
+use crate::engine::sequences::{Bounds, Counter, SEQUENCE_OID, SessionValues, advance};
+use crate::sql::quote::identifier_as_postgres;
+use crate::sql::relation_name;
+
+pub(super) const FUNCTIONS: &[Function] = &[
+    Function::pg(
+        "nextval",
+        &["regclass"],
+        "int8",
+        Volatility::Volatile,
+        nextval,
+    ),
+    Function::pg(
+        "currval",
+        &["regclass"],
+        "int8",
+        Volatility::Volatile,
+        currval,
+    ),
+    Function::pg(
+        "setval",
+        &["regclass", "int8"],
+        "int8",
+        Volatility::Volatile,
+        setval,
+    ),
+    Function::pg(
+        "setval",
+        &["regclass", "int8", "bool"],
+        "int8",
+        Volatility::Volatile,
+        setval,
+    ),
+    Function::pg("lastval", &[], "int8", Volatility::Volatile, lastval),
+    Function::pg(
+        "pg_get_serial_sequence",
+        &["text", "text"],
+        "text",
+        Volatility::Stable,
+        serial_sequence,
+    ),
+    Function::helper(
+        "litewire_error",
+        Args::Fixed(&["text"]),
+        Volatility::Volatile,
+        raise,
+    ),
+];
+
+/// A sequence's row.
+struct Row {
+    name: String,
+    bounds: Bounds,
+    last_value: i64,
+    is_called: bool,
+    token: i64,
+}
+
+/// One value of a row read back.
+enum Cell {
+    Int(i64),
+    Text(String),
+    Null,
+}
+
+impl Cell {
+    fn int(&self) -> i64 {
+        match self {
+            Cell::Int(i) => *i,
+            _ => 0,
+        }
+    }
+}
+
+enum Bind<'a> {
+    Int(i64),
+    Text(&'a str),
+}
+
+/// Why a statement inside a function failed: SQLite's primary code and message.
+struct Failure {
+    code: c_int,
+    message: String,
+}
+
+/// Runs `sql` on `db` (inside the statement that called the function) and
+/// returns its first row.
+///
+/// # Safety
+/// `db` must be the connection the calling function runs on.
+unsafe fn first_row(
+    db: *mut ffi::sqlite3,
+    sql: &CStr,
+    binds: &[Bind],
+) -> Result<Option<Vec<Cell>>, Failure> {
+    let failure = |db: *mut ffi::sqlite3, code: c_int| {
+        // SAFETY: `db` is valid; the message is copied at once.
+        let message = unsafe { CStr::from_ptr(ffi::sqlite3_errmsg(db)) }
+            .to_string_lossy()
+            .into_owned();
+        Failure {
+            code: code & 0xff,
+            message,
+        }
+    };
+    let mut stmt = std::ptr::null_mut();
+    // SAFETY: `db` is valid; `sql` is NUL-terminated.
+    let rc =
+        unsafe { ffi::sqlite3_prepare_v2(db, sql.as_ptr(), -1, &mut stmt, std::ptr::null_mut()) };
+    if rc != ffi::SQLITE_OK {
+        return Err(failure(db, rc));
+    }
+    // SAFETY: `stmt` was prepared above and is finalized before returning;
+    // text binds are copied by SQLite (SQLITE_TRANSIENT).
+    unsafe {
+        for (i, bind) in binds.iter().enumerate() {
+            let index = i as c_int + 1;
+            match bind {
+                Bind::Int(v) => ffi::sqlite3_bind_int64(stmt, index, *v),
+                Bind::Text(t) => ffi::sqlite3_bind_text64(
+                    stmt,
+                    index,
+                    t.as_ptr().cast(),
+                    t.len() as u64,
+                    ffi::SQLITE_TRANSIENT(),
+                    ffi::SQLITE_UTF8 as u8,
+                ),
+            };
+        }
+        let rc = ffi::sqlite3_step(stmt);
+        let result = match rc {
+            ffi::SQLITE_ROW => {
+                let width = ffi::sqlite3_column_count(stmt);
+                let row = (0..width)
+                    .map(|i| match ffi::sqlite3_column_type(stmt, i) {
+                        ffi::SQLITE_INTEGER => Cell::Int(ffi::sqlite3_column_int64(stmt, i)),
+                        ffi::SQLITE_TEXT => {
+                            let text = ffi::sqlite3_column_text(stmt, i);
+                            if text.is_null() {
+                                Cell::Null
+                            } else {
+                                Cell::Text(
+                                    CStr::from_ptr(text.cast()).to_string_lossy().into_owned(),
+                                )
+                            }
+                        }
+                        _ => Cell::Null,
+                    })
+                    .collect();
+                Ok(Some(row))
+            }
+            ffi::SQLITE_DONE => Ok(None),
+            other => Err(failure(db, other)),
+        };
+        ffi::sqlite3_finalize(stmt);
+        result
+    }
+}
+
+fn not_found(name: &str) -> String {
+    format!("relation \"{name}\" does not exist")
+}
+
+/// The sequence a function argument names: its text (`'s'`, `'public.s'`) or
+/// its catalog oid.
+///
+/// # Safety
+/// `db` must be the connection the calling function runs on.
+unsafe fn read_row(db: *mut ffi::sqlite3, arg: &Arg) -> Result<Row, String> {
+    const BY_NAME: &CStr = c"SELECT name, increment, min_value, max_value, cycle, last_value, is_called, token FROM main.litewire_sequences WHERE name = ?1";
+    const BY_OID: &CStr = c"SELECT name, increment, min_value, max_value, cycle, last_value, is_called, token FROM main.litewire_sequences WHERE oid = ?1";
+    let (name, found) = match arg {
+        Arg::Text(text) => {
+            let name =
+                relation_name(text).ok_or_else(|| format!("invalid name syntax: \"{text}\""))?;
+            // SAFETY: per the caller.
+            let found = unsafe { first_row(db, BY_NAME, &[Bind::Text(&name)]) };
+            (name, found)
+        }
+        Arg::Int(oid) => {
+            // SAFETY: per the caller.
+            let found = unsafe { first_row(db, BY_OID, &[Bind::Int(oid - SEQUENCE_OID)]) };
+            (oid.to_string(), found)
+        }
+        _ => return Err(format!("invalid name syntax: \"{}\"", arg.display())),
+    };
+    match found {
+        Ok(Some(cells)) => Ok(Row {
+            name: match &cells[0] {
+                Cell::Text(name) => name.clone(),
+                _ => name,
+            },
+            bounds: Bounds {
+                increment: cells[1].int(),
+                min: cells[2].int(),
+                max: cells[3].int(),
+                cycle: cells[4].int() != 0,
+            },
+            last_value: cells[5].int(),
+            is_called: cells[6].int() != 0,
+            token: cells[7].int(),
+        }),
+        Ok(None) => Err(not_found(&name)),
+        // No sequence was ever made in this file.
+        Err(failure) if failure.message.contains("no such table") => Err(not_found(&name)),
+        Err(failure) => Err(failure.message),
+    }
+}
+
+/// Writes a sequence's state to its row, in the caller's transaction.
+///
+/// # Safety
+/// `db` must be the connection the calling function runs on.
+unsafe fn write_row(
+    db: *mut ffi::sqlite3,
+    function: &str,
+    row: &Row,
+    counter: Counter,
+) -> Result<(), String> {
+    const UPDATE: &CStr = c"UPDATE main.litewire_sequences SET last_value = ?1, is_called = ?2 WHERE name = ?3 AND token = ?4";
+    // SAFETY: per the caller.
+    let written = unsafe {
+        first_row(
+            db,
+            UPDATE,
+            &[
+                Bind::Int(counter.last_value),
+                Bind::Int(i64::from(counter.is_called)),
+                Bind::Text(&row.name),
+                Bind::Int(row.token),
+            ],
+        )
+    };
+    written
+        .map(drop)
+        .map_err(|failure| write_failure(function, failure))
+}
+
+/// What a failed write of a sequence's row tells the client.
+fn write_failure(function: &str, failure: Failure) -> String {
+    match failure.code {
+        ffi::SQLITE_AUTH | ffi::SQLITE_READONLY => {
+            format!("cannot execute {function}() in a read-only transaction")
+        }
+        _ => failure.message,
+    }
+}
+
+/// Runs a function body, turning its error into SQLite's.
+fn run(body: impl FnOnce() -> Result<Out, String>) -> Out {
+    body().unwrap_or_else(Out::Error)
+}
+
+/// The values of the session the connection serves now.
+fn session(call: &Call) -> Arc<SessionValues> {
+    call.context.served().sequence_values
+}
+
+/// Refuses a call that would change a sequence while its session is only
+/// describing a statement (the error is never seen: the inference ignores it).
+fn changes_allowed(call: &Call) -> Result<(), String> {
+    match session(call).is_describing() {
+        true => Err("sequences do not change while a statement is described".into()),
+        false => Ok(()),
+    }
+}
+
+/// `nextval(sequence)`.
+fn nextval(call: &Call, args: &[Arg]) -> Out {
+    let db = call.db;
+    if args[0] == Arg::Null {
+        return Out::Null;
+    }
+    run(|| {
+        changes_allowed(call)?;
+        // SAFETY: `db` is the connection this function runs on.
+        if let Some(next) = unsafe { advance_known(call, &args[0]) }? {
+            return Ok(Out::Int(next));
+        }
+        // SAFETY: as above.
+        let row = unsafe { read_row(db, &args[0]) }?;
+        let mut counters = call
+            .context
+            .sequences
+            .counters
+            .lock()
+            .map_err(|_| "the sequence counters are unavailable".to_owned())?;
+        let current = match counters.get(&row.name) {
+            Some(counter) if counter.token == row.token => *counter,
+            _ => Counter {
+                token: row.token,
+                last_value: row.last_value,
+                is_called: row.is_called,
+                bounds: row.bounds,
+            },
+        };
+        let next = if current.is_called {
+            advance(&row.name, &row.bounds, current.last_value)?
+        } else {
+            current.last_value
+        };
+        let counter = Counter {
+            token: row.token,
+            last_value: next,
+            is_called: true,
+            bounds: row.bounds,
+        };
+        // Written while the counter is held: the row never goes back in time.
+        // SAFETY: as above.
+        unsafe { write_row(db, "nextval", &row, counter) }?;
+        counters.insert(row.name.clone(), counter);
+        drop(counters);
+        session(call).record(&row.name, next, true);
+        Ok(Out::Int(next))
+    })
+}
+
+/// `nextval` of a sequence whose counter this server has already advanced:
+/// one statement writes the next value, provided the row still has the
+/// counter's token and definition (no ALTER, DROP or RESTART since). `None`:
+/// the row must be read first.
+///
+/// # Safety
+/// `db` must be the connection the calling function runs on.
+unsafe fn advance_known(call: &Call, arg: &Arg) -> Result<Option<i64>, String> {
+    let db = call.db;
+    const UPDATE: &CStr = c"UPDATE main.litewire_sequences SET last_value = ?1, is_called = 1 WHERE name = ?2 AND token = ?3 AND increment = ?4 AND min_value = ?5 AND max_value = ?6 AND cycle = ?7";
+    let Some(name) = (match arg {
+        Arg::Text(text) => relation_name(text),
+        _ => None,
+    }) else {
+        return Ok(None);
+    };
+    let Ok(mut counters) = call.context.sequences.counters.lock() else {
+        return Ok(None);
+    };
+    let Some(counter) = counters.get(&name).copied() else {
+        return Ok(None);
+    };
+    let bounds = counter.bounds;
+    let next = match counter.is_called {
+        true => match advance(&name, &bounds, counter.last_value) {
+            Ok(next) => next,
+            // Reported after the row is read: its bounds may have changed.
+            Err(_) => return Ok(None),
+        },
+        false => counter.last_value,
+    };
+    // SAFETY: per the caller.
+    let written = unsafe {
+        first_row(
+            db,
+            UPDATE,
+            &[
+                Bind::Int(next),
+                Bind::Text(&name),
+                Bind::Int(counter.token),
+                Bind::Int(bounds.increment),
+                Bind::Int(bounds.min),
+                Bind::Int(bounds.max),
+                Bind::Int(i64::from(bounds.cycle)),
+            ],
+        )
+    };
+    // SAFETY: per the caller; the count is the UPDATE's, which just ran.
+    let changed = written.is_ok() && unsafe { ffi::sqlite3_changes64(db) } == 1;
+    match written {
+        Ok(_) if changed => {
+            counters.insert(
+                name.clone(),
+                Counter {
+                    last_value: next,
+                    is_called: true,
+                    ..counter
+                },
+            );
+            drop(counters);
+            session(call).record(&name, next, true);
+            Ok(Some(next))
+        }
+        Ok(_) => Ok(None),
+        Err(failure) => Err(write_failure("nextval", failure)),
+    }
+}
+
+/// `currval(sequence)`: the value `nextval` last returned in this session.
+fn currval(call: &Call, args: &[Arg]) -> Out {
+    let db = call.db;
+    if args[0] == Arg::Null {
+        return Out::Null;
+    }
+    run(|| {
+        // SAFETY: `db` is the connection this function runs on.
+        let row = unsafe { read_row(db, &args[0]) }?;
+        match session(call).current(&row.name) {
+            Some(value) => Ok(Out::Int(value)),
+            None => Err(format!(
+                "currval of sequence \"{}\" is not yet defined in this session",
+                row.name
+            )),
+        }
+    })
+}
+
+/// `lastval()`: the value `nextval` last returned in this session, of any sequence.
+fn lastval(call: &Call, _args: &[Arg]) -> Out {
+    let db = call.db;
+    run(|| {
+        let undefined = || "lastval is not yet defined in this session".to_owned();
+        let Some((name, value)) = session(call).last() else {
+            return Err(undefined());
+        };
+        // A dropped sequence has no last value any more.
+        // SAFETY: `db` is the connection this function runs on.
+        match unsafe { read_row(db, &Arg::Text(&identifier_as_postgres(&name))) } {
+            Ok(_) => Ok(Out::Int(value)),
+            _ => Err(undefined()),
+        }
+    })
+}
+
+/// `setval(sequence, value [, is_called])`.
+fn setval(call: &Call, args: &[Arg]) -> Out {
+    let db = call.db;
+    if args.contains(&Arg::Null) {
+        return Out::Null;
+    }
+    run(|| {
+        changes_allowed(call)?;
+        let value = match &args[1] {
+            Arg::Int(v) => *v,
+            Arg::Text(t) => t
+                .trim()
+                .parse()
+                .map_err(|_| format!("invalid input syntax for type bigint: \"{t}\""))?,
+            Arg::Real(f) if f.fract() == 0.0 => *f as i64,
+            other => {
+                return Err(format!(
+                    "invalid input syntax for type bigint: \"{}\"",
+                    other.display()
+                ));
+            }
+        };
+        let is_called = match args.get(2) {
+            None => true,
+            Some(Arg::Int(i)) => *i != 0,
+            Some(Arg::Text(t)) => crate::sql::quote::parse_bool(t)
+                .ok_or_else(|| format!("invalid input syntax for type boolean: \"{t}\""))?,
+            Some(other) => {
+                return Err(format!(
+                    "invalid input syntax for type boolean: \"{}\"",
+                    other.display()
+                ));
+            }
+        };
+        // SAFETY: `db` is the connection this function runs on.
+        let row = unsafe { read_row(db, &args[0]) }?;
+        if value < row.bounds.min || value > row.bounds.max {
+            return Err(format!(
+                "setval: value {value} is out of bounds for sequence \"{}\" ({}..{})",
+                row.name, row.bounds.min, row.bounds.max
+            ));
+        }
+        let counter = Counter {
+            token: row.token,
+            last_value: value,
+            is_called,
+            bounds: row.bounds,
+        };
+        let mut counters = call
+            .context
+            .sequences
+            .counters
+            .lock()
+            .map_err(|_| "the sequence counters are unavailable".to_owned())?;
+        // SAFETY: as above.
+        unsafe { write_row(db, "setval", &row, counter) }?;
+        counters.insert(row.name.clone(), counter);
+        drop(counters);
+        if is_called {
+            session(call).record(&row.name, value, false);
+        }
+        Ok(Out::Int(value))
+    })
+}
+
+/// `pg_get_serial_sequence(table, column)`: the sequence a `serial` or identity
+/// column owns, schema-qualified, or NULL.
+fn serial_sequence(call: &Call, args: &[Arg]) -> Out {
+    let db = call.db;
+    const TABLE: &CStr = c"SELECT 1 FROM main.sqlite_schema WHERE type IN ('table', 'view') AND name = ?1 COLLATE NOCASE";
+    const OWNED: &CStr = c"SELECT name FROM main.litewire_sequences WHERE owned_table = ?1 COLLATE NOCASE AND owned_column = ?2";
+    let (Arg::Text(table), Arg::Text(column)) = (&args[0], &args[1]) else {
+        return Out::Null;
+    };
+    let Some(table) = relation_name(table) else {
+        return Out::Error(format!("invalid name syntax: \"{table}\""));
+    };
+    // SAFETY: `db` is the connection this function runs on.
+    match unsafe { first_row(db, TABLE, &[Bind::Text(&table)]) } {
+        Ok(Some(_)) => {}
+        Ok(None) => return Out::Error(not_found(&table)),
+        Err(failure) => return Out::Error(failure.message),
+    }
+    // SAFETY: as above.
+    match unsafe { first_row(db, OWNED, &[Bind::Text(&table), Bind::Text(column)]) } {
+        Ok(Some(cells)) => match &cells[0] {
+            Cell::Text(name) => Out::Text(format!("public.{}", identifier_as_postgres(name))),
+            _ => Out::Null,
+        },
+        // No table of sequences: no sequence at all.
+        Ok(None) | Err(_) => Out::Null,
+    }
+}
+
+/// `litewire_error(message)`: fails with `message` (sequence DDL's checks).
+fn raise(_: &Call, args: &[Arg]) -> Out {
+    Out::Error(args[0].display())
+}

@@ -1,0 +1,99 @@
+//! Settings functions: `current_setting()` and `set_config()`, anywhere in a
+//! statement.
+//!
+//! Drivers call them inside ordinary queries (asyncpg runs `SELECT
+//! current_setting('jit') AS cur, set_config('jit', 'off', false) AS new`
+//! before its type introspection, and later `set_config('jit', $1, false)`), so
+//! they cannot be session commands answered beside SQLite. They read and change
+//! the settings of the session the connection serves now (see `context`), with
+//! `SET`'s rules (see `settings`).
+
+use super::call::{Arg, Call, Out};
+use super::definition::{Function, Volatility};
+use crate::engine::settings::SharedSettings;
+
+pub(super) const FUNCTIONS: &[Function] = &[
+    Function::pg(
+        "current_setting",
+        &["text"],
+        "text",
+        Volatility::Stable,
+        current_setting,
+    ),
+    Function::pg(
+        "current_setting",
+        &["text", "bool"],
+        "text",
+        Volatility::Stable,
+        current_setting,
+    ),
+    Function::pg(
+        "set_config",
+        &["text", "text", "bool"],
+        "text",
+        Volatility::Volatile,
+        set_config,
+    ),
+];
+
+/// The settings of the session the connection serves now.
+fn settings(call: &Call) -> Result<SharedSettings, String> {
+    call.context
+        .served()
+        .settings
+        .ok_or_else(|| "settings are not available on this connection".to_owned())
+}
+
+/// PostgreSQL's boolean input (`true`, `on`, `1`, `t`, ...); SQLite's are integers.
+fn truth(arg: &Arg) -> Option<bool> {
+    match arg {
+        Arg::Null => None,
+        Arg::Int(i) => Some(*i != 0),
+        Arg::Real(f) => Some(*f != 0.0),
+        other => match other.text()?.trim().to_ascii_lowercase().as_str() {
+            "t" | "true" | "on" | "yes" | "y" | "1" => Some(true),
+            _ => Some(false),
+        },
+    }
+}
+
+/// `current_setting(name [, missing_ok])`.
+fn current_setting(call: &Call, args: &[Arg]) -> Out {
+    let Some(name) = args[0].text() else {
+        return Out::Null;
+    };
+    let missing_ok = args.get(1).and_then(truth).unwrap_or(false);
+    let shared = match settings(call) {
+        Ok(shared) => shared,
+        Err(message) => return Out::Error(message),
+    };
+    let value = shared.lock().current_setting(&name, missing_ok);
+    match value {
+        Ok(Some(value)) => Out::Text(value),
+        Ok(None) => Out::Null,
+        Err(error) => Out::Error(error.message),
+    }
+}
+
+/// `set_config(name, value, is_local)`: `SET [LOCAL]`, answering the new value.
+/// While the statement is only described, nothing changes.
+fn set_config(call: &Call, args: &[Arg]) -> Out {
+    let Some(name) = args[0].text() else {
+        return Out::Error("NULL value not allowed for the name of set_config".into());
+    };
+    let value = args[1].text().unwrap_or_default();
+    let local = truth(&args[2]).unwrap_or(false);
+    let shared = match settings(call) {
+        Ok(shared) => shared,
+        Err(message) => return Out::Error(message),
+    };
+    let mut current = shared.lock();
+    let result = match shared.is_describing() {
+        true => current.clone().set_config(&name, &value, local),
+        false => current.set_config(&name, &value, local),
+    };
+    match result {
+        Ok(value) => Out::Text(value),
+        Err(error) => Out::Error(error.message),
+    }
+}

@@ -1,0 +1,191 @@
+//! Running statements: one at a time or a batch as one unit, each under the
+//! session's statement control (cancel, timeouts), with PostgreSQL's rules for
+//! an error inside a transaction (it fails the transaction until ROLLBACK).
+
+use std::time::Instant;
+
+use super::state::{Session, TransactionState};
+use super::transaction::transaction_aborted;
+use crate::engine::result::{QueryResult, ResultSink};
+use crate::engine::value::Value;
+use crate::error::{Error, ErrorKind};
+use crate::sql::{Action, CommandKind, Statement};
+
+impl Session {
+    /// Runs one statement with its parameters (`?1..?N`) and collects its result.
+    pub async fn execute(
+        &mut self,
+        stmt: &Statement,
+        params: &[Value],
+    ) -> Result<QueryResult, Error> {
+        let mut result = QueryResult::empty(stmt.kind);
+        self.execute_into(stmt, params, &mut result).await?;
+        Ok(result)
+    }
+
+    /// Runs one statement with its parameters (`?1..?N`), handing its rows to
+    /// `sink` as SQLite produces them. A failure is reported to the sink and
+    /// returned.
+    pub async fn execute_into<S: ResultSink>(
+        &mut self,
+        stmt: &Statement,
+        params: &[Value],
+        sink: &mut S,
+    ) -> Result<(), Error> {
+        let ran = match sink.begin_statement() {
+            Ok(()) => self.dispatch(stmt, params, sink).await,
+            Err(error) => Err(error),
+        };
+        if let Err(error) = &ran {
+            sink.error(error);
+        }
+        ran
+    }
+
+    pub(super) async fn dispatch<S: ResultSink>(
+        &mut self,
+        stmt: &Statement,
+        params: &[Value],
+        sink: &mut S,
+    ) -> Result<(), Error> {
+        if params.len() != stmt.param_count {
+            return Err(Error::invalid(format!(
+                "the statement takes {} parameters but {} were supplied",
+                stmt.param_count,
+                params.len()
+            )));
+        }
+        let control = self.control.control().clone();
+        control.start(self.deadline());
+        let result = self
+            .execute_statement(stmt, params, sink)
+            .await
+            .map_err(|error| control.explain(error));
+        control.finish();
+        result
+    }
+
+    /// When a statement starting now must stop: `statement_timeout` from now, or
+    /// the session's time limit, whichever comes first.
+    pub(super) fn deadline(&self) -> Option<Instant> {
+        let timeout = self
+            .settings
+            .lock()
+            .duration("statement_timeout")
+            .map(|timeout| Instant::now() + timeout);
+        match (timeout, self.time_limit) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    pub(super) async fn execute_statement<S: ResultSink>(
+        &mut self,
+        stmt: &Statement,
+        params: &[Value],
+        sink: &mut S,
+    ) -> Result<(), Error> {
+        match stmt.action {
+            Action::Begin => self.begin(stmt).await?.send_to(sink).await,
+            Action::Commit => self.commit().await?.send_to(sink).await,
+            Action::Rollback => {
+                self.rollback().await?;
+                QueryResult::empty(CommandKind::Rollback)
+                    .send_to(sink)
+                    .await
+            }
+            _ => self.run_in_transaction(stmt, params, sink).await,
+        }
+    }
+
+    /// Runs several statements as one unit, as PostgreSQL runs a multi-statement
+    /// query string, and collects their results: see `execute_batch_into`.
+    pub async fn execute_batch(
+        &mut self,
+        batch: &[(Statement, Vec<Value>)],
+    ) -> Vec<Result<QueryResult, Error>> {
+        let mut results = Vec::with_capacity(batch.len());
+        self.execute_batch_into(batch, &mut results).await;
+        results
+    }
+
+    /// Runs several statements as one unit, as PostgreSQL runs a multi-statement
+    /// query string: unless the batch manages its own transaction, it runs inside
+    /// one, so a failure leaves none of its writes behind. Stops at the first error;
+    /// a failed implicit COMMIT is one more error after the last statement.
+    pub async fn execute_batch_into<S: ResultSink>(
+        &mut self,
+        batch: &[(Statement, Vec<Value>)],
+        sink: &mut S,
+    ) {
+        // TEMP objects the batch makes must be there for its other statements.
+        if batch.iter().any(|(stmt, _)| stmt.creates_temp) {
+            self.local = true;
+        }
+        let implicit = batch.len() > 1
+            && self.state == TransactionState::Idle
+            && batch
+                .iter()
+                .all(|(stmt, _)| !stmt.action.controls_transaction());
+        if implicit {
+            let writes = batch.iter().any(|(stmt, _)| stmt.writes());
+            if let Err(error) = self.begin_transaction(writes).await {
+                // The first statement is the one that could not start.
+                if sink.begin_statement().is_ok() {
+                    sink.error(&error);
+                }
+                return;
+            }
+        }
+        let mut failed = false;
+        for (stmt, params) in batch {
+            if self.execute_into(stmt, params, sink).await.is_err() {
+                failed = true;
+                break;
+            }
+        }
+        if implicit {
+            if failed {
+                if let Err(error) = self.rollback().await {
+                    tracing::warn!(%error, "rollback of a failed batch");
+                }
+            } else if let Err(error) = self.commit().await {
+                sink.error(&error);
+            }
+        }
+    }
+
+    pub(super) async fn run_in_transaction<S: ResultSink>(
+        &mut self,
+        stmt: &Statement,
+        params: &[Value],
+        sink: &mut S,
+    ) -> Result<(), Error> {
+        match (self.state, stmt.action) {
+            (TransactionState::Failed, Action::RollbackTo) => {}
+            (TransactionState::Failed, _) => return Err(transaction_aborted()),
+            (TransactionState::Idle, Action::Savepoint | Action::Release | Action::RollbackTo) => {
+                return Err(Error::new(
+                    ErrorKind::NoActiveTransaction,
+                    "savepoints can only be used in transaction blocks",
+                ));
+            }
+            (_, Action::WriteFile) if !self.engine.allow_attach => {
+                return Err(Error::new(
+                    ErrorKind::InsufficientPrivilege,
+                    "ATTACH and VACUUM INTO are disabled on this server (see --allow-attach)",
+                ));
+            }
+            _ => {}
+        }
+        let result = self.run(stmt, params, sink).await;
+        match (&result, self.state) {
+            (Err(_), TransactionState::Active) if !self.errors_keep_transaction => {
+                self.state = TransactionState::Failed
+            }
+            (Ok(_), TransactionState::Failed) => self.state = TransactionState::Active,
+            _ => {}
+        }
+        result
+    }
+}

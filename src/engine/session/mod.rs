@@ -1,0 +1,19 @@
+//! Sessions: a client's view of the database and of its transaction.
+//!
+//! `state` holds what a session keeps between statements; each other file is
+//! one concern of its behaviour: running statements (`execute`), transactions
+//! and the write permit (`transaction`), where a statement runs (`routing`),
+//! portals read a batch at a time (`portals`), describing (`describe`),
+//! `DECLARE`/`FETCH`/`CLOSE` (`named_cursors`) and COPY (`copy`).
+
+mod copy;
+mod describe;
+mod execute;
+mod named_cursors;
+mod portals;
+mod routing;
+mod state;
+mod transaction;
+
+pub use copy::CopyIn;
+pub use state::{CursorId, Session, TransactionState};

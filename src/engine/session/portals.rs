@@ -1,0 +1,152 @@
+//! Portals read a batch at a time: a read-only query opened as a cursor on the
+//! session's own connection, its rows fetched as the client asks for them
+//! (an Execute with a row limit, a named cursor that streams).
+
+use super::state::{CursorId, OpenCursor, Session, TransactionState};
+use crate::engine::catalog;
+use crate::engine::control::StatementControl;
+use crate::engine::declared_columns::DeclaredColumns;
+use crate::engine::direct;
+use crate::engine::result::ResultSink;
+use crate::engine::value::Value;
+use crate::error::{Error, ErrorKind};
+use crate::sql::{Action, Plan, Statement};
+
+impl Session {
+    /// Opens a read-only query as a cursor, to fetch its rows a batch at a time
+    /// (a portal run with a row limit). `None`: the statement cannot be one (it
+    /// writes, or must run elsewhere than on the session's own connection): run it
+    /// with `execute_into` instead.
+    pub async fn open_cursor(
+        &mut self,
+        stmt: &Statement,
+        params: &[Value],
+    ) -> Result<Option<CursorId>, Error> {
+        let eligible = matches!(stmt.plan, Plan::Single)
+            && stmt.action == Action::Read
+            && stmt.returns_rows
+            && params.len() == stmt.param_count
+            && self.state != TransactionState::Failed
+            && self.write.is_none()
+            && !self.local
+            && !stmt.pragma;
+        if !eligible {
+            return Ok(None);
+        }
+        let read = match &self.engine.shared_reads {
+            Some(reads) => match reads.begin(false) {
+                Some(read) => Some(read),
+                // The shared cache's snapshot is old: run it whole, elsewhere.
+                None => return Ok(None),
+            },
+            None => None,
+        };
+        let opened = self.open_cursor_here(stmt, params).await;
+        let cursor = match opened {
+            Ok(cursor) => cursor,
+            Err(error) => {
+                self.fail_transaction();
+                return Err(error);
+            }
+        };
+        let id = self.next_cursor;
+        self.next_cursor += 1;
+        self.cursors.insert(
+            id,
+            OpenCursor {
+                cursor,
+                column_types: stmt.column_types.clone(),
+                _read: read,
+            },
+        );
+        Ok(Some(id))
+    }
+
+    pub(super) async fn open_cursor_here(
+        &mut self,
+        stmt: &Statement,
+        params: &[Value],
+    ) -> Result<direct::Cursor, Error> {
+        if stmt.catalog {
+            let (identity, settings) = (self.identity.clone(), self.settings.snapshot());
+            let conn = self.connection().await?;
+            Box::pin(catalog::prepare(conn, &identity, &settings)).await?;
+        }
+        let (handle, _) = self.held().await?.direct().await?;
+        direct::Cursor::open(
+            handle,
+            direct::Query {
+                sql: &stmt.sql,
+                params,
+                kind: stmt.kind,
+                returns_rows: true,
+                parameters: !params.is_empty(),
+            },
+        )
+    }
+
+    /// Hands up to `max_rows` more rows of cursor `id` to `sink` (0: all of
+    /// them), finishing the statement when none is left. Returns whether rows are
+    /// left; a cursor with none left, or that failed, is closed.
+    pub async fn fetch<S: ResultSink>(
+        &mut self,
+        id: CursorId,
+        max_rows: usize,
+        sink: &mut S,
+    ) -> Result<bool, Error> {
+        let fetched = match sink.begin_statement() {
+            Ok(()) => {
+                let control = self.control.control().clone();
+                control.start(self.deadline());
+                let fetched = self.fetch_from(id, max_rows, &control, sink).await;
+                control.finish();
+                fetched.map_err(|error| control.explain(error))
+            }
+            Err(error) => Err(error),
+        };
+        match &fetched {
+            Ok(true) => {}
+            Ok(false) => self.close_cursor(id),
+            Err(error) => {
+                sink.error(error);
+                self.close_cursor(id);
+                self.fail_transaction();
+            }
+        }
+        fetched
+    }
+
+    pub(super) async fn fetch_from<S: ResultSink>(
+        &mut self,
+        id: CursorId,
+        max_rows: usize,
+        control: &StatementControl,
+        sink: &mut S,
+    ) -> Result<bool, Error> {
+        let (Some(open), Some(conn)) = (self.cursors.get_mut(&id), self.conn.as_mut()) else {
+            return Err(Error::new(
+                ErrorKind::UndefinedObject,
+                "the portal's transaction has ended",
+            ));
+        };
+        let (handle, _) = conn.direct().await?;
+        match &open.column_types {
+            Some(types) => {
+                let mut sink = DeclaredColumns::new(sink, types);
+                open.cursor
+                    .fetch(handle, Some(control), max_rows, &mut sink)
+                    .await
+            }
+            None => {
+                open.cursor
+                    .fetch(handle, Some(control), max_rows, sink)
+                    .await
+            }
+        }
+    }
+
+    /// Closes a cursor (its statement is finalized).
+    pub fn close_cursor(&mut self, id: CursorId) {
+        self.cursors.remove(&id);
+    }
+}

@@ -1,0 +1,276 @@
+//! Where a statement runs: writes, and everything in a transaction that has
+//! written, on the writer connection under the write permit; reads on the
+//! session's own connection, each on its own snapshot (or, with the shared
+//! cache, on a fresh private-cache connection when the shared snapshot is
+//! old); PRAGMAs and TEMP objects on the session's own connection for good.
+
+use super::state::{Session, TransactionState};
+use super::transaction::snapshot_conflict;
+use crate::engine::commands;
+use crate::engine::connection::HeldConnection;
+use crate::engine::declared_columns::DeclaredColumns;
+use crate::engine::direct;
+use crate::engine::exec;
+use crate::engine::result::{QueryResult, ResultSink};
+use crate::engine::value::Value;
+use crate::engine::{catalog, enums, rebuild};
+use crate::error::{Error, ErrorKind};
+use crate::sql::{Action, CommandKind, Plan, SessionCommand, Statement};
+
+impl Session {
+    /// Runs a statement where it belongs: writes, and everything in a transaction
+    /// that has written, on the writer connection, under the write permit (for the
+    /// statement alone in autocommit mode, until the end of an explicit
+    /// transaction); reads on the session's own connection, each statement on
+    /// its own snapshot, so a reader never holds a read transaction between
+    /// statements.
+    pub(super) async fn run<S: ResultSink>(
+        &mut self,
+        stmt: &Statement,
+        params: &[Value],
+        sink: &mut S,
+    ) -> Result<(), Error> {
+        let temp = stmt.creates_temp;
+        if temp {
+            self.local = true;
+        }
+        let writer_held = self.write.as_ref().is_some_and(|w| w.conn.is_some());
+        // A session that became local inside a transaction already writing on the
+        // writer connection finishes that transaction there.
+        self.route_local = temp || (!writer_held && (self.local || stmt.pragma));
+        let result = self.run_routed(stmt, params, sink).await;
+        if self.route_local && self.conn.as_ref().is_some_and(|conn| conn.changed()) {
+            // A PRAGMA changed the session's own connection (`foreign_keys = off`
+            // around a migration): its writes must run under it too.
+            self.local = true;
+        }
+        self.route_local = false;
+        self.shared_read = None;
+        self.fresh = None;
+        if self.write.as_ref().is_some_and(|w| !w.transaction) {
+            self.release_write();
+        }
+        result
+    }
+
+    /// `DISCARD ALL`: the connection's own state goes too (TEMP objects, PRAGMAs).
+    pub(super) async fn discard_connection_state(&mut self) -> Result<(), Error> {
+        let (engine, role) = (self.engine.clone(), self.identity.role);
+        self.sequence_values.clear();
+        let (values, settings) = (self.sequence_values.clone(), self.settings.clone());
+        let conn = self.held().await?;
+        engine.reset(conn).await?;
+        conn.assign(role, &values, &settings).await
+    }
+
+    pub(super) async fn run_routed<S: ResultSink>(
+        &mut self,
+        stmt: &Statement,
+        params: &[Value],
+        sink: &mut S,
+    ) -> Result<(), Error> {
+        if let Plan::Session(command) = &stmt.plan {
+            let in_transaction = self.state != TransactionState::Idle;
+            let result = commands::run(
+                &mut self.settings.lock(),
+                in_transaction,
+                command,
+                stmt.kind,
+            )?;
+            if *command == SessionCommand::DiscardAll {
+                // Boxed, as the rare paths below are: the futures of every
+                // statement stay small (they are moved, whole, on each call).
+                Box::pin(self.discard_connection_state()).await?;
+            }
+            return result.send_to(sink).await;
+        }
+        let writes = stmt.writes();
+        if writes && self.read_only {
+            return Err(Error::new(
+                ErrorKind::Sqlite {
+                    code: libsqlite3_sys::SQLITE_READONLY,
+                },
+                "attempt to write a readonly database (the transaction is read-only)",
+            ));
+        }
+        let savepoint = matches!(
+            stmt.action,
+            Action::Savepoint | Action::Release | Action::RollbackTo
+        );
+        match (writes || savepoint, self.state) {
+            (false, _) => {}
+            (true, TransactionState::Idle) => self.acquire_write(false).await?,
+            (true, _) => self.open_write_transaction().await?,
+        }
+        self.read_fresh().await?;
+        if leaves_state(stmt) {
+            self.held().await?.mark_dirty();
+        }
+        let engine = self.engine.clone();
+        if stmt.catalog {
+            let (identity, settings) = (self.identity.clone(), self.settings.snapshot());
+            let conn = self.connection().await?;
+            Box::pin(catalog::prepare(conn, &identity, &settings)).await?;
+        }
+        // A table made with columns of an enum type gets their CHECKs.
+        let with_checks = match writes && enums::makes_table(stmt) {
+            true => enums::with_checks(self.connection().await?, stmt).await?,
+            false => None,
+        };
+        let stmt = with_checks.as_ref().unwrap_or(stmt);
+        let result = match &stmt.plan {
+            // Statements with parameters are prepared once and run many times;
+            // literal SQL (simple queries) rarely repeats.
+            Plan::Single => {
+                let query = direct::Query {
+                    sql: &stmt.sql,
+                    params,
+                    kind: stmt.kind,
+                    returns_rows: stmt.returns_rows,
+                    parameters: !params.is_empty(),
+                };
+                match &stmt.column_types {
+                    Some(types) => {
+                        let mut sink = DeclaredColumns::new(sink, types);
+                        self.run_direct(query, &mut sink).await
+                    }
+                    None => self.run_direct(query, sink).await,
+                }
+            }
+            Plan::CopyTo(copy) => Box::pin(self.copy_to(copy, params, sink)).await,
+            Plan::Script(parts) => {
+                match Box::pin(exec::run_script(self.connection().await?, parts)).await {
+                    Ok(()) => QueryResult::empty(stmt.kind).send_to(sink).await,
+                    Err(error) => Err(error),
+                }
+            }
+            Plan::Nothing => QueryResult::empty(stmt.kind).send_to(sink).await,
+            Plan::CopyFrom(_) => Err(Error::new(
+                ErrorKind::Unsupported,
+                "COPY FROM STDIN needs the PostgreSQL copy protocol",
+            )),
+            Plan::Session(_) => Err(Error::new(
+                ErrorKind::Internal,
+                "session commands do not run on SQLite",
+            )),
+            Plan::Cursor(command) => {
+                self.run_cursor_command(command, stmt.kind, params, sink)
+                    .await
+            }
+            // Boxed, as the other rare paths: every statement's future stays small.
+            Plan::Rebuild(alter) => match Box::pin(rebuild::run(self.held().await?, alter)).await {
+                Ok(()) => QueryResult::empty(stmt.kind).send_to(sink).await,
+                Err(error) => Err(error),
+            },
+            Plan::Enum(change) => match Box::pin(enums::run(self.held().await?, change)).await {
+                Ok(()) => QueryResult::empty(stmt.kind).send_to(sink).await,
+                Err(error) => Err(error),
+            },
+        }
+        .map_err(|error| enums::explain(self.explain(snapshot_conflict(error))));
+        if writes
+            && !matches!(
+                stmt.kind,
+                CommandKind::Insert | CommandKind::Update | CommandKind::Delete
+            )
+        {
+            engine.declared_types.invalidate();
+        }
+        result
+    }
+
+    /// With the shared cache, a statement about to read there registers its read;
+    /// one that would see an old snapshot gets a connection of its own instead
+    /// (but a local session's statements, which need its TEMP objects, stay).
+    pub(super) async fn read_fresh(&mut self) -> Result<(), Error> {
+        let on_writer = !self.route_local && self.write.as_ref().is_some_and(|w| w.conn.is_some());
+        let Some(reads) = &self.engine.shared_reads else {
+            return Ok(());
+        };
+        if on_writer || self.local_read.is_some() {
+            return Ok(());
+        }
+        let local = self.local || self.route_local;
+        match reads.begin(local) {
+            Some(read) => self.shared_read = Some(read),
+            None => {
+                let mut fresh = self.engine.fresh_reader().await?;
+                fresh
+                    .assign(self.identity.role, &self.sequence_values, &self.settings)
+                    .await?;
+                self.fresh = Some(fresh);
+            }
+        }
+        Ok(())
+    }
+
+    /// Runs one SQLite statement on the session's connection, directly (see
+    /// `direct`): no hand-off to SQLx's connection thread.
+    pub(in crate::engine) async fn run_direct<S: ResultSink>(
+        &mut self,
+        query: direct::Query<'_>,
+        sink: &mut S,
+    ) -> Result<(), Error> {
+        let control = self.control.control().clone();
+        let (handle, statements) = self.held().await?.direct().await?;
+        let result = direct::run(handle, statements, query, Some(&control), sink).await;
+        result.map_err(|error| self.explain(error))
+    }
+
+    /// Runs a parameterless statement whose result is only success or failure.
+    pub(super) async fn execute_direct(&mut self, sql: &'static str) -> Result<(), Error> {
+        let (handle, statements) = self.held().await?.direct().await?;
+        direct::execute(handle, statements, sql).await
+    }
+
+    /// The connection, for SQLx to use (the session lets go of its handle).
+    pub(in crate::engine) async fn connection(
+        &mut self,
+    ) -> Result<&mut sqlx::SqliteConnection, Error> {
+        Ok(self.held().await?.sqlx())
+    }
+
+    /// The connection the statement running now uses: the writer connection
+    /// while the session holds it (unless the statement goes to the session's own),
+    /// else the session's own, taken on first use: a parked one, with its prepared
+    /// statements and handle, or one from the pool.
+    pub(super) async fn held(&mut self) -> Result<&mut HeldConnection, Error> {
+        let writer = !self.route_local && self.write.as_ref().is_some_and(|w| w.conn.is_some());
+        if writer && let Some(conn) = self.write.as_mut().and_then(|w| w.conn.as_mut()) {
+            return Ok(conn);
+        }
+        if let Some(fresh) = &mut self.fresh {
+            return Ok(fresh);
+        }
+        let conn = match &mut self.conn {
+            Some(conn) => conn,
+            empty => {
+                let mut conn = self.engine.connection().await?;
+                self.holding = Some(self.engine.hold());
+                conn.assign(self.identity.role, &self.sequence_values, &self.settings)
+                    .await?;
+                empty.insert(conn)
+            }
+        };
+        Ok(conn)
+    }
+}
+
+/// Whether a statement may leave state on its connection that another session
+/// must not see: anything but plain queries, DML and transaction control (DDL,
+/// PRAGMAs in any form, ...), and writes to the emulated catalog's temporary
+/// tables.
+fn leaves_state(stmt: &Statement) -> bool {
+    let plain = matches!(
+        stmt.kind,
+        CommandKind::Select
+            | CommandKind::Insert
+            | CommandKind::Update
+            | CommandKind::Delete
+            | CommandKind::Begin
+            | CommandKind::Commit
+            | CommandKind::Rollback
+            | CommandKind::Copy
+    );
+    !plain || (stmt.catalog && stmt.writes()) || stmt.pragma
+}

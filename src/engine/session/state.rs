@@ -1,0 +1,306 @@
+//! A session: one client's view of the database and of its transaction, and
+//! everything it holds between statements (the behaviour is in the sibling
+//! files, one concern each).
+//!
+//! A session takes a pooled connection on first use and keeps it (pinned) until it
+//! ends, so a busy client pays for no pool round trips; it reads there. Writes go
+//! to the engine's writer connection, under the write permit: a transaction opens
+//! in SQLite at its first write, on the writer, and runs there to its end, so no
+//! read transaction is ever held between statements on the readers' connections
+//! and table locks never cross between readers and the writer (see `run`).
+//! Transaction control is interpreted here, with PostgreSQL's rules: an error
+//! inside a transaction fails it until ROLLBACK, COMMIT of a failed transaction
+//! rolls back, and a session that ends inside a transaction rolls back.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::Arc;
+use std::time::Instant;
+
+use tokio::sync::OwnedSemaphorePermit;
+
+use crate::engine::access::Role;
+use crate::engine::connection::HeldConnection;
+use crate::engine::control::{Registered, StatementControl};
+use crate::engine::database::{Engine, Holding};
+use crate::engine::direct;
+use crate::engine::identity::SessionIdentity;
+use crate::engine::result::Column;
+use crate::engine::sequences::SessionValues;
+use crate::engine::settings::{Settings, SharedSettings};
+use crate::engine::snapshots::SharedRead;
+use crate::engine::value::Value;
+use crate::error::{Error, ErrorKind};
+
+/// Where a session stands with respect to transactions (PostgreSQL's I / T / E).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TransactionState {
+    Idle,
+    Active,
+    Failed,
+}
+
+pub struct Session {
+    pub(super) engine: Arc<Engine>,
+    /// The session's own connection (a reader), taken on first use and kept until
+    /// the session ends.
+    pub(super) conn: Option<HeldConnection>,
+    pub(super) state: TransactionState,
+    /// The right to write, held for a write statement or from a transaction's
+    /// first write to its end, with the writer connection the writes run on.
+    pub(super) write: Option<WriteLock>,
+    /// Whether a SQLite transaction is open (on the writer connection, or on the
+    /// session's own for a session that keeps TEMP objects).
+    pub(super) open: bool,
+    /// The session made TEMP objects, or changed its own connection with a PRAGMA,
+    /// which only that connection has: it runs everything there, writes included
+    /// (under the write permit).
+    pub(super) local: bool,
+    /// The statement running now goes to the session's own connection whatever
+    /// the session holds (a PRAGMA, a TEMP object).
+    pub(super) route_local: bool,
+    /// The statement running now reads on the shared cache (see `snapshots`).
+    pub(super) shared_read: Option<SharedRead>,
+    /// A local session's transaction reads on the shared cache until it ends.
+    pub(super) local_read: Option<SharedRead>,
+    /// A connection with a private cache for the statement running now, which the
+    /// shared cache would answer from an old snapshot.
+    pub(super) fresh: Option<HeldConnection>,
+    /// Statements left open between fetches, on the session's own connection.
+    pub(super) cursors: HashMap<CursorId, OpenCursor>,
+    pub(super) next_cursor: CursorId,
+    pub(super) identity: SessionIdentity,
+    /// Shared with the connections that run its statements (`set_config()`).
+    pub(super) settings: SharedSettings,
+    /// SQLite's rule instead of PostgreSQL's: a failed statement inside a
+    /// transaction undoes only itself, and the transaction goes on.
+    pub(super) errors_keep_transaction: bool,
+    /// The open transaction refuses writes (`begin_read_only`).
+    pub(super) read_only: bool,
+    /// Counts `conn` as held (see `Engine::has_free_connection`).
+    pub(super) holding: Option<Holding>,
+    /// Stops the running statement from outside (cancel, timeout, shutdown).
+    pub(super) control: Registered,
+    /// No statement runs past this (the HTTP front end's request limit).
+    pub(super) time_limit: Option<Instant>,
+    /// The session's `currval`/`lastval` values.
+    pub(super) sequence_values: Arc<SessionValues>,
+    /// Cursors made with `DECLARE` (see `named_cursors`).
+    pub(super) named_cursors: NamedCursors,
+}
+
+/// Names an open cursor of a session.
+pub type CursorId = u64;
+
+/// A cursor and, with the shared cache, the read it keeps in flight there.
+pub(super) struct OpenCursor {
+    pub(super) cursor: direct::Cursor,
+    /// The statement's `column_types`.
+    pub(super) column_types: Option<Arc<[Option<&'static str>]>>,
+    pub(super) _read: Option<SharedRead>,
+}
+
+/// The write permit and, unless the session runs everything on its own
+/// connection, the engine's writer connection, which only the permit's holder uses.
+pub(super) struct WriteLock {
+    pub(super) permit: OwnedSemaphorePermit,
+    pub(super) conn: Option<HeldConnection>,
+    /// Held to the end of the transaction (else: to the end of the statement).
+    pub(super) transaction: bool,
+}
+
+/// Cursors made with `DECLARE` (see `named_cursors`).
+#[derive(Default)]
+pub(super) struct NamedCursors {
+    pub(super) by_name: HashMap<String, NamedCursor>,
+}
+
+pub(super) struct NamedCursor {
+    pub(super) columns: Arc<Vec<Column>>,
+    pub(super) rows: Rows,
+    pub(super) hold: bool,
+}
+
+pub(super) enum Rows {
+    /// Read from SQLite as they are fetched.
+    Open(CursorId),
+    /// Run whole when declared.
+    Kept(VecDeque<Vec<Value>>),
+    /// Every row was fetched.
+    Done,
+}
+
+impl NamedCursors {
+    /// The transaction ended: its cursors go, and a COMMIT keeps `WITH HOLD` ones.
+    pub(super) fn end_transaction(&mut self, committed: bool) {
+        self.by_name
+            .retain(|_, cursor| committed && cursor.hold && !matches!(cursor.rows, Rows::Open(_)));
+    }
+
+    /// The columns `FETCH` from cursor `name` returns.
+    pub(super) fn columns(&self, name: &str) -> Result<Arc<Vec<Column>>, Error> {
+        Ok(self.find(name)?.columns.clone())
+    }
+
+    pub(super) fn find(&self, name: &str) -> Result<&NamedCursor, Error> {
+        self.by_name.get(name).ok_or_else(|| no_cursor(name))
+    }
+}
+
+pub(super) fn no_cursor(name: &str) -> Error {
+    Error::new(
+        ErrorKind::InvalidCursorName,
+        format!("cursor \"{name}\" does not exist"),
+    )
+}
+
+/// Sessions are made by the engine, with its shared parts.
+impl Engine {
+    /// A new session: a client's view of the database, with its own transaction,
+    /// and what it may do (see `access`). Every caller says which role: the one
+    /// its client logged in with, or read-only until it knows.
+    pub fn session(self: &Arc<Self>, role: Role) -> Session {
+        let identity = SessionIdentity {
+            role,
+            ..SessionIdentity::default()
+        };
+        Session::new(self.clone(), identity, Settings::default())
+    }
+
+    /// A session for a client that said who it is and what it wants set.
+    pub fn session_for(self: &Arc<Self>, identity: SessionIdentity, settings: Settings) -> Session {
+        Session::new(self.clone(), identity, settings)
+    }
+}
+
+impl Session {
+    pub(in crate::engine) fn new(
+        engine: Arc<Engine>,
+        identity: SessionIdentity,
+        settings: Settings,
+    ) -> Self {
+        let settings = settings.with_server_defaults(&engine.timeout_defaults);
+        let control = engine.controls.register();
+        Session {
+            engine,
+            conn: None,
+            state: TransactionState::Idle,
+            write: None,
+            open: false,
+            local: false,
+            route_local: false,
+            shared_read: None,
+            local_read: None,
+            fresh: None,
+            cursors: HashMap::new(),
+            next_cursor: 0,
+            identity,
+            settings: SharedSettings::new(settings),
+            errors_keep_transaction: false,
+            read_only: false,
+            holding: None,
+            control,
+            time_limit: None,
+            sequence_values: Arc::default(),
+            named_cursors: NamedCursors::default(),
+        }
+    }
+
+    /// Switches the session to SQLite's rule for errors in a transaction (the
+    /// failed statement alone is undone), for clients that expect SQLite's
+    /// behaviour rather than PostgreSQL's (Hrana).
+    pub fn keep_transaction_on_error(&mut self) {
+        self.errors_keep_transaction = true;
+    }
+
+    /// What stops this session's running statement from outside.
+    pub fn control(&self) -> Arc<StatementControl> {
+        self.control.control().clone()
+    }
+
+    /// No statement of this session runs past `limit` (`None`: no limit but
+    /// `statement_timeout`).
+    pub fn limit_until(&mut self, limit: Option<Instant>) {
+        self.time_limit = limit;
+    }
+
+    /// How long the session may sit idle inside a transaction before it is ended
+    /// (`idle_in_transaction_session_timeout`); `None`: no limit.
+    pub fn idle_in_transaction_timeout(&self) -> Option<std::time::Duration> {
+        self.settings
+            .lock()
+            .duration("idle_in_transaction_session_timeout")
+    }
+
+    pub fn transaction_state(&self) -> TransactionState {
+        self.state
+    }
+
+    /// Records who the client is and what it asked for at startup, before its
+    /// first statement.
+    pub fn identify(&mut self, identity: SessionIdentity, settings: Settings) {
+        self.identity = identity;
+        self.settings
+            .replace(settings.with_server_defaults(&self.engine.timeout_defaults));
+    }
+
+    /// The session's settings as they are now.
+    pub fn settings(&self) -> Settings {
+        self.settings.snapshot()
+    }
+
+    /// Reported settings that changed since the last call (for ParameterStatus).
+    pub fn take_setting_changes(&mut self) -> Vec<(String, String)> {
+        self.settings.lock().take_changes()
+    }
+
+    /// Changes whenever a statement may have changed the schema: parameter
+    /// types described under another value may be stale.
+    pub fn schema_generation(&self) -> u64 {
+        self.engine.declared_types.generation()
+    }
+
+    /// Ends the session: rolls back an open transaction and returns the connection.
+    pub async fn close(mut self) {
+        if self.state != TransactionState::Idle
+            && let Err(error) = self.rollback().await
+        {
+            tracing::warn!(%error, "rollback at session end failed");
+        }
+    }
+
+    /// Marks an open transaction as failed (after an error outside `execute`:
+    /// a statement that did not prepare, parameters that did not bind).
+    pub fn fail_transaction(&mut self) {
+        if self.state == TransactionState::Active {
+            self.state = TransactionState::Failed;
+        }
+    }
+
+    /// Why the authorizer refused, when it did (SQLite says only "not authorized").
+    pub(super) fn explain(&self, error: Error) -> Error {
+        let writer = self.write.as_ref().and_then(|w| w.conn.as_ref());
+        [writer, self.fresh.as_ref(), self.conn.as_ref()]
+            .into_iter()
+            .flatten()
+            .fold(error, |error, conn| conn.explain(error))
+    }
+}
+
+/// A session that ends outside a transaction leaves its connection, and the
+/// statements prepared on it, to the next session. A connection left inside a
+/// transaction (a session dropped without `close`) goes back to the pool, whose
+/// release hook rolls it back. One whose settings a PRAGMA changed (see
+/// `access`) is closed: the next session gets a new one.
+impl Drop for Session {
+    fn drop(&mut self) {
+        // Cursors' statements are finalized while their connection is still ours.
+        self.cursors.clear();
+        let own_in_transaction = self.open && self.write.as_ref().is_none_or(|w| w.conn.is_none());
+        self.release_write();
+        match self.conn.take() {
+            Some(conn) if conn.changed() => conn.discard(),
+            Some(conn) if !own_in_transaction => self.engine.park(conn),
+            _ => {}
+        }
+    }
+}
