@@ -178,15 +178,14 @@ impl<'h> Running<'h> {
         self.bind(query.params)?;
         let stmt = self.stmt.as_ptr();
         // SAFETY: a valid statement.
-        let width = unsafe { ffi::sqlite3_column_count(stmt) };
-        let returns_rows = query.returns_rows && width > 0;
+        let returns_rows = query.returns_rows && unsafe { ffi::sqlite3_column_count(stmt) } > 0;
         let mut rows = Produced::default();
         loop {
             // The control watches SQLite only while it steps on this thread: the
             // task may move to another thread while the sink flushes.
             let paused = {
                 let _watch = control.map(control::Running::new);
-                self.step_until_pause(returns_rows, width, &mut rows, sink)?
+                self.step_until_pause(returns_rows, &mut rows, sink)?
             };
             match paused {
                 Paused::Flush => sink.flush().await?,
@@ -202,7 +201,7 @@ impl<'h> Running<'h> {
         } = rows;
         let completion = if returns_rows {
             if !announced {
-                let columns = self.columns(width, &ahead);
+                let columns = self.columns(&ahead);
                 announce(columns, &mut ahead, sink)?;
             }
             Completion {
@@ -229,7 +228,6 @@ impl<'h> Running<'h> {
     fn step_until_pause<S: ResultSink>(
         &mut self,
         returns_rows: bool,
-        width: c_int,
         rows: &mut Produced,
         sink: &mut S,
     ) -> Result<Paused, Error> {
@@ -241,7 +239,7 @@ impl<'h> Running<'h> {
                         sink.row(row)?;
                     } else {
                         rows.ahead.push(row);
-                        let columns = self.columns(width, &rows.ahead);
+                        let columns = self.columns(&rows.ahead);
                         if rows.ahead.len() >= LOOKAHEAD_ROWS || all_typed(&columns) {
                             rows.announced = true;
                             announce(columns, &mut rows.ahead, sink)?;
@@ -299,9 +297,13 @@ impl<'h> Running<'h> {
         }
     }
 
-    fn columns(&self, width: c_int, rows: &[Vec<Value>]) -> Vec<Column> {
+    /// The result columns, as the statement has them now: a statement prepared
+    /// before a schema change is prepared again by its first step, and may then
+    /// have other columns than before it ran (`SELECT *` of a table made anew).
+    fn columns(&self, rows: &[Vec<Value>]) -> Vec<Column> {
+        let stmt = self.stmt.as_ptr();
         // SAFETY: a statement of the locked handle.
-        unsafe { columns(self.stmt.as_ptr(), width, rows) }
+        unsafe { columns(stmt, ffi::sqlite3_column_count(stmt), rows) }
     }
 }
 
