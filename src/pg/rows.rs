@@ -19,7 +19,6 @@ use pgwire::messages::copy::{CopyData, CopyDone, CopyOutResponse};
 use super::copy_out::CopyEncoder;
 use super::encode::{RowShape, TypedColumns, command_tag};
 use super::errors::error_info;
-use super::extended::typed_by_params;
 use super::reply::feed;
 use crate::engine::{Column, Completion, ResultSink, Value};
 use crate::error::{Error, ErrorKind};
@@ -169,7 +168,7 @@ where
             }) => {
                 let typed = match &described {
                     Some(described) => described.clone(),
-                    None => TypedColumns::new(typed_by_params(columns.clone(), param_types)),
+                    None => TypedColumns::with_param_types(columns.clone(), param_types),
                 };
                 self.encoding = Encoding::Rows(RowShape::new(&typed, formats));
                 Announce::Portal {
