@@ -18,7 +18,7 @@ use pgwire::messages::copy::{CopyData, CopyDone, CopyOutResponse};
 
 use super::copy_out::CopyEncoder;
 use super::encode::{RowShape, TypedColumns, command_tag};
-use super::errors::error_info;
+use super::errors::{encode_error_info, error_info};
 use super::reply::feed;
 use crate::engine::{Column, Completion, ResultSink, Value};
 use crate::error::{Error, ErrorKind};
@@ -194,11 +194,7 @@ where
                 Ok((message, bytes)) => (message, bytes),
                 Err(failure) => {
                     let error = Error::new(ErrorKind::InvalidParameter, failure.message.clone());
-                    self.encode_failure = Some(ErrorInfo::new(
-                        "ERROR".to_owned(),
-                        failure.sqlstate.to_owned(),
-                        failure.message,
-                    ));
+                    self.encode_failure = Some(encode_error_info(failure));
                     return Err(error);
                 }
             },
