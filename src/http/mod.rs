@@ -16,10 +16,11 @@
 //! Every route but `/health` needs credentials when users are configured (`auth`),
 //! and the listener speaks HTTPS when TLS is configured.
 
+mod answer;
 mod auth;
+mod budget;
 pub mod hrana;
 pub(crate) mod request;
-mod response;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -366,7 +367,7 @@ async fn execute(
     }
     let mut session = caller.session(&engine);
     limits.apply(&mut session);
-    let mut answer = response::Answer::new(batch.len(), limits.response_bytes);
+    let mut answer = answer::Answer::new(batch.len(), limits.response_bytes);
     session.execute_batch_into(&batch, &mut answer).await;
     // A batch that opened a transaction and did not end it is rolled back here.
     session.close().await;

@@ -12,7 +12,7 @@ use std::time::Instant;
 use serde::Serialize;
 
 use super::super::RequestLimits;
-use super::super::response::{Bounded, Budget};
+use super::super::budget::{Bounded, Budget};
 use super::errors;
 use super::proto::{
     self, Batch, BatchCond, BatchOutcome, DescribeOutcome, DescribeParam, HranaError, HranaValue,

@@ -31,7 +31,7 @@ use serde::Serialize;
 
 use super::RequestLimits;
 use super::auth::Caller;
-use super::response::Budget;
+use super::budget::Budget;
 use exec::StreamResponse;
 use proto::{HranaError, PipelineRequest, StreamRequest};
 pub use streams::{Limits, Streams};

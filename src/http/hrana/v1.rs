@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 
 use super::super::RequestLimits;
 use super::super::auth::Caller;
-use super::super::response::Budget;
+use super::super::budget::Budget;
 use super::exec::StreamState;
 use super::proto::{Batch, BatchOutcome, Stmt, StmtOutcome};
 use super::streams::Streams;
