@@ -18,7 +18,7 @@ use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 use tokio::sync::mpsc;
 
-use super::super::RequestLimits;
+use super::super::limits::RequestLimits;
 use super::super::auth::Caller;
 use super::exec::BatchProgress;
 use super::proto::{Cols, Counts, CursorRequest, HranaError, Row};

@@ -11,7 +11,7 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use super::super::RequestLimits;
+use super::super::limits::RequestLimits;
 use super::super::budget::{Bounded, Budget};
 use super::errors;
 use super::proto::{

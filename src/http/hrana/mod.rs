@@ -29,7 +29,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde::Serialize;
 
-use super::RequestLimits;
+use super::limits::RequestLimits;
 use super::auth::Caller;
 use super::budget::Budget;
 use exec::StreamResponse;

@@ -11,7 +11,7 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use serde::{Deserialize, Serialize};
 
-use super::super::RequestLimits;
+use super::super::limits::RequestLimits;
 use super::super::auth::Caller;
 use super::super::budget::Budget;
 use super::exec::StreamState;
