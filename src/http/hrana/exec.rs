@@ -11,8 +11,8 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use super::super::limits::RequestLimits;
 use super::super::budget::{Bounded, Budget};
+use super::super::limits::RequestLimits;
 use super::errors;
 use super::proto::{
     self, Batch, BatchCond, BatchOutcome, DescribeOutcome, DescribeParam, HranaError, HranaValue,
