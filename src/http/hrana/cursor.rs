@@ -20,8 +20,8 @@ use tokio::sync::mpsc;
 
 use super::super::auth::Caller;
 use super::super::limits::RequestLimits;
+use super::batch_progress::BatchProgress;
 use super::body::{decode, failure};
-use super::exec::BatchProgress;
 use super::proto::{Cols, Counts, CursorRequest, HranaError, Row};
 use super::streams::{Lease, StreamError, Streams};
 use crate::engine::{Column, Completion, ResultSink, Value};

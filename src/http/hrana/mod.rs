@@ -13,6 +13,7 @@
 //! Messages are JSON (`proto`, `body`); Hrana's protobuf encoding is not spoken.
 //! The routes are in `routes`; engine errors become Hrana's in `errors`.
 
+mod batch_progress;
 mod body;
 mod cursor;
 mod errors;
