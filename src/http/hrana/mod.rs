@@ -14,6 +14,7 @@
 //! The routes are in `routes`; engine errors become Hrana's in `errors`.
 
 mod batch_progress;
+mod batons;
 mod body;
 mod cursor;
 mod errors;
