@@ -225,14 +225,7 @@ impl ExtendedQueryHandler for PgConnection {
         }
         if let Progress::Cursor(id) = progress {
             let limit = usize::try_from(message.max_rows).unwrap_or(0);
-            let mut sink = WireRows::portal(
-                client,
-                Announce::Portal {
-                    described: portal.prepared.described.get().cloned(),
-                    param_types: &portal.prepared.param_types,
-                    formats: &portal.result_formats,
-                },
-            );
+            let mut sink = WireRows::portal(client, portal_rows(portal));
             let fetched = state
                 .session
                 .fetch(id, limit, &mut sink)
@@ -257,11 +250,7 @@ impl ExtendedQueryHandler for PgConnection {
         let streamed = match (&progress, &statement.plan) {
             (_, Plan::CopyTo(spec)) => Some(Announce::Copy(&spec.options)),
             // Every row now: they go to the client as SQLite produces them.
-            (Progress::NotRun, _) if message.max_rows <= 0 => Some(Announce::Portal {
-                described: portal.prepared.described.get().cloned(),
-                param_types: &portal.prepared.param_types,
-                formats: &portal.result_formats,
-            }),
+            (Progress::NotRun, _) if message.max_rows <= 0 => Some(portal_rows(portal)),
             _ => None,
         };
         if let Some(plan) = streamed {
@@ -396,6 +385,16 @@ impl ExtendedQueryHandler for PgConnection {
         PgWireError: From<<C as Sink<PgWireBackendMessage>>::Error>,
     {
         Ok(DescribePortalResponse::new(Vec::new()))
+    }
+}
+
+/// How a portal's rows go on the wire: typed as its statement's Describe
+/// announced them (or by the client's parameter types), in the portal's formats.
+fn portal_rows(portal: &Portal) -> Announce<'_> {
+    Announce::Portal {
+        described: portal.prepared.described.get().cloned(),
+        param_types: &portal.prepared.param_types,
+        formats: &portal.result_formats,
     }
 }
 
