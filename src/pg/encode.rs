@@ -28,9 +28,45 @@ impl TypedColumns {
         TypedColumns { columns, types }
     }
 
+    /// The columns typed as [`TypedColumns::new`] does, except that a bare
+    /// parameter's (`SELECT $1`) is typed as the client declared the parameter
+    /// (`param_types`, from Parse).
+    pub fn with_param_types(columns: Arc<Vec<Column>>, param_types: &[Type]) -> Self {
+        TypedColumns::new(typed_by_params(columns, param_types))
+    }
+
     pub fn is_empty(&self) -> bool {
         self.columns.is_empty()
     }
+}
+
+/// `SELECT $1`: SQLite knows nothing of a bare parameter's type, but the client
+/// said what it sent, and PostgreSQL answers with that type (named `?column?`).
+fn typed_by_params(columns: Arc<Vec<Column>>, param_types: &[Type]) -> Arc<Vec<Column>> {
+    let param_of = |column: &Column| -> Option<&Type> {
+        if column.decltype.is_some() {
+            return None;
+        }
+        let n: usize = column.name.strip_prefix('?')?.parse().ok()?;
+        param_types
+            .get(n.checked_sub(1)?)
+            .filter(|ty| **ty != Type::UNKNOWN)
+    };
+    if !columns.iter().any(|c| param_of(c).is_some()) {
+        return columns;
+    }
+    let typed = columns
+        .iter()
+        .map(|column| match param_of(column) {
+            Some(ty) => Column {
+                name: "?column?".to_owned(),
+                decltype: Some(Arc::from(ty.name())),
+                storage: column.storage,
+            },
+            None => column.clone(),
+        })
+        .collect();
+    Arc::new(typed)
 }
 
 /// Column types and wire formats of one result.

@@ -3,6 +3,7 @@
 
 use pgwire::error::{ErrorInfo, PgWireError};
 
+use super::types::EncodeError;
 use crate::error::{Error, ErrorKind};
 
 pub fn sqlstate(error: &Error) -> &'static str {
@@ -132,6 +133,15 @@ pub fn error_info(error: &Error) -> ErrorInfo {
         severity.to_owned(),
         sqlstate(error).to_owned(),
         error.message.clone(),
+    )
+}
+
+/// The ErrorResponse fields for a value that could not be put on the wire.
+pub fn encode_error_info(failure: EncodeError) -> ErrorInfo {
+    ErrorInfo::new(
+        "ERROR".to_owned(),
+        failure.sqlstate.to_owned(),
+        failure.message,
     )
 }
 

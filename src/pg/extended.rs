@@ -29,7 +29,7 @@ use super::errors::to_pgwire;
 use super::params;
 use super::reply::{feed, feed_rows, report_settings, transaction_status};
 use super::rows::{Announce, WireRows};
-use crate::engine::{Column, QueryResult, Value};
+use crate::engine::{QueryResult, Value};
 use crate::error::Error;
 use crate::sql::{self, Plan};
 
@@ -175,7 +175,7 @@ impl ExtendedQueryHandler for PgConnection {
                         .map_err(|e| to_pgwire(&e))?,
                     None => Arc::new(Vec::new()),
                 };
-                let described = TypedColumns::new(typed_by_params(columns, &prepared.param_types));
+                let described = TypedColumns::with_param_types(columns, &prepared.param_types);
                 prepared.described.get_or_init(|| described)
             }
         };
@@ -225,14 +225,7 @@ impl ExtendedQueryHandler for PgConnection {
         }
         if let Progress::Cursor(id) = progress {
             let limit = usize::try_from(message.max_rows).unwrap_or(0);
-            let mut sink = WireRows::portal(
-                client,
-                Announce::Portal {
-                    described: portal.prepared.described.get().cloned(),
-                    param_types: &portal.prepared.param_types,
-                    formats: &portal.result_formats,
-                },
-            );
+            let mut sink = WireRows::portal(client, portal_rows(portal));
             let fetched = state
                 .session
                 .fetch(id, limit, &mut sink)
@@ -257,11 +250,7 @@ impl ExtendedQueryHandler for PgConnection {
         let streamed = match (&progress, &statement.plan) {
             (_, Plan::CopyTo(spec)) => Some(Announce::Copy(&spec.options)),
             // Every row now: they go to the client as SQLite produces them.
-            (Progress::NotRun, _) if message.max_rows <= 0 => Some(Announce::Portal {
-                described: portal.prepared.described.get().cloned(),
-                param_types: &portal.prepared.param_types,
-                formats: &portal.result_formats,
-            }),
+            (Progress::NotRun, _) if message.max_rows <= 0 => Some(portal_rows(portal)),
             _ => None,
         };
         if let Some(plan) = streamed {
@@ -399,6 +388,16 @@ impl ExtendedQueryHandler for PgConnection {
     }
 }
 
+/// How a portal's rows go on the wire: typed as its statement's Describe
+/// announced them (or by the client's parameter types), in the portal's formats.
+fn portal_rows(portal: &Portal) -> Announce<'_> {
+    Announce::Portal {
+        described: portal.prepared.described.get().cloned(),
+        param_types: &portal.prepared.param_types,
+        formats: &portal.result_formats,
+    }
+}
+
 /// Sends the portal's rows from `sent` on, at most `max_rows` of them (0: all), and
 /// either PortalSuspended (rows remain, kept in the portal) or CommandComplete.
 async fn send_portal_rows<C>(
@@ -420,10 +419,9 @@ where
         .map_or(remaining, |limit| limit.min(remaining));
     let columns = match portal.prepared.described.get() {
         Some(described) => described.clone(),
-        None => TypedColumns::new(typed_by_params(
-            result.columns.clone(),
-            &portal.prepared.param_types,
-        )),
+        None => {
+            TypedColumns::with_param_types(result.columns.clone(), &portal.prepared.param_types)
+        }
     };
     let shape = RowShape::new(&columns, &portal.result_formats);
     feed_rows(client, &shape, &result.rows[from..from + count]).await?;
@@ -440,35 +438,6 @@ where
         portal.progress = Progress::Done(result);
         Ok(())
     }
-}
-
-/// `SELECT $1`: SQLite knows nothing of a bare parameter's type, but the client
-/// said what it sent, and PostgreSQL answers with that type (named `?column?`).
-pub(super) fn typed_by_params(columns: Arc<Vec<Column>>, param_types: &[Type]) -> Arc<Vec<Column>> {
-    let param_of = |column: &Column| -> Option<&Type> {
-        if column.decltype.is_some() {
-            return None;
-        }
-        let n: usize = column.name.strip_prefix('?')?.parse().ok()?;
-        param_types
-            .get(n.checked_sub(1)?)
-            .filter(|ty| **ty != Type::UNKNOWN)
-    };
-    if !columns.iter().any(|c| param_of(c).is_some()) {
-        return columns;
-    }
-    let typed = columns
-        .iter()
-        .map(|column| match param_of(column) {
-            Some(ty) => Column {
-                name: "?column?".to_owned(),
-                decltype: Some(Arc::from(ty.name())),
-                storage: column.storage,
-            },
-            None => column.clone(),
-        })
-        .collect();
-    Arc::new(typed)
 }
 
 /// The parameter types Describe announces (and Bind then decodes by): the

@@ -8,6 +8,7 @@ use pgwire::messages::response::TransactionStatus;
 use pgwire::messages::startup::ParameterStatus;
 
 use super::encode::RowShape;
+use super::errors::encode_error_info;
 use crate::engine::{Session, TransactionState, Value};
 
 /// Sends ParameterStatus for each reported setting the session changed.
@@ -53,13 +54,9 @@ where
     PgWireError: From<C::Error>,
 {
     for row in rows {
-        let (message, _) = shape.data_row(row).map_err(|e| {
-            PgWireError::UserError(Box::new(pgwire::error::ErrorInfo::new(
-                "ERROR".to_owned(),
-                e.sqlstate.to_owned(),
-                e.message,
-            )))
-        })?;
+        let (message, _) = shape
+            .data_row(row)
+            .map_err(|e| PgWireError::UserError(Box::new(encode_error_info(e))))?;
         feed(client, message).await?;
     }
     Ok(())

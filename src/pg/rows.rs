@@ -18,8 +18,7 @@ use pgwire::messages::copy::{CopyData, CopyDone, CopyOutResponse};
 
 use super::copy_out::CopyEncoder;
 use super::encode::{RowShape, TypedColumns, command_tag};
-use super::errors::error_info;
-use super::extended::typed_by_params;
+use super::errors::{encode_error_info, error_info};
 use super::reply::feed;
 use crate::engine::{Column, Completion, ResultSink, Value};
 use crate::error::{Error, ErrorKind};
@@ -169,7 +168,7 @@ where
             }) => {
                 let typed = match &described {
                     Some(described) => described.clone(),
-                    None => TypedColumns::new(typed_by_params(columns.clone(), param_types)),
+                    None => TypedColumns::with_param_types(columns.clone(), param_types),
                 };
                 self.encoding = Encoding::Rows(RowShape::new(&typed, formats));
                 Announce::Portal {
@@ -195,11 +194,7 @@ where
                 Ok((message, bytes)) => (message, bytes),
                 Err(failure) => {
                     let error = Error::new(ErrorKind::InvalidParameter, failure.message.clone());
-                    self.encode_failure = Some(ErrorInfo::new(
-                        "ERROR".to_owned(),
-                        failure.sqlstate.to_owned(),
-                        failure.message,
-                    ));
+                    self.encode_failure = Some(encode_error_info(failure));
                     return Err(error);
                 }
             },

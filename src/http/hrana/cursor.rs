@@ -18,9 +18,10 @@ use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 use tokio::sync::mpsc;
 
-use super::super::RequestLimits;
 use super::super::auth::Caller;
-use super::exec::BatchProgress;
+use super::super::limits::RequestLimits;
+use super::batch_progress::BatchProgress;
+use super::body::{decode, failure};
 use super::proto::{Cols, Counts, CursorRequest, HranaError, Row};
 use super::streams::{Lease, StreamError, Streams};
 use crate::engine::{Column, Completion, ResultSink, Value};
@@ -37,9 +38,9 @@ pub async fn cursor(
     limits: RequestLimits,
     body: Bytes,
 ) -> Response {
-    let request: CursorRequest = match super::decode(&body) {
+    let request: CursorRequest = match decode(&body) {
         Ok(request) => request,
-        Err(error) => return super::failure(StatusCode::BAD_REQUEST, error),
+        Err(error) => return failure(StatusCode::BAD_REQUEST, error),
     };
     // The stream outlives the cursor: the client closes it with a pipeline.
     let mut lease = match streams
@@ -47,7 +48,7 @@ pub async fn cursor(
         .await
     {
         Ok(lease) => lease,
-        Err(StreamError(error)) => return super::failure(StatusCode::BAD_REQUEST, error),
+        Err(StreamError(error)) => return failure(StatusCode::BAD_REQUEST, error),
     };
     // Its rows stream, in bounded memory: the deadline and the client's
     // hang-up bound it, not the response size.

@@ -11,9 +11,10 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use serde::{Deserialize, Serialize};
 
-use super::super::RequestLimits;
 use super::super::auth::Caller;
-use super::super::response::Budget;
+use super::super::budget::Budget;
+use super::super::limits::RequestLimits;
+use super::body::{decode, failure, json};
 use super::exec::StreamState;
 use super::proto::{Batch, BatchOutcome, Stmt, StmtOutcome};
 use super::streams::Streams;
@@ -41,17 +42,17 @@ pub async fn execute(
     limits: RequestLimits,
     body: Bytes,
 ) -> Response {
-    let request: ExecuteRequest = match super::decode(&body) {
+    let request: ExecuteRequest = match decode(&body) {
         Ok(request) => request,
-        Err(error) => return super::failure(StatusCode::BAD_REQUEST, error),
+        Err(error) => return failure(StatusCode::BAD_REQUEST, error),
     };
     let mut state = stateless(&streams, &caller, &limits);
     let mut budget = Budget::new(limits.response_bytes);
     let outcome: Result<StmtOutcome, _> = state.execute(request.stmt, &mut budget).await;
     state.close().await;
     match outcome {
-        Ok(result) => super::json(StatusCode::OK, &Answer { result }),
-        Err(error) => super::failure(StatusCode::BAD_REQUEST, error),
+        Ok(result) => json(StatusCode::OK, &Answer { result }),
+        Err(error) => failure(StatusCode::BAD_REQUEST, error),
     }
 }
 
@@ -62,15 +63,15 @@ pub async fn batch(
     limits: RequestLimits,
     body: Bytes,
 ) -> Response {
-    let request: BatchRequest = match super::decode(&body) {
+    let request: BatchRequest = match decode(&body) {
         Ok(request) => request,
-        Err(error) => return super::failure(StatusCode::BAD_REQUEST, error),
+        Err(error) => return failure(StatusCode::BAD_REQUEST, error),
     };
     let mut state = stateless(&streams, &caller, &limits);
     let mut budget = Budget::new(limits.response_bytes);
     let result: BatchOutcome = state.batch(request.batch, &mut budget).await;
     state.close().await;
-    super::json(StatusCode::OK, &Answer { result })
+    json(StatusCode::OK, &Answer { result })
 }
 
 /// A one-request stream: no baton, no stored SQL.

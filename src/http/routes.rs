@@ -1,0 +1,89 @@
+//! The routes of the HTTP front end: `POST /` (a batch of statements, answered
+//! as the rows come, see `answer`), `GET /health`, `GET /version`, and Hrana's
+//! (`hrana`); every one but `/health` behind the credentials check (`auth`) when
+//! users are configured.
+
+use std::sync::Arc;
+
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::{Extension, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use serde_json::json;
+
+use super::answer::Answer;
+use super::auth::{Caller, authenticate};
+use super::hrana::{self, Streams};
+use super::limits::RequestLimits;
+use super::request;
+use crate::auth::Auth;
+use crate::engine::Engine;
+
+/// The routes, behind the credentials check when users are configured.
+pub(super) fn router(engine: Arc<Engine>, auth: Arc<Auth>, streams: Arc<Streams>) -> Router {
+    let router = Router::new()
+        .route("/", post(execute))
+        .route("/health", get(health))
+        .route("/version", get(version))
+        .with_state(engine)
+        .merge(hrana::router(streams));
+    match auth.enabled() {
+        true => router.layer(axum::middleware::from_fn_with_state(auth, authenticate)),
+        false => router,
+    }
+}
+
+async fn execute(
+    State(engine): State<Arc<Engine>>,
+    Extension(caller): Extension<Caller>,
+    limits: RequestLimits,
+    body: Bytes,
+) -> Response {
+    let batch = match request::parse(&body) {
+        Ok(batch) => batch,
+        Err(request::BadRequest(message)) => return error(StatusCode::BAD_REQUEST, &message),
+    };
+    if !engine.has_free_connection() {
+        let mut response = error(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "sorry, too many clients already: every SQLite connection is in use (see --max-connections)",
+        );
+        response.headers_mut().insert(
+            axum::http::header::RETRY_AFTER,
+            axum::http::HeaderValue::from_static("1"),
+        );
+        return response;
+    }
+    let mut session = caller.session(&engine);
+    limits.apply(&mut session);
+    let mut answer = Answer::new(batch.len(), limits.response_bytes);
+    session.execute_batch_into(&batch, &mut answer).await;
+    // A batch that opened a transaction and did not end it is rolled back here.
+    session.close().await;
+    answer.into_response()
+}
+
+async fn health(State(engine): State<Arc<Engine>>) -> Response {
+    match engine.ping().await {
+        Ok(()) => (StatusCode::OK, axum::Json(json!({"status": "ok"}))).into_response(),
+        Err(e) => error(StatusCode::SERVICE_UNAVAILABLE, &e.message),
+    }
+}
+
+async fn version(State(engine): State<Arc<Engine>>) -> Response {
+    let info = engine.info();
+    axum::Json(json!({
+        "litewire": info.version,
+        "sqlite_version": info.sqlite_version,
+        "compile_options": info.compile_options,
+        "cache": info.cache.as_str(),
+        "postgres_server_version": crate::SERVER_VERSION,
+    }))
+    .into_response()
+}
+
+fn error(status: StatusCode, message: &str) -> Response {
+    (status, axum::Json(json!({ "error": message }))).into_response()
+}
