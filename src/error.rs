@@ -54,8 +54,39 @@ pub enum ErrorKind {
     CantChangeRuntimeParam,
     /// A statement that cannot run inside a transaction block.
     ActiveTransaction,
+    /// An error PostgreSQL raises with this SQLSTATE (a deadlock, a division by
+    /// zero, ...), for the many conditions that need no kind of their own.
+    SqlState(SqlState),
     /// Anything else: an internal error.
     Internal,
+}
+
+/// Marks the SQLSTATE of an error a SQL function raised (see
+/// [`Error::function_message`]).
+const FUNCTION_ERROR: char = '\u{1f}';
+
+/// A PostgreSQL SQLSTATE: five ASCII letters and digits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SqlState([u8; 5]);
+
+impl SqlState {
+    pub const DEADLOCK_DETECTED: SqlState = SqlState(*b"40P01");
+    pub const LOCK_NOT_AVAILABLE: SqlState = SqlState(*b"55P03");
+    pub const PROGRAM_LIMIT_EXCEEDED: SqlState = SqlState(*b"54000");
+
+    /// The SQLSTATE `code` spells, if it is one.
+    pub fn parse(code: &str) -> Option<SqlState> {
+        let bytes: [u8; 5] = code.as_bytes().try_into().ok()?;
+        bytes
+            .iter()
+            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit())
+            .then_some(SqlState(bytes))
+    }
+
+    pub fn as_str(&self) -> &str {
+        // Built only from ASCII (see `parse` and the constants).
+        std::str::from_utf8(&self.0).unwrap_or("XX000")
+    }
 }
 
 /// An error with a message meant for the client.
@@ -63,6 +94,8 @@ pub enum ErrorKind {
 pub struct Error {
     pub kind: ErrorKind,
     pub message: String,
+    /// More about it, on a line of its own (PostgreSQL's DETAIL).
+    pub detail: Option<String>,
 }
 
 impl Error {
@@ -70,7 +103,40 @@ impl Error {
         Error {
             kind,
             message: message.into(),
+            detail: None,
         }
+    }
+
+    /// The error with `detail` (PostgreSQL's DETAIL field).
+    pub fn with_detail(mut self, detail: impl Into<String>) -> Self {
+        self.detail = Some(detail.into());
+        self
+    }
+
+    /// An error SQLite reported: its extended result code and message, or, for
+    /// an error a SQL function raised in PostgreSQL's terms (see
+    /// [`Error::function_message`]), that error.
+    pub fn sqlite(code: i32, message: impl Into<String>) -> Self {
+        let message = message.into();
+        if let Some(marked) = message.strip_prefix(FUNCTION_ERROR)
+            && let Some((code, text)) = marked.split_once(FUNCTION_ERROR)
+            && let Some(state) = SqlState::parse(code)
+        {
+            return Self::state(state, text);
+        }
+        Self::new(ErrorKind::Sqlite { code }, message)
+    }
+
+    /// The message a SQL function hands SQLite to raise this error: SQLite keeps
+    /// only a message, so the SQLSTATE travels in front of it, between markers
+    /// no client text contains, and [`Error::sqlite`] reads it back.
+    pub fn function_message(state: SqlState, message: &str) -> String {
+        format!("{FUNCTION_ERROR}{}{FUNCTION_ERROR}{message}", state.as_str())
+    }
+
+    /// An error PostgreSQL raises with `state`.
+    pub fn state(state: SqlState, message: impl Into<String>) -> Self {
+        Self::new(ErrorKind::SqlState(state), message)
     }
 
     pub fn invalid(message: impl Into<String>) -> Self {
@@ -102,7 +168,7 @@ impl From<sqlx::Error> for Error {
                     .code()
                     .and_then(|c| c.parse::<i32>().ok())
                     .unwrap_or(libsqlite3_sys::SQLITE_ERROR);
-                Error::new(ErrorKind::Sqlite { code }, db.message())
+                Error::sqlite(code, db.message())
             }
             sqlx::Error::PoolTimedOut => Error::new(
                 ErrorKind::TooManyConnections,

@@ -6,9 +6,10 @@ use pgwire::error::{ErrorInfo, PgWireError};
 use super::types::EncodeError;
 use crate::error::{Error, ErrorKind};
 
-pub fn sqlstate(error: &Error) -> &'static str {
-    match error.kind {
-        ErrorKind::Sqlite { code } => sqlite_sqlstate(code, code & 0xff, &error.message),
+pub fn sqlstate(error: &Error) -> &str {
+    match &error.kind {
+        ErrorKind::SqlState(state) => state.as_str(),
+        ErrorKind::Sqlite { code } => sqlite_sqlstate(*code, code & 0xff, &error.message),
         ErrorKind::Syntax => "42601",
         ErrorKind::TransactionAborted => "25P02",
         ErrorKind::SerializationFailure => "40001",
@@ -129,11 +130,13 @@ pub fn error_info(error: &Error) -> ErrorInfo {
         ErrorKind::AdminShutdown => "FATAL",
         _ => "ERROR",
     };
-    ErrorInfo::new(
+    let mut info = ErrorInfo::new(
         severity.to_owned(),
         sqlstate(error).to_owned(),
         error.message.clone(),
-    )
+    );
+    info.detail.clone_from(&error.detail);
+    info
 }
 
 /// The ErrorResponse fields for a value that could not be put on the wire.
@@ -153,8 +156,16 @@ pub fn to_pgwire(error: &Error) -> PgWireError {
 mod tests {
     use super::*;
 
-    fn state(code: i32, message: &str) -> &'static str {
-        sqlstate(&Error::new(ErrorKind::Sqlite { code }, message))
+    fn state(code: i32, message: &str) -> String {
+        sqlstate(&Error::new(ErrorKind::Sqlite { code }, message)).to_owned()
+    }
+
+    #[test]
+    fn a_function_raises_its_sqlstate() {
+        let message = Error::function_message(crate::error::SqlState::DEADLOCK_DETECTED, "x");
+        let error = Error::sqlite(libsqlite3_sys::SQLITE_ERROR, message);
+        assert_eq!(sqlstate(&error), "40P01");
+        assert_eq!(error.message, "x");
     }
 
     #[test]

@@ -8,7 +8,7 @@ use libsqlite3_sys as ffi;
 
 use crate::engine::result::Column;
 use crate::engine::value::{StorageClass, Value};
-use crate::error::{Error, ErrorKind};
+use crate::error::Error;
 
 /// # Safety
 /// `stmt` must be a valid statement, locked for the caller.
@@ -144,5 +144,5 @@ pub(super) unsafe fn error(db: *mut ffi::sqlite3, rc: c_int) -> Error {
         let message = text(ffi::sqlite3_errmsg(db)).unwrap_or_default();
         (if code == ffi::SQLITE_OK { rc } else { code }, message)
     };
-    Error::new(ErrorKind::Sqlite { code }, message)
+    Error::sqlite(code, message)
 }

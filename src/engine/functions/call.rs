@@ -11,6 +11,7 @@ use std::sync::Arc;
 use libsqlite3_sys as ffi;
 
 use super::context::FunctionContext;
+use crate::error::{Error, SqlState};
 
 /// One argument as SQLite passed it.
 #[derive(Debug, Clone, PartialEq)]
@@ -57,6 +58,8 @@ pub(in crate::engine) enum Out {
     Int(i64),
     Text(String),
     Error(String),
+    /// An error with PostgreSQL's SQLSTATE.
+    Fail(SqlState, String),
 }
 
 /// What a function body gets besides its arguments: the connection it runs on
@@ -179,6 +182,10 @@ pub(super) unsafe fn set_result(ctx: *mut ffi::sqlite3_context, out: Out) {
                 ffi::SQLITE_UTF8 as u8,
             ),
             Out::Error(message) => {
+                ffi::sqlite3_result_error(ctx, message.as_ptr().cast(), message.len() as c_int)
+            }
+            Out::Fail(state, message) => {
+                let message = Error::function_message(state, &message);
                 ffi::sqlite3_result_error(ctx, message.as_ptr().cast(), message.len() as c_int)
             }
         }

@@ -33,7 +33,8 @@ pub fn from_engine(error: Error) -> HranaError {
         | ErrorKind::DuplicateCursor
         | ErrorKind::InvalidParameterValue
         | ErrorKind::CantChangeRuntimeParam
-        | ErrorKind::BadCopyData => "SQLITE_ERROR",
+        | ErrorKind::BadCopyData
+        | ErrorKind::SqlState(_) => "SQLITE_ERROR",
         ErrorKind::Internal => "INTERNAL",
     };
     HranaError::new(code, error.message)
