@@ -122,4 +122,14 @@ impl Words<'_> {
         };
         Error::new(ErrorKind::Syntax, message)
     }
+
+    /// The names in the parentheses opening at `open`, and the index after them.
+    pub(super) fn parenthesized_names(&self, open: usize) -> Result<(Vec<String>, usize), Error> {
+        let close = self.closing(open).ok_or_else(|| self.syntax_error(open))?;
+        let (names, end) = self.name_list(open + 1, &[]);
+        if end != close || names.is_empty() {
+            return Err(self.syntax_error(end));
+        }
+        Ok((names, close + 1))
+    }
 }
