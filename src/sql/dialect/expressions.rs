@@ -9,8 +9,8 @@ use sqlparser::ast::{
 };
 
 use super::{Rewrite, from_catalog, idents, is_schema, parse_expr, plain, set_is_empty};
-use crate::sql::params::is_comparison;
 use crate::sql::quote::{literal, parse_bool};
+use crate::sql::syntax_tree::is_comparison;
 
 /// The SQLite expression for a PostgreSQL one, where they differ.
 pub(super) fn rewrite_expr(expr: &Expr) -> Option<Rewrite> {

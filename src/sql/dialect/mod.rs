@@ -45,6 +45,7 @@ use sqlparser::parser::Parser;
 use super::lexer::{Token, TokenKind};
 use super::quote::identifier;
 use super::relations::{self, Contents};
+use super::syntax_tree::{first_select, idents, plain_args};
 
 mod alter_table;
 mod expressions;
@@ -691,16 +692,6 @@ fn is_empty_relation(factor: &TableFactor) -> bool {
     }
 }
 
-/// The first SELECT of a query body (the left side of a UNION, ...).
-fn first_select(body: &SetExpr) -> Option<&Select> {
-    match body {
-        SetExpr::Select(select) => Some(select),
-        SetExpr::Query(query) => first_select(&query.body),
-        SetExpr::SetOperation { left, .. } => first_select(left),
-        _ => None,
-    }
-}
-
 /// The name PostgreSQL gives a result column.
 fn output_name(item: &SelectItem) -> Option<String> {
     match item {
@@ -745,28 +736,6 @@ fn internal_type_name(name: &str) -> String {
         other => other,
     }
     .to_owned()
-}
-
-/// The plain expressions among a call's arguments (named ones and `*` left
-/// out).
-fn plain_args(list: &sqlparser::ast::FunctionArgumentList) -> Vec<&Expr> {
-    list.args
-        .iter()
-        .filter_map(|arg| match arg {
-            FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => Some(e),
-            _ => None,
-        })
-        .collect()
-}
-
-fn idents(name: &ObjectName) -> Vec<String> {
-    name.0
-        .iter()
-        .filter_map(|part| match part {
-            ObjectNamePart::Identifier(ident) => Some(ident.value.clone()),
-            ObjectNamePart::Function(_) => None,
-        })
-        .collect()
 }
 
 fn is_schema(part: &str, schema: &str) -> bool {
