@@ -8,17 +8,20 @@ use sqlparser::ast::{
     Ident, ObjectName, Query, SelectItem, SetExpr, Subscript, TrimWhereField, Value,
 };
 
-use super::{Rewrite, from_catalog, idents, is_schema, parse_expr, plain, set_is_empty};
+use super::empty_relations::set_is_empty;
+use super::replacement::{Replacement, from_catalog, parse_expr, plain};
+use super::schemas::{is_schema, relation_in_schema};
+use super::type_names::{internal_type_name, type_name};
 use crate::sql::quote::{literal, parse_bool};
-use crate::sql::syntax_tree::is_comparison;
+use crate::sql::syntax_tree::{idents, is_comparison};
 
 /// The SQLite expression for a PostgreSQL one, where they differ.
-pub(super) fn rewrite_expr(expr: &Expr) -> Option<Rewrite> {
+pub(super) fn rewrite_expr(expr: &Expr) -> Option<Replacement> {
     match expr {
         Expr::Cast {
             expr, data_type, ..
         } => cast(expr, data_type),
-        Expr::Collate { expr, .. } => Some(Rewrite {
+        Expr::Collate { expr, .. } => Some(Replacement {
             expr: (**expr).clone(),
             catalog: false,
         }),
@@ -28,7 +31,7 @@ pub(super) fn rewrite_expr(expr: &Expr) -> Option<Rewrite> {
             pattern,
             escape_char,
             any,
-        } => Some(Rewrite {
+        } => Some(Replacement {
             expr: Expr::Like {
                 negated: *negated,
                 any: *any,
@@ -116,23 +119,17 @@ pub(super) fn record_field(name: &str) -> Option<usize> {
 
 /// `pg_catalog.pg_class.relname`: a column of a catalog relation named with its
 /// schema, as the relation itself is named once its schema is gone.
-fn qualified_column(parts: &[Ident]) -> Option<Rewrite> {
+fn qualified_column(parts: &[Ident]) -> Option<Replacement> {
     let [schema, relation, rest @ ..] = parts else {
         return None;
     };
     if rest.is_empty() {
         return None;
     }
-    let relation = if is_schema(&schema.value, "information_schema") {
-        Ident::new(format!("information_schema_{}", relation.value))
-    } else if is_schema(&schema.value, "pg_catalog") || is_schema(&schema.value, "public") {
-        relation.clone()
-    } else {
-        return None;
-    };
+    let relation = relation_in_schema(&schema.value, relation)?;
     let mut unqualified = vec![relation];
     unqualified.extend(rest.iter().cloned());
-    Some(Rewrite {
+    Some(Replacement {
         expr: Expr::CompoundIdentifier(unqualified),
         catalog: false,
     })
@@ -146,17 +143,7 @@ fn list(items: &[Expr]) -> String {
         .join(", ")
 }
 
-/// The lower-case name of a type, without its schema and modifiers.
-pub(super) fn type_name(data_type: &DataType) -> String {
-    let full = match data_type {
-        DataType::Custom(name, _) => idents(name).last().cloned().unwrap_or_default(),
-        other => other.to_string(),
-    };
-    let lower = full.to_ascii_lowercase();
-    lower.split('(').next().unwrap_or("").trim().to_owned()
-}
-
-fn cast(inner: &Expr, data_type: &DataType) -> Option<Rewrite> {
+fn cast(inner: &Expr, data_type: &DataType) -> Option<Replacement> {
     let name = type_name(data_type);
     let literal = string_literal(inner);
     match name.as_str() {
@@ -194,7 +181,7 @@ fn cast(inner: &Expr, data_type: &DataType) -> Option<Rewrite> {
                 "litewire_error({})",
                 crate::sql::quote::literal(&format!(
                     "invalid input syntax for type {}: \"{text}\"",
-                    super::internal_type_name(&name)
+                    internal_type_name(&name)
                 ))
             ))
         }
@@ -217,7 +204,7 @@ fn cast(inner: &Expr, data_type: &DataType) -> Option<Rewrite> {
         {
             plain(format!("litewire_array_bool({inner})"))
         }
-        _ if data_type_is_array(data_type) => Some(Rewrite {
+        _ if data_type_is_array(data_type) => Some(Replacement {
             expr: inner.clone(),
             catalog: false,
         }),
@@ -273,7 +260,7 @@ fn data_type_is_array(data_type: &DataType) -> bool {
 /// oid given as a literal or parameter refers to (the cast to an oid alone
 /// would print the oid). Rewritten before the inner cast is (see
 /// `Rewriter::pre_visit_expr`).
-pub(super) fn name_of_reg_cast(expr: &Expr) -> Option<Rewrite> {
+pub(super) fn name_of_reg_cast(expr: &Expr) -> Option<Replacement> {
     let Expr::Cast {
         expr: inner,
         data_type: outer,
@@ -313,14 +300,14 @@ pub(super) fn name_of_reg_cast(expr: &Expr) -> Option<Rewrite> {
         "class" => name_of("class", &oid.expr)?,
         _ => plain(format!("format_type({}, NULL)", oid.expr))?,
     };
-    Some(Rewrite {
+    Some(Replacement {
         expr: name.expr,
         catalog: true,
     })
 }
 
 /// `'16384'::regclass` is an oid; `'t'::regclass` the oid of relation `t`.
-fn oid_or_lookup(text: &str, kind: &str) -> Option<Rewrite> {
+fn oid_or_lookup(text: &str, kind: &str) -> Option<Replacement> {
     if let Ok(oid) = text.trim().parse::<i64>() {
         return plain(oid.to_string());
     }
@@ -358,7 +345,7 @@ fn named(kind: &str) -> Option<String> {
 /// `kind` that the text `name` names, NULL for none. The name may carry a schema
 /// and is matched without case; a type is found by its `typname` (`int4`) or its
 /// SQL name (`integer`, `character varying`, `integer[]`).
-fn oid_by_name(kind: &str, name: &str) -> Option<Rewrite> {
+fn oid_by_name(kind: &str, name: &str) -> Option<Replacement> {
     // Read through subqueries whose columns are all `litewire_*` (see
     // [`named`]), with `name` unqualified once.
     let (names, relation) = match kind {
@@ -377,7 +364,7 @@ fn oid_by_name(kind: &str, name: &str) -> Option<Rewrite> {
 }
 
 /// The name (or definition) of the catalog object of `kind` with oid `oid`.
-fn name_of(kind: &str, oid: impl std::fmt::Display) -> Option<Rewrite> {
+fn name_of(kind: &str, oid: impl std::fmt::Display) -> Option<Replacement> {
     from_catalog(format!(
         "(SELECT litewire_name FROM {} WHERE litewire_oid = {oid})",
         named(kind)?
@@ -398,7 +385,7 @@ fn string_literal(expr: &Expr) -> Option<String> {
     }
 }
 
-fn binary(left: &Expr, op: &BinaryOperator, right: &Expr) -> Option<Rewrite> {
+fn binary(left: &Expr, op: &BinaryOperator, right: &Expr) -> Option<Replacement> {
     let op_name = match op {
         BinaryOperator::PGCustomBinaryOperator(parts) => parts.last()?.clone(),
         BinaryOperator::PGRegexMatch => "~".into(),
@@ -425,7 +412,7 @@ fn binary(left: &Expr, op: &BinaryOperator, right: &Expr) -> Option<Rewrite> {
 }
 
 /// `x = ANY(...)`: a list or subquery is `IN`, an array value a membership test.
-fn any(left: &Expr, right: &Expr) -> Option<Rewrite> {
+fn any(left: &Expr, right: &Expr) -> Option<Replacement> {
     match right {
         Expr::Subquery(query) => plain(format!("{left} IN ({query})")),
         Expr::Nested(inner) if matches!(**inner, Expr::Subquery(_)) => {
@@ -458,13 +445,13 @@ fn arguments(function: &sqlparser::ast::Function) -> Option<Vec<Expr>> {
 
 /// The description of object `oid`'s part `subid` (a column's number, 0 for
 /// the relation itself) in `pg_description`.
-fn description(oid: &str, subid: &str) -> Option<Rewrite> {
+fn description(oid: &str, subid: &str) -> Option<Replacement> {
     from_catalog(format!(
         "(SELECT description FROM pg_description WHERE objoid = ({oid}) AND objsubid = ({subid}))"
     ))
 }
 
-fn function_call(function: &sqlparser::ast::Function) -> Option<Rewrite> {
+fn function_call(function: &sqlparser::ast::Function) -> Option<Replacement> {
     let parts = idents(&function.name);
     let (schema, name) = match parts.as_slice() {
         [name] => (None, name.to_ascii_lowercase()),
@@ -582,7 +569,7 @@ fn function_call(function: &sqlparser::ast::Function) -> Option<Rewrite> {
 /// relation) the rewrite does not need: NULL when one of them is, as in
 /// PostgreSQL. A parameter among them stays in the statement, which keeps the
 /// parameters the client binds.
-fn strict(unused: &[Expr], rewrite: Rewrite) -> Option<Rewrite> {
+fn strict(unused: &[Expr], rewrite: Replacement) -> Option<Replacement> {
     let tests: Vec<String> = unused
         .iter()
         .filter(|e| match e {
@@ -599,7 +586,7 @@ fn strict(unused: &[Expr], rewrite: Rewrite) -> Option<Rewrite> {
         tests.join(" OR "),
         rewrite.expr
     );
-    Some(Rewrite {
+    Some(Replacement {
         expr: parse_expr(&sql)?,
         catalog: rewrite.catalog,
     })
@@ -631,10 +618,10 @@ pub(super) fn is_boolean(expr: &Expr) -> bool {
 }
 
 /// The same call of another function: arguments and clauses are kept.
-fn renamed(function: &sqlparser::ast::Function, name: &str) -> Rewrite {
+fn renamed(function: &sqlparser::ast::Function, name: &str) -> Replacement {
     let mut call = function.clone();
     call.name = ObjectName::from(vec![Ident::new(name)]);
-    Rewrite {
+    Replacement {
         expr: Expr::Function(call),
         catalog: false,
     }
@@ -642,7 +629,7 @@ fn renamed(function: &sqlparser::ast::Function, name: &str) -> Rewrite {
 
 /// `ARRAY(SELECT x ...)`: the rows' values as PostgreSQL array text. The
 /// subquery's one column is named so the aggregate can refer to it.
-fn array_of(query: &Query) -> Option<Rewrite> {
+fn array_of(query: &Query) -> Option<Replacement> {
     let mut query = query.clone();
     let SetExpr::Select(select) = query.body.as_mut() else {
         return None;

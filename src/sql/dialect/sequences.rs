@@ -61,7 +61,7 @@ fn type_bounds(name: &str) -> Option<(&'static str, i64, i64)> {
 
 /// The options of `CREATE`/`ALTER SEQUENCE` and of an identity column, as given.
 #[derive(Debug, Default, Clone, PartialEq)]
-pub(in crate::sql) struct Options {
+pub(crate) struct Options {
     pub data_type: Option<String>,
     pub increment: Option<i64>,
     /// `Some(None)`: `NO MINVALUE`.
@@ -146,7 +146,7 @@ impl Options {
     }
 
     /// Options given to an identity column in `GENERATED ... AS IDENTITY (...)`.
-    pub(in crate::sql) fn from_ast(options: &[AstOption]) -> Result<Options, Error> {
+    pub(crate) fn from_ast(options: &[AstOption]) -> Result<Options, Error> {
         let mut out = Options::default();
         for option in options {
             match option {
@@ -205,12 +205,12 @@ pub fn relation_name(text: &str) -> Option<String> {
 }
 
 /// The name PostgreSQL gives the sequence of a `serial` or identity column.
-pub(in crate::sql) fn serial_sequence_name(table: &str, column: &str) -> String {
+pub(crate) fn serial_sequence_name(table: &str, column: &str) -> String {
     format!("{table}_{column}_seq")
 }
 
 /// What a recognised sequence statement becomes: SQLite statements run as one.
-pub(in crate::sql) fn statement(sql: &str, tokens: &[Token]) -> Result<Option<Vec<String>>, Error> {
+pub(crate) fn statement(sql: &str, tokens: &[Token]) -> Result<Option<Vec<String>>, Error> {
     let w = Words { sql, tokens };
     let mut i = 1;
     if w.is(0, "CREATE") && (w.is(1, "TEMP") || w.is(1, "TEMPORARY")) {
@@ -637,7 +637,7 @@ fn drop_sequences(w: &Words, i: usize) -> Result<Vec<String>, Error> {
 
 /// The statements that restart the sequences owned by columns of `tables`
 /// (`TRUNCATE ... RESTART IDENTITY`), names as written in SQL.
-pub(in crate::sql) fn restart_owned_sequences(tables: &[String]) -> Vec<String> {
+pub(crate) fn restart_owned_sequences(tables: &[String]) -> Vec<String> {
     let tables: Vec<String> = tables
         .iter()
         .filter_map(|t| relation_name(t))
@@ -655,7 +655,7 @@ pub(in crate::sql) fn restart_owned_sequences(tables: &[String]) -> Vec<String> 
 
 /// A column of a new table that takes its values from a sequence of its own.
 #[derive(Debug)]
-pub(in crate::sql) struct OwnedSequence {
+pub(crate) struct OwnedSequence {
     pub table: String,
     pub column: String,
     /// The column's type (`serial` or `integer`, say), for the sequence's.
@@ -666,7 +666,7 @@ pub(in crate::sql) struct OwnedSequence {
 }
 
 impl OwnedSequence {
-    pub(in crate::sql) fn name(&self) -> String {
+    pub(crate) fn name(&self) -> String {
         serial_sequence_name(&self.table, &self.column)
     }
 }
@@ -677,7 +677,7 @@ impl OwnedSequence {
 /// go and the new ones are added. (A failing `CREATE TABLE` undoes them all.)
 /// `table_exists`: the columns are added to a table already there (`ALTER
 /// TABLE ... ADD COLUMN`), rather than made with it.
-pub(in crate::sql) fn owned_sequences(
+pub(crate) fn owned_sequences(
     sequences: &[OwnedSequence],
     table_exists: bool,
 ) -> Result<Vec<String>, Error> {
