@@ -4,7 +4,7 @@
 
 use sqlparser::ast::{
     BinaryOperator, Expr, FunctionArg, FunctionArgExpr, FunctionArgumentList, ObjectName,
-    ObjectNamePart, Select, SetExpr,
+    ObjectNamePart, Select, SetExpr, Value,
 };
 
 /// The identifiers of a possibly qualified name, in order.
@@ -47,6 +47,11 @@ pub(super) fn plain_args(list: &FunctionArgumentList) -> Vec<&Expr> {
             _ => None,
         })
         .collect()
+}
+
+/// Whether `expr` is a parameter (`$1`, `?1`).
+pub(super) fn is_parameter(expr: &Expr) -> bool {
+    matches!(expr, Expr::Value(v) if matches!(v.value, Value::Placeholder(_)))
 }
 
 /// `=`, `<>`, `<`, `<=`, `>`, `>=`.

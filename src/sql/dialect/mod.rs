@@ -31,10 +31,12 @@
 //! pass through as written: SQLite SQL keeps working.
 
 mod alter_table;
+mod catalog_lookups;
 mod column_names;
 mod create_table;
 mod empty_relations;
 mod expressions;
+mod functions;
 mod replacement;
 mod result_types;
 mod rewriter;
