@@ -2,7 +2,7 @@
 //! table's one-column primary key becomes SQLite's `INTEGER PRIMARY KEY`, any
 //! other gets a sequence of its own (see [`super::sequences`]), and expression
 //! defaults get the parentheses SQLite requires. `ALTER TABLE ... ADD COLUMN`
-//! reads its column the same way (see [`super::alter_table`]).
+//! reads its column the same way (see [`mod@super::alter_table`]).
 
 use sqlparser::ast::{
     ColumnOption, ColumnOptionDef, CreateTable, DataType, Expr, FunctionArguments, GeneratedAs,
@@ -17,7 +17,7 @@ use crate::sql::quote::{identifier_as_postgres, literal};
 /// `CREATE TABLE`: a `serial`/identity column that is the table's one-column
 /// primary key becomes SQLite's rowid alias (the only auto-assigned column it
 /// has); any other takes its values from a sequence of its own, returned here
-/// (see [`sequences`]). Expression defaults are parenthesised as SQLite
+/// (see [`super::sequences`]). Expression defaults are parenthesised as SQLite
 /// requires. Returns whether anything changed, and the sequences to create;
 /// `None` for identity options that make no sequence.
 pub(super) fn create_table(create: &mut CreateTable) -> Option<(bool, Vec<OwnedSequence>)> {
