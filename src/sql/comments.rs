@@ -8,8 +8,8 @@
 //! Comments on other objects (schemas, functions, constraints, ...) are accepted
 //! and not kept.
 
-use super::quote::literal;
-use super::translate::Rewrite;
+use super::lexer::TokenKind;
+use super::quote::{literal, unquote_literal};
 use super::words::Words;
 use crate::error::{Error, ErrorKind};
 
@@ -42,19 +42,17 @@ pub(super) fn comment(w: &Words) -> Result<Option<Vec<String>>, Error> {
         return Ok(None);
     }
     let sequence = w.is(2, "SEQUENCE");
-    let (name, after) = w.dotted_name(i).ok_or_else(|| syntax(w, i))?;
+    let (name, after) = w.dotted_name(i).ok_or_else(|| w.syntax_error(i))?;
     if !w.is(after, "IS") {
-        return Err(syntax(w, after));
+        return Err(w.syntax_error(after));
     }
     let description = match w.tokens.get(after + 1) {
         Some(_) if w.is(after + 1, "NULL") => None,
-        Some(token) if token.kind == super::lexer::TokenKind::String => {
-            Some(super::quote::unquote_literal(token.text(w.sql)))
-        }
-        _ => return Err(syntax(w, after + 1)),
+        Some(token) if token.kind == TokenKind::String => Some(unquote_literal(token.text(w.sql))),
+        _ => return Err(w.syntax_error(after + 1)),
     };
     if after + 2 != w.tokens.len() {
-        return Err(syntax(w, after + 2));
+        return Err(w.syntax_error(after + 2));
     }
     let mut parts: Vec<&str> = name.split('.').collect();
     if parts.len() > 1 && ["public", "main"].contains(&parts[0].to_ascii_lowercase().as_str()) {
@@ -107,23 +105,6 @@ pub(super) fn comment(w: &Words) -> Result<Option<Vec<String>>, Error> {
         ),
     });
     Ok(Some(script))
-}
-
-/// A comment that is accepted and not kept.
-pub(super) fn ignored() -> Rewrite {
-    Rewrite {
-        sql: String::new(),
-        plan: super::Plan::Nothing,
-    }
-}
-
-fn syntax(w: &Words, i: usize) -> Error {
-    let near = w.text(i);
-    let message = match near {
-        "" => "syntax error at end of input".to_owned(),
-        near => format!("syntax error at or near \"{near}\""),
-    };
-    Error::new(ErrorKind::Syntax, message)
 }
 
 #[cfg(test)]

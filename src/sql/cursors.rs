@@ -7,31 +7,21 @@
 
 use std::sync::Arc;
 
-use super::Statement;
 use super::lexer::Token;
+use super::statement::{CursorCommand, ParseQuery};
 use super::words::Words;
 use crate::error::{Error, ErrorKind};
 
-#[derive(Debug, Clone, PartialEq)]
-pub enum CursorCommand {
-    /// `DECLARE name [options] CURSOR [WITH | WITHOUT HOLD] FOR query`.
-    Declare {
-        name: String,
-        /// Kept past the COMMIT of its transaction (`WITH HOLD`).
-        hold: bool,
-        query: Arc<Statement>,
-    },
-    /// `FETCH [direction] [FROM | IN] name`; `count` None is ALL.
-    Fetch { name: String, count: Option<u64> },
-    /// `CLOSE name`, or `CLOSE ALL` (None).
-    Close(Option<String>),
-}
-
-/// The cursor command `tokens` hold, if any.
-pub(super) fn recognise(sql: &str, tokens: &[Token]) -> Result<Option<CursorCommand>, Error> {
+/// The cursor command `tokens` hold, if any; a cursor's query is read by
+/// `parse_query`.
+pub(super) fn recognise(
+    sql: &str,
+    tokens: &[Token],
+    parse_query: ParseQuery,
+) -> Result<Option<CursorCommand>, Error> {
     let w = Words { sql, tokens };
     if w.is(0, "DECLARE") {
-        declare(&w).map(Some)
+        declare(&w, parse_query).map(Some)
     } else if w.is(0, "FETCH") {
         fetch(&w).map(Some)
     } else if w.is(0, "MOVE") {
@@ -54,7 +44,7 @@ pub(super) fn recognise(sql: &str, tokens: &[Token]) -> Result<Option<CursorComm
     }
 }
 
-fn declare(w: &Words) -> Result<CursorCommand, Error> {
+fn declare(w: &Words, parse_query: ParseQuery) -> Result<CursorCommand, Error> {
     let name = w
         .ident(1)
         .ok_or_else(|| syntax("DECLARE takes a cursor name"))?;
@@ -95,7 +85,7 @@ fn declare(w: &Words) -> Result<CursorCommand, Error> {
         .get(i + 1)
         .ok_or_else(|| syntax("DECLARE CURSOR needs a query"))?
         .start;
-    let query = match super::parse_single(&w.sql[start..])? {
+    let query = match parse_query(&w.sql[start..])? {
         Some(query) if query.returns_rows && !query.writes() => query,
         _ => {
             return Err(syntax(

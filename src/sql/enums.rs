@@ -57,21 +57,9 @@ pub(super) fn statement(sql: &str, tokens: &[Token]) -> Result<Option<EnumChange
     }
 }
 
-fn syntax(w: &Words, i: usize) -> Error {
-    let near = w.text(i);
-    Error::new(
-        ErrorKind::Syntax,
-        if near.is_empty() {
-            "syntax error at end of input".to_owned()
-        } else {
-            format!("syntax error at or near \"{near}\"")
-        },
-    )
-}
-
 /// A type's name: unqualified, folded as PostgreSQL folds names.
 fn type_name(w: &Words, i: usize) -> Result<(String, usize), Error> {
-    let (name, next) = w.name(i).ok_or_else(|| syntax(w, i))?;
+    let (name, next) = w.name(i).ok_or_else(|| w.syntax_error(i))?;
     let last = name.rsplit('.').next().unwrap_or(&name);
     let folded = if last.starts_with('"') {
         unquote_identifier(last)
@@ -104,7 +92,7 @@ fn create(w: &Words) -> Result<EnumChange, Error> {
             "only enum types can be created (CREATE TYPE name AS ENUM (...))",
         ));
     }
-    let close = w.closing(i + 2).ok_or_else(|| syntax(w, i + 2))?;
+    let close = w.closing(i + 2).ok_or_else(|| w.syntax_error(i + 2))?;
     let mut labels: Vec<String> = Vec::new();
     // Labels and commas, in turn.
     for j in i + 3..close {
@@ -112,11 +100,11 @@ fn create(w: &Words) -> Result<EnumChange, Error> {
         match w.kind(j) {
             Some(TokenKind::String) if label_expected => labels.push(unquote_literal(w.text(j))),
             _ if !label_expected && w.text(j) == "," && j + 1 < close => {}
-            _ => return Err(syntax(w, j)),
+            _ => return Err(w.syntax_error(j)),
         }
     }
     if close + 1 != w.tokens.len() {
-        return Err(syntax(w, close + 1));
+        return Err(w.syntax_error(close + 1));
     }
     let mut script = vec![
         CREATE_TABLE.to_owned(),
@@ -146,10 +134,10 @@ fn drop_types(w: &Words) -> Result<EnumChange, Error> {
     };
     let (names, end) = w.name_list(start, &["CASCADE", "RESTRICT"]);
     if names.is_empty() {
-        return Err(syntax(w, start));
+        return Err(w.syntax_error(start));
     }
     if end < w.tokens.len() && !(w.is(end, "CASCADE") || w.is(end, "RESTRICT")) {
-        return Err(syntax(w, end));
+        return Err(w.syntax_error(end));
     }
     let mut script = vec![CREATE_TABLE.to_owned()];
     for written in &names {
@@ -199,7 +187,7 @@ fn add_value(w: &Words) -> Result<EnumChange, Error> {
         i += 3;
     }
     if w.kind(i) != Some(TokenKind::String) {
-        return Err(syntax(w, i));
+        return Err(w.syntax_error(i));
     }
     let label = unquote_literal(w.text(i));
     i += 1;
@@ -209,7 +197,7 @@ fn add_value(w: &Words) -> Result<EnumChange, Error> {
     let sort = if w.is(i, "BEFORE") || w.is(i, "AFTER") {
         let before = w.is(i, "BEFORE");
         if w.kind(i + 1) != Some(TokenKind::String) {
-            return Err(syntax(w, i + 1));
+            return Err(w.syntax_error(i + 1));
         }
         let other = literal(&unquote_literal(w.text(i + 1)));
         i += 2;
@@ -226,7 +214,7 @@ fn add_value(w: &Words) -> Result<EnumChange, Error> {
         format!("(SELECT coalesce(max(sort), 0) + 1 FROM {table} WHERE {of_type})")
     };
     if i != w.tokens.len() {
-        return Err(syntax(w, i));
+        return Err(w.syntax_error(i));
     }
     let label_exists = format!(
         "EXISTS (SELECT 1 FROM {table} WHERE {of_type} AND label = {})",

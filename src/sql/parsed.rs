@@ -12,7 +12,7 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 
-use super::Statement;
+use super::statement::Statement;
 
 /// Texts per generation, per thread.
 const GENERATION: usize = 256;
@@ -78,7 +78,7 @@ mod tests {
     fn counting<'a>(calls: &'a Cell<usize>) -> impl Fn(&str) -> Result<Vec<Statement>, ()> + 'a {
         move |sql| {
             calls.set(calls.get() + 1);
-            super::super::parse_uncached(sql).map_err(drop)
+            super::super::parse::parse_uncached(sql).map_err(drop)
         }
     }
 

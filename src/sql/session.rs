@@ -7,7 +7,7 @@
 use super::lexer::{Token, TokenKind};
 use super::quote::unquote_literal;
 use super::words::Words;
-use crate::error::{Error, ErrorKind};
+use crate::error::Error;
 
 /// A command on the session's settings.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -73,9 +73,9 @@ fn set(w: &Words) -> Result<SessionCommand, Error> {
     } else if w.is(i, "NAMES") {
         ("client_encoding".to_owned(), i + 1)
     } else {
-        let (name, after) = w.dotted_name(i).ok_or_else(|| syntax(w, i))?;
+        let (name, after) = w.dotted_name(i).ok_or_else(|| w.syntax_error(i))?;
         if !(w.is(after, "TO") || w.text(after) == "=") {
-            return Err(syntax(w, after));
+            return Err(w.syntax_error(after));
         }
         (name, after + 1)
     };
@@ -96,20 +96,20 @@ fn value(w: &Words, mut i: usize) -> Result<Option<String>, Error> {
             item.push_str(w.text(i));
             i += 1;
         }
-        let token = w.tokens.get(i).ok_or_else(|| syntax(w, i))?;
+        let token = w.tokens.get(i).ok_or_else(|| w.syntax_error(i))?;
         match token.kind {
             TokenKind::String => item.push_str(&unquote_literal(token.text(w.sql))),
             TokenKind::Word | TokenKind::Number | TokenKind::QuotedIdent => {
                 item.push_str(token.text(w.sql))
             }
-            _ => return Err(syntax(w, i)),
+            _ => return Err(w.syntax_error(i)),
         }
         items.push(item);
         i += 1;
         match w.text(i) {
             "," => i += 1,
             "" => break,
-            _ => return Err(syntax(w, i)),
+            _ => return Err(w.syntax_error(i)),
         }
     }
     Ok(Some(items.join(", ")))
@@ -121,9 +121,9 @@ fn show(w: &Words) -> Result<SessionCommand, Error> {
     }
     let name = special_name(w, 1)
         .or_else(|| w.dotted_name(1))
-        .ok_or_else(|| syntax(w, 1))?;
+        .ok_or_else(|| w.syntax_error(1))?;
     if name.1 != w.tokens.len() {
-        return Err(syntax(w, name.1));
+        return Err(w.syntax_error(name.1));
     }
     Ok(SessionCommand::Show(Some(name.0)))
 }
@@ -134,7 +134,7 @@ fn reset(w: &Words) -> Result<SessionCommand, Error> {
     }
     let name = special_name(w, 1)
         .or_else(|| w.dotted_name(1))
-        .ok_or_else(|| syntax(w, 1))?;
+        .ok_or_else(|| w.syntax_error(1))?;
     Ok(SessionCommand::Reset(Some(name.0)))
 }
 
@@ -153,37 +153,27 @@ fn special_name(w: &Words, i: usize) -> Option<(String, usize)> {
 
 fn discard(w: &Words) -> Result<SessionCommand, Error> {
     if w.tokens.len() != 2 {
-        return Err(syntax(w, 2));
+        return Err(w.syntax_error(2));
     }
     if w.is(1, "ALL") {
         Ok(SessionCommand::DiscardAll)
     } else if w.is(1, "PLANS") || w.is(1, "SEQUENCES") || w.is(1, "TEMP") || w.is(1, "TEMPORARY") {
         Ok(SessionCommand::DiscardNothing)
     } else {
-        Err(syntax(w, 1))
+        Err(w.syntax_error(1))
     }
 }
 
 fn deallocate(w: &Words) -> Result<SessionCommand, Error> {
     let i = if w.is(1, "PREPARE") { 2 } else { 1 };
     if w.tokens.len() != i + 1 {
-        return Err(syntax(w, i + 1));
+        return Err(w.syntax_error(i + 1));
     }
     if w.is(i, "ALL") {
         return Ok(SessionCommand::Deallocate(None));
     }
-    let name = w.ident(i).ok_or_else(|| syntax(w, i))?;
+    let name = w.ident(i).ok_or_else(|| w.syntax_error(i))?;
     Ok(SessionCommand::Deallocate(Some(name)))
-}
-
-fn syntax(w: &Words, i: usize) -> Error {
-    let near = w.text(i);
-    let message = if near.is_empty() {
-        "syntax error at end of input".to_owned()
-    } else {
-        format!("syntax error at or near \"{near}\"")
-    };
-    Error::new(ErrorKind::Syntax, message)
 }
 
 #[cfg(test)]

@@ -24,19 +24,14 @@
 //!
 //! Statements that need none of this never get here (see [`needs_translation`]).
 
-use std::sync::Arc;
-
+use super::dialect::restart_owned_sequences;
 use super::lexer::{Token, TokenKind, tokenize};
 use super::quote::{identifier, unquote_identifier};
+use super::rewrite::Rewrite;
+use super::statement::ParseQuery;
 use super::words::Words;
-use super::{Plan, comments, copy, dialect};
+use super::{comments, copy};
 use crate::error::Error;
-
-/// What a rewrite produced: the plan, and for single statements the new SQL.
-pub(super) struct Rewrite {
-    pub sql: String,
-    pub plan: Plan,
-}
 
 /// Cheap check on the tokens the classifier already has: could this statement need
 /// a rewrite? Everything else passes through untouched.
@@ -51,8 +46,9 @@ pub(super) fn needs_translation(sql: &str, tokens: &[Token]) -> bool {
         || tokens.iter().any(|t| t.is_keyword(sql, "generate_series"))
 }
 
-/// Rewrites `sql` when it needs it; `None` leaves it as it is.
-pub(super) fn translate(sql: &str) -> Result<Option<Rewrite>, Error> {
+/// Rewrites `sql` when it needs it; `None` leaves it as it is. The query of
+/// `COPY (query) TO` is read by `parse_query`.
+pub(super) fn translate(sql: &str, parse_query: ParseQuery) -> Result<Option<Rewrite>, Error> {
     let tokens = tokenize(sql);
     let words = Words {
         sql,
@@ -61,10 +57,7 @@ pub(super) fn translate(sql: &str) -> Result<Option<Rewrite>, Error> {
     let rewrite = if words.starts_with(&["DROP", "TABLE"]) {
         drop_tables(&words)
     } else if let Some(sql) = index_words(&words) {
-        Some(Rewrite {
-            sql,
-            plan: Plan::Single,
-        })
+        Some(Rewrite::single(sql))
     } else if words.starts_with(&["CREATE"]) {
         create_table_options(&words)
     } else if words.starts_with(&["TRUNCATE"]) {
@@ -74,29 +67,19 @@ pub(super) fn translate(sql: &str) -> Result<Option<Rewrite>, Error> {
     } else if words.starts_with(&["ALTER", "TABLE"]) {
         add_constraint(&words)
     } else if words.starts_with(&["COMMENT", "ON"]) {
+        // A comment on anything else is accepted and not kept.
         Some(match comments::comment(&words)? {
-            Some(statements) => script(statements),
-            None => comments::ignored(),
+            Some(statements) => Rewrite::script(statements),
+            None => Rewrite::nothing(),
         })
     } else if words.starts_with(&["COPY"]) {
-        Some(copy::parse(&words)?)
+        Some(copy::parse(&words, parse_query)?)
     } else {
         None
     };
     match rewrite {
         Some(rewrite) => Ok(Some(rewrite)),
-        None => Ok(generate_series(sql, &tokens).map(|sql| Rewrite {
-            sql,
-            plan: Plan::Single,
-        })),
-    }
-}
-
-fn script(statements: Vec<String>) -> Rewrite {
-    let parts: Vec<Arc<str>> = statements.into_iter().map(Arc::from).collect();
-    Rewrite {
-        sql: parts.iter().map(|s| &**s).collect::<Vec<_>>().join("; "),
-        plan: Plan::Script(parts.into()),
+        None => Ok(generate_series(sql, &tokens).map(Rewrite::single)),
     }
 }
 
@@ -116,7 +99,7 @@ fn drop_tables(w: &Words) -> Option<Rewrite> {
         return None;
     }
     let guard = if if_exists { "IF EXISTS " } else { "" };
-    Some(script(
+    Some(Rewrite::script(
         names
             .iter()
             .map(|n| format!("DROP TABLE {guard}{n}"))
@@ -225,10 +208,9 @@ fn create_table_options(w: &Words) -> Option<Rewrite> {
         }
     }
     let cut = cut?;
-    Some(Rewrite {
-        sql: w.sql[..w.tokens[cut].start].trim_end().to_owned(),
-        plan: Plan::Single,
-    })
+    Some(Rewrite::single(
+        w.sql[..w.tokens[cut].start].trim_end().to_owned(),
+    ))
 }
 
 /// `TRUNCATE [TABLE] [ONLY] a, b [RESTART|CONTINUE IDENTITY] [CASCADE|RESTRICT]`;
@@ -241,9 +223,9 @@ fn truncate(w: &Words) -> Rewrite {
     let (names, end) = w.name_list(i, &["RESTART", "CONTINUE", "CASCADE", "RESTRICT"]);
     let mut statements: Vec<String> = names.iter().map(|n| format!("DELETE FROM {n}")).collect();
     if w.is(end, "RESTART") && w.is(end + 1, "IDENTITY") {
-        statements.extend(dialect::restart_owned_sequences(&names));
+        statements.extend(restart_owned_sequences(&names));
     }
-    script(statements)
+    Rewrite::script(statements)
 }
 
 /// `VACUUM [FULL] [FREEZE] [VERBOSE] [ANALYZE] [(options)] [table, ...]`.
@@ -277,14 +259,9 @@ fn vacuum(w: &Words) -> Option<Rewrite> {
         (false, true) => vec!["VACUUM".to_owned()],
         // Per-table VACUUM does not exist in SQLite, and a whole-file VACUUM is far
         // more than was asked for: there is nothing to do.
-        (false, false) => {
-            return Some(Rewrite {
-                sql: String::new(),
-                plan: Plan::Nothing,
-            });
-        }
+        (false, false) => return Some(Rewrite::nothing()),
     };
-    Some(script(statements))
+    Some(Rewrite::script(statements))
 }
 
 fn is_schema_name(name: &str) -> bool {
@@ -335,10 +312,9 @@ fn add_constraint(w: &Words) -> Option<Rewrite> {
             identifier(&format!("{bare_table}_{}_key", cols.join("_")))
         }
     });
-    Some(Rewrite {
-        sql: format!("CREATE UNIQUE INDEX {index} ON {table} {columns}"),
-        plan: Plan::Single,
-    })
+    Some(Rewrite::single(format!(
+        "CREATE UNIQUE INDEX {index} ON {table} {columns}"
+    )))
 }
 
 /// `generate_series(start, stop [, step]) [AS] alias` in a FROM clause, as a
@@ -402,12 +378,12 @@ fn generate_series(sql: &str, tokens: &[Token]) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sql::{Plan, parse_single};
 
     fn rewrite(sql: &str) -> (String, Plan) {
-        let r = translate(sql).unwrap().unwrap_or(Rewrite {
-            sql: sql.to_owned(),
-            plan: Plan::Single,
-        });
+        let r = translate(sql, parse_single)
+            .unwrap()
+            .unwrap_or(Rewrite::single(sql.to_owned()));
         (r.sql, r.plan)
     }
 
@@ -472,7 +448,7 @@ mod tests {
             "vacuum main",
             "alter table t add column b int",
         ] {
-            assert!(translate(sql).unwrap().is_none(), "{sql}");
+            assert!(translate(sql, parse_single).unwrap().is_none(), "{sql}");
         }
     }
 

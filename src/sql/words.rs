@@ -4,6 +4,7 @@
 
 use super::lexer::{Token, TokenKind};
 use super::quote::unquote_identifier;
+use crate::error::{Error, ErrorKind};
 
 /// The statement's tokens with helpers to read them as words.
 pub(super) struct Words<'a> {
@@ -111,5 +112,24 @@ impl Words<'_> {
             i += 2;
         }
         Some((name, i))
+    }
+
+    /// PostgreSQL's syntax error at the token at `i`, or at the end of input.
+    pub(super) fn syntax_error(&self, i: usize) -> Error {
+        let message = match self.text(i) {
+            "" => "syntax error at end of input".to_owned(),
+            near => format!("syntax error at or near \"{near}\""),
+        };
+        Error::new(ErrorKind::Syntax, message)
+    }
+
+    /// The names in the parentheses opening at `open`, and the index after them.
+    pub(super) fn parenthesized_names(&self, open: usize) -> Result<(Vec<String>, usize), Error> {
+        let close = self.closing(open).ok_or_else(|| self.syntax_error(open))?;
+        let (names, end) = self.name_list(open + 1, &[]);
+        if end != close || names.is_empty() {
+            return Err(self.syntax_error(end));
+        }
+        Ok((names, close + 1))
     }
 }

@@ -21,11 +21,13 @@ use sqlparser::ast::{
 use sqlparser::dialect::PostgreSqlDialect;
 use sqlparser::parser::Parser;
 
-use super::super::lexer::Token;
-use super::super::quote::identifier;
-use super::super::table_definition::{Column, Constraint, TableDefinition};
-use super::{Rewriter, create_table, folded, folded_last, owned_sequences};
+use super::create_table::{create_table, folded, folded_last};
+use super::rewriter::Rewriter;
+use super::sequences::owned_sequences;
 use crate::error::{Error, ErrorKind};
+use crate::sql::lexer::Token;
+use crate::sql::quote::identifier;
+use crate::sql::table_definition::{Column, Constraint, TableDefinition};
 
 /// An `ALTER TABLE` the engine runs by rebuilding the table.
 #[derive(Debug, Clone, PartialEq)]
@@ -81,7 +83,7 @@ pub enum AlterAction {
 
 /// Reads `sql` as an `ALTER TABLE` to run by a rebuild; `None` for any other
 /// statement, and for the forms SQLite runs itself.
-pub(in crate::sql) fn statement(sql: &str, tokens: &[Token]) -> Result<Option<AlterTable>, Error> {
+pub(crate) fn statement(sql: &str, tokens: &[Token]) -> Result<Option<AlterTable>, Error> {
     let starts = |i: usize, kw: &str| tokens.get(i).is_some_and(|t| t.is_keyword(sql, kw));
     if !(starts(0, "ALTER") && starts(1, "TABLE")) {
         return Ok(None);

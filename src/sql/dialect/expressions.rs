@@ -1,24 +1,28 @@
 //! Expression rewrites: PostgreSQL casts (`::type`, `::regclass`), operators
 //! (`~`, `ILIKE`, `= ANY(...)`, `OPERATOR(pg_catalog.~)`), array constructors and the
-//! functions psql and drivers call, each as the SQLite expression (or catalog
-//! lookup) that answers it.
+//! functions psql and drivers call (see [`super::functions`]), each as the SQLite
+//! expression (or catalog lookup, see [`super::catalog_lookups`]) that answers it.
 
 use sqlparser::ast::{
-    AccessExpr, BinaryOperator, DataType, Expr, FunctionArg, FunctionArgExpr, FunctionArguments,
-    Ident, ObjectName, Query, SelectItem, SetExpr, Subscript, TrimWhereField, Value,
+    AccessExpr, BinaryOperator, DataType, Expr, Ident, Subscript, TrimWhereField, Value,
 };
 
-use super::{Rewrite, from_catalog, idents, is_schema, parse_expr, plain, set_is_empty};
-use crate::sql::params::is_comparison;
+use super::catalog_lookups::{name_of, oid_by_name, oid_or_lookup};
+use super::empty_relations::set_is_empty;
+use super::functions::{arguments, function_call};
+use super::replacement::{Replacement, plain};
+use super::schemas::relation_in_schema;
+use super::type_names::{internal_type_name, type_name};
 use crate::sql::quote::{literal, parse_bool};
+use crate::sql::syntax_tree::{idents, is_comparison, is_parameter};
 
 /// The SQLite expression for a PostgreSQL one, where they differ.
-pub(super) fn rewrite_expr(expr: &Expr) -> Option<Rewrite> {
+pub(super) fn rewrite_expr(expr: &Expr) -> Option<Replacement> {
     match expr {
         Expr::Cast {
             expr, data_type, ..
         } => cast(expr, data_type),
-        Expr::Collate { expr, .. } => Some(Rewrite {
+        Expr::Collate { expr, .. } => Some(Replacement {
             expr: (**expr).clone(),
             catalog: false,
         }),
@@ -28,7 +32,7 @@ pub(super) fn rewrite_expr(expr: &Expr) -> Option<Rewrite> {
             pattern,
             escape_char,
             any,
-        } => Some(Rewrite {
+        } => Some(Replacement {
             expr: Expr::Like {
                 negated: *negated,
                 any: *any,
@@ -116,23 +120,17 @@ pub(super) fn record_field(name: &str) -> Option<usize> {
 
 /// `pg_catalog.pg_class.relname`: a column of a catalog relation named with its
 /// schema, as the relation itself is named once its schema is gone.
-fn qualified_column(parts: &[Ident]) -> Option<Rewrite> {
+fn qualified_column(parts: &[Ident]) -> Option<Replacement> {
     let [schema, relation, rest @ ..] = parts else {
         return None;
     };
     if rest.is_empty() {
         return None;
     }
-    let relation = if is_schema(&schema.value, "information_schema") {
-        Ident::new(format!("information_schema_{}", relation.value))
-    } else if is_schema(&schema.value, "pg_catalog") || is_schema(&schema.value, "public") {
-        relation.clone()
-    } else {
-        return None;
-    };
+    let relation = relation_in_schema(&schema.value, relation)?;
     let mut unqualified = vec![relation];
     unqualified.extend(rest.iter().cloned());
-    Some(Rewrite {
+    Some(Replacement {
         expr: Expr::CompoundIdentifier(unqualified),
         catalog: false,
     })
@@ -146,17 +144,7 @@ fn list(items: &[Expr]) -> String {
         .join(", ")
 }
 
-/// The lower-case name of a type, without its schema and modifiers.
-pub(super) fn type_name(data_type: &DataType) -> String {
-    let full = match data_type {
-        DataType::Custom(name, _) => idents(name).last().cloned().unwrap_or_default(),
-        other => other.to_string(),
-    };
-    let lower = full.to_ascii_lowercase();
-    lower.split('(').next().unwrap_or("").trim().to_owned()
-}
-
-fn cast(inner: &Expr, data_type: &DataType) -> Option<Rewrite> {
+fn cast(inner: &Expr, data_type: &DataType) -> Option<Replacement> {
     let name = type_name(data_type);
     let literal = string_literal(inner);
     match name.as_str() {
@@ -194,7 +182,7 @@ fn cast(inner: &Expr, data_type: &DataType) -> Option<Rewrite> {
                 "litewire_error({})",
                 crate::sql::quote::literal(&format!(
                     "invalid input syntax for type {}: \"{text}\"",
-                    super::internal_type_name(&name)
+                    internal_type_name(&name)
                 ))
             ))
         }
@@ -217,7 +205,7 @@ fn cast(inner: &Expr, data_type: &DataType) -> Option<Rewrite> {
         {
             plain(format!("litewire_array_bool({inner})"))
         }
-        _ if data_type_is_array(data_type) => Some(Rewrite {
+        _ if data_type_is_array(data_type) => Some(Replacement {
             expr: inner.clone(),
             catalog: false,
         }),
@@ -273,7 +261,7 @@ fn data_type_is_array(data_type: &DataType) -> bool {
 /// oid given as a literal or parameter refers to (the cast to an oid alone
 /// would print the oid). Rewritten before the inner cast is (see
 /// `Rewriter::pre_visit_expr`).
-pub(super) fn name_of_reg_cast(expr: &Expr) -> Option<Rewrite> {
+pub(super) fn name_of_reg_cast(expr: &Expr) -> Option<Replacement> {
     let Expr::Cast {
         expr: inner,
         data_type: outer,
@@ -313,79 +301,10 @@ pub(super) fn name_of_reg_cast(expr: &Expr) -> Option<Rewrite> {
         "class" => name_of("class", &oid.expr)?,
         _ => plain(format!("format_type({}, NULL)", oid.expr))?,
     };
-    Some(Rewrite {
+    Some(Replacement {
         expr: name.expr,
         catalog: true,
     })
-}
-
-/// `'16384'::regclass` is an oid; `'t'::regclass` the oid of relation `t`.
-fn oid_or_lookup(text: &str, kind: &str) -> Option<Rewrite> {
-    if let Ok(oid) = text.trim().parse::<i64>() {
-        return plain(oid.to_string());
-    }
-    let name = text.rsplit('.').next().unwrap_or(text).trim_matches('"');
-    from_catalog(format!(
-        "(SELECT litewire_oid FROM {} WHERE litewire_name = {})",
-        named(kind)?,
-        literal(name)
-    ))
-}
-
-/// The objects of `kind` as a relation of `litewire_oid` and `litewire_name`
-/// (or definition), read from the one catalog relation that has them. Its
-/// columns are all `litewire_*`, so that an unqualified column in a condition
-/// on it (psql writes `pg_get_constraintdef(oid)`) still refers to the outer
-/// query; and it is one relation, not a union of them all, because SQLx's type
-/// inference of a whole statement walks every branch of what it reads.
-fn named(kind: &str) -> Option<String> {
-    let (oid, name, relation) = match kind {
-        "class" => ("oid", "relname", "pg_class"),
-        "namespace" => ("oid", "nspname", "pg_namespace"),
-        "role" => ("oid", "rolname", "pg_roles"),
-        "type" => ("oid", "typname", "pg_type"),
-        "definition" => ("oid", "definition", "litewire_definitions"),
-        "column" => ("attrelid * 10000 + attnum", "attname", "pg_attribute"),
-        "storage" => ("oid", "name", "litewire_storage"),
-        _ => return None,
-    };
-    Some(format!(
-        "(SELECT {oid} AS litewire_oid, {name} AS litewire_name FROM {relation})"
-    ))
-}
-
-/// `to_regtype(name)`, `to_regclass(name)`: the oid of the catalog object of
-/// `kind` that the text `name` names, NULL for none. The name may carry a schema
-/// and is matched without case; a type is found by its `typname` (`int4`) or its
-/// SQL name (`integer`, `character varying`, `integer[]`).
-fn oid_by_name(kind: &str, name: &str) -> Option<Rewrite> {
-    // Read through subqueries whose columns are all `litewire_*` (see
-    // [`named`]), with `name` unqualified once.
-    let (names, relation) = match kind {
-        "type" => (
-            "typname AS litewire_name, format_type(oid, NULL) AS litewire_sql_name",
-            "pg_type",
-        ),
-        _ => (
-            "relname AS litewire_name, relname AS litewire_sql_name",
-            "pg_class",
-        ),
-    };
-    from_catalog(format!(
-        "(SELECT litewire_oid FROM (SELECT oid AS litewire_oid, {names} FROM {relation}), (SELECT lower(CASE WHEN instr({name}, '.') > 0 THEN substr({name}, instr({name}, '.') + 1) ELSE {name} END) AS litewire_wanted) WHERE litewire_wanted IN (litewire_name, litewire_sql_name))"
-    ))
-}
-
-/// The name (or definition) of the catalog object of `kind` with oid `oid`.
-fn name_of(kind: &str, oid: impl std::fmt::Display) -> Option<Rewrite> {
-    from_catalog(format!(
-        "(SELECT litewire_name FROM {} WHERE litewire_oid = {oid})",
-        named(kind)?
-    ))
-}
-
-fn is_parameter(expr: &Expr) -> bool {
-    matches!(expr, Expr::Value(v) if matches!(v.value, Value::Placeholder(_)))
 }
 
 fn string_literal(expr: &Expr) -> Option<String> {
@@ -398,7 +317,7 @@ fn string_literal(expr: &Expr) -> Option<String> {
     }
 }
 
-fn binary(left: &Expr, op: &BinaryOperator, right: &Expr) -> Option<Rewrite> {
+fn binary(left: &Expr, op: &BinaryOperator, right: &Expr) -> Option<Replacement> {
     let op_name = match op {
         BinaryOperator::PGCustomBinaryOperator(parts) => parts.last()?.clone(),
         BinaryOperator::PGRegexMatch => "~".into(),
@@ -425,7 +344,7 @@ fn binary(left: &Expr, op: &BinaryOperator, right: &Expr) -> Option<Rewrite> {
 }
 
 /// `x = ANY(...)`: a list or subquery is `IN`, an array value a membership test.
-fn any(left: &Expr, right: &Expr) -> Option<Rewrite> {
+fn any(left: &Expr, right: &Expr) -> Option<Replacement> {
     match right {
         Expr::Subquery(query) => plain(format!("{left} IN ({query})")),
         Expr::Nested(inner) if matches!(**inner, Expr::Subquery(_)) => {
@@ -438,171 +357,6 @@ fn any(left: &Expr, right: &Expr) -> Option<Rewrite> {
         }
         _ => plain(format!("litewire_array_contains({right}, {left})")),
     }
-}
-
-/// The plain argument expressions of a call (`None` for `*` and the like).
-fn arguments(function: &sqlparser::ast::Function) -> Option<Vec<Expr>> {
-    match &function.args {
-        FunctionArguments::None => Some(Vec::new()),
-        FunctionArguments::Subquery(_) => None,
-        FunctionArguments::List(list) => list
-            .args
-            .iter()
-            .map(|arg| match arg {
-                FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => Some(e.clone()),
-                _ => None,
-            })
-            .collect(),
-    }
-}
-
-/// The description of object `oid`'s part `subid` (a column's number, 0 for
-/// the relation itself) in `pg_description`.
-fn description(oid: &str, subid: &str) -> Option<Rewrite> {
-    from_catalog(format!(
-        "(SELECT description FROM pg_description WHERE objoid = ({oid}) AND objsubid = ({subid}))"
-    ))
-}
-
-fn function_call(function: &sqlparser::ast::Function) -> Option<Rewrite> {
-    let parts = idents(&function.name);
-    let (schema, name) = match parts.as_slice() {
-        [name] => (None, name.to_ascii_lowercase()),
-        [schema, name] => (Some(schema.as_str()), name.to_ascii_lowercase()),
-        _ => return None,
-    };
-    if let FunctionArguments::Subquery(query) = &function.args {
-        return (name == "array").then(|| array_of(query)).flatten();
-    }
-    let args = arguments(function)?;
-    let arg = |i: usize| args.get(i).map(ToString::to_string).unwrap_or_default();
-    let bare_call = matches!(function.args, FunctionArguments::None);
-    match (name.as_str(), args.len()) {
-        ("now" | "transaction_timestamp" | "statement_timestamp" | "clock_timestamp", 0)
-            if !bare_call =>
-        {
-            plain("strftime('%Y-%m-%d %H:%M:%f+00', 'now')".into())
-        }
-        ("current_user" | "session_user" | "current_role" | "user", 0) if bare_call => {
-            from_catalog("(SELECT user_name FROM litewire_session)".into())
-        }
-        ("current_database", 0) | ("current_catalog", 0) => {
-            from_catalog("(SELECT database_name FROM litewire_session)".into())
-        }
-        ("pg_backend_pid", 0) => from_catalog("(SELECT backend_pid FROM litewire_session)".into()),
-        ("current_schema", 0) => plain("'public'".into()),
-        ("current_schemas", 1) => plain(format!(
-            "CASE WHEN {} THEN '{{pg_catalog,public}}' ELSE '{{public}}' END",
-            arg(0)
-        )),
-        ("version", 0) => plain(format!(
-            "'PostgreSQL {} on SQLite ' || sqlite_version()",
-            crate::SERVER_VERSION
-        )),
-        (
-            "pg_table_is_visible"
-            | "pg_type_is_visible"
-            | "pg_function_is_visible"
-            | "pg_collation_is_visible"
-            | "pg_opclass_is_visible"
-            | "pg_operator_is_visible"
-            | "pg_conversion_is_visible"
-            | "has_table_privilege"
-            | "has_schema_privilege"
-            | "has_database_privilege"
-            | "has_column_privilege"
-            | "has_any_column_privilege"
-            | "has_function_privilege"
-            | "has_sequence_privilege",
-            _,
-        ) => plain("true".into()),
-        ("pg_is_in_recovery" | "pg_relation_is_publishable", _) => plain("false".into()),
-        ("to_regtype", 1) => oid_by_name("type", &arg(0)),
-        ("to_regclass", 1) => oid_by_name("class", &arg(0)),
-        ("pg_get_userbyid", 1) => name_of("role", arg(0)),
-        ("pg_encoding_to_char", 1) => plain("'UTF8'".into()),
-        // Comments `COMMENT ON` kept (see `sql::comments`), on relations only.
-        ("obj_description", 1) => description(&arg(0), "0"),
-        ("obj_description", 2) => {
-            let relation = description(&arg(0), "0")?;
-            from_catalog(format!(
-                "CASE WHEN {} = 'pg_class' THEN {} END",
-                arg(1),
-                relation.expr
-            ))
-        }
-        ("col_description", 2) => description(&arg(0), &arg(1)),
-        ("obj_description" | "col_description" | "shobj_description", _) => plain("NULL".into()),
-        ("pg_get_expr", 2 | 3) => strict(&args[1..], plain(arg(0))?),
-        // `pg_get_indexdef(index, column, pretty)`: one column's name, or the
-        // whole definition for column 0.
-        ("pg_get_indexdef", 3) => {
-            let column = name_of("column", format!("({}) * 10000 + ({})", arg(0), arg(1)))?;
-            let definition = name_of("definition", arg(0))?;
-            let both = from_catalog(format!(
-                "CASE WHEN ({}) = 0 THEN {} ELSE {} END",
-                arg(1),
-                definition.expr,
-                column.expr
-            ))?;
-            strict(&args[2..], both)
-        }
-        ("pg_get_indexdef" | "pg_get_constraintdef" | "pg_get_viewdef", 1..=3) => {
-            strict(&args[1..], name_of("definition", arg(0))?)
-        }
-        ("pg_get_triggerdef" | "pg_get_statisticsobjdef_columns" | "pg_get_functiondef", _) => {
-            plain("NULL".into())
-        }
-        ("pg_table_size" | "pg_relation_size" | "pg_total_relation_size", 1) => {
-            from_catalog(format!(
-                "(SELECT sum(pgsize) FROM dbstat WHERE name IN (SELECT litewire_name FROM {} WHERE litewire_oid = {}))",
-                named("storage")?,
-                arg(0)
-            ))
-        }
-        ("pg_partition_ancestors", 1) => plain(format!("CAST({} AS INTEGER)", arg(0))),
-        ("string_agg", 2) => plain(format!("group_concat({}, {})", arg(0), arg(1))),
-        // Aggregates keep their clauses (`ORDER BY`, `DISTINCT`, `FILTER`).
-        ("array_agg", 1) => Some(renamed(function, "litewire_array_agg")),
-        ("bool_and" | "every", 1) => Some(renamed(function, "min")),
-        ("bool_or", 1) => Some(renamed(function, "max")),
-        ("json_build_object" | "jsonb_build_object", _) => Some(renamed(function, "json_object")),
-        ("json_build_array" | "jsonb_build_array", _) => Some(renamed(function, "json_array")),
-        ("array_upper" | "array_length", 2) => plain(format!("litewire_array_length({})", arg(0))),
-        ("gen_random_uuid" | "uuid_generate_v4", 0) => plain("gen_random_uuid()".into()),
-        _ if schema.is_some_and(|s| is_schema(s, "pg_catalog")) => {
-            // `pg_catalog.lower(x)`: the same function, unqualified.
-            Some(renamed(function, &name))
-        }
-        _ => None,
-    }
-}
-
-/// The rewrite of a strict function whose arguments `unused` (`pretty`, a
-/// relation) the rewrite does not need: NULL when one of them is, as in
-/// PostgreSQL. A parameter among them stays in the statement, which keeps the
-/// parameters the client binds.
-fn strict(unused: &[Expr], rewrite: Rewrite) -> Option<Rewrite> {
-    let tests: Vec<String> = unused
-        .iter()
-        .filter(|e| match e {
-            Expr::Value(v) => matches!(v.value, Value::Placeholder(_)),
-            _ => true,
-        })
-        .map(|e| format!("({e}) IS NULL"))
-        .collect();
-    if tests.is_empty() {
-        return Some(rewrite);
-    }
-    let sql = format!(
-        "CASE WHEN {} THEN NULL ELSE {} END",
-        tests.join(" OR "),
-        rewrite.expr
-    );
-    Some(Rewrite {
-        expr: parse_expr(&sql)?,
-        catalog: rewrite.catalog,
-    })
 }
 
 /// Whether `expr` is a condition (PostgreSQL types it boolean).
@@ -628,37 +382,4 @@ pub(super) fn is_boolean(expr: &Expr) -> bool {
         Expr::Value(v) => matches!(v.value, Value::Boolean(_)),
         _ => false,
     }
-}
-
-/// The same call of another function: arguments and clauses are kept.
-fn renamed(function: &sqlparser::ast::Function, name: &str) -> Rewrite {
-    let mut call = function.clone();
-    call.name = ObjectName::from(vec![Ident::new(name)]);
-    Rewrite {
-        expr: Expr::Function(call),
-        catalog: false,
-    }
-}
-
-/// `ARRAY(SELECT x ...)`: the rows' values as PostgreSQL array text. The
-/// subquery's one column is named so the aggregate can refer to it.
-fn array_of(query: &Query) -> Option<Rewrite> {
-    let mut query = query.clone();
-    let SetExpr::Select(select) = query.body.as_mut() else {
-        return None;
-    };
-    let [item] = select.projection.as_mut_slice() else {
-        return None;
-    };
-    let expr = match item {
-        SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } => e.clone(),
-        _ => return None,
-    };
-    *item = SelectItem::ExprWithAlias {
-        expr,
-        alias: Ident::new("litewire_element"),
-    };
-    plain(format!(
-        "(SELECT litewire_array_agg(litewire_element) FROM ({query}) AS litewire_rows)"
-    ))
 }

@@ -21,9 +21,10 @@ use sqlparser::ast::{
     BinaryOperator, Expr, FunctionArguments, Query, Select, SelectItem, TableFactor, Value,
 };
 
-use super::expressions::{is_boolean, type_name};
-use super::{first_select, idents, plain_args};
+use super::expressions::is_boolean;
+use super::type_names::type_name;
 use crate::sql::relations::{self, Definition};
+use crate::sql::syntax_tree::{first_select, idents, plain_args};
 
 /// The declared type of each result column of `query` that the translation
 /// knows and SQLite does not (arrays and casts only, unless `catalog`: the

@@ -9,8 +9,8 @@
 //! meaning.
 
 use sqlparser::ast::{Query, SetExpr};
-use sqlparser::dialect::PostgreSqlDialect;
-use sqlparser::parser::Parser;
+
+use super::replacement::parse_query;
 
 /// Rewrites the parenthesised members of `body`'s set operations, at any depth
 /// of the compound (not inside subqueries, which the visitor reaches on its
@@ -55,16 +55,15 @@ fn unwrap(member: &mut SetExpr, on_the_left: bool) -> bool {
 
 /// `SELECT * FROM (<query>)`.
 fn select_all_from(query: &Query) -> Option<SetExpr> {
-    let wrapped = Parser::new(&PostgreSqlDialect {})
-        .try_with_sql(&format!("SELECT * FROM ({query})"))
-        .and_then(|mut p| p.parse_query())
-        .ok()?;
+    let wrapped = parse_query(&format!("SELECT * FROM ({query})"))?;
     Some(*wrapped.body)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use sqlparser::dialect::PostgreSqlDialect;
+    use sqlparser::parser::Parser;
 
     fn rewritten(sql: &str) -> String {
         let mut query = Parser::new(&PostgreSqlDialect {})

@@ -8,21 +8,13 @@
 //! `information_schema._pg_expandarray(a)` (pgjdbc's key columns) gives records
 //! `(x, n)` of element and position; `(_pg_expandarray(a)).n` one of their fields.
 //!
-//! In FROM, `unnest(a, b, ...) [WITH ORDINALITY] [AS] t(x, y, ..., n)` is a
-//! select over `json_each` of each array, side by side by position, a row per
-//! element of the first (Django's bulk `INSERT ... SELECT * FROM unnest(...)`),
-//! with the position counted from 1 as the last column when asked for
-//! (Django's index introspection).
+//! In FROM, `unnest(...)` is a relation of its own (see [`super::table_factors`]).
 
-use sqlparser::ast::{
-    AccessExpr, Expr, FunctionArguments, Select, SelectItem, SetExpr, TableAlias,
-};
-use sqlparser::dialect::PostgreSqlDialect;
-use sqlparser::parser::Parser;
+use sqlparser::ast::{AccessExpr, Expr, FunctionArguments, Select, SelectItem, SetExpr};
 
-use super::super::quote::identifier;
 use super::expressions::record_field;
-use super::{idents, parse_expr, plain_args};
+use super::replacement::{parse_expr, parse_query};
+use crate::sql::syntax_tree::{idents, plain_args};
 
 /// The relation of the elements.
 const ELEMENTS: &str = "litewire_elements";
@@ -76,11 +68,7 @@ pub(super) fn expand(select: &mut Select) -> bool {
         return false;
     };
     let from = format!("SELECT 1 FROM json_each(litewire_array_json({array})) AS {ELEMENTS}");
-    let parsed = Parser::new(&PostgreSqlDialect {})
-        .try_with_sql(&from)
-        .and_then(|mut p| p.parse_query())
-        .ok();
-    if let Some(query) = parsed
+    if let Some(query) = parse_query(&from)
         && let SetExpr::Select(elements) = *query.body
     {
         select.from.extend(elements.from);
@@ -118,48 +106,4 @@ fn set_returning_call(expr: &Expr) -> Option<(&'static str, String, String)> {
         )),
         _ => None,
     }
-}
-
-/// The rows of `unnest(arrays) [WITH ORDINALITY] [AS] alias(columns)` in FROM, as
-/// a select. `single` is the column of a one-array unnest when the alias names
-/// none (the alias itself, else `unnest`), already quoted.
-pub(super) fn unnest_rows(
-    arrays: &[String],
-    alias: Option<&TableAlias>,
-    single: &str,
-    ordinality: bool,
-) -> String {
-    let named = |i: usize, default: &str| {
-        alias
-            .and_then(|a| a.columns.get(i))
-            .map_or_else(|| identifier(default), |c| identifier(&c.name.value))
-    };
-    let mut columns: Vec<String> = if let [_] = arrays {
-        vec![format!("e0.value AS {single}")]
-    } else {
-        (0..arrays.len())
-            .map(|i| format!("e{i}.value AS {}", named(i, "unnest")))
-            .collect()
-    };
-    if ordinality {
-        columns.push(format!(
-            "e0.key + 1 AS {}",
-            named(arrays.len(), "ordinality")
-        ));
-    }
-    let joins: String = arrays
-        .iter()
-        .enumerate()
-        .skip(1)
-        .map(|(n, array)| {
-            format!(
-                " LEFT JOIN json_each(litewire_array_json({array})) AS e{n} ON e{n}.key = e0.key"
-            )
-        })
-        .collect();
-    format!(
-        "SELECT {} FROM json_each(litewire_array_json({})) AS e0{joins}",
-        columns.join(", "),
-        arrays.first().map_or("NULL", String::as_str)
-    )
 }

@@ -1,0 +1,72 @@
+//! Catalog objects looked up in SQL, by name or by oid: what `::regclass`,
+//! `::regtype`, `to_regclass()`, `pg_get_userbyid()` and the `pg_get_*def()`
+//! functions become. Each kind of object is read from the one catalog relation
+//! that has it.
+
+use super::replacement::{Replacement, from_catalog, plain};
+use crate::sql::quote::literal;
+
+/// `'16384'::regclass` is an oid; `'t'::regclass` the oid of relation `t`.
+pub(super) fn oid_or_lookup(text: &str, kind: &str) -> Option<Replacement> {
+    if let Ok(oid) = text.trim().parse::<i64>() {
+        return plain(oid.to_string());
+    }
+    let name = text.rsplit('.').next().unwrap_or(text).trim_matches('"');
+    from_catalog(format!(
+        "(SELECT litewire_oid FROM {} WHERE litewire_name = {})",
+        named(kind)?,
+        literal(name)
+    ))
+}
+
+/// The objects of `kind` as a relation of `litewire_oid` and `litewire_name`
+/// (or definition), read from the one catalog relation that has them. Its
+/// columns are all `litewire_*`, so that an unqualified column in a condition
+/// on it (psql writes `pg_get_constraintdef(oid)`) still refers to the outer
+/// query; and it is one relation, not a union of them all, because SQLx's type
+/// inference of a whole statement walks every branch of what it reads.
+pub(super) fn named(kind: &str) -> Option<String> {
+    let (oid, name, relation) = match kind {
+        "class" => ("oid", "relname", "pg_class"),
+        "namespace" => ("oid", "nspname", "pg_namespace"),
+        "role" => ("oid", "rolname", "pg_roles"),
+        "type" => ("oid", "typname", "pg_type"),
+        "definition" => ("oid", "definition", "litewire_definitions"),
+        "column" => ("attrelid * 10000 + attnum", "attname", "pg_attribute"),
+        "storage" => ("oid", "name", "litewire_storage"),
+        _ => return None,
+    };
+    Some(format!(
+        "(SELECT {oid} AS litewire_oid, {name} AS litewire_name FROM {relation})"
+    ))
+}
+
+/// `to_regtype(name)`, `to_regclass(name)`: the oid of the catalog object of
+/// `kind` that the text `name` names, NULL for none. The name may carry a schema
+/// and is matched without case; a type is found by its `typname` (`int4`) or its
+/// SQL name (`integer`, `character varying`, `integer[]`).
+pub(super) fn oid_by_name(kind: &str, name: &str) -> Option<Replacement> {
+    // Read through subqueries whose columns are all `litewire_*` (see
+    // [`named`]), with `name` unqualified once.
+    let (names, relation) = match kind {
+        "type" => (
+            "typname AS litewire_name, format_type(oid, NULL) AS litewire_sql_name",
+            "pg_type",
+        ),
+        _ => (
+            "relname AS litewire_name, relname AS litewire_sql_name",
+            "pg_class",
+        ),
+    };
+    from_catalog(format!(
+        "(SELECT litewire_oid FROM (SELECT oid AS litewire_oid, {names} FROM {relation}), (SELECT lower(CASE WHEN instr({name}, '.') > 0 THEN substr({name}, instr({name}, '.') + 1) ELSE {name} END) AS litewire_wanted) WHERE litewire_wanted IN (litewire_name, litewire_sql_name))"
+    ))
+}
+
+/// The name (or definition) of the catalog object of `kind` with oid `oid`.
+pub(super) fn name_of(kind: &str, oid: impl std::fmt::Display) -> Option<Replacement> {
+    from_catalog(format!(
+        "(SELECT litewire_name FROM {} WHERE litewire_oid = {oid})",
+        named(kind)?
+    ))
+}

@@ -1,0 +1,157 @@
+//! `CREATE TABLE` in SQLite's terms: a `serial` or identity column that is the
+//! table's one-column primary key becomes SQLite's `INTEGER PRIMARY KEY`, any
+//! other gets a sequence of its own (see [`super::sequences`]), and expression
+//! defaults get the parentheses SQLite requires. `ALTER TABLE ... ADD COLUMN`
+//! reads its column the same way (see [`mod@super::alter_table`]).
+
+use sqlparser::ast::{
+    ColumnOption, ColumnOptionDef, CreateTable, DataType, Expr, FunctionArguments, GeneratedAs,
+    Ident, ObjectName, ObjectNamePart, TableConstraint,
+};
+
+use super::replacement::parse_expr;
+use super::sequences::{Options, OwnedSequence};
+use super::type_names::type_name;
+use crate::sql::quote::{identifier_as_postgres, literal};
+
+/// `CREATE TABLE`: a `serial`/identity column that is the table's one-column
+/// primary key becomes SQLite's rowid alias (the only auto-assigned column it
+/// has); any other takes its values from a sequence of its own, returned here
+/// (see [`super::sequences`]). Expression defaults are parenthesised as SQLite
+/// requires. Returns whether anything changed, and the sequences to create;
+/// `None` for identity options that make no sequence.
+pub(super) fn create_table(create: &mut CreateTable) -> Option<(bool, Vec<OwnedSequence>)> {
+    let mut changed = false;
+    let mut owned = Vec::new();
+    let table = folded_last(&create.name);
+    let table_key: Option<String> = create.constraints.iter().find_map(|c| match c {
+        TableConstraint::PrimaryKey(pk) if pk.columns.len() == 1 => {
+            match &pk.columns[0].column.expr {
+                Expr::Identifier(ident) => Some(folded(ident)),
+                _ => None,
+            }
+        }
+        _ => None,
+    });
+    for column in &mut create.columns {
+        let type_lower = type_name(&column.data_type);
+        let serial = matches!(
+            type_lower.as_str(),
+            "serial" | "serial4" | "bigserial" | "serial8" | "smallserial" | "serial2"
+        );
+        let mut identity = None;
+        column.options.retain(|o| match &o.option {
+            ColumnOption::Generated {
+                generation_expr: None,
+                generated_as,
+                sequence_options,
+                ..
+            } => {
+                identity = Some((
+                    if matches!(generated_as, GeneratedAs::Always) {
+                        'a'
+                    } else {
+                        'd'
+                    },
+                    sequence_options.clone().unwrap_or_default(),
+                ));
+                false
+            }
+            _ => true,
+        });
+        if serial || identity.is_some() {
+            let name = folded(&column.name);
+            let primary_key = table_key.as_deref() == Some(name.as_str())
+                || column
+                    .options
+                    .iter()
+                    .any(|o| matches!(o.option, ColumnOption::PrimaryKey(_)));
+            changed = true;
+            if primary_key {
+                column.data_type =
+                    DataType::Custom(ObjectName::from(vec![Ident::new("INTEGER")]), vec![]);
+            } else {
+                let options = match &identity {
+                    Some((_, options)) => Options::from_ast(options).ok()?,
+                    None => Options::default(),
+                };
+                let sequence = OwnedSequence {
+                    table: table.clone(),
+                    column: name,
+                    column_type: type_lower.clone(),
+                    options,
+                    identity: identity.as_ref().map(|(kind, _)| *kind),
+                };
+                if serial {
+                    let integer = match type_lower.as_str() {
+                        "bigserial" | "serial8" => "BIGINT",
+                        "smallserial" | "serial2" => "SMALLINT",
+                        _ => "INTEGER",
+                    };
+                    column.data_type =
+                        DataType::Custom(ObjectName::from(vec![Ident::new(integer)]), vec![]);
+                }
+                // The name as `regclass` text reads it back: quoted unless
+                // it is all lower case.
+                let name = identifier_as_postgres(&sequence.name());
+                if let Some(default) = parse_expr(&format!("(nextval({}))", literal(&name))) {
+                    column
+                        .options
+                        .retain(|o| !matches!(o.option, ColumnOption::Default(_)));
+                    if !column
+                        .options
+                        .iter()
+                        .any(|o| matches!(o.option, ColumnOption::NotNull))
+                    {
+                        column.options.push(ColumnOptionDef {
+                            name: None,
+                            option: ColumnOption::NotNull,
+                        });
+                    }
+                    column.options.push(ColumnOptionDef {
+                        name: None,
+                        option: ColumnOption::Default(default),
+                    });
+                    owned.push(sequence);
+                }
+            }
+        }
+        for option in &mut column.options {
+            if let ColumnOption::Default(expr) = &mut option.option
+                && needs_parentheses(expr)
+            {
+                *expr = Expr::Nested(Box::new(expr.clone()));
+                changed = true;
+            }
+        }
+    }
+    Some((changed, owned))
+}
+
+/// A name as PostgreSQL reads it: unquoted identifiers fold to lower case.
+pub(super) fn folded(ident: &Ident) -> String {
+    match ident.quote_style {
+        Some(_) => ident.value.clone(),
+        None => ident.value.to_ascii_lowercase(),
+    }
+}
+
+pub(super) fn folded_last(name: &ObjectName) -> String {
+    name.0
+        .iter()
+        .filter_map(|part| match part {
+            ObjectNamePart::Identifier(ident) => Some(folded(ident)),
+            ObjectNamePart::Function(_) => None,
+        })
+        .next_back()
+        .unwrap_or_default()
+}
+
+fn needs_parentheses(expr: &Expr) -> bool {
+    match expr {
+        Expr::Value(_) | Expr::Nested(_) | Expr::Identifier(_) => false,
+        Expr::UnaryOp { expr, .. } => needs_parentheses(expr),
+        Expr::Function(f) => !matches!(f.args, FunctionArguments::None),
+        _ => true,
+    }
+}

@@ -1,0 +1,71 @@
+//! A query over catalog relations that are always empty here (policies, triggers,
+//! publications, inheritance, ...) is answered with no rows and its column names
+//! without being translated at all: psql asks those questions in syntax SQLite has
+//! no equivalent for, and the answer is known.
+
+use sqlparser::ast::{JoinOperator, Query, Select, SetExpr, SetOperator, TableFactor};
+
+use super::column_names::output_name;
+use crate::sql::quote::identifier;
+use crate::sql::relations::{self, Contents};
+use crate::sql::syntax_tree::{first_select, idents};
+
+/// A query that must return no rows because it reads, at its top level and not
+/// through an outer join, a relation that is always empty: answered as
+/// `SELECT NULL AS col, ... WHERE false` with the query's column names.
+pub(super) fn known_empty(query: &Query) -> Option<String> {
+    if !set_is_empty(&query.body) {
+        return None;
+    }
+    let select = first_select(&query.body)?;
+    let names = select
+        .projection
+        .iter()
+        .map(output_name)
+        .collect::<Option<Vec<_>>>()?;
+    let columns = names
+        .iter()
+        .map(|n| format!("NULL AS {}", identifier(n)))
+        .collect::<Vec<_>>()
+        .join(", ");
+    Some(format!("SELECT {columns} WHERE false"))
+}
+
+pub(super) fn set_is_empty(body: &SetExpr) -> bool {
+    match body {
+        SetExpr::Select(select) => select_is_empty(select),
+        SetExpr::Query(query) => set_is_empty(&query.body),
+        SetExpr::SetOperation {
+            op, left, right, ..
+        } => match op {
+            SetOperator::Union => set_is_empty(left) && set_is_empty(right),
+            SetOperator::Intersect => set_is_empty(left) || set_is_empty(right),
+            _ => set_is_empty(left),
+        },
+        _ => false,
+    }
+}
+
+fn select_is_empty(select: &Select) -> bool {
+    select.from.iter().any(|table| {
+        is_empty_relation(&table.relation)
+            || table.joins.iter().any(|join| {
+                matches!(
+                    join.join_operator,
+                    JoinOperator::Join(_) | JoinOperator::Inner(_) | JoinOperator::CrossJoin(_)
+                ) && is_empty_relation(&join.relation)
+            })
+    })
+}
+
+fn is_empty_relation(factor: &TableFactor) -> bool {
+    match factor {
+        TableFactor::Table {
+            name, args: None, ..
+        } => idents(name)
+            .last()
+            .and_then(|n| relations::find(&n.to_ascii_lowercase()))
+            .is_some_and(|r| r.contents == Contents::Empty),
+        _ => false,
+    }
+}

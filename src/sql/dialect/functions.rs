@@ -1,0 +1,212 @@
+//! The functions psql, drivers and ORMs call, as the SQLite expressions (or
+//! catalog lookups) that answer them: session and server information, catalog
+//! functions, visibility and privilege checks (always true), aggregates under
+//! SQLite's names, `ARRAY(SELECT ...)`.
+
+use sqlparser::ast::{
+    Expr, Function, FunctionArg, FunctionArgExpr, FunctionArguments, Ident, ObjectName, Query,
+    SelectItem, SetExpr,
+};
+
+use super::catalog_lookups::{name_of, named, oid_by_name};
+use super::replacement::{Replacement, from_catalog, parse_expr, plain};
+use super::schemas::is_schema;
+use crate::sql::syntax_tree::{idents, is_parameter};
+
+pub(super) fn function_call(function: &Function) -> Option<Replacement> {
+    let parts = idents(&function.name);
+    let (schema, name) = match parts.as_slice() {
+        [name] => (None, name.to_ascii_lowercase()),
+        [schema, name] => (Some(schema.as_str()), name.to_ascii_lowercase()),
+        _ => return None,
+    };
+    if let FunctionArguments::Subquery(query) = &function.args {
+        return (name == "array").then(|| array_of(query)).flatten();
+    }
+    let args = arguments(function)?;
+    let arg = |i: usize| args.get(i).map(ToString::to_string).unwrap_or_default();
+    let bare_call = matches!(function.args, FunctionArguments::None);
+    match (name.as_str(), args.len()) {
+        ("now" | "transaction_timestamp" | "statement_timestamp" | "clock_timestamp", 0)
+            if !bare_call =>
+        {
+            plain("strftime('%Y-%m-%d %H:%M:%f+00', 'now')".into())
+        }
+        ("current_user" | "session_user" | "current_role" | "user", 0) if bare_call => {
+            from_catalog("(SELECT user_name FROM litewire_session)".into())
+        }
+        ("current_database", 0) | ("current_catalog", 0) => {
+            from_catalog("(SELECT database_name FROM litewire_session)".into())
+        }
+        ("pg_backend_pid", 0) => from_catalog("(SELECT backend_pid FROM litewire_session)".into()),
+        ("current_schema", 0) => plain("'public'".into()),
+        ("current_schemas", 1) => plain(format!(
+            "CASE WHEN {} THEN '{{pg_catalog,public}}' ELSE '{{public}}' END",
+            arg(0)
+        )),
+        ("version", 0) => plain(format!(
+            "'PostgreSQL {} on SQLite ' || sqlite_version()",
+            crate::SERVER_VERSION
+        )),
+        (
+            "pg_table_is_visible"
+            | "pg_type_is_visible"
+            | "pg_function_is_visible"
+            | "pg_collation_is_visible"
+            | "pg_opclass_is_visible"
+            | "pg_operator_is_visible"
+            | "pg_conversion_is_visible"
+            | "has_table_privilege"
+            | "has_schema_privilege"
+            | "has_database_privilege"
+            | "has_column_privilege"
+            | "has_any_column_privilege"
+            | "has_function_privilege"
+            | "has_sequence_privilege",
+            _,
+        ) => plain("true".into()),
+        ("pg_is_in_recovery" | "pg_relation_is_publishable", _) => plain("false".into()),
+        ("to_regtype", 1) => oid_by_name("type", &arg(0)),
+        ("to_regclass", 1) => oid_by_name("class", &arg(0)),
+        ("pg_get_userbyid", 1) => name_of("role", arg(0)),
+        ("pg_encoding_to_char", 1) => plain("'UTF8'".into()),
+        // Comments `COMMENT ON` kept (see `sql::comments`), on relations only.
+        ("obj_description", 1) => description(&arg(0), "0"),
+        ("obj_description", 2) => {
+            let relation = description(&arg(0), "0")?;
+            from_catalog(format!(
+                "CASE WHEN {} = 'pg_class' THEN {} END",
+                arg(1),
+                relation.expr
+            ))
+        }
+        ("col_description", 2) => description(&arg(0), &arg(1)),
+        ("obj_description" | "col_description" | "shobj_description", _) => plain("NULL".into()),
+        ("pg_get_expr", 2 | 3) => strict(&args[1..], plain(arg(0))?),
+        // `pg_get_indexdef(index, column, pretty)`: one column's name, or the
+        // whole definition for column 0.
+        ("pg_get_indexdef", 3) => {
+            let column = name_of("column", format!("({}) * 10000 + ({})", arg(0), arg(1)))?;
+            let definition = name_of("definition", arg(0))?;
+            let both = from_catalog(format!(
+                "CASE WHEN ({}) = 0 THEN {} ELSE {} END",
+                arg(1),
+                definition.expr,
+                column.expr
+            ))?;
+            strict(&args[2..], both)
+        }
+        ("pg_get_indexdef" | "pg_get_constraintdef" | "pg_get_viewdef", 1..=3) => {
+            strict(&args[1..], name_of("definition", arg(0))?)
+        }
+        ("pg_get_triggerdef" | "pg_get_statisticsobjdef_columns" | "pg_get_functiondef", _) => {
+            plain("NULL".into())
+        }
+        ("pg_table_size" | "pg_relation_size" | "pg_total_relation_size", 1) => {
+            from_catalog(format!(
+                "(SELECT sum(pgsize) FROM dbstat WHERE name IN (SELECT litewire_name FROM {} WHERE litewire_oid = {}))",
+                named("storage")?,
+                arg(0)
+            ))
+        }
+        ("pg_partition_ancestors", 1) => plain(format!("CAST({} AS INTEGER)", arg(0))),
+        ("string_agg", 2) => plain(format!("group_concat({}, {})", arg(0), arg(1))),
+        // Aggregates keep their clauses (`ORDER BY`, `DISTINCT`, `FILTER`).
+        ("array_agg", 1) => Some(renamed(function, "litewire_array_agg")),
+        ("bool_and" | "every", 1) => Some(renamed(function, "min")),
+        ("bool_or", 1) => Some(renamed(function, "max")),
+        ("json_build_object" | "jsonb_build_object", _) => Some(renamed(function, "json_object")),
+        ("json_build_array" | "jsonb_build_array", _) => Some(renamed(function, "json_array")),
+        ("array_upper" | "array_length", 2) => plain(format!("litewire_array_length({})", arg(0))),
+        ("gen_random_uuid" | "uuid_generate_v4", 0) => plain("gen_random_uuid()".into()),
+        _ if schema.is_some_and(|s| is_schema(s, "pg_catalog")) => {
+            // `pg_catalog.lower(x)`: the same function, unqualified.
+            Some(renamed(function, &name))
+        }
+        _ => None,
+    }
+}
+
+/// The plain argument expressions of a call (`None` for `*` and the like).
+pub(super) fn arguments(function: &Function) -> Option<Vec<Expr>> {
+    match &function.args {
+        FunctionArguments::None => Some(Vec::new()),
+        FunctionArguments::Subquery(_) => None,
+        FunctionArguments::List(list) => list
+            .args
+            .iter()
+            .map(|arg| match arg {
+                FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => Some(e.clone()),
+                _ => None,
+            })
+            .collect(),
+    }
+}
+
+/// The description of object `oid`'s part `subid` (a column's number, 0 for
+/// the relation itself) in `pg_description`.
+fn description(oid: &str, subid: &str) -> Option<Replacement> {
+    from_catalog(format!(
+        "(SELECT description FROM pg_description WHERE objoid = ({oid}) AND objsubid = ({subid}))"
+    ))
+}
+
+/// The rewrite of a strict function whose arguments `unused` (`pretty`, a
+/// relation) the rewrite does not need: NULL when one of them is, as in
+/// PostgreSQL. A parameter among them stays in the statement, which keeps the
+/// parameters the client binds.
+fn strict(unused: &[Expr], rewrite: Replacement) -> Option<Replacement> {
+    let tests: Vec<String> = unused
+        .iter()
+        .filter(|e| match e {
+            Expr::Value(_) => is_parameter(e),
+            _ => true,
+        })
+        .map(|e| format!("({e}) IS NULL"))
+        .collect();
+    if tests.is_empty() {
+        return Some(rewrite);
+    }
+    let sql = format!(
+        "CASE WHEN {} THEN NULL ELSE {} END",
+        tests.join(" OR "),
+        rewrite.expr
+    );
+    Some(Replacement {
+        expr: parse_expr(&sql)?,
+        catalog: rewrite.catalog,
+    })
+}
+
+/// The same call of another function: arguments and clauses are kept.
+fn renamed(function: &Function, name: &str) -> Replacement {
+    let mut call = function.clone();
+    call.name = ObjectName::from(vec![Ident::new(name)]);
+    Replacement {
+        expr: Expr::Function(call),
+        catalog: false,
+    }
+}
+
+/// `ARRAY(SELECT x ...)`: the rows' values as PostgreSQL array text. The
+/// subquery's one column is named so the aggregate can refer to it.
+fn array_of(query: &Query) -> Option<Replacement> {
+    let mut query = query.clone();
+    let SetExpr::Select(select) = query.body.as_mut() else {
+        return None;
+    };
+    let [item] = select.projection.as_mut_slice() else {
+        return None;
+    };
+    let expr = match item {
+        SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } => e.clone(),
+        _ => return None,
+    };
+    *item = SelectItem::ExprWithAlias {
+        expr,
+        alias: Ident::new("litewire_element"),
+    };
+    plain(format!(
+        "(SELECT litewire_array_agg(litewire_element) FROM ({query}) AS litewire_rows)"
+    ))
+}

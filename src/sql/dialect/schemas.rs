@@ -1,0 +1,23 @@
+//! Schemas: litewire has one, `public`, and its catalog relations are tables of
+//! each connection, so a relation qualified with `public.` or `pg_catalog.` is
+//! the relation itself, and `information_schema.x` is the table
+//! `information_schema_x`.
+
+use sqlparser::ast::Ident;
+
+/// Whether `part`, the schema of a qualified name, names `schema`.
+pub(super) fn is_schema(part: &str, schema: &str) -> bool {
+    part.eq_ignore_ascii_case(schema)
+}
+
+/// The relation `schema.relation` is here: `None` for a schema litewire does
+/// not have.
+pub(super) fn relation_in_schema(schema: &str, relation: &Ident) -> Option<Ident> {
+    if is_schema(schema, "information_schema") {
+        Some(Ident::new(format!("information_schema_{}", relation.value)))
+    } else if is_schema(schema, "pg_catalog") || is_schema(schema, "public") {
+        Some(relation.clone())
+    } else {
+        None
+    }
+}

@@ -1,0 +1,161 @@
+//! Items of FROM that SQLite has no form for, as the relations that give the
+//! same rows.
+//!
+//! Set-returning functions: `unnest(array) [AS] x` gives the array's elements
+//! as rows of column `x`; `generate_series(start, stop[, step]) [AS] s(n)` the
+//! integers from `start` to `stop`, by a recursive CTE.
+//!
+//! `unnest(a, b, ...) [WITH ORDINALITY] [AS] t(x, y, ..., n)` is a
+//! select over `json_each` of each array, side by side by position, a row per
+//! element of the first (Django's bulk `INSERT ... SELECT * FROM unnest(...)`),
+//! with the position counted from 1 as the last column when asked for
+//! (Django's index introspection).
+//!
+//! `(VALUES ...) AS t(a, b)`: SQLite names the columns of VALUES itself and
+//! takes no column list after an alias.
+
+use sqlparser::ast::{SetExpr, TableAlias, TableFactor};
+
+use super::replacement::parse_query;
+use crate::sql::quote::identifier;
+use crate::sql::syntax_tree::idents;
+
+/// Set-returning functions in FROM, as the SQLite relations that give the same
+/// rows: `unnest(array) [AS] x`, the array's elements as rows of column `x`;
+/// `generate_series(start, stop[, step]) [AS] s(n)`, the integers from `start`
+/// to `stop`.
+pub(super) fn table_factor(factor: &TableFactor) -> Option<TableFactor> {
+    let (function, args, alias, ordinality) = match factor {
+        TableFactor::UNNEST {
+            array_exprs,
+            alias,
+            with_ordinality,
+            ..
+        } => (
+            "unnest".to_owned(),
+            array_exprs
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<String>>(),
+            alias,
+            *with_ordinality,
+        ),
+        TableFactor::Table {
+            name,
+            args: Some(args),
+            alias,
+            with_ordinality,
+            ..
+        } => (
+            idents(name).last()?.to_ascii_lowercase(),
+            args.args.iter().map(ToString::to_string).collect(),
+            alias,
+            *with_ordinality,
+        ),
+        _ => return None,
+    };
+    let name = alias
+        .as_ref()
+        .map_or_else(|| function.clone(), |a| a.name.value.clone());
+    // The column: the alias's column list names it, else the alias itself does.
+    let column = alias
+        .as_ref()
+        .and_then(|a| a.columns.first())
+        .map_or_else(|| name.clone(), |c| c.name.value.clone());
+    let (name, column) = (identifier(&name), identifier(&column));
+    let rows = match (function.as_str(), args.as_slice()) {
+        ("unnest", arrays) if !arrays.is_empty() => {
+            unnest_rows(arrays, alias.as_ref(), &column, ordinality)
+        }
+        ("generate_series", [start, stop, step @ ..]) if step.len() <= 1 && !ordinality => {
+            let step = step.first().map_or("1", String::as_str);
+            format!(
+                "WITH RECURSIVE litewire_series(n) AS (SELECT {start} UNION ALL SELECT n + ({step}) FROM litewire_series WHERE n + ({step}) <= {stop}) \
+                 SELECT n AS {column} FROM litewire_series WHERE n <= {stop}"
+            )
+        }
+        _ => return None,
+    };
+    from_item(&format!("SELECT * FROM ({rows}) AS {name}"))
+}
+
+/// `(VALUES (...), ...) AS t(a, b)`: SQLite names the columns of VALUES
+/// `column1`, `column2`, ... and takes no column list after an alias, so the
+/// rows are read through a select that names them.
+pub(super) fn named_values(factor: &TableFactor) -> Option<TableFactor> {
+    let TableFactor::Derived {
+        subquery,
+        alias: Some(alias),
+        ..
+    } = factor
+    else {
+        return None;
+    };
+    if alias.columns.is_empty() || !matches!(*subquery.body, SetExpr::Values(_)) {
+        return None;
+    }
+    let columns: Vec<String> = alias
+        .columns
+        .iter()
+        .enumerate()
+        .map(|(i, c)| format!("column{} AS {}", i + 1, identifier(&c.name.value)))
+        .collect();
+    from_item(&format!(
+        "SELECT * FROM (SELECT {} FROM ({subquery})) AS {}",
+        columns.join(", "),
+        identifier(&alias.name.value)
+    ))
+}
+
+/// The one FROM item of `SELECT * FROM <item>`, parsed.
+fn from_item(sql: &str) -> Option<TableFactor> {
+    let query = parse_query(sql)?;
+    let SetExpr::Select(select) = *query.body else {
+        return None;
+    };
+    select.from.into_iter().next().map(|t| t.relation)
+}
+
+/// The rows of `unnest(arrays) [WITH ORDINALITY] [AS] alias(columns)` in FROM, as
+/// a select. `single` is the column of a one-array unnest when the alias names
+/// none (the alias itself, else `unnest`), already quoted.
+fn unnest_rows(
+    arrays: &[String],
+    alias: Option<&TableAlias>,
+    single: &str,
+    ordinality: bool,
+) -> String {
+    let named = |i: usize, default: &str| {
+        alias
+            .and_then(|a| a.columns.get(i))
+            .map_or_else(|| identifier(default), |c| identifier(&c.name.value))
+    };
+    let mut columns: Vec<String> = if let [_] = arrays {
+        vec![format!("e0.value AS {single}")]
+    } else {
+        (0..arrays.len())
+            .map(|i| format!("e{i}.value AS {}", named(i, "unnest")))
+            .collect()
+    };
+    if ordinality {
+        columns.push(format!(
+            "e0.key + 1 AS {}",
+            named(arrays.len(), "ordinality")
+        ));
+    }
+    let joins: String = arrays
+        .iter()
+        .enumerate()
+        .skip(1)
+        .map(|(n, array)| {
+            format!(
+                " LEFT JOIN json_each(litewire_array_json({array})) AS e{n} ON e{n}.key = e0.key"
+            )
+        })
+        .collect();
+    format!(
+        "SELECT {} FROM json_each(litewire_array_json({})) AS e0{joins}",
+        columns.join(", "),
+        arrays.first().map_or("NULL", String::as_str)
+    )
+}

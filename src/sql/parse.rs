@@ -1,0 +1,252 @@
+//! From a query string to the [`Statement`]s it holds.
+//!
+//! The string is split into statements (see `split`) and each is built on its
+//! own: first the recognisers of statements that are not SQLite SQL as written
+//! (cursor commands, `SET CONSTRAINTS`, session commands, sequence and enum DDL,
+//! the `ALTER TABLE` forms the engine runs by a rebuild, known catalog queries),
+//! then the PostgreSQL dialect translation, then the statement-level rewrites,
+//! and last the parameters are numbered as SQLite numbers them. Texts parsed
+//! lately are not parsed again (see `parsed`).
+
+use std::sync::Arc;
+
+use super::classify::{self, Action, CommandKind};
+use super::lexer::{Token, tokenize};
+use super::param_numbering::number_params;
+use super::split::split;
+use super::statement::{CursorCommand, Plan, Statement};
+use super::{cursors, dialect, enums, known_queries, parsed, session, translate};
+use crate::error::{Error, ErrorKind};
+
+/// Splits a query string into its statements. Empty statements (`;;`, comments) are
+/// dropped; a string with none yields an empty vector.
+pub fn parse_batch(sql: &str) -> Result<Vec<Statement>, Error> {
+    parsed::cached(sql, parse_uncached)
+}
+
+/// [`parse_batch`] without the texts kept from lately.
+pub(super) fn parse_uncached(sql: &str) -> Result<Vec<Statement>, Error> {
+    let tokens = tokenize(sql);
+    split(&tokens, sql)
+        .into_iter()
+        .map(|range| build(&sql[range.0..range.1], &tokens[range.2..range.3]))
+        .collect()
+}
+
+/// Parses a query string that must hold at most one statement (extended protocol,
+/// prepared statements). `None` is the empty query.
+pub fn parse_single(sql: &str) -> Result<Option<Statement>, Error> {
+    let mut statements = parse_batch(sql)?;
+    match statements.len() {
+        0 => Ok(None),
+        1 => Ok(statements.pop()),
+        _ => Err(Error::new(
+            ErrorKind::Syntax,
+            "cannot insert multiple commands into a prepared statement",
+        )),
+    }
+}
+
+/// Classifies one statement, translates what SQLite does not speak and rewrites
+/// `$N` to `?N`. `tokens` are positioned in the whole batch; `text` is this
+/// statement alone.
+fn build(text: &str, tokens: &[Token]) -> Result<Statement, Error> {
+    let base = tokens.first().map_or(0, |t| t.start);
+    let tokens: Vec<Token> = tokens
+        .iter()
+        .map(|t| Token {
+            start: t.start - base,
+            end: t.end - base,
+            ..*t
+        })
+        .collect();
+    if let Some(command) = cursors::recognise(text, &tokens, parse_single)? {
+        return Ok(cursor_statement(text, command));
+    }
+    let shape = classify::classify(text, &tokens)?;
+    if let Some(pragma) = translate::set_constraints(text, &tokens) {
+        // It changes the writer's transaction, so it runs where writes do.
+        return Ok(Statement {
+            action: Action::Write,
+            ..statement(
+                text.into(),
+                &shape,
+                0,
+                Plan::Script(Arc::from([Arc::from(pragma)])),
+            )
+        });
+    }
+    if let Some(command) = session::recognise(text, &tokens)? {
+        return Ok(Statement {
+            returns_rows: command.returns_rows(),
+            ..statement(text.into(), &shape, 0, Plan::Session(command))
+        });
+    }
+    if let Some(parts) = dialect::sequence_statement(text, &tokens)? {
+        return Ok(statement(
+            parts.join("; ").into(),
+            &shape,
+            0,
+            Plan::Script(parts.into_iter().map(Arc::from).collect()),
+        ));
+    }
+    if let Some(change) = enums::statement(text, &tokens)? {
+        return Ok(Statement {
+            action: Action::Write,
+            ..statement(text.into(), &shape, 0, Plan::Enum(Arc::new(change)))
+        });
+    }
+    if let Some(alter) = dialect::alter_table(text, &tokens)? {
+        return Ok(statement(
+            text.into(),
+            &shape,
+            0,
+            Plan::Rebuild(Arc::new(alter)),
+        ));
+    }
+    if let Some(sql) = known_queries::recognise(text, &tokens) {
+        return Ok(Statement {
+            catalog: true,
+            ..statement(sql.into(), &shape, 0, Plan::Single)
+        });
+    }
+    // PostgreSQL dialect first, then the statement-level rewrites (which also
+    // apply to what the dialect translation printed).
+    let translated = dialect::wants(text, &tokens)
+        .then(|| dialect::translate(text))
+        .flatten();
+    let catalog = translated.as_ref().is_some_and(|t| t.catalog);
+    if let Some(parts) = translated.as_ref().and_then(|t| t.script.clone()) {
+        return Ok(Statement {
+            catalog,
+            ..statement(
+                parts.join("; ").into(),
+                &shape,
+                0,
+                Plan::Script(parts.into_iter().map(Arc::from).collect()),
+            )
+        });
+    }
+    let column_types = translated
+        .as_ref()
+        .filter(|t| !t.column_types.is_empty())
+        .map(|t| Arc::from(t.column_types.as_slice()));
+    let (text, tokens) = match &translated {
+        Some(t) => (t.sql.as_str(), tokenize(&t.sql)),
+        None => (text, tokens),
+    };
+    if translate::needs_translation(text, &tokens)
+        && let Some(rewrite) = translate::translate(text, parse_single)?
+    {
+        // A rewritten statement is passed through the parameter rewrite again.
+        let tokens = tokenize(&rewrite.sql);
+        let (sql, params) = number_params(&rewrite.sql, &tokens)?;
+        return Ok(statement(sql, &shape, params, rewrite.plan));
+    }
+    let (sql, params) = number_params(text, &tokens)?;
+    Ok(Statement {
+        catalog,
+        column_types,
+        ..statement(sql, &shape, params, Plan::Single)
+    })
+}
+
+/// A cursor command as a statement: DECLARE takes its query's parameters and
+/// FETCH returns rows (the cursor's columns).
+fn cursor_statement(text: &str, command: CursorCommand) -> Statement {
+    let (kind, returns_rows, param_count) = match &command {
+        CursorCommand::Declare { query, .. } => (
+            CommandKind::Other("DECLARE CURSOR"),
+            false,
+            query.param_count,
+        ),
+        CursorCommand::Fetch { .. } => (CommandKind::Fetch, true, 0),
+        CursorCommand::Close(_) => (CommandKind::Other("CLOSE CURSOR"), false, 0),
+    };
+    Statement {
+        sql: text.into(),
+        action: Action::Read,
+        kind,
+        returns_rows,
+        param_count,
+        plan: Plan::Cursor(Arc::new(command)),
+        catalog: false,
+        column_types: None,
+        pragma: false,
+        creates_temp: false,
+    }
+}
+
+fn statement(sql: Arc<str>, shape: &classify::Shape, param_count: usize, plan: Plan) -> Statement {
+    // Read once here, not each time the statement runs.
+    let (first, rest) = first_word(&sql);
+    let pragma = first.eq_ignore_ascii_case("PRAGMA");
+    let creates_temp = first.eq_ignore_ascii_case("CREATE") && {
+        let (second, _) = first_word(rest);
+        second.eq_ignore_ascii_case("TEMP") || second.eq_ignore_ascii_case("TEMPORARY")
+    };
+    Statement {
+        sql,
+        // COPY TO reads or writes what its query does.
+        action: match &plan {
+            Plan::CopyTo(copy) => copy.query.action,
+            _ => shape.action,
+        },
+        kind: shape.kind,
+        returns_rows: shape.returns_rows && plan == Plan::Single,
+        param_count,
+        plan,
+        catalog: false,
+        column_types: None,
+        pragma,
+        creates_temp,
+    }
+}
+
+/// The first word of `sql` after whitespace and comments, and what follows it.
+fn first_word(sql: &str) -> (&str, &str) {
+    let mut rest = sql.trim_ascii_start();
+    loop {
+        if let Some(line) = rest.strip_prefix("--") {
+            rest = line.split_once('\n').map_or("", |(_, after)| after);
+        } else if let Some(block) = rest.strip_prefix("/*") {
+            rest = block.split_once("*/").map_or("", |(_, after)| after);
+        } else {
+            break;
+        }
+        rest = rest.trim_ascii_start();
+    }
+    let end = rest
+        .bytes()
+        .position(|c| !c.is_ascii_alphanumeric() && c != b'_')
+        .unwrap_or(rest.len());
+    rest.split_at(end)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn statements_that_leave_state_on_their_connection() {
+        let flags = |sql: &str| {
+            let stmt = parse_single(sql).unwrap().unwrap();
+            (stmt.pragma, stmt.creates_temp)
+        };
+        assert_eq!(flags("PRAGMA table_info(t)"), (true, false));
+        assert_eq!(flags("  /* a */ -- b\n pragma foreign_keys"), (true, false));
+        assert_eq!(flags("CREATE TEMP TABLE t (x)"), (false, true));
+        assert_eq!(
+            flags("create /* x */ temporary view v as select 1"),
+            (false, true)
+        );
+        assert_eq!(flags("CREATE TABLE temp_t (x)"), (false, false));
+        assert_eq!(flags("SELECT 1"), (false, false));
+    }
+
+    #[test]
+    fn empty_and_multiple() {
+        assert!(parse_single(" ;; -- nothing").unwrap().is_none());
+        assert!(parse_single("select 1; select 2").is_err());
+    }
+}

@@ -1,0 +1,113 @@
+//! One statement, ready to run on SQLite, and its plan: how the engine runs it.
+//!
+//! The plans that hold a statement of their own (the query `COPY ... TO` sends,
+//! the query a cursor reads) are described here too: a statement holds its plan
+//! and those plans hold a statement, so the types live together. The code that
+//! reads those statements gets the parser as a [`ParseQuery`] from its caller.
+
+use std::sync::Arc;
+
+use super::classify::{Action, CommandKind};
+use super::copy::options::CopyOptions;
+use super::dialect::AlterTable;
+use super::enums::EnumChange;
+use super::session::SessionCommand;
+use crate::error::Error;
+
+/// One statement, ready to run on SQLite.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Statement {
+    /// SQLite SQL (positional parameters already in `?N` form).
+    pub sql: Arc<str>,
+    /// What running it means for the session.
+    pub action: Action,
+    /// The command kind (and so the command tag) of its result.
+    pub kind: CommandKind,
+    /// Whether it describes rows (SELECT, RETURNING, PRAGMA, ...).
+    pub returns_rows: bool,
+    /// How many positional parameters it takes (the highest `$N` / `?N`).
+    pub param_count: usize,
+    /// How the engine runs it.
+    pub plan: Plan,
+    /// Whether it reads the emulated PostgreSQL catalog, which the engine brings
+    /// up to date with the schema before running it.
+    pub catalog: bool,
+    /// Declared types for result columns SQLite leaves untyped (the arrays of
+    /// `array_agg`, the expressions of catalog queries), by position; `None`
+    /// when there is none.
+    pub column_types: Option<Arc<[Option<&'static str>]>>,
+    /// Whether it is a PRAGMA, in any form: it may change its connection.
+    pub pragma: bool,
+    /// Whether it is `CREATE TEMP|TEMPORARY ...`: an object that lives on the
+    /// session's own connection.
+    pub creates_temp: bool,
+}
+
+/// How a statement runs on SQLite.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Plan {
+    /// `sql` is one SQLite statement.
+    Single,
+    /// Several SQLite statements that run as one, all or nothing (no parameters).
+    Script(Arc<[Arc<str>]>),
+    /// Nothing to run: the statement means nothing for SQLite (VACUUM of a table).
+    Nothing,
+    /// `COPY ... FROM STDIN`: rows arrive through the front end's copy protocol.
+    CopyFrom(Arc<CopyFrom>),
+    /// `COPY ... TO STDOUT`: a query whose rows leave through the copy protocol.
+    CopyTo(Arc<CopyTo>),
+    /// `SET`, `SHOW`, ...: answered from the session's settings, not by SQLite.
+    Session(SessionCommand),
+    /// `DECLARE ... CURSOR`, `FETCH`, `CLOSE`: the session's SQL-level cursors.
+    Cursor(Arc<CursorCommand>),
+    /// An `ALTER TABLE` SQLite has no statement for: the engine rebuilds the
+    /// table under its new definition.
+    Rebuild(Arc<AlterTable>),
+    /// `CREATE TYPE ... AS ENUM`, `DROP TYPE`, `ALTER TYPE ... ADD VALUE`.
+    Enum(Arc<EnumChange>),
+}
+
+impl Statement {
+    /// Whether running it needs the write permit.
+    pub fn writes(&self) -> bool {
+        matches!(self.action, Action::Write | Action::WriteFile)
+    }
+}
+
+/// `COPY ... FROM STDIN`: the target table and how its rows are written.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CopyFrom {
+    pub table: String,
+    /// Empty: every column of the table, in order.
+    pub columns: Vec<String>,
+    pub options: CopyOptions,
+}
+
+/// `COPY ... TO STDOUT`: the query whose rows are sent, and how they are written.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CopyTo {
+    /// `SELECT cols FROM t` for a table, or the parenthesized query itself.
+    pub query: Statement,
+    pub options: CopyOptions,
+}
+
+/// A cursor command (see `sql::cursors`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum CursorCommand {
+    /// `DECLARE name [options] CURSOR [WITH | WITHOUT HOLD] FOR query`.
+    Declare {
+        name: String,
+        /// Kept past the COMMIT of its transaction (`WITH HOLD`).
+        hold: bool,
+        query: Arc<Statement>,
+    },
+    /// `FETCH [direction] [FROM | IN] name`; `count` None is ALL.
+    Fetch { name: String, count: Option<u64> },
+    /// `CLOSE name`, or `CLOSE ALL` (None).
+    Close(Option<String>),
+}
+
+/// Parses a statement nested in another (a cursor's query, `COPY (query) TO`):
+/// `parse_single`, handed down by the parser to the code that reads those
+/// statements, which so need not import the parser that calls them.
+pub(super) type ParseQuery = fn(&str) -> Result<Option<Statement>, Error>;
