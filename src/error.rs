@@ -131,7 +131,10 @@ impl Error {
     /// only a message, so the SQLSTATE travels in front of it, between markers
     /// no client text contains, and [`Error::sqlite`] reads it back.
     pub fn function_message(state: SqlState, message: &str) -> String {
-        format!("{FUNCTION_ERROR}{}{FUNCTION_ERROR}{message}", state.as_str())
+        format!(
+            "{FUNCTION_ERROR}{}{FUNCTION_ERROR}{message}",
+            state.as_str()
+        )
     }
 
     /// An error PostgreSQL raises with `state`.

@@ -19,7 +19,7 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use tokio::sync::Notify;
 
-use super::locks::SessionId;
+use super::control::SessionId;
 use crate::error::{Error, ErrorKind, SqlState};
 
 /// How many bytes of notifications one listener's queue holds at most.
@@ -180,7 +180,11 @@ impl Notifier {
             }
         }
         for (session, bytes) in need {
-            if state.listeners.get(&session).is_some_and(|inbox| inbox.room() < bytes) {
+            if state
+                .listeners
+                .get(&session)
+                .is_some_and(|inbox| inbox.room() < bytes)
+            {
                 return Err(Error::state(
                     SqlState::PROGRAM_LIMIT_EXCEEDED,
                     "too many notifications in the NOTIFY queue",
@@ -269,7 +273,10 @@ mod tests {
             .collect();
         assert_eq!(
             got,
-            vec![(202, "jobs".into(), "a".into()), (202, "jobs".into(), "b".into())]
+            vec![
+                (202, "jobs".into(), "a".into()),
+                (202, "jobs".into(), "b".into())
+            ]
         );
         assert_eq!(notifier.channels(1), vec!["jobs".to_owned()]);
         let mut unlisten = Pending::default();
@@ -293,6 +300,9 @@ mod tests {
             big.notify("c", &format!("{i:>7990}")).unwrap();
         }
         let error = notifier.check_room(&big).unwrap_err();
-        assert_eq!(error.kind, ErrorKind::SqlState(SqlState::PROGRAM_LIMIT_EXCEEDED));
+        assert_eq!(
+            error.kind,
+            ErrorKind::SqlState(SqlState::PROGRAM_LIMIT_EXCEEDED)
+        );
     }
 }

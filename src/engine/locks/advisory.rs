@@ -18,7 +18,7 @@ use std::collections::{HashMap, VecDeque};
 
 use tokio::sync::oneshot;
 
-use super::table::SessionId;
+use crate::engine::control::SessionId;
 
 /// An advisory lock's key: `pg_advisory_lock(bigint)` and
 /// `pg_advisory_lock(int, int)` name different locks even for equal numbers.
@@ -140,7 +140,9 @@ impl AdvisoryLocks {
         }
         let state = self.keys.entry(request.key).or_default();
         let holds_any = state.holders.get(&session).is_some_and(|c| !c.is_empty());
-        let blocked = conflicting_holders(state, session, request.mode).next().is_some()
+        let blocked = conflicting_holders(state, session, request.mode)
+            .next()
+            .is_some()
             || (!holds_any
                 && state
                     .waiters
@@ -160,8 +162,20 @@ impl AdvisoryLocks {
 
     /// Releases one hold of `key` in `mode` at session scope; false if the
     /// session holds none.
-    pub(in crate::engine) fn release(&mut self, session: SessionId, key: AdvisoryKey, mode: LockMode) -> bool {
-        let released = self.drop_one(session, Request { key, mode, scope: Scope::Session });
+    pub(in crate::engine) fn release(
+        &mut self,
+        session: SessionId,
+        key: AdvisoryKey,
+        mode: LockMode,
+    ) -> bool {
+        let released = self.drop_one(
+            session,
+            Request {
+                key,
+                mode,
+                scope: Scope::Session,
+            },
+        );
         if released {
             self.grant_waiters(key);
         }
@@ -252,7 +266,11 @@ impl AdvisoryLocks {
     }
 
     /// Queues `session` for `request`; the receiver answers once it holds it.
-    pub(in crate::engine) fn enqueue(&mut self, session: SessionId, request: Request) -> oneshot::Receiver<()> {
+    pub(in crate::engine) fn enqueue(
+        &mut self,
+        session: SessionId,
+        request: Request,
+    ) -> oneshot::Receiver<()> {
         let (granted, receiver) = oneshot::channel();
         self.keys
             .entry(request.key)
@@ -309,7 +327,10 @@ impl AdvisoryLocks {
                 .entry(waiter.session)
                 .or_default()
                 .slot(request.mode, request.scope) += 1;
-            self.pending.entry(waiter.session).or_default().push(request);
+            self.pending
+                .entry(waiter.session)
+                .or_default()
+                .push(request);
         }
         if state.holders.is_empty() && state.waiters.is_empty() {
             self.keys.remove(&key);
@@ -317,7 +338,12 @@ impl AdvisoryLocks {
     }
 
     /// The sessions holding `key` in a mode that conflicts with `mode`.
-    pub(in crate::engine) fn blockers(&self, session: SessionId, key: AdvisoryKey, mode: LockMode) -> Vec<SessionId> {
+    pub(in crate::engine) fn blockers(
+        &self,
+        session: SessionId,
+        key: AdvisoryKey,
+        mode: LockMode,
+    ) -> Vec<SessionId> {
         self.keys
             .get(&key)
             .map(|state| conflicting_holders(state, session, mode).collect())
@@ -399,7 +425,10 @@ mod tests {
             ..exclusive(1)
         };
         assert!(locks.try_acquire(2, pair));
-        assert!(locks.try_acquire(1, shared(1)), "a session's own locks never conflict");
+        assert!(
+            locks.try_acquire(1, shared(1)),
+            "a session's own locks never conflict"
+        );
     }
 
     #[test]
@@ -414,7 +443,10 @@ mod tests {
         );
         assert!(locks.release(1, AdvisoryKey::Big(5), LockMode::Shared));
         assert!(waiting.try_recv().is_ok(), "granted once the sharer left");
-        assert_eq!(locks.blockers(3, AdvisoryKey::Big(5), LockMode::Shared), vec![2]);
+        assert_eq!(
+            locks.blockers(3, AdvisoryKey::Big(5), LockMode::Shared),
+            vec![2]
+        );
         // The grant is pending until the statement asks again, and counted once.
         locks.begin_statement(2);
         assert!(locks.try_acquire(2, exclusive(5)));

@@ -7,4 +7,4 @@ mod advisory;
 mod table;
 
 pub(super) use advisory::{AdvisoryKey, LockMode, Request, Scope};
-pub(super) use table::{Locker, LockRow, LockTable, Resource, SessionId, WaitLimits};
+pub(super) use table::{LockRow, LockTable, Locker, Resource, WaitLimits};

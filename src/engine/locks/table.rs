@@ -11,11 +11,8 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
 use super::advisory::{AdvisoryKey, AdvisoryLocks, Request, Scope};
-use crate::engine::control::StatementControl;
+use crate::engine::control::{SessionId, StatementControl};
 use crate::error::{Error, ErrorKind, SqlState};
-
-/// A session, as the lock table knows it (its statement control's number).
-pub(in crate::engine) type SessionId = u64;
 
 /// What a session can wait for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -68,7 +65,11 @@ impl LockTable {
     }
 
     /// Runs `body` on the advisory locks.
-    pub(in crate::engine) fn advisory<T>(&self, locker: Locker, body: impl FnOnce(&mut AdvisoryLocks) -> T) -> T {
+    pub(in crate::engine) fn advisory<T>(
+        &self,
+        locker: Locker,
+        body: impl FnOnce(&mut AdvisoryLocks) -> T,
+    ) -> T {
         let mut state = self.state();
         state.pids.insert(locker.session, locker.pid);
         body(&mut state.advisory)
@@ -150,7 +151,10 @@ impl LockTable {
         let lines: Vec<String> = path
             .windows(2)
             .map(|pair| {
-                let what = state.waiting.get(&pair[0]).map_or_else(String::new, describe);
+                let what = state
+                    .waiting
+                    .get(&pair[0])
+                    .map_or_else(String::new, describe);
                 format!(
                     "Process {} waits for {what}; blocked by process {}.",
                     pid(&pair[0]),
@@ -314,7 +318,16 @@ mod tests {
     #[test]
     fn a_circle_of_waits_is_a_deadlock() {
         let table = LockTable::default();
-        let (a, b) = (Locker { session: 1, pid: 101 }, Locker { session: 2, pid: 102 });
+        let (a, b) = (
+            Locker {
+                session: 1,
+                pid: 101,
+            },
+            Locker {
+                session: 2,
+                pid: 102,
+            },
+        );
         table.permit_held(Some(a));
         assert!(table.advisory(b, |locks| locks.try_acquire(2, key(9))));
         {
