@@ -71,6 +71,13 @@ pub struct SqlState([u8; 5]);
 
 impl SqlState {
     pub const DEADLOCK_DETECTED: SqlState = SqlState(*b"40P01");
+    pub const INVALID_NAME: SqlState = SqlState(*b"42602");
+    pub const INVALID_TEXT_REPRESENTATION: SqlState = SqlState(*b"22P02");
+    pub const NUMERIC_VALUE_OUT_OF_RANGE: SqlState = SqlState(*b"22003");
+    pub const OBJECT_NOT_IN_PREREQUISITE_STATE: SqlState = SqlState(*b"55000");
+    pub const READ_ONLY_SQL_TRANSACTION: SqlState = SqlState(*b"25006");
+    pub const SEQUENCE_GENERATOR_LIMIT_EXCEEDED: SqlState = SqlState(*b"2200H");
+    pub const UNDEFINED_TABLE: SqlState = SqlState(*b"42P01");
     pub const LOCK_NOT_AVAILABLE: SqlState = SqlState(*b"55P03");
     pub const PROGRAM_LIMIT_EXCEEDED: SqlState = SqlState(*b"54000");
 

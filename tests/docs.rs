@@ -1,4 +1,6 @@
-//! Every long flag the binary prints in its help is documented under `docs/`.
+//! Every long flag the binary prints in its help is documented under `docs/`,
+//! and every module of the crate is named in `docs/architecture.md` (and every
+//! top-level one in `src/lib.rs`'s layout).
 //!
 //! The flags are defined in `src/config.rs` and described in `docs/operations.md`
 //! (and, for the security ones, `docs/security.md`). Nothing ties the two together,
@@ -81,5 +83,60 @@ fn every_flag_in_help_is_documented() {
     assert!(
         missing.is_empty(),
         "flags that `litewire --help` prints but no page in docs/ mentions: {missing:?}"
+    );
+}
+
+/// Every module of the library crate, as a path from `src/` (`engine/session`,
+/// `sql/dialect/sequences/names`): one per `.rs` file, a folder's `mod.rs` naming
+/// the folder.
+fn modules() -> BTreeSet<String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut found = BTreeSet::new();
+    let mut pending = vec![root.clone()];
+    while let Some(dir) = pending.pop() {
+        for entry in std::fs::read_dir(&dir).expect("read a source folder") {
+            let path = entry.expect("source entry").path();
+            if path.is_dir() {
+                pending.push(path);
+                continue;
+            }
+            let relative = path.strip_prefix(&root).expect("under src");
+            let module = relative.with_extension("");
+            let module = module.to_string_lossy();
+            let module = module.strip_suffix("/mod").unwrap_or(&module);
+            if !matches!(module, "lib" | "main") {
+                found.insert(module.to_owned());
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn every_module_is_named_in_the_architecture_page() {
+    let page =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/architecture.md"))
+            .expect("read docs/architecture.md");
+    let modules = modules();
+    assert!(modules.contains("engine/session/state"), "{modules:?}");
+    let missing: Vec<&String> = modules
+        .iter()
+        .filter(|module| !page.contains(&format!("`{module}`")))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "modules docs/architecture.md does not name (as `path`): {missing:?}"
+    );
+
+    let lib = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/lib.rs"))
+        .expect("read src/lib.rs");
+    let top: Vec<&String> = modules
+        .iter()
+        .filter(|module| !module.contains('/'))
+        .filter(|module| !lib.contains(&format!("`{module}`")))
+        .collect();
+    assert!(
+        top.is_empty(),
+        "top-level modules src/lib.rs's layout does not name (as `name`): {top:?}"
     );
 }

@@ -22,8 +22,6 @@ mod exec;
 mod functions;
 mod handle;
 mod identity;
-mod locks;
-mod notifications;
 mod pool;
 mod rebuild;
 mod result;

@@ -95,12 +95,7 @@ fn error_message_sqlstate(message: &str) -> &'static str {
         ("invalid input syntax for type", "22P02"),
         ("cannot start a transaction within a transaction", "25001"),
         ("cannot commit - no transaction is active", "25P01"),
-        // The sequence functions' own (see `engine::sequences`).
-        ("is not yet defined in this session", "55000"),
         ("because other objects depend on it", "2BP01"),
-        ("reached maximum value of sequence", "2200H"),
-        ("reached minimum value of sequence", "2200H"),
-        ("is out of bounds for sequence", "22003"),
         ("in a read-only transaction", "25006"),
         ("invalid name syntax", "42602"),
         // `COMMENT ON COLUMN` of a column that is not there (see `sql::comments`).
@@ -209,20 +204,6 @@ mod tests {
         assert_eq!(
             state(ffi::SQLITE_ERROR, "relation \"s\" does not exist"),
             "42P01"
-        );
-        assert_eq!(
-            state(
-                ffi::SQLITE_ERROR,
-                "currval of sequence \"s\" is not yet defined in this session"
-            ),
-            "55000"
-        );
-        assert_eq!(
-            state(
-                ffi::SQLITE_ERROR,
-                "nextval: reached maximum value of sequence \"s\" (3)"
-            ),
-            "2200H"
         );
         assert_eq!(state(ffi::SQLITE_ERROR, "something else"), "XX000");
     }

@@ -12,6 +12,7 @@ use libsqlite3_sys as ffi;
 use super::call::{Arg, Call, Out};
 use super::definition::{Args, Function, Volatility};
 use crate::engine::sequences::{Bounds, Counter, SEQUENCE_OID, SessionValues, advance};
+use crate::error::SqlState;
 use crate::sql::quote::identifier_as_postgres;
 use crate::sql::relation_name;
 
@@ -170,8 +171,11 @@ unsafe fn first_row(
     }
 }
 
-fn not_found(name: &str) -> String {
-    format!("relation \"{name}\" does not exist")
+fn not_found(name: &str) -> Out {
+    fail(
+        SqlState::UNDEFINED_TABLE,
+        format!("relation \"{name}\" does not exist"),
+    )
 }
 
 /// The sequence a function argument names: its text (`'s'`, `'public.s'`) or
@@ -179,13 +183,17 @@ fn not_found(name: &str) -> String {
 ///
 /// # Safety
 /// `db` must be the connection the calling function runs on.
-unsafe fn read_row(db: *mut ffi::sqlite3, arg: &Arg) -> Result<Row, String> {
+unsafe fn read_row(db: *mut ffi::sqlite3, arg: &Arg) -> Result<Row, Out> {
     const BY_NAME: &CStr = c"SELECT name, increment, min_value, max_value, cycle, last_value, is_called, token FROM main.litewire_sequences WHERE name = ?1";
     const BY_OID: &CStr = c"SELECT name, increment, min_value, max_value, cycle, last_value, is_called, token FROM main.litewire_sequences WHERE oid = ?1";
     let (name, found) = match arg {
         Arg::Text(text) => {
-            let name =
-                relation_name(text).ok_or_else(|| format!("invalid name syntax: \"{text}\""))?;
+            let name = relation_name(text).ok_or_else(|| {
+                fail(
+                    SqlState::INVALID_NAME,
+                    format!("invalid name syntax: \"{text}\""),
+                )
+            })?;
             // SAFETY: per the caller.
             let found = unsafe { first_row(db, BY_NAME, &[Bind::Text(&name)]) };
             (name, found)
@@ -195,7 +203,12 @@ unsafe fn read_row(db: *mut ffi::sqlite3, arg: &Arg) -> Result<Row, String> {
             let found = unsafe { first_row(db, BY_OID, &[Bind::Int(oid - SEQUENCE_OID)]) };
             (oid.to_string(), found)
         }
-        _ => return Err(format!("invalid name syntax: \"{}\"", arg.display())),
+        _ => {
+            return Err(fail(
+                SqlState::INVALID_NAME,
+                format!("invalid name syntax: \"{}\"", arg.display()),
+            ));
+        }
     };
     match found {
         Ok(Some(cells)) => Ok(Row {
@@ -216,7 +229,7 @@ unsafe fn read_row(db: *mut ffi::sqlite3, arg: &Arg) -> Result<Row, String> {
         Ok(None) => Err(not_found(&name)),
         // No sequence was ever made in this file.
         Err(failure) if failure.message.contains("no such table") => Err(not_found(&name)),
-        Err(failure) => Err(failure.message),
+        Err(failure) => Err(Out::Error(failure.message)),
     }
 }
 
@@ -229,7 +242,7 @@ unsafe fn write_row(
     function: &str,
     row: &Row,
     counter: Counter,
-) -> Result<(), String> {
+) -> Result<(), Out> {
     const UPDATE: &CStr = c"UPDATE main.litewire_sequences SET last_value = ?1, is_called = ?2 WHERE name = ?3 AND token = ?4";
     // SAFETY: per the caller.
     let written = unsafe {
@@ -250,18 +263,24 @@ unsafe fn write_row(
 }
 
 /// What a failed write of a sequence's row tells the client.
-fn write_failure(function: &str, failure: Failure) -> String {
+fn write_failure(function: &str, failure: Failure) -> Out {
     match failure.code {
-        ffi::SQLITE_AUTH | ffi::SQLITE_READONLY => {
-            format!("cannot execute {function}() in a read-only transaction")
-        }
-        _ => failure.message,
+        ffi::SQLITE_AUTH | ffi::SQLITE_READONLY => fail(
+            SqlState::READ_ONLY_SQL_TRANSACTION,
+            format!("cannot execute {function}() in a read-only transaction"),
+        ),
+        _ => Out::Error(failure.message),
     }
 }
 
 /// Runs a function body, turning its error into SQLite's.
-fn run(body: impl FnOnce() -> Result<Out, String>) -> Out {
-    body().unwrap_or_else(Out::Error)
+fn run(body: impl FnOnce() -> Result<Out, Out>) -> Out {
+    body().unwrap_or_else(|failed| failed)
+}
+
+/// An error with PostgreSQL's SQLSTATE.
+fn fail(state: SqlState, message: String) -> Out {
+    Out::Fail(state, message)
 }
 
 /// The values of the session the connection serves now.
@@ -271,9 +290,11 @@ fn session(call: &Call) -> Arc<SessionValues> {
 
 /// Refuses a call that would change a sequence while its session is only
 /// describing a statement (the error is never seen: the inference ignores it).
-fn changes_allowed(call: &Call) -> Result<(), String> {
+fn changes_allowed(call: &Call) -> Result<(), Out> {
     match session(call).is_describing() {
-        true => Err("sequences do not change while a statement is described".into()),
+        true => Err(Out::Error(
+            "sequences do not change while a statement is described".into(),
+        )),
         false => Ok(()),
     }
 }
@@ -297,7 +318,7 @@ fn nextval(call: &Call, args: &[Arg]) -> Out {
             .sequences
             .counters
             .lock()
-            .map_err(|_| "the sequence counters are unavailable".to_owned())?;
+            .map_err(|_| Out::Error("the sequence counters are unavailable".into()))?;
         let current = match counters.get(&row.name) {
             Some(counter) if counter.token == row.token => *counter,
             _ => Counter {
@@ -308,7 +329,8 @@ fn nextval(call: &Call, args: &[Arg]) -> Out {
             },
         };
         let next = if current.is_called {
-            advance(&row.name, &row.bounds, current.last_value)?
+            advance(&row.name, &row.bounds, current.last_value)
+                .map_err(|limit| fail(SqlState::SEQUENCE_GENERATOR_LIMIT_EXCEEDED, limit))?
         } else {
             current.last_value
         };
@@ -335,7 +357,7 @@ fn nextval(call: &Call, args: &[Arg]) -> Out {
 ///
 /// # Safety
 /// `db` must be the connection the calling function runs on.
-unsafe fn advance_known(call: &Call, arg: &Arg) -> Result<Option<i64>, String> {
+unsafe fn advance_known(call: &Call, arg: &Arg) -> Result<Option<i64>, Out> {
     let db = call.db;
     const UPDATE: &CStr = c"UPDATE main.litewire_sequences SET last_value = ?1, is_called = 1 WHERE name = ?2 AND token = ?3 AND increment = ?4 AND min_value = ?5 AND max_value = ?6 AND cycle = ?7";
     let Some(name) = (match arg {
@@ -407,9 +429,12 @@ fn currval(call: &Call, args: &[Arg]) -> Out {
         let row = unsafe { read_row(db, &args[0]) }?;
         match session(call).current(&row.name) {
             Some(value) => Ok(Out::Int(value)),
-            None => Err(format!(
-                "currval of sequence \"{}\" is not yet defined in this session",
-                row.name
+            None => Err(fail(
+                SqlState::OBJECT_NOT_IN_PREREQUISITE_STATE,
+                format!(
+                    "currval of sequence \"{}\" is not yet defined in this session",
+                    row.name
+                ),
             )),
         }
     })
@@ -419,7 +444,12 @@ fn currval(call: &Call, args: &[Arg]) -> Out {
 fn lastval(call: &Call, _args: &[Arg]) -> Out {
     let db = call.db;
     run(|| {
-        let undefined = || "lastval is not yet defined in this session".to_owned();
+        let undefined = || {
+            fail(
+                SqlState::OBJECT_NOT_IN_PREREQUISITE_STATE,
+                "lastval is not yet defined in this session".into(),
+            )
+        };
         let Some((name, value)) = session(call).last() else {
             return Err(undefined());
         };
@@ -442,36 +472,51 @@ fn setval(call: &Call, args: &[Arg]) -> Out {
         changes_allowed(call)?;
         let value = match &args[1] {
             Arg::Int(v) => *v,
-            Arg::Text(t) => t
-                .trim()
-                .parse()
-                .map_err(|_| format!("invalid input syntax for type bigint: \"{t}\""))?,
+            Arg::Text(t) => t.trim().parse().map_err(|_| {
+                fail(
+                    SqlState::INVALID_TEXT_REPRESENTATION,
+                    format!("invalid input syntax for type bigint: \"{t}\""),
+                )
+            })?,
             Arg::Real(f) if f.fract() == 0.0 => *f as i64,
             other => {
-                return Err(format!(
-                    "invalid input syntax for type bigint: \"{}\"",
-                    other.display()
+                return Err(fail(
+                    SqlState::INVALID_TEXT_REPRESENTATION,
+                    format!(
+                        "invalid input syntax for type bigint: \"{}\"",
+                        other.display()
+                    ),
                 ));
             }
         };
         let is_called = match args.get(2) {
             None => true,
             Some(Arg::Int(i)) => *i != 0,
-            Some(Arg::Text(t)) => crate::sql::quote::parse_bool(t)
-                .ok_or_else(|| format!("invalid input syntax for type boolean: \"{t}\""))?,
+            Some(Arg::Text(t)) => crate::sql::quote::parse_bool(t).ok_or_else(|| {
+                fail(
+                    SqlState::INVALID_TEXT_REPRESENTATION,
+                    format!("invalid input syntax for type boolean: \"{t}\""),
+                )
+            })?,
             Some(other) => {
-                return Err(format!(
-                    "invalid input syntax for type boolean: \"{}\"",
-                    other.display()
+                return Err(fail(
+                    SqlState::INVALID_TEXT_REPRESENTATION,
+                    format!(
+                        "invalid input syntax for type boolean: \"{}\"",
+                        other.display()
+                    ),
                 ));
             }
         };
         // SAFETY: `db` is the connection this function runs on.
         let row = unsafe { read_row(db, &args[0]) }?;
         if value < row.bounds.min || value > row.bounds.max {
-            return Err(format!(
-                "setval: value {value} is out of bounds for sequence \"{}\" ({}..{})",
-                row.name, row.bounds.min, row.bounds.max
+            return Err(fail(
+                SqlState::NUMERIC_VALUE_OUT_OF_RANGE,
+                format!(
+                    "setval: value {value} is out of bounds for sequence \"{}\" ({}..{})",
+                    row.name, row.bounds.min, row.bounds.max
+                ),
             ));
         }
         let counter = Counter {
@@ -485,7 +530,7 @@ fn setval(call: &Call, args: &[Arg]) -> Out {
             .sequences
             .counters
             .lock()
-            .map_err(|_| "the sequence counters are unavailable".to_owned())?;
+            .map_err(|_| Out::Error("the sequence counters are unavailable".into()))?;
         // SAFETY: as above.
         unsafe { write_row(db, "setval", &row, counter) }?;
         counters.insert(row.name.clone(), counter);
@@ -507,12 +552,15 @@ fn serial_sequence(call: &Call, args: &[Arg]) -> Out {
         return Out::Null;
     };
     let Some(table) = relation_name(table) else {
-        return Out::Error(format!("invalid name syntax: \"{table}\""));
+        return fail(
+            SqlState::INVALID_NAME,
+            format!("invalid name syntax: \"{table}\""),
+        );
     };
     // SAFETY: `db` is the connection this function runs on.
     match unsafe { first_row(db, TABLE, &[Bind::Text(&table)]) } {
         Ok(Some(_)) => {}
-        Ok(None) => return Out::Error(not_found(&table)),
+        Ok(None) => return not_found(&table),
         Err(failure) => return Out::Error(failure.message),
     }
     // SAFETY: as above.
