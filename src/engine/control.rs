@@ -234,6 +234,10 @@ fn epoch() -> Instant {
     *EPOCH.get_or_init(Instant::now)
 }
 
+/// A live session, by the number its control is registered under (the lock
+/// table and the notifier know sessions by it).
+pub(super) type SessionId = u64;
+
 /// Every live session's control, so that shutdown can stop them all.
 #[derive(Debug, Default)]
 pub(super) struct Controls {

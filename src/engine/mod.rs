@@ -22,6 +22,8 @@ mod exec;
 mod functions;
 mod handle;
 mod identity;
+mod locks;
+mod notifications;
 mod pool;
 mod rebuild;
 mod result;

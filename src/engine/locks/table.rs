@@ -1,0 +1,330 @@
+//! Who holds and who waits for what: the write permit's holder, the advisory
+//! locks, and every session waiting for one of them. It answers `pg_locks` and
+//! `pg_blocking_pids()`, and finds deadlocks: a session that has waited
+//! `deadlock_timeout` looks for a circle of waits through itself, as
+//! PostgreSQL's deadlock detector does, and if there is one it gives up its
+//! wait with 40P01 so that the others go on.
+
+use std::collections::HashMap;
+use std::future::Future;
+use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::time::Duration;
+
+use super::advisory::{AdvisoryKey, AdvisoryLocks, Request, Scope};
+use crate::engine::control::{SessionId, StatementControl};
+use crate::error::{Error, ErrorKind, SqlState};
+
+/// What a session can wait for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(in crate::engine) enum Resource {
+    WritePermit,
+    Advisory(Request),
+}
+
+/// A session that holds or waits for something: its id, and the pid its client
+/// knows it by (BackendKeyData), which messages and `pg_locks` show.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(in crate::engine) struct Locker {
+    pub(in crate::engine) session: SessionId,
+    pub(in crate::engine) pid: i32,
+}
+
+#[derive(Debug, Default)]
+pub(in crate::engine) struct LockTable {
+    state: Mutex<State>,
+}
+
+#[derive(Debug, Default)]
+struct State {
+    advisory: AdvisoryLocks,
+    permit_holder: Option<SessionId>,
+    waiting: HashMap<SessionId, Resource>,
+    pids: HashMap<SessionId, i32>,
+}
+
+/// How long a wait may last, and what may end it early.
+pub(in crate::engine) struct WaitLimits<'a> {
+    pub(in crate::engine) control: &'a StatementControl,
+    /// `lock_timeout`, or the server's busy timeout for the write permit.
+    pub(in crate::engine) timeout: Option<Duration>,
+    pub(in crate::engine) deadlock_timeout: Duration,
+}
+
+impl LockTable {
+    fn state(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The write permit now belongs to `holder` (`None`: to nobody).
+    pub(in crate::engine) fn permit_held(&self, holder: Option<Locker>) {
+        let mut state = self.state();
+        state.permit_holder = holder.map(|h| h.session);
+        if let Some(holder) = holder {
+            state.pids.insert(holder.session, holder.pid);
+        }
+    }
+
+    /// Runs `body` on the advisory locks.
+    pub(in crate::engine) fn advisory<T>(&self, locker: Locker, body: impl FnOnce(&mut AdvisoryLocks) -> T) -> T {
+        let mut state = self.state();
+        state.pids.insert(locker.session, locker.pid);
+        body(&mut state.advisory)
+    }
+
+    /// The session ended: its locks go, and the table forgets it.
+    pub(in crate::engine) fn session_ended(&self, session: SessionId) {
+        let mut state = self.state();
+        state.advisory.release_all(session, None);
+        state.waiting.remove(&session);
+        if state.permit_holder == Some(session) {
+            state.permit_holder = None;
+        }
+        state.pids.remove(&session);
+    }
+
+    /// Its transaction ended: the locks taken for it go.
+    pub(in crate::engine) fn transaction_ended(&self, session: SessionId) {
+        self.state()
+            .advisory
+            .release_all(session, Some(Scope::Transaction));
+    }
+
+    /// Waits for `granted` (the write permit, or an advisory lock's grant) as
+    /// `locker`, until `limits` says to stop: a cancel or the statement's
+    /// deadline (57014), `timeout` (55P03), or a deadlock found after
+    /// `deadlock_timeout` (40P01).
+    pub(in crate::engine) async fn wait<T>(
+        &self,
+        locker: Locker,
+        resource: Resource,
+        granted: impl Future<Output = T>,
+        limits: WaitLimits<'_>,
+    ) -> Result<T, Error> {
+        {
+            let mut state = self.state();
+            state.waiting.insert(locker.session, resource);
+            state.pids.insert(locker.session, locker.pid);
+        }
+        let _waiting = Waiting {
+            table: self,
+            session: locker.session,
+        };
+        let timeout = async {
+            match limits.timeout {
+                Some(timeout) => tokio::time::sleep(timeout).await,
+                None => std::future::pending().await,
+            }
+        };
+        tokio::pin!(granted, timeout);
+        let deadlock_check = tokio::time::sleep(limits.deadlock_timeout);
+        tokio::pin!(deadlock_check);
+        let mut checked = false;
+        loop {
+            tokio::select! {
+                value = &mut granted => return Ok(value),
+                reason = limits.control.stopped() => return Err(reason.error()),
+                () = &mut timeout => return Err(lock_timeout(resource, limits.timeout)),
+                () = &mut deadlock_check, if !checked => {
+                    checked = true;
+                    if let Some(detail) = self.deadlock(locker.session) {
+                        return Err(Error::state(SqlState::DEADLOCK_DETECTED, "deadlock detected")
+                            .with_detail(detail));
+                    }
+                }
+            }
+        }
+    }
+
+    /// The circle of waits through `session`, as PostgreSQL's DETAIL describes
+    /// it, if there is one.
+    fn deadlock(&self, session: SessionId) -> Option<String> {
+        let state = self.state();
+        let mut path = vec![session];
+        if !state.reaches(session, &mut path) {
+            return None;
+        }
+        let pid = |s: &SessionId| state.pids.get(s).copied().unwrap_or(0);
+        let lines: Vec<String> = path
+            .windows(2)
+            .map(|pair| {
+                let what = state.waiting.get(&pair[0]).map_or_else(String::new, describe);
+                format!(
+                    "Process {} waits for {what}; blocked by process {}.",
+                    pid(&pair[0]),
+                    pid(&pair[1])
+                )
+            })
+            .collect();
+        Some(lines.join("\n"))
+    }
+
+    /// The pids of the sessions `session` waits for (`pg_blocking_pids`).
+    pub(in crate::engine) fn blocking_pids(&self, session: SessionId) -> Vec<i32> {
+        let state = self.state();
+        state
+            .blockers(session)
+            .iter()
+            .filter_map(|s| state.pids.get(s).copied())
+            .collect()
+    }
+
+    /// Every advisory lock held or waited for, and the write permit's holder and
+    /// waiters, for `pg_locks`: what, whose pid, mode, granted.
+    pub(in crate::engine) fn rows(&self) -> Vec<LockRow> {
+        let state = self.state();
+        let pid = |s: &SessionId| state.pids.get(s).copied().unwrap_or(0);
+        let mut rows: Vec<LockRow> = state
+            .advisory
+            .rows()
+            .into_iter()
+            .map(|(key, session, mode, granted)| LockRow {
+                advisory: Some(key),
+                pid: pid(&session),
+                mode: mode.name(),
+                granted,
+            })
+            .collect();
+        if let Some(holder) = state.permit_holder {
+            rows.push(LockRow {
+                advisory: None,
+                pid: pid(&holder),
+                mode: "ExclusiveLock",
+                granted: true,
+            });
+        }
+        for (session, resource) in &state.waiting {
+            if *resource == Resource::WritePermit {
+                rows.push(LockRow {
+                    advisory: None,
+                    pid: pid(session),
+                    mode: "ExclusiveLock",
+                    granted: false,
+                });
+            }
+        }
+        rows
+    }
+}
+
+/// One row of `pg_locks`: an advisory lock (its key), or the write permit.
+#[derive(Debug, Clone, PartialEq)]
+pub(in crate::engine) struct LockRow {
+    pub(in crate::engine) advisory: Option<AdvisoryKey>,
+    pub(in crate::engine) pid: i32,
+    pub(in crate::engine) mode: &'static str,
+    pub(in crate::engine) granted: bool,
+}
+
+impl State {
+    /// The sessions `session` waits for now.
+    fn blockers(&self, session: SessionId) -> Vec<SessionId> {
+        match self.waiting.get(&session) {
+            Some(Resource::WritePermit) => self
+                .permit_holder
+                .filter(|holder| *holder != session)
+                .into_iter()
+                .collect(),
+            Some(Resource::Advisory(request)) => {
+                self.advisory.blockers(session, request.key, request.mode)
+            }
+            None => Vec::new(),
+        }
+    }
+
+    /// Whether following waits from the end of `path` leads back to `target`;
+    /// `path` then holds the circle, `target` at both ends.
+    fn reaches(&self, target: SessionId, path: &mut Vec<SessionId>) -> bool {
+        let Some(&last) = path.last() else {
+            return false;
+        };
+        for next in self.blockers(last) {
+            if next == target {
+                path.push(next);
+                return true;
+            }
+            if path.contains(&next) {
+                continue;
+            }
+            path.push(next);
+            if self.reaches(target, path) {
+                return true;
+            }
+            path.pop();
+        }
+        false
+    }
+}
+
+/// Removes a session's wait from the table however the wait ends.
+struct Waiting<'a> {
+    table: &'a LockTable,
+    session: SessionId,
+}
+
+impl Drop for Waiting<'_> {
+    fn drop(&mut self) {
+        self.table.state().waiting.remove(&self.session);
+    }
+}
+
+/// What a wait is for, in the words of PostgreSQL's deadlock report.
+fn describe(resource: &Resource) -> String {
+    match resource {
+        Resource::WritePermit => "ExclusiveLock on the database's write lock".into(),
+        Resource::Advisory(request) => {
+            let (high, low, kind) = match request.key {
+                AdvisoryKey::Big(key) => ((key >> 32) as u32, key as u32, 1),
+                AdvisoryKey::Pair(a, b) => (a as u32, b as u32, 2),
+            };
+            format!(
+                "{} on advisory lock [0,{high},{low},{kind}]",
+                request.mode.name()
+            )
+        }
+    }
+}
+
+fn lock_timeout(resource: Resource, timeout: Option<Duration>) -> Error {
+    let millis = timeout.map_or(0, |t| t.as_millis());
+    let message = match resource {
+        Resource::WritePermit => format!(
+            "canceling statement due to lock timeout: could not obtain the write lock within {millis} ms"
+        ),
+        Resource::Advisory(_) => "canceling statement due to lock timeout".to_owned(),
+    };
+    Error::new(ErrorKind::LockTimeout, message)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::advisory::LockMode;
+    use super::*;
+
+    fn key(n: i64) -> Request {
+        Request {
+            key: AdvisoryKey::Big(n),
+            mode: LockMode::Exclusive,
+            scope: Scope::Session,
+        }
+    }
+
+    #[test]
+    fn a_circle_of_waits_is_a_deadlock() {
+        let table = LockTable::default();
+        let (a, b) = (Locker { session: 1, pid: 101 }, Locker { session: 2, pid: 102 });
+        table.permit_held(Some(a));
+        assert!(table.advisory(b, |locks| locks.try_acquire(2, key(9))));
+        {
+            let mut state = table.state();
+            state.waiting.insert(1, Resource::Advisory(key(9)));
+        }
+        assert!(table.deadlock(1).is_none(), "b waits for nothing yet");
+        table.state().waiting.insert(2, Resource::WritePermit);
+        let detail = table.deadlock(1).expect("a circle");
+        assert!(detail.contains("Process 101 waits for ExclusiveLock on advisory lock [0,0,9,1]; blocked by process 102."), "{detail}");
+        assert!(detail.contains("Process 102 waits for ExclusiveLock on the database's write lock; blocked by process 101."), "{detail}");
+        assert_eq!(table.blocking_pids(2), vec![101]);
+        table.session_ended(1);
+        assert!(table.deadlock(2).is_none());
+    }
+}
