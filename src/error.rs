@@ -71,7 +71,9 @@ pub struct SqlState([u8; 5]);
 
 impl SqlState {
     pub const DEADLOCK_DETECTED: SqlState = SqlState(*b"40P01");
+    pub const FEATURE_NOT_SUPPORTED: SqlState = SqlState(*b"0A000");
     pub const INVALID_NAME: SqlState = SqlState(*b"42602");
+    pub const INVALID_PARAMETER_VALUE: SqlState = SqlState(*b"22023");
     pub const INVALID_TEXT_REPRESENTATION: SqlState = SqlState(*b"22P02");
     pub const NUMERIC_VALUE_OUT_OF_RANGE: SqlState = SqlState(*b"22003");
     pub const OBJECT_NOT_IN_PREREQUISITE_STATE: SqlState = SqlState(*b"55000");

@@ -16,8 +16,9 @@
 //! - [`sql`]: pure SQL text work: splitting a query string, classifying statements,
 //!   translating the PostgreSQL dialect (sqlparser), COPY and session commands,
 //!   parameter hints, quoting, and the list of emulated catalog relations.
-//! - [`engine`]: the SQLx pool, sessions and transactions, the write permit, direct
-//!   execution through SQLite's C API, the emulated catalog, PostgreSQL's SQL
+//! - [`engine`]: the SQLx pool, sessions and transactions (isolation levels, row
+//!   and advisory locks, deadlock detection, LISTEN/NOTIFY), the write permit,
+//!   direct execution through SQLite's C API, the emulated catalog, PostgreSQL's SQL
 //!   functions (a file per family, one registry that also fills `pg_proc`), sequences (counters that ROLLBACK does not undo), table
 //!   rebuilds (the `ALTER TABLE` forms SQLite lacks), and the one way results reach
 //!   both front ends ([`engine::ResultSink`], row by row; [`engine::QueryResult`]

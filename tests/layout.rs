@@ -339,7 +339,8 @@ fn use_tree(tokens: &[String], prefix: &mut Vec<String>, found: &mut Vec<Vec<Str
         }
         i += 1;
     }
-    if prefix.len() > start || !prefix.is_empty() {
+    // An empty item (after a trailing comma) names nothing.
+    if prefix.len() > start {
         found.push(prefix.clone());
     }
     prefix.truncate(start);

@@ -15,7 +15,8 @@ use common::{TestServer, clients};
 in_both_cache_modes!(
     types_buffers_and_parsers,
     named_statements_and_shapes,
-    transactions_and_errors
+    transactions_and_errors,
+    notifications
 );
 
 async fn types_buffers_and_parsers(cache: &str) {
@@ -28,6 +29,10 @@ async fn named_statements_and_shapes(cache: &str) {
 
 async fn transactions_and_errors(cache: &str) {
     run_script(cache, "node_pg_transactions.cjs");
+}
+
+async fn notifications(cache: &str) {
+    run_script(cache, "node_pg_notifications.cjs");
 }
 
 /// Runs `tests/js/<script>` against a fresh server; fails with its output.

@@ -17,7 +17,8 @@ in_both_cache_modes!(
     transactions,
     copy,
     errors,
-    server_cursors
+    server_cursors,
+    notifications
 );
 
 async fn connection(cache: &str) {
@@ -50,4 +51,8 @@ async fn errors(cache: &str) {
 
 async fn server_cursors(cache: &str) {
     run_pg_unittest(cache, "test_psycopg", "ServerCursorTests");
+}
+
+async fn notifications(cache: &str) {
+    run_pg_unittest(cache, "test_psycopg", "NotifyTests");
 }

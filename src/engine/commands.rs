@@ -27,7 +27,10 @@ pub(super) fn run(
         }
         | SessionCommand::Reset(Some(name)) => settings.reset(name)?,
         SessionCommand::Reset(None) => settings.reset_all(),
-        SessionCommand::SetTransaction
+        // The session applies these to its transaction before they get here.
+        SessionCommand::SetTransaction(_)
+        | SessionCommand::SetSessionCharacteristics(_)
+        | SessionCommand::SetConstraints
         | SessionCommand::DiscardNothing
         | SessionCommand::Deallocate(_) => {}
         SessionCommand::DiscardAll if in_transaction => {

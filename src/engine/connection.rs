@@ -18,10 +18,8 @@ use sqlx::{Sqlite, SqliteConnection, SqlitePool};
 
 use super::access::{Access, Role};
 use super::direct::Statements;
-use super::functions::FunctionContext;
+use super::functions::{FunctionContext, ServedSession};
 use super::handle::HeldHandle;
-use super::sequences::SessionValues;
-use super::settings::SharedSettings;
 use crate::error::Error;
 
 /// A pooled connection, held by one session (or parked for the next).
@@ -69,15 +67,14 @@ impl HeldConnection {
     pub(super) async fn assign(
         &mut self,
         role: Role,
-        sequences: &Arc<SessionValues>,
-        settings: &SharedSettings,
+        served: &Arc<ServedSession>,
     ) -> Result<(), Error> {
         let (handle, _) = self.direct().await?;
         let db = handle.db();
         // SAFETY: the handle is locked for us and valid; the context lives as
         // long as the connection.
         if let Some(functions) = unsafe { FunctionContext::of(db) } {
-            functions.serve(settings, sequences);
+            functions.serve(served);
         }
         let access = match &self.access {
             Some(access) => access.clone(),

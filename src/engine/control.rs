@@ -293,6 +293,11 @@ impl Registered {
     pub(super) fn control(&self) -> &Arc<StatementControl> {
         &self.control
     }
+
+    /// The number the session is known by (see [`SessionId`]).
+    pub(super) fn id(&self) -> SessionId {
+        self.id
+    }
 }
 
 impl Drop for Registered {

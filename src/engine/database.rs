@@ -10,7 +10,7 @@
 //! own, so that the shared cache's table locks never make a reader wait for a
 //! writer or a writer for a reader (see `Session::run` and `snapshots`).
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -20,9 +20,10 @@ use tokio::sync::Semaphore;
 use super::connection::HeldConnection;
 use super::control::{Controls, StopReason};
 use super::declared_types::DeclaredTypes;
+use super::functions::ServerShared;
 use super::settings::ServerDefaults;
 use super::snapshots::SharedReads;
-use super::{catalog, pool, sequences};
+use super::{catalog, pool};
 use crate::config::{CacheMode, Config};
 use crate::error::Error;
 
@@ -71,8 +72,13 @@ pub struct Engine {
     /// answer from an old snapshot.
     fresh_pool: SqlitePool,
     pub(super) write_permit: Arc<Semaphore>,
-    /// The sequences' counters (see `sequences`).
-    sequences: Arc<sequences::Sequences>,
+    /// What every connection's functions share: the sequences' counters (see
+    /// `sequences`), the lock table (see `locks`) and LISTEN/NOTIFY's channels
+    /// (see `notifications`).
+    pub(super) shared: ServerShared,
+    /// Write transactions committed so far: a snapshot taken when this was N
+    /// misses a commit once it is more (see `session::isolation`).
+    pub(super) commits: AtomicU64,
     pub(super) declared_types: DeclaredTypes,
     info: ServerInfo,
     pub(super) write_wait: Duration,
@@ -109,10 +115,10 @@ struct Idle {
 impl Engine {
     /// Opens (creating if needed) the database file and its pool.
     pub async fn open(config: &Config) -> Result<Arc<Engine>, Error> {
-        let sequences = Arc::new(sequences::Sequences::default());
-        let pool = pool::connect(config, &sequences).await?;
-        let writer_pool = pool::connect_writer(config, &sequences).await?;
-        let fresh_pool = pool::connect_fresh(config, &sequences).await?;
+        let shared = ServerShared::default();
+        let pool = pool::connect(config, &shared).await?;
+        let writer_pool = pool::connect_writer(config, &shared).await?;
+        let fresh_pool = pool::connect_fresh(config, &shared).await?;
         let info = read_server_info(&pool, config.cache).await?;
         catalog::remember_enums(&mut *pool.acquire().await?).await?;
         Ok(Arc::new(Engine {
@@ -122,7 +128,8 @@ impl Engine {
             shared_reads: (config.cache == CacheMode::Shared).then(Arc::default),
             fresh_pool,
             write_permit: Arc::new(Semaphore::new(1)),
-            sequences,
+            shared,
+            commits: AtomicU64::new(0),
             declared_types: DeclaredTypes::default(),
             info,
             write_wait: config.busy_timeout(),
@@ -313,7 +320,7 @@ impl Engine {
         if let Ok(mut conn) = self.health_options.connect().await {
             // Values handed out in rolled-back transactions are not handed out
             // again (see `sequences`).
-            self.sequences.persist(&mut conn).await;
+            self.shared.sequences.persist(&mut conn).await;
             let checkpoint = sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)")
                 .execute(&mut conn)
                 .await;

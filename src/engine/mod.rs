@@ -39,6 +39,7 @@ pub use control::{ClientGone, StatementControl, StopReason};
 pub use database::{Engine, ServerInfo};
 pub use functions::{format_array, parse_array};
 pub use identity::SessionIdentity;
+pub use notifications::{Inbox, Notification};
 pub use result::{Column, Completion, Discard, LOOKAHEAD_ROWS, QueryResult, ResultSink};
 pub use session::{CopyIn, CursorId, Session, TransactionState};
 pub use settings::Settings;

@@ -109,6 +109,19 @@ impl Pending {
         self.listens.is_empty() && self.notifications.is_empty()
     }
 
+    /// Adds `other`'s changes and notifications after these.
+    pub(super) fn append(&mut self, other: Pending) {
+        self.listens.extend(other.listens);
+        for (channel, payload) in other.notifications {
+            if !self
+                .notifications
+                .contains(&(channel.clone(), payload.clone()))
+            {
+                self.notifications.push((channel, payload));
+            }
+        }
+    }
+
     pub(super) fn listen(&mut self, channel: &str) {
         self.listens.push((Some(channel.to_owned()), true));
     }
@@ -180,7 +193,11 @@ impl Notifier {
             }
         }
         for (session, bytes) in need {
-            if state.listeners.get(&session).is_some_and(|inbox| inbox.room() < bytes) {
+            if state
+                .listeners
+                .get(&session)
+                .is_some_and(|inbox| inbox.room() < bytes)
+            {
                 return Err(Error::state(
                     SqlState::PROGRAM_LIMIT_EXCEEDED,
                     "too many notifications in the NOTIFY queue",
@@ -269,7 +286,10 @@ mod tests {
             .collect();
         assert_eq!(
             got,
-            vec![(202, "jobs".into(), "a".into()), (202, "jobs".into(), "b".into())]
+            vec![
+                (202, "jobs".into(), "a".into()),
+                (202, "jobs".into(), "b".into())
+            ]
         );
         assert_eq!(notifier.channels(1), vec!["jobs".to_owned()]);
         let mut unlisten = Pending::default();
@@ -293,6 +313,9 @@ mod tests {
             big.notify("c", &format!("{i:>7990}")).unwrap();
         }
         let error = notifier.check_room(&big).unwrap_err();
-        assert_eq!(error.kind, ErrorKind::SqlState(SqlState::PROGRAM_LIMIT_EXCEEDED));
+        assert_eq!(
+            error.kind,
+            ErrorKind::SqlState(SqlState::PROGRAM_LIMIT_EXCEEDED)
+        );
     }
 }

@@ -9,22 +9,19 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, S
 use sqlx::{AssertSqlSafe, Connection, Executor, SqliteConnection, SqlitePool};
 
 use super::access::{Access, AttachRule, Role};
-use super::sequences::Sequences;
+use super::functions::ServerShared;
 use crate::config::{CacheMode, Config, Synchronous};
 use crate::error::Error;
 use crate::sql::quote::identifier;
 
 /// The readers' pool: the connections sessions hold, in the configured cache mode.
-pub(super) async fn connect(
-    config: &Config,
-    sequences: &Arc<Sequences>,
-) -> Result<SqlitePool, Error> {
+pub(super) async fn connect(config: &Config, shared: &ServerShared) -> Result<SqlitePool, Error> {
     open(
         config,
         config.cache,
         config.max_connections.max(1),
         config.min_connections.min(config.max_connections),
-        sequences,
+        shared,
     )
     .await
 }
@@ -35,23 +32,23 @@ pub(super) async fn connect(
 /// wait for the writer's transaction, and a writer for any reader's).
 pub(super) async fn connect_writer(
     config: &Config,
-    sequences: &Arc<Sequences>,
+    shared: &ServerShared,
 ) -> Result<SqlitePool, Error> {
-    open(config, CacheMode::Private, 1, 1, sequences).await
+    open(config, CacheMode::Private, 1, 1, shared).await
 }
 
 /// Connections with a cache of their own for reads the shared cache would answer
 /// from an old snapshot (see `snapshots`); opened only when needed.
 pub(super) async fn connect_fresh(
     config: &Config,
-    sequences: &Arc<Sequences>,
+    shared: &ServerShared,
 ) -> Result<SqlitePool, Error> {
     open(
         config,
         CacheMode::Private,
         config.max_connections.max(1),
         0,
-        sequences,
+        shared,
     )
     .await
 }
@@ -61,10 +58,10 @@ async fn open(
     cache: CacheMode,
     max_connections: u32,
     min_connections: u32,
-    sequences: &Arc<Sequences>,
+    shared: &ServerShared,
 ) -> Result<SqlitePool, Error> {
     let reset = Reset::new(config);
-    let sequences = sequences.clone();
+    let shared = shared.clone();
     let options = options(config).shared_cache(cache == CacheMode::Shared);
     let attach = AttachRule {
         allowed: config.allow_attach,
@@ -79,8 +76,8 @@ async fn open(
         .test_before_acquire(false)
         .idle_timeout(None)
         .after_connect(move |conn, _meta| {
-            let sequences = sequences.clone();
-            Box::pin(async move { prepare_connection(conn, attach, sequences).await })
+            let shared = shared.clone();
+            Box::pin(async move { prepare_connection(conn, attach, shared).await })
         })
         .after_release(move |conn, _meta| {
             let reset = reset.clone();
@@ -133,13 +130,13 @@ fn synchronous(level: Synchronous) -> SqliteSynchronous {
 ///   database limit at one, only VACUUM's own temporary database fits besides;
 /// - the authorizer (see `access`) decides what each session's role may do;
 /// - PostgreSQL's functions that SQLite lacks are registered (see `functions`),
-///   with the sequence counters they use (see `sequences`).
+///   with the server's state they share (sequence counters, the lock table).
 /// - the progress handler that lets a statement be stopped is installed (see
 ///   `control`).
 async fn prepare_connection(
     conn: &mut SqliteConnection,
     attach: AttachRule,
-    sequences: Arc<Sequences>,
+    shared: ServerShared,
 ) -> Result<(), sqlx::Error> {
     let registered = {
         let mut handle = conn.lock_handle().await?;
@@ -161,7 +158,7 @@ async fn prepare_connection(
         // SAFETY: as above.
         unsafe { Access::install(db, attach) }
             // SAFETY: as above.
-            .and_then(|()| unsafe { super::functions::register(db, sequences) })
+            .and_then(|()| unsafe { super::functions::register(db, &shared) })
     };
     registered.map_err(|message| sqlx::Error::Configuration(message.into()))?;
     // The first session locks the handle again at once: SQLx's connection thread

@@ -16,7 +16,7 @@ use pgwire::api::{ClientInfo, Type};
 use super::copy_decoder::CopyDecoder;
 use super::encode::TypedColumns;
 use super::param_types::ParamTypes;
-use crate::engine::{CopyIn, CursorId, QueryResult, Session, Value};
+use crate::engine::{CopyIn, CursorId, Inbox, QueryResult, Session, TransactionState, Value};
 use crate::error::Error;
 use crate::sql::{Plan, SessionCommand, Statement};
 
@@ -101,11 +101,15 @@ impl CopyState {
 /// atomic operation each (tokio's goes through a semaphore's wait list).
 pub struct PgConnection {
     pub(super) state: Mutex<State>,
+    /// The session's LISTEN notifications, delivered between transactions.
+    pub(super) notifications: Arc<Inbox>,
 }
 
 impl PgConnection {
-    pub fn new(session: Session) -> Self {
+    pub fn new(mut session: Session) -> Self {
+        session.allow_listen();
         PgConnection {
+            notifications: session.notifications(),
             state: Mutex::new(State {
                 session,
                 identified: false,
@@ -126,9 +130,18 @@ impl PgConnection {
             None => self.state.lock().await,
         };
         match state.session.transaction_state() {
-            crate::engine::TransactionState::Idle => None,
+            TransactionState::Idle => None,
             _ => state.session.idle_in_transaction_timeout(),
         }
+    }
+
+    /// Whether the session is outside a transaction (between handlers).
+    pub async fn idle(&self) -> bool {
+        let state = match self.state.try_lock() {
+            Some(state) => state,
+            None => self.state.lock().await,
+        };
+        state.session.transaction_state() == TransactionState::Idle
     }
 
     /// Ends the connection's session: an unfinished COPY and an open transaction
@@ -169,7 +182,7 @@ impl State {
     /// Portals end with their transaction: once the session is outside one, the
     /// portals still reading from SQLite go.
     pub(super) fn end_portals_outside_transactions(&mut self) {
-        if self.session.transaction_state() != crate::engine::TransactionState::Idle {
+        if self.session.transaction_state() != TransactionState::Idle {
             return;
         }
         let reading: Vec<String> = self

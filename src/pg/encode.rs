@@ -38,6 +38,17 @@ impl TypedColumns {
     pub fn is_empty(&self) -> bool {
         self.columns.is_empty()
     }
+
+    /// Whether a statement's result now has other columns than these, which it
+    /// had when it was described: the schema changed under a prepared
+    /// statement (another count, other names, a column declared another type).
+    pub fn differ_from(&self, columns: &[Column]) -> bool {
+        self.columns.len() != columns.len()
+            || self.columns.iter().zip(columns).any(|(then, now)| {
+                then.name != now.name
+                    || matches!((&then.decltype, &now.decltype), (Some(a), Some(b)) if a != b)
+            })
+    }
 }
 
 /// `SELECT $1`: SQLite knows nothing of a bare parameter's type, but the client

@@ -27,7 +27,7 @@ use super::connection::{PgConnection, Portal, Prepared, Progress, State};
 use super::encode::{RowShape, TypedColumns, command_tag};
 use super::errors::to_pgwire;
 use super::params;
-use super::reply::{feed, feed_rows, report_settings, transaction_status};
+use super::reply::{feed, feed_notifications, feed_rows, report_settings, transaction_status};
 use super::rows::{Announce, WireRows};
 use crate::engine::{QueryResult, Value};
 use crate::error::Error;
@@ -297,6 +297,7 @@ impl ExtendedQueryHandler for PgConnection {
         let mut state = self.state.lock().await;
         state.drop_portal("");
         state.end_portals_outside_transactions();
+        feed_notifications(client, &self.notifications, &state.session).await?;
         let status = transaction_status(&state.session);
         client.set_transaction_status(status);
         client

@@ -4,12 +4,12 @@
 use futures::{Sink, SinkExt};
 use pgwire::error::{PgWireError, PgWireResult};
 use pgwire::messages::PgWireBackendMessage;
-use pgwire::messages::response::TransactionStatus;
+use pgwire::messages::response::{NotificationResponse, TransactionStatus};
 use pgwire::messages::startup::ParameterStatus;
 
 use super::encode::RowShape;
 use super::errors::encode_error_info;
-use crate::engine::{Session, TransactionState, Value};
+use crate::engine::{Inbox, Notification, Session, TransactionState, Value};
 
 /// Sends ParameterStatus for each reported setting the session changed.
 pub(super) async fn report_settings<C>(client: &mut C, session: &mut Session) -> PgWireResult<()>
@@ -25,6 +25,36 @@ where
         .await?;
     }
     Ok(())
+}
+
+/// Feeds the LISTEN notifications that arrived, as NotificationResponse
+/// messages, when the session is outside a transaction: as in PostgreSQL, a
+/// session inside one gets them once it ends.
+pub(super) async fn feed_notifications<C>(
+    client: &mut C,
+    inbox: &Inbox,
+    session: &Session,
+) -> PgWireResult<()>
+where
+    C: Sink<PgWireBackendMessage> + Unpin,
+    PgWireError: From<C::Error>,
+{
+    if session.transaction_state() != TransactionState::Idle {
+        return Ok(());
+    }
+    for notification in inbox.take() {
+        feed(client, notification_message(notification)).await?;
+    }
+    Ok(())
+}
+
+/// One notification as the message that carries it.
+pub(super) fn notification_message(notification: Notification) -> PgWireBackendMessage {
+    PgWireBackendMessage::NotificationResponse(NotificationResponse::new(
+        notification.pid,
+        notification.channel,
+        notification.payload,
+    ))
 }
 
 pub(super) fn transaction_status(session: &Session) -> TransactionStatus {

@@ -21,7 +21,7 @@ use super::encode::{RowShape, TypedColumns, command_tag};
 use super::errors::{encode_error_info, error_info};
 use super::reply::feed;
 use crate::engine::{Column, Completion, ResultSink, Value};
-use crate::error::{Error, ErrorKind};
+use crate::error::{Error, ErrorKind, SqlState};
 use crate::sql::CopyOptions;
 
 /// Encoded messages kept before they are fed to the client: a DataRow is small, so
@@ -166,6 +166,14 @@ where
                 param_types,
                 formats,
             }) => {
+                // As PostgreSQL refuses to run a prepared statement whose result
+                // changed: the client decodes rows by the description it has.
+                if described.as_ref().is_some_and(|d| d.differ_from(columns)) {
+                    return Err(Error::state(
+                        SqlState::FEATURE_NOT_SUPPORTED,
+                        "cached plan must not change result type",
+                    ));
+                }
                 let typed = match &described {
                     Some(described) => described.clone(),
                     None => TypedColumns::with_param_types(columns.clone(), param_types),

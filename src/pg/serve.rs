@@ -40,6 +40,7 @@ use super::cancel::CancelKeys;
 use super::connection::PgConnection;
 use super::frames::{self, Guarded};
 use super::login::{Gate, Login};
+use super::reply::notification_message;
 use crate::config::Config;
 use crate::engine::{Engine, Role, StopReason};
 use crate::shutdown::Shutdown;
@@ -281,6 +282,20 @@ async fn message_loop(
                         return End::Fatal;
                     }
                     message = socket.next() => message,
+                    // An idle listener gets its notifications at once.
+                    () = connection.notifications.arrived(), if !starting => {
+                        if connection.idle().await {
+                            for notification in connection.notifications.take() {
+                                if socket.feed(notification_message(notification)).await.is_err() {
+                                    return End::Client;
+                                }
+                            }
+                            if socket.flush().await.is_err() {
+                                return End::Client;
+                            }
+                        }
+                        continue;
+                    }
                 }
             }
         };

@@ -17,7 +17,7 @@ use pgwire::messages::simplequery::Query;
 
 use super::connection::PgConnection;
 use super::errors::{error_info, to_pgwire};
-use super::reply::{feed, report_settings, transaction_status};
+use super::reply::{feed, feed_notifications, report_settings, transaction_status};
 use super::rows::{Announce, WireRows};
 use crate::engine::Value;
 use crate::error::{Error, ErrorKind};
@@ -94,6 +94,7 @@ impl SimpleQueryHandler for PgConnection {
             }
         }
         report_settings(client, &mut state.session).await?;
+        feed_notifications(client, &self.notifications, &state.session).await?;
         let status = transaction_status(&state.session);
         client.set_transaction_status(status);
         client.set_state(PgWireConnectionState::ReadyForQuery);

@@ -27,6 +27,24 @@ pub enum CommandKind {
     Other(&'static str),
 }
 
+impl CommandKind {
+    /// The command's name, as PostgreSQL's command tags and messages spell it.
+    pub fn tag(self) -> &'static str {
+        match self {
+            CommandKind::Select => "SELECT",
+            CommandKind::Insert => "INSERT",
+            CommandKind::Update => "UPDATE",
+            CommandKind::Delete => "DELETE",
+            CommandKind::Begin => "BEGIN",
+            CommandKind::Commit => "COMMIT",
+            CommandKind::Rollback => "ROLLBACK",
+            CommandKind::Copy => "COPY",
+            CommandKind::Fetch => "FETCH",
+            CommandKind::Other(tag) => tag,
+        }
+    }
+}
+
 /// What running a statement means for the session.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Action {
@@ -124,6 +142,10 @@ pub(super) fn classify(sql: &str, tokens: &[Token]) -> Result<Shape, Error> {
         }
         "VACUUM" => Shape::ddl("VACUUM"),
         "ATTACH" => Shape::new(Action::WriteFile, CommandKind::Other("ATTACH"), false),
+        // Channels the engine keeps (see `notifications`).
+        "LISTEN" => Shape::new(Action::Read, CommandKind::Other("LISTEN"), false),
+        "UNLISTEN" => Shape::new(Action::Read, CommandKind::Other("UNLISTEN"), false),
+        "NOTIFY" => Shape::new(Action::Read, CommandKind::Other("NOTIFY"), false),
         // Session commands never reach SQLite.
         "SET" => Shape::new(Action::Read, CommandKind::Other("SET"), false),
         "RESET" => Shape::new(Action::Read, CommandKind::Other("RESET"), false),

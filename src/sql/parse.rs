@@ -13,9 +13,13 @@ use std::sync::Arc;
 use super::classify::{self, Action, CommandKind};
 use super::lexer::{Token, tokenize};
 use super::param_numbering::number_params;
+use super::row_locks;
 use super::split::split;
 use super::statement::{CursorCommand, Plan, Statement};
-use super::{cursors, dialect, enums, known_queries, parsed, session, translate};
+use super::{
+    cursors, dialect, enums, known_queries, notifications, parsed, session, transaction_modes,
+    translate,
+};
 use crate::error::{Error, ErrorKind};
 
 /// Splits a query string into its statements. Empty statements (`;;`, comments) are
@@ -63,7 +67,36 @@ fn build(text: &str, tokens: &[Token]) -> Result<Statement, Error> {
     if let Some(command) = cursors::recognise(text, &tokens, parse_single)? {
         return Ok(cursor_statement(text, command));
     }
+    // A query's row locks are the engine's to take: the rest is the statement.
+    match row_locks::strip(text, &tokens)? {
+        Some((unlocked, lock)) => {
+            let tokens = tokenize(&unlocked);
+            let stmt = build_unlocked(&unlocked, &tokens)?;
+            Ok(Statement {
+                row_lock: Some(lock),
+                ..stmt
+            })
+        }
+        None => build_unlocked(text, &tokens),
+    }
+}
+
+/// [`build`] of a statement without row locks.
+fn build_unlocked(text: &str, tokens: &[Token]) -> Result<Statement, Error> {
+    let tokens = tokens.to_vec();
     let shape = classify::classify(text, &tokens)?;
+    if shape.action == Action::Begin {
+        let begin = transaction_modes::begin(text, &tokens)?;
+        return Ok(statement(text.into(), &shape, 0, Plan::Begin(begin)));
+    }
+    if let Some(command) = notifications::recognise(text, &tokens)? {
+        return Ok(statement(
+            text.into(),
+            &shape,
+            0,
+            Plan::Notify(Arc::new(command)),
+        ));
+    }
     if let Some(pragma) = translate::set_constraints(text, &tokens) {
         // It changes the writer's transaction, so it runs where writes do.
         return Ok(Statement {
@@ -174,6 +207,8 @@ fn cursor_statement(text: &str, command: CursorCommand) -> Statement {
         column_types: None,
         pragma: false,
         creates_temp: false,
+        row_lock: None,
+        waits_for_locks: false,
     }
 }
 
@@ -185,6 +220,7 @@ fn statement(sql: Arc<str>, shape: &classify::Shape, param_count: usize, plan: P
         let (second, _) = first_word(rest);
         second.eq_ignore_ascii_case("TEMP") || second.eq_ignore_ascii_case("TEMPORARY")
     };
+    let waits_for_locks = calls_waiting_lock_function(&sql);
     Statement {
         sql,
         // COPY TO reads or writes what its query does.
@@ -200,7 +236,32 @@ fn statement(sql: Arc<str>, shape: &classify::Shape, param_count: usize, plan: P
         column_types: None,
         pragma,
         creates_temp,
+        row_lock: None,
+        waits_for_locks,
     }
+}
+
+/// The functions that wait for an advisory lock (the `pg_try_` ones do not).
+const WAITING_LOCK_FUNCTIONS: &[&str] = &[
+    "pg_advisory_lock",
+    "pg_advisory_lock_shared",
+    "pg_advisory_xact_lock",
+    "pg_advisory_xact_lock_shared",
+];
+
+/// Whether `sql` calls one of [`WAITING_LOCK_FUNCTIONS`]: a look at its
+/// bytes first, its words only when it may.
+fn calls_waiting_lock_function(sql: &str) -> bool {
+    let maybe = sql
+        .as_bytes()
+        .windows(8)
+        .any(|w| w.eq_ignore_ascii_case(b"advisory"));
+    maybe
+        && tokenize(sql).iter().any(|t| {
+            WAITING_LOCK_FUNCTIONS
+                .iter()
+                .any(|name| t.is_keyword(sql, name))
+        })
 }
 
 /// The first word of `sql` after whitespace and comments, and what follows it.

@@ -55,13 +55,20 @@ pub fn unquote_identifier(token: &str) -> String {
     }
 }
 
-/// `'x'`, `E'\t'` (with its backslash escapes) or a bare word, as its value.
+/// `'x'`, `E'\t'` (with its backslash escapes), `$$x$$` or `$tag$x$tag$`, or a
+/// bare word, as its value.
 pub fn unquote_literal(token: &str) -> String {
     if let Some(body) = token
         .strip_prefix("E'")
         .or_else(|| token.strip_prefix("e'"))
     {
         return unescape_e_string(body.strip_suffix('\'').unwrap_or(body));
+    }
+    if let Some(rest) = token.strip_prefix('$')
+        && let Some((tag, rest)) = rest.split_once('$')
+        && let Some(body) = rest.strip_suffix(&format!("${tag}$"))
+    {
+        return body.to_owned();
     }
     match token.strip_prefix('\'').and_then(|t| t.strip_suffix('\'')) {
         Some(body) => body.replace("''", "'"),
@@ -141,6 +148,8 @@ mod tests {
         assert_eq!(unquote_literal(r"E'a\nb\'c'"), "a\nb'c");
         assert_eq!(unquote_literal("'it''s'"), "it's");
         assert_eq!(unquote_literal("csv"), "csv");
+        assert_eq!(unquote_literal("$$it's$$"), "it's");
+        assert_eq!(unquote_literal("$fn$a$$b$fn$"), "a$$b");
     }
 
     #[test]

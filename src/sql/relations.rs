@@ -262,6 +262,13 @@ pub const RELATIONS: &[Relation] = &[
         ),
     },
     Relation {
+        name: "pg_locks",
+        contents: Contents::Session,
+        definition: Definition::Table(
+            "locktype TEXT, database INTEGER, relation INTEGER, page INTEGER, tuple INTEGER, virtualxid TEXT, transactionid INTEGER, classid INTEGER, objid INTEGER, objsubid INTEGER, virtualtransaction TEXT, pid INTEGER, mode TEXT, granted boolean, fastpath boolean, waitstart timestamptz",
+        ),
+    },
+    Relation {
         name: "pg_proc",
         contents: Contents::Static,
         definition: Definition::Table(

@@ -6,6 +6,7 @@
 
 use super::lexer::{Token, TokenKind};
 use super::quote::unquote_literal;
+use super::transaction_modes::{TransactionModes, modes};
 use super::words::Words;
 use crate::error::Error;
 
@@ -18,9 +19,14 @@ pub enum SessionCommand {
         value: Option<String>,
         local: bool,
     },
-    /// `SET TRANSACTION ...`, `SET SESSION CHARACTERISTICS ...`, `SET CONSTRAINTS`:
-    /// SQLite transactions are serializable already; nothing to change.
-    SetTransaction,
+    /// `SET TRANSACTION modes`: the modes of the transaction that runs now.
+    SetTransaction(TransactionModes),
+    /// `SET SESSION CHARACTERISTICS AS TRANSACTION modes`: the defaults of the
+    /// session's transactions (`default_transaction_isolation`, ...).
+    SetSessionCharacteristics(TransactionModes),
+    /// `SET CONSTRAINTS name, ...`: named constraints are checked as they are
+    /// declared (`SET CONSTRAINTS ALL` is a statement of its own).
+    SetConstraints,
     /// `RESET name`; `None` is `RESET ALL`.
     Reset(Option<String>),
     /// `SHOW name`; `None` is `SHOW ALL`.
@@ -65,8 +71,14 @@ fn set(w: &Words) -> Result<SessionCommand, Error> {
     if local || w.is(i, "SESSION") {
         i += 1;
     }
-    if w.is(i, "TRANSACTION") || w.is(i, "CHARACTERISTICS") || w.is(i, "CONSTRAINTS") {
-        return Ok(SessionCommand::SetTransaction);
+    if w.is(i, "TRANSACTION") {
+        return Ok(SessionCommand::SetTransaction(modes(w, i + 1)?));
+    }
+    if w.is(i, "CHARACTERISTICS") && w.is(i + 1, "AS") && w.is(i + 2, "TRANSACTION") {
+        return Ok(SessionCommand::SetSessionCharacteristics(modes(w, i + 3)?));
+    }
+    if w.is(i, "CONSTRAINTS") {
+        return Ok(SessionCommand::SetConstraints);
     }
     let (name, after) = if w.is(i, "TIME") && w.is(i + 1, "ZONE") {
         ("TimeZone".to_owned(), i + 2)
@@ -229,7 +241,23 @@ mod tests {
         );
         assert_eq!(
             parse("SET TRANSACTION ISOLATION LEVEL SERIALIZABLE"),
-            Some(SessionCommand::SetTransaction)
+            Some(SessionCommand::SetTransaction(TransactionModes {
+                isolation: Some(crate::sql::Isolation::Serializable),
+                ..TransactionModes::default()
+            }))
+        );
+        assert_eq!(
+            parse("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY"),
+            Some(SessionCommand::SetSessionCharacteristics(
+                TransactionModes {
+                    read_only: Some(true),
+                    ..TransactionModes::default()
+                }
+            ))
+        );
+        assert_eq!(
+            parse("SET CONSTRAINTS fk_a DEFERRED"),
+            Some(SessionCommand::SetConstraints)
         );
         assert!(recognise("SET x", &tokenize("SET x")).is_err());
     }

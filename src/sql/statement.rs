@@ -11,7 +11,10 @@ use super::classify::{Action, CommandKind};
 use super::copy::options::CopyOptions;
 use super::dialect::AlterTable;
 use super::enums::EnumChange;
+use super::notifications::NotifyCommand;
+use super::row_locks::RowLock;
 use super::session::SessionCommand;
+use super::transaction_modes::Begin;
 use crate::error::Error;
 
 /// One statement, ready to run on SQLite.
@@ -41,6 +44,12 @@ pub struct Statement {
     /// Whether it is `CREATE TEMP|TEMPORARY ...`: an object that lives on the
     /// session's own connection.
     pub creates_temp: bool,
+    /// The row locks of a query with `FOR UPDATE` and friends (taken out of
+    /// `sql`), which the engine takes.
+    pub row_lock: Option<RowLock>,
+    /// Whether it calls a function that waits for an advisory lock: it may stop
+    /// to wait and run again, so its rows are held until it ends.
+    pub waits_for_locks: bool,
 }
 
 /// How a statement runs on SQLite.
@@ -65,6 +74,10 @@ pub enum Plan {
     Rebuild(Arc<AlterTable>),
     /// `CREATE TYPE ... AS ENUM`, `DROP TYPE`, `ALTER TYPE ... ADD VALUE`.
     Enum(Arc<EnumChange>),
+    /// `BEGIN` and `START TRANSACTION`, with their modes.
+    Begin(Begin),
+    /// `LISTEN`, `UNLISTEN`, `NOTIFY`: channels the engine keeps.
+    Notify(Arc<NotifyCommand>),
 }
 
 impl Statement {

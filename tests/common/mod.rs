@@ -4,6 +4,7 @@
 
 pub mod clients;
 pub mod python;
+pub mod target;
 
 use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;

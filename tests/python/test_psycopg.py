@@ -650,3 +650,82 @@ class ServerCursorTests(unittest.TestCase):
             with conn.cursor(name="again") as cur:
                 cur.execute("SELECT n FROM numbers WHERE n < %s ORDER BY n", (4,))
                 self.assertEqual(list(cur), [(1,), (2,), (3,)])
+
+
+class NotifyTests(unittest.TestCase):
+    """LISTEN/NOTIFY: delivered at commit, in commit order, once per listener,
+    deduplicated within a transaction, nothing from a rollback; an idle
+    listener gets them at once (conn.notifies)."""
+
+    def received(self, listener, count, timeout=5):
+        got = []
+        for notify in listener.notifies(timeout=timeout, stop_after=count):
+            got.append((notify.channel, notify.payload, notify.pid))
+        return got
+
+    def test_commit_order_and_rollback(self):
+        with connect(autocommit=True) as listener, connect(autocommit=True) as a, connect(
+            autocommit=True
+        ) as b:
+            listener.execute("LISTEN jobs")
+            self.assertEqual(
+                listener.execute("SELECT pg_listening_channels()").fetchall(),
+                [("jobs",)],
+            )
+            a.execute("NOTIFY jobs, 'one'")
+            with a.transaction():
+                a.execute("NOTIFY jobs, 'two'")
+                a.execute("NOTIFY jobs, 'two'")
+                a.execute("SELECT pg_notify('jobs', 'three')")
+            try:
+                with a.transaction():
+                    a.execute("NOTIFY jobs, 'rolled back'")
+                    raise RuntimeError("roll back")
+            except RuntimeError:
+                pass
+            # b commits after a began: b's arrives first.
+            a.execute("BEGIN")
+            a.execute("NOTIFY jobs, 'later'")
+            b.execute("BEGIN")
+            b.execute("NOTIFY jobs, 'sooner'")
+            b.execute("COMMIT")
+            a.execute("COMMIT")
+            a.execute("NOTIFY other, 'not listened'")
+            got = self.received(listener, 5)
+            pid_a, pid_b = a.info.backend_pid, b.info.backend_pid
+            self.assertEqual(
+                got,
+                [
+                    ("jobs", "one", pid_a),
+                    ("jobs", "two", pid_a),
+                    ("jobs", "three", pid_a),
+                    ("jobs", "sooner", pid_b),
+                    ("jobs", "later", pid_a),
+                ],
+            )
+            listener.execute("UNLISTEN *")
+            a.execute("NOTIFY jobs, 'unheard'")
+            self.assertEqual(self.received(listener, 1, timeout=0.5), [])
+            self.assertEqual(listener.execute("SELECT pg_listening_channels()").fetchall(), [])
+
+    def test_a_listener_in_a_transaction_gets_them_after_it(self):
+        with connect(autocommit=True) as listener, connect(autocommit=True) as sender:
+            got = []
+            listener.add_notify_handler(lambda n: got.append((n.channel, n.payload)))
+            listener.execute("LISTEN Events")
+            listener.execute("BEGIN")
+            listener.execute("SELECT 1")
+            sender.execute("NOTIFY events, 'x'")
+            listener.execute("SELECT 1")
+            self.assertEqual(got, [], "nothing arrives inside a transaction")
+            listener.execute("COMMIT")
+            listener.execute("SELECT 1")
+            self.assertEqual(got, [("events", "x")])
+
+    def test_payload_limits(self):
+        with connect(autocommit=True) as conn:
+            conn.execute("NOTIFY jobs, %s" % ("'" + "x" * 7999 + "'"))
+            with self.assertRaises(errors.InvalidParameterValue):
+                conn.execute("NOTIFY jobs, %s" % ("'" + "x" * 8000 + "'"))
+            with self.assertRaises(errors.InvalidParameterValue):
+                conn.execute("SELECT pg_notify('', 'x')")

@@ -15,6 +15,7 @@ use super::sequence_rows::catalog_rows as sequence_rows;
 use super::types::TYPES;
 use crate::engine::functions;
 use crate::engine::identity::SessionIdentity;
+use crate::engine::locks::{AdvisoryKey, LockRow};
 use crate::engine::settings::Settings;
 use crate::error::Error;
 use crate::sql::COMMENTS_TABLE;
@@ -25,8 +26,7 @@ use crate::sql::relations::{Contents, Definition, RELATIONS};
 /// with the session, creating them on first use.
 pub(in crate::engine) async fn prepare(
     conn: &mut SqliteConnection,
-    identity: &SessionIdentity,
-    settings: &Settings,
+    session: &SessionView,
 ) -> Result<(), Error> {
     let created: Option<i64> = sqlx::query_scalar(
         "SELECT 1 FROM temp.sqlite_schema WHERE name = 'litewire_catalog_state'",
@@ -76,7 +76,7 @@ pub(in crate::engine) async fn prepare(
     if enums {
         script.push_str(&enum_rows(ENUM_TYPE, ENUM_LABEL));
     }
-    session_rows(&mut script, identity, settings);
+    session_rows(&mut script, session);
     script.push_str("RELEASE litewire_catalog;\n");
     sqlx::raw_sql(AssertSqlSafe(script))
         .execute(&mut *conn)
@@ -101,10 +101,20 @@ fn comment_rows() -> String {
     )
 }
 
-fn session_rows(script: &mut String, identity: &SessionIdentity, settings: &Settings) {
+/// What the catalog shows of the session that asks: who it is, its settings,
+/// and the locks held and waited for (every session's).
+pub(in crate::engine) struct SessionView {
+    pub(in crate::engine) identity: SessionIdentity,
+    pub(in crate::engine) settings: Settings,
+    pub(in crate::engine) locks: Vec<LockRow>,
+}
+
+fn session_rows(script: &mut String, session: &SessionView) {
+    let (identity, settings) = (&session.identity, &session.settings);
     for relation in RELATIONS.iter().filter(|r| r.contents == Contents::Session) {
         let _ = writeln!(script, "DELETE FROM temp.{};", relation.name);
     }
+    lock_rows(script, &session.locks);
     let user = literal(&identity.user);
     insert(
         script,
@@ -135,6 +145,30 @@ fn session_rows(script: &mut String, identity: &SessionIdentity, settings: &Sett
             literal(&name),
             literal(&value),
             literal(description)
+        );
+    }
+}
+
+/// `pg_locks`: advisory locks as PostgreSQL shows them (`classid`, `objid`
+/// and `objsubid` spell the key: a `bigint`'s high and low halves with 1, two
+/// `int`s with 2), and the database's write permit as an object lock on the
+/// database (`pg_database`'s class, the database's oid).
+fn lock_rows(script: &mut String, locks: &[LockRow]) {
+    const PG_DATABASE_CLASS: i64 = 1262;
+    for lock in locks {
+        let (locktype, classid, objid, objsubid) = match lock.advisory {
+            Some(AdvisoryKey::Big(key)) => {
+                ("advisory", (key >> 32) as u32 as i64, key as u32 as i64, 1)
+            }
+            Some(AdvisoryKey::Pair(a, b)) => ("advisory", a as u32 as i64, b as u32 as i64, 2),
+            None => ("object", PG_DATABASE_CLASS, DATABASE_OID, 0),
+        };
+        let _ = writeln!(
+            script,
+            "INSERT INTO temp.pg_locks VALUES ('{locktype}', {DATABASE_OID}, NULL, NULL, NULL, NULL, NULL, {classid}, {objid}, {objsubid}, '{pid}/1', {pid}, '{mode}', {granted}, false, NULL);",
+            pid = lock.pid,
+            mode = lock.mode,
+            granted = lock.granted,
         );
     }
 }

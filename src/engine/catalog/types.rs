@@ -146,6 +146,8 @@ fn affinity_oid(base: &str) -> i64 {
         "jsonb" => 3802,
         "oid" => 26,
         "name" => 19,
+        // The result of a function that returns nothing (`pg_advisory_lock`).
+        "void" => 2278,
         _ if base.contains("int") => 20,
         _ if base.contains("char") || base.contains("clob") || base.contains("text") => 25,
         _ if base.contains("real") || base.contains("floa") || base.contains("doub") => 701,

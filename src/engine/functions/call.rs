@@ -199,7 +199,7 @@ pub(super) mod tests {
     /// Calls a function body as SQLite would, on no connection (for the bodies
     /// that need none).
     pub(in crate::engine::functions) fn call(body: Scalar, args: &[Arg]) -> Out {
-        let context = FunctionContext::new(Arc::default());
+        let context = FunctionContext::new(Default::default());
         body(
             &Call {
                 db: std::ptr::null_mut(),

@@ -1,6 +1,8 @@
-//! What the functions of one connection share: the server's sequence counters,
-//! and the session that uses the connection now (its settings for
-//! `current_setting()`/`set_config()`, its values for `currval()`/`lastval()`).
+//! What the functions of one connection reach: the server's sequence counters
+//! and lock table, and the session that uses the connection now (its settings
+//! for `current_setting()`/`set_config()`, its values for
+//! `currval()`/`lastval()`, who it is for the advisory locks, and its
+//! notifications waiting for its commit).
 //!
 //! A connection serves one session after another (sessions take and park
 //! connections, see `Engine::park`), so the session's part is swapped in
@@ -10,36 +12,85 @@
 //! it too, so that whoever holds the handle can find it again.
 
 use std::ffi::{CStr, c_void};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use libsqlite3_sys as ffi;
 
+use crate::engine::control::SessionId;
+use crate::engine::locks::{LockTable, Locker};
+use crate::engine::notifications::{Notifier, Pending};
 use crate::engine::sequences::{Sequences, SessionValues};
 use crate::engine::settings::SharedSettings;
 
-/// The state a connection's functions reach.
-pub(in crate::engine) struct FunctionContext {
-    pub(super) sequences: Arc<Sequences>,
-    served: Mutex<Served>,
+/// What every connection's functions share with the whole server.
+#[derive(Debug, Clone, Default)]
+pub(in crate::engine) struct ServerShared {
+    pub(in crate::engine) sequences: Arc<Sequences>,
+    pub(in crate::engine) locks: Arc<LockTable>,
+    pub(in crate::engine) notifier: Arc<Notifier>,
 }
 
-/// The session a connection serves now.
-#[derive(Clone)]
-pub(super) struct Served {
-    pub(super) settings: Option<SharedSettings>,
-    pub(super) sequence_values: Arc<SessionValues>,
+/// The state a connection's functions reach.
+pub(in crate::engine) struct FunctionContext {
+    pub(super) server: ServerShared,
+    served: Mutex<Option<Arc<ServedSession>>>,
+}
+
+/// What of a session its statements' functions reach, on whichever connection
+/// they run.
+#[derive(Debug)]
+pub(in crate::engine) struct ServedSession {
+    pub(in crate::engine) settings: SharedSettings,
+    pub(in crate::engine) sequence_values: Arc<SessionValues>,
+    pub(in crate::engine) session: SessionId,
+    /// The pid its client knows it by (set at login, after the session exists).
+    pid: AtomicI32,
+    /// `pg_notify()`'s notifications, sent when the transaction commits.
+    pub(in crate::engine) notifications: Mutex<Pending>,
+}
+
+impl ServedSession {
+    pub(in crate::engine) fn new(settings: SharedSettings, session: SessionId, pid: i32) -> Self {
+        ServedSession {
+            settings,
+            sequence_values: Arc::default(),
+            session,
+            pid: AtomicI32::new(pid),
+            notifications: Mutex::default(),
+        }
+    }
+
+    /// Who the session is, for the lock table.
+    pub(in crate::engine) fn locker(&self) -> Locker {
+        Locker {
+            session: self.session,
+            pid: self.pid.load(Ordering::Relaxed),
+        }
+    }
+
+    pub(in crate::engine) fn set_pid(&self, pid: i32) {
+        self.pid.store(pid, Ordering::Relaxed);
+    }
+
+    /// The notifications waiting for the transaction's end, taken.
+    pub(in crate::engine) fn take_notifications(&self) -> Pending {
+        std::mem::take(
+            &mut *self
+                .notifications
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner),
+        )
+    }
 }
 
 const SLOT: &CStr = c"litewire.functions";
 
 impl FunctionContext {
-    pub(super) fn new(sequences: Arc<Sequences>) -> Arc<FunctionContext> {
+    pub(super) fn new(server: ServerShared) -> Arc<FunctionContext> {
         Arc::new(FunctionContext {
-            sequences,
-            served: Mutex::new(Served {
-                settings: None,
-                sequence_values: Arc::default(),
-            }),
+            server,
+            served: Mutex::new(None),
         })
     }
 
@@ -74,29 +125,20 @@ impl FunctionContext {
         unsafe { raw.cast::<FunctionContext>().as_ref() }
     }
 
-    /// Makes this session's settings and sequence values the ones the
-    /// connection's functions use.
-    pub(in crate::engine) fn serve(
-        &self,
-        settings: &SharedSettings,
-        sequence_values: &Arc<SessionValues>,
-    ) {
-        if let Ok(mut served) = self.served.lock() {
-            if !served.settings.as_ref().is_some_and(|s| s.same(settings)) {
-                served.settings = Some(settings.clone());
-            }
-            if !Arc::ptr_eq(&served.sequence_values, sequence_values) {
-                served.sequence_values = sequence_values.clone();
-            }
+    /// Makes `session` the one the connection's functions serve.
+    pub(in crate::engine) fn serve(&self, session: &Arc<ServedSession>) {
+        let mut served = self.served.lock().unwrap_or_else(PoisonError::into_inner);
+        if !served.as_ref().is_some_and(|s| Arc::ptr_eq(s, session)) {
+            *served = Some(session.clone());
         }
     }
 
     /// The session the connection serves now.
-    pub(super) fn served(&self) -> Served {
+    pub(super) fn served(&self) -> Option<Arc<ServedSession>> {
         self.served
             .lock()
-            .map(|s| s.clone())
-            .unwrap_or_else(|poisoned| poisoned.into_inner().clone())
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
     }
 }
 

@@ -13,6 +13,7 @@ mod call;
 mod catalog;
 mod context;
 mod definition;
+mod locks;
 mod registry;
 mod sequences;
 mod settings;
@@ -20,5 +21,5 @@ mod strings;
 mod uuid;
 
 pub use arrays::{format_array, parse_array};
-pub(super) use context::FunctionContext;
+pub(super) use context::{FunctionContext, ServedSession, ServerShared};
 pub(super) use registry::{catalog_rows, register};

@@ -5,23 +5,22 @@
 
 use std::ffi::{CString, c_void};
 use std::fmt::Write as _;
-use std::sync::Arc;
 
 use libsqlite3_sys as ffi;
 
 use super::call::{Registered, call_scalar, release};
-use super::context::FunctionContext;
+use super::context::{FunctionContext, ServerShared};
 use super::definition::{Args, Body, Function, Volatility};
-use super::{arrays, catalog, sequences, settings, strings, uuid};
+use super::{arrays, catalog, locks, sequences, settings, strings, uuid};
 use crate::engine::catalog::types::type_oid;
-use crate::engine::sequences::Sequences;
 use crate::sql::quote::literal;
 
 /// Every family's functions.
-fn families() -> [&'static [Function]; 6] {
+fn families() -> [&'static [Function]; 7] {
     [
         settings::FUNCTIONS,
         sequences::FUNCTIONS,
+        locks::FUNCTIONS,
         catalog::FUNCTIONS,
         arrays::FUNCTIONS,
         strings::FUNCTIONS,
@@ -40,9 +39,9 @@ fn all() -> impl Iterator<Item = &'static Function> {
 /// `db` must be a valid, open connection handle that nobody else uses meanwhile.
 pub(in crate::engine) unsafe fn register(
     db: *mut ffi::sqlite3,
-    sequences: Arc<Sequences>,
+    server: &ServerShared,
 ) -> Result<(), String> {
-    let context = FunctionContext::new(sequences);
+    let context = FunctionContext::new(server.clone());
     // SAFETY: per the caller.
     unsafe { FunctionContext::attach(db, &context) }?;
     for function in all() {

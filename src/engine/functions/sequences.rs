@@ -283,9 +283,13 @@ fn fail(state: SqlState, message: String) -> Out {
     Out::Fail(state, message)
 }
 
-/// The values of the session the connection serves now.
+/// The values of the session the connection serves now (none on a
+/// connection that serves no session: `currval` finds nothing there).
 fn session(call: &Call) -> Arc<SessionValues> {
-    call.context.served().sequence_values
+    call.context
+        .served()
+        .map(|served| served.sequence_values.clone())
+        .unwrap_or_default()
 }
 
 /// Refuses a call that would change a sequence while its session is only
@@ -315,6 +319,7 @@ fn nextval(call: &Call, args: &[Arg]) -> Out {
         let row = unsafe { read_row(db, &args[0]) }?;
         let mut counters = call
             .context
+            .server
             .sequences
             .counters
             .lock()
@@ -366,7 +371,7 @@ unsafe fn advance_known(call: &Call, arg: &Arg) -> Result<Option<i64>, Out> {
     }) else {
         return Ok(None);
     };
-    let Ok(mut counters) = call.context.sequences.counters.lock() else {
+    let Ok(mut counters) = call.context.server.sequences.counters.lock() else {
         return Ok(None);
     };
     let Some(counter) = counters.get(&name).copied() else {
@@ -527,6 +532,7 @@ fn setval(call: &Call, args: &[Arg]) -> Out {
         };
         let mut counters = call
             .context
+            .server
             .sequences
             .counters
             .lock()

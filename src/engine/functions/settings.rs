@@ -40,7 +40,7 @@ pub(super) const FUNCTIONS: &[Function] = &[
 fn settings(call: &Call) -> Result<SharedSettings, String> {
     call.context
         .served()
-        .settings
+        .map(|served| served.settings.clone())
         .ok_or_else(|| "settings are not available on this connection".to_owned())
 }
 

@@ -8,9 +8,9 @@
 //! PostgreSQL, so an exclusive waiter is not starved by a stream of sharers.
 //!
 //! The lock functions run inside a SQLite statement, which cannot wait; one
-//! that would have to wait fails the statement with [`WouldWait`], and the
-//! session waits for the lock outside SQLite (see `session::locking`), then runs
-//! the statement again. The grant it waited for is kept as *pending* until the
+//! that would have to wait records what it waits for ([`AdvisoryLocks::block`])
+//! and fails the statement, and the session waits for the lock outside SQLite
+//! (see `session::locking`), then runs the statement again. The grant it waited for is kept as *pending* until the
 //! function asks for it again; what the failed attempt took is given back first
 //! (the attempt's journal), so a statement taking several locks counts each once.
 
@@ -62,11 +62,6 @@ pub(in crate::engine) struct Request {
     pub(in crate::engine) mode: LockMode,
     pub(in crate::engine) scope: Scope,
 }
-
-/// A lock function would have to wait: the statement stops, the session waits
-/// for this request outside SQLite and runs the statement again.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(in crate::engine) struct WouldWait(pub(in crate::engine) Request);
 
 /// Who holds one key, and how many times each.
 #[derive(Debug, Default)]
@@ -124,6 +119,8 @@ pub(in crate::engine) struct AdvisoryLocks {
     journal: HashMap<SessionId, Vec<Request>>,
     /// Grants a session waited for, not yet asked for again by its statement.
     pending: HashMap<SessionId, Vec<Request>>,
+    /// What a session's statement stopped to wait for.
+    blocked: HashMap<SessionId, Request>,
 }
 
 impl AdvisoryLocks {
@@ -140,7 +137,9 @@ impl AdvisoryLocks {
         }
         let state = self.keys.entry(request.key).or_default();
         let holds_any = state.holders.get(&session).is_some_and(|c| !c.is_empty());
-        let blocked = conflicting_holders(state, session, request.mode).next().is_some()
+        let blocked = conflicting_holders(state, session, request.mode)
+            .next()
+            .is_some()
             || (!holds_any
                 && state
                     .waiters
@@ -160,8 +159,20 @@ impl AdvisoryLocks {
 
     /// Releases one hold of `key` in `mode` at session scope; false if the
     /// session holds none.
-    pub(in crate::engine) fn release(&mut self, session: SessionId, key: AdvisoryKey, mode: LockMode) -> bool {
-        let released = self.drop_one(session, Request { key, mode, scope: Scope::Session });
+    pub(in crate::engine) fn release(
+        &mut self,
+        session: SessionId,
+        key: AdvisoryKey,
+        mode: LockMode,
+    ) -> bool {
+        let released = self.drop_one(
+            session,
+            Request {
+                key,
+                mode,
+                scope: Scope::Session,
+            },
+        );
         if released {
             self.grant_waiters(key);
         }
@@ -212,6 +223,7 @@ impl AdvisoryLocks {
         if scope.is_none() {
             self.journal.remove(&session);
             self.pending.remove(&session);
+            self.blocked.remove(&session);
             for state in self.keys.values_mut() {
                 state.waiters.retain(|w| w.session != session);
             }
@@ -219,6 +231,18 @@ impl AdvisoryLocks {
         for key in touched {
             self.grant_waiters(key);
         }
+    }
+
+    /// `session`'s statement must wait for `request`: it fails, and the session
+    /// waits (see [`Self::take_blocked`]).
+    pub(in crate::engine) fn block(&mut self, session: SessionId, request: Request) {
+        self.blocked.insert(session, request);
+    }
+
+    /// What `session`'s failed statement stopped to wait for, if that is why it
+    /// failed.
+    pub(in crate::engine) fn take_blocked(&mut self, session: SessionId) -> Option<Request> {
+        self.blocked.remove(&session)
     }
 
     /// A statement starts: nothing taken yet.
@@ -252,7 +276,11 @@ impl AdvisoryLocks {
     }
 
     /// Queues `session` for `request`; the receiver answers once it holds it.
-    pub(in crate::engine) fn enqueue(&mut self, session: SessionId, request: Request) -> oneshot::Receiver<()> {
+    pub(in crate::engine) fn enqueue(
+        &mut self,
+        session: SessionId,
+        request: Request,
+    ) -> oneshot::Receiver<()> {
         let (granted, receiver) = oneshot::channel();
         self.keys
             .entry(request.key)
@@ -309,7 +337,10 @@ impl AdvisoryLocks {
                 .entry(waiter.session)
                 .or_default()
                 .slot(request.mode, request.scope) += 1;
-            self.pending.entry(waiter.session).or_default().push(request);
+            self.pending
+                .entry(waiter.session)
+                .or_default()
+                .push(request);
         }
         if state.holders.is_empty() && state.waiters.is_empty() {
             self.keys.remove(&key);
@@ -317,7 +348,12 @@ impl AdvisoryLocks {
     }
 
     /// The sessions holding `key` in a mode that conflicts with `mode`.
-    pub(in crate::engine) fn blockers(&self, session: SessionId, key: AdvisoryKey, mode: LockMode) -> Vec<SessionId> {
+    pub(in crate::engine) fn blockers(
+        &self,
+        session: SessionId,
+        key: AdvisoryKey,
+        mode: LockMode,
+    ) -> Vec<SessionId> {
         self.keys
             .get(&key)
             .map(|state| conflicting_holders(state, session, mode).collect())
@@ -399,7 +435,10 @@ mod tests {
             ..exclusive(1)
         };
         assert!(locks.try_acquire(2, pair));
-        assert!(locks.try_acquire(1, shared(1)), "a session's own locks never conflict");
+        assert!(
+            locks.try_acquire(1, shared(1)),
+            "a session's own locks never conflict"
+        );
     }
 
     #[test]
@@ -414,7 +453,10 @@ mod tests {
         );
         assert!(locks.release(1, AdvisoryKey::Big(5), LockMode::Shared));
         assert!(waiting.try_recv().is_ok(), "granted once the sharer left");
-        assert_eq!(locks.blockers(3, AdvisoryKey::Big(5), LockMode::Shared), vec![2]);
+        assert_eq!(
+            locks.blockers(3, AdvisoryKey::Big(5), LockMode::Shared),
+            vec![2]
+        );
         // The grant is pending until the statement asks again, and counted once.
         locks.begin_statement(2);
         assert!(locks.try_acquire(2, exclusive(5)));

@@ -65,7 +65,11 @@ impl LockTable {
     }
 
     /// Runs `body` on the advisory locks.
-    pub(in crate::engine) fn advisory<T>(&self, locker: Locker, body: impl FnOnce(&mut AdvisoryLocks) -> T) -> T {
+    pub(in crate::engine) fn advisory<T>(
+        &self,
+        locker: Locker,
+        body: impl FnOnce(&mut AdvisoryLocks) -> T,
+    ) -> T {
         let mut state = self.state();
         state.pids.insert(locker.session, locker.pid);
         body(&mut state.advisory)
@@ -147,7 +151,10 @@ impl LockTable {
         let lines: Vec<String> = path
             .windows(2)
             .map(|pair| {
-                let what = state.waiting.get(&pair[0]).map_or_else(String::new, describe);
+                let what = state
+                    .waiting
+                    .get(&pair[0])
+                    .map_or_else(String::new, describe);
                 format!(
                     "Process {} waits for {what}; blocked by process {}.",
                     pid(&pair[0]),
@@ -158,14 +165,20 @@ impl LockTable {
         Some(lines.join("\n"))
     }
 
-    /// The pids of the sessions `session` waits for (`pg_blocking_pids`).
-    pub(in crate::engine) fn blocking_pids(&self, session: SessionId) -> Vec<i32> {
+    /// The pids of the sessions the session of `pid` waits for
+    /// (`pg_blocking_pids`).
+    pub(in crate::engine) fn blocking_pids(&self, pid: i32) -> Vec<i32> {
         let state = self.state();
-        state
-            .blockers(session)
+        let mut pids: Vec<i32> = state
+            .pids
             .iter()
-            .filter_map(|s| state.pids.get(s).copied())
-            .collect()
+            .filter(|(_, p)| **p == pid)
+            .flat_map(|(session, _)| state.blockers(*session))
+            .filter_map(|s| state.pids.get(&s).copied())
+            .collect();
+        pids.sort_unstable();
+        pids.dedup();
+        pids
     }
 
     /// Every advisory lock held or waited for, and the write permit's holder and
@@ -311,7 +324,16 @@ mod tests {
     #[test]
     fn a_circle_of_waits_is_a_deadlock() {
         let table = LockTable::default();
-        let (a, b) = (Locker { session: 1, pid: 101 }, Locker { session: 2, pid: 102 });
+        let (a, b) = (
+            Locker {
+                session: 1,
+                pid: 101,
+            },
+            Locker {
+                session: 2,
+                pid: 102,
+            },
+        );
         table.permit_held(Some(a));
         assert!(table.advisory(b, |locks| locks.try_acquire(2, key(9))));
         {
@@ -323,7 +345,7 @@ mod tests {
         let detail = table.deadlock(1).expect("a circle");
         assert!(detail.contains("Process 101 waits for ExclusiveLock on advisory lock [0,0,9,1]; blocked by process 102."), "{detail}");
         assert!(detail.contains("Process 102 waits for ExclusiveLock on the database's write lock; blocked by process 101."), "{detail}");
-        assert_eq!(table.blocking_pids(2), vec![101]);
+        assert_eq!(table.blocking_pids(102), vec![101]);
         table.session_ended(1);
         assert!(table.deadlock(2).is_none());
     }

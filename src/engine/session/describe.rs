@@ -38,9 +38,7 @@ impl Session {
         }
         if stmt.catalog {
             // The catalog's tables must exist for SQLite to prepare the statement.
-            let (identity, settings) = (self.identity.clone(), self.settings.snapshot());
-            let conn = self.connection().await?;
-            Box::pin(catalog::prepare(conn, &identity, &settings)).await?;
+            Box::pin(self.prepare_catalog()).await?;
         }
         let (handle, statements) = self.held().await?.direct().await?;
         let parameters = stmt.param_count > 0;

@@ -178,13 +178,18 @@ impl Session {
             }
             _ => {}
         }
+        self.begin_work(stmt).await?;
         let result = self.run(stmt, params, sink).await;
         match (&result, self.state) {
             (Err(_), TransactionState::Active) if !self.errors_keep_transaction => {
-                self.state = TransactionState::Failed
+                self.state = TransactionState::Failed;
+                Box::pin(self.abort_failed_transaction()).await;
             }
             (Ok(_), TransactionState::Failed) => self.state = TransactionState::Active,
             _ => {}
+        }
+        if result.is_ok() {
+            self.track_savepoint(stmt);
         }
         result
     }

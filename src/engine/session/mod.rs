@@ -3,12 +3,17 @@
 //! `state` holds what a session keeps between statements; each other file is
 //! one concern of its behaviour: running statements (`execute`), transactions
 //! and the write permit (`transaction`), where a statement runs (`routing`),
-//! portals read a batch at a time (`portals`), describing (`describe`),
-//! `DECLARE`/`FETCH`/`CLOSE` (`named_cursors`) and COPY (`copy`).
+//! isolation levels and their snapshots (`isolation`), row locks (`locking`),
+//! LISTEN/NOTIFY (`channels`), portals read a batch at a time (`portals`),
+//! describing (`describe`), `DECLARE`/`FETCH`/`CLOSE` (`named_cursors`) and
+//! COPY (`copy`).
 
+mod channels;
 mod copy;
 mod describe;
 mod execute;
+mod isolation;
+mod locking;
 mod named_cursors;
 mod portals;
 mod routing;

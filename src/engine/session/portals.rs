@@ -3,7 +3,6 @@
 //! (an Execute with a row limit, a named cursor that streams).
 
 use super::state::{CursorId, OpenCursor, Session, TransactionState};
-use crate::engine::catalog;
 use crate::engine::control::StatementControl;
 use crate::engine::declared_columns::DeclaredColumns;
 use crate::engine::direct;
@@ -68,9 +67,7 @@ impl Session {
         params: &[Value],
     ) -> Result<direct::Cursor, Error> {
         if stmt.catalog {
-            let (identity, settings) = (self.identity.clone(), self.settings.snapshot());
-            let conn = self.connection().await?;
-            Box::pin(catalog::prepare(conn, &identity, &settings)).await?;
+            Box::pin(self.prepare_catalog()).await?;
         }
         let (handle, _) = self.held().await?.direct().await?;
         direct::Cursor::open(

@@ -6,6 +6,7 @@
 
 use super::state::{Session, TransactionState};
 use super::transaction::snapshot_conflict;
+use crate::engine::catalog::{self, SessionView};
 use crate::engine::commands;
 use crate::engine::connection::HeldConnection;
 use crate::engine::declared_columns::DeclaredColumns;
@@ -13,9 +14,9 @@ use crate::engine::direct;
 use crate::engine::exec;
 use crate::engine::result::{QueryResult, ResultSink};
 use crate::engine::value::Value;
-use crate::engine::{catalog, enums, rebuild};
+use crate::engine::{enums, rebuild};
 use crate::error::{Error, ErrorKind};
-use crate::sql::{Action, CommandKind, Plan, SessionCommand, Statement};
+use crate::sql::{Action, CommandKind, LockWait, Plan, SessionCommand, Statement};
 
 impl Session {
     /// Runs a statement where it belongs: writes, and everything in a transaction
@@ -47,6 +48,10 @@ impl Session {
         self.route_local = false;
         self.shared_read = None;
         self.fresh = None;
+        if self.state == TransactionState::Idle {
+            // Its own transaction committed (or not) with it.
+            self.end_autocommit_statement(result.is_ok());
+        }
         if self.write.as_ref().is_some_and(|w| !w.transaction) {
             self.release_write();
         }
@@ -57,10 +62,10 @@ impl Session {
     pub(super) async fn discard_connection_state(&mut self) -> Result<(), Error> {
         let (engine, role) = (self.engine.clone(), self.identity.role);
         self.sequence_values.clear();
-        let (values, settings) = (self.sequence_values.clone(), self.settings.clone());
+        let served = self.served.clone();
         let conn = self.held().await?;
         engine.reset(conn).await?;
-        conn.assign(role, &values, &settings).await
+        conn.assign(role, &served).await
     }
 
     pub(super) async fn run_routed<S: ResultSink>(
@@ -70,6 +75,9 @@ impl Session {
         sink: &mut S,
     ) -> Result<(), Error> {
         if let Plan::Session(command) = &stmt.plan {
+            if let Some(result) = self.transaction_setting(command, stmt.kind)? {
+                return result.send_to(sink).await;
+            }
             let in_transaction = self.state != TransactionState::Idle;
             let result = commands::run(
                 &mut self.settings.lock(),
@@ -84,23 +92,36 @@ impl Session {
             }
             return result.send_to(sink).await;
         }
+        if let Plan::Notify(command) = &stmt.plan {
+            return self
+                .channel_command(command, stmt.kind)?
+                .send_to(sink)
+                .await;
+        }
         let writes = stmt.writes();
-        if writes && self.read_only {
-            return Err(Error::new(
-                ErrorKind::Sqlite {
-                    code: libsqlite3_sys::SQLITE_READONLY,
-                },
-                "attempt to write a readonly database (the transaction is read-only)",
-            ));
+        if writes
+            && (self.read_only
+                || self.state == TransactionState::Idle && self.reads_only_by_default())
+        {
+            return Err(read_only_refusal(stmt.kind.tag()));
         }
         let savepoint = matches!(
             stmt.action,
             Action::Savepoint | Action::Release | Action::RollbackTo
         );
+        if let Some(lock) = stmt.row_lock {
+            self.lock_rows(lock).await?;
+        }
         match (writes || savepoint, self.state) {
             (false, _) => {}
-            (true, TransactionState::Idle) => self.acquire_write(false).await?,
+            (true, TransactionState::Idle) => self.acquire_write(false, LockWait::Block).await?,
+            (true, _) if self.snapshot.is_some() || self.local => {
+                self.acquire_write(true, LockWait::Block).await?
+            }
             (true, _) => self.open_write_transaction().await?,
+        }
+        if writes && let Some(write) = &mut self.write {
+            write.wrote = true;
         }
         self.read_fresh().await?;
         if leaves_state(stmt) {
@@ -108,9 +129,7 @@ impl Session {
         }
         let engine = self.engine.clone();
         if stmt.catalog {
-            let (identity, settings) = (self.identity.clone(), self.settings.snapshot());
-            let conn = self.connection().await?;
-            Box::pin(catalog::prepare(conn, &identity, &settings)).await?;
+            Box::pin(self.prepare_catalog()).await?;
         }
         // A table made with columns of an enum type gets their CHECKs.
         let with_checks = match writes && enums::makes_table(stmt) {
@@ -130,6 +149,10 @@ impl Session {
                     parameters: !params.is_empty(),
                 };
                 match &stmt.column_types {
+                    _ if stmt.waits_for_locks => {
+                        let types = stmt.column_types.as_ref();
+                        Box::pin(self.run_waiting_for_locks(query, types, sink)).await
+                    }
                     Some(types) => {
                         let mut sink = DeclaredColumns::new(sink, types);
                         self.run_direct(query, &mut sink).await
@@ -166,6 +189,10 @@ impl Session {
                 Ok(()) => QueryResult::empty(stmt.kind).send_to(sink).await,
                 Err(error) => Err(error),
             },
+            Plan::Begin(_) | Plan::Notify(_) => Err(Error::new(
+                ErrorKind::Internal,
+                "transaction control and channels do not run on SQLite",
+            )),
         }
         .map_err(|error| enums::explain(self.explain(snapshot_conflict(error))));
         if writes
@@ -187,7 +214,7 @@ impl Session {
         let Some(reads) = &self.engine.shared_reads else {
             return Ok(());
         };
-        if on_writer || self.local_read.is_some() {
+        if on_writer || self.local_read.is_some() || self.snapshot.is_some() {
             return Ok(());
         }
         let local = self.local || self.route_local;
@@ -195,9 +222,7 @@ impl Session {
             Some(read) => self.shared_read = Some(read),
             None => {
                 let mut fresh = self.engine.fresh_reader().await?;
-                fresh
-                    .assign(self.identity.role, &self.sequence_values, &self.settings)
-                    .await?;
+                fresh.assign(self.identity.role, &self.served).await?;
                 self.fresh = Some(fresh);
             }
         }
@@ -232,8 +257,9 @@ impl Session {
 
     /// The connection the statement running now uses: the writer connection
     /// while the session holds it (unless the statement goes to the session's own),
-    /// else the session's own, taken on first use: a parked one, with its prepared
-    /// statements and handle, or one from the pool.
+    /// the connection a transaction's snapshot was taken on, else the session's
+    /// own, taken on first use: a parked one, with its prepared statements and
+    /// handle, or one from the pool.
     pub(super) async fn held(&mut self) -> Result<&mut HeldConnection, Error> {
         let writer = !self.route_local && self.write.as_ref().is_some_and(|w| w.conn.is_some());
         if writer && let Some(conn) = self.write.as_mut().and_then(|w| w.conn.as_mut()) {
@@ -242,13 +268,17 @@ impl Session {
         if let Some(fresh) = &mut self.fresh {
             return Ok(fresh);
         }
+        if !self.route_local
+            && let Some(conn) = self.snapshot.as_mut().and_then(|s| s.conn.as_mut())
+        {
+            return Ok(conn);
+        }
         let conn = match &mut self.conn {
             Some(conn) => conn,
             empty => {
                 let mut conn = self.engine.connection().await?;
                 self.holding = Some(self.engine.hold());
-                conn.assign(self.identity.role, &self.sequence_values, &self.settings)
-                    .await?;
+                conn.assign(self.identity.role, &self.served).await?;
                 empty.insert(conn)
             }
         };
@@ -273,4 +303,35 @@ fn leaves_state(stmt: &Statement) -> bool {
             | CommandKind::Copy
     );
     !plain || (stmt.catalog && stmt.writes()) || stmt.pragma
+}
+
+impl Session {
+    /// Brings the connection's catalog up to date with the schema and with
+    /// this session (who it is, its settings, the locks held and waited for).
+    pub(super) async fn prepare_catalog(&mut self) -> Result<(), Error> {
+        let view = SessionView {
+            identity: self.identity.clone(),
+            settings: self.settings.snapshot(),
+            locks: self.engine.shared.locks.rows(),
+        };
+        let conn = self.connection().await?;
+        catalog::prepare(conn, &view).await
+    }
+
+    /// `default_transaction_read_only`: a statement outside a transaction
+    /// block is a read-only transaction of its own.
+    pub(super) fn reads_only_by_default(&self) -> bool {
+        self.settings
+            .lock()
+            .get("default_transaction_read_only")
+            .is_ok_and(|value| value == "on")
+    }
+}
+
+/// PostgreSQL's refusal of a write in a read-only transaction.
+pub(super) fn read_only_refusal(tag: &str) -> Error {
+    Error::new(
+        ErrorKind::ReadOnlyTransaction,
+        format!("cannot execute {tag} in a read-only transaction"),
+    )
 }

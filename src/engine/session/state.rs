@@ -23,13 +23,16 @@ use crate::engine::connection::HeldConnection;
 use crate::engine::control::{Registered, StatementControl};
 use crate::engine::database::{Engine, Holding};
 use crate::engine::direct;
+use crate::engine::functions::ServedSession;
 use crate::engine::identity::SessionIdentity;
+use crate::engine::notifications::Pending;
 use crate::engine::result::Column;
 use crate::engine::sequences::SessionValues;
 use crate::engine::settings::{Settings, SharedSettings};
 use crate::engine::snapshots::SharedRead;
 use crate::engine::value::Value;
 use crate::error::{Error, ErrorKind};
+use crate::sql::Isolation;
 
 /// Where a session stands with respect to transactions (PostgreSQL's I / T / E).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -74,8 +77,28 @@ pub struct Session {
     /// SQLite's rule instead of PostgreSQL's: a failed statement inside a
     /// transaction undoes only itself, and the transaction goes on.
     pub(super) errors_keep_transaction: bool,
-    /// The open transaction refuses writes (`begin_read_only`).
+    /// The open transaction refuses writes (`READ ONLY`, `begin_read_only`).
     pub(super) read_only: bool,
+    /// The open transaction's isolation level.
+    pub(super) isolation: Isolation,
+    /// The open transaction is `DEFERRABLE` (which changes nothing here: a
+    /// read-only transaction never fails).
+    pub(super) deferrable: bool,
+    /// Whether the open transaction has run a statement that reads or writes
+    /// (its isolation level can no longer change).
+    pub(super) began_work: bool,
+    /// The open transaction's savepoints, oldest first.
+    pub(super) savepoints: Vec<String>,
+    /// A REPEATABLE READ or SERIALIZABLE transaction's snapshot, from its first
+    /// statement to its end (see `isolation`).
+    pub(super) snapshot: Option<Snapshot>,
+    /// What the session's statements' functions reach on any connection.
+    pub(super) served: Arc<ServedSession>,
+    /// LISTEN, UNLISTEN and NOTIFY of the open transaction, applied at its commit.
+    pub(super) channels: Pending,
+    /// Whether LISTEN may be used: its notifications need a connection to
+    /// arrive on (the PostgreSQL front end's), not a request.
+    pub(super) can_listen: bool,
     /// Counts `conn` as held (see `Engine::has_free_connection`).
     pub(super) holding: Option<Holding>,
     /// Stops the running statement from outside (cancel, timeout, shutdown).
@@ -106,6 +129,18 @@ pub(super) struct WriteLock {
     pub(super) conn: Option<HeldConnection>,
     /// Held to the end of the transaction (else: to the end of the statement).
     pub(super) transaction: bool,
+    /// A write ran under it (a locking read alone changes nothing).
+    pub(super) wrote: bool,
+}
+
+/// The one snapshot a REPEATABLE READ or SERIALIZABLE transaction reads: a
+/// SQLite read transaction held open on a connection with a private cache (the
+/// session's own, or one taken for the transaction with the shared cache), and
+/// the engine's count of committed writes when it was taken.
+pub(super) struct Snapshot {
+    /// The connection taken for the transaction; `None`: the session's own.
+    pub(super) conn: Option<HeldConnection>,
+    pub(super) commits: u64,
 }
 
 /// Cursors made with `DECLARE` (see `named_cursors`).
@@ -178,8 +213,13 @@ impl Session {
         identity: SessionIdentity,
         settings: Settings,
     ) -> Self {
-        let settings = settings.with_server_defaults(&engine.timeout_defaults);
+        let settings = SharedSettings::new(settings.with_server_defaults(&engine.timeout_defaults));
         let control = engine.controls.register();
+        let served = Arc::new(ServedSession::new(
+            settings.clone(),
+            control.id(),
+            identity.backend_pid,
+        ));
         Session {
             engine,
             conn: None,
@@ -194,15 +234,29 @@ impl Session {
             cursors: HashMap::new(),
             next_cursor: 0,
             identity,
-            settings: SharedSettings::new(settings),
+            settings: settings.clone(),
             errors_keep_transaction: false,
             read_only: false,
+            isolation: Isolation::ReadCommitted,
+            deferrable: false,
+            began_work: false,
+            savepoints: Vec::new(),
+            snapshot: None,
+            served: served.clone(),
+            channels: Pending::default(),
+            can_listen: false,
             holding: None,
             control,
             time_limit: None,
-            sequence_values: Arc::default(),
+            sequence_values: served.sequence_values.clone(),
             named_cursors: NamedCursors::default(),
         }
+    }
+
+    /// Lets the session LISTEN: its front end delivers notifications (see
+    /// [`Session::notifications`]).
+    pub fn allow_listen(&mut self) {
+        self.can_listen = true;
     }
 
     /// Switches the session to SQLite's rule for errors in a transaction (the
@@ -238,6 +292,7 @@ impl Session {
     /// Records who the client is and what it asked for at startup, before its
     /// first statement.
     pub fn identify(&mut self, identity: SessionIdentity, settings: Settings) {
+        self.served.set_pid(identity.backend_pid);
         self.identity = identity;
         self.settings
             .replace(settings.with_server_defaults(&self.engine.timeout_defaults));
@@ -295,8 +350,14 @@ impl Drop for Session {
     fn drop(&mut self) {
         // Cursors' statements are finalized while their connection is still ours.
         self.cursors.clear();
-        let own_in_transaction = self.open && self.write.as_ref().is_none_or(|w| w.conn.is_none());
+        let own_in_transaction = self.open
+            && self.write.as_ref().is_none_or(|w| w.conn.is_none())
+            && self.snapshot.as_ref().is_none_or(|s| s.conn.is_none());
+        self.snapshot = None;
         self.release_write();
+        let session = self.served.session;
+        self.engine.shared.locks.session_ended(session);
+        self.engine.shared.notifier.session_ended(session);
         match self.conn.take() {
             Some(conn) if conn.changed() => conn.discard(),
             Some(conn) if !own_in_transaction => self.engine.park(conn),

@@ -1,14 +1,26 @@
-//! Transactions: BEGIN, COMMIT, ROLLBACK and the transactions COPY runs in, and
-//! the write permit a transaction holds from its first write to its end. A
-//! transaction opens in SQLite only at its first write, on the writer
-//! connection (see `routing`), so reads hold nothing between statements.
+//! Transactions: BEGIN with its modes, COMMIT, ROLLBACK, the transactions COPY
+//! runs in, and the write permit a transaction holds from its first write (or
+//! locking read) to its end.
+//!
+//! A READ COMMITTED transaction opens in SQLite only at its first write, on the
+//! writer connection (see `routing`), so its reads each see the latest commit
+//! and hold nothing between statements. A REPEATABLE READ or SERIALIZABLE one
+//! reads one snapshot from its first statement on (see `isolation`).
+//! Notifications and LISTEN changes wait for the commit, and are delivered
+//! while the permit is still held, so in commit order.
+
+use std::sync::atomic::Ordering;
 
 use tokio::sync::OwnedSemaphorePermit;
 
 use super::state::{Session, TransactionState, WriteLock};
+use crate::engine::locks::{Resource, WaitLimits};
 use crate::engine::result::QueryResult;
-use crate::error::{Error, ErrorKind};
-use crate::sql::{CommandKind, Statement};
+use crate::error::{Error, ErrorKind, SqlState};
+use crate::sql::{
+    Action, Begin, CommandKind, Isolation, LockWait, Plan, Statement, TransactionModes,
+    savepoint_name,
+};
 
 impl Session {
     /// Starts a transaction that refuses every write until it ends (libsql's
@@ -27,18 +39,22 @@ impl Session {
             // PostgreSQL warns and carries on in the open transaction.
             return Ok(QueryResult::empty(stmt.kind));
         }
-        // `BEGIN IMMEDIATE|EXCLUSIVE` asks for the write lock now; anything else
-        // (including PostgreSQL's isolation clauses) starts a deferred transaction.
-        let upper = stmt.sql.to_ascii_uppercase();
-        self.begin_transaction(upper.contains("IMMEDIATE") || upper.contains("EXCLUSIVE"))
-            .await?;
+        let begin = match &stmt.plan {
+            Plan::Begin(begin) => *begin,
+            _ => Begin::default(),
+        };
+        // `BEGIN IMMEDIATE|EXCLUSIVE` (SQLite's) asks for the write lock now.
+        self.begin_transaction(begin.immediate).await?;
+        if let Err(error) = self.set_transaction_modes(begin.modes) {
+            self.rollback().await?;
+            return Err(error);
+        }
         Ok(QueryResult::empty(stmt.kind))
     }
 
-    /// Starts a transaction; `immediate` takes the write permit and lock up front.
-    /// Otherwise nothing opens in SQLite until the first write: reads run each on
-    /// the latest snapshot, as in PostgreSQL's READ COMMITTED, and hold nothing
-    /// that a writer (or, with the shared cache, another reader) would wait for.
+    /// Starts a transaction in the session's default modes; `immediate` takes
+    /// the write permit and lock up front. Otherwise nothing opens in SQLite
+    /// until the first statement needs it (see `routing` and `isolation`).
     pub(super) async fn begin_transaction(&mut self, immediate: bool) -> Result<(), Error> {
         if immediate {
             self.open_write_transaction().await?;
@@ -55,14 +71,56 @@ impl Session {
             self.open = true;
         }
         self.state = TransactionState::Active;
+        self.began_work = false;
+        let defaults = {
+            let settings = self.settings.lock();
+            let value = |name: &str| settings.get(name).unwrap_or_default();
+            TransactionModes {
+                isolation: Isolation::parse(&value("default_transaction_isolation")),
+                read_only: Some(value("default_transaction_read_only") == "on"),
+                deferrable: Some(value("default_transaction_deferrable") == "on"),
+            }
+        };
         self.settings.lock().begin_transaction();
+        self.isolation = Isolation::ReadCommitted;
+        self.read_only = false;
+        self.deferrable = false;
+        self.set_transaction_modes(defaults)
+    }
+
+    /// `SET TRANSACTION` (and `BEGIN`'s modes): the open transaction's isolation
+    /// level and access mode, which `SHOW transaction_isolation` and friends
+    /// then show (see `isolation`). The level is fixed once the transaction
+    /// has run a query.
+    pub(super) fn set_transaction_modes(&mut self, modes: TransactionModes) -> Result<(), Error> {
+        if let Some(isolation) = modes.isolation {
+            if self.began_work && isolation != self.isolation {
+                return Err(Error::new(
+                    ErrorKind::ActiveTransaction,
+                    "SET TRANSACTION ISOLATION LEVEL must be called before any query",
+                ));
+            }
+            self.isolation = isolation;
+        }
+        if let Some(read_only) = modes.read_only {
+            if self.began_work && self.read_only && !read_only {
+                return Err(Error::new(
+                    ErrorKind::ActiveTransaction,
+                    "transaction read-write mode must be set before any query",
+                ));
+            }
+            self.read_only = read_only;
+        }
+        if let Some(deferrable) = modes.deferrable {
+            self.deferrable = deferrable;
+        }
         Ok(())
     }
 
     /// Takes the write permit (and the writer connection) until the transaction
     /// ends, and opens the transaction on it.
     pub(super) async fn open_write_transaction(&mut self) -> Result<(), Error> {
-        self.acquire_write(true).await?;
+        self.acquire_write(true, LockWait::Block).await?;
         if !self.open {
             if let Err(error) = self.execute_direct("BEGIN IMMEDIATE").await {
                 self.release_write();
@@ -73,22 +131,40 @@ impl Session {
         Ok(())
     }
 
-    /// Takes the write permit and, unless the session runs everything on its own
-    /// connection, the writer connection; `transaction`: until the transaction
-    /// ends (else until the statement does).
-    pub(super) async fn acquire_write(&mut self, transaction: bool) -> Result<(), Error> {
+    /// Takes the write permit and, unless the session runs everything on one
+    /// connection of its own (TEMP objects, a snapshot), the writer connection;
+    /// `transaction`: until the transaction ends (else until the statement
+    /// does). A transaction reading a snapshot that misses a commit may not
+    /// write: 40001, as PostgreSQL answers a concurrent update.
+    pub(super) async fn acquire_write(
+        &mut self,
+        transaction: bool,
+        wait: LockWait,
+    ) -> Result<(), Error> {
         if let Some(write) = &mut self.write {
             write.transaction |= transaction;
             return Ok(());
         }
-        let permit = self.acquire_write_permit().await?;
-        let conn = match self.local {
+        let permit = self.acquire_write_permit(wait).await?;
+        let locker = self.served.locker();
+        self.engine.shared.locks.permit_held(Some(locker));
+        let stale = self
+            .snapshot
+            .as_ref()
+            .is_some_and(|s| s.commits != self.engine.commits.load(Ordering::SeqCst));
+        if stale {
+            self.engine.shared.locks.permit_held(None);
+            drop(permit);
+            return Err(Error::new(
+                ErrorKind::SerializationFailure,
+                "could not serialize access due to concurrent update",
+            ));
+        }
+        let conn = match self.local || self.snapshot.is_some() {
             true => None,
             false => {
                 let mut writer = self.engine.writer().await?;
-                writer
-                    .assign(self.identity.role, &self.sequence_values, &self.settings)
-                    .await?;
+                writer.assign(self.identity.role, &self.served).await?;
                 Some(writer)
             }
         };
@@ -96,6 +172,7 @@ impl Session {
             permit,
             conn,
             transaction,
+            wrote: false,
         });
         Ok(())
     }
@@ -104,7 +181,13 @@ impl Session {
     /// still inside a transaction goes back to the pool, whose release hook rolls
     /// it back.
     pub(super) fn release_write(&mut self) {
-        if let Some(WriteLock { permit, conn, .. }) = self.write.take() {
+        if let Some(WriteLock {
+            permit,
+            conn,
+            wrote,
+            ..
+        }) = self.write.take()
+        {
             if let Some(conn) = conn {
                 if self.open {
                     self.open = false;
@@ -116,10 +199,15 @@ impl Session {
                 }
             }
             // Counted before the next writer can start: a read that begins once
-            // this write was answered must see it.
-            if let Some(reads) = &self.engine.shared_reads {
-                reads.committed();
+            // this write was answered must see it, and a snapshot taken before
+            // it is stale.
+            if wrote {
+                self.engine.commits.fetch_add(1, Ordering::SeqCst);
+                if let Some(reads) = &self.engine.shared_reads {
+                    reads.committed();
+                }
             }
+            self.engine.shared.locks.permit_held(None);
             drop(permit);
         }
     }
@@ -131,24 +219,29 @@ impl Session {
                 self.rollback().await?;
                 Ok(QueryResult::empty(CommandKind::Rollback))
             }
-            TransactionState::Active if !self.open => {
-                self.end_transaction(true);
-                Ok(QueryResult::empty(CommandKind::Commit))
-            }
             TransactionState::Active => {
-                let committed = self.execute_direct("COMMIT").await;
-                match committed {
-                    Ok(_) => {
-                        self.end_transaction(true);
-                        Ok(QueryResult::empty(CommandKind::Commit))
-                    }
-                    Err(error) => {
+                let channels = self.take_channels();
+                if let Err(error) = self.engine.shared.notifier.check_room(&channels) {
+                    self.rollback().await?;
+                    return Err(error);
+                }
+                if self.open {
+                    let committed = self.execute_direct("COMMIT").await;
+                    if let Err(error) = committed {
                         // A failed COMMIT ends the transaction, as in PostgreSQL.
                         let error = snapshot_conflict(error);
                         self.rollback().await?;
-                        Err(error)
+                        return Err(error);
                     }
+                    self.open = false;
                 }
+                let locker = self.served.locker();
+                self.engine
+                    .shared
+                    .notifier
+                    .commit(locker.session, locker.pid, channels);
+                self.end_transaction(true);
+                Ok(QueryResult::empty(CommandKind::Commit))
             }
         }
     }
@@ -157,6 +250,7 @@ impl Session {
         if self.state == TransactionState::Idle {
             return Ok(());
         }
+        drop(self.take_channels());
         // SQLite may already have rolled back on its own (after SQLITE_FULL, say).
         if self.open {
             match self.execute_direct("ROLLBACK").await {
@@ -171,6 +265,52 @@ impl Session {
         Ok(())
     }
 
+    /// A transaction failed: as PostgreSQL does at the error, its work is
+    /// undone and its locks (the write permit, advisory locks, a snapshot) are
+    /// given back now, not at the client's ROLLBACK, which only ends the
+    /// failed block. With savepoints in play, `ROLLBACK TO` may yet resume the
+    /// transaction: it then keeps everything until it ends.
+    pub(super) async fn abort_failed_transaction(&mut self) {
+        if !self.savepoints.is_empty() {
+            return;
+        }
+        drop(self.take_channels());
+        if self.open {
+            match self.execute_direct("ROLLBACK").await {
+                Ok(()) => self.open = false,
+                Err(error) => tracing::debug!(%error, "ROLLBACK of a failed transaction"),
+            }
+        }
+        if !self.open {
+            self.cursors.clear();
+            self.local_read = None;
+            self.snapshot = None;
+            self.release_write();
+            self.engine
+                .shared
+                .locks
+                .transaction_ended(self.served.session);
+        }
+    }
+
+    /// Keeps the names of the savepoints in play: a failed transaction with
+    /// one can be resumed, so it keeps what it holds.
+    pub(super) fn track_savepoint(&mut self, stmt: &Statement) {
+        let (Action::Savepoint | Action::Release | Action::RollbackTo) = stmt.action else {
+            return;
+        };
+        let Some(name) = savepoint_name(&stmt.sql) else {
+            return;
+        };
+        let at = self.savepoints.iter().rposition(|s| *s == name);
+        match (stmt.action, at) {
+            (Action::Savepoint, _) => self.savepoints.push(name),
+            (Action::Release, Some(at)) => self.savepoints.truncate(at),
+            (Action::RollbackTo, Some(at)) => self.savepoints.truncate(at + 1),
+            _ => {}
+        }
+    }
+
     pub(super) fn end_transaction(&mut self, committed: bool) {
         self.state = TransactionState::Idle;
         // Portals end with their transaction, as in PostgreSQL.
@@ -180,39 +320,69 @@ impl Session {
         if committed {
             self.open = false;
         }
+        // A connection taken for the snapshot goes back to its pool.
+        self.snapshot = None;
         self.release_write();
         // A local session's own connection, still in a failed transaction, goes
         // back to the pool when the session ends (see `Drop`).
         self.read_only = false;
+        self.isolation = Isolation::ReadCommitted;
+        self.began_work = false;
+        self.savepoints.clear();
+        self.engine
+            .shared
+            .locks
+            .transaction_ended(self.served.session);
         self.settings.lock().end_transaction(committed);
     }
 
     /// Waits for the write permit: at most `lock_timeout` (else the server's
-    /// busy timeout), and no longer than the statement may run.
-    pub(super) async fn acquire_write_permit(&self) -> Result<OwnedSemaphorePermit, Error> {
-        let wait = self
-            .settings
-            .lock()
-            .duration("lock_timeout")
-            .unwrap_or(self.engine.write_wait);
-        let permit = tokio::time::timeout(wait, self.engine.write_permit.clone().acquire_owned());
-        tokio::select! {
-            acquired = permit => match acquired {
-                Ok(Ok(permit)) => Ok(permit),
-                Ok(Err(_closed)) => Err(Error::new(
-                    ErrorKind::Unavailable,
-                    "the server is shutting down",
-                )),
-                Err(_elapsed) => Err(Error::new(
-                    ErrorKind::LockTimeout,
-                    format!(
-                        "canceling statement due to lock timeout: could not obtain the write lock within {} ms",
-                        wait.as_millis()
-                    ),
-                )),
-            },
-            reason = self.control.control().stopped() => Err(reason.error()),
+    /// busy timeout), no longer than the statement may run, and not at all with
+    /// `NOWAIT` (55P03). A wait that closes a circle of waits fails with 40P01
+    /// after `deadlock_timeout`.
+    pub(super) async fn acquire_write_permit(
+        &self,
+        wait: LockWait,
+    ) -> Result<OwnedSemaphorePermit, Error> {
+        let semaphore = self.engine.write_permit.clone();
+        if let Ok(permit) = semaphore.clone().try_acquire_owned() {
+            return Ok(permit);
         }
+        if wait == LockWait::NoWait {
+            return Err(Error::state(
+                SqlState::LOCK_NOT_AVAILABLE,
+                "could not obtain lock on row: another transaction holds the database's write lock",
+            ));
+        }
+        let (timeout, deadlock_timeout) = {
+            let settings = self.settings.lock();
+            (
+                settings
+                    .duration("lock_timeout")
+                    .unwrap_or(self.engine.write_wait),
+                settings
+                    .duration("deadlock_timeout")
+                    .unwrap_or(std::time::Duration::from_secs(1)),
+            )
+        };
+        let limits = WaitLimits {
+            control: self.control.control(),
+            timeout: Some(timeout),
+            deadlock_timeout,
+        };
+        let acquired = self
+            .engine
+            .shared
+            .locks
+            .wait(
+                self.served.locker(),
+                Resource::WritePermit,
+                semaphore.acquire_owned(),
+                limits,
+            )
+            .await?;
+        acquired
+            .map_err(|_closed| Error::new(ErrorKind::Unavailable, "the server is shutting down"))
     }
 
     /// Opens the transaction a COPY runs in: its own when the session is idle, a

@@ -95,8 +95,20 @@ pub(super) const KNOWN: &[Known] = &[
         "Sets the default tablespace to create tables and indexes in.",
     ),
     known(
+        "deadlock_timeout",
+        "1s",
+        false,
+        "Sets the time to wait on a lock before checking for deadlock.",
+    ),
+    known(
+        "default_transaction_deferrable",
+        "off",
+        false,
+        "Sets the default deferrable status of new transactions.",
+    ),
+    known(
         "default_transaction_isolation",
-        "serializable",
+        "read committed",
         false,
         "Sets the transaction isolation level of each new transaction.",
     ),
@@ -264,8 +276,14 @@ pub(super) const KNOWN: &[Known] = &[
         "Sets the time zone for displaying and interpreting time stamps.",
     ),
     known(
+        "transaction_deferrable",
+        "off",
+        false,
+        "Whether to defer a read-only serializable transaction until it can be executed with no possible serialization failures.",
+    ),
+    known(
         "transaction_isolation",
-        "serializable",
+        "read committed",
         false,
         "Sets the current transaction's isolation level.",
     ),
@@ -349,15 +367,36 @@ pub(super) fn validate(canonical: &str, value: &str) -> Result<String, Error> {
             }
         }
         "DateStyle" => Ok(date_style(value)),
-        "statement_timeout" | "lock_timeout" | "idle_in_transaction_session_timeout" => {
-            match parse_duration(value) {
-                Some(_) => Ok(value.trim().to_owned()),
+        "default_transaction_isolation" | "transaction_isolation" => {
+            match crate::sql::Isolation::parse(value) {
+                Some(level) => Ok(level.name().to_owned()),
                 None => Err(Error::new(
-                    ErrorKind::InvalidParameter,
+                    ErrorKind::InvalidParameterValue,
                     format!("invalid value for parameter \"{canonical}\": \"{value}\""),
                 )),
             }
         }
+        "default_transaction_read_only"
+        | "default_transaction_deferrable"
+        | "transaction_read_only"
+        | "transaction_deferrable" => match crate::sql::quote::parse_bool(value) {
+            Some(true) => Ok("on".to_owned()),
+            Some(false) => Ok("off".to_owned()),
+            None => Err(Error::new(
+                ErrorKind::InvalidParameterValue,
+                format!("parameter \"{canonical}\" requires a Boolean value"),
+            )),
+        },
+        "statement_timeout"
+        | "lock_timeout"
+        | "idle_in_transaction_session_timeout"
+        | "deadlock_timeout" => match parse_duration(value) {
+            Some(_) => Ok(value.trim().to_owned()),
+            None => Err(Error::new(
+                ErrorKind::InvalidParameter,
+                format!("invalid value for parameter \"{canonical}\": \"{value}\""),
+            )),
+        },
         _ => Ok(value.to_owned()),
     }
 }

@@ -66,9 +66,4 @@ impl SharedSettings {
     pub fn is_describing(&self) -> bool {
         self.0.describing.load(Ordering::Acquire)
     }
-
-    /// Whether both are the same session's.
-    pub fn same(&self, other: &SharedSettings) -> bool {
-        Arc::ptr_eq(&self.0, &other.0)
-    }
 }

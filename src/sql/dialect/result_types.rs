@@ -154,6 +154,9 @@ fn function_type(
         "array_agg" => Some(array_of(args.first()?, select, depth)),
         "count" => Some("int8"),
         "bool_and" | "bool_or" | "every" => Some("boolean"),
+        name if LOCK_FUNCTIONS_TRYING.contains(&name) => Some(CAST_TO_BOOLEAN),
+        name if VOID_FUNCTIONS.contains(&name) => Some(VOID),
+        "pg_blocking_pids" => Some("_int4"),
         "json_build_object" | "json_build_array" | "json_object" | "json_array" => Some("json"),
         "min" | "max" | "coalesce" | "nullif" => {
             args.iter().find_map(|a| type_of(a, select, depth + 1))
@@ -163,15 +166,39 @@ fn function_type(
     }
 }
 
+/// The advisory lock functions that answer whether they took (or gave back)
+/// the lock.
+const LOCK_FUNCTIONS_TRYING: &[&str] = &[
+    "pg_try_advisory_lock",
+    "pg_try_advisory_lock_shared",
+    "pg_try_advisory_xact_lock",
+    "pg_try_advisory_xact_lock_shared",
+    "pg_advisory_unlock",
+    "pg_advisory_unlock_shared",
+];
+
+/// The functions that return nothing (PostgreSQL's `void`).
+const VOID_FUNCTIONS: &[&str] = &[
+    "pg_advisory_lock",
+    "pg_advisory_lock_shared",
+    "pg_advisory_xact_lock",
+    "pg_advisory_xact_lock_shared",
+    "pg_advisory_unlock_all",
+    "pg_notify",
+];
+
+const VOID: &str = "void";
+
 /// The type of `x::bool`, spelled apart from the `boolean` of comparisons:
 /// SQLite's value is 0 or 1, which only the announced type makes a boolean,
 /// and unlike a comparison's, PostgreSQL's clients ask for it by name.
 const CAST_TO_BOOLEAN: &str = "bool";
 
 /// Whether a result column's type is announced in any statement, not only
-/// in catalog queries: arrays, and casts to boolean.
+/// in catalog queries: arrays, casts to boolean, and the results of functions
+/// that answer a boolean or nothing.
 pub(super) fn kept_outside_catalog(ty: &str) -> bool {
-    ty.starts_with('_') || ty == CAST_TO_BOOLEAN
+    ty.starts_with('_') || ty == CAST_TO_BOOLEAN || ty == VOID
 }
 
 /// `x::bool`, `CAST(x AS boolean)`.

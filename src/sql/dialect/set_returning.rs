@@ -8,7 +8,8 @@
 //! `information_schema._pg_expandarray(a)` (pgjdbc's key columns) gives records
 //! `(x, n)` of element and position; `(_pg_expandarray(a)).n` one of their fields.
 //!
-//! In FROM, `unnest(...)` is a relation of its own (see [`super::table_factors`]).
+//! `pg_listening_channels()` is the `unnest` of the session's channels. In FROM,
+//! these are relations of their own (see [`super::table_factors`]).
 
 use sqlparser::ast::{AccessExpr, Expr, FunctionArguments, Select, SelectItem, SetExpr};
 
@@ -21,9 +22,6 @@ const ELEMENTS: &str = "litewire_elements";
 
 /// Rewrites the set-returning calls of `select`'s list; returns whether there were any.
 pub(super) fn expand(select: &mut Select) -> bool {
-    if select.from.is_empty() {
-        return false;
-    }
     let mut paced_by: Option<String> = None;
     for item in &mut select.projection {
         let expr = match item {
@@ -98,6 +96,12 @@ fn set_returning_call(expr: &Expr) -> Option<(&'static str, String, String)> {
     let args = plain_args(list);
     match (name.as_str(), args.as_slice()) {
         ("unnest", [array]) => Some(("unnest", array.to_string(), String::new())),
+        // The session's channels, as the array the engine's helper gives.
+        ("pg_listening_channels", []) => Some((
+            "unnest",
+            "litewire_listening_channels()".to_owned(),
+            String::new(),
+        )),
         ("_pg_expandarray", [array]) => Some(("_pg_expandarray", array.to_string(), String::new())),
         ("generate_subscripts", [array, dimension]) => Some((
             "generate_subscripts",

@@ -67,6 +67,13 @@ pub(super) fn table_factor(factor: &TableFactor) -> Option<TableFactor> {
         ("unnest", arrays) if !arrays.is_empty() => {
             unnest_rows(arrays, alias.as_ref(), &column, ordinality)
         }
+        // The session's channels, as the array the engine's helper gives.
+        ("pg_listening_channels", []) => unnest_rows(
+            &["litewire_listening_channels()".to_owned()],
+            alias.as_ref(),
+            &column,
+            ordinality,
+        ),
         ("generate_series", [start, stop, step @ ..]) if step.len() <= 1 && !ordinality => {
             let step = step.first().map_or("1", String::as_str);
             format!(

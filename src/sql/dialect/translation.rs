@@ -46,6 +46,7 @@ const TRIGGER_WORDS: &[&str] = &[
     "current_user",
     "format_type",
     "gen_random_uuid",
+    "generate_series",
     "identity",
     "ilike",
     "lastval",
@@ -147,6 +148,9 @@ pub(crate) fn translate(sql: &str) -> Option<Translated> {
         (true, _) => ast.to_string(),
         // Unchanged, but it reads catalog relations that must be filled first.
         (false, true) => sql.to_owned(),
+        // Unchanged, but its columns have types to announce (and the names
+        // PostgreSQL gives them).
+        (false, false) if !column_types.is_empty() => ast.to_string(),
         (false, false) => return None,
     };
     Some(Translated {
