@@ -198,6 +198,16 @@ pub struct Config {
     #[arg(long, env = "LITEWIRE_LOCK_TIMEOUT_MS", default_value_t = 0)]
     pub lock_timeout_ms: u64,
 
+    /// The server's default `default_transaction_isolation`: the isolation level
+    /// of every transaction a client does not ask another one for.
+    #[arg(
+        long,
+        env = "LITEWIRE_DEFAULT_TRANSACTION_ISOLATION",
+        default_value = "read committed",
+        value_parser = ["read committed", "repeatable read", "serializable"]
+    )]
+    pub default_transaction_isolation: String,
+
     /// The server's default `idle_in_transaction_session_timeout`, in milliseconds
     /// (0: none): a PostgreSQL session idle inside a transaction for longer is
     /// ended (FATAL 25P03) and its transaction rolled back, releasing its locks.

@@ -17,7 +17,8 @@ in_both_cache_modes!(
     statement_shapes,
     transactions,
     errors,
-    introspection
+    introspection,
+    notifications
 );
 
 async fn connection(cache: &str) {
@@ -46,4 +47,8 @@ async fn errors(cache: &str) {
 
 async fn introspection(cache: &str) {
     run_pg_unittest(cache, "test_asyncpg", "IntrospectionTests");
+}
+
+async fn notifications(cache: &str) {
+    run_pg_unittest(cache, "test_asyncpg", "NotifyTests");
 }

@@ -28,6 +28,7 @@ against_litewire_and_postgres!(
     a_deadlock_fails_one_of_two,
     isolation_levels_are_asked_every_way,
     read_only_transactions_refuse_writes,
+    locks_are_visible_in_pg_locks,
 );
 
 const CLIENTS: usize = 4;
@@ -384,6 +385,15 @@ async fn flag(client: &Client, sql: &str) -> bool {
     client.query_one(sql, &[]).await.unwrap().get(0)
 }
 
+/// The session's pid, as `pg_locks` and `pg_blocking_pids()` name it.
+async fn backend_pid(client: &Client) -> i32 {
+    client
+        .query_one("SELECT pg_backend_pid()", &[])
+        .await
+        .unwrap()
+        .get(0)
+}
+
 /// What `SHOW transaction_isolation` answers.
 async fn show(client: &Client) -> String {
     client
@@ -727,4 +737,97 @@ async fn read_only_transactions_refuse_writes(target: &Target) {
         .unwrap()
         .get(0);
     assert_eq!(shown, "on");
+}
+
+/// The isolation level every transaction gets unless it asks: the server's
+/// flag, then the client's startup options, then `SET`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn default_isolation_from_the_server_and_the_client() {
+    let server = common::TestServer::start(
+        "shared",
+        &["--default-transaction-isolation", "serializable"],
+    );
+    let target = Target::Litewire(server);
+    let client = target.connect().await;
+    client.batch_execute("BEGIN").await.unwrap();
+    assert_eq!(show(&client).await, "serializable");
+    client.batch_execute("COMMIT").await.unwrap();
+    let conninfo = format!(
+        "{} options='-c default_transaction_isolation=repeatable\\\\ read'",
+        target.conninfo()
+    );
+    let (asked, connection) = tokio_postgres::connect(&conninfo, tokio_postgres::NoTls)
+        .await
+        .expect("connect with startup options");
+    tokio::spawn(connection);
+    asked.batch_execute("BEGIN").await.unwrap();
+    assert_eq!(show(&asked).await, "repeatable read");
+    asked.batch_execute("COMMIT").await.unwrap();
+}
+
+/// Advisory locks held and waited for are rows of `pg_locks`, and
+/// `pg_blocking_pids()` names who a waiter waits for.
+async fn locks_are_visible_in_pg_locks(target: &Target) {
+    let (holder, waiter, observer) = (
+        target.connect().await,
+        target.connect().await,
+        target.connect().await,
+    );
+    let (holder_pid, waiter_pid) = (backend_pid(&holder).await, backend_pid(&waiter).await);
+    holder
+        .batch_execute("SELECT pg_advisory_lock(42); SELECT pg_advisory_lock_shared(1, 2)")
+        .await
+        .unwrap();
+    let waiting = tokio::spawn(async move {
+        waiter
+            .batch_execute("SELECT pg_advisory_lock(42)")
+            .await
+            .unwrap();
+        waiter
+    });
+    let mut blocked_by = Vec::new();
+    for _ in 0..50 {
+        let row = observer
+            .query_one("SELECT pg_blocking_pids($1)", &[&waiter_pid])
+            .await
+            .unwrap();
+        blocked_by = row.get::<_, Vec<i32>>(0);
+        if !blocked_by.is_empty() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(blocked_by, vec![holder_pid]);
+    let rows = observer
+        .query(
+            "SELECT classid::int8, objid::int8, objsubid::int4, mode, granted, pid FROM pg_locks \
+             WHERE locktype = 'advisory' ORDER BY objsubid, granted DESC",
+            &[],
+        )
+        .await
+        .unwrap();
+    let seen: Vec<(i64, i64, i32, String, bool, i32)> = rows
+        .iter()
+        .map(|r| (r.get(0), r.get(1), r.get(2), r.get(3), r.get(4), r.get(5)))
+        .collect();
+    assert_eq!(
+        seen,
+        vec![
+            (0, 42, 1, "ExclusiveLock".into(), true, holder_pid),
+            (0, 42, 1, "ExclusiveLock".into(), false, waiter_pid),
+            (1, 2, 2, "ShareLock".into(), true, holder_pid),
+        ]
+    );
+    holder
+        .batch_execute("SELECT pg_advisory_unlock_all()")
+        .await
+        .unwrap();
+    let waiter = tokio::time::timeout(Duration::from_secs(10), waiting)
+        .await
+        .expect("the waiter got the lock")
+        .unwrap();
+    waiter
+        .batch_execute("SELECT pg_advisory_unlock_all()")
+        .await
+        .unwrap();
 }

@@ -11,7 +11,8 @@ in_both_cache_modes!(
     malformed_requests,
     failed_batches_leave_nothing,
     health_and_version,
-    more_clients_than_connections
+    more_clients_than_connections,
+    read_only_transactions_and_channels
 );
 
 const SEED: &str = r#"{ "statements": [{"q" : "SELECT * FROM t"}] }"#;
@@ -231,4 +232,46 @@ async fn more_clients_than_connections(cache: &str) {
     }
     assert_eq!(answer.0, 200, "{}", answer.1);
     assert_eq!(answer.1[0]["results"]["rows"], json!([["a"]]));
+}
+
+/// A read-only transaction refuses writes here as on the PostgreSQL port, and
+/// NOTIFY is sent from a request, but LISTEN, whose notifications need a
+/// connection to arrive on, is refused with a message saying so.
+async fn read_only_transactions_and_channels(cache: &str) {
+    let server = TestServer::start(cache, &[]);
+    server.http_query("CREATE TABLE ro (v int)").await;
+    let body = json!({"statements": [
+        "BEGIN TRANSACTION ISOLATION LEVEL SERIALIZABLE, READ ONLY",
+        "SELECT count(*) FROM ro",
+        "INSERT INTO ro VALUES (1)",
+        "COMMIT"
+    ]});
+    let (status, out) = server.post(&body.to_string(), None).await;
+    assert_eq!(status, 200);
+    assert_eq!(out[1]["results"]["rows"], json!([[0]]), "{out}");
+    assert_eq!(
+        out[2]["error"].as_str(),
+        Some("cannot execute INSERT in a read-only transaction"),
+        "{out}"
+    );
+    assert_eq!(
+        server.http_query("SELECT count(*) FROM ro").await["rows"],
+        json!([[0]])
+    );
+    let (_, out) = server
+        .post(&json!({"statements": ["LISTEN jobs"]}).to_string(), None)
+        .await;
+    assert!(
+        out[0]["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("not available over HTTP")),
+        "{out}"
+    );
+    let (_, out) = server
+        .post(
+            &json!({"statements": ["NOTIFY jobs, 'from http'"]}).to_string(),
+            None,
+        )
+        .await;
+    assert!(out[0]["results"].is_object(), "{out}");
 }

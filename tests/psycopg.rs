@@ -18,7 +18,8 @@ in_both_cache_modes!(
     copy,
     errors,
     server_cursors,
-    notifications
+    notifications,
+    isolation_levels
 );
 
 async fn connection(cache: &str) {
@@ -55,4 +56,8 @@ async fn server_cursors(cache: &str) {
 
 async fn notifications(cache: &str) {
     run_pg_unittest(cache, "test_psycopg", "NotifyTests");
+}
+
+async fn isolation_levels(cache: &str) {
+    run_pg_unittest(cache, "test_psycopg", "IsolationTests");
 }

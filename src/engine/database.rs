@@ -96,8 +96,9 @@ pub struct Engine {
     holding: Arc<AtomicUsize>,
     /// Every session's statement control (shutdown stops them all).
     pub(super) controls: Arc<Controls>,
-    /// The server's defaults for the timeout settings, as `SHOW` prints them.
-    pub(super) timeout_defaults: Arc<ServerDefaults>,
+    /// The defaults the server's flags give every session's settings (the
+    /// timeouts, the isolation level), as `SHOW` prints them.
+    pub(super) server_defaults: Arc<ServerDefaults>,
     /// The connection `/health` asks, outside the pool: a full pool must not make
     /// the server look dead.
     health: tokio::sync::Mutex<Option<sqlx::SqliteConnection>>,
@@ -141,20 +142,8 @@ impl Engine {
             holding: Arc::default(),
             controls: Arc::default(),
             // Those that are off (0, as the built-in defaults) need not be set.
-            timeout_defaults: Arc::new(ServerDefaults::new(
-                [
-                    ("statement_timeout", config.statement_timeout_ms),
-                    ("lock_timeout", config.lock_timeout_ms),
-                    (
-                        "idle_in_transaction_session_timeout",
-                        config.idle_in_transaction_timeout_ms,
-                    ),
-                ]
-                .into_iter()
-                .filter(|(_, millis)| *millis != 0)
-                .map(|(name, millis)| (name, millis.to_string()))
-                .collect(),
-            )),
+            // Those that are PostgreSQL's own defaults need not be set.
+            server_defaults: Arc::new(ServerDefaults::new(server_defaults(config))),
             health: tokio::sync::Mutex::new(None),
             health_options: pool::health_options(config),
         }))
@@ -330,6 +319,30 @@ impl Engine {
             let _ = conn.close().await;
         }
     }
+}
+
+/// The settings the server's flags give every session, where they are not
+/// PostgreSQL's own defaults.
+fn server_defaults(config: &Config) -> Vec<(&'static str, String)> {
+    let mut defaults: Vec<(&'static str, String)> = [
+        ("statement_timeout", config.statement_timeout_ms),
+        ("lock_timeout", config.lock_timeout_ms),
+        (
+            "idle_in_transaction_session_timeout",
+            config.idle_in_transaction_timeout_ms,
+        ),
+    ]
+    .into_iter()
+    .filter(|(_, millis)| *millis != 0)
+    .map(|(name, millis)| (name, millis.to_string()))
+    .collect();
+    if config.default_transaction_isolation != "read committed" {
+        defaults.push((
+            "default_transaction_isolation",
+            config.default_transaction_isolation.clone(),
+        ));
+    }
+    defaults
 }
 
 async fn read_server_info(pool: &SqlitePool, cache: CacheMode) -> Result<ServerInfo, Error> {

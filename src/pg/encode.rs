@@ -41,12 +41,12 @@ impl TypedColumns {
 
     /// Whether a statement's result now has other columns than these, which it
     /// had when it was described: the schema changed under a prepared
-    /// statement (another count, other names, a column declared another type).
+    /// statement (another count, other names). A bare parameter's column is
+    /// named `?column?` in its description (see [`TypedColumns::with_param_types`]).
     pub fn differ_from(&self, columns: &[Column]) -> bool {
         self.columns.len() != columns.len()
             || self.columns.iter().zip(columns).any(|(then, now)| {
-                then.name != now.name
-                    || matches!((&then.decltype, &now.decltype), (Some(a), Some(b)) if a != b)
+                then.name != now.name && !(then.name == "?column?" && now.name.starts_with('?'))
             })
     }
 }

@@ -25,6 +25,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.Properties;
+import org.postgresql.PGConnection;
+import org.postgresql.PGNotification;
 import java.util.TimeZone;
 import java.util.UUID;
 
@@ -338,6 +340,13 @@ public class Statements {
         return values.toString();
     }
 
+    static String show(Connection conn, String setting) throws SQLException {
+        try (Statement st = conn.createStatement(); ResultSet rs = st.executeQuery("SHOW " + setting)) {
+            rs.next();
+            return rs.getString(1);
+        }
+    }
+
     static int count(Connection conn) throws SQLException {
         try (Statement st = conn.createStatement(); ResultSet rs = st.executeQuery("SELECT count(*) FROM ledger")) {
             rs.next();
@@ -394,12 +403,43 @@ public class Statements {
             conn.setAutoCommit(true);
             conn.setTransactionIsolation(Connection.TRANSACTION_SERIALIZABLE);
             conn.setAutoCommit(false);
+            equal(show(conn, "transaction_isolation"), "serializable", "JDBC's isolation level");
             insert.setInt(1, 4);
             insert.setString(2, "serializable");
             insert.executeUpdate();
             conn.commit();
             conn.setAutoCommit(true);
             equal(count(conn), 3, "serializable commit");
+
+            // A serializable transaction may not update what another committed
+            // after it read (40001), nor write at all when read-only (25006).
+            try (Connection other = connect(); Statement mine = conn.createStatement();
+                 Statement theirs = other.createStatement()) {
+                conn.setAutoCommit(false);
+                equal(count(conn), 3, "read first");
+                theirs.executeUpdate("UPDATE ledger SET v = 'theirs' WHERE id = 4");
+                equal(sqlState(mine, "UPDATE ledger SET v = 'mine' WHERE id = 4"), "40001", "a lost update refused");
+                conn.rollback();
+                conn.setReadOnly(true);
+                insert.setInt(1, 5);
+                insert.setString(2, "read-only");
+                equal(sqlState(insert), "25006", "a write in a read-only transaction");
+                conn.rollback();
+                conn.setReadOnly(false);
+                conn.setAutoCommit(true);
+                conn.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+            }
+
+            // LISTEN/NOTIFY: a listener gets what was sent with its next exchange.
+            try (Connection listener = connect(); Statement listens = listener.createStatement();
+                 Statement sends = conn.createStatement()) {
+                listens.execute("LISTEN jdbc_events");
+                sends.execute("NOTIFY jdbc_events, 'hello'");
+                listens.execute("SELECT 1");
+                PGNotification[] got = listener.unwrap(PGConnection.class).getNotifications();
+                equal(got.length, 1, "one notification");
+                equal(got[0].getName() + ":" + got[0].getParameter(), "jdbc_events:hello", "its channel and payload");
+            }
 
             // Errors carry their SQLSTATE; the connection carries on.
             try (Statement st = conn.createStatement()) {

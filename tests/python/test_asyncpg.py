@@ -9,6 +9,7 @@ tests/asyncpg.rs starts a fresh server for each test class and runs it as
 PostgreSQL 15 answers to the same statements.
 """
 
+import asyncio
 import json
 import os
 import unittest
@@ -529,3 +530,20 @@ class IntrospectionTests(Case):
         self.assertEqual(
             [tuple(r) for r in rows], [(23, "int4", 0, "N"), (1007, "_int4", 23, "A")]
         )
+
+
+class NotifyTests(Case):
+    async def test_add_listener(self):
+        got = asyncio.Queue()
+        await self.conn.add_listener(
+            "events", lambda conn, pid, channel, payload: got.put_nowait((channel, payload))
+        )
+        sender = await connect()
+        try:
+            await sender.execute("NOTIFY events, 'one'")
+            async with sender.transaction():
+                await sender.execute("SELECT pg_notify('events', 'two')")
+            self.assertEqual(await asyncio.wait_for(got.get(), 5), ("events", "one"))
+            self.assertEqual(await asyncio.wait_for(got.get(), 5), ("events", "two"))
+        finally:
+            await sender.close()

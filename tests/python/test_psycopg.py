@@ -729,3 +729,51 @@ class NotifyTests(unittest.TestCase):
                 conn.execute("NOTIFY jobs, %s" % ("'" + "x" * 8000 + "'"))
             with self.assertRaises(errors.InvalidParameterValue):
                 conn.execute("SELECT pg_notify('', 'x')")
+
+
+class IsolationTests(unittest.TestCase):
+    """Isolation levels and read-only transactions as psycopg and SQLAlchemy
+    ask for them (`conn.isolation_level`, `conn.read_only`, `create_engine(...,
+    isolation_level=...)`)."""
+
+    def setUp(self):
+        with connect(autocommit=True) as conn:
+            conn.execute("DROP TABLE IF EXISTS iso")
+            conn.execute("CREATE TABLE iso (id int PRIMARY KEY, v int NOT NULL)")
+            conn.execute("INSERT INTO iso VALUES (1, 10)")
+
+    def test_psycopg_isolation_level(self):
+        with connect() as conn, connect(autocommit=True) as other:
+            conn.isolation_level = psycopg.IsolationLevel.REPEATABLE_READ
+            self.assertEqual(
+                conn.execute("SHOW transaction_isolation").fetchone(), ("repeatable read",)
+            )
+            self.assertEqual(conn.execute("SELECT v FROM iso").fetchone(), (10,))
+            other.execute("UPDATE iso SET v = 11")
+            self.assertEqual(conn.execute("SELECT v FROM iso").fetchone(), (10,))
+            with self.assertRaises(errors.SerializationFailure):
+                conn.execute("UPDATE iso SET v = v + 1")
+            conn.rollback()
+            self.assertEqual(conn.execute("SELECT v FROM iso").fetchone(), (11,))
+            conn.commit()
+            conn.read_only = True
+            with self.assertRaises(errors.ReadOnlySqlTransaction):
+                conn.execute("INSERT INTO iso VALUES (2, 0)")
+            conn.rollback()
+
+    def test_sqlalchemy_isolation_level(self):
+        from sqlalchemy import create_engine, text
+
+        url = f"postgresql+psycopg://postgres@{HOST}:{PORT}/litewire"
+        engine = create_engine(url, isolation_level="SERIALIZABLE")
+        with engine.connect() as conn:
+            self.assertEqual(
+                conn.execute(text("SHOW transaction_isolation")).scalar(), "serializable"
+            )
+            conn.rollback()
+            repeatable = conn.execution_options(isolation_level="REPEATABLE READ")
+            self.assertEqual(
+                repeatable.execute(text("SHOW transaction_isolation")).scalar(),
+                "repeatable read",
+            )
+        engine.dispose()

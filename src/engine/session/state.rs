@@ -213,7 +213,7 @@ impl Session {
         identity: SessionIdentity,
         settings: Settings,
     ) -> Self {
-        let settings = SharedSettings::new(settings.with_server_defaults(&engine.timeout_defaults));
+        let settings = SharedSettings::new(settings.with_server_defaults(&engine.server_defaults));
         let control = engine.controls.register();
         let served = Arc::new(ServedSession::new(
             settings.clone(),
@@ -295,7 +295,7 @@ impl Session {
         self.served.set_pid(identity.backend_pid);
         self.identity = identity;
         self.settings
-            .replace(settings.with_server_defaults(&self.engine.timeout_defaults));
+            .replace(settings.with_server_defaults(&self.engine.server_defaults));
     }
 
     /// The session's settings as they are now.

@@ -46,6 +46,34 @@ pub(super) fn signature(name: &str, argc: usize) -> Option<Signature> {
         ("round", 2) => fixed(&["numeric", "integer"], Some("numeric")),
         ("to_timestamp", 1) => fixed(FLOAT, Some("timestamptz")),
         ("to_timestamp", 2) => fixed(&["text", "text"], Some("timestamptz")),
+        (
+            "pg_advisory_lock"
+            | "pg_advisory_lock_shared"
+            | "pg_advisory_xact_lock"
+            | "pg_advisory_xact_lock_shared"
+            | "pg_try_advisory_lock"
+            | "pg_try_advisory_lock_shared"
+            | "pg_try_advisory_xact_lock"
+            | "pg_try_advisory_xact_lock_shared"
+            | "pg_advisory_unlock"
+            | "pg_advisory_unlock_shared",
+            1,
+        ) => fixed(&["bigint"], None),
+        (
+            "pg_advisory_lock"
+            | "pg_advisory_lock_shared"
+            | "pg_advisory_xact_lock"
+            | "pg_advisory_xact_lock_shared"
+            | "pg_try_advisory_lock"
+            | "pg_try_advisory_lock_shared"
+            | "pg_try_advisory_xact_lock"
+            | "pg_try_advisory_xact_lock_shared"
+            | "pg_advisory_unlock"
+            | "pg_advisory_unlock_shared",
+            2,
+        ) => fixed(&["integer", "integer"], None),
+        ("pg_blocking_pids", 1) => fixed(&["integer"], None),
+        ("pg_notify", 2) => fixed(&["text", "text"], None),
         _ => None,
     }
 }
