@@ -6,9 +6,11 @@
 #   - POST / with the seed query (`SELECT * FROM t`, 10 rows) at 1 and 100 clients
 #     (hey, as bench/http.sh).
 # A third server, the working tree with --thread-per-core, runs beside them (TPC=0
-# leaves it out): the serving mode's question asked the same way.
+# leaves it out): the serving mode's question asked the same way. TPCB=1 adds
+# pgbench's default (tpcb-like) script in prepared mode at 1 and 8 clients: the
+# write path, transactions included.
 # Prints the median of each figure per server and each as a percentage of REV's.
-# Usage: bench/before-after.sh REV   (env: ROUNDS=3 DURATION=10 TPC=1
+# Usage: bench/before-after.sh REV   (env: ROUNDS=3 DURATION=10 TPC=1 TPCB=0
 #                                     PG_PORT=27432 HTTP_PORT=27080
 #                                     BEFORE_BIN=: REV's binary, already built)
 set -euo pipefail
@@ -17,6 +19,7 @@ REV=${1:?usage: bench/before-after.sh REV}
 ROUNDS=${ROUNDS:-3}
 DURATION=${DURATION:-10}
 TPC=${TPC:-1}
+TPCB=${TPCB:-0}
 PG_PORT=${PG_PORT:-27432}
 HTTP_PORT=${HTTP_PORT:-27080}
 
@@ -62,6 +65,13 @@ for round in $(seq "$ROUNDS"); do
         -T "$DURATION" postgres 2>&1 | awk '/^tps/ {print $3; exit}')
       echo "$name pgbench-S-prepared-c$c $tps" >>"$results"
     done
+    if [ "$TPCB" = 1 ]; then
+      for c in 1 8; do
+        tps=$(pgbench -h 127.0.0.1 -p "$PG_PORT" -U postgres -n -M prepared -c "$c" -j "$((c < 2 ? 1 : 2))" \
+          -T "$DURATION" postgres 2>&1 | awk '/^tps/ {print $3; exit}')
+        echo "$name pgbench-tpcb-prepared-c$c $tps" >>"$results"
+      done
+    fi
     for c in 1 100; do
       rps=$(hey -z "${DURATION}s" -c "$c" -m POST -T text/html -d "$BODY" "http://127.0.0.1:$HTTP_PORT/" |
         awk '/Requests\/sec:/ {print $2}')

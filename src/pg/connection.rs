@@ -107,9 +107,8 @@ pub struct PgConnection {
 
 impl PgConnection {
     pub fn new(mut session: Session) -> Self {
-        session.allow_listen();
         PgConnection {
-            notifications: session.notifications(),
+            notifications: session.enable_notifications(),
             state: Mutex::new(State {
                 session,
                 identified: false,

@@ -12,7 +12,7 @@
 //! it too, so that whoever holds the handle can find it again.
 
 use std::ffi::{CStr, c_void};
-use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use libsqlite3_sys as ffi;
@@ -48,6 +48,13 @@ pub(in crate::engine) struct ServedSession {
     pid: AtomicI32,
     /// `pg_notify()`'s notifications, sent when the transaction commits.
     pub(in crate::engine) notifications: Mutex<Pending>,
+    /// Whether `notifications` may hold any (its lock is taken only then).
+    notified: AtomicBool,
+    /// Whether the session ever took an advisory lock: only then can it be
+    /// part of a deadlock (nobody waits for a session that holds none).
+    pub(in crate::engine) took_advisory_locks: AtomicBool,
+    /// Whether its transaction took advisory locks, given back when it ends.
+    pub(in crate::engine) took_transaction_locks: AtomicBool,
 }
 
 impl ServedSession {
@@ -58,6 +65,9 @@ impl ServedSession {
             session,
             pid: AtomicI32::new(pid),
             notifications: Mutex::default(),
+            notified: AtomicBool::new(false),
+            took_advisory_locks: AtomicBool::new(false),
+            took_transaction_locks: AtomicBool::new(false),
         }
     }
 
@@ -73,8 +83,26 @@ impl ServedSession {
         self.pid.store(pid, Ordering::Relaxed);
     }
 
+    /// Queues a `pg_notify()` notification for the transaction's end.
+    pub(in crate::engine) fn notify(
+        &self,
+        channel: &str,
+        payload: &str,
+    ) -> Result<(), crate::error::Error> {
+        let queued = self
+            .notifications
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .notify(channel, payload);
+        self.notified.store(true, Ordering::Release);
+        queued
+    }
+
     /// The notifications waiting for the transaction's end, taken.
     pub(in crate::engine) fn take_notifications(&self) -> Pending {
+        if !self.notified.swap(false, Ordering::AcqRel) {
+            return Pending::default();
+        }
         std::mem::take(
             &mut *self
                 .notifications

@@ -8,6 +8,8 @@
 //! `lock_timeout` and the deadlock check can end the wait, and then runs the
 //! statement again (see `engine::session::locking`).
 
+use std::sync::atomic::Ordering;
+
 use super::arrays::format_array;
 use super::call::{Arg, Call, Out};
 use super::definition::{Args, Function, Volatility};
@@ -135,6 +137,10 @@ fn acquire(call: &Call, args: &[Arg], mode: LockMode, scope: Scope, wait: bool) 
     };
     let request = Request { key, mode, scope };
     let locker = served.locker();
+    served.took_advisory_locks.store(true, Ordering::Release);
+    if scope == Scope::Transaction {
+        served.took_transaction_locks.store(true, Ordering::Release);
+    }
     let taken = call.context.server.locks.advisory(locker, |locks| {
         let taken = locks.try_acquire(locker.session, request);
         if !taken && wait {
@@ -248,14 +254,9 @@ fn notify(call: &Call, args: &[Arg]) -> Out {
     let Some(served) = call.context.served() else {
         return Out::Error("notifications need a session".into());
     };
-    let queued = served
-        .notifications
-        .lock()
-        .map(|mut pending| pending.notify(&channel, &payload));
-    match queued {
-        Ok(Ok(())) => Out::Text(String::new()),
-        Ok(Err(error)) => Out::Fail(SqlState::INVALID_PARAMETER_VALUE, error.message),
-        Err(_) => Out::Error("the session's notifications are unavailable".into()),
+    match served.notify(&channel, &payload) {
+        Ok(()) => Out::Text(String::new()),
+        Err(error) => Out::Fail(SqlState::INVALID_PARAMETER_VALUE, error.message),
     }
 }
 

@@ -32,13 +32,17 @@ pub(in crate::engine) struct Locker {
 #[derive(Debug, Default)]
 pub(in crate::engine) struct LockTable {
     state: Mutex<State>,
+    /// The write permit's holder: set and cleared once per writing transaction,
+    /// so it has a lock of its own, which nothing else contends for.
+    permit_holder: Mutex<Option<Locker>>,
 }
 
 #[derive(Debug, Default)]
 struct State {
     advisory: AdvisoryLocks,
-    permit_holder: Option<SessionId>,
-    waiting: HashMap<SessionId, Resource>,
+    /// Who waits for what, with the waiter's pid.
+    waiting: HashMap<SessionId, (Resource, i32)>,
+    /// The pids of the sessions that took advisory locks (until they end).
     pids: HashMap<SessionId, i32>,
 }
 
@@ -47,7 +51,8 @@ pub(in crate::engine) struct WaitLimits<'a> {
     pub(in crate::engine) control: &'a StatementControl,
     /// `lock_timeout`, or the server's busy timeout for the write permit.
     pub(in crate::engine) timeout: Option<Duration>,
-    pub(in crate::engine) deadlock_timeout: Duration,
+    /// When to look for a deadlock; `None`: the waiter cannot be in one.
+    pub(in crate::engine) deadlock_timeout: Option<Duration>,
 }
 
 impl LockTable {
@@ -57,11 +62,13 @@ impl LockTable {
 
     /// The write permit now belongs to `holder` (`None`: to nobody).
     pub(in crate::engine) fn permit_held(&self, holder: Option<Locker>) {
-        let mut state = self.state();
-        state.permit_holder = holder.map(|h| h.session);
-        if let Some(holder) = holder {
-            state.pids.insert(holder.session, holder.pid);
-        }
+        *self.holder() = holder;
+    }
+
+    fn holder(&self) -> MutexGuard<'_, Option<Locker>> {
+        self.permit_holder
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
     }
 
     /// Runs `body` on the advisory locks.
@@ -80,10 +87,12 @@ impl LockTable {
         let mut state = self.state();
         state.advisory.release_all(session, None);
         state.waiting.remove(&session);
-        if state.permit_holder == Some(session) {
-            state.permit_holder = None;
-        }
         state.pids.remove(&session);
+        drop(state);
+        let mut holder = self.holder();
+        if holder.is_some_and(|h| h.session == session) {
+            *holder = None;
+        }
     }
 
     /// Its transaction ended: the locks taken for it go.
@@ -106,8 +115,7 @@ impl LockTable {
     ) -> Result<T, Error> {
         {
             let mut state = self.state();
-            state.waiting.insert(locker.session, resource);
-            state.pids.insert(locker.session, locker.pid);
+            state.waiting.insert(locker.session, (resource, locker.pid));
         }
         let _waiting = Waiting {
             table: self,
@@ -120,9 +128,14 @@ impl LockTable {
             }
         };
         tokio::pin!(granted, timeout);
-        let deadlock_check = tokio::time::sleep(limits.deadlock_timeout);
+        let deadlock_check = async {
+            match limits.deadlock_timeout {
+                Some(after) => tokio::time::sleep(after).await,
+                None => std::future::pending().await,
+            }
+        };
         tokio::pin!(deadlock_check);
-        let mut checked = false;
+        let mut checked = limits.deadlock_timeout.is_none();
         loop {
             tokio::select! {
                 value = &mut granted => return Ok(value),
@@ -142,19 +155,20 @@ impl LockTable {
     /// The circle of waits through `session`, as PostgreSQL's DETAIL describes
     /// it, if there is one.
     fn deadlock(&self, session: SessionId) -> Option<String> {
+        let holder = *self.holder();
         let state = self.state();
         let mut path = vec![session];
-        if !state.reaches(session, &mut path) {
+        if !state.reaches(holder, session, &mut path) {
             return None;
         }
-        let pid = |s: &SessionId| state.pids.get(s).copied().unwrap_or(0);
+        let pid = |s: &SessionId| state.pid(holder, *s);
         let lines: Vec<String> = path
             .windows(2)
             .map(|pair| {
                 let what = state
                     .waiting
                     .get(&pair[0])
-                    .map_or_else(String::new, describe);
+                    .map_or_else(String::new, |(resource, _)| describe(resource));
                 format!(
                     "Process {} waits for {what}; blocked by process {}.",
                     pid(&pair[0]),
@@ -168,13 +182,17 @@ impl LockTable {
     /// The pids of the sessions the session of `pid` waits for
     /// (`pg_blocking_pids`).
     pub(in crate::engine) fn blocking_pids(&self, pid: i32) -> Vec<i32> {
+        let holder = *self.holder();
         let state = self.state();
-        let mut pids: Vec<i32> = state
-            .pids
+        let sessions = state
+            .waiting
             .iter()
+            .map(|(session, (_, p))| (session, p))
+            .chain(state.pids.iter());
+        let mut pids: Vec<i32> = sessions
             .filter(|(_, p)| **p == pid)
-            .flat_map(|(session, _)| state.blockers(*session))
-            .filter_map(|s| state.pids.get(&s).copied())
+            .flat_map(|(session, _)| state.blockers(holder, *session))
+            .map(|s| state.pid(holder, s))
             .collect();
         pids.sort_unstable();
         pids.dedup();
@@ -184,8 +202,9 @@ impl LockTable {
     /// Every advisory lock held or waited for, and the write permit's holder and
     /// waiters, for `pg_locks`: what, whose pid, mode, granted.
     pub(in crate::engine) fn rows(&self) -> Vec<LockRow> {
+        let holder = *self.holder();
         let state = self.state();
-        let pid = |s: &SessionId| state.pids.get(s).copied().unwrap_or(0);
+        let pid = |s: &SessionId| state.pid(holder, *s);
         let mut rows: Vec<LockRow> = state
             .advisory
             .rows()
@@ -197,19 +216,19 @@ impl LockTable {
                 granted,
             })
             .collect();
-        if let Some(holder) = state.permit_holder {
+        if let Some(holder) = holder {
             rows.push(LockRow {
                 advisory: None,
-                pid: pid(&holder),
+                pid: holder.pid,
                 mode: "ExclusiveLock",
                 granted: true,
             });
         }
-        for (session, resource) in &state.waiting {
+        for (resource, waiter) in state.waiting.values() {
             if *resource == Resource::WritePermit {
                 rows.push(LockRow {
                     advisory: None,
-                    pid: pid(session),
+                    pid: *waiter,
                     mode: "ExclusiveLock",
                     granted: false,
                 });
@@ -229,11 +248,24 @@ pub(in crate::engine) struct LockRow {
 }
 
 impl State {
+    /// The pid of `session`, the permit's holder's included.
+    fn pid(&self, holder: Option<Locker>, session: SessionId) -> i32 {
+        match holder {
+            Some(holder) if holder.session == session => holder.pid,
+            _ => self
+                .waiting
+                .get(&session)
+                .map(|(_, pid)| *pid)
+                .or_else(|| self.pids.get(&session).copied())
+                .unwrap_or(0),
+        }
+    }
+
     /// The sessions `session` waits for now.
-    fn blockers(&self, session: SessionId) -> Vec<SessionId> {
-        match self.waiting.get(&session) {
-            Some(Resource::WritePermit) => self
-                .permit_holder
+    fn blockers(&self, holder: Option<Locker>, session: SessionId) -> Vec<SessionId> {
+        match self.waiting.get(&session).map(|(resource, _)| resource) {
+            Some(Resource::WritePermit) => holder
+                .map(|h| h.session)
                 .filter(|holder| *holder != session)
                 .into_iter()
                 .collect(),
@@ -246,11 +278,16 @@ impl State {
 
     /// Whether following waits from the end of `path` leads back to `target`;
     /// `path` then holds the circle, `target` at both ends.
-    fn reaches(&self, target: SessionId, path: &mut Vec<SessionId>) -> bool {
+    fn reaches(
+        &self,
+        holder: Option<Locker>,
+        target: SessionId,
+        path: &mut Vec<SessionId>,
+    ) -> bool {
         let Some(&last) = path.last() else {
             return false;
         };
-        for next in self.blockers(last) {
+        for next in self.blockers(holder, last) {
             if next == target {
                 path.push(next);
                 return true;
@@ -259,7 +296,7 @@ impl State {
                 continue;
             }
             path.push(next);
-            if self.reaches(target, path) {
+            if self.reaches(holder, target, path) {
                 return true;
             }
             path.pop();
@@ -338,10 +375,13 @@ mod tests {
         assert!(table.advisory(b, |locks| locks.try_acquire(2, key(9))));
         {
             let mut state = table.state();
-            state.waiting.insert(1, Resource::Advisory(key(9)));
+            state.waiting.insert(1, (Resource::Advisory(key(9)), 101));
         }
         assert!(table.deadlock(1).is_none(), "b waits for nothing yet");
-        table.state().waiting.insert(2, Resource::WritePermit);
+        table
+            .state()
+            .waiting
+            .insert(2, (Resource::WritePermit, 102));
         let detail = table.deadlock(1).expect("a circle");
         assert!(detail.contains("Process 101 waits for ExclusiveLock on advisory lock [0,0,9,1]; blocked by process 102."), "{detail}");
         assert!(detail.contains("Process 102 waits for ExclusiveLock on the database's write lock; blocked by process 101."), "{detail}");

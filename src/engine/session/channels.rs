@@ -4,6 +4,7 @@
 //! the session's inbox, which its front end empties.
 
 use std::sync::Arc;
+use std::sync::atomic::Ordering;
 
 use super::state::{Session, TransactionState};
 use crate::engine::notifications::{Inbox, Pending};
@@ -12,8 +13,10 @@ use crate::error::{Error, ErrorKind};
 use crate::sql::{CommandKind, NotifyCommand};
 
 impl Session {
-    /// The session's notifications, for its front end to deliver.
-    pub fn notifications(&self) -> Arc<Inbox> {
+    /// Lets the session LISTEN, and gives its front end the inbox its
+    /// notifications arrive in, to deliver them.
+    pub fn enable_notifications(&mut self) -> Arc<Inbox> {
+        self.can_listen = true;
         self.engine.shared.notifier.inbox(self.served.session)
     }
 
@@ -69,10 +72,21 @@ impl Session {
                 .notifier
                 .commit(locker.session, locker.pid, pending);
         }
-        self.engine
-            .shared
-            .locks
-            .transaction_ended(self.served.session);
+        self.release_transaction_locks();
+    }
+
+    /// Gives back the advisory locks the transaction took, if it took any.
+    pub(super) fn release_transaction_locks(&self) {
+        if self
+            .served
+            .took_transaction_locks
+            .swap(false, Ordering::AcqRel)
+        {
+            self.engine
+                .shared
+                .locks
+                .transaction_ended(self.served.session);
+        }
     }
 
     /// The channels the session listens on (`pg_listening_channels()`).

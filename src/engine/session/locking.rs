@@ -96,7 +96,7 @@ impl Session {
             let limits = WaitLimits {
                 control: self.control.control(),
                 timeout,
-                deadlock_timeout,
+                deadlock_timeout: Some(deadlock_timeout),
             };
             let waited = locks
                 .wait(locker, Resource::Advisory(request), granted, limits)

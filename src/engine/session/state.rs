@@ -14,6 +14,7 @@
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 use tokio::sync::OwnedSemaphorePermit;
@@ -97,7 +98,8 @@ pub struct Session {
     /// LISTEN, UNLISTEN and NOTIFY of the open transaction, applied at its commit.
     pub(super) channels: Pending,
     /// Whether LISTEN may be used: its notifications need a connection to
-    /// arrive on (the PostgreSQL front end's), not a request.
+    /// arrive on (the PostgreSQL front end's), not a request; the notifier
+    /// keeps an inbox for the session then.
     pub(super) can_listen: bool,
     /// Counts `conn` as held (see `Engine::has_free_connection`).
     pub(super) holding: Option<Holding>,
@@ -253,12 +255,6 @@ impl Session {
         }
     }
 
-    /// Lets the session LISTEN: its front end delivers notifications (see
-    /// [`Session::notifications`]).
-    pub fn allow_listen(&mut self) {
-        self.can_listen = true;
-    }
-
     /// Switches the session to SQLite's rule for errors in a transaction (the
     /// failed statement alone is undone), for clients that expect SQLite's
     /// behaviour rather than PostgreSQL's (Hrana).
@@ -355,9 +351,15 @@ impl Drop for Session {
             && self.snapshot.as_ref().is_none_or(|s| s.conn.is_none());
         self.snapshot = None;
         self.release_write();
+        // Only a session that took advisory locks, or could listen, left
+        // anything in the lock table or the notifier.
         let session = self.served.session;
-        self.engine.shared.locks.session_ended(session);
-        self.engine.shared.notifier.session_ended(session);
+        if self.served.took_advisory_locks.load(Ordering::Acquire) {
+            self.engine.shared.locks.session_ended(session);
+        }
+        if self.can_listen {
+            self.engine.shared.notifier.session_ended(session);
+        }
         match self.conn.take() {
             Some(conn) if conn.changed() => conn.discard(),
             Some(conn) if !own_in_transaction => self.engine.park(conn),

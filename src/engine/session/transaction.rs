@@ -286,10 +286,7 @@ impl Session {
             self.local_read = None;
             self.snapshot = None;
             self.release_write();
-            self.engine
-                .shared
-                .locks
-                .transaction_ended(self.served.session);
+            self.release_transaction_locks();
         }
     }
 
@@ -329,10 +326,7 @@ impl Session {
         self.isolation = Isolation::ReadCommitted;
         self.began_work = false;
         self.savepoints.clear();
-        self.engine
-            .shared
-            .locks
-            .transaction_ended(self.served.session);
+        self.release_transaction_locks();
         self.settings.lock().end_transaction(committed);
     }
 
@@ -365,10 +359,12 @@ impl Session {
                     .unwrap_or(std::time::Duration::from_secs(1)),
             )
         };
+        // Only a session holding advisory locks can close a circle of waits.
+        let may_deadlock = self.served.took_advisory_locks.load(Ordering::Acquire);
         let limits = WaitLimits {
             control: self.control.control(),
             timeout: Some(timeout),
-            deadlock_timeout,
+            deadlock_timeout: may_deadlock.then_some(deadlock_timeout),
         };
         let acquired = self
             .engine
