@@ -15,6 +15,7 @@
 //! queue is full, and the notifications already queued stay.
 
 use std::collections::{HashMap, HashSet, VecDeque};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use tokio::sync::Notify;
@@ -60,6 +61,9 @@ struct State {
 pub struct Inbox {
     queue: Mutex<Queue>,
     arrived: Notify,
+    /// Whether the session ever listened: until then nothing can arrive, and
+    /// its front end need not wait for anything.
+    listened: AtomicBool,
 }
 
 #[derive(Debug, Default)]
@@ -69,6 +73,11 @@ struct Queue {
 }
 
 impl Inbox {
+    /// Whether notifications may arrive: the session has listened.
+    pub fn may_receive(&self) -> bool {
+        self.listened.load(Ordering::Acquire)
+    }
+
     /// The notifications queued so far, oldest first.
     pub fn take(&self) -> Vec<Notification> {
         let mut queue = self.queue.lock().unwrap_or_else(PoisonError::into_inner);
@@ -216,7 +225,12 @@ impl Notifier {
             match (channel, listen) {
                 (Some(channel), true) => {
                     state.channels.entry(channel).or_default().insert(session);
-                    state.listeners.entry(session).or_default();
+                    state
+                        .listeners
+                        .entry(session)
+                        .or_default()
+                        .listened
+                        .store(true, Ordering::Release);
                 }
                 (Some(channel), false) => {
                     if let Some(sessions) = state.channels.get_mut(&channel) {

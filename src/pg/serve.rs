@@ -283,7 +283,8 @@ async fn message_loop(
                     }
                     message = socket.next() => message,
                     // An idle listener gets its notifications at once.
-                    () = connection.notifications.arrived(), if !starting => {
+                    () = connection.notifications.arrived(),
+                        if !starting && connection.notifications.may_receive() => {
                         if connection.idle().await {
                             for notification in connection.notifications.take() {
                                 if socket.feed(notification_message(notification)).await.is_err() {
