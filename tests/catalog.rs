@@ -409,7 +409,7 @@ async fn postgres_dialect(cache: &str) {
     assert_eq!(
         stdout(&out),
         "CREATE TABLE\nCREATE TABLE\nCREATE TABLE\nCOMMENT\n1|10.50|t\nINSERT 0 1\n2\nINSERT 0 1\n11.50\nINSERT 0 1\n1\nINSERT 0 1\n\
-a@x.org\ntab\there|x1|43|2.5|2|1\n1\nTRUNCATE TABLE\nDROP TABLE\n0\n"
+a@x.org\ntab\there|x1|43|2.5|2|t\n1\nTRUNCATE TABLE\nDROP TABLE\n0\n"
     );
 }
 

@@ -180,11 +180,11 @@ async fn psql_copy_csv_file(cache: &str) {
 const SAMPLE: &str = "
 CREATE TABLE t (id int, note text, data bytea, ok boolean, f double precision);
 INSERT INTO t VALUES
-  (1, 'tab' || char(9) || 'here', x'00ff', 1, 1.5),
-  (2, 'line' || char(10) || 'break\\back' || char(13), NULL, 0, 1e20),
-  (3, NULL, x'', NULL, 0.1),
-  (4, ' sp ,\"q\"', x'616263', 1, -2.5e-7),
-  (5, '', NULL, NULL, 9e999);
+  (1, E'tab\\there', '\\x00ff', true, 1.5),
+  (2, E'line\\nbreak\\\\back\\r', NULL, false, 1e20),
+  (3, NULL, '\\x', NULL, 0.1),
+  (4, ' sp ,\"q\"', '\\x616263', true, -2.5e-7),
+  (5, '', NULL, NULL, 'Infinity');
 ";
 
 /// `\copy t to stdout` as PostgreSQL 15 prints it.

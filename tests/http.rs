@@ -12,7 +12,8 @@ in_both_cache_modes!(
     failed_batches_leave_nothing,
     health_and_version,
     more_clients_than_connections,
-    read_only_transactions_and_channels
+    read_only_transactions_and_channels,
+    sqlite_semantics_over_http
 );
 
 const SEED: &str = r#"{ "statements": [{"q" : "SELECT * FROM t"}] }"#;
@@ -174,6 +175,7 @@ async fn health_and_version(cache: &str) {
         .filter_map(|o| o.as_str())
         .collect();
     assert!(options.contains(&"DEFAULT_MEMSTATUS=0"), "{options:?}");
+    assert!(options.contains(&"ENABLE_MATH_FUNCTIONS"), "{options:?}");
     assert!(
         !options.contains(&"ENABLE_MEMORY_MANAGEMENT"),
         "{options:?}"
@@ -274,4 +276,39 @@ async fn read_only_transactions_and_channels(cache: &str) {
         )
         .await;
     assert!(out[0]["results"].is_object(), "{out}");
+}
+
+/// The HTTP API keeps SQLite's meaning, which libsql clients expect; the
+/// PostgreSQL port reads the same text as PostgreSQL does.
+async fn sqlite_semantics_over_http(cache: &str) {
+    let server = TestServer::start(cache, &[]);
+    server.http_query("CREATE TABLE n (x int, s text)").await;
+    server
+        .http_query("INSERT INTO n VALUES (NULL, 'Abc'), (1, 'abc')")
+        .await;
+    let sql = "SELECT 'abc' LIKE 'ABC', 1 / 0, 'b' > 'B', upper('é'), 2147483647 + 1";
+    assert_eq!(
+        server.http_query(sql).await["rows"],
+        json!([[1, null, 1, "é", 2147483648_i64]])
+    );
+    assert_eq!(
+        server.http_query("SELECT x FROM n ORDER BY x").await["rows"],
+        json!([[null], [1]])
+    );
+    let out = server.psql(&["-At", "-c", sql]);
+    assert!(
+        !out.status.success(),
+        "1/0 is an error on the PostgreSQL port"
+    );
+    let out = server.psql(&[
+        "-At",
+        "-c",
+        "SELECT 'abc' LIKE 'ABC', 'b' > 'B', upper('é'), 2147483647::int8 + 1",
+        "-c",
+        "SELECT x FROM n ORDER BY x",
+    ]);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "f|t|É|2147483648\n1\n\n"
+    );
 }

@@ -17,7 +17,7 @@ async fn create_insert_select_with_types(cache: &str) {
         "-c",
         "CREATE TABLE items (id integer PRIMARY KEY, name text NOT NULL, price real, qty bigint, data blob, ok boolean)",
         "-c",
-        "INSERT INTO items VALUES (1, 'apple', 1.25, 10, x'00ff', 1), (2, 'pear', NULL, 5000000000, NULL, 0)",
+        "INSERT INTO items VALUES (1, 'apple', 1.25, 10, x'00ff', true), (2, 'pear', NULL, 5000000000, NULL, false)",
         "-c",
         "SELECT * FROM items ORDER BY id",
         "-c",

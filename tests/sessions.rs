@@ -174,7 +174,7 @@ async fn a_long_query_does_not_hold_up_others(cache: &str) {
         assert_eq!(status, 200);
         let (client, _conn) = server.connect().await;
         let row = client.query_one("SELECT 1", &[]).await.unwrap();
-        assert_eq!(row.get::<_, i64>(0), 1);
+        assert_eq!(row.get::<_, i32>(0), 1);
     }
     assert!(
         !query.is_finished(),
@@ -284,7 +284,7 @@ async fn malformed_bytes_never_crash_the_server() {
     }
     let (client, _conn) = server.connect().await;
     let row = client.query_one("SELECT 40 + 2", &[]).await.unwrap();
-    assert_eq!(row.get::<_, i64>(0), 42);
+    assert_eq!(row.get::<_, i32>(0), 42);
     let (status, _) = server.get("/health").await;
     assert_eq!(status, 200);
     // The unknown type, the oversized Query and the truncated Parse (which tripped

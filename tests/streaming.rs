@@ -47,7 +47,7 @@ async fn a_million_rows_stream_in_bounded_memory() {
     let mut last = 0i64;
     while let Some(row) = rows.try_next().await.unwrap() {
         count += 1;
-        last = row.get::<_, i64>(0);
+        last = i64::from(row.get::<_, i32>(0));
     }
     assert_eq!((count, last), (ROWS, ROWS));
     let extended = server.peak_rss_kib();
@@ -98,7 +98,7 @@ async fn rows_come_before_a_later_failure() {
     let (client, _task) = server.connect().await;
     // abs() of the smallest integer overflows: at row 5000 only.
     let sql = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 10000) \
-               SELECT x, abs(-9223372036854775807 - (x = 5000)) FROM c";
+               SELECT x, abs(-9223372036854775807 - (x = 5000)::int) FROM c";
     let messages = client.simple_query_raw(sql).await.unwrap();
     pin_mut!(messages);
     let mut rows = 0;
@@ -188,7 +188,7 @@ async fn a_portal_fetches_in_batches_in_bounded_memory() {
         assert!(rows.len() <= 50_000);
         for row in &rows {
             fetched += 1;
-            assert_eq!(row.get::<_, i64>(0), fetched);
+            assert_eq!(i64::from(row.get::<_, i32>(0)), fetched);
         }
         batches += 1;
         if batches == 2 {

@@ -21,6 +21,7 @@ use super::connection::HeldConnection;
 use super::control::{Controls, StopReason};
 use super::declared_types::DeclaredTypes;
 use super::functions::ServerShared;
+use super::schema::SchemaCache;
 use super::settings::ServerDefaults;
 use super::snapshots::SharedReads;
 use super::{catalog, pool};
@@ -38,7 +39,7 @@ pub struct ServerInfo {
 
 impl ServerInfo {
     /// What SQLite's build lacks of `.cargo/config.toml`'s flags (empty when it has
-    /// them all): each missing flag puts a process-wide mutex on a hot path.
+    /// them all): a process-wide mutex on a hot path, or functions missing.
     pub fn build_defects(&self) -> Vec<&'static str> {
         let has = |option: &str| self.compile_options.iter().any(|o| o == option);
         let mut defects = Vec::new();
@@ -50,6 +51,11 @@ impl ServerInfo {
         if has("ENABLE_MEMORY_MANAGEMENT") {
             defects.push(
                 "built with SQLITE_ENABLE_MEMORY_MANAGEMENT: every page fetch takes a global mutex",
+            );
+        }
+        if !has("ENABLE_MATH_FUNCTIONS") {
+            defects.push(
+                "built without SQLITE_ENABLE_MATH_FUNCTIONS: sqrt(), power(), ln() ... are missing",
             );
         }
         defects
@@ -80,6 +86,8 @@ pub struct Engine {
     /// misses a commit once it is more (see `session::isolation`).
     pub(super) commits: AtomicU64,
     pub(super) declared_types: DeclaredTypes,
+    /// The relations the PostgreSQL port reads statements against.
+    pub(super) schema: SchemaCache,
     info: ServerInfo,
     pub(super) write_wait: Duration,
     pub(super) allow_attach: bool,
@@ -132,6 +140,7 @@ impl Engine {
             shared,
             commits: AtomicU64::new(0),
             declared_types: DeclaredTypes::default(),
+            schema: SchemaCache::default(),
             info,
             write_wait: config.busy_timeout(),
             allow_attach: config.allow_attach,

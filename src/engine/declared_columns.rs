@@ -1,10 +1,12 @@
 //! Result columns typed by what the statement's translation knows: SQLite
 //! types a column only by the table column it reads, so an array the dialect
 //! translation built (`array_agg`) would go out as text, and
-//! drivers read it as a list only when it is announced as an array type.
-//! `Statement::column_types` names those types; they apply to columns that
-//! SQLite left without a declared type, both when a statement is described and
-//! when its rows go to a sink. SQLite's booleans are 0 and 1: a `bool[]`'s
+//! drivers read it as a list only when it is announced as an array type; and
+//! on the PostgreSQL port every expression has PostgreSQL's type (`x::int8`
+//! of an `integer` column is `int8`, `a > b` is `bool`).
+//! `Statement::column_types` names those types; where it names one, it stands
+//! over SQLite's declared type, both when a statement is described and when
+//! its rows go to a sink. SQLite's booleans are 0 and 1: a `bool[]`'s
 //! elements are written as PostgreSQL writes them, `t` and `f`.
 
 use std::future::Future;
@@ -20,8 +22,8 @@ pub(super) fn declared(columns: &[Column], types: &[Option<&'static str>]) -> Ve
     columns
         .iter()
         .zip(types.iter().chain(std::iter::repeat(&None)))
-        .map(|(column, ty)| match (&column.decltype, ty) {
-            (None, Some(ty)) => Column {
+        .map(|(column, ty)| match ty {
+            Some(ty) => Column {
                 decltype: Some(Arc::from(*ty)),
                 ..column.clone()
             },
@@ -74,7 +76,7 @@ impl<S: ResultSink> ResultSink for DeclaredColumns<'_, S> {
             .iter()
             .zip(self.types)
             .enumerate()
-            .filter(|(_, (column, ty))| column.decltype.is_none() && **ty == Some("_bool"))
+            .filter(|(_, (_, ty))| **ty == Some("_bool"))
             .map(|(i, _)| i)
             .collect();
         self.sink.columns(&Arc::new(declared(columns, self.types)))
@@ -120,7 +122,7 @@ mod tests {
     }
 
     #[test]
-    fn declared_types_fill_only_untyped_columns() {
+    fn declared_types_stand_over_sqlite_ones() {
         let column = |name: &str, decltype: Option<&str>| Column {
             name: name.to_owned(),
             decltype: decltype.map(Arc::from),
@@ -131,7 +133,7 @@ mod tests {
             column("b", None),
             column("c", None),
         ];
-        let typed = declared(&columns, &[Some("_text"), Some("_bool")]);
+        let typed = declared(&columns, &[None, Some("_bool")]);
         assert_eq!(typed[0].decltype.as_deref(), Some("int"));
         assert_eq!(typed[1].decltype.as_deref(), Some("_bool"));
         assert_eq!(typed[2].decltype, None);

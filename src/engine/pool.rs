@@ -188,6 +188,11 @@ async fn roll_back_leftover(conn: &mut SqliteConnection) -> Result<bool, sqlx::E
 /// objects a client made (tables, views, triggers; the emulated catalog's tables
 /// are made again on first use) and every per-connection PRAGMA a client can
 /// change, set back to the server's configuration or SQLite's default.
+///
+/// Not `case_sensitive_like`: setting it, even to its default, replaces
+/// SQLite's LIKE with one that is not deterministic, which no partial index or
+/// generated column may then use ("malformed database schema"); a connection
+/// whose session set it is closed, not reset (see `access`).
 #[derive(Debug, Clone)]
 pub(super) struct Reset {
     pragmas: Arc<str>,
@@ -221,7 +226,6 @@ impl Reset {
              PRAGMA ignore_check_constraints = OFF;
              PRAGMA legacy_alter_table = OFF;
              PRAGMA writable_schema = OFF;
-             PRAGMA case_sensitive_like = OFF;
              PRAGMA analysis_limit = 0;
              PRAGMA threads = 0;
              SELECT count(*) FROM main.sqlite_schema;",

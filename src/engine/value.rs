@@ -31,3 +31,82 @@ impl Value {
         }
     }
 }
+
+/// A float8 as PostgreSQL prints it: the shortest digits that read back the
+/// same, with an exponent outside 1e-4 .. 1e15, `Infinity`, `NaN`.
+pub fn write_float8(out: &mut impl std::fmt::Write, f: f64) -> std::fmt::Result {
+    write_shortest(
+        out,
+        f,
+        f.abs(),
+        1e15,
+        format_args!("{f}"),
+        format_args!("{f:e}"),
+    )
+}
+
+/// A float4 as PostgreSQL prints it: the shortest digits of the float4, with an
+/// exponent outside 1e-4 .. 1e6.
+pub fn write_float4(out: &mut impl std::fmt::Write, f: f32) -> std::fmt::Result {
+    let wide = f64::from(f);
+    write_shortest(
+        out,
+        wide,
+        wide.abs(),
+        1e6,
+        format_args!("{f}"),
+        format_args!("{f:e}"),
+    )
+}
+
+fn write_shortest(
+    out: &mut impl std::fmt::Write,
+    f: f64,
+    magnitude: f64,
+    exponent_from: f64,
+    plain: std::fmt::Arguments,
+    scientific: std::fmt::Arguments,
+) -> std::fmt::Result {
+    if f.is_nan() {
+        out.write_str("NaN")
+    } else if f.is_infinite() {
+        out.write_str(if f > 0.0 { "Infinity" } else { "-Infinity" })
+    } else if f == 0.0 || (1e-4..exponent_from).contains(&magnitude) {
+        out.write_fmt(plain)
+    } else {
+        let sci = scientific.to_string();
+        let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
+        let exp: i32 = exp.parse().unwrap_or(0);
+        let sign = if exp < 0 { '-' } else { '+' };
+        write!(out, "{mantissa}e{sign}{:02}", exp.abs())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn floats_print_as_postgres_prints_them() {
+        let text = |f: f64| {
+            let mut s = String::new();
+            write_float8(&mut s, f).unwrap();
+            s
+        };
+        assert_eq!(text(0.1 + 0.2), "0.30000000000000004");
+        assert_eq!(text(1e20), "1e+20");
+        assert_eq!(text(-1.5e-7), "-1.5e-07");
+        assert_eq!(text(100.0), "100");
+        assert_eq!(text(f64::NEG_INFINITY), "-Infinity");
+        let text4 = |f: f32| {
+            let mut s = String::new();
+            write_float4(&mut s, f).unwrap();
+            s
+        };
+        assert_eq!(text4(7.8), "7.8");
+        assert_eq!(text4(123456.0), "123456");
+        assert_eq!(text4(1234567.0), "1.234567e+06");
+        assert_eq!(text4(4567890123456789.0), "4.56789e+15");
+        assert_eq!(text4(0.00001), "1e-05");
+    }
+}

@@ -125,13 +125,46 @@ pub fn error_info(error: &Error) -> ErrorInfo {
         ErrorKind::AdminShutdown => "FATAL",
         _ => "ERROR",
     };
-    let mut info = ErrorInfo::new(
-        severity.to_owned(),
-        sqlstate(error).to_owned(),
-        error.message.clone(),
-    );
+    let message = match error.kind {
+        ErrorKind::Sqlite { .. } => {
+            postgres_message(&error.message).unwrap_or_else(|| error.message.clone())
+        }
+        _ => error.message.clone(),
+    };
+    let mut info = ErrorInfo::new(severity.to_owned(), sqlstate(error).to_owned(), message);
     info.detail.clone_from(&error.detail);
     info
+}
+
+/// PostgreSQL's words for what SQLite says in its own (`no such table: t` is
+/// `relation "t" does not exist`); `None` where they are the same.
+fn postgres_message(message: &str) -> Option<String> {
+    if let Some(name) = message.strip_prefix("no such table: ") {
+        let name = name.strip_prefix("main.").unwrap_or(name);
+        return Some(format!("relation \"{name}\" does not exist"));
+    }
+    if let Some(name) = message.strip_prefix("no such column: ") {
+        return Some(match name.contains('.') {
+            true => format!("column {name} does not exist"),
+            false => format!("column \"{name}\" does not exist"),
+        });
+    }
+    if let Some(name) = message.strip_prefix("ambiguous column name: ") {
+        return Some(format!("column reference \"{name}\" is ambiguous"));
+    }
+    if let Some(name) = message.strip_prefix("no such function: ") {
+        return Some(format!("function {name} does not exist"));
+    }
+    if let Some(near) = message
+        .strip_prefix("near ")
+        .and_then(|rest| rest.strip_suffix(": syntax error"))
+    {
+        return Some(format!("syntax error at or near {near}"));
+    }
+    if message == "incomplete input" {
+        return Some("syntax error at end of input".into());
+    }
+    None
 }
 
 /// The ErrorResponse fields for a value that could not be put on the wire.
@@ -161,6 +194,23 @@ mod tests {
         let error = Error::sqlite(libsqlite3_sys::SQLITE_ERROR, message);
         assert_eq!(sqlstate(&error), "40P01");
         assert_eq!(error.message, "x");
+    }
+
+    #[test]
+    fn sqlite_words_become_postgres_words() {
+        let message =
+            |text: &str| error_info(&Error::sqlite(libsqlite3_sys::SQLITE_ERROR, text)).message;
+        assert_eq!(message("no such table: t"), "relation \"t\" does not exist");
+        assert_eq!(message("no such column: t.x"), "column t.x does not exist");
+        assert_eq!(message("no such column: x"), "column \"x\" does not exist");
+        assert_eq!(
+            message("near \"selec\": syntax error"),
+            "syntax error at or near \"selec\""
+        );
+        assert_eq!(
+            message("UNIQUE constraint failed: t.id"),
+            "UNIQUE constraint failed: t.id"
+        );
     }
 
     #[test]

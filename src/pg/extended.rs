@@ -31,7 +31,7 @@ use super::reply::{feed, feed_notifications, feed_rows, report_settings, transac
 use super::rows::{Announce, WireRows};
 use crate::engine::{QueryResult, Value};
 use crate::error::Error;
-use crate::sql::{self, Plan};
+use crate::sql::{self, Dialect, Plan};
 
 /// The unnamed statement or portal is the empty name.
 fn name_of(name: &Option<String>) -> String {
@@ -54,8 +54,13 @@ impl ExtendedQueryHandler for PgConnection {
         C::Error: Debug,
         PgWireError: From<<C as Sink<PgWireBackendMessage>>::Error>,
     {
-        self.state.lock().await.identify(client);
-        let statement = sql::parse_single(&message.query).map_err(|e| to_pgwire(&e))?;
+        let statement = {
+            let mut state = self.state.lock().await;
+            state.identify(client);
+            let schema = state.session.schema().await.map_err(|e| to_pgwire(&e))?;
+            sql::parse_single_in(&message.query, Dialect::Postgres(&*schema))
+                .map_err(|e| to_pgwire(&e))?
+        };
         let param_types = message
             .type_oids
             .iter()

@@ -14,15 +14,15 @@
 //!   `copy_decoder`).
 //! - `rows`, `encode` and `reply`: results on their way to the client;
 //!   `errors`: engine errors as ErrorResponses.
-//! - `types`, `numeric`, `datetime` and `uuid`: values in PostgreSQL's wire
-//!   formats; `params` and `param_types`: Bind's parameters and their types.
+//! - `types`, `numeric` and `uuid`: values in PostgreSQL's wire formats (dates
+//!   and times with `sql::datetime`); `params` and `param_types`: Bind's
+//!   parameters and their types.
 
 mod cancel;
 mod connection;
 pub(crate) mod copy_decoder;
 mod copy_in;
 mod copy_out;
-mod datetime;
 mod encode;
 mod errors;
 mod extended;

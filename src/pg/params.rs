@@ -21,9 +21,10 @@ use std::fmt::Write as _;
 use pgwire::api::Type;
 
 use super::numeric::Numeric;
-use super::{datetime, uuid};
+use super::uuid;
 use crate::engine::{Value, format_array, parse_array};
 use crate::error::{Error, ErrorKind};
+use crate::sql::datetime;
 use crate::sql::quote::parse_bool;
 
 /// Which format (0 text, 1 binary) applies to item `i` under PostgreSQL's rule: no

@@ -21,7 +21,7 @@ use super::reply::{feed, feed_notifications, report_settings, transaction_status
 use super::rows::{Announce, WireRows};
 use crate::engine::Value;
 use crate::error::{Error, ErrorKind};
-use crate::sql::{self, Plan, Statement};
+use crate::sql::{self, Dialect, Plan, Statement};
 
 #[async_trait]
 impl SimpleQueryHandler for PgConnection {
@@ -38,7 +38,11 @@ impl SimpleQueryHandler for PgConnection {
         client.set_state(PgWireConnectionState::QueryInProgress);
         let mut state = self.state.lock().await;
         state.identify(client);
-        match sql::parse_batch(&query.query) {
+        let parsed = match state.session.schema().await {
+            Ok(schema) => sql::parse_batch_in(&query.query, Dialect::Postgres(&*schema)),
+            Err(e) => Err(e),
+        };
+        match parsed {
             Ok(statements) if statements.is_empty() => {
                 feed(
                     client,

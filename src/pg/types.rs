@@ -21,8 +21,11 @@ use pgwire::api::Type;
 
 use super::numeric::Numeric;
 use super::params::{element_of, parse_bytea};
-use super::{datetime, uuid};
-use crate::engine::{Column, StorageClass, Value, format_array, parse_array};
+use super::uuid;
+use crate::engine::{
+    Column, StorageClass, Value, format_array, parse_array, write_float4, write_float8,
+};
+use crate::sql::datetime;
 use crate::sql::quote::parse_bool;
 
 /// A result column's PostgreSQL type and type modifier (`atttypmod`: -1 for none;
@@ -168,6 +171,9 @@ pub fn encode_text(buf: &mut BytesMut, value: &Value, ty: &FieldType) {
         Value::Null => {}
         Value::Integer(i) => {
             let _ = write!(Writer(buf), "{i}");
+        }
+        Value::Real(f) if ty.ty == Type::FLOAT4 => {
+            let _ = write_float4(&mut Writer(buf), *f as f32);
         }
         Value::Real(f) => write_float(buf, *f),
         Value::Text(s) => buf.put_slice(s.as_bytes()),
@@ -358,22 +364,9 @@ impl Typed {
     }
 }
 
-/// float8 output as PostgreSQL prints it (shortest exact digits, exponent outside
-/// 1e-4 .. 1e15, `Infinity`, `NaN`).
+/// float8 output as PostgreSQL prints it (see `write_float8`).
 fn write_float(buf: &mut BytesMut, f: f64) {
-    if f.is_nan() {
-        buf.put_slice(b"NaN");
-    } else if f.is_infinite() {
-        buf.put_slice(if f > 0.0 { b"Infinity" } else { b"-Infinity" });
-    } else if f == 0.0 || (1e-4..1e15).contains(&f.abs()) {
-        let _ = write!(Writer(buf), "{f}");
-    } else {
-        let sci = format!("{f:e}");
-        let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
-        let exp: i32 = exp.parse().unwrap_or(0);
-        let sign = if exp < 0 { '-' } else { '+' };
-        let _ = write!(Writer(buf), "{mantissa}e{sign}{:02}", exp.abs());
-    }
+    let _ = write_float8(&mut Writer(buf), f);
 }
 
 fn write_bytea_hex(buf: &mut BytesMut, bytes: &[u8]) {

@@ -7,12 +7,20 @@
 //! then the PostgreSQL dialect translation, then the statement-level rewrites,
 //! and last the parameters are numbered as SQLite numbers them. Texts parsed
 //! lately are not parsed again (see `parsed`).
+//!
+//! On the PostgreSQL port ([`Dialect::Postgres`]) queries and data changes are
+//! first read with PostgreSQL's rules against the schema (see `postgres`);
+//! what that reading leaves alone goes the way above.
 
 use std::sync::Arc;
+
+use sqlparser::dialect::PostgreSqlDialect;
+use sqlparser::parser::Parser;
 
 use super::classify::{self, Action, CommandKind};
 use super::lexer::{Token, tokenize};
 use super::param_numbering::number_params;
+use super::postgres::{self, Catalog};
 use super::row_locks;
 use super::split::split;
 use super::statement::{CursorCommand, Plan, Statement};
@@ -22,25 +30,84 @@ use super::{
 };
 use crate::error::{Error, ErrorKind};
 
+/// Whose meaning a statement has.
+#[derive(Clone, Copy)]
+pub enum Dialect<'c> {
+    /// SQLite's, with PostgreSQL's spellings of it understood (the HTTP front
+    /// ends).
+    Sqlite,
+    /// PostgreSQL's, over the tables and views `Catalog` knows (the
+    /// PostgreSQL port).
+    Postgres(&'c dyn Catalog),
+}
+
 /// Splits a query string into its statements. Empty statements (`;;`, comments) are
 /// dropped; a string with none yields an empty vector.
 pub fn parse_batch(sql: &str) -> Result<Vec<Statement>, Error> {
-    parsed::cached(sql, parse_uncached)
+    parse_batch_in(sql, Dialect::Sqlite)
 }
 
-/// [`parse_batch`] without the texts kept from lately.
-pub(super) fn parse_uncached(sql: &str) -> Result<Vec<Statement>, Error> {
+/// [`parse_batch`] in `dialect`.
+pub fn parse_batch_in(sql: &str, dialect: Dialect) -> Result<Vec<Statement>, Error> {
+    match dialect {
+        Dialect::Sqlite => parsed::cached(sql, None, |sql| parse_uncached(sql, dialect)),
+        Dialect::Postgres(catalog) => parsed::cached(sql, Some(catalog.version()), |sql| {
+            parse_uncached(sql, dialect)
+        }),
+    }
+}
+
+/// [`parse_batch_in`] without the texts kept from lately.
+pub(super) fn parse_uncached(sql: &str, dialect: Dialect) -> Result<Vec<Statement>, Error> {
     let tokens = tokenize(sql);
+    let mut schema_changed = false;
     split(&tokens, sql)
         .into_iter()
-        .map(|range| build(&sql[range.0..range.1], &tokens[range.2..range.3]))
+        .map(|range| {
+            let (text, tokens) = (&sql[range.0..range.1], &tokens[range.2..range.3]);
+            let statement = match (dialect, schema_changed) {
+                // The schema it is to be read against is not there yet: the
+                // statements before it change it. Read when it runs.
+                (Dialect::Postgres(_), true) => {
+                    let statement = build(text, tokens, Dialect::Sqlite)?;
+                    Statement {
+                        read_against: reread(&statement).then(|| (STALE, Arc::from(text))),
+                        ..statement
+                    }
+                }
+                _ => build(text, tokens, dialect)?,
+            };
+            schema_changed |= statement.writes()
+                && !matches!(
+                    statement.kind,
+                    CommandKind::Insert | CommandKind::Update | CommandKind::Delete
+                );
+            Ok(statement)
+        })
         .collect()
+}
+
+/// A schema version no catalog has: a statement read against it is read
+/// again before it runs.
+const STALE: u64 = u64::MAX;
+
+/// Whether PostgreSQL's reading of `statement` depends on the schema.
+fn reread(statement: &Statement) -> bool {
+    matches!(
+        statement.kind,
+        CommandKind::Select | CommandKind::Insert | CommandKind::Update | CommandKind::Delete
+    ) && statement.plan == Plan::Single
 }
 
 /// Parses a query string that must hold at most one statement (extended protocol,
 /// prepared statements). `None` is the empty query.
 pub fn parse_single(sql: &str) -> Result<Option<Statement>, Error> {
-    let mut statements = parse_batch(sql)?;
+    parse_single_in(sql, Dialect::Sqlite)
+}
+
+/// [`parse_single`] in `dialect`.
+pub fn parse_single_in(sql: &str, dialect: Dialect) -> Result<Option<Statement>, Error> {
+    let mut statements = parse_batch_in(sql, dialect)?;
     match statements.len() {
         0 => Ok(None),
         1 => Ok(statements.pop()),
@@ -54,7 +121,7 @@ pub fn parse_single(sql: &str) -> Result<Option<Statement>, Error> {
 /// Classifies one statement, translates what SQLite does not speak and rewrites
 /// `$N` to `?N`. `tokens` are positioned in the whole batch; `text` is this
 /// statement alone.
-fn build(text: &str, tokens: &[Token]) -> Result<Statement, Error> {
+fn build(text: &str, tokens: &[Token], dialect: Dialect) -> Result<Statement, Error> {
     let base = tokens.first().map_or(0, |t| t.start);
     let tokens: Vec<Token> = tokens
         .iter()
@@ -68,21 +135,32 @@ fn build(text: &str, tokens: &[Token]) -> Result<Statement, Error> {
         return Ok(cursor_statement(text, command));
     }
     // A query's row locks are the engine's to take: the rest is the statement.
-    match row_locks::strip(text, &tokens)? {
+    let statement = match row_locks::strip(text, &tokens)? {
         Some((unlocked, lock)) => {
             let tokens = tokenize(&unlocked);
-            let stmt = build_unlocked(&unlocked, &tokens)?;
-            Ok(Statement {
+            let stmt = build_unlocked(&unlocked, &tokens, dialect)?;
+            Statement {
                 row_lock: Some(lock),
                 ..stmt
-            })
+            }
         }
-        None => build_unlocked(text, &tokens),
-    }
+        None => build_unlocked(text, &tokens, dialect)?,
+    };
+    // What PostgreSQL's reading of it depends on.
+    let read_against = match dialect {
+        Dialect::Postgres(catalog) if reread(&statement) => {
+            Some((catalog.version(), Arc::from(text)))
+        }
+        _ => None,
+    };
+    Ok(Statement {
+        read_against,
+        ..statement
+    })
 }
 
 /// [`build`] of a statement without row locks.
-fn build_unlocked(text: &str, tokens: &[Token]) -> Result<Statement, Error> {
+fn build_unlocked(text: &str, tokens: &[Token], dialect: Dialect) -> Result<Statement, Error> {
     let tokens = tokens.to_vec();
     let shape = classify::classify(text, &tokens)?;
     if shape.action == Action::Begin {
@@ -143,6 +221,15 @@ fn build_unlocked(text: &str, tokens: &[Token]) -> Result<Statement, Error> {
             ..statement(sql.into(), &shape, 0, Plan::Single)
         });
     }
+    if let Dialect::Postgres(catalog) = dialect
+        && matches!(
+            shape.kind,
+            CommandKind::Select | CommandKind::Insert | CommandKind::Update | CommandKind::Delete
+        )
+        && let Some(statement) = read_as_postgres(text, &shape, catalog)?
+    {
+        return Ok(statement);
+    }
     // PostgreSQL dialect first, then the statement-level rewrites (which also
     // apply to what the dialect translation printed).
     let translated = dialect::wants(text, &tokens)
@@ -184,6 +271,57 @@ fn build_unlocked(text: &str, tokens: &[Token]) -> Result<Statement, Error> {
     })
 }
 
+/// A query or data change read with PostgreSQL's rules (see `postgres`), then
+/// through the dialect translation; `None` when that reading leaves it alone
+/// (SQLite's own syntax, what the reading does not handle).
+fn read_as_postgres(
+    text: &str,
+    shape: &classify::Shape,
+    catalog: &dyn Catalog,
+) -> Result<Option<Statement>, Error> {
+    let Ok(mut parsed) = Parser::parse_sql(&PostgreSqlDialect {}, text) else {
+        return Ok(None);
+    };
+    let [ast] = parsed.as_mut_slice() else {
+        return Ok(None);
+    };
+    let Some(translation) = postgres::translate(ast, catalog, &[])? else {
+        return Ok(None);
+    };
+    let mut ast = translation.statement;
+    let Some(translated) = dialect::translate_parsed(&mut ast, None) else {
+        return Ok(None);
+    };
+    if translated.script.is_some() {
+        return Ok(None);
+    }
+    // The reading's types, and the dialect translation's where the reading
+    // cannot type a column.
+    let columns = translation.columns.unwrap_or_default();
+    let mut column_types: Vec<Option<&'static str>> = columns
+        .iter()
+        .map(|c| c.ty.as_ref().and_then(|t| t.name()))
+        .collect();
+    for (i, ty) in translated.column_types.iter().enumerate() {
+        match (column_types.get_mut(i), columns.get(i)) {
+            (Some(slot), Some(column)) if column.opaque => *slot = *ty,
+            (None, None) => column_types.push(*ty),
+            _ => {}
+        }
+    }
+    let column_types = column_types
+        .iter()
+        .any(Option::is_some)
+        .then(|| Arc::from(column_types.as_slice()));
+    let tokens = tokenize(&translated.sql);
+    let (sql, params) = number_params(&translated.sql, &tokens)?;
+    Ok(Some(Statement {
+        catalog: translated.catalog,
+        column_types,
+        ..statement(sql, shape, params, Plan::Single)
+    }))
+}
+
 /// A cursor command as a statement: DECLARE takes its query's parameters and
 /// FETCH returns rows (the cursor's columns).
 fn cursor_statement(text: &str, command: CursorCommand) -> Statement {
@@ -209,6 +347,7 @@ fn cursor_statement(text: &str, command: CursorCommand) -> Statement {
         creates_temp: false,
         row_lock: None,
         waits_for_locks: false,
+        read_against: None,
     }
 }
 
@@ -238,6 +377,7 @@ fn statement(sql: Arc<str>, shape: &classify::Shape, param_count: usize, plan: P
         creates_temp,
         row_lock: None,
         waits_for_locks,
+        read_against: None,
     }
 }
 

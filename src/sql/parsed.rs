@@ -26,23 +26,42 @@ type Texts = HashMap<Box<str>, Vec<Statement>, foldhash::fast::RandomState>;
 struct Generations {
     newer: Texts,
     older: Texts,
+    /// The schema version the texts were read against.
+    schema: u64,
 }
 
 thread_local! {
     static PARSED: RefCell<Generations> = RefCell::new(Generations::default());
+    /// Texts read as PostgreSQL reads them, which depends on the schema:
+    /// kept for one version of it.
+    static PARSED_POSTGRES: RefCell<Generations> = RefCell::new(Generations::default());
 }
 
 /// The statements `parse` gives for `sql`, from this thread's recent texts
-/// when it is one. Only successes are kept.
+/// when it is one. Only successes are kept. `schema`: the version of the
+/// schema the statements are read against, for a reading that depends on it.
 pub(super) fn cached<E>(
     sql: &str,
+    schema: Option<u64>,
     parse: impl FnOnce(&str) -> Result<Vec<Statement>, E>,
 ) -> Result<Vec<Statement>, E> {
     if sql.len() > LONGEST {
         return parse(sql);
     }
-    let found = PARSED.with(|parsed| {
+    let texts = match schema {
+        Some(_) => &PARSED_POSTGRES,
+        None => &PARSED,
+    };
+    let found = texts.with(|parsed| {
         let mut parsed = parsed.borrow_mut();
+        if let Some(version) = schema
+            && parsed.schema != version
+        {
+            *parsed = Generations {
+                schema: version,
+                ..Generations::default()
+            };
+        }
         if let Some(statements) = parsed.newer.get(sql) {
             return Some(statements.clone());
         }
@@ -55,7 +74,7 @@ pub(super) fn cached<E>(
         return Ok(statements);
     }
     let statements = parse(sql)?;
-    PARSED.with(|parsed| {
+    texts.with(|parsed| {
         parsed.borrow_mut().keep(Box::from(sql), statements.clone());
     });
     Ok(statements)
@@ -78,7 +97,8 @@ mod tests {
     fn counting<'a>(calls: &'a Cell<usize>) -> impl Fn(&str) -> Result<Vec<Statement>, ()> + 'a {
         move |sql| {
             calls.set(calls.get() + 1);
-            super::super::parse::parse_uncached(sql).map_err(drop)
+            super::super::parse::parse_uncached(sql, super::super::parse::Dialect::Sqlite)
+                .map_err(drop)
         }
     }
 
@@ -86,8 +106,8 @@ mod tests {
     fn a_text_seen_lately_is_not_parsed_again() {
         let calls = Cell::new(0);
         let parse = counting(&calls);
-        let first = cached("SELECT 1 AS lately", &parse).unwrap();
-        let second = cached("SELECT 1 AS lately", &parse).unwrap();
+        let first = cached("SELECT 1 AS lately", None, &parse).unwrap();
+        let second = cached("SELECT 1 AS lately", None, &parse).unwrap();
         assert_eq!(first, second);
         assert_eq!(calls.get(), 1);
     }
@@ -96,12 +116,12 @@ mod tests {
     fn errors_and_long_texts_are_not_kept() {
         let calls = Cell::new(0);
         let parse = counting(&calls);
-        assert!(cached("SELECT $99999999999", &parse).is_err());
-        assert!(cached("SELECT $99999999999", &parse).is_err());
+        assert!(cached("SELECT $99999999999", None, &parse).is_err());
+        assert!(cached("SELECT $99999999999", None, &parse).is_err());
         assert_eq!(calls.get(), 2);
         let long = format!("SELECT {}1", "1 + ".repeat(LONGEST));
-        cached(&long, &parse).unwrap();
-        cached(&long, &parse).unwrap();
+        cached(&long, None, &parse).unwrap();
+        cached(&long, None, &parse).unwrap();
         assert_eq!(calls.get(), 4);
     }
 
@@ -109,11 +129,11 @@ mod tests {
     fn memory_is_bounded_and_used_texts_stay() {
         let calls = Cell::new(0);
         let parse = counting(&calls);
-        cached("SELECT 'kept'", &parse).unwrap();
+        cached("SELECT 'kept'", None, &parse).unwrap();
         for i in 0..GENERATION * 3 {
-            cached(&format!("SELECT {i}"), &parse).unwrap();
+            cached(&format!("SELECT {i}"), None, &parse).unwrap();
             // Used all along: it moves to each newer generation.
-            cached("SELECT 'kept'", &parse).unwrap();
+            cached("SELECT 'kept'", None, &parse).unwrap();
         }
         assert_eq!(calls.get(), 1 + GENERATION * 3);
         PARSED.with(|parsed| {
@@ -121,7 +141,7 @@ mod tests {
             assert!(parsed.newer.len() <= GENERATION && parsed.older.len() <= GENERATION);
         });
         // Long gone from both generations: parsed again.
-        cached("SELECT 0", &parse).unwrap();
+        cached("SELECT 0", None, &parse).unwrap();
         assert_eq!(calls.get(), 2 + GENERATION * 3);
     }
 }

@@ -111,9 +111,16 @@ fn unescape_e_string(body: &str) -> String {
 /// PostgreSQL's spellings of a boolean (`t`, `true`, `yes`, `on`, `1`, ...), in
 /// any case and with surrounding white space.
 pub fn parse_bool(text: &str) -> Option<bool> {
-    match text.trim().to_ascii_lowercase().as_str() {
-        "t" | "true" | "y" | "yes" | "on" | "1" => Some(true),
-        "f" | "false" | "n" | "no" | "off" | "0" => Some(false),
+    let word = text.trim().to_ascii_lowercase();
+    // Any prefix of `true`, `false`, `yes`, `no`; `on` and `off` need two letters.
+    let prefix = |of: &str| !word.is_empty() && of.starts_with(word.as_str());
+    match word.as_str() {
+        "1" => Some(true),
+        "0" => Some(false),
+        "on" => Some(true),
+        "of" | "off" => Some(false),
+        _ if prefix("true") || prefix("yes") => Some(true),
+        _ if prefix("false") || prefix("no") => Some(false),
         _ => None,
     }
 }

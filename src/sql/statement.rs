@@ -35,9 +35,10 @@ pub struct Statement {
     /// Whether it reads the emulated PostgreSQL catalog, which the engine brings
     /// up to date with the schema before running it.
     pub catalog: bool,
-    /// Declared types for result columns SQLite leaves untyped (the arrays of
-    /// `array_agg`, the expressions of catalog queries), by position; `None`
-    /// when there is none.
+    /// PostgreSQL's types of result columns where the translation knows them
+    /// better than SQLite's declared types (the arrays of `array_agg`, the
+    /// expressions of catalog queries, every expression on the PostgreSQL
+    /// port), by position; `None` when there is none.
     pub column_types: Option<Arc<[Option<&'static str>]>>,
     /// Whether it is a PRAGMA, in any form: it may change its connection.
     pub pragma: bool,
@@ -50,6 +51,11 @@ pub struct Statement {
     /// Whether it calls a function that waits for an advisory lock: it may stop
     /// to wait and run again, so its rows are held until it ends.
     pub waits_for_locks: bool,
+    /// Read with PostgreSQL's rules against this version of the schema (see
+    /// `Catalog::version`), from this text: once the schema is another, the
+    /// text is read again (a statement after a `CREATE TABLE` in the same
+    /// batch, a prepared statement after an `ALTER TABLE`).
+    pub read_against: Option<(u64, Arc<str>)>,
 }
 
 /// How a statement runs on SQLite.

@@ -63,6 +63,12 @@ pub(super) const FUNCTIONS: &[Function] = &[
         array_element,
     ),
     Function::helper(
+        "litewire_array_slice",
+        Args::Fixed(&["text", "int4", "int4"]),
+        Volatility::Immutable,
+        array_slice,
+    ),
+    Function::helper(
         "litewire_record_field",
         Args::Fixed(&["text", "int4"]),
         Volatility::Immutable,
@@ -246,6 +252,32 @@ fn array_element(_: &Call, args: &[Arg]) -> Out {
         },
         None => Out::Null,
     }
+}
+
+/// `litewire_array_slice(array, lower, upper)`: PostgreSQL's `array[lower:upper]`
+/// (a NULL bound is the array's own), counted from 1 again.
+fn array_slice(_: &Call, args: &[Arg]) -> Out {
+    let Some(array) = args[0].text() else {
+        return Out::Null;
+    };
+    let Some((items, first)) = elements(&array) else {
+        return Out::Error(format!("malformed array literal: \"{array}\""));
+    };
+    let bound = |arg: &Arg, default: i64| match arg {
+        Arg::Null => Some(default),
+        other => other.int(),
+    };
+    let last = first + items.len() as i64 - 1;
+    let (Some(lower), Some(upper)) = (bound(&args[1], first), bound(&args[2], last)) else {
+        return Out::Null;
+    };
+    let slice: Vec<Option<String>> = items
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| (lower..=upper).contains(&(first + *i as i64)))
+        .map(|(_, item)| item)
+        .collect();
+    Out::Text(format_array(&slice))
 }
 
 /// `litewire_record_field(record, n)`: the `n`th field (from 1) of a record in

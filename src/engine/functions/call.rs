@@ -56,6 +56,7 @@ impl Arg<'_> {
 pub(in crate::engine) enum Out {
     Null,
     Int(i64),
+    Real(f64),
     Text(String),
     Error(String),
     /// An error with PostgreSQL's SQLSTATE.
@@ -174,6 +175,7 @@ pub(super) unsafe fn set_result(ctx: *mut ffi::sqlite3_context, out: Out) {
         match out {
             Out::Null => ffi::sqlite3_result_null(ctx),
             Out::Int(i) => ffi::sqlite3_result_int64(ctx, i),
+            Out::Real(f) => ffi::sqlite3_result_double(ctx, f),
             Out::Text(s) => ffi::sqlite3_result_text64(
                 ctx,
                 s.as_ptr().cast(),

@@ -1,6 +1,8 @@
 //! PostgreSQL's SQL functions that SQLite lacks, registered on every connection.
 //!
-//! One file per family (settings, sequences, catalog, arrays, strings, uuid),
+//! One file per family (settings, sequences, catalog, arrays, strings, uuid,
+//! and the arithmetic, comparisons and conversions of the PostgreSQL port's
+//! translation),
 //! each a list of definitions with PostgreSQL's argument and result types and
 //! volatility; `registry` registers them all on a connection and lists them in
 //! `pg_proc`. The dialect translation turns PostgreSQL syntax into calls of
@@ -8,10 +10,13 @@
 //! function reaches the state it needs (the session's settings, the sequence
 //! counters) through the connection's context (`context`), not the engine.
 
+mod arithmetic;
 mod arrays;
 mod call;
 mod catalog;
+mod comparisons;
 mod context;
+mod conversions;
 mod definition;
 mod locks;
 mod registry;

@@ -11,14 +11,20 @@ use libsqlite3_sys as ffi;
 use super::call::{Registered, call_scalar, release};
 use super::context::{FunctionContext, ServerShared};
 use super::definition::{Args, Body, Function, Volatility};
-use super::{arrays, catalog, locks, sequences, settings, strings, uuid};
+use super::{
+    arithmetic, arrays, catalog, comparisons, conversions, locks, sequences, settings, strings,
+    uuid,
+};
 use crate::engine::catalog::types::type_oid;
 use crate::sql::quote::literal;
 
 /// Every family's functions.
-fn families() -> [&'static [Function]; 7] {
+fn families() -> [&'static [Function]; 10] {
     [
         settings::FUNCTIONS,
+        arithmetic::FUNCTIONS,
+        comparisons::FUNCTIONS,
+        conversions::FUNCTIONS,
         sequences::FUNCTIONS,
         locks::FUNCTIONS,
         catalog::FUNCTIONS,

@@ -9,7 +9,7 @@ use super::transaction::transaction_aborted;
 use crate::engine::result::{QueryResult, ResultSink};
 use crate::engine::value::Value;
 use crate::error::{Error, ErrorKind};
-use crate::sql::{Action, CommandKind, Statement};
+use crate::sql::{self, Action, CommandKind, Dialect, Statement};
 
 impl Session {
     /// Runs one statement with its parameters (`?1..?N`) and collects its result.
@@ -55,6 +55,24 @@ impl Session {
                 params.len()
             )));
         }
+        let reread;
+        let stmt = match &stmt.read_against {
+            Some((version, text))
+                if *version != self.schema_generation()
+                    && self.state != TransactionState::Failed =>
+            {
+                // Read against a schema that has changed since: read again.
+                let schema = self.schema().await?;
+                match sql::parse_single_in(text, Dialect::Postgres(&*schema))? {
+                    Some(fresh) => {
+                        reread = fresh;
+                        &reread
+                    }
+                    None => stmt,
+                }
+            }
+            _ => stmt,
+        };
         let control = self.control.control().clone();
         control.start(self.deadline());
         let result = self

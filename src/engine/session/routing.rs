@@ -202,6 +202,9 @@ impl Session {
             )
         {
             engine.declared_types.invalidate();
+            // Again when the transaction ends: what was read of the schema
+            // meanwhile may miss this change, or hold one rolled back.
+            self.changed_schema = true;
         }
         result
     }

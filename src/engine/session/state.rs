@@ -28,6 +28,7 @@ use crate::engine::functions::ServedSession;
 use crate::engine::identity::SessionIdentity;
 use crate::engine::notifications::Pending;
 use crate::engine::result::Column;
+use crate::engine::schema::{self, SchemaCatalog};
 use crate::engine::sequences::SessionValues;
 use crate::engine::settings::{Settings, SharedSettings};
 use crate::engine::snapshots::SharedRead;
@@ -88,6 +89,9 @@ pub struct Session {
     /// Whether the open transaction has run a statement that reads or writes
     /// (its isolation level can no longer change).
     pub(super) began_work: bool,
+    /// The schema changed in the transaction running now (see
+    /// `end_transaction`).
+    pub(super) changed_schema: bool,
     /// The open transaction's savepoints, oldest first.
     pub(super) savepoints: Vec<String>,
     /// A REPEATABLE READ or SERIALIZABLE transaction's snapshot, from its first
@@ -242,6 +246,7 @@ impl Session {
             isolation: Isolation::ReadCommitted,
             deferrable: false,
             began_work: false,
+            changed_schema: false,
             savepoints: Vec::new(),
             snapshot: None,
             served: served.clone(),
@@ -308,6 +313,24 @@ impl Session {
     /// types described under another value may be stale.
     pub fn schema_generation(&self) -> u64 {
         self.engine.declared_types.generation()
+    }
+
+    /// The tables and views statements are read against on the PostgreSQL
+    /// port, as of the current schema generation.
+    pub async fn schema(&mut self) -> Result<Arc<SchemaCatalog>, Error> {
+        let generation = self.engine.declared_types.generation();
+        if let Some(catalog) = self.engine.schema.get(generation) {
+            return Ok(catalog);
+        }
+        // Inside a transaction that writes, the schema read may not be
+        // committed yet: it is this session's alone.
+        let uncommitted = self.write.as_ref().is_some_and(|w| w.transaction);
+        let conn = self.connection().await?;
+        let catalog = Arc::new(schema::read(conn, generation).await?);
+        if !uncommitted {
+            self.engine.schema.keep(catalog.clone());
+        }
+        Ok(catalog)
     }
 
     /// Ends the session: rolls back an open transaction and returns the connection.

@@ -310,6 +310,9 @@ impl Session {
 
     pub(super) fn end_transaction(&mut self, committed: bool) {
         self.state = TransactionState::Idle;
+        if std::mem::take(&mut self.changed_schema) {
+            self.engine.declared_types.invalidate();
+        }
         // Portals end with their transaction, as in PostgreSQL.
         self.cursors.clear();
         self.named_cursors.end_transaction(committed);

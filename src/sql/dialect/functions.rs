@@ -110,8 +110,8 @@ pub(super) fn function_call(function: &Function) -> Option<Replacement> {
             ))
         }
         ("pg_partition_ancestors", 1) => plain(format!("CAST({} AS INTEGER)", arg(0))),
-        ("string_agg", 2) => plain(format!("group_concat({}, {})", arg(0), arg(1))),
-        // Aggregates keep their clauses (`ORDER BY`, `DISTINCT`, `FILTER`).
+        // Aggregates keep their clauses (`ORDER BY`, `DISTINCT`, `FILTER`);
+        // `string_agg` is SQLite's own.
         ("array_agg", 1) => Some(renamed(function, "litewire_array_agg")),
         ("bool_and" | "every", 1) => Some(renamed(function, "min")),
         ("bool_or", 1) => Some(renamed(function, "max")),

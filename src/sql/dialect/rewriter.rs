@@ -17,7 +17,7 @@ use super::set_returning::expand;
 use super::table_factors::{named_values, table_factor};
 use super::type_names::type_name;
 use crate::sql::relations::{self, Contents};
-use crate::sql::syntax_tree::idents;
+use crate::sql::syntax_tree::{idents, is_parameter};
 
 /// Rewrites a statement's syntax tree in place, node by node.
 #[derive(Default)]
@@ -58,8 +58,11 @@ impl VisitorMut for Rewriter {
     /// function's result has no type, so the call is added to an integer `0`.
     fn pre_visit_select(&mut self, select: &mut Select) -> ControlFlow<()> {
         for item in &mut select.projection {
+            // A bare parameter keeps SQLite's name for it (`?1`), by which the
+            // front end types its column as the parameter's.
             if let SelectItem::UnnamedExpr(expr) = item
                 && !matches!(expr, Expr::Identifier(_) | Expr::CompoundIdentifier(_))
+                && !is_parameter(expr)
             {
                 let alias = Ident::with_quote('"', expr_name(expr));
                 *item = SelectItem::ExprWithAlias {

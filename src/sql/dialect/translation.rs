@@ -100,6 +100,13 @@ pub(crate) fn translate(sql: &str) -> Option<Translated> {
     let [ast] = statements.as_mut_slice() else {
         return None;
     };
+    translate_parsed(ast, Some(sql))
+}
+
+/// Translates a statement already parsed (and, on the PostgreSQL port, read
+/// with PostgreSQL's rules); `original` is its text when it was not changed
+/// since. `None` leaves it as written.
+pub(crate) fn translate_parsed(ast: &mut Ast, original: Option<&str>) -> Option<Translated> {
     if let Ast::Query(query) = ast
         && let Some(sql) = known_empty(query)
     {
@@ -144,14 +151,15 @@ pub(crate) fn translate(sql: &str) -> Option<Translated> {
     } else {
         plain_types
     };
-    let sql = match (rewriter.changed, rewriter.catalog) {
-        (true, _) => ast.to_string(),
+    let sql = match (rewriter.changed, rewriter.catalog, original) {
+        (false, true, Some(original)) => original.to_owned(),
         // Unchanged, but it reads catalog relations that must be filled first.
-        (false, true) => sql.to_owned(),
+        (false, true, None) => ast.to_string(),
         // Unchanged, but its columns have types to announce (and the names
-        // PostgreSQL gives them).
-        (false, false) if !column_types.is_empty() => ast.to_string(),
-        (false, false) => return None,
+        // PostgreSQL gives them), or it was read with PostgreSQL's rules.
+        (true, _, _) | (false, false, None) => ast.to_string(),
+        (false, false, Some(_)) if !column_types.is_empty() => ast.to_string(),
+        (false, false, Some(_)) => return None,
     };
     Some(Translated {
         sql,

@@ -1,4 +1,6 @@
-//! Dates and times between SQLite text and PostgreSQL's representations.
+//! Dates and times between SQLite text and PostgreSQL's representations: the
+//! PostgreSQL port reads date and time literals with it, and its wire formats
+//! (`pg::types`, `pg::params`) convert with it.
 //!
 //! SQLite has no date types, so litewire stores dates and times as ISO text that
 //! SQLite's own date functions understand (`2024-01-01`, `10:00:00.5`,

@@ -1,0 +1,217 @@
+//! Arithmetic as PostgreSQL does it, for the PostgreSQL port's translation:
+//! `litewire_arith(op, left, right, type)`. SQLite turns an integer overflow
+//! into a float and a division by zero into NULL; PostgreSQL raises 22003
+//! (`integer out of range`, by the operands' type: int2, int4 or int8) and
+//! 22012 (`division by zero`), for every numeric type.
+
+use super::call::{Arg, Call, Out};
+use super::definition::{Args, Function, Volatility};
+use crate::error::SqlState;
+
+pub(super) const FUNCTIONS: &[Function] = &[
+    Function::helper(
+        "litewire_arith",
+        Args::Fixed(&["text", "any", "any", "text"]),
+        Volatility::Immutable,
+        arith,
+    ),
+    Function::helper(
+        "litewire_rint",
+        Args::Fixed(&["float8"]),
+        Volatility::Immutable,
+        rint,
+    ),
+];
+
+/// `round(float8)`: to the nearest integer, half to even (SQLite's `round`
+/// rounds half away from zero, as PostgreSQL's `round(numeric)` does).
+fn rint(_: &Call, args: &[Arg]) -> Out {
+    match number(&args[0]) {
+        Some(n) => Out::Real(float(n).round_ties_even()),
+        None => Out::Null,
+    }
+}
+
+const DIVISION_BY_ZERO: &str = "22012";
+
+fn fail(code: &str, message: &str) -> Out {
+    Out::Fail(
+        SqlState::parse(code).unwrap_or(SqlState::NUMERIC_VALUE_OUT_OF_RANGE),
+        message.to_owned(),
+    )
+}
+
+/// A number as an operand: an integer, or a float for anything else SQLite
+/// holds (text that reads as a number included, as SQLite reads it).
+#[derive(Clone, Copy)]
+enum Number {
+    Int(i64),
+    Float(f64),
+}
+
+fn number(arg: &Arg) -> Option<Number> {
+    match arg {
+        Arg::Int(i) => Some(Number::Int(*i)),
+        Arg::Real(f) => Some(Number::Float(*f)),
+        Arg::Text(s) => {
+            let s = s.trim();
+            s.parse::<i64>()
+                .map(Number::Int)
+                .or_else(|_| s.parse::<f64>().map(Number::Float))
+                .ok()
+                .or(Some(Number::Int(0)))
+        }
+        Arg::Blob(_) => Some(Number::Int(0)),
+        Arg::Null => None,
+    }
+}
+
+fn float(n: Number) -> f64 {
+    match n {
+        Number::Int(i) => i as f64,
+        Number::Float(f) => f,
+    }
+}
+
+/// `litewire_arith(op, left, right, type)`: `op` one of `+ - * / %`, `type`
+/// the operands' (`int2`, `int4`, `int8`, `numeric`, `float4`, `float8`, or
+/// `unknown` for SQLite's own arithmetic with PostgreSQL's division by zero).
+fn arith(_: &Call, args: &[Arg]) -> Out {
+    let (Arg::Text(op), Some(left), Some(right), Arg::Text(ty)) =
+        (&args[0], number(&args[1]), number(&args[2]), &args[3])
+    else {
+        return Out::Null;
+    };
+    let range = match *ty {
+        "int2" => Some((
+            i64::from(i16::MIN),
+            i64::from(i16::MAX),
+            "smallint out of range",
+        )),
+        "int4" => Some((
+            i64::from(i32::MIN),
+            i64::from(i32::MAX),
+            "integer out of range",
+        )),
+        "int8" => Some((i64::MIN, i64::MAX, "bigint out of range")),
+        _ => None,
+    };
+    let zero = match right {
+        Number::Int(0) => true,
+        Number::Float(f) => f == 0.0,
+        Number::Int(_) => false,
+    };
+    if zero && matches!(*op, "/" | "%") {
+        return fail(DIVISION_BY_ZERO, "division by zero");
+    }
+    match (left, right) {
+        (Number::Int(a), Number::Int(b)) => {
+            let result = match *op {
+                "+" => a.checked_add(b),
+                "-" => a.checked_sub(b),
+                "*" => a.checked_mul(b),
+                "/" if *ty == "numeric" && a % b != 0 => {
+                    return Out::Real(a as f64 / b as f64);
+                }
+                "/" => a.checked_div(b),
+                "%" => Some(a.wrapping_rem(b)),
+                _ => return Out::Error(format!("unknown operator {op}")),
+            };
+            match (result, range) {
+                (Some(n), Some((min, max, message))) if n < min || n > max => {
+                    fail("22003", message)
+                }
+                (Some(n), _) => Out::Int(n),
+                (None, Some((_, _, message))) => fail("22003", message),
+                // numeric and SQLite's own: beyond int8, a float.
+                (None, None) => float_result(op, a as f64, b as f64, ty),
+            }
+        }
+        (a, b) => match range {
+            // An integer column holding a float: PostgreSQL would hold none.
+            Some(_) => float_result(op, float(a), float(b), "numeric"),
+            None => float_result(op, float(a), float(b), ty),
+        },
+    }
+}
+
+fn float_result(op: &str, a: f64, b: f64, ty: &str) -> Out {
+    let result = match op {
+        "+" => a + b,
+        "-" => a - b,
+        "*" => a * b,
+        "/" => a / b,
+        "%" => a % b,
+        _ => return Out::Error(format!("unknown operator {op}")),
+    };
+    if result.is_infinite() && a.is_finite() && b.is_finite() {
+        return match ty {
+            "float4" | "float8" => fail("22003", "value out of range: overflow"),
+            _ => fail("22003", "value overflows numeric format"),
+        };
+    }
+    Out::Real(result)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::call::tests::call;
+    use super::*;
+
+    fn run(op: &str, a: Arg, b: Arg, ty: &str) -> Out {
+        call(arith, &[Arg::Text(op), a, b, Arg::Text(ty)])
+    }
+
+    #[test]
+    fn integers_are_checked_by_their_width() {
+        assert_eq!(run("+", Arg::Int(1), Arg::Int(2), "int4"), Out::Int(3));
+        assert!(
+            matches!(run("+", Arg::Int(2147483647), Arg::Int(1), "int4"),
+            Out::Fail(s, m) if s.as_str() == "22003" && m == "integer out of range")
+        );
+        assert_eq!(
+            run("+", Arg::Int(2147483647), Arg::Int(1), "int8"),
+            Out::Int(2147483648)
+        );
+        assert!(matches!(run("*", Arg::Int(i64::MIN), Arg::Int(-1), "int8"),
+            Out::Fail(_, m) if m == "bigint out of range"));
+        assert!(matches!(run("-", Arg::Int(-32768), Arg::Int(1), "int2"),
+            Out::Fail(_, m) if m == "smallint out of range"));
+        assert_eq!(run("/", Arg::Int(7), Arg::Int(2), "int4"), Out::Int(3));
+        assert_eq!(run("/", Arg::Int(-7), Arg::Int(2), "int4"), Out::Int(-3));
+        assert_eq!(run("%", Arg::Int(-7), Arg::Int(2), "int4"), Out::Int(-1));
+        assert_eq!(
+            run("%", Arg::Int(i64::MIN), Arg::Int(-1), "int8"),
+            Out::Int(0)
+        );
+    }
+
+    #[test]
+    fn division_by_zero_fails_for_every_type() {
+        for ty in ["int4", "numeric", "float8", "unknown"] {
+            assert!(
+                matches!(run("/", Arg::Int(1), Arg::Int(0), ty),
+                Out::Fail(s, m) if s.as_str() == "22012" && m == "division by zero"),
+                "{ty}"
+            );
+        }
+        assert!(matches!(
+            run("%", Arg::Real(1.0), Arg::Real(0.0), "numeric"),
+            Out::Fail(..)
+        ));
+        assert_eq!(run("/", Arg::Null, Arg::Int(0), "int4"), Out::Null);
+    }
+
+    #[test]
+    fn numeric_division_is_not_integer_division() {
+        assert_eq!(
+            run("/", Arg::Int(7), Arg::Int(2), "numeric"),
+            Out::Real(3.5)
+        );
+        assert_eq!(run("/", Arg::Int(8), Arg::Int(2), "numeric"), Out::Int(4));
+        assert!(
+            matches!(run("*", Arg::Real(1e308), Arg::Real(10.0), "float8"),
+            Out::Fail(_, m) if m == "value out of range: overflow")
+        );
+    }
+}

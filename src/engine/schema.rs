@@ -1,0 +1,112 @@
+//! The tables and views of the database file, as the PostgreSQL port's
+//! reading of a statement needs them: each relation's columns in order, with
+//! their types and whether they may hold NULL (see `sql::postgres`).
+//!
+//! Read once per schema generation (see `declared_types`) through the asking
+//! session's connection, and shared by every session until the next change.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use sqlx::{Row, SqliteConnection};
+
+use crate::error::Error;
+use crate::sql::postgres::{Catalog, PgType, RelColumn, Relation};
+
+/// The relations of one schema generation.
+#[derive(Debug, Default)]
+pub struct SchemaCatalog {
+    generation: u64,
+    /// By name in lower case (SQLite's names match without regard to case).
+    relations: HashMap<String, Relation>,
+}
+
+impl Catalog for SchemaCatalog {
+    fn relation(&self, name: &str) -> Option<Relation> {
+        self.relations.get(&name.to_ascii_lowercase()).cloned()
+    }
+
+    fn version(&self) -> u64 {
+        self.generation
+    }
+}
+
+/// The catalog of the latest generation read.
+#[derive(Debug, Default)]
+pub(super) struct SchemaCache(Mutex<Option<Arc<SchemaCatalog>>>);
+
+impl SchemaCache {
+    /// The catalog of `generation`, if it is the one kept.
+    pub(super) fn get(&self, generation: u64) -> Option<Arc<SchemaCatalog>> {
+        let kept = self.0.lock().ok()?;
+        kept.as_ref()
+            .filter(|catalog| catalog.generation == generation)
+            .cloned()
+    }
+
+    pub(super) fn keep(&self, catalog: Arc<SchemaCatalog>) {
+        if let Ok(mut kept) = self.0.lock()
+            && kept
+                .as_ref()
+                .is_none_or(|k| k.generation <= catalog.generation)
+        {
+            *kept = Some(catalog);
+        }
+    }
+}
+
+/// Reads the main schema's tables and views. A relation whose columns
+/// cannot be read (a view over a table dropped since) is left out: the
+/// translation leaves what it is not told of to SQLite.
+pub(super) async fn read(
+    conn: &mut SqliteConnection,
+    generation: u64,
+) -> Result<SchemaCatalog, Error> {
+    let names: Vec<String> = sqlx::query_scalar(
+        "SELECT name FROM sqlite_schema WHERE type IN ('table', 'view') \
+         AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'",
+    )
+    .fetch_all(&mut *conn)
+    .await?;
+    let mut relations = HashMap::with_capacity(names.len());
+    for name in names {
+        if let Ok(columns) = read_columns(conn, &name).await {
+            relations.insert(name.to_ascii_lowercase(), Relation { name, columns });
+        }
+    }
+    Ok(SchemaCatalog {
+        generation,
+        relations,
+    })
+}
+
+/// One relation's columns, in order.
+async fn read_columns(conn: &mut SqliteConnection, name: &str) -> Result<Vec<RelColumn>, Error> {
+    // `hidden` is 1 for a virtual table's hidden column, 2 and 3 for generated
+    // ones (which are columns like any other to a query).
+    let rows = sqlx::query(
+        "SELECT name, type, \"notnull\", pk, hidden, \
+         (SELECT count(*) FROM pragma_table_info(?1) WHERE pk > 0) \
+         FROM pragma_table_xinfo(?1) WHERE hidden <> 1 ORDER BY cid",
+    )
+    .bind(name)
+    .fetch_all(&mut *conn)
+    .await?;
+    rows.iter()
+        .map(|row| {
+            let decl: String = row.try_get::<Option<String>, _>(1)?.unwrap_or_default();
+            let primary_key: i64 = row.try_get(3)?;
+            let key_columns: i64 = row.try_get(5)?;
+            // A one-column `INTEGER PRIMARY KEY` is the rowid: never NULL.
+            let rowid =
+                primary_key == 1 && key_columns == 1 && decl.eq_ignore_ascii_case("integer");
+            Ok(RelColumn {
+                name: row.try_get(0)?,
+                ty: PgType::from_declared(&decl),
+                not_null: row.try_get::<i64, _>(2)? != 0 || rowid,
+                generated: row.try_get::<i64, _>(4)? != 0,
+                primary_key: primary_key > 0,
+            })
+        })
+        .collect()
+}

@@ -1,0 +1,99 @@
+//! Syntax-tree nodes the translation puts in place of PostgreSQL's: calls of
+//! the engine's functions, literals, parenthesised operations. Built as nodes,
+//! not parsed from text: the translation of a statement runs once per text,
+//! but a bulk `INSERT` of a thousand rows builds thousands of them.
+
+use sqlparser::ast::{
+    BinaryOperator, Expr, Function, FunctionArg, FunctionArgExpr, FunctionArgumentList,
+    FunctionArguments, Ident, ObjectName, UnaryOperator, Value,
+};
+
+/// `name(args...)`.
+pub(super) fn call(name: &str, args: Vec<Expr>) -> Expr {
+    Expr::Function(Function {
+        name: ObjectName::from(vec![Ident::new(name)]),
+        uses_odbc_syntax: false,
+        parameters: FunctionArguments::None,
+        args: FunctionArguments::List(FunctionArgumentList {
+            duplicate_treatment: None,
+            args: args
+                .into_iter()
+                .map(|arg| FunctionArg::Unnamed(FunctionArgExpr::Expr(arg)))
+                .collect(),
+            clauses: Vec::new(),
+        }),
+        within_group: Vec::new(),
+        filter: None,
+        null_treatment: None,
+        over: None,
+    })
+}
+
+/// A string literal.
+pub(super) fn string(text: &str) -> Expr {
+    Expr::value(Value::SingleQuotedString(text.to_owned()))
+}
+
+/// A number literal, as SQLite reads it.
+pub(super) fn number(text: impl Into<String>) -> Expr {
+    Expr::value(Value::Number(text.into(), false))
+}
+
+pub(super) fn null() -> Expr {
+    Expr::value(Value::Null)
+}
+
+/// A boolean as SQLite stores it.
+pub(super) fn boolean(value: bool) -> Expr {
+    number(if value { "1" } else { "0" })
+}
+
+/// `(left op right)`.
+pub(super) fn binary(left: Expr, op: BinaryOperator, right: Expr) -> Expr {
+    Expr::Nested(Box::new(Expr::BinaryOp {
+        left: Box::new(left),
+        op,
+        right: Box::new(right),
+    }))
+}
+
+/// `(NOT operand)`.
+pub(super) fn not(operand: Expr) -> Expr {
+    Expr::Nested(Box::new(Expr::UnaryOp {
+        op: UnaryOperator::Not,
+        expr: Box::new(operand),
+    }))
+}
+
+/// `expr` in parentheses, unless it is one node that needs none.
+pub(super) fn nested(expr: Expr) -> Expr {
+    match expr {
+        Expr::Nested(_)
+        | Expr::Identifier(_)
+        | Expr::CompoundIdentifier(_)
+        | Expr::Value(_)
+        | Expr::Function(_) => expr,
+        other => Expr::Nested(Box::new(other)),
+    }
+}
+
+/// A quoted identifier.
+pub(super) fn ident(name: &str) -> Ident {
+    Ident::with_quote('"', name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nodes_print_as_sqlite_reads_them() {
+        let sum = binary(number("1"), BinaryOperator::Plus, string("it's"));
+        assert_eq!(
+            call("litewire_f", vec![sum, null(), boolean(true)]).to_string(),
+            "litewire_f((1 + 'it''s'), NULL, 1)"
+        );
+        assert_eq!(not(nested(number("1"))).to_string(), "(NOT 1)");
+        assert_eq!(ident("a\"b").to_string(), "\"a\"\"b\"");
+    }
+}

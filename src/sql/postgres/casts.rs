@@ -1,0 +1,505 @@
+//! Casts, as PostgreSQL makes them: explicit (`CAST(x AS t)`, `x::t`),
+//! implicit (an operand or argument made the type its operator or function
+//! takes) and in assignment (a value stored into a column of another type).
+//!
+//! SQLite keeps numbers as numbers and everything else as text, so most
+//! widenings need nothing; a conversion that has rules of its own (text read
+//! as a number with PostgreSQL's input rules, a float rounded to an integer, a
+//! narrowing that must fit, a boolean printed as `true`) is the engine's
+//! `litewire_cast(value, from, to)`. An untyped literal is read as its type
+//! here, so `WHERE id = '7'` compares with the number 7 and `'abc'::int` fails
+//! as PostgreSQL fails it (22P02).
+
+use sqlparser::ast::{DataType, Expr};
+
+use super::build::{boolean, call, null, number, string};
+use super::errors::{
+    Result, cannot_cast, datatype_mismatch, invalid_datetime, invalid_input, invalid_parameter,
+    out_of_range,
+};
+use super::translator::{Translator, Typed, Untyped};
+use super::types::{Category, PgType};
+use crate::sql::datetime;
+
+/// How a value becomes another type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum CastContext {
+    /// `CAST`, `::`: any cast PostgreSQL has.
+    Explicit,
+    /// Storing into a column: numeric narrowing and string reading allowed.
+    Assignment,
+    /// An operand or argument: only widenings.
+    Implicit,
+}
+
+impl Translator<'_> {
+    /// `value` as type `target`, or PostgreSQL's error when `context` does not
+    /// allow that cast.
+    pub(super) fn cast(
+        &mut self,
+        value: Typed,
+        target: &PgType,
+        context: CastContext,
+    ) -> Result<Typed> {
+        let name = value.name.clone();
+        let cast = match &value.untyped {
+            Some(Untyped::Null) => Typed::new(null(), target.clone()),
+            Some(Untyped::Param(n)) => {
+                let declared = self.param_type(*n, Some(target));
+                let from = declared.unwrap_or_else(|| target.clone());
+                convert(Typed::new(value.expr.clone(), from), target, context)?
+            }
+            Some(Untyped::Literal(text)) => literal(text, target)?,
+            None => convert(value, target, context)?,
+        };
+        Ok(Typed { name, ..cast })
+    }
+
+    /// `value` as an operand or argument of type `target`, where PostgreSQL
+    /// would cast it implicitly; `None` where it would not.
+    pub(super) fn coerce(&mut self, value: Typed, target: &PgType) -> Result<Option<Typed>> {
+        if value.untyped.is_some() || value.ty.casts_implicitly_to(target) {
+            return self.cast(value, target, CastContext::Implicit).map(Some);
+        }
+        Ok(None)
+    }
+
+    /// `CAST(value AS data_type)`, `value::data_type`: converted here when the
+    /// translation knows the type, else left to the statement-level
+    /// translation (catalog types, arrays, ...) with the type it names.
+    pub(super) fn explicit_cast(&mut self, value: Typed, data_type: &DataType) -> Result<Typed> {
+        let named = cast_type(data_type);
+        // A parameter keeps its cast, which tells its type to a client that
+        // asks (`$1::int8`); what litewire cannot type keeps SQLite's cast.
+        let kept = matches!(value.untyped, Some(Untyped::Param(_))) || value.ty.is_opaque();
+        if let (Some(Untyped::Param(n)), Some(ty)) = (&value.untyped, &named) {
+            self.param_type(*n, Some(ty));
+        }
+        let literal = matches!(value.untyped, Some(Untyped::Literal(_)));
+        let target = match &named {
+            Some(ty) if converts(ty) && !kept => ty.clone(),
+            // A literal of a type read here (dates, bytea) is read now.
+            Some(ty) if literal && reads_literal(ty) => ty.clone(),
+            _ => {
+                let expr = Expr::Cast {
+                    kind: sqlparser::ast::CastKind::DoubleColon,
+                    expr: Box::new(value.expr),
+                    data_type: data_type.clone(),
+                    format: None,
+                };
+                return Ok(Typed {
+                    expr,
+                    ty: named.unwrap_or(PgType::Opaque),
+                    untyped: None,
+                    name: value.name,
+                    column: None,
+                });
+            }
+        };
+        let mut cast = self.cast(value, &target, CastContext::Explicit)?;
+        if let Some(length) = length_limit(data_type, &target) {
+            // `varchar(n)` and `char(n)` cut what is cast to them.
+            cast.expr = call(
+                "substr",
+                vec![cast.expr, number("1"), number(length.to_string())],
+            );
+        }
+        cast.column = None;
+        Ok(cast)
+    }
+}
+
+/// The type a cast names, as the translation knows it.
+pub(super) fn cast_type(data_type: &DataType) -> Option<PgType> {
+    let text = data_type.to_string();
+    PgType::from_name(&text)
+}
+
+/// Whether the translation converts values to `ty` itself.
+fn converts(ty: &PgType) -> bool {
+    matches!(
+        ty,
+        PgType::Bool
+            | PgType::Int2
+            | PgType::Int4
+            | PgType::Int8
+            | PgType::Numeric
+            | PgType::Float4
+            | PgType::Float8
+            | PgType::Text
+            | PgType::Varchar
+            | PgType::Bpchar
+            | PgType::Name
+            | PgType::Oid
+    )
+}
+
+/// Whether a literal of `ty` is read when the statement is (see `literal`).
+fn reads_literal(ty: &PgType) -> bool {
+    matches!(
+        ty,
+        PgType::Date | PgType::Time | PgType::Timestamp | PgType::Timestamptz | PgType::Bytea
+    )
+}
+
+/// The length `varchar(n)` or `char(n)` keeps.
+fn length_limit(data_type: &DataType, target: &PgType) -> Option<u64> {
+    if !matches!(target, PgType::Varchar | PgType::Bpchar) {
+        return None;
+    }
+    let text = data_type.to_string();
+    let (_, args) = text.split_once('(')?;
+    args.trim_end_matches(')').trim().parse().ok()
+}
+
+/// A typed value converted to `target`.
+fn convert(value: Typed, target: &PgType, context: CastContext) -> Result<Typed> {
+    let from = value.ty.clone();
+    if from == *target || from == PgType::Unknown || from.is_opaque() || target.is_opaque() {
+        let expr = match (&from, target) {
+            // Whatever an untyped column holds is read as the type.
+            (f, t) if f.is_opaque() && converts(t) && *t != PgType::Text => {
+                runtime_cast(value.expr, &PgType::Opaque, t)
+            }
+            _ => value.expr,
+        };
+        return Ok(Typed::new(expr, target.clone()));
+    }
+    if !allowed(&from, target, context) {
+        return Err(match context {
+            CastContext::Explicit => cannot_cast(&from, target),
+            _ => datatype_mismatch(format!(
+                "expression is of type {} but {} is expected",
+                from.display(),
+                target.display()
+            )),
+        });
+    }
+    let expr = match plain(&from, target) {
+        true => value.expr,
+        false => runtime_cast(value.expr, &from, target),
+    };
+    Ok(Typed::new(expr, target.clone()))
+}
+
+/// Whether PostgreSQL has a cast from `from` to `to` in `context`.
+fn allowed(from: &PgType, to: &PgType, context: CastContext) -> bool {
+    if from.casts_implicitly_to(to) {
+        return true;
+    }
+    let (a, b) = (from.category(), to.category());
+    match context {
+        CastContext::Implicit => false,
+        CastContext::Assignment => {
+            (a == Category::Numeric && b == Category::Numeric)
+                || b == Category::String
+                || (a == Category::DateTime && b == Category::DateTime)
+                || matches!((from, to), (PgType::Jsonb, PgType::Json))
+        }
+        CastContext::Explicit => match (from, to) {
+            _ if b == Category::String || a == Category::String => true,
+            _ if a == Category::Numeric && b == Category::Numeric => true,
+            (PgType::Bool, PgType::Int4) | (PgType::Int4, PgType::Bool) => true,
+            _ if a == Category::DateTime && b == Category::DateTime => !matches!(
+                (from, to),
+                (
+                    PgType::Time,
+                    PgType::Date | PgType::Timestamp | PgType::Timestamptz
+                ) | (PgType::Date, PgType::Time)
+            ),
+            (PgType::Json, PgType::Jsonb) | (PgType::Jsonb, PgType::Json) => true,
+            (PgType::Jsonb, t) if t.is_numeric() || *t == PgType::Bool => true,
+            (PgType::Array(x), PgType::Array(y)) => allowed(x, y, context),
+            (PgType::Int4 | PgType::Int8, PgType::Oid) => true,
+            _ => false,
+        },
+    }
+}
+
+/// Whether SQLite's value already is the target's: a numeric widening, a
+/// string to a string, a boolean to an integer.
+fn plain(from: &PgType, to: &PgType) -> bool {
+    match (from, to) {
+        (PgType::Int2 | PgType::Int4 | PgType::Int8, PgType::Numeric) => true,
+        (a, b) if a.is_integer() && b.is_integer() => a.casts_implicitly_to(b),
+        (PgType::Float4, PgType::Float8) => true,
+        (a, b) if a.is_string() && b.is_string() => {
+            // A bpchar's trailing spaces go when it becomes text.
+            *a != PgType::Bpchar
+        }
+        (PgType::Bool, PgType::Int4) => true,
+        (PgType::Date, PgType::Timestamp | PgType::Timestamptz) => false,
+        _ => false,
+    }
+}
+
+/// The engine's conversion of `expr` from `from` to `to`.
+pub(super) fn runtime_cast(expr: Expr, from: &PgType, to: &PgType) -> Expr {
+    call(
+        "litewire_cast",
+        vec![expr, string(&type_key(from)), string(&type_key(to))],
+    )
+}
+
+/// The name the engine's `litewire_cast` knows a type by.
+fn type_key(ty: &PgType) -> String {
+    match ty {
+        PgType::Array(element) => format!("{}[]", type_key(element)),
+        PgType::Other(_) | PgType::Opaque => "unknown".to_owned(),
+        PgType::Unknown => "text".to_owned(),
+        other => other.name().unwrap_or("text").to_owned(),
+    }
+}
+
+/// A string literal read as `target`, now: a number, a boolean or text is
+/// written as SQLite's literal; any other type is converted by the engine.
+pub(super) fn literal(text: &str, target: &PgType) -> Result<Typed> {
+    let expr = match target {
+        PgType::Unknown | PgType::Text | PgType::Varchar | PgType::Name => string(text),
+        PgType::Bpchar => string(text.trim_end_matches(' ')),
+        PgType::Int2 | PgType::Int4 | PgType::Int8 => number(integer(text, target)?.to_string()),
+        PgType::Oid => {
+            let n = integer(text, &PgType::Int8)?;
+            if !(0..=i64::from(u32::MAX)).contains(&n) {
+                return Err(out_of_range(target, text));
+            }
+            number(n.to_string())
+        }
+        PgType::Bool => match crate::sql::quote::parse_bool(text) {
+            Some(value) => boolean(value),
+            None => return Err(invalid_input(target, text)),
+        },
+        PgType::Numeric | PgType::Float4 | PgType::Float8 => number_literal(text, target)?,
+        PgType::Bytea => {
+            let bytes = bytea_input(text)?;
+            let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+            Expr::value(sqlparser::ast::Value::HexStringLiteral(hex))
+        }
+        PgType::Date | PgType::Time | PgType::Timestamp | PgType::Timestamptz => {
+            date_time_literal(text, target)?
+        }
+        // uuids, JSON, ...: stored as the text they are written as.
+        _ => string(text),
+    };
+    Ok(Typed::new(expr, target.clone()))
+}
+
+/// A date or time literal in the form it is stored in (ISO text, a
+/// timestamptz in UTC), or, for `now`, `today` and friends, the expression
+/// that gives it when the statement runs.
+fn date_time_literal(text: &str, target: &PgType) -> Result<Expr> {
+    let word = text.trim().to_ascii_lowercase();
+    let with_tz = *target == PgType::Timestamptz;
+    let relative = |days: &str| -> Expr {
+        let modifier = string(&format!("{days} days"));
+        match target {
+            PgType::Date => call("date", vec![string("now"), modifier]),
+            _ => call(
+                "strftime",
+                vec![
+                    string(if with_tz {
+                        "%Y-%m-%d %H:%M:%S+00"
+                    } else {
+                        "%Y-%m-%d %H:%M:%S"
+                    }),
+                    string("now"),
+                    string("start of day"),
+                    modifier,
+                ],
+            ),
+        }
+    };
+    let parsed = match (word.as_str(), target) {
+        ("today", PgType::Date | PgType::Timestamp | PgType::Timestamptz) => {
+            return Ok(relative("+0"));
+        }
+        ("tomorrow", PgType::Date | PgType::Timestamp | PgType::Timestamptz) => {
+            return Ok(relative("+1"));
+        }
+        ("yesterday", PgType::Date | PgType::Timestamp | PgType::Timestamptz) => {
+            return Ok(relative("-1"));
+        }
+        ("now", _) => {
+            let format = match target {
+                PgType::Date => "%Y-%m-%d",
+                PgType::Time => "%H:%M:%f",
+                PgType::Timestamp => "%Y-%m-%d %H:%M:%f",
+                _ => "%Y-%m-%d %H:%M:%f+00",
+            };
+            return Ok(call("strftime", vec![string(format), string("now")]));
+        }
+        ("epoch", PgType::Date) => Some(datetime::format_date(
+            datetime::parse_date("1970-01-01").unwrap_or(0),
+        )),
+        ("epoch", PgType::Timestamp | PgType::Timestamptz) => {
+            datetime::parse_timestamp("1970-01-01", with_tz)
+                .map(|usecs| datetime::format_timestamp(usecs, with_tz))
+        }
+        ("allballs", PgType::Time) => Some("00:00:00".to_owned()),
+        (_, PgType::Date) => datetime::parse_date(text).map(datetime::format_date),
+        (_, PgType::Time) => datetime::parse_time(text).map(datetime::format_time),
+        _ => datetime::parse_timestamp(text, with_tz)
+            .map(|usecs| datetime::format_timestamp(usecs, with_tz)),
+    };
+    match parsed {
+        Some(stored) => Ok(string(&stored)),
+        None => Err(invalid_datetime(target, text)),
+    }
+}
+
+/// PostgreSQL's bytea input: `\\x` and pairs of hex digits, or the escape
+/// format (`\\\\` a backslash, `\\nnn` an octal byte, anything else as it is),
+/// with PostgreSQL's errors.
+fn bytea_input(text: &str) -> Result<Vec<u8>> {
+    if let Some(hex) = text.strip_prefix("\\x") {
+        let digits: Vec<char> = hex.chars().filter(|c| !c.is_ascii_whitespace()).collect();
+        if let Some(bad) = digits.iter().find(|c| !c.is_ascii_hexdigit()) {
+            return Err(invalid_parameter(format!(
+                "invalid hexadecimal digit: \"{bad}\""
+            )));
+        }
+        if !digits.len().is_multiple_of(2) {
+            return Err(invalid_parameter(
+                "invalid hexadecimal data: odd number of digits".into(),
+            ));
+        }
+        return Ok(digits
+            .chunks(2)
+            .map(|pair| {
+                let high = pair[0].to_digit(16).unwrap_or(0);
+                let low = pair[1].to_digit(16).unwrap_or(0);
+                (high * 16 + low) as u8
+            })
+            .collect());
+    }
+    let mut bytes = Vec::with_capacity(text.len());
+    let mut rest = text.as_bytes();
+    while let Some((&first, tail)) = rest.split_first() {
+        if first != b'\\' {
+            bytes.push(first);
+            rest = tail;
+            continue;
+        }
+        match tail {
+            [b'\\', more @ ..] => {
+                bytes.push(b'\\');
+                rest = more;
+            }
+            [a @ b'0'..=b'3', b @ b'0'..=b'7', c @ b'0'..=b'7', more @ ..] => {
+                bytes.push((a - b'0') * 64 + (b - b'0') * 8 + (c - b'0'));
+                rest = more;
+            }
+            _ => return Err(invalid_input(&PgType::Bytea, text)),
+        }
+    }
+    Ok(bytes)
+}
+
+/// PostgreSQL's integer input: optional white space, a sign, digits, white
+/// space; in range for `ty`.
+pub(super) fn integer(text: &str, ty: &PgType) -> Result<i64> {
+    let trimmed = text.trim_matches(|c: char| c.is_ascii_whitespace());
+    let (negative, digits) = match trimmed.as_bytes().first() {
+        Some(b'-') => (true, &trimmed[1..]),
+        Some(b'+') => (false, &trimmed[1..]),
+        _ => (false, trimmed),
+    };
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(invalid_input(ty, text));
+    }
+    let magnitude: i128 = digits.parse().map_err(|_| out_of_range(ty, text))?;
+    let value = if negative { -magnitude } else { magnitude };
+    let (min, max) = match ty {
+        PgType::Int2 => (i16::MIN as i128, i16::MAX as i128),
+        PgType::Int4 => (i32::MIN as i128, i32::MAX as i128),
+        _ => (i64::MIN as i128, i64::MAX as i128),
+    };
+    if value < min || value > max {
+        return Err(out_of_range(ty, text));
+    }
+    Ok(value as i64)
+}
+
+/// PostgreSQL's numeric and float input, written as a SQLite number (or, for
+/// the special values, the engine's reading of them).
+fn number_literal(text: &str, ty: &PgType) -> Result<Expr> {
+    let trimmed = text.trim_matches(|c: char| c.is_ascii_whitespace());
+    let lower = trimmed.to_ascii_lowercase();
+    let special = matches!(
+        lower.trim_start_matches(['+', '-']),
+        "nan" | "infinity" | "inf"
+    );
+    if special {
+        return Ok(runtime_cast(string(trimmed), &PgType::Unknown, ty));
+    }
+    let body = lower.trim_start_matches(['+', '-']);
+    let (mantissa, exponent) = match body.split_once('e') {
+        Some((m, e)) => (m, Some(e)),
+        None => (body, None),
+    };
+    let digits = mantissa.replace('.', "");
+    let valid = !digits.is_empty()
+        && mantissa.matches('.').count() <= 1
+        && digits.bytes().all(|b| b.is_ascii_digit())
+        && exponent.is_none_or(|e| {
+            let e = e.strip_prefix(['+', '-']).unwrap_or(e);
+            !e.is_empty() && e.bytes().all(|b| b.is_ascii_digit())
+        });
+    if !valid || trimmed.starts_with("--") {
+        return Err(invalid_input(ty, text));
+    }
+    // A number SQLite reads back as written (`.5` as 0.5, `1.` as 1.0).
+    let mut sql = trimmed.to_owned();
+    if sql.starts_with('.') || sql.starts_with("-.") || sql.starts_with("+.") {
+        sql = sql.replacen('.', "0.", 1);
+    }
+    if sql.contains(".e") || sql.contains(".E") || sql.ends_with('.') {
+        sql = sql.replacen('.', ".0", 1);
+    }
+    Ok(number(sql))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn integers_read_as_postgres_reads_them() {
+        assert_eq!(integer(" 42 ", &PgType::Int4).ok(), Some(42));
+        assert_eq!(integer("-1000", &PgType::Int4).ok(), Some(-1000));
+        assert!(integer("1_000", &PgType::Int4).is_err());
+        assert!(integer("1e3", &PgType::Int4).is_err());
+        assert!(integer("1.5", &PgType::Int4).is_err());
+        assert!(integer("2147483648", &PgType::Int4).is_err());
+        assert_eq!(integer("2147483648", &PgType::Int8).ok(), Some(2147483648));
+        assert!(integer("", &PgType::Int8).is_err());
+    }
+
+    #[test]
+    fn bytea_reads_both_formats() {
+        assert_eq!(bytea_input("\\x00ff").ok(), Some(vec![0, 255]));
+        assert_eq!(bytea_input("\\x").ok(), Some(vec![]));
+        assert!(bytea_input("\\x0").is_err());
+        assert!(bytea_input("\\x0g").is_err());
+        assert_eq!(
+            bytea_input("a\\\\b\\001").ok(),
+            Some(vec![b'a', b'\\', b'b', 1])
+        );
+        assert!(bytea_input("\\q").is_err());
+    }
+
+    #[test]
+    fn numbers_read_as_postgres_reads_them() {
+        let read = |text: &str, ty: &PgType| number_literal(text, ty).ok().map(|e| e.to_string());
+        assert_eq!(read(" 1.5 ", &PgType::Numeric).as_deref(), Some("1.5"));
+        assert_eq!(read(".5", &PgType::Float8).as_deref(), Some("0.5"));
+        assert_eq!(read("1e3", &PgType::Float8).as_deref(), Some("1e3"));
+        assert!(read("abc", &PgType::Numeric).is_none());
+        assert!(read("1.2.3", &PgType::Numeric).is_none());
+        assert!(
+            read("NaN", &PgType::Float8)
+                .unwrap()
+                .starts_with("litewire_cast")
+        );
+    }
+}

@@ -1,0 +1,50 @@
+//! What the translation knows of the database: its relations and their
+//! columns' types. The engine answers from the schema it keeps (the `sql`
+//! layer reads no file); the translation of a statement depends on it, so a
+//! translation is kept only as long as the schema it was made with.
+
+use super::types::PgType;
+
+/// The relations a statement may name.
+pub trait Catalog {
+    /// The relation `name` names (unqualified, as written: matched without
+    /// regard to case, as SQLite matches names), with its columns in order.
+    fn relation(&self, name: &str) -> Option<Relation>;
+
+    /// Changes whenever the schema may have: a statement read against
+    /// another version is read again.
+    fn version(&self) -> u64;
+}
+
+/// A table or view.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Relation {
+    pub name: String,
+    pub columns: Vec<RelColumn>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct RelColumn {
+    pub name: String,
+    pub ty: PgType,
+    /// Declared `NOT NULL`, or the rowid's alias.
+    pub not_null: bool,
+    /// Generated (`GENERATED ALWAYS AS (...)`): an INSERT without a column
+    /// list skips it, as SQLite does.
+    pub generated: bool,
+    /// Part of the table's primary key.
+    pub primary_key: bool,
+}
+
+/// A catalog that knows nothing (every relation is unknown to it).
+pub struct NoCatalog;
+
+impl Catalog for NoCatalog {
+    fn relation(&self, _name: &str) -> Option<Relation> {
+        None
+    }
+
+    fn version(&self) -> u64 {
+        0
+    }
+}

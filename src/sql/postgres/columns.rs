@@ -1,0 +1,57 @@
+//! A query's result columns as the query around it sees them (a subquery's,
+//! a `WITH` query's, a set operation's sides) and as the client is told of
+//! them.
+
+use super::scope::ScopeColumn;
+use super::translator::{OutputColumn, Typed, Untyped};
+use super::types::PgType;
+
+/// One result column of a query, as the query around it sees it.
+#[derive(Debug, Clone)]
+pub(super) struct QueryColumn {
+    pub(super) name: String,
+    pub(super) ty: PgType,
+    /// PostgreSQL gave it a real name (not `?column?`, not a fallback).
+    pub(super) named: bool,
+    /// It reads a column as it is (its declared type stands).
+    pub(super) column: bool,
+    pub(super) not_null: bool,
+    /// An untyped literal or NULL, which a set operation reads as the other
+    /// side's type.
+    pub(super) untyped: Option<Untyped>,
+}
+
+impl QueryColumn {
+    pub(super) fn of(typed: &Typed, name: String) -> QueryColumn {
+        QueryColumn {
+            named: typed
+                .name
+                .as_ref()
+                .is_some_and(|(_, strength)| *strength == 2),
+            name,
+            ty: typed.ty.clone(),
+            column: typed.column.is_some(),
+            not_null: typed.column.as_ref().is_some_and(|c| c.not_null),
+            untyped: typed.untyped.clone(),
+        }
+    }
+
+    pub(super) fn scope_column(&self) -> ScopeColumn {
+        ScopeColumn {
+            not_null: self.not_null,
+            ..ScopeColumn::new(self.name.clone(), self.ty.clone())
+        }
+    }
+
+    /// As the client is told of it.
+    pub(super) fn output(&self) -> OutputColumn {
+        OutputColumn {
+            name: self.name.clone(),
+            ty: match self.column || self.ty.is_opaque() || self.ty == PgType::Unknown {
+                true => None,
+                false => Some(self.ty.clone()),
+            },
+            opaque: !self.column && self.ty.is_opaque(),
+        }
+    }
+}

@@ -1,0 +1,259 @@
+//! `INSERT`, `UPDATE` and `DELETE`: the values stored made the types of
+//! their columns as PostgreSQL makes them (an assignment cast: `'12'` into an
+//! integer column is 12, `'abc'` is 22P02, a boolean is 42804), the
+//! conditions booleans, and `RETURNING` named and typed as a select list.
+
+use sqlparser::ast::{
+    Assignment, AssignmentTarget, Delete, FromTable, Insert, ObjectName, OnConflictAction,
+    OnInsert, SetExpr, Statement as Ast, TableFactor, TableObject,
+};
+
+use super::build::ident;
+use super::columns::QueryColumn;
+use super::errors::{Fail, Result, syntax, undefined_column_of};
+use super::queries::is_default;
+use super::scope::{Item, Scope, ScopeColumn};
+use super::translator::{OutputColumn, Translator, Typed};
+use super::types::PgType;
+use crate::sql::syntax_tree::idents;
+
+type Translated = (Ast, Option<Vec<OutputColumn>>);
+
+impl Translator<'_> {
+    pub(super) fn insert(&mut self, insert: &Insert) -> Result<Translated> {
+        if insert.or.is_some() || insert.replace_into || insert.ignore {
+            return Err(Fail::Unsupported("SQLite's INSERT"));
+        }
+        let TableObject::TableName(name) = &insert.table else {
+            return Err(Fail::Unsupported("INSERT target"));
+        };
+        let (relation, columns) = self.target(name)?;
+        let mut out = insert.clone();
+        // The columns values go into, in order, with their types.
+        let targets: Option<Vec<PgType>> = match (&columns, insert.columns.is_empty()) {
+            (Some(columns), true) => Some(
+                columns
+                    .iter()
+                    .filter(|c| !c.generated)
+                    .map(|c| c.ty.clone())
+                    .collect(),
+            ),
+            (Some(columns), false) => Some(
+                insert
+                    .columns
+                    .iter()
+                    .map(|target| {
+                        let name = idents(target).last().cloned().unwrap_or_default();
+                        columns
+                            .iter()
+                            .find(|c| c.name.eq_ignore_ascii_case(&name))
+                            .map(|c| c.ty.clone())
+                            .ok_or_else(|| undefined_column_of(&name, &relation))
+                    })
+                    .collect::<Result<_>>()?,
+            ),
+            (None, _) => None,
+        };
+        if let Some(source) = &insert.source {
+            let mut source_out = (**source).clone();
+            match &*source.body {
+                SetExpr::Values(values) if source.with.is_none() && source.order_by.is_none() => {
+                    if let Some(targets) = &targets
+                        && values.rows.iter().any(|row| row.len() > targets.len())
+                    {
+                        return Err(syntax(
+                            "INSERT has more expressions than target columns".into(),
+                        ));
+                    }
+                    let (values, _) = self.values(values, None, targets.as_deref())?;
+                    // Fewer values than the table has columns: the rest take
+                    // their defaults, as in PostgreSQL (SQLite refuses).
+                    let width = values.rows.first().map_or(0, |row| row.len());
+                    if insert.columns.is_empty()
+                        && let Some(columns) = &columns
+                    {
+                        let fillable: Vec<&ScopeColumn> =
+                            columns.iter().filter(|c| !c.generated).collect();
+                        if width < fillable.len() {
+                            out.columns = fillable[..width]
+                                .iter()
+                                .map(|c| ObjectName::from(vec![ident(&c.name)]))
+                                .collect();
+                        }
+                    }
+                    source_out.body = Box::new(SetExpr::Values(values));
+                }
+                _ => {
+                    let (query, source_columns) = self.query(source, None)?;
+                    if let (Some(targets), Some(source_columns)) = (&targets, &source_columns)
+                        && source_columns.len() > targets.len()
+                    {
+                        return Err(syntax(
+                            "INSERT has more expressions than target columns".into(),
+                        ));
+                    }
+                    source_out = query;
+                }
+            }
+            out.source = Some(Box::new(source_out));
+        }
+        let alias = insert
+            .table_alias
+            .as_ref()
+            .map_or_else(|| relation.clone(), |a| a.alias.value.clone());
+        let mut scope = Scope::default();
+        scope.items.push(item(&alias, columns.as_deref()));
+        if let Some(OnInsert::OnConflict(conflict)) = &insert.on {
+            let mut conflict = conflict.clone();
+            if let OnConflictAction::DoUpdate(update) = &mut conflict.action {
+                let mut conflict_scope = Scope::default();
+                conflict_scope.items.push(item(&alias, columns.as_deref()));
+                conflict_scope
+                    .items
+                    .push(item("excluded", columns.as_deref()));
+                update.assignments = self.assignments(
+                    &update.assignments,
+                    &conflict_scope,
+                    columns.as_deref(),
+                    &relation,
+                )?;
+                if let Some(condition) = &update.selection {
+                    let condition = self.expr(condition, &conflict_scope)?;
+                    update.selection = Some(self.boolean(condition, "WHERE")?.expr);
+                }
+            }
+            out.on = Some(OnInsert::OnConflict(conflict));
+        }
+        let columns = self.returning(&mut out.returning, &scope)?;
+        Ok((Ast::Insert(out), columns))
+    }
+
+    pub(super) fn update(&mut self, update: &sqlparser::ast::Update) -> Result<Translated> {
+        if update.or.is_some() || !update.table.joins.is_empty() {
+            return Err(Fail::Unsupported("SQLite's UPDATE"));
+        }
+        let TableFactor::Table { name, alias, .. } = &update.table.relation else {
+            return Err(Fail::Unsupported("UPDATE target"));
+        };
+        let (relation, columns) = self.target(name)?;
+        let mut scope = Scope::default();
+        let alias_name = alias
+            .as_ref()
+            .map_or_else(|| relation.clone(), |a| a.name.value.clone());
+        scope.items.push(item(&alias_name, columns.as_deref()));
+        let mut out = update.clone();
+        if let Some(sqlparser::ast::UpdateTableFromKind::AfterSet(from)) = &update.from {
+            // FROM's relations are seen by SET, WHERE and RETURNING.
+            let mut translated = Vec::with_capacity(from.len());
+            for item in from {
+                translated.push(self.read_from(item, &mut scope)?);
+            }
+            out.from = Some(sqlparser::ast::UpdateTableFromKind::AfterSet(translated));
+        } else if update.from.is_some() {
+            return Err(Fail::Unsupported("UPDATE FROM"));
+        }
+        out.assignments =
+            self.assignments(&update.assignments, &scope, columns.as_deref(), &relation)?;
+        if let Some(condition) = &update.selection {
+            let condition = self.expr(condition, &scope)?;
+            out.selection = Some(self.boolean(condition, "WHERE")?.expr);
+        }
+        let columns = self.returning(&mut out.returning, &scope)?;
+        Ok((Ast::Update(out), columns))
+    }
+
+    pub(super) fn delete(&mut self, delete: &Delete) -> Result<Translated> {
+        let FromTable::WithFromKeyword(tables) = &delete.from else {
+            return Err(Fail::Unsupported("DELETE without FROM"));
+        };
+        let [target] = tables.as_slice() else {
+            return Err(Fail::Unsupported("DELETE of several tables"));
+        };
+        if delete.using.is_some() || !delete.tables.is_empty() || !target.joins.is_empty() {
+            return Err(Fail::Unsupported("DELETE USING"));
+        }
+        let TableFactor::Table { name, alias, .. } = &target.relation else {
+            return Err(Fail::Unsupported("DELETE target"));
+        };
+        let (relation, columns) = self.target(name)?;
+        let mut scope = Scope::default();
+        let alias_name = alias
+            .as_ref()
+            .map_or_else(|| relation.clone(), |a| a.name.value.clone());
+        scope.items.push(item(&alias_name, columns.as_deref()));
+        let mut out = delete.clone();
+        if let Some(condition) = &delete.selection {
+            let condition = self.expr(condition, &scope)?;
+            out.selection = Some(self.boolean(condition, "WHERE")?.expr);
+        }
+        let columns = self.returning(&mut out.returning, &scope)?;
+        Ok((Ast::Delete(out), columns))
+    }
+
+    /// The table a statement writes: its name and columns, when known.
+    fn target(
+        &mut self,
+        name: &sqlparser::ast::ObjectName,
+    ) -> Result<(String, Option<Vec<ScopeColumn>>)> {
+        self.relation_columns(name)
+    }
+
+    /// `SET column = value, ...`: each value made its column's type.
+    fn assignments(
+        &mut self,
+        assignments: &[Assignment],
+        scope: &Scope,
+        columns: Option<&[ScopeColumn]>,
+        relation: &str,
+    ) -> Result<Vec<Assignment>> {
+        let mut out = Vec::with_capacity(assignments.len());
+        for assignment in assignments {
+            let AssignmentTarget::ColumnName(target) = &assignment.target else {
+                return Err(Fail::Unsupported("SET (columns) = ..."));
+            };
+            let name = idents(target).last().cloned().unwrap_or_default();
+            let ty = match columns {
+                Some(columns) => columns
+                    .iter()
+                    .find(|c| c.name.eq_ignore_ascii_case(&name))
+                    .map(|c| c.ty.clone())
+                    .ok_or_else(|| undefined_column_of(&name, relation))?,
+                None => PgType::Opaque,
+            };
+            let value = match is_default(&assignment.value) {
+                true => Typed::new(assignment.value.clone(), PgType::Opaque),
+                false => self.expr(&assignment.value, scope)?,
+            };
+            let value = self.assign(value, &ty)?;
+            out.push(Assignment {
+                target: assignment.target.clone(),
+                value: value.expr,
+            });
+        }
+        Ok(out)
+    }
+
+    /// `RETURNING ...`, as a select list over `scope`.
+    fn returning(
+        &mut self,
+        returning: &mut Option<Vec<sqlparser::ast::SelectItem>>,
+        scope: &Scope,
+    ) -> Result<Option<Vec<OutputColumn>>> {
+        let Some(items) = returning else {
+            return Ok(None);
+        };
+        let list = self.select_list(items, scope)?;
+        *items = list.items;
+        let columns = list.columns;
+        Ok(columns.map(|c| c.iter().map(QueryColumn::output).collect()))
+    }
+}
+
+/// A scope item for a written table.
+fn item(name: &str, columns: Option<&[ScopeColumn]>) -> Item {
+    Item {
+        name: name.to_owned(),
+        columns: columns.map(<[ScopeColumn]>::to_vec).unwrap_or_default(),
+        open: columns.is_none(),
+    }
+}

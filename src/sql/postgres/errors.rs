@@ -1,0 +1,183 @@
+//! The errors PostgreSQL raises while it reads a statement, with its SQLSTATEs
+//! and words: unknown or ambiguous names, types that do not fit, operators and
+//! functions that do not exist for their arguments.
+
+use super::types::PgType;
+use crate::error::{Error, SqlState};
+
+/// Why a statement was not translated.
+#[derive(Debug)]
+pub(super) enum Fail {
+    /// PostgreSQL refuses it: this error is the statement's answer.
+    Pg(Error),
+    /// Something the translation does not handle; the statement goes the
+    /// older way.
+    Unsupported(&'static str),
+}
+
+pub(super) type Result<T> = std::result::Result<T, Fail>;
+
+fn fail(code: &str, message: String) -> Fail {
+    let state = SqlState::parse(code).unwrap_or(SqlState::FEATURE_NOT_SUPPORTED);
+    Fail::Pg(Error::state(state, message))
+}
+
+pub(super) fn undefined_column(name: &str) -> Fail {
+    fail("42703", format!("column \"{name}\" does not exist"))
+}
+
+/// `relation.name`, which PostgreSQL's message does not quote.
+pub(super) fn undefined_qualified_column(relation: &str, name: &str) -> Fail {
+    fail("42703", format!("column {relation}.{name} does not exist"))
+}
+
+pub(super) fn ambiguous_column(name: &str) -> Fail {
+    fail("42702", format!("column reference \"{name}\" is ambiguous"))
+}
+
+pub(super) fn missing_from_entry(relation: &str) -> Fail {
+    fail(
+        "42P01",
+        format!("missing FROM-clause entry for table \"{relation}\""),
+    )
+}
+
+pub(super) fn undefined_table(name: &str) -> Fail {
+    fail("42P01", format!("relation \"{name}\" does not exist"))
+}
+
+pub(super) fn undefined_operator(op: &str, left: &PgType, right: &PgType) -> Fail {
+    fail(
+        "42883",
+        format!(
+            "operator does not exist: {} {op} {}",
+            left.display(),
+            right.display()
+        ),
+    )
+}
+
+pub(super) fn undefined_prefix_operator(op: &str, operand: &PgType) -> Fail {
+    fail(
+        "42883",
+        format!("operator does not exist: {op} {}", operand.display()),
+    )
+}
+
+pub(super) fn undefined_function(name: &str, args: &[PgType]) -> Fail {
+    let types: Vec<String> = args.iter().map(PgType::display).collect();
+    fail(
+        "42883",
+        format!("function {name}({}) does not exist", types.join(", ")),
+    )
+}
+
+pub(super) fn datatype_mismatch(message: String) -> Fail {
+    fail("42804", message)
+}
+
+/// An argument of `AND`, `WHERE`, ... that is not a boolean.
+pub(super) fn not_boolean(context: &str, ty: &PgType) -> Fail {
+    datatype_mismatch(format!(
+        "argument of {context} must be type boolean, not type {}",
+        ty.display()
+    ))
+}
+
+pub(super) fn cannot_cast(from: &PgType, to: &PgType) -> Fail {
+    fail(
+        "42846",
+        format!("cannot cast type {} to {}", from.display(), to.display()),
+    )
+}
+
+pub(super) fn invalid_input(ty: &PgType, text: &str) -> Fail {
+    fail(
+        "22P02",
+        format!("invalid input syntax for type {}: \"{text}\"", ty.display()),
+    )
+}
+
+pub(super) fn out_of_range(ty: &PgType, text: &str) -> Fail {
+    let message = match ty {
+        PgType::Int2 => "smallint out of range".to_owned(),
+        PgType::Int4 => "integer out of range".to_owned(),
+        PgType::Int8 => "bigint out of range".to_owned(),
+        other => format!(
+            "value \"{text}\" is out of range for type {}",
+            other.display()
+        ),
+    };
+    fail("22003", message)
+}
+
+pub(super) fn position_out_of_range(clause: &str, position: i64) -> Fail {
+    fail(
+        "42P10",
+        format!("{clause} position {position} is not in select list"),
+    )
+}
+
+pub(super) fn grouping(message: String) -> Fail {
+    fail("42803", message)
+}
+
+pub(super) fn syntax(message: String) -> Fail {
+    fail("42601", message)
+}
+
+pub(super) fn ambiguous_operator(op: &str, left: &PgType, right: &PgType) -> Fail {
+    fail(
+        "42725",
+        format!(
+            "operator is not unique: {} {op} {}",
+            left.display(),
+            right.display()
+        ),
+    )
+}
+
+pub(super) fn ambiguous_function(name: &str, args: &[PgType]) -> Fail {
+    let types: Vec<String> = args.iter().map(PgType::display).collect();
+    fail(
+        "42725",
+        format!("function {name}({}) is not unique", types.join(", ")),
+    )
+}
+
+pub(super) fn undefined_column_of(name: &str, relation: &str) -> Fail {
+    fail(
+        "42703",
+        format!("column \"{name}\" of relation \"{relation}\" does not exist"),
+    )
+}
+
+pub(super) fn ambiguous_order(name: &str) -> Fail {
+    fail("42702", format!("ORDER BY \"{name}\" is ambiguous"))
+}
+
+pub(super) fn invalid_parameter(message: String) -> Fail {
+    fail("22023", message)
+}
+
+/// A date or time PostgreSQL does not read: 22008 when it has the form of
+/// one with a field out of range (`2024-02-30`), else 22007.
+pub(super) fn invalid_datetime(ty: &PgType, text: &str) -> Fail {
+    let fields: Vec<&str> = text.trim().splitn(3, '-').collect();
+    let iso = fields.len() == 3
+        && fields[0].len() == 4
+        && fields[..2]
+            .iter()
+            .all(|f| f.bytes().all(|b| b.is_ascii_digit()))
+        && fields[2].bytes().take_while(u8::is_ascii_digit).count() >= 1;
+    match iso {
+        true => fail(
+            "22008",
+            format!("date/time field value out of range: \"{text}\""),
+        ),
+        false => fail(
+            "22007",
+            format!("invalid input syntax for type {}: \"{text}\"", ty.display()),
+        ),
+    }
+}

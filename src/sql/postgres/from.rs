@@ -1,0 +1,329 @@
+//! FROM: the relations a query reads, put in its scope: tables and views of
+//! the catalog and `WITH` queries by name (a relation the catalog does not
+//! know is left to SQLite, its columns unknown), subqueries with the names an
+//! alias gives their columns, joins with their conditions, and the columns
+//! `USING` and `NATURAL` merge.
+//!
+//! A query over the emulated catalog (`pg_catalog`, `information_schema`) is
+//! left to the statement-level translation, which answers catalog queries as a
+//! whole.
+
+use sqlparser::ast::{
+    Join, JoinConstraint, JoinOperator, ObjectName, Query, SetExpr, TableAlias, TableFactor,
+    TableWithJoins,
+};
+
+use super::build::ident;
+use super::columns::QueryColumn;
+use super::errors::{Fail, Result, datatype_mismatch, undefined_table};
+use super::expressions::alias_name;
+use super::scope::{Item, Scope, ScopeColumn};
+use super::translator::Translator;
+use super::types::PgType;
+use crate::sql::syntax_tree::idents;
+
+impl Translator<'_> {
+    /// One item of FROM with its joins, put in `scope`.
+    pub(super) fn read_from(
+        &mut self,
+        from: &TableWithJoins,
+        scope: &mut Scope,
+    ) -> Result<TableWithJoins> {
+        let relation = self.table_factor(&from.relation, scope)?;
+        let mut joins = Vec::with_capacity(from.joins.len());
+        for join in &from.joins {
+            joins.push(self.join(join, scope)?);
+        }
+        Ok(TableWithJoins { relation, joins })
+    }
+
+    fn join(&mut self, join: &Join, scope: &mut Scope) -> Result<Join> {
+        let left_items = scope.items.len();
+        let relation = self.table_factor(&join.relation, scope)?;
+        let mut out = join.clone();
+        out.relation = relation;
+        let constraint = match &join.join_operator {
+            JoinOperator::Join(c)
+            | JoinOperator::Inner(c)
+            | JoinOperator::Left(c)
+            | JoinOperator::LeftOuter(c)
+            | JoinOperator::Right(c)
+            | JoinOperator::RightOuter(c)
+            | JoinOperator::FullOuter(c)
+            | JoinOperator::CrossJoin(c) => c,
+            _ => return Err(Fail::Unsupported("join")),
+        };
+        let translated = match constraint {
+            JoinConstraint::On(condition) => {
+                let condition = self.expr(condition, scope)?;
+                JoinConstraint::On(self.boolean(condition, "JOIN/ON")?.expr)
+            }
+            JoinConstraint::Using(names) => {
+                let names: Vec<String> = names
+                    .iter()
+                    .filter_map(|n| idents(n).last().cloned())
+                    .collect();
+                self.merge(scope, left_items, &names)?;
+                constraint.clone()
+            }
+            JoinConstraint::Natural => {
+                let right = &scope.items[left_items..];
+                if scope.items.iter().any(|i| i.open) {
+                    return Err(Fail::Unsupported("NATURAL JOIN of unknown columns"));
+                }
+                let names: Vec<String> = right
+                    .iter()
+                    .flat_map(|i| i.columns.iter())
+                    .filter(|c| {
+                        scope.items[..left_items].iter().any(|i| {
+                            i.columns
+                                .iter()
+                                .any(|l| l.name.eq_ignore_ascii_case(&c.name))
+                        })
+                    })
+                    .map(|c| c.name.clone())
+                    .collect();
+                self.merge(scope, left_items, &names)?;
+                constraint.clone()
+            }
+            other => other.clone(),
+        };
+        out.join_operator = match &join.join_operator {
+            JoinOperator::Join(_) => JoinOperator::Join(translated),
+            JoinOperator::Inner(_) => JoinOperator::Inner(translated),
+            JoinOperator::Left(_) => JoinOperator::Left(translated),
+            JoinOperator::LeftOuter(_) => JoinOperator::LeftOuter(translated),
+            JoinOperator::Right(_) => JoinOperator::Right(translated),
+            JoinOperator::RightOuter(_) => JoinOperator::RightOuter(translated),
+            JoinOperator::FullOuter(_) => JoinOperator::FullOuter(translated),
+            _ => JoinOperator::CrossJoin(translated),
+        };
+        Ok(out)
+    }
+
+    /// Columns `USING` (or `NATURAL`) merges: referred to unqualified, and
+    /// listed first by `*`.
+    fn merge(&mut self, scope: &mut Scope, left_items: usize, names: &[String]) -> Result<()> {
+        for name in names {
+            // Merged already, by a join before this one: merged again.
+            if scope
+                .merged
+                .iter()
+                .any(|c| c.name.eq_ignore_ascii_case(name))
+            {
+                continue;
+            }
+            let find = |items: &[Item]| {
+                items.iter().find_map(|item| {
+                    item.columns
+                        .iter()
+                        .find(|c| c.name.eq_ignore_ascii_case(name))
+                        .cloned()
+                })
+            };
+            let left = find(&scope.items[..left_items]);
+            let right = find(&scope.items[left_items..]);
+            let (Some(left), Some(right)) = (left, right) else {
+                if scope.items.iter().any(|i| i.open) {
+                    return Err(Fail::Unsupported("USING of unknown columns"));
+                }
+                return Err(super::errors::undefined_column(name));
+            };
+            let ty = match (left.ty.is_opaque(), right.ty.is_opaque()) {
+                (false, false) => {
+                    super::operators::common_type(&left.ty, &right.ty).ok_or_else(|| {
+                        datatype_mismatch(format!(
+                            "JOIN/USING types {} and {} cannot be matched",
+                            left.ty.display(),
+                            right.ty.display()
+                        ))
+                    })?
+                }
+                _ => PgType::Opaque,
+            };
+            scope.merged.push(ScopeColumn::new(left.name.clone(), ty));
+        }
+        Ok(())
+    }
+
+    pub(super) fn table_factor(
+        &mut self,
+        factor: &TableFactor,
+        scope: &mut Scope,
+    ) -> Result<TableFactor> {
+        match factor {
+            TableFactor::Table {
+                name,
+                alias,
+                args: None,
+                ..
+            } => {
+                let (relation, columns) = self.relation_columns(name)?;
+                let item_name = alias.as_ref().map_or(relation, |a| a.name.value.clone());
+                let columns = columns.map(|c| renamed_scope(c, alias.as_ref()));
+                scope.items.push(Item {
+                    name: item_name,
+                    open: columns.is_none(),
+                    columns: columns.unwrap_or_default(),
+                });
+                Ok(factor.clone())
+            }
+            TableFactor::Derived {
+                lateral,
+                subquery,
+                alias,
+                sample,
+            } => {
+                let (query, columns) = match lateral {
+                    true => self.query(subquery, Some(scope))?,
+                    false => self.query(subquery, scope.parent)?,
+                };
+                let columns: Option<Vec<ScopeColumn>> =
+                    columns.map(|c| c.iter().map(QueryColumn::scope_column).collect());
+                scope.items.push(Item {
+                    name: alias
+                        .as_ref()
+                        .map_or_else(String::new, |a| a.name.value.clone()),
+                    open: columns.is_none(),
+                    columns: columns
+                        .map(|c| renamed_scope(c, alias.as_ref()))
+                        .unwrap_or_default(),
+                });
+                if let Some(alias) = alias.as_ref().filter(|a| !a.columns.is_empty()) {
+                    return renamed_subquery(&query, alias, *lateral);
+                }
+                Ok(TableFactor::Derived {
+                    lateral: *lateral,
+                    subquery: Box::new(query),
+                    alias: alias.clone(),
+                    sample: sample.clone(),
+                })
+            }
+            TableFactor::NestedJoin {
+                table_with_joins,
+                alias,
+            } => {
+                if alias.is_some() {
+                    return Err(Fail::Unsupported("aliased join"));
+                }
+                let inner = self.read_from(table_with_joins, scope)?;
+                Ok(TableFactor::NestedJoin {
+                    table_with_joins: Box::new(inner),
+                    alias: None,
+                })
+            }
+            TableFactor::Table { name, alias, .. } | TableFactor::Function { name, alias, .. } => {
+                // A set-returning function: its columns are SQLite's to know.
+                let item_name = alias.as_ref().map_or_else(
+                    || idents(name).last().cloned().unwrap_or_default(),
+                    |a| a.name.value.clone(),
+                );
+                scope.items.push(Item {
+                    name: item_name,
+                    columns: Vec::new(),
+                    open: true,
+                });
+                Ok(factor.clone())
+            }
+            _ => Err(Fail::Unsupported("table factor")),
+        }
+    }
+
+    /// The relation a name in FROM names: a `WITH` query, a table or view of
+    /// the catalog. Its name as referred to, and its columns when known.
+    pub(super) fn relation_columns(
+        &mut self,
+        name: &ObjectName,
+    ) -> Result<(String, Option<Vec<ScopeColumn>>)> {
+        let parts = idents(name);
+        let (schema, relation) = match parts.as_slice() {
+            [relation] => (None, relation.clone()),
+            [schema, relation] => (Some(schema.to_ascii_lowercase()), relation.clone()),
+            _ => return Err(Fail::Unsupported("relation name")),
+        };
+        let lower = relation.to_ascii_lowercase();
+        if matches!(schema.as_deref(), Some("pg_catalog" | "information_schema"))
+            || crate::sql::relations::find(&lower).is_some()
+            || lower.starts_with("pg_")
+            || lower.starts_with("sqlite_")
+        {
+            return Err(Fail::Unsupported("catalog"));
+        }
+        if schema.is_none()
+            && let Some(cte) = self.cte_named(&relation)
+        {
+            return Ok((relation, Some(cte.columns.clone())));
+        }
+        match schema.as_deref() {
+            None | Some("public" | "main") => {}
+            Some("temp") => return Ok((relation, None)),
+            Some(_) => return Err(undefined_table(&parts.join("."))),
+        }
+        match self.catalog.relation(&relation) {
+            Some(found) => Ok((
+                relation,
+                Some(
+                    found
+                        .columns
+                        .into_iter()
+                        .map(|c| ScopeColumn {
+                            name: c.name,
+                            ty: c.ty,
+                            not_null: c.not_null,
+                            generated: c.generated,
+                            primary_key: c.primary_key,
+                        })
+                        .collect(),
+                ),
+            )),
+            // Not in the catalog the translation was given (a temporary
+            // table, one created since): SQLite knows, or says it is missing.
+            None => Ok((relation, None)),
+        }
+    }
+}
+
+/// `(query) AS a(x, y)`: SQLite takes no column names after an alias, but
+/// does after a `WITH` query's name.
+fn renamed_subquery(query: &Query, alias: &TableAlias, lateral: bool) -> Result<TableFactor> {
+    let columns: Vec<String> = alias
+        .columns
+        .iter()
+        .map(|c| ident(&alias_name(&c.name)).to_string())
+        .collect();
+    let sql = format!(
+        "SELECT * FROM {}(WITH litewire_renamed ({}) AS ({query}) SELECT * FROM litewire_renamed) AS {}",
+        if lateral { "LATERAL " } else { "" },
+        columns.join(", "),
+        ident(&alias.name.value),
+    );
+    let parsed = sqlparser::parser::Parser::new(&sqlparser::dialect::PostgreSqlDialect {})
+        .try_with_sql(&sql)
+        .and_then(|mut p| p.parse_query())
+        .map_err(|_| Fail::Unsupported("renamed subquery"))?;
+    match *parsed.body {
+        SetExpr::Select(select) => select
+            .from
+            .into_iter()
+            .next()
+            .map(|from| from.relation)
+            .ok_or(Fail::Unsupported("renamed subquery")),
+        _ => Err(Fail::Unsupported("renamed subquery")),
+    }
+}
+
+fn renamed_scope(columns: Vec<ScopeColumn>, alias: Option<&TableAlias>) -> Vec<ScopeColumn> {
+    let Some(alias) = alias else {
+        return columns;
+    };
+    columns
+        .into_iter()
+        .enumerate()
+        .map(|(i, mut c)| {
+            if let Some(renamed) = alias.columns.get(i) {
+                c.name = alias_name(&renamed.name);
+            }
+            c
+        })
+        .collect()
+}

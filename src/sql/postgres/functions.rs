@@ -1,0 +1,343 @@
+//! Function calls: each argument translated, the call typed as PostgreSQL
+//! types it (`count` is `bigint`, `sum(int4)` `bigint`, `avg` `numeric`,
+//! `length` `integer`...), named after the function, and, where SQLite's
+//! function of the same name means something else, replaced by the engine's
+//! (`upper` on all of Unicode, `substr` with PostgreSQL's bounds). Inside
+//! aggregates and window definitions, `ORDER BY` places NULLs as PostgreSQL
+//! does.
+//!
+//! A function the translation does not know keeps its name, with its
+//! arguments translated, and is typed [`PgType::Opaque`]: SQLite's own
+//! (`printf`, `typeof`, `json_extract`) and litewire's catalog functions,
+//! which the statement-level translation answers.
+
+use sqlparser::ast::{
+    Expr, Function, FunctionArg, FunctionArgExpr, FunctionArgumentClause, FunctionArguments,
+    WindowType,
+};
+
+use super::errors::{Result, ambiguous_function, undefined_function};
+use super::names::function_name;
+use super::scope::Scope;
+use super::translator::{Translator, Typed};
+use super::types::PgType;
+
+/// How a known function's result is typed from its arguments.
+enum Returns {
+    Fixed(PgType),
+    /// The first argument's type.
+    First,
+    /// The common type of every argument (`coalesce`, `greatest`).
+    Common,
+    Sum,
+    Avg,
+    /// `array_agg`: an array of the argument's type.
+    ArrayOf,
+    /// A float function that keeps `numeric` for a numeric argument.
+    FloatOrNumeric,
+}
+
+/// What an argument of a known function must be.
+#[derive(Clone, Copy)]
+enum Arg {
+    Text,
+    Int,
+    /// Text or `bytea` (`length`, `octet_length`).
+    Bytes,
+}
+
+/// A known function: what it returns, what its arguments must be (in order;
+/// those past the list may be anything), and the engine function that
+/// answers it where SQLite's would not.
+struct Known {
+    returns: Returns,
+    args: &'static [Arg],
+    engine: Option<&'static str>,
+}
+
+const fn known(returns: Returns, args: &'static [Arg], engine: Option<&'static str>) -> Known {
+    Known {
+        returns,
+        args,
+        engine,
+    }
+}
+
+const TEXT: Arg = Arg::Text;
+const INT: Arg = Arg::Int;
+
+fn lookup(name: &str) -> Option<Known> {
+    use PgType::*;
+    use Returns::*;
+    Some(match name {
+        "count" => known(Fixed(Int8), &[], None),
+        "sum" => known(Sum, &[], None),
+        "avg" => known(Avg, &[], None),
+        "min" | "max" => known(First, &[], None),
+        "bool_and" | "bool_or" | "every" => known(Fixed(Bool), &[], None),
+        "string_agg" => known(Fixed(Text), &[TEXT, TEXT], None),
+        "array_agg" => known(ArrayOf, &[], None),
+        "row_number" | "rank" | "dense_rank" | "ntile" => known(Fixed(Int8), &[], None),
+        "percent_rank" | "cume_dist" => known(Fixed(Float8), &[], None),
+        "lag" | "lead" | "first_value" | "last_value" | "nth_value" => known(First, &[], None),
+        "length" => known(Fixed(Int4), &[Arg::Bytes], None),
+        "char_length" | "character_length" => known(Fixed(Int4), &[TEXT], Some("length")),
+        "octet_length" => known(Fixed(Int4), &[Arg::Bytes], None),
+        "upper" => known(Fixed(Text), &[TEXT], Some("litewire_upper")),
+        "lower" => known(Fixed(Text), &[TEXT], Some("litewire_lower")),
+        "initcap" => known(Fixed(Text), &[TEXT], Some("litewire_initcap")),
+        "substr" | "substring" => known(Fixed(Text), &[TEXT, INT, INT], Some("litewire_substr")),
+        "replace" => known(Fixed(Text), &[TEXT, TEXT, TEXT], None),
+        "btrim" => known(Fixed(Text), &[TEXT, TEXT], Some("trim")),
+        "ltrim" | "rtrim" => known(Fixed(Text), &[TEXT, TEXT], None),
+        "strpos" => known(Fixed(Int4), &[TEXT, TEXT], Some("instr")),
+        "abs" => known(First, &[], None),
+        "round" | "trunc" | "ceil" | "ceiling" | "floor" | "sign" => {
+            known(FloatOrNumeric, &[], None)
+        }
+        "sqrt" | "exp" | "ln" | "log" | "log10" | "power" | "pow" => {
+            known(FloatOrNumeric, &[], None)
+        }
+        "sin" | "cos" | "tan" | "asin" | "acos" | "atan" | "atan2" | "degrees" | "radians"
+        | "pi" | "random" | "cbrt" => known(Fixed(Float8), &[], None),
+        "coalesce" => known(Common, &[], None),
+        "greatest" => known(Common, &[], Some("litewire_greatest")),
+        "least" => known(Common, &[], Some("litewire_least")),
+        "nullif" => known(First, &[], None),
+        "now" | "transaction_timestamp" | "statement_timestamp" | "clock_timestamp" => {
+            known(Fixed(Timestamptz), &[], None)
+        }
+        "gen_random_uuid" | "uuid_generate_v4" => known(Fixed(Uuid), &[], None),
+        "version" | "current_setting" | "md5" => known(Fixed(Text), &[], None),
+        "nextval" | "currval" | "setval" | "lastval" => known(Fixed(Int8), &[], None),
+        _ => return None,
+    })
+}
+
+/// The functions that aggregate rows (outside a window).
+pub(super) fn is_aggregate(name: &str) -> bool {
+    matches!(
+        name,
+        "count"
+            | "sum"
+            | "avg"
+            | "min"
+            | "max"
+            | "bool_and"
+            | "bool_or"
+            | "every"
+            | "string_agg"
+            | "array_agg"
+            | "json_agg"
+            | "jsonb_agg"
+            | "json_object_agg"
+            | "jsonb_object_agg"
+            | "stddev"
+            | "stddev_pop"
+            | "stddev_samp"
+            | "variance"
+            | "var_pop"
+            | "var_samp"
+            | "group_concat"
+            | "total"
+    )
+}
+
+impl Translator<'_> {
+    pub(super) fn function(
+        &mut self,
+        original: &Expr,
+        function: &Function,
+        scope: &Scope,
+    ) -> Result<Typed> {
+        let name = function_name(function);
+        let FunctionArguments::List(list) = &function.args else {
+            // `CURRENT_DATE`, `CURRENT_USER`, ...: the statement-level
+            // translation answers them.
+            let ty = match name.as_str() {
+                "current_date" => PgType::Date,
+                "current_timestamp" => PgType::Timestamptz,
+                "localtimestamp" => PgType::Timestamp,
+                "current_time" => PgType::Other("timetz".into()),
+                "localtime" => PgType::Time,
+                "current_user" | "session_user" | "user" | "current_role" | "current_catalog"
+                | "current_schema" => PgType::Name,
+                _ => PgType::Opaque,
+            };
+            return Ok(Typed::new(original.clone(), ty).named(name, 2));
+        };
+        let aggregate = is_aggregate(&name) && function.over.is_none();
+        if aggregate {
+            self.aggregated = true;
+            self.aggregate_depth += 1;
+        }
+        let translated = self.call(original, function, list, &name, scope);
+        if aggregate {
+            self.aggregate_depth -= 1;
+        }
+        translated
+    }
+
+    fn call(
+        &mut self,
+        original: &Expr,
+        function: &Function,
+        list: &sqlparser::ast::FunctionArgumentList,
+        name: &str,
+        scope: &Scope,
+    ) -> Result<Typed> {
+        let _ = original;
+        let name = name.to_owned();
+        let mut translated = function.clone();
+        let mut args = Vec::with_capacity(list.args.len());
+        let mut plain = true;
+        for arg in &list.args {
+            match arg {
+                FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => args.push(self.expr(e, scope)?),
+                _ => plain = false,
+            }
+        }
+        if name == "mod" && plain && args.len() == 2 && function.over.is_none() {
+            let right = args.pop();
+            let left = args.pop();
+            if let (Some(left), Some(right)) = (left, right) {
+                let modulo = self.binary(left, &sqlparser::ast::BinaryOperator::Modulo, right)?;
+                return Ok(modulo.named(name, 2));
+            }
+        }
+        let known = lookup(&name).filter(|_| plain);
+        let ty = match &known {
+            Some(known) => {
+                args = self.known_arguments(&name, known, args)?;
+                if matches!(known.returns, Returns::Common) {
+                    args = self.unify(args, &name.to_ascii_uppercase())?;
+                }
+                self.returns(&name, &known.returns, &args)?
+            }
+            None => PgType::Opaque,
+        };
+        let engine = match (name.as_str(), &ty) {
+            // Half to even, where SQLite's rounds half away from zero.
+            ("round", PgType::Float8) if args.len() == 1 => Some("litewire_rint"),
+            _ => known.as_ref().and_then(|k| k.engine),
+        };
+        if let Some(engine) = engine {
+            translated.name =
+                sqlparser::ast::ObjectName::from(vec![sqlparser::ast::Ident::new(engine)]);
+        }
+        let mut list = list.clone();
+        let mut translated_args = args.into_iter().map(|a| a.expr);
+        for arg in &mut list.args {
+            if let FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) = arg
+                && let Some(t) = translated_args.next()
+            {
+                *e = t;
+            }
+        }
+        for clause in &mut list.clauses {
+            if let FunctionArgumentClause::OrderBy(items) = clause {
+                *items = self.order_items(items, scope, None)?;
+            }
+        }
+        translated.args = FunctionArguments::List(list);
+        if let Some(filter) = &function.filter {
+            let condition = self.expr(filter, scope)?;
+            translated.filter = Some(Box::new(self.boolean(condition, "FILTER")?.expr));
+        }
+        if let Some(WindowType::WindowSpec(spec)) = &function.over {
+            let mut spec = spec.clone();
+            spec.partition_by = spec
+                .partition_by
+                .iter()
+                .map(|e| self.expr(e, scope).map(|t| t.expr))
+                .collect::<Result<_>>()?;
+            spec.order_by = self.order_items(&spec.order_by, scope, None)?;
+            translated.over = Some(WindowType::WindowSpec(spec));
+        }
+        Ok(Typed::new(Expr::Function(translated), ty).named(name, 2))
+    }
+
+    /// `CEIL(x)`, `FLOOR(x)` written as keywords.
+    pub(super) fn rounding(&mut self, name: &str, value: Typed) -> Result<Typed> {
+        let ty = self.returns(name, &Returns::FloatOrNumeric, std::slice::from_ref(&value))?;
+        Ok(Typed::new(super::build::call(name, vec![value.expr]), ty).named(name, 2))
+    }
+
+    /// A known function's arguments, made the types it takes.
+    fn known_arguments(
+        &mut self,
+        name: &str,
+        known: &Known,
+        args: Vec<Typed>,
+    ) -> Result<Vec<Typed>> {
+        let types: Vec<PgType> = args.iter().map(|a| a.ty.clone()).collect();
+        let mut out = Vec::with_capacity(args.len());
+        for (i, arg) in args.into_iter().enumerate() {
+            out.push(match known.args.get(i) {
+                Some(Arg::Bytes) if arg.ty == PgType::Bytea => arg,
+                Some(Arg::Text | Arg::Bytes) => self
+                    .text_argument(arg, name)
+                    .map_err(|_| undefined_function(name, &types))?,
+                Some(Arg::Int) => self
+                    .int_argument(arg, name)
+                    .map_err(|_| undefined_function(name, &types))?,
+                None => arg,
+            });
+        }
+        Ok(out)
+    }
+
+    fn returns(&mut self, name: &str, returns: &Returns, args: &[Typed]) -> Result<PgType> {
+        let types: Vec<PgType> = args.iter().map(|a| a.ty.clone()).collect();
+        let first = args.first();
+        if first.is_some_and(|a| a.ty.is_opaque()) {
+            return Ok(match returns {
+                Returns::Fixed(ty) => ty.clone(),
+                _ => PgType::Opaque,
+            });
+        }
+        Ok(match returns {
+            Returns::Fixed(ty) => ty.clone(),
+            Returns::First => match first {
+                Some(a) if a.untyped.is_some() => PgType::Text,
+                Some(a) => a.ty.clone(),
+                None => PgType::Opaque,
+            },
+            // Unified by the caller.
+            Returns::Common => first.map_or(PgType::Opaque, |a| match a.untyped {
+                Some(_) => PgType::Text,
+                None => a.ty.clone(),
+            }),
+            Returns::Sum | Returns::Avg => {
+                let Some(a) = first else {
+                    return Err(undefined_function(name, &types));
+                };
+                if a.untyped.is_some() {
+                    return Err(ambiguous_function(name, &types));
+                }
+                match (&a.ty, returns) {
+                    (PgType::Int2 | PgType::Int4, Returns::Sum) => PgType::Int8,
+                    (PgType::Int8 | PgType::Numeric, _) => PgType::Numeric,
+                    (PgType::Int2 | PgType::Int4, _) => PgType::Numeric,
+                    (PgType::Float4, Returns::Sum) => PgType::Float4,
+                    (PgType::Float4 | PgType::Float8, _) => PgType::Float8,
+                    (PgType::Interval, _) => PgType::Interval,
+                    _ => return Err(undefined_function(name, &types)),
+                }
+            }
+            Returns::ArrayOf => match first {
+                Some(a) if a.untyped.is_some() => PgType::Array(Box::new(PgType::Text)),
+                Some(a) => PgType::Array(Box::new(a.ty.clone())),
+                None => PgType::Opaque,
+            },
+            Returns::FloatOrNumeric => match first.map(|a| &a.ty) {
+                Some(PgType::Numeric | PgType::Int2 | PgType::Int4 | PgType::Int8) => {
+                    PgType::Numeric
+                }
+                Some(PgType::Float4 | PgType::Float8) | None => PgType::Float8,
+                Some(_) if first.is_some_and(|a| a.untyped.is_some()) => PgType::Float8,
+                Some(_) => return Err(undefined_function(name, &types)),
+            },
+        })
+    }
+}

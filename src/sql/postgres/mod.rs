@@ -1,0 +1,27 @@
+//! The PostgreSQL port's reading of a statement: PostgreSQL's dialect over
+//! SQLite's storage. A query or a data change is typed and resolved against
+//! the catalog as PostgreSQL would resolve it, and rewritten where SQLite
+//! would mean something else (see [`translate`]); what it cannot read is left
+//! as it is.
+
+mod build;
+mod casts;
+mod catalog;
+mod columns;
+mod dml;
+mod errors;
+mod expressions;
+mod from;
+mod functions;
+mod grouping;
+mod names;
+mod operators;
+mod ordering;
+mod queries;
+mod scope;
+mod translator;
+mod types;
+
+pub use catalog::{Catalog, NoCatalog, RelColumn, Relation};
+pub use translator::{OutputColumn, Translation, translate};
+pub use types::{Category, PgType};

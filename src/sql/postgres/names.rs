@@ -1,0 +1,36 @@
+//! The names PostgreSQL gives result columns that have no alias (its
+//! `FigureColname`): a column's own name, a function's name, a cast's type
+//! name when what is cast has none of its own, `case`, `exists`, `array`, and
+//! `?column?` for anything else. Each translated expression carries its name
+//! and how strongly it holds it (see `Typed::name`); these are the names of
+//! the parts that are not a column.
+
+use sqlparser::ast::{DataType, Function, ObjectNamePart};
+
+use super::types::PgType;
+
+/// A function call's name (its last part, as written, folded to lower case
+/// unless quoted).
+pub(super) fn function_name(function: &Function) -> String {
+    match function.name.0.last() {
+        Some(ObjectNamePart::Identifier(ident)) => folded(&ident.value, ident.quote_style),
+        _ => "?column?".to_owned(),
+    }
+}
+
+/// An identifier as PostgreSQL stores it: folded to lower case unless quoted.
+pub(super) fn folded(value: &str, quote: Option<char>) -> String {
+    match quote {
+        Some(_) => value.to_owned(),
+        None => value.to_ascii_lowercase(),
+    }
+}
+
+/// The name a cast to `data_type` gives an expression without a name of its
+/// own: PostgreSQL's internal name of the type (`int4`, `bool`, `numeric`).
+pub(super) fn cast_name(data_type: &DataType, ty: &PgType) -> String {
+    match ty.name() {
+        Some(name) => name.to_owned(),
+        None => data_type.to_string().to_ascii_lowercase(),
+    }
+}

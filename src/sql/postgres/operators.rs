@@ -1,0 +1,459 @@
+//! Operators, resolved by their operands' types as PostgreSQL resolves them,
+//! and written as SQLite expressions that mean the same:
+//! - comparisons and `AND`/`OR`/`NOT` are booleans; an untyped operand takes
+//!   the other's type; operands of unrelated types have no operator (42883);
+//! - integer arithmetic is checked (22003 on overflow) and division and modulo
+//!   by zero fail (22012), by the engine's `litewire_arith`; the result is the
+//!   wider operand's type, as PostgreSQL's;
+//! - `||` makes text of any operand; `date ± integer` is a date, `date - date`
+//!   an integer;
+//! - `LIKE`, `ILIKE` and their `~~` spellings match case as PostgreSQL does,
+//!   by the engine's `litewire_like`.
+//!
+//! An operand whose type litewire cannot tell keeps SQLite's operator.
+
+use sqlparser::ast::{BinaryOperator, Expr, UnaryOperator};
+
+use super::build::{binary as node, call, not, number, string};
+use super::casts::{CastContext, runtime_cast};
+use super::errors::{
+    Result, ambiguous_operator, not_boolean, undefined_operator, undefined_prefix_operator,
+};
+use super::translator::{Translator, Typed};
+use super::types::{Category, PgType};
+
+impl Translator<'_> {
+    pub(super) fn binary(
+        &mut self,
+        left: Typed,
+        op: &BinaryOperator,
+        right: Typed,
+    ) -> Result<Typed> {
+        use BinaryOperator as B;
+        match op {
+            B::And | B::Or => {
+                let word = if *op == B::And { "AND" } else { "OR" };
+                let left = self.boolean(left, word)?;
+                let right = self.boolean(right, word)?;
+                Ok(Typed::new(
+                    node(left.expr, op.clone(), right.expr),
+                    PgType::Bool,
+                ))
+            }
+            B::Eq | B::NotEq | B::Lt | B::LtEq | B::Gt | B::GtEq => {
+                let (left, right) = self.comparable(left, right, symbol(op))?;
+                Ok(Typed::new(
+                    node(left.expr, op.clone(), right.expr),
+                    PgType::Bool,
+                ))
+            }
+            B::Plus | B::Minus | B::Multiply | B::Divide | B::Modulo => {
+                self.arithmetic(left, op, right)
+            }
+            B::StringConcat => self.concat(left, right),
+            B::PGLikeMatch | B::PGNotLikeMatch | B::PGILikeMatch | B::PGNotILikeMatch => {
+                let negated = matches!(op, B::PGNotLikeMatch | B::PGNotILikeMatch);
+                let insensitive = matches!(op, B::PGILikeMatch | B::PGNotILikeMatch);
+                self.like(left, right, None, insensitive, negated)
+            }
+            B::PGRegexMatch | B::PGRegexIMatch | B::PGRegexNotMatch | B::PGRegexNotIMatch => {
+                let text = self.text_operand(left, symbol(op))?;
+                let pattern = self.text_operand(right, symbol(op))?;
+                // The statement-level translation writes these as `regexp()`.
+                Ok(Typed::new(
+                    node(text.expr, op.clone(), pattern.expr),
+                    PgType::Bool,
+                ))
+            }
+            B::BitwiseAnd | B::BitwiseOr | B::PGBitwiseShiftLeft | B::PGBitwiseShiftRight => {
+                let (left, right, ty) = self.integers(left, right, symbol(op))?;
+                Ok(Typed::new(node(left.expr, op.clone(), right.expr), ty))
+            }
+            B::PGBitwiseXor => {
+                let (left, right, ty) = self.integers(left, right, "#")?;
+                // a # b = (a | b) - (a & b)
+                let or = node(left.expr.clone(), B::BitwiseOr, right.expr.clone());
+                let and = node(left.expr, B::BitwiseAnd, right.expr);
+                Ok(Typed::new(node(or, B::Minus, and), ty))
+            }
+            // JSON, arrays, ranges...: as SQLite reads them, of a type not known.
+            _ => Ok(Typed::new(
+                node(left.expr, op.clone(), right.expr),
+                PgType::Opaque,
+            )),
+        }
+    }
+
+    pub(super) fn unary(&mut self, op: &UnaryOperator, operand: Typed) -> Result<Typed> {
+        match op {
+            UnaryOperator::Not => {
+                let operand = self.boolean(operand, "NOT")?;
+                Ok(Typed::new(not(operand.expr), PgType::Bool))
+            }
+            UnaryOperator::Minus | UnaryOperator::Plus => {
+                let symbol = if *op == UnaryOperator::Minus {
+                    "-"
+                } else {
+                    "+"
+                };
+                let operand = match operand.untyped.is_some() {
+                    true => self.cast(operand, &PgType::Numeric, CastContext::Implicit)?,
+                    false => operand,
+                };
+                let ty = operand.ty.clone();
+                if !ty.is_numeric() && ty.category() != Category::Timespan && !ty.is_opaque() {
+                    return Err(undefined_prefix_operator(symbol, &ty));
+                }
+                if *op == UnaryOperator::Plus {
+                    return Ok(Typed::new(operand.expr, ty));
+                }
+                let expr = match checked(&ty) {
+                    Some(key) => arith("-", number("0"), operand.expr, key),
+                    None => Expr::Nested(Box::new(Expr::UnaryOp {
+                        op: UnaryOperator::Minus,
+                        expr: Box::new(operand.expr),
+                    })),
+                };
+                Ok(Typed::new(expr, ty))
+            }
+            _ => Ok(Typed::new(
+                Expr::UnaryOp {
+                    op: *op,
+                    expr: Box::new(operand.expr),
+                },
+                PgType::Opaque,
+            )),
+        }
+    }
+
+    /// An operand that must be a boolean (`AND`, `WHERE`, ...).
+    pub(super) fn boolean(&mut self, value: Typed, context: &str) -> Result<Typed> {
+        if value.ty == PgType::Bool || value.ty.is_opaque() {
+            return Ok(value);
+        }
+        match self.coerce(value.clone(), &PgType::Bool)? {
+            Some(coerced) => Ok(coerced),
+            None => Err(not_boolean(context, &value.ty)),
+        }
+    }
+
+    /// Two operands of a comparison, made comparable as PostgreSQL makes them.
+    pub(super) fn comparable(
+        &mut self,
+        left: Typed,
+        right: Typed,
+        symbol: &str,
+    ) -> Result<(Typed, Typed)> {
+        if left.ty.is_opaque() || right.ty.is_opaque() {
+            return Ok((left, right));
+        }
+        let target = match (left.untyped.is_some(), right.untyped.is_some()) {
+            (true, true) => PgType::Text,
+            (true, false) => right.ty.clone(),
+            (false, true) => left.ty.clone(),
+            (false, false) => common_type(&left.ty, &right.ty)
+                .ok_or_else(|| undefined_operator(symbol, &left.ty, &right.ty))?,
+        };
+        let (lt, rt) = (left.ty.clone(), right.ty.clone());
+        let left = self
+            .coerce(left, &target)?
+            .ok_or_else(|| undefined_operator(symbol, &lt, &rt))?;
+        let right = self
+            .coerce(right, &target)?
+            .ok_or_else(|| undefined_operator(symbol, &lt, &rt))?;
+        Ok((comparable_form(left), comparable_form(right)))
+    }
+
+    /// `value [NOT] LIKE|ILIKE pattern [ESCAPE escape]`.
+    pub(super) fn like(
+        &mut self,
+        value: Typed,
+        pattern: Typed,
+        escape: Option<Typed>,
+        insensitive: bool,
+        negated: bool,
+    ) -> Result<Typed> {
+        let symbol = match (insensitive, negated) {
+            (false, false) => "~~",
+            (false, true) => "!~~",
+            (true, false) => "~~*",
+            (true, true) => "!~~*",
+        };
+        let value = self.text_operand(value, symbol)?;
+        let pattern = self.text_operand(pattern, symbol)?;
+        let escape = match escape {
+            Some(escape) => self.text_operand(escape, symbol)?.expr,
+            None => string("\\"),
+        };
+        let function = if insensitive {
+            "litewire_ilike"
+        } else {
+            "litewire_like"
+        };
+        let matched = call(function, vec![value.expr, pattern.expr, escape]);
+        let expr = match negated {
+            true => not(matched),
+            false => matched,
+        };
+        Ok(Typed::new(expr, PgType::Bool))
+    }
+
+    fn arithmetic(&mut self, left: Typed, op: &BinaryOperator, right: Typed) -> Result<Typed> {
+        let symbol = symbol(op);
+        if let Some(dated) = self.date_arithmetic(&left, symbol, &right)? {
+            return Ok(dated);
+        }
+        if left.ty.is_opaque() || right.ty.is_opaque() {
+            // SQLite's arithmetic, but never its NULL for a division by zero.
+            let expr = match symbol {
+                "/" | "%" => arith(symbol, left.expr, right.expr, "unknown"),
+                _ => node(left.expr, op.clone(), right.expr),
+            };
+            return Ok(Typed::new(expr, PgType::Opaque));
+        }
+        let (left, right) = match (left.untyped.is_some(), right.untyped.is_some()) {
+            (true, true) => {
+                return Err(ambiguous_operator(
+                    symbol,
+                    &PgType::Unknown,
+                    &PgType::Unknown,
+                ));
+            }
+            (true, false) => {
+                let target = numeric_operand(&right.ty)
+                    .ok_or_else(|| undefined_operator(symbol, &PgType::Unknown, &right.ty))?;
+                (self.cast(left, &target, CastContext::Implicit)?, right)
+            }
+            (false, true) => {
+                let target = numeric_operand(&left.ty)
+                    .ok_or_else(|| undefined_operator(symbol, &left.ty, &PgType::Unknown))?;
+                let right = self.cast(right, &target, CastContext::Implicit)?;
+                (left, right)
+            }
+            (false, false) => (left, right),
+        };
+        let Some(ty) = left.ty.wider_numeric(&right.ty) else {
+            return Err(undefined_operator(symbol, &left.ty, &right.ty));
+        };
+        let expr = match (checked(&ty), symbol) {
+            (Some(key), _) => arith(symbol, left.expr, right.expr, key),
+            // Division and modulo by zero fail for every numeric type.
+            (None, "/" | "%") => arith(symbol, left.expr, right.expr, type_key(&ty)),
+            (None, _) => node(left.expr, op.clone(), right.expr),
+        };
+        Ok(Typed::new(expr, ty))
+    }
+
+    /// `date ± integer` (days) and `date - date` (days between).
+    fn date_arithmetic(
+        &mut self,
+        left: &Typed,
+        symbol: &str,
+        right: &Typed,
+    ) -> Result<Option<Typed>> {
+        let days = |dated: Expr, days: Expr, sign: &str| {
+            let modifier = node(
+                node(string(sign), BinaryOperator::StringConcat, days),
+                BinaryOperator::StringConcat,
+                string(" days"),
+            );
+            call("date", vec![dated, modifier])
+        };
+        let integer_like = |t: &Typed| t.ty.is_integer() || t.untyped.is_some();
+        Ok(Some(match (&left.ty, symbol, &right.ty) {
+            (PgType::Date, "+" | "-", _) if integer_like(right) => {
+                let n = self.cast(right.clone(), &PgType::Int4, CastContext::Implicit)?;
+                let sign = if symbol == "+" { "+" } else { "-" };
+                Typed::new(days(left.expr.clone(), n.expr, sign), PgType::Date)
+            }
+            (_, "+", PgType::Date) if integer_like(left) => {
+                let n = self.cast(left.clone(), &PgType::Int4, CastContext::Implicit)?;
+                Typed::new(days(right.expr.clone(), n.expr, "+"), PgType::Date)
+            }
+            (PgType::Date, "-", PgType::Date) => {
+                let difference = node(
+                    call("julianday", vec![left.expr.clone()]),
+                    BinaryOperator::Minus,
+                    call("julianday", vec![right.expr.clone()]),
+                );
+                Typed::new(
+                    Expr::Cast {
+                        kind: sqlparser::ast::CastKind::Cast,
+                        expr: Box::new(difference),
+                        data_type: sqlparser::ast::DataType::Integer(None),
+                        format: None,
+                    },
+                    PgType::Int4,
+                )
+            }
+            _ => return Ok(None),
+        }))
+    }
+
+    fn concat(&mut self, left: Typed, right: Typed) -> Result<Typed> {
+        let array = |t: &Typed| matches!(t.ty, PgType::Array(_));
+        let json = |t: &Typed| t.ty == PgType::Jsonb;
+        if array(&left) || array(&right) || (json(&left) && json(&right)) {
+            return Ok(Typed::new(
+                node(left.expr, BinaryOperator::StringConcat, right.expr),
+                PgType::Opaque,
+            ));
+        }
+        let stringy = |t: &Typed| t.ty.is_string() || t.untyped.is_some() || t.ty.is_opaque();
+        if !stringy(&left) && !stringy(&right) {
+            return Err(undefined_operator("||", &left.ty, &right.ty));
+        }
+        let left = self.as_text(left)?;
+        let right = self.as_text(right)?;
+        Ok(Typed::new(
+            node(left.expr, BinaryOperator::StringConcat, right.expr),
+            PgType::Text,
+        ))
+    }
+
+    /// Any value as text, in its type's output format.
+    pub(super) fn as_text(&mut self, value: Typed) -> Result<Typed> {
+        if value.ty.is_string() || value.untyped.is_some() || value.ty.is_opaque() {
+            return self.cast(value, &PgType::Text, CastContext::Implicit);
+        }
+        // SQLite prints integers and text as PostgreSQL does.
+        if value.ty.is_integer() {
+            return Ok(Typed::new(value.expr, PgType::Text));
+        }
+        Ok(Typed::new(
+            runtime_cast(value.expr, &value.ty, &PgType::Text),
+            PgType::Text,
+        ))
+    }
+
+    /// An operand of a text operator (`~`, `LIKE`): text or untyped.
+    pub(super) fn text_operand(&mut self, value: Typed, symbol: &str) -> Result<Typed> {
+        if value.ty.is_opaque() {
+            return Ok(value);
+        }
+        let ty = value.ty.clone();
+        self.coerce(value, &PgType::Text)?
+            .ok_or_else(|| undefined_operator(symbol, &ty, &PgType::Text))
+    }
+
+    fn integers(
+        &mut self,
+        left: Typed,
+        right: Typed,
+        symbol: &str,
+    ) -> Result<(Typed, Typed, PgType)> {
+        if left.ty.is_opaque() || right.ty.is_opaque() {
+            return Ok((left, right, PgType::Opaque));
+        }
+        let target = match (&left.ty, &right.ty) {
+            (a, b) if a.is_integer() && b.is_integer() => {
+                a.wider_numeric(b).unwrap_or(PgType::Int8)
+            }
+            (a, _) if a.is_integer() => a.clone(),
+            (_, b) if b.is_integer() => b.clone(),
+            _ => PgType::Int4,
+        };
+        let (lt, rt) = (left.ty.clone(), right.ty.clone());
+        let left = self
+            .coerce(left, &target)?
+            .ok_or_else(|| undefined_operator(symbol, &lt, &rt))?;
+        let right = self
+            .coerce(right, &target)?
+            .ok_or_else(|| undefined_operator(symbol, &lt, &rt))?;
+        Ok((left, right, target))
+    }
+}
+
+/// PostgreSQL's spelling of an operator, for its messages.
+pub(super) fn symbol(op: &BinaryOperator) -> &'static str {
+    use BinaryOperator as B;
+    match op {
+        B::Eq => "=",
+        B::NotEq => "<>",
+        B::Lt => "<",
+        B::LtEq => "<=",
+        B::Gt => ">",
+        B::GtEq => ">=",
+        B::Plus => "+",
+        B::Minus => "-",
+        B::Multiply => "*",
+        B::Divide => "/",
+        B::Modulo => "%",
+        B::StringConcat => "||",
+        B::BitwiseAnd => "&",
+        B::BitwiseOr => "|",
+        B::PGBitwiseShiftLeft => "<<",
+        B::PGBitwiseShiftRight => ">>",
+        B::PGRegexMatch => "~",
+        B::PGRegexIMatch => "~*",
+        B::PGRegexNotMatch => "!~",
+        B::PGRegexNotIMatch => "!~*",
+        _ => "?",
+    }
+}
+
+/// `litewire_arith(op, left, right, type)`: the engine's checked arithmetic.
+fn arith(symbol: &str, left: Expr, right: Expr, ty: &str) -> Expr {
+    call(
+        "litewire_arith",
+        vec![string(symbol), left, right, string(ty)],
+    )
+}
+
+/// The key of an integer type whose arithmetic the engine checks.
+fn checked(ty: &PgType) -> Option<&'static str> {
+    match ty {
+        PgType::Int2 => Some("int2"),
+        PgType::Int4 => Some("int4"),
+        PgType::Int8 => Some("int8"),
+        _ => None,
+    }
+}
+
+fn type_key(ty: &PgType) -> &'static str {
+    match ty {
+        PgType::Numeric => "numeric",
+        PgType::Float4 => "float4",
+        PgType::Float8 => "float8",
+        _ => "unknown",
+    }
+}
+
+/// The type an untyped operand takes next to a numeric one of type `ty`.
+fn numeric_operand(ty: &PgType) -> Option<PgType> {
+    ty.is_numeric().then(|| ty.clone())
+}
+
+/// The type two typed operands are compared as, if PostgreSQL has an
+/// operator for them.
+pub(super) fn common_type(a: &PgType, b: &PgType) -> Option<PgType> {
+    if a == b {
+        return Some(a.clone());
+    }
+    if let Some(wider) = a.wider_numeric(b) {
+        return Some(wider);
+    }
+    if a.is_string() && b.is_string() {
+        return Some(if *a == PgType::Text || *b == PgType::Text {
+            PgType::Text
+        } else {
+            a.clone()
+        });
+    }
+    if a.casts_implicitly_to(b) {
+        return Some(b.clone());
+    }
+    if b.casts_implicitly_to(a) {
+        return Some(a.clone());
+    }
+    None
+}
+
+/// A value as SQLite must compare it: a `bpchar`'s trailing spaces do not
+/// count, as in PostgreSQL.
+fn comparable_form(value: Typed) -> Typed {
+    match value.ty {
+        PgType::Bpchar => Typed::new(call("rtrim", vec![value.expr, string(" ")]), PgType::Bpchar),
+        _ => value,
+    }
+}

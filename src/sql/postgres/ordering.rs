@@ -1,0 +1,135 @@
+//! `ORDER BY` as PostgreSQL reads it: a number is a position in the select
+//! list (42P10 past its end), a bare name an output column's before an input
+//! column's, anything else an expression over FROM; NULLs come last in
+//! ascending order and first in descending, as in PostgreSQL (SQLite puts
+//! them first), unless the key cannot be NULL (a `NOT NULL` column keeps the
+//! sort an index gives for free).
+
+use sqlparser::ast::{Expr, OrderBy, OrderByExpr, OrderByKind, Value};
+
+use super::columns::QueryColumn;
+use super::errors::{Result, position_out_of_range};
+use super::scope::{Item, Scope};
+use super::translator::Translator;
+
+impl Translator<'_> {
+    /// `ORDER BY` of a `SELECT`: positions and output names first, then
+    /// expressions over its FROM.
+    pub(super) fn select_order(
+        &mut self,
+        order_by: &OrderBy,
+        scope: &Scope,
+        columns: Option<&[QueryColumn]>,
+    ) -> Result<OrderBy> {
+        let OrderByKind::Expressions(items) = &order_by.kind else {
+            return Ok(order_by.clone());
+        };
+        let items = self.order_items(items, scope, columns)?;
+        Ok(OrderBy {
+            kind: OrderByKind::Expressions(items),
+            interpolate: order_by.interpolate.clone(),
+        })
+    }
+
+    /// `ORDER BY` of a set operation or `VALUES`: output columns only.
+    pub(super) fn output_order(
+        &mut self,
+        order_by: &OrderBy,
+        columns: Option<&[QueryColumn]>,
+        outer: Option<&Scope>,
+    ) -> Result<OrderBy> {
+        let mut scope = match outer {
+            Some(outer) => Scope::child(outer),
+            None => Scope::default(),
+        };
+        match columns {
+            Some(columns) => scope.items.push(Item {
+                name: String::new(),
+                columns: columns.iter().map(QueryColumn::scope_column).collect(),
+                open: false,
+            }),
+            None => scope.items.push(Item {
+                name: String::new(),
+                columns: Vec::new(),
+                open: true,
+            }),
+        }
+        self.select_order(order_by, &scope, columns)
+    }
+
+    /// Sort keys, with NULLs placed as PostgreSQL places them.
+    pub(super) fn order_items(
+        &mut self,
+        items: &[OrderByExpr],
+        scope: &Scope,
+        columns: Option<&[QueryColumn]>,
+    ) -> Result<Vec<OrderByExpr>> {
+        let mut out = Vec::with_capacity(items.len());
+        for item in items {
+            let mut translated = item.clone();
+            let not_null = if let Some(position) = position(&item.expr) {
+                check_position("ORDER BY", position, columns)?;
+                columns
+                    .and_then(|c| c.get(position as usize - 1))
+                    .is_some_and(|c| c.not_null)
+            } else if let (Expr::Identifier(name), Some(columns)) = (&item.expr, columns)
+                && let Some(column) = output_named(columns, &name.value)?
+            {
+                column.not_null
+            } else {
+                let typed = self.expr(&item.expr, scope)?;
+                translated.expr = typed.expr;
+                match &item.expr {
+                    Expr::Identifier(name) => scope.column(&name.value).is_ok_and(|r| r.not_null),
+                    Expr::CompoundIdentifier(parts) if parts.len() == 2 => scope
+                        .qualified(&parts[0].value, &parts[1].value)
+                        .is_ok_and(|r| r.not_null),
+                    _ => false,
+                }
+            };
+            if translated.options.nulls_first.is_none() && !not_null {
+                let descending = matches!(
+                    translated.options.sort,
+                    Some(sqlparser::ast::OrderBySort::Desc)
+                );
+                translated.options.nulls_first = Some(descending);
+            }
+            out.push(translated);
+        }
+        Ok(out)
+    }
+}
+
+/// The output column an `ORDER BY` name refers to, if one is so named.
+fn output_named<'c>(columns: &'c [QueryColumn], name: &str) -> Result<Option<&'c QueryColumn>> {
+    let mut found = columns.iter().filter(|c| c.name.eq_ignore_ascii_case(name));
+    let first = found.next();
+    if first.is_some() && found.next().is_some() {
+        return Err(super::errors::ambiguous_order(name));
+    }
+    Ok(first)
+}
+
+/// `GROUP BY 2`, `ORDER BY 1`: a position in the select list.
+pub(super) fn position(expr: &Expr) -> Option<i64> {
+    match expr {
+        Expr::Value(v) => match &v.value {
+            Value::Number(n, _) => n.parse().ok(),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+pub(super) fn check_position(
+    clause: &str,
+    position: i64,
+    columns: Option<&[QueryColumn]>,
+) -> Result<()> {
+    match columns {
+        Some(columns) if position < 1 || position as usize > columns.len() => {
+            Err(position_out_of_range(clause, position))
+        }
+        _ => Ok(()),
+    }
+}

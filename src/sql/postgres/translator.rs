@@ -1,0 +1,181 @@
+//! The translation of one statement: its state (the catalog, the parameters'
+//! types as they are learned, the `WITH` queries in scope), what a translated
+//! expression is ([`Typed`]), and the entry for each statement it handles.
+//!
+//! A statement is read with PostgreSQL's rules and written as SQLite SQL that
+//! means the same: names resolved, every expression typed, operators and casts
+//! chosen by their operands' types, result columns named and typed as
+//! PostgreSQL names and types them. What the translation does not handle yet
+//! is left to the older, statement-level translation ([`Fail::Unsupported`]).
+
+use sqlparser::ast::Statement as Ast;
+
+use sqlparser::ast::Expr;
+
+use super::catalog::Catalog;
+use super::errors::Fail;
+use super::scope::ScopeColumn;
+use super::types::PgType;
+use crate::error::Error;
+
+/// A translated expression: its syntax tree as SQLite reads it, and its
+/// PostgreSQL type.
+#[derive(Debug, Clone)]
+pub(super) struct Typed {
+    pub(super) expr: Expr,
+    pub(super) ty: PgType,
+    /// What an untyped operand is, for the context to read it as a type.
+    pub(super) untyped: Option<Untyped>,
+    /// The name a result column of this expression gets (see `names`), and
+    /// how strongly (1: a fallback such as `case`, 2: a real name).
+    pub(super) name: Option<(String, u8)>,
+    /// The column it reads as it is: its result column is typed by the
+    /// column's declaration (with its modifiers: `varchar(10)`,
+    /// `numeric(8,2)`).
+    pub(super) column: Option<ColumnRef>,
+}
+
+/// A column of a relation in FROM, as an expression reads it.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct ColumnRef {
+    /// The relation's name in FROM; `None` for a column `USING` merged.
+    pub(super) relation: Option<String>,
+    pub(super) name: String,
+    pub(super) not_null: bool,
+    pub(super) primary_key: bool,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub(super) enum Untyped {
+    /// A string literal's text.
+    Literal(String),
+    Null,
+    /// Parameter `$n`.
+    Param(usize),
+}
+
+impl Typed {
+    pub(super) fn new(expr: Expr, ty: PgType) -> Typed {
+        Typed {
+            expr,
+            ty,
+            untyped: None,
+            name: None,
+            column: None,
+        }
+    }
+
+    pub(super) fn named(mut self, name: impl Into<String>, strength: u8) -> Typed {
+        self.name = Some((name.into(), strength));
+        self
+    }
+}
+
+/// One result column: its name and, where the translation knows it better
+/// than SQLite's declared type, its type.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OutputColumn {
+    pub name: String,
+    /// `None`: SQLite's declared type stands (a column read as it is, a bare
+    /// parameter, something the translation cannot type).
+    pub ty: Option<PgType>,
+    /// The translation cannot type it: another may.
+    pub opaque: bool,
+}
+
+/// A translated statement.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Translation {
+    /// The statement as SQLite reads it (parameters still `$n`).
+    pub statement: Ast,
+    /// Its result columns, when the translation knows them all (none for a
+    /// statement without rows).
+    pub columns: Option<Vec<OutputColumn>>,
+    /// The type of each parameter (`$1` first) as the statement uses it.
+    pub params: Vec<Option<PgType>>,
+}
+
+/// A `WITH` query in scope: its name and columns.
+#[derive(Debug, Clone)]
+pub(super) struct Cte {
+    pub(super) name: String,
+    pub(super) columns: Vec<ScopeColumn>,
+}
+
+pub(super) struct Translator<'c> {
+    pub(super) catalog: &'c dyn Catalog,
+    /// Each parameter's type, as declared by the client or learned from use.
+    pub(super) params: Vec<Option<PgType>>,
+    /// The `WITH` queries in scope, innermost last.
+    pub(super) ctes: Vec<Cte>,
+    /// Inside an aggregate's arguments: how deep.
+    pub(super) aggregate_depth: usize,
+    /// An aggregate was called (outside any window) in the select being read.
+    pub(super) aggregated: bool,
+    /// The columns of the select being read that its expressions read outside
+    /// aggregates, when it collects them (see `grouping`).
+    pub(super) ungrouped: Option<Vec<ColumnRef>>,
+}
+
+/// Translates a statement the PostgreSQL port received, given the types the
+/// client declared for its parameters (`None` where it left one to the
+/// server). `Ok(None)`: the translation does not handle it.
+pub fn translate(
+    statement: &Ast,
+    catalog: &dyn Catalog,
+    declared: &[Option<PgType>],
+) -> std::result::Result<Option<Translation>, Error> {
+    let mut translator = Translator {
+        catalog,
+        params: declared.to_vec(),
+        ctes: Vec::new(),
+        aggregate_depth: 0,
+        aggregated: false,
+        ungrouped: None,
+    };
+    let translated = match statement {
+        Ast::Query(query) => translator.top_query(query),
+        Ast::Insert(insert) => translator.insert(insert),
+        Ast::Update(update) => translator.update(update),
+        Ast::Delete(delete) => translator.delete(delete),
+        _ => return Ok(None),
+    };
+    match translated {
+        Ok((statement, columns)) => Ok(Some(Translation {
+            statement,
+            columns,
+            params: translator.params,
+        })),
+        Err(Fail::Pg(error)) => Err(error),
+        Err(Fail::Unsupported(what)) => {
+            tracing::trace!(what, "left to the statement-level translation");
+            Ok(None)
+        }
+    }
+}
+
+impl Translator<'_> {
+    /// Parameter `$n` (from 1) used where a value of type `ty` is expected: its
+    /// type is learned from the first such use, unless the client declared one.
+    pub(super) fn param_type(&mut self, n: usize, ty: Option<&PgType>) -> Option<PgType> {
+        if self.params.len() < n {
+            self.params.resize(n, None);
+        }
+        let slot = &mut self.params[n - 1];
+        if slot.is_none()
+            && let Some(ty) = ty
+            && *ty != PgType::Unknown
+        {
+            *slot = Some(ty.clone());
+        }
+        slot.clone()
+    }
+
+    /// The columns of a `WITH` query named `name`, if one is in scope.
+    pub(super) fn cte_named(&self, name: &str) -> Option<&Cte> {
+        self.ctes
+            .iter()
+            .rev()
+            .find(|cte| cte.name.eq_ignore_ascii_case(name))
+    }
+}

@@ -1,0 +1,335 @@
+//! PostgreSQL's types, as the PostgreSQL port reads a statement: what each
+//! value is, so that operators, functions and casts mean what they mean in
+//! PostgreSQL and result columns are announced with PostgreSQL's types.
+//!
+//! Values keep SQLite's storage: booleans are 0 and 1, integers and floats are
+//! SQLite's, numerics are SQLite numbers, dates and times ISO text, arrays
+//! PostgreSQL's array text. The type says how to read them.
+
+/// A PostgreSQL type.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PgType {
+    /// An untyped literal (`'abc'`) or NULL: it takes its type from where it is
+    /// used, as in PostgreSQL.
+    Unknown,
+    Bool,
+    Int2,
+    Int4,
+    Int8,
+    Numeric,
+    Float4,
+    Float8,
+    Text,
+    Varchar,
+    Bpchar,
+    Name,
+    Bytea,
+    Date,
+    Time,
+    Timestamp,
+    Timestamptz,
+    Interval,
+    Uuid,
+    Json,
+    Jsonb,
+    Oid,
+    Void,
+    Array(Box<PgType>),
+    /// A type litewire has no rules for (an enum type, ...), by name.
+    Other(String),
+    /// What litewire cannot tell: a column declared with no type or one of
+    /// SQLite's own, a function it does not know. Operators on it keep SQLite's
+    /// meaning, and its result column is typed as SQLite types it.
+    Opaque,
+}
+
+/// PostgreSQL's type categories (`pg_type.typcategory`), which decide implicit
+/// casts and the resolution of operators.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Category {
+    Boolean,
+    Numeric,
+    String,
+    DateTime,
+    Timespan,
+    Array,
+    Unknown,
+    Other,
+}
+
+impl PgType {
+    /// The type a name spells, in any of PostgreSQL's spellings (`integer`,
+    /// `int4`, `character varying`, `timestamp with time zone`, `text[]`).
+    pub fn from_name(name: &str) -> Option<PgType> {
+        let lower = name.trim().to_ascii_lowercase();
+        if let Some(element) = lower.strip_suffix("[]") {
+            return PgType::from_name(element).map(|e| PgType::Array(Box::new(e)));
+        }
+        if let Some(element) = lower.strip_prefix('_') {
+            return PgType::from_name(element).map(|e| PgType::Array(Box::new(e)));
+        }
+        let base = lower
+            .split('(')
+            .next()
+            .unwrap_or("")
+            .trim()
+            .trim_start_matches("pg_catalog.");
+        Some(match base {
+            "bool" | "boolean" => PgType::Bool,
+            "int2" | "smallint" | "smallserial" | "serial2" => PgType::Int2,
+            "int4" | "int" | "integer" | "serial" | "serial4" => PgType::Int4,
+            "int8" | "bigint" | "bigserial" | "serial8" => PgType::Int8,
+            "numeric" | "decimal" => PgType::Numeric,
+            "float4" | "real" => PgType::Float4,
+            "float8" | "double precision" | "float" => PgType::Float8,
+            "text" => PgType::Text,
+            "varchar" | "character varying" => PgType::Varchar,
+            "bpchar" | "char" | "character" => PgType::Bpchar,
+            "name" => PgType::Name,
+            "bytea" => PgType::Bytea,
+            "date" => PgType::Date,
+            "time" | "time without time zone" => PgType::Time,
+            "timestamp" | "timestamp without time zone" => PgType::Timestamp,
+            "timestamptz" | "timestamp with time zone" => PgType::Timestamptz,
+            "interval" => PgType::Interval,
+            "uuid" => PgType::Uuid,
+            "json" => PgType::Json,
+            "jsonb" => PgType::Jsonb,
+            "oid" => PgType::Oid,
+            "void" => PgType::Void,
+            _ => return None,
+        })
+    }
+
+    /// The type of a column SQLite declared `decl`, read as the server's
+    /// catalog reads it: PostgreSQL's names first, then the names SQLite's own
+    /// documentation uses (`TINYINT`, `NVARCHAR(100)`, `CLOB`, `DOUBLE`);
+    /// anything else (no type, `BLOB`, `DATETIME`, `point`) is
+    /// [`PgType::Opaque`].
+    pub fn from_declared(decl: &str) -> PgType {
+        if let Some(ty) = PgType::from_name(decl) {
+            return ty;
+        }
+        let lower = decl.to_ascii_lowercase();
+        let base = lower.split('(').next().unwrap_or("").trim();
+        match base {
+            "tinyint" | "mediumint" | "unsigned big int" => PgType::Int8,
+            "nchar" | "nvarchar" | "native character" | "varying character" | "clob" => {
+                PgType::Text
+            }
+            "double" => PgType::Float8,
+            _ => PgType::Opaque,
+        }
+    }
+
+    /// PostgreSQL's internal name (`int4`, `_text`), as result columns are
+    /// declared to the engine; `None` for a type it has no name for here.
+    pub fn name(&self) -> Option<&'static str> {
+        Some(match self {
+            PgType::Unknown => "text",
+            PgType::Bool => "bool",
+            PgType::Int2 => "int2",
+            PgType::Int4 => "int4",
+            PgType::Int8 => "int8",
+            PgType::Numeric => "numeric",
+            PgType::Float4 => "float4",
+            PgType::Float8 => "float8",
+            PgType::Text => "text",
+            PgType::Varchar => "varchar",
+            PgType::Bpchar => "bpchar",
+            PgType::Name => "name",
+            PgType::Bytea => "bytea",
+            PgType::Date => "date",
+            PgType::Time => "time",
+            PgType::Timestamp => "timestamp",
+            PgType::Timestamptz => "timestamptz",
+            PgType::Interval => "interval",
+            PgType::Uuid => "uuid",
+            PgType::Json => "json",
+            PgType::Jsonb => "jsonb",
+            PgType::Oid => "oid",
+            PgType::Void => "void",
+            PgType::Array(element) => match **element {
+                PgType::Bool => "_bool",
+                PgType::Int2 => "_int2",
+                PgType::Int4 => "_int4",
+                PgType::Int8 => "_int8",
+                PgType::Numeric => "_numeric",
+                PgType::Float4 => "_float4",
+                PgType::Float8 => "_float8",
+                PgType::Text | PgType::Unknown => "_text",
+                PgType::Varchar => "_varchar",
+                PgType::Bpchar => "_bpchar",
+                PgType::Name => "_name",
+                PgType::Bytea => "_bytea",
+                PgType::Date => "_date",
+                PgType::Time => "_time",
+                PgType::Timestamp => "_timestamp",
+                PgType::Timestamptz => "_timestamptz",
+                PgType::Interval => "_interval",
+                PgType::Uuid => "_uuid",
+                PgType::Json => "_json",
+                PgType::Jsonb => "_jsonb",
+                PgType::Oid => "_oid",
+                _ => return None,
+            },
+            PgType::Other(_) | PgType::Opaque => return None,
+        })
+    }
+
+    /// The name PostgreSQL's messages give the type (`integer`, `text`,
+    /// `timestamp without time zone`).
+    pub fn display(&self) -> String {
+        match self {
+            PgType::Unknown => "unknown".into(),
+            PgType::Bool => "boolean".into(),
+            PgType::Int2 => "smallint".into(),
+            PgType::Int4 => "integer".into(),
+            PgType::Int8 => "bigint".into(),
+            PgType::Float4 => "real".into(),
+            PgType::Float8 => "double precision".into(),
+            PgType::Varchar => "character varying".into(),
+            PgType::Bpchar => "character".into(),
+            PgType::Time => "time without time zone".into(),
+            PgType::Timestamp => "timestamp without time zone".into(),
+            PgType::Timestamptz => "timestamp with time zone".into(),
+            PgType::Array(element) => format!("{}[]", element.display()),
+            PgType::Other(name) => name.clone(),
+            PgType::Opaque => "unknown".into(),
+            other => other.name().unwrap_or("unknown").to_owned(),
+        }
+    }
+
+    pub fn category(&self) -> Category {
+        match self {
+            PgType::Unknown => Category::Unknown,
+            PgType::Bool => Category::Boolean,
+            PgType::Int2
+            | PgType::Int4
+            | PgType::Int8
+            | PgType::Numeric
+            | PgType::Float4
+            | PgType::Float8
+            | PgType::Oid => Category::Numeric,
+            PgType::Text | PgType::Varchar | PgType::Bpchar | PgType::Name => Category::String,
+            PgType::Date | PgType::Time | PgType::Timestamp | PgType::Timestamptz => {
+                Category::DateTime
+            }
+            PgType::Interval => Category::Timespan,
+            PgType::Array(_) => Category::Array,
+            _ => Category::Other,
+        }
+    }
+
+    pub fn is_integer(&self) -> bool {
+        matches!(self, PgType::Int2 | PgType::Int4 | PgType::Int8)
+    }
+
+    pub fn is_numeric(&self) -> bool {
+        self.category() == Category::Numeric
+    }
+
+    pub fn is_string(&self) -> bool {
+        self.category() == Category::String
+    }
+
+    /// Whether litewire knows nothing of it (see [`PgType::Opaque`]), or of
+    /// the type an array of it holds.
+    pub fn is_opaque(&self) -> bool {
+        match self {
+            PgType::Opaque | PgType::Other(_) => true,
+            PgType::Array(element) => element.is_opaque(),
+            _ => false,
+        }
+    }
+
+    /// The rank of a numeric type in PostgreSQL's implicit promotion
+    /// (`int2 → int4 → int8 → numeric → float4 → float8`).
+    fn numeric_rank(&self) -> Option<u8> {
+        Some(match self {
+            PgType::Int2 => 1,
+            PgType::Int4 => 2,
+            PgType::Int8 => 3,
+            PgType::Oid => 3,
+            PgType::Numeric => 4,
+            PgType::Float4 => 5,
+            PgType::Float8 => 6,
+            _ => return None,
+        })
+    }
+
+    /// The type both of two numeric types are implicitly cast to.
+    pub fn wider_numeric(&self, other: &PgType) -> Option<PgType> {
+        let (a, b) = (self.numeric_rank()?, other.numeric_rank()?);
+        Some(if a >= b { self.clone() } else { other.clone() })
+    }
+
+    /// Whether a value of this type may be used where `target` is expected
+    /// without a cast being written (PostgreSQL's implicit casts, roughly).
+    pub fn casts_implicitly_to(&self, target: &PgType) -> bool {
+        if self == target
+            || matches!(self, PgType::Unknown | PgType::Opaque)
+            || *target == PgType::Opaque
+        {
+            return true;
+        }
+        match (self, target) {
+            (a, b) if a.is_numeric() && b.is_numeric() => {
+                a.numeric_rank() <= b.numeric_rank() && *a != PgType::Oid
+            }
+            (a, b) if a.is_string() && b.is_string() => true,
+            (PgType::Date, PgType::Timestamp | PgType::Timestamptz)
+            | (PgType::Timestamp, PgType::Timestamptz)
+            | (PgType::Json, PgType::Jsonb) => true,
+            (PgType::Array(a), PgType::Array(b)) => a.casts_implicitly_to(b),
+            _ => false,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_in_every_spelling() {
+        assert_eq!(PgType::from_name("INTEGER"), Some(PgType::Int4));
+        assert_eq!(
+            PgType::from_name("character varying(20)"),
+            Some(PgType::Varchar)
+        );
+        assert_eq!(
+            PgType::from_name("timestamp with time zone"),
+            Some(PgType::Timestamptz)
+        );
+        assert_eq!(
+            PgType::from_name("text[]"),
+            Some(PgType::Array(Box::new(PgType::Text)))
+        );
+        assert_eq!(
+            PgType::from_name("_int4"),
+            Some(PgType::Array(Box::new(PgType::Int4)))
+        );
+        assert_eq!(PgType::from_declared(""), PgType::Opaque);
+        assert_eq!(PgType::from_declared("BLOB"), PgType::Opaque);
+        assert_eq!(PgType::from_declared("INTEGER"), PgType::Int4);
+        assert_eq!(PgType::from_declared("UNSIGNED BIG INT"), PgType::Int8);
+        assert_eq!(PgType::from_declared("point"), PgType::Opaque);
+        assert_eq!(PgType::from_declared("NVARCHAR(100)"), PgType::Text);
+        assert_eq!(PgType::Array(Box::new(PgType::Int8)).name(), Some("_int8"));
+        assert_eq!(PgType::Timestamptz.display(), "timestamp with time zone");
+    }
+
+    #[test]
+    fn implicit_casts_and_promotion() {
+        assert!(PgType::Int4.casts_implicitly_to(&PgType::Int8));
+        assert!(!PgType::Int8.casts_implicitly_to(&PgType::Int4));
+        assert!(PgType::Int8.casts_implicitly_to(&PgType::Numeric));
+        assert!(!PgType::Text.casts_implicitly_to(&PgType::Int4));
+        assert!(PgType::Date.casts_implicitly_to(&PgType::Timestamptz));
+        assert_eq!(
+            PgType::Int4.wider_numeric(&PgType::Numeric),
+            Some(PgType::Numeric)
+        );
+    }
+}

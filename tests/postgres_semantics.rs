@@ -1,0 +1,595 @@
+//! On the PostgreSQL port a statement means what it means in PostgreSQL 15,
+//! whatever SQLite would make of the same text: LIKE's case, where NULLs
+//! sort, booleans, dates and arrays as values, checked integer arithmetic,
+//! PostgreSQL's input rules in casts, result types and column names, and
+//! PostgreSQL's errors. Each answer is PostgreSQL 15's, in text (simple
+//! protocol) and binary (extended protocol); every test passes against
+//! PostgreSQL 15 too (`LITEWIRE_TEST_POSTGRES=... cargo test --test
+//! postgres_semantics -- --ignored`).
+
+mod common;
+
+use chrono::NaiveDate;
+use common::target::Target;
+use tokio_postgres::types::Type;
+use tokio_postgres::{Client, SimpleQueryMessage};
+
+against_litewire_and_postgres!(
+    like_matches_case_as_postgres_does,
+    nulls_sort_last_ascending_and_first_descending,
+    conditions_are_booleans,
+    dates_and_arrays_are_values,
+    integer_arithmetic_is_checked,
+    casts_read_text_with_postgres_input_rules,
+    result_columns_are_named_and_typed_as_postgres_does,
+    errors_carry_postgres_sqlstates,
+    grouped_queries_are_checked,
+    case_changes_cover_unicode,
+    inserts_read_values_as_their_columns_types,
+);
+
+/// A fresh table for one test: dropped first, so a calibration run can repeat.
+async fn table(client: &Client, name: &str, definition: &str, rows: &str) {
+    client
+        .batch_execute(&format!(
+            "DROP TABLE IF EXISTS {name}; CREATE TABLE {name} ({definition}); INSERT INTO {name} VALUES {rows}"
+        ))
+        .await
+        .unwrap();
+}
+
+/// The rows of `sql` in text format (simple protocol), NULL as `None`.
+async fn text_rows(client: &Client, sql: &str) -> Vec<Vec<Option<String>>> {
+    client
+        .simple_query(sql)
+        .await
+        .unwrap_or_else(|e| panic!("{sql}: {e:?}"))
+        .into_iter()
+        .filter_map(|message| match message {
+            SimpleQueryMessage::Row(row) => Some(
+                (0..row.len())
+                    .map(|i| row.get(i).map(str::to_owned))
+                    .collect(),
+            ),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The one row of `sql` in text format, NULL as `"NULL"`.
+async fn text_row(client: &Client, sql: &str) -> Vec<String> {
+    let mut rows = text_rows(client, sql).await;
+    assert_eq!(rows.len(), 1, "{sql}");
+    rows.remove(0)
+        .into_iter()
+        .map(|v| v.unwrap_or_else(|| "NULL".into()))
+        .collect()
+}
+
+/// The first column of every row, in text format.
+async fn column(client: &Client, sql: &str) -> Vec<String> {
+    text_rows(client, sql)
+        .await
+        .into_iter()
+        .map(|row| row[0].clone().unwrap_or_else(|| "NULL".into()))
+        .collect()
+}
+
+/// The SQLSTATE `sql` fails with, in the extended protocol.
+async fn sqlstate(client: &Client, sql: &str) -> String {
+    let error = client
+        .query(sql, &[])
+        .await
+        .map(|rows| format!("{} rows", rows.len()))
+        .expect_err(sql);
+    error
+        .code()
+        .map(|c| c.code().to_owned())
+        .unwrap_or_else(|| format!("{error:?}"))
+}
+
+async fn like_matches_case_as_postgres_does(target: &Target) {
+    let client = target.connect().await;
+    assert_eq!(
+        text_row(
+            &client,
+            r"SELECT 'abc' LIKE 'ABC', 'abc' ILIKE 'ABC', 'a%c' LIKE 'a\%c', 'abc' LIKE 'a\%c',
+                     'x_z' LIKE 'x#_z' ESCAPE '#', 'Émile' ILIKE 'émile', 'abc' ~~ 'a%',
+                     'ABC' !~~* 'a%', 'abc' NOT LIKE 'a_'"
+        )
+        .await,
+        ["f", "t", "t", "f", "t", "t", "t", "f", "t"]
+    );
+    table(
+        &client,
+        "sem_names",
+        "id int PRIMARY KEY, name text",
+        "(1, 'Anna'), (2, 'anton'), (3, 'Bert')",
+    )
+    .await;
+    assert_eq!(
+        column(
+            &client,
+            "SELECT name FROM sem_names WHERE name LIKE 'A%' ORDER BY id"
+        )
+        .await,
+        ["Anna"]
+    );
+    assert_eq!(
+        column(
+            &client,
+            "SELECT name FROM sem_names WHERE name ILIKE 'a%' ORDER BY id"
+        )
+        .await,
+        ["Anna", "anton"]
+    );
+    // In binary, through a parameter.
+    let rows = client
+        .query("SELECT name LIKE $1 FROM sem_names ORDER BY id", &[&"an%"])
+        .await
+        .unwrap();
+    let matched: Vec<bool> = rows.iter().map(|r| r.get(0)).collect();
+    assert_eq!(matched, [false, true, false]);
+    // SQLite's own LIKE stays deterministic: a partial index may use it.
+    client
+        .batch_execute(
+            "DROP TABLE IF EXISTS sem_fruit; CREATE TABLE sem_fruit (k int, fruit text); \
+             CREATE UNIQUE INDEX sem_berries ON sem_fruit (k) WHERE fruit LIKE '%berry'",
+        )
+        .await
+        .unwrap();
+    client
+        .batch_execute("INSERT INTO sem_fruit VALUES (1, 'blackberry'), (1, 'apple')")
+        .await
+        .unwrap();
+    assert_eq!(
+        sqlstate(&client, "INSERT INTO sem_fruit VALUES (1, 'raspberry')").await,
+        "23505"
+    );
+    // A pattern ending in the escape character fails once a match reaches it.
+    assert_eq!(text_row(&client, r"SELECT 'a' LIKE 'a\'").await, ["f"]);
+    assert_eq!(sqlstate(&client, r"SELECT 'ab' LIKE 'a\'").await, "22025");
+}
+
+async fn nulls_sort_last_ascending_and_first_descending(target: &Target) {
+    let client = target.connect().await;
+    table(
+        &client,
+        "sem_n",
+        "id int PRIMARY KEY, x int, s text",
+        "(1, 2, 'b'), (2, NULL, 'n'), (3, 1, 'a')",
+    )
+    .await;
+    assert_eq!(
+        column(&client, "SELECT id FROM sem_n ORDER BY x").await,
+        ["3", "1", "2"]
+    );
+    assert_eq!(
+        column(&client, "SELECT id FROM sem_n ORDER BY x DESC").await,
+        ["2", "1", "3"]
+    );
+    assert_eq!(
+        column(&client, "SELECT id FROM sem_n ORDER BY x NULLS FIRST").await,
+        ["2", "3", "1"]
+    );
+    assert_eq!(
+        column(&client, "SELECT id FROM sem_n ORDER BY 1 DESC").await,
+        ["3", "2", "1"]
+    );
+    // By an output column's name and position, in windows and aggregates.
+    assert_eq!(
+        column(&client, "SELECT x AS k, id FROM sem_n ORDER BY k").await,
+        ["1", "2", "NULL"]
+    );
+    assert_eq!(
+        column(
+            &client,
+            "SELECT id FROM (SELECT id, row_number() OVER (ORDER BY x) AS r FROM sem_n) w ORDER BY r"
+        )
+        .await,
+        ["3", "1", "2"]
+    );
+    assert_eq!(
+        column(
+            &client,
+            "SELECT string_agg(s, ',' ORDER BY x DESC) FROM sem_n"
+        )
+        .await,
+        ["n,b,a"]
+    );
+    // Keyset pagination over a nullable column sees each row once.
+    assert_eq!(
+        column(
+            &client,
+            "SELECT id FROM sem_n WHERE x > 1 OR x IS NULL ORDER BY x LIMIT 5"
+        )
+        .await,
+        ["1", "2"]
+    );
+}
+
+async fn conditions_are_booleans(target: &Target) {
+    let client = target.connect().await;
+    let sql = "SELECT 'b' > 'B', EXISTS (SELECT 1 WHERE false), 2 = ANY (ARRAY[1, 2]), \
+               gen_random_uuid() IS NOT NULL, 'TrUe'::text::boolean, NOT (1 < 2), \
+               1 IS DISTINCT FROM NULL, 3 BETWEEN 1 AND 2";
+    assert_eq!(
+        text_row(&client, sql).await,
+        ["t", "f", "t", "t", "t", "f", "t", "f"]
+    );
+    let statement = client.prepare(sql).await.unwrap();
+    assert!(statement.columns().iter().all(|c| *c.type_() == Type::BOOL));
+    let row = client.query_one(&statement, &[]).await.unwrap();
+    let values: Vec<bool> = (0..8).map(|i| row.get(i)).collect();
+    assert_eq!(values, [true, false, true, true, true, false, true, false]);
+    // A condition must be one.
+    assert_eq!(sqlstate(&client, "SELECT 1 WHERE 1").await, "42804");
+    assert_eq!(sqlstate(&client, "SELECT 1 WHERE 'maybe'").await, "22P02");
+}
+
+async fn dates_and_arrays_are_values(target: &Target) {
+    let client = target.connect().await;
+    assert_eq!(
+        text_row(
+            &client,
+            "SELECT CAST('2024-01-31' AS date) + 1, DATE '2024-03-01' - DATE '2024-02-01', \
+             DATE '2024-03-01' - 1, 7 + DATE '2024-02-27', \
+             DATE '2024-01-01' = TIMESTAMP '2024-01-01 00:00:00', \
+             DATE '2024-01-02' > TIMESTAMP '2024-01-01 23:59:59'"
+        )
+        .await,
+        ["2024-02-01", "29", "2024-02-29", "2024-03-05", "t", "t"]
+    );
+    let row = client
+        .query_one(
+            "SELECT CAST('2024-01-31' AS date) + 1, DATE '2024-03-01' - DATE '2024-02-01'",
+            &[],
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        row.get::<_, NaiveDate>(0),
+        NaiveDate::from_ymd_opt(2024, 2, 1).unwrap()
+    );
+    assert_eq!(row.get::<_, i32>(1), 29);
+
+    table(
+        &client,
+        "sem_tags",
+        "id int PRIMARY KEY, tags text[]",
+        "(1, '{red,green,blue}'), (2, '{}')",
+    )
+    .await;
+    assert_eq!(
+        text_rows(
+            &client,
+            "SELECT tags[1], tags[2:3], tags[5], tags[:1] FROM sem_tags ORDER BY id"
+        )
+        .await,
+        [
+            [Some("red"), Some("{green,blue}"), None, Some("{red}")].map(|v| v.map(str::to_owned)),
+            [None, Some("{}"), None, Some("{}")].map(|v| v.map(str::to_owned)),
+        ]
+    );
+    let row = client
+        .query_one("SELECT tags[2], tags[2:3] FROM sem_tags WHERE id = 1", &[])
+        .await
+        .unwrap();
+    assert_eq!(row.get::<_, &str>(0), "green");
+    assert_eq!(row.get::<_, Vec<String>>(1), ["green", "blue"]);
+}
+
+async fn integer_arithmetic_is_checked(target: &Target) {
+    let client = target.connect().await;
+    for (sql, state) in [
+        ("SELECT 1/0", "22012"),
+        ("SELECT 5 % 0", "22012"),
+        ("SELECT 1.5 / 0", "22012"),
+        ("SELECT 1::float8 / 0", "22012"),
+        ("SELECT 2147483647::int4 + 1", "22003"),
+        ("SELECT (-9223372036854775808)::int8 * -1", "22003"),
+        ("SELECT 32767::int2 + 1::int2", "22003"),
+        ("SELECT -(-2147483648)::int4", "22003"),
+        ("SELECT 2147483648::int4", "22003"),
+    ] {
+        assert_eq!(sqlstate(&client, sql).await, state, "{sql}");
+    }
+    assert_eq!(
+        text_row(
+            &client,
+            "SELECT 7 / 2, -7 / 2, 7 % 3, -7 % 3, 2147483647::int8 + 1, 9 / 3 * 2"
+        )
+        .await,
+        ["3", "-3", "1", "-1", "2147483648", "6"]
+    );
+    // In a table: the column's type decides.
+    table(
+        &client,
+        "sem_counts",
+        "id int PRIMARY KEY, small smallint, big bigint",
+        "(1, 32767, 9223372036854775807)",
+    )
+    .await;
+    assert_eq!(
+        sqlstate(&client, "UPDATE sem_counts SET small = small + 1").await,
+        "22003"
+    );
+    assert_eq!(
+        sqlstate(&client, "SELECT big + 1 FROM sem_counts").await,
+        "22003"
+    );
+    let row = client
+        .query_one("SELECT small - 1, big - 1 FROM sem_counts", &[])
+        .await
+        .unwrap();
+    // smallint - integer is an integer.
+    assert_eq!(row.get::<_, i32>(0), 32766);
+    assert_eq!(row.get::<_, i64>(1), 9223372036854775806);
+}
+
+async fn casts_read_text_with_postgres_input_rules(target: &Target) {
+    let client = target.connect().await;
+    assert_eq!(
+        text_row(
+            &client,
+            "SELECT ' 1 '::int, '1.5'::numeric::int, 2.5::int, 2.5::float8::int, \
+             'TrUe'::boolean, ' off '::boolean, 'y'::boolean, '1e3'::float8, 1::boolean, true::int"
+        )
+        .await,
+        ["1", "2", "3", "2", "t", "f", "t", "1000", "t", "1"]
+    );
+    for sql in [
+        "SELECT '1e3'::int",
+        "SELECT 'abc'::int",
+        "SELECT '1.5'::int",
+        "SELECT 'maybe'::boolean",
+        "SELECT ''::float8",
+        "SELECT 'x'::numeric",
+    ] {
+        assert_eq!(sqlstate(&client, sql).await, "22P02", "{sql}");
+    }
+    assert_eq!(
+        sqlstate(&client, "SELECT '99999999999'::int").await,
+        "22003"
+    );
+    // A literal compared with a column takes the column's type.
+    table(&client, "sem_ids", "id int PRIMARY KEY", "(7), (8)").await;
+    assert_eq!(
+        column(&client, "SELECT id FROM sem_ids WHERE id = '7'").await,
+        ["7"]
+    );
+    assert_eq!(
+        sqlstate(&client, "SELECT id FROM sem_ids WHERE id = 'seven'").await,
+        "22P02"
+    );
+    assert_eq!(
+        sqlstate(&client, "INSERT INTO sem_ids VALUES ('nine')").await,
+        "22P02"
+    );
+}
+
+async fn result_columns_are_named_and_typed_as_postgres_does(target: &Target) {
+    let client = target.connect().await;
+    table(
+        &client,
+        "sem_t",
+        "x int, y bigint, f float8, s text",
+        "(1, 2, 0.5, 'a'), (3, 4, 1.5, 'b')",
+    )
+    .await;
+    let sql = "SELECT 1, 1 + 2::int8, count(*), sum(x), sum(y), avg(x), length('abc'), \
+               'a' || 1, x, x::text, 'a'::text, CASE WHEN x > 1 THEN 'big' END, \
+               row_number() OVER (ORDER BY x), max(f), 1 > 0, 1.5, coalesce(x, 0), \
+               upper(s), s IS NULL, x / 2 AS half, sum(f), DATE '2024-01-01' \
+               FROM sem_t GROUP BY x, s, f";
+    let statement = client.prepare(sql).await.unwrap();
+    let described: Vec<(&str, &Type)> = statement
+        .columns()
+        .iter()
+        .map(|c| (c.name(), c.type_()))
+        .collect();
+    assert_eq!(
+        described,
+        [
+            ("?column?", &Type::INT4),
+            ("?column?", &Type::INT8),
+            ("count", &Type::INT8),
+            ("sum", &Type::INT8),
+            ("sum", &Type::NUMERIC),
+            ("avg", &Type::NUMERIC),
+            ("length", &Type::INT4),
+            ("?column?", &Type::TEXT),
+            ("x", &Type::INT4),
+            ("x", &Type::TEXT),
+            ("text", &Type::TEXT),
+            ("case", &Type::TEXT),
+            ("row_number", &Type::INT8),
+            ("max", &Type::FLOAT8),
+            ("?column?", &Type::BOOL),
+            ("?column?", &Type::NUMERIC),
+            ("coalesce", &Type::INT4),
+            ("upper", &Type::TEXT),
+            ("?column?", &Type::BOOL),
+            ("half", &Type::INT4),
+            ("sum", &Type::FLOAT8),
+            ("date", &Type::DATE),
+        ]
+    );
+    // The same names in the simple protocol's RowDescription.
+    let messages = client
+        .simple_query("SELECT count(*), 1 + 1, x FROM sem_t GROUP BY x ORDER BY x")
+        .await
+        .unwrap();
+    let names: Vec<String> = messages
+        .iter()
+        .find_map(|m| match m {
+            SimpleQueryMessage::RowDescription(columns) => {
+                Some(columns.iter().map(|c| c.name().to_owned()).collect())
+            }
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(names, ["count", "?column?", "x"]);
+    let row = client
+        .query_one("SELECT count(*), sum(x), 1 + 1 FROM sem_t", &[])
+        .await
+        .unwrap();
+    assert_eq!(
+        (
+            row.get::<_, i64>(0),
+            row.get::<_, i64>(1),
+            row.get::<_, i32>(2)
+        ),
+        (2, 4, 2)
+    );
+}
+
+async fn errors_carry_postgres_sqlstates(target: &Target) {
+    let client = target.connect().await;
+    table(&client, "sem_e", "a int, b text", "(1, 'x')").await;
+    table(&client, "sem_f", "a int, c text", "(1, 'y')").await;
+    for (sql, state) in [
+        ("SELECT nope FROM sem_e", "42703"),
+        ("SELECT sem_e.nope FROM sem_e", "42703"),
+        ("SELECT a FROM sem_e, sem_f", "42702"),
+        ("SELECT z.a FROM sem_e", "42P01"),
+        ("SELECT a FROM nope", "42P01"),
+        ("SELECT a FROM sem_e GROUP BY 3", "42P10"),
+        ("SELECT a FROM sem_e ORDER BY 2", "42P10"),
+        ("SELECT length(1)", "42883"),
+        ("SELECT b + 1 FROM sem_e", "42883"),
+        ("SELECT 'a' + 1", "22P02"),
+        ("SELEC 1", "42601"),
+        ("SELECT 1 UNION SELECT 1, 2", "42601"),
+        ("SELECT 1 UNION SELECT 'a'", "22P02"),
+        ("SELECT a FROM sem_e UNION SELECT b FROM sem_e", "42804"),
+        ("INSERT INTO sem_e (a) VALUES (1, 2)", "42601"),
+        ("INSERT INTO sem_e (nope) VALUES (1)", "42703"),
+        ("UPDATE sem_e SET a = true", "42804"),
+        ("SELECT (SELECT a, b FROM sem_e)", "42601"),
+    ] {
+        assert_eq!(sqlstate(&client, sql).await, state, "{sql}");
+    }
+    let error = client
+        .query("SELECT nope FROM sem_e", &[])
+        .await
+        .unwrap_err();
+    let db = error.as_db_error().unwrap();
+    assert_eq!(db.message(), "column \"nope\" does not exist");
+    let error = client.query("SELECT a FROM nope", &[]).await.unwrap_err();
+    assert_eq!(
+        error.as_db_error().unwrap().message(),
+        "relation \"nope\" does not exist"
+    );
+}
+
+async fn grouped_queries_are_checked(target: &Target) {
+    let client = target.connect().await;
+    table(
+        &client,
+        "sem_g",
+        "id int PRIMARY KEY, dept text, pay int",
+        "(1, 'a', 10), (2, 'a', 20), (3, 'b', 5)",
+    )
+    .await;
+    for sql in [
+        "SELECT dept, pay FROM sem_g GROUP BY dept",
+        "SELECT pay, count(*) FROM sem_g",
+        "SELECT dept FROM sem_g GROUP BY dept HAVING pay > 1",
+        "SELECT dept, count(*) FROM sem_g GROUP BY dept ORDER BY pay",
+    ] {
+        assert_eq!(sqlstate(&client, sql).await, "42803", "{sql}");
+    }
+    // What PostgreSQL accepts: grouped columns, aggregates, expressions of
+    // grouped columns, columns of a table grouped by its primary key.
+    assert_eq!(
+        text_rows(
+            &client,
+            "SELECT dept, upper(dept), count(*), sum(pay) FROM sem_g GROUP BY dept ORDER BY dept"
+        )
+        .await,
+        [
+            ["a", "A", "2", "30"].map(|v| Some(v.to_owned())),
+            ["b", "B", "1", "5"].map(|v| Some(v.to_owned())),
+        ]
+    );
+    assert_eq!(
+        column(&client, "SELECT pay FROM sem_g GROUP BY id ORDER BY id").await,
+        ["10", "20", "5"]
+    );
+    assert_eq!(
+        column(
+            &client,
+            "SELECT pay + 1 FROM sem_g GROUP BY pay + 1 ORDER BY 1"
+        )
+        .await,
+        ["6", "11", "21"]
+    );
+    assert_eq!(column(&client, "SELECT count(*) FROM sem_g").await, ["3"]);
+}
+
+async fn case_changes_cover_unicode(target: &Target) {
+    let client = target.connect().await;
+    assert_eq!(
+        text_row(
+            &client,
+            "SELECT upper('é'), lower('ÀÉÎ'), initcap('hello wORLD-élan'), upper('straße'), \
+             length('héllo'), 'é' > 'z', substr('héllo', 2, 3), substr('abcdef', -1, 3)"
+        )
+        .await,
+        [
+            "É",
+            "àéî",
+            "Hello World-Élan",
+            "STRAßE",
+            "5",
+            "t",
+            "éll",
+            "a"
+        ]
+    );
+}
+
+async fn inserts_read_values_as_their_columns_types(target: &Target) {
+    let client = target.connect().await;
+    client
+        .batch_execute(
+            "DROP TABLE IF EXISTS sem_ins; \
+             CREATE TABLE sem_ins (id int, note text DEFAULT 'none', data bytea, ok boolean DEFAULT true)",
+        )
+        .await
+        .unwrap();
+    // Fewer values than columns: the rest take their defaults.
+    client
+        .batch_execute(
+            r"INSERT INTO sem_ins VALUES ('1'); INSERT INTO sem_ins VALUES (2, 'two', '\x00ff', 'yes')",
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        text_rows(
+            &client,
+            "SELECT id, note, data, ok FROM sem_ins ORDER BY id"
+        )
+        .await,
+        [
+            [Some("1"), Some("none"), None, Some("t")].map(|v| v.map(str::to_owned)),
+            [Some("2"), Some("two"), Some(r"\x00ff"), Some("t")].map(|v| v.map(str::to_owned)),
+        ]
+    );
+    let row = client
+        .query_one("SELECT data FROM sem_ins WHERE id = 2", &[])
+        .await
+        .unwrap();
+    assert_eq!(row.get::<_, Vec<u8>>(0), [0, 255]);
+    for (sql, state) in [
+        ("INSERT INTO sem_ins VALUES ('one')", "22P02"),
+        ("INSERT INTO sem_ins (ok) VALUES (1)", "42804"),
+        ("INSERT INTO sem_ins (id) VALUES (true)", "42804"),
+        ("INSERT INTO sem_ins (data) VALUES ('\\x0')", "22023"),
+        ("INSERT INTO sem_ins (data) VALUES ('\\q')", "22P02"),
+        ("UPDATE sem_ins SET id = 'x'", "22P02"),
+    ] {
+        assert_eq!(sqlstate(&client, sql).await, state, "{sql}");
+    }
+}
