@@ -26,6 +26,7 @@ against_litewire_and_postgres!(
     grouped_queries_are_checked,
     case_changes_cover_unicode,
     inserts_read_values_as_their_columns_types,
+    subqueries_used_as_values_return_one_row,
 );
 
 /// A fresh table for one test: dropped first, so a calibration run can repeat.
@@ -592,4 +593,46 @@ async fn inserts_read_values_as_their_columns_types(target: &Target) {
     ] {
         assert_eq!(sqlstate(&client, sql).await, state, "{sql}");
     }
+}
+
+async fn subqueries_used_as_values_return_one_row(target: &Target) {
+    let client = target.connect().await;
+    table(
+        &client,
+        "sem_o",
+        "id int PRIMARY KEY, a int",
+        "(1, 1), (2, 2), (3, 3)",
+    )
+    .await;
+    table(
+        &client,
+        "sem_y",
+        "a int, y int",
+        "(1, 10), (2, 20), (2, 21)",
+    )
+    .await;
+    assert_eq!(
+        text_rows(
+            &client,
+            "SELECT id, (SELECT y FROM sem_y WHERE sem_y.a = sem_o.a), \
+             (SELECT max(y) FROM sem_y WHERE sem_y.a = sem_o.a) FROM sem_o WHERE id <> 2 ORDER BY id"
+        )
+        .await,
+        [
+            [Some("1"), Some("10"), Some("10")].map(|v| v.map(str::to_owned)),
+            [Some("3"), None, None].map(|v| v.map(str::to_owned)),
+        ]
+    );
+    for sql in [
+        "SELECT id, (SELECT y FROM sem_y WHERE sem_y.a = sem_o.a) FROM sem_o",
+        "SELECT (SELECT y FROM sem_y)",
+        "UPDATE sem_o SET a = (SELECT y FROM sem_y) WHERE id = 1",
+        "SELECT id FROM sem_o WHERE a = (SELECT a FROM sem_y WHERE y > 10)",
+    ] {
+        assert_eq!(sqlstate(&client, sql).await, "21000", "{sql}");
+    }
+    assert_eq!(
+        column(&client, "SELECT a FROM sem_o WHERE id = 1").await,
+        ["1"]
+    );
 }

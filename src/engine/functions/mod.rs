@@ -1,8 +1,8 @@
 //! PostgreSQL's SQL functions that SQLite lacks, registered on every connection.
 //!
 //! One file per family (settings, sequences, catalog, arrays, strings, uuid,
-//! and the arithmetic, comparisons and conversions of the PostgreSQL port's
-//! translation),
+//! and the arithmetic, comparisons, conversions and scalar subqueries of the
+//! PostgreSQL port's translation),
 //! each a list of definitions with PostgreSQL's argument and result types and
 //! volatility; `registry` registers them all on a connection and lists them in
 //! `pg_proc`. The dialect translation turns PostgreSQL syntax into calls of
@@ -23,6 +23,7 @@ mod registry;
 mod sequences;
 mod settings;
 mod strings;
+mod subqueries;
 mod uuid;
 
 pub use arrays::{format_array, parse_array};

@@ -13,13 +13,13 @@ use super::context::{FunctionContext, ServerShared};
 use super::definition::{Args, Body, Function, Volatility};
 use super::{
     arithmetic, arrays, catalog, comparisons, conversions, locks, sequences, settings, strings,
-    uuid,
+    subqueries, uuid,
 };
 use crate::engine::catalog::types::type_oid;
 use crate::sql::quote::literal;
 
 /// Every family's functions.
-fn families() -> [&'static [Function]; 10] {
+fn families() -> [&'static [Function]; 11] {
     [
         settings::FUNCTIONS,
         arithmetic::FUNCTIONS,
@@ -30,6 +30,7 @@ fn families() -> [&'static [Function]; 10] {
         catalog::FUNCTIONS,
         arrays::FUNCTIONS,
         strings::FUNCTIONS,
+        subqueries::FUNCTIONS,
         uuid::FUNCTIONS,
     ]
 }

@@ -16,6 +16,7 @@ use super::errors::{Result, datatype_mismatch, syntax};
 use super::names::{cast_name, folded};
 use super::operators::common_type;
 use super::scope::{Resolved, Scope};
+use super::subqueries::scalar;
 use super::translator::{ColumnRef, Translator, Typed, Untyped};
 use super::types::PgType;
 
@@ -279,7 +280,7 @@ impl Translator<'_> {
                 }
                 let column = columns.into_iter().next();
                 let ty = column.as_ref().map_or(PgType::Opaque, |c| c.ty.clone());
-                let typed = Typed::new(Expr::Subquery(Box::new(query)), ty);
+                let typed = Typed::new(Expr::Subquery(Box::new(scalar(query))), ty);
                 Ok(match column {
                     Some(c) if c.named => typed.named(c.name, 2),
                     _ => typed,

@@ -19,6 +19,7 @@ mod operators;
 mod ordering;
 mod queries;
 mod scope;
+mod subqueries;
 mod translator;
 mod types;
 
