@@ -7,7 +7,9 @@
 # costs where a timed benchmark on a shared machine cannot, and which
 # functions the difference is in. Needs valgrind (apt-get install valgrind).
 # Usage: bench/instructions.sh REV   (env: N=20000 operations counted, TOP=15
-#                                     functions shown, BEFORE_BIN=: REV's binary)
+#                                     functions shown, BEFORE_BIN=: REV's binary,
+#                                     MODE=prepared: pgbench's -M; simple parses
+#                                     every statement's text)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 REV=${1:?usage: bench/instructions.sh REV}
@@ -15,6 +17,7 @@ N=${N:-20000}
 TOP=${TOP:-15}
 PG_PORT=${PG_PORT:-27532}
 HTTP_PORT=${HTTP_PORT:-27180}
+MODE=${MODE:-prepared}
 
 work=$(mktemp -d)
 # shellcheck source=bench/lib/short-path.sh
@@ -37,7 +40,7 @@ serve() { # binary [wrapper...]: starts it on the bench ports, waits for /health
 }
 
 pgbench_run() { # transactions [clients]
-  pgbench -h 127.0.0.1 -p "$PG_PORT" -U postgres -n -S -M prepared -c "${2:-1}" -t "$1" postgres >/dev/null 2>&1
+  pgbench -h 127.0.0.1 -p "$PG_PORT" -U postgres -n -S -M "$MODE" -c "${2:-1}" -t "$1" postgres >/dev/null 2>&1
 }
 http_run() { # requests [clients]
   hey -n "$1" -c "${2:-1}" -m POST -T text/html -d "$BODY" "http://127.0.0.1:$HTTP_PORT/" >/dev/null
@@ -75,7 +78,7 @@ measure before "$work/before"
 measure after "$work/after"
 for kind in pg http; do
   case $kind in
-    pg) echo "== per pgbench -S transaction" ;;
+    pg) echo "== per pgbench -S -M $MODE transaction" ;;
     http) echo "== per legacy HTTP request" ;;
   esac
   python3 bench/lib/per-operation.py "$N" "$work/before-$kind.1" "$work/before-$kind.2" \

@@ -75,6 +75,7 @@ impl SqlState {
     pub const INVALID_NAME: SqlState = SqlState(*b"42602");
     pub const INVALID_PARAMETER_VALUE: SqlState = SqlState(*b"22023");
     pub const INVALID_TEXT_REPRESENTATION: SqlState = SqlState(*b"22P02");
+    pub const NULL_VALUE_NOT_ALLOWED: SqlState = SqlState(*b"22004");
     pub const NUMERIC_VALUE_OUT_OF_RANGE: SqlState = SqlState(*b"22003");
     pub const OBJECT_NOT_IN_PREREQUISITE_STATE: SqlState = SqlState(*b"55000");
     pub const READ_ONLY_SQL_TRANSACTION: SqlState = SqlState(*b"25006");

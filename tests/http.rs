@@ -291,6 +291,13 @@ async fn sqlite_semantics_over_http(cache: &str) {
         server.http_query(sql).await["rows"],
         json!([[1, null, 1, "é", 2147483648_i64]])
     );
+    // SQLite's format is printf; PostgreSQL's reads `%I` and `%L`.
+    assert_eq!(
+        server.http_query("SELECT format('%d|%5.1f', 7, 2.5)").await["rows"],
+        json!([["7|  2.5"]])
+    );
+    let out = server.psql(&["-At", "-c", "SELECT format('%I=%L', 'A b', 'it''s')"]);
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "\"A b\"='it''s'\n");
     assert_eq!(
         server.http_query("SELECT x FROM n ORDER BY x").await["rows"],
         json!([[null], [1]])

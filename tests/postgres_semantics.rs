@@ -27,6 +27,11 @@ against_litewire_and_postgres!(
     case_changes_cover_unicode,
     inserts_read_values_as_their_columns_types,
     subqueries_used_as_values_return_one_row,
+    floats_keep_their_range_nan_and_printed_digits,
+    errors_point_at_what_they_are_about,
+    series_count_up_and_down,
+    format_reads_postgres_specifiers,
+    values_fit_their_columns_modifiers,
 );
 
 /// A fresh table for one test: dropped first, so a calibration run can repeat.
@@ -634,5 +639,228 @@ async fn subqueries_used_as_values_return_one_row(target: &Target) {
     assert_eq!(
         column(&client, "SELECT a FROM sem_o WHERE id = 1").await,
         ["1"]
+    );
+}
+
+async fn floats_keep_their_range_nan_and_printed_digits(target: &Target) {
+    let client = target.connect().await;
+    for (sql, state) in [
+        ("SELECT '10e400'::float8", "22003"),
+        ("SELECT '-1e-400'::float8", "22003"),
+        ("SELECT '1e39'::float4", "22003"),
+        ("SELECT 1e200::float8 * 1e200::float8", "22003"),
+        ("SELECT 1e-300::float8 * 1e-300::float8", "22003"),
+    ] {
+        assert_eq!(sqlstate(&client, sql).await, state, "{sql}");
+    }
+    // Zero from a zero operand, or divided by infinity, is no underflow.
+    assert_eq!(
+        text_row(
+            &client,
+            "SELECT 2::float8 * 0, 2::float8 / 'Infinity', 'NaN'::float8 + 1, 'Infinity'::float8 / 'Infinity'"
+        )
+        .await,
+        ["0", "0", "NaN", "NaN"]
+    );
+    // NaN is a value: stored, equal to itself, above every number.
+    table(
+        &client,
+        "sem_floats",
+        "id int PRIMARY KEY, f float8",
+        "(1, 1.5), (2, 'NaN'), (3, '-Infinity'), (4, NULL), (5, 'Infinity')",
+    )
+    .await;
+    assert_eq!(
+        column(&client, "SELECT f FROM sem_floats ORDER BY f").await,
+        ["-Infinity", "1.5", "Infinity", "NaN", "NULL"]
+    );
+    assert_eq!(
+        column(&client, "SELECT id FROM sem_floats WHERE f = 'NaN'").await,
+        ["2"]
+    );
+    let row = client
+        .query_one("SELECT f FROM sem_floats WHERE id = 2", &[])
+        .await
+        .unwrap();
+    assert!(row.get::<_, f64>(0).is_nan());
+    // extra_float_digits: 15 + n significant digits at 0 and below, the
+    // shortest exact digits above; binary always carries the exact value.
+    let sql =
+        "SELECT 0.1::float8 + 0.2::float8, 2::float8 / 3, 2::float4 / 3::float4, 2::float4 / 3";
+    assert_eq!(
+        text_row(&client, sql).await,
+        [
+            "0.30000000000000004",
+            "0.6666666666666666",
+            "0.6666667",
+            "0.6666666666666666"
+        ]
+    );
+    client
+        .simple_query("SET extra_float_digits = 0")
+        .await
+        .unwrap();
+    assert_eq!(
+        text_row(&client, sql).await,
+        ["0.3", "0.666666666666667", "0.666667", "0.666666666666667"]
+    );
+    assert_eq!(
+        text_row(
+            &client,
+            "SET extra_float_digits = -3; SELECT 1.2345678901234e200::float8, -0.000012345::float8"
+        )
+        .await,
+        ["1.23456789012e+200", "-1.2345e-05"]
+    );
+    let row = client.query_one(sql, &[]).await.unwrap();
+    assert_eq!(row.get::<_, f64>(0), 0.1 + 0.2);
+    // float4 with any other number is float8 arithmetic.
+    assert_eq!(row.columns()[2].type_(), &Type::FLOAT4);
+    assert_eq!(row.columns()[3].type_(), &Type::FLOAT8);
+    client
+        .simple_query("RESET extra_float_digits")
+        .await
+        .unwrap();
+    assert_eq!(
+        text_row(&client, "SELECT 0.1::float8 + 0.2::float8").await,
+        ["0.30000000000000004"]
+    );
+}
+
+async fn errors_point_at_what_they_are_about(target: &Target) {
+    let client = target.connect().await;
+    table(&client, "sem_points", "id int PRIMARY KEY", "(1)").await;
+    // The 1-based character position of the token each error is about, in
+    // the extended protocol (Parse) and in a simple query of many statements.
+    let position =
+        |error: tokio_postgres::Error| match error.as_db_error().and_then(|e| e.position()) {
+            Some(tokio_postgres::error::ErrorPosition::Original(at)) => Some(*at),
+            _ => None,
+        };
+    for (sql, at) in [
+        ("SELEC 1", 1),
+        ("SELECT 1 +", 11),
+        ("SELECT 'é', nope FROM sem_points", 13),
+        ("SELECT sem_points.nope FROM sem_points", 8),
+        ("SELECT id FROM nope", 16),
+        ("SELECT 1, 'x'::int", 11),
+        ("SELECT 1, '1e400'::float8", 11),
+    ] {
+        let error = client.query(sql, &[]).await.expect_err(sql);
+        assert_eq!(position(error), Some(at), "{sql}");
+    }
+    let error = client
+        .simple_query("SELECT 1; SELECT id FROM sem_points; SELECT nope FROM sem_points")
+        .await
+        .expect_err("unknown column");
+    assert_eq!(position(error), Some(45));
+    // An error about no token has no position.
+    let error = client.query("SELECT 1 / 0", &[]).await.expect_err("1 / 0");
+    assert_eq!(position(error), None);
+}
+
+async fn series_count_up_and_down(target: &Target) {
+    let client = target.connect().await;
+    assert_eq!(
+        column(&client, "SELECT * FROM generate_series(1, 5)").await,
+        ["1", "2", "3", "4", "5"]
+    );
+    assert_eq!(
+        column(&client, "SELECT n FROM generate_series(5, 1, -2) AS g(n)").await,
+        ["5", "3", "1"]
+    );
+    assert!(
+        column(&client, "SELECT * FROM generate_series(5, 1)")
+            .await
+            .is_empty()
+    );
+    assert!(
+        column(&client, "SELECT * FROM generate_series(1, NULL)")
+            .await
+            .is_empty()
+    );
+    // A step of zero would never end: PostgreSQL refuses it.
+    assert_eq!(
+        sqlstate(&client, "SELECT * FROM generate_series(1, 5, 0)").await,
+        "22023"
+    );
+}
+
+async fn format_reads_postgres_specifiers(target: &Target) {
+    let client = target.connect().await;
+    assert_eq!(
+        text_row(
+            &client,
+            "SELECT format('INSERT INTO %I VALUES(%L, %L, %s)', 'my tab', 10, NULL, true), \
+             format('%2$s %1$s %s|%-4s|%3$*1$L|%%', 5, 'b', 'c''d'), \
+             quote_ident('select'), quote_ident('ok_1'), quote_literal(E'a\\\\b'), quote_nullable(NULL)"
+        )
+        .await,
+        [
+            "INSERT INTO \"my tab\" VALUES('10', NULL, t)",
+            "b 5 b|c'd |'c''d'|%",
+            "\"select\"",
+            "ok_1",
+            "E'a\\\\b'",
+            "NULL",
+        ]
+    );
+    for (sql, state) in [
+        ("SELECT format('%s %s', 1)", "22023"),
+        ("SELECT format('%z', 1)", "22023"),
+        ("SELECT format('%0$s', 1)", "22023"),
+        ("SELECT format('%I', NULL)", "22004"),
+    ] {
+        assert_eq!(sqlstate(&client, sql).await, state, "{sql}");
+    }
+}
+
+async fn values_fit_their_columns_modifiers(target: &Target) {
+    let client = target.connect().await;
+    table(
+        &client,
+        "sem_fits",
+        "id int PRIMARY KEY, n numeric(4, 2), v varchar(3), c char(3)",
+        "(1, 1.005, 'ab', 'a'), (2, -2.5, 'abc  ', 'abc')",
+    )
+    .await;
+    // Rounded to the scale, half away from zero, on the decimal digits.
+    assert_eq!(
+        text_rows(&client, "SELECT n, v FROM sem_fits ORDER BY id").await,
+        [
+            [Some("1.01"), Some("ab")].map(|v| v.map(str::to_owned)),
+            [Some("-2.50"), Some("abc")].map(|v| v.map(str::to_owned)),
+        ]
+    );
+    for (sql, state) in [
+        ("INSERT INTO sem_fits VALUES (3, 123.4, 'a', 'a')", "22003"),
+        ("INSERT INTO sem_fits VALUES (3, 99.999, 'a', 'a')", "22003"),
+        ("INSERT INTO sem_fits VALUES (3, 1, 'abcd', 'a')", "22001"),
+        ("INSERT INTO sem_fits VALUES (3, 1, 'a', 'abcd')", "22001"),
+        ("UPDATE sem_fits SET v = 'toolong'", "22001"),
+        ("UPDATE sem_fits SET n = n * 100", "22003"),
+    ] {
+        assert_eq!(sqlstate(&client, sql).await, state, "{sql}");
+    }
+    // Nothing of a refused statement was written.
+    assert_eq!(
+        column(&client, "SELECT count(*) FROM sem_fits").await,
+        ["2"]
+    );
+    // Parameters fit too; an explicit cast cuts and rounds.
+    client
+        .execute(
+            "INSERT INTO sem_fits VALUES ($1, $2::float8, $3, 'x')",
+            &[&4_i32, &7.12345_f64, &"xyz "],
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        text_row(
+            &client,
+            "SELECT n, v, 'abcd'::varchar(2), 1.256::numeric(3, 2), 2.5::numeric(1) FROM sem_fits WHERE id = 4"
+        )
+        .await,
+        ["7.12", "xyz", "ab", "1.26", "3"]
     );
 }

@@ -44,5 +44,7 @@ pub use notifications::{Inbox, Notification};
 pub use result::{Column, Completion, Discard, LOOKAHEAD_ROWS, QueryResult, ResultSink};
 pub use schema::SchemaCatalog;
 pub use session::{CopyIn, CursorId, Session, TransactionState};
-pub use settings::Settings;
-pub use value::{StorageClass, Value, write_float4, write_float8};
+pub use settings::{Settings, SharedSettings};
+pub use value::{
+    StorageClass, Value, write_float4, write_float4_digits, write_float8, write_float8_digits,
+};

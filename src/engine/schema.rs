@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex};
 use sqlx::{Row, SqliteConnection};
 
 use crate::error::Error;
-use crate::sql::postgres::{Catalog, PgType, RelColumn, Relation};
+use crate::sql::postgres::{Catalog, Modifier, PgType, RelColumn, Relation};
 
 /// The relations of one schema generation.
 #[derive(Debug, Default)]
@@ -100,9 +100,11 @@ async fn read_columns(conn: &mut SqliteConnection, name: &str) -> Result<Vec<Rel
             // A one-column `INTEGER PRIMARY KEY` is the rowid: never NULL.
             let rowid =
                 primary_key == 1 && key_columns == 1 && decl.eq_ignore_ascii_case("integer");
+            let ty = PgType::from_declared(&decl);
             Ok(RelColumn {
                 name: row.try_get(0)?,
-                ty: PgType::from_declared(&decl),
+                modifier: Modifier::of(&ty, &decl),
+                ty,
                 not_null: row.try_get::<i64, _>(2)? != 0 || rowid,
                 generated: row.try_get::<i64, _>(4)? != 0,
                 primary_key: primary_key > 0,

@@ -9,7 +9,7 @@
 use bytes::{BufMut, Bytes, BytesMut};
 use pgwire::api::Type;
 
-use super::types::{FieldType, encode_text};
+use super::types::{FieldType, FloatDigits, encode_text};
 use crate::engine::{Column, Value};
 use crate::sql::{CopyFormat, CopyOptions, ForceQuote};
 
@@ -21,10 +21,12 @@ pub struct CopyEncoder<'a> {
     force_quote: Vec<bool>,
     line: BytesMut,
     value: BytesMut,
+    /// How floats print (the session's `extra_float_digits`: pg_dump sets 3).
+    digits: FloatDigits,
 }
 
 impl<'a> CopyEncoder<'a> {
-    pub fn new(options: &'a CopyOptions, columns: &[Column]) -> Self {
+    pub fn new(options: &'a CopyOptions, columns: &[Column], digits: FloatDigits) -> Self {
         let force_quote = columns
             .iter()
             .map(|column| match &options.force_quote {
@@ -41,6 +43,7 @@ impl<'a> CopyEncoder<'a> {
             force_quote,
             line: BytesMut::new(),
             value: BytesMut::new(),
+            digits,
         }
     }
 
@@ -65,7 +68,7 @@ impl<'a> CopyEncoder<'a> {
             let ty = self.types.get(i).unwrap_or(&text);
             let mut printed = std::mem::take(&mut self.value);
             printed.clear();
-            encode_text(&mut printed, value, ty);
+            encode_text(&mut printed, value, ty, self.digits);
             self.field(&printed, self.force_quote.get(i).copied().unwrap_or(false));
             self.value = printed;
         }
@@ -192,7 +195,7 @@ mod tests {
     fn line(sql: &str, decls: &[&str], row: &[Value]) -> String {
         let options = options(sql);
         let columns = columns(decls);
-        let bytes = CopyEncoder::new(&options, &columns).row(row);
+        let bytes = CopyEncoder::new(&options, &columns, FloatDigits::default()).row(row);
         String::from_utf8(bytes.to_vec()).unwrap()
     }
 

@@ -9,7 +9,7 @@ use pgwire::messages::data::{DataRow, FieldDescription, RowDescription};
 use pgwire::messages::response::CommandComplete;
 
 use super::params::format_code;
-use super::types::{EncodeError, FieldType, encode_field};
+use super::types::{EncodeError, FieldType, FloatDigits, encode_field};
 use crate::engine::{Column, Completion, Value};
 use crate::sql::CommandKind;
 
@@ -85,6 +85,8 @@ pub struct RowShape {
     columns: TypedColumns,
     /// Per column, whether it goes in binary; empty when every column is text.
     binary: Vec<bool>,
+    /// How text output prints floats.
+    digits: FloatDigits,
 }
 
 impl RowShape {
@@ -98,7 +100,13 @@ impl RowShape {
         RowShape {
             columns: columns.clone(),
             binary,
+            digits: FloatDigits::default(),
         }
+    }
+
+    /// Floats in text printed with `digits` (the session's `extra_float_digits`).
+    pub fn printing_floats(self, digits: FloatDigits) -> Self {
+        RowShape { digits, ..self }
     }
 
     fn is_binary(&self, column: usize) -> bool {
@@ -131,7 +139,7 @@ impl RowShape {
     pub fn data_row(&self, row: &[Value]) -> Result<(PgWireBackendMessage, usize), EncodeError> {
         let mut data = BytesMut::with_capacity(16 * row.len());
         for (i, (value, ty)) in row.iter().zip(self.columns.types.iter()).enumerate() {
-            encode_field(&mut data, value, ty, self.is_binary(i))?;
+            encode_field(&mut data, value, ty, self.is_binary(i), self.digits)?;
         }
         let bytes = data.len();
         Ok((

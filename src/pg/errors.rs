@@ -176,6 +176,21 @@ pub fn encode_error_info(failure: EncodeError) -> ErrorInfo {
     )
 }
 
+/// The ErrorResponse fields of an error in the `statement`-th statement of
+/// `query`, pointing at the token it is about where it names one.
+pub fn error_info_in(error: &Error, query: &str, statement: usize) -> ErrorInfo {
+    let mut info = error_info(error);
+    if let Some(position) = crate::sql::error_position(query, statement, &info.message) {
+        info.position = Some(position.to_string());
+    }
+    info
+}
+
+/// An error of a statement in `query`, for pgwire to send.
+pub fn to_pgwire_in(error: &Error, query: &str) -> PgWireError {
+    PgWireError::UserError(Box::new(error_info_in(error, query, 0)))
+}
+
 pub fn to_pgwire(error: &Error) -> PgWireError {
     PgWireError::UserError(Box::new(error_info(error)))
 }

@@ -25,10 +25,11 @@ use pgwire::messages::response::{EmptyQueryResponse, ReadyForQuery};
 
 use super::connection::{PgConnection, Portal, Prepared, Progress, State};
 use super::encode::{RowShape, TypedColumns, command_tag};
-use super::errors::to_pgwire;
+use super::errors::{to_pgwire, to_pgwire_in};
 use super::params;
 use super::reply::{feed, feed_notifications, feed_rows, report_settings, transaction_status};
 use super::rows::{Announce, WireRows};
+use super::types::FloatDigits;
 use crate::engine::{QueryResult, Value};
 use crate::error::Error;
 use crate::sql::{self, Dialect, Plan};
@@ -59,7 +60,7 @@ impl ExtendedQueryHandler for PgConnection {
             state.identify(client);
             let schema = state.session.schema().await.map_err(|e| to_pgwire(&e))?;
             sql::parse_single_in(&message.query, Dialect::Postgres(&*schema))
-                .map_err(|e| to_pgwire(&e))?
+                .map_err(|e| to_pgwire_in(&e, &message.query))?
         };
         let param_types = message
             .type_oids
@@ -103,7 +104,7 @@ impl ExtendedQueryHandler for PgConnection {
             // Boxed: the first Bind's path keeps the future of every Bind small.
             Box::pin(describe_params(&mut state, &prepared))
                 .await
-                .map_err(|e| to_pgwire(&e))?;
+                .map_err(|e| to_pgwire_in(&e, &prepared.query))?;
         }
         let params = bind_params(&prepared, &message).map_err(|e| to_pgwire(&e))?;
         let portal = Portal {
@@ -138,7 +139,7 @@ impl ExtendedQueryHandler for PgConnection {
                     .ok_or_else(|| PgWireError::StatementNotFound(name.clone()))?;
                 let types = describe_params(&mut state, &prepared)
                     .await
-                    .map_err(|e| to_pgwire(&e))?
+                    .map_err(|e| to_pgwire_in(&e, &prepared.query))?
                     .iter()
                     .map(Type::oid)
                     .collect();
@@ -177,7 +178,7 @@ impl ExtendedQueryHandler for PgConnection {
                         .session
                         .describe(statement)
                         .await
-                        .map_err(|e| to_pgwire(&e))?,
+                        .map_err(|e| to_pgwire_in(&e, &prepared.query))?,
                     None => Arc::new(Vec::new()),
                 };
                 let described = TypedColumns::with_param_types(columns, &prepared.param_types);
@@ -224,13 +225,18 @@ impl ExtendedQueryHandler for PgConnection {
         if matches!(progress, Progress::NotRun) && message.max_rows > 0 {
             let opened = state.session.open_cursor(&statement, &portal.params).await;
             client.set_transaction_status(transaction_status(&state.session));
-            if let Some(id) = opened.map_err(|e| to_pgwire(&e))? {
+            if let Some(id) = opened.map_err(|e| to_pgwire_in(&e, &portal.prepared.query))? {
                 progress = Progress::Cursor(id);
             }
         }
         if let Progress::Cursor(id) = progress {
             let limit = usize::try_from(message.max_rows).unwrap_or(0);
-            let mut sink = WireRows::portal(client, portal_rows(portal));
+            let mut sink = WireRows::portal(
+                client,
+                state.session.shared_settings(),
+                &portal.prepared.query,
+                portal_rows(portal),
+            );
             let fetched = state
                 .session
                 .fetch(id, limit, &mut sink)
@@ -259,7 +265,12 @@ impl ExtendedQueryHandler for PgConnection {
             _ => None,
         };
         if let Some(plan) = streamed {
-            let mut sink = WireRows::portal(client, plan);
+            let mut sink = WireRows::portal(
+                client,
+                state.session.shared_settings(),
+                &portal.prepared.query,
+                plan,
+            );
             let ran = state
                 .session
                 .execute_into(&statement, &portal.params, &mut sink)
@@ -281,13 +292,17 @@ impl ExtendedQueryHandler for PgConnection {
                 let result = state.session.execute(&statement, &portal.params).await;
                 client.set_transaction_status(transaction_status(&state.session));
                 report_settings(client, &mut state.session).await?;
-                (result.map_err(|e| to_pgwire(&e))?, 0)
+                (
+                    result.map_err(|e| to_pgwire_in(&e, &portal.prepared.query))?,
+                    0,
+                )
             }
             Progress::Suspended { result, sent } => (result, sent),
             Progress::Done(result) => (result, usize::MAX),
             Progress::Cursor(_) => (QueryResult::empty(statement.kind), usize::MAX),
         };
-        send_portal_rows(client, portal, result, sent, message.max_rows).await?;
+        let digits = FloatDigits(state.session.shared_settings().lock().extra_float_digits());
+        send_portal_rows(client, portal, result, sent, message.max_rows, digits).await?;
         state.after(&statement);
         Ok(())
     }
@@ -412,6 +427,7 @@ async fn send_portal_rows<C>(
     result: QueryResult,
     sent: usize,
     max_rows: i32,
+    digits: FloatDigits,
 ) -> PgWireResult<()>
 where
     C: Sink<PgWireBackendMessage> + Unpin,
@@ -429,7 +445,7 @@ where
             TypedColumns::with_param_types(result.columns.clone(), &portal.prepared.param_types)
         }
     };
-    let shape = RowShape::new(&columns, &portal.result_formats);
+    let shape = RowShape::new(&columns, &portal.result_formats).printing_floats(digits);
     feed_rows(client, &shape, &result.rows[from..from + count]).await?;
     let to = from + count;
     if to < result.rows.len() {

@@ -18,9 +18,10 @@ use pgwire::messages::copy::{CopyData, CopyDone, CopyOutResponse};
 
 use super::copy_out::CopyEncoder;
 use super::encode::{RowShape, TypedColumns, command_tag};
-use super::errors::{encode_error_info, error_info};
+use super::errors::{encode_error_info, error_info_in};
 use super::reply::feed;
-use crate::engine::{Column, Completion, ResultSink, Value};
+use super::types::FloatDigits;
+use crate::engine::{Column, Completion, ResultSink, SharedSettings, Value};
 use crate::error::{Error, ErrorKind, SqlState};
 use crate::sql::CopyOptions;
 
@@ -69,6 +70,11 @@ pub(super) struct WireRows<'a, C> {
     finished: usize,
     /// How the last statement that finished ended.
     last: Option<Completion>,
+    /// The query the statements came from, which errors point into.
+    query: &'a str,
+    /// The session's settings: each result prints floats as
+    /// `extra_float_digits` says when it starts (a `SET` earlier in the batch counts).
+    settings: SharedSettings,
 }
 
 impl<'a, C> WireRows<'a, C>
@@ -77,17 +83,35 @@ where
     PgWireError: From<C::Error>,
 {
     /// Statements of a simple Query, one plan each; errors are sent as they happen.
-    pub(super) fn simple(client: &'a mut C, plans: impl IntoIterator<Item = Announce<'a>>) -> Self {
-        Self::new(client, plans.into_iter().collect(), true)
+    pub(super) fn simple(
+        client: &'a mut C,
+        settings: SharedSettings,
+        query: &'a str,
+        plans: impl IntoIterator<Item = Announce<'a>>,
+    ) -> Self {
+        Self::new(client, settings, query, plans.into_iter().collect(), true)
     }
 
-    /// One portal's statement; its error is left to the caller.
-    pub(super) fn portal(client: &'a mut C, plan: Announce<'a>) -> Self {
-        Self::new(client, VecDeque::from([plan]), false)
+    /// One portal's statement (`query`); its error is left to the caller.
+    pub(super) fn portal(
+        client: &'a mut C,
+        settings: SharedSettings,
+        query: &'a str,
+        plan: Announce<'a>,
+    ) -> Self {
+        Self::new(client, settings, query, VecDeque::from([plan]), false)
     }
 
-    fn new(client: &'a mut C, plans: VecDeque<Announce<'a>>, sends_errors: bool) -> Self {
+    fn new(
+        client: &'a mut C,
+        settings: SharedSettings,
+        query: &'a str,
+        plans: VecDeque<Announce<'a>>,
+        sends_errors: bool,
+    ) -> Self {
         WireRows {
+            query,
+            settings,
             client,
             plans,
             current: None,
@@ -121,11 +145,12 @@ where
     }
 
     /// The error to send for a failed statement: an encoding failure keeps its own
-    /// SQLSTATE.
+    /// SQLSTATE; others point into the query where they name a token of it.
     pub(super) fn error_info(&mut self, error: &Error) -> ErrorInfo {
+        let statement = self.finished;
         self.encode_failure
             .take()
-            .unwrap_or_else(|| error_info(error))
+            .unwrap_or_else(|| error_info_in(error, self.query, statement))
     }
 
     fn push(&mut self, message: PgWireBackendMessage, bytes: usize) {
@@ -146,13 +171,14 @@ where
     }
 
     fn columns(&mut self, columns: &Arc<Vec<Column>>) -> Result<(), Error> {
+        let digits = FloatDigits(self.settings.lock().extra_float_digits());
         let announced = match self.current.take() {
             Some(Announce::Copy(options)) => {
                 // SQLite allows at most 32767 result columns, so this always fits.
                 let count = i16::try_from(columns.len()).unwrap_or(i16::MAX);
                 let response = CopyOutResponse::new(0, count, vec![0; columns.len()]);
                 self.push(PgWireBackendMessage::CopyOutResponse(response), 0);
-                let mut encoder = CopyEncoder::new(options, columns);
+                let mut encoder = CopyEncoder::new(options, columns, digits);
                 if options.header {
                     let header = encoder.header(columns);
                     let bytes = header.len();
@@ -178,7 +204,8 @@ where
                     Some(described) => described.clone(),
                     None => TypedColumns::with_param_types(columns.clone(), param_types),
                 };
-                self.encoding = Encoding::Rows(RowShape::new(&typed, formats));
+                self.encoding =
+                    Encoding::Rows(RowShape::new(&typed, formats).printing_floats(digits));
                 Announce::Portal {
                     described,
                     param_types,
@@ -186,7 +213,8 @@ where
                 }
             }
             Some(Announce::RowDescription) | None => {
-                let shape = RowShape::new(&TypedColumns::new(columns.clone()), &[]);
+                let shape =
+                    RowShape::new(&TypedColumns::new(columns.clone()), &[]).printing_floats(digits);
                 self.push(shape.row_description(), 0);
                 self.encoding = Encoding::Rows(shape);
                 Announce::RowDescription

@@ -16,7 +16,7 @@ use pgwire::messages::response::{EmptyQueryResponse, ReadyForQuery};
 use pgwire::messages::simplequery::Query;
 
 use super::connection::PgConnection;
-use super::errors::{error_info, to_pgwire};
+use super::errors::{error_info_in, to_pgwire};
 use super::reply::{feed, feed_notifications, report_settings, transaction_status};
 use super::rows::{Announce, WireRows};
 use crate::engine::Value;
@@ -81,7 +81,8 @@ impl SimpleQueryHandler for PgConnection {
                     Plan::CopyTo(spec) => Announce::Copy(&spec.options),
                     _ => Announce::RowDescription,
                 });
-                let mut sink = WireRows::simple(client, plans);
+                let mut sink =
+                    WireRows::simple(client, state.session.shared_settings(), &query.query, plans);
                 state.session.execute_batch_into(&batch, &mut sink).await;
                 let finished = sink.finished();
                 sink.send_pending().await?;
@@ -92,7 +93,9 @@ impl SimpleQueryHandler for PgConnection {
             Err(error) => {
                 feed(
                     client,
-                    PgWireBackendMessage::ErrorResponse(error_info(&error).into()),
+                    PgWireBackendMessage::ErrorResponse(
+                        error_info_in(&error, &query.query, usize::MAX).into(),
+                    ),
                 )
                 .await?;
             }

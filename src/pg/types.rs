@@ -23,10 +23,22 @@ use super::numeric::Numeric;
 use super::params::{element_of, parse_bytea};
 use super::uuid;
 use crate::engine::{
-    Column, StorageClass, Value, format_array, parse_array, write_float4, write_float8,
+    Column, StorageClass, Value, format_array, parse_array, write_float4_digits,
+    write_float8_digits,
 };
 use crate::sql::datetime;
 use crate::sql::quote::parse_bool;
+
+/// How many digits text output gives floats: the session's `extra_float_digits`
+/// (above 0, the shortest digits that read back exactly; PostgreSQL's default 1).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FloatDigits(pub i32);
+
+impl Default for FloatDigits {
+    fn default() -> Self {
+        FloatDigits(1)
+    }
+}
 
 /// A result column's PostgreSQL type and type modifier (`atttypmod`: -1 for none;
 /// for `numeric(p, s)` it carries the scale values are shown with).
@@ -123,6 +135,7 @@ pub fn encode_field(
     value: &Value,
     ty: &FieldType,
     binary: bool,
+    digits: FloatDigits,
 ) -> Result<(), EncodeError> {
     if matches!(value, Value::Null) {
         buf.put_i32(-1);
@@ -133,7 +146,7 @@ pub fn encode_field(
     if binary {
         encode_binary(buf, value, ty)?;
     } else {
-        encode_text(buf, value, ty);
+        encode_text(buf, value, ty, digits);
     }
     let len = i32::try_from(buf.len() - len_at - 4).map_err(|_| EncodeError {
         sqlstate: "54000",
@@ -145,7 +158,7 @@ pub fn encode_field(
 
 /// PostgreSQL's text output of a value shown as `ty`. Never fails: a stored value
 /// that does not read as `ty` is sent as it is.
-pub fn encode_text(buf: &mut BytesMut, value: &Value, ty: &FieldType) {
+pub fn encode_text(buf: &mut BytesMut, value: &Value, ty: &FieldType, digits: FloatDigits) {
     if let Some(typed) = Typed::read(value, ty) {
         typed.write_text(buf);
         return;
@@ -160,7 +173,12 @@ pub fn encode_text(buf: &mut BytesMut, value: &Value, ty: &FieldType) {
             .map(|item| {
                 let item = item.as_deref()?;
                 let mut out = BytesMut::new();
-                encode_text(&mut out, &element_value(item, &element.ty), &element);
+                encode_text(
+                    &mut out,
+                    &element_value(item, &element.ty),
+                    &element,
+                    digits,
+                );
                 Some(String::from_utf8_lossy(&out).into_owned())
             })
             .collect();
@@ -173,9 +191,11 @@ pub fn encode_text(buf: &mut BytesMut, value: &Value, ty: &FieldType) {
             let _ = write!(Writer(buf), "{i}");
         }
         Value::Real(f) if ty.ty == Type::FLOAT4 => {
-            let _ = write_float4(&mut Writer(buf), *f as f32);
+            let _ = write_float4_digits(&mut Writer(buf), *f as f32, digits.0);
         }
-        Value::Real(f) => write_float(buf, *f),
+        Value::Real(f) => {
+            let _ = write_float8_digits(&mut Writer(buf), *f, digits.0);
+        }
         Value::Text(s) => buf.put_slice(s.as_bytes()),
         Value::Blob(b) if matches!(ty.ty, Type::TEXT | Type::VARCHAR | Type::BPCHAR) => {
             buf.put_slice(&String::from_utf8_lossy(b).into_owned().into_bytes())
@@ -216,14 +236,17 @@ fn encode_binary(buf: &mut BytesMut, value: &Value, field: &FieldType) -> Result
         (&Type::FLOAT4, Value::Integer(i)) => buf.put_f32(*i as f32),
         (&Type::FLOAT8, Value::Real(f)) => buf.put_f64(*f),
         (&Type::FLOAT8, Value::Integer(i)) => buf.put_f64(*i as f64),
+        // A NaN is kept as text (SQLite would make it NULL).
+        (&Type::FLOAT4, Value::Text(s)) => buf.put_f32(s.parse().map_err(|_| mismatch())?),
+        (&Type::FLOAT8, Value::Text(s)) => buf.put_f64(s.parse().map_err(|_| mismatch())?),
         (&Type::BYTEA, Value::Blob(b)) => buf.put_slice(b),
         (&Type::BYTEA, Value::Text(s)) => buf.put_slice(s.as_bytes()),
         (&Type::TEXT | &Type::VARCHAR | &Type::BPCHAR | &Type::NAME | &Type::JSON, _) => {
-            encode_text(buf, value, field)
+            encode_text(buf, value, field, FloatDigits::default())
         }
         (&Type::JSONB, _) => {
             buf.put_u8(1);
-            encode_text(buf, value, field);
+            encode_text(buf, value, field, FloatDigits::default());
         }
         _ => return Err(mismatch()),
     }
@@ -253,7 +276,13 @@ fn encode_binary_array(
     let field = FieldType::plain(element.clone());
     for item in items {
         match item {
-            Some(item) => encode_field(buf, &element_value(item, element), &field, true)?,
+            Some(item) => encode_field(
+                buf,
+                &element_value(item, element),
+                &field,
+                true,
+                FloatDigits::default(),
+            )?,
             None => buf.put_i32(-1),
         }
     }
@@ -364,11 +393,6 @@ impl Typed {
     }
 }
 
-/// float8 output as PostgreSQL prints it (see `write_float8`).
-fn write_float(buf: &mut BytesMut, f: f64) {
-    let _ = write_float8(&mut Writer(buf), f);
-}
-
 fn write_bytea_hex(buf: &mut BytesMut, bytes: &[u8]) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     buf.reserve(2 + bytes.len() * 2);
@@ -409,7 +433,7 @@ mod tests {
 
     fn text_as(value: Value, ty: &FieldType) -> String {
         let mut buf = BytesMut::new();
-        encode_text(&mut buf, &value, ty);
+        encode_text(&mut buf, &value, ty, FloatDigits::default());
         String::from_utf8(buf.to_vec()).unwrap()
     }
 

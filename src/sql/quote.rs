@@ -2,6 +2,15 @@
 //! helper each, for every place that writes SQL (translation, the catalog, COPY)
 //! or reads a value a client spelled.
 
+/// `text` as PostgreSQL's `quote_literal` writes it: `'it''s'`, and with a
+/// backslash, `E'a\\b'` for `a\b` (each backslash doubled).
+pub fn literal_as_postgres(text: &str) -> String {
+    match text.contains('\\') {
+        true => format!("E'{}'", text.replace('\\', "\\\\").replace('\'', "''")),
+        false => literal(text),
+    }
+}
+
 /// `text` as an SQL string literal: `'it''s'`.
 pub fn literal(text: &str) -> String {
     format!("'{}'", text.replace('\'', "''"))
@@ -17,8 +26,165 @@ pub fn identifier(name: &str) -> String {
     format!("\"{}\"", name.replace('"', "\"\""))
 }
 
-/// `name` as PostgreSQL prints an identifier: bare when it is all lower case
-/// letters, digits and underscores (not starting with a digit), quoted otherwise.
+/// PostgreSQL's keywords that are not unreserved (`pg_get_keywords()` where
+/// `catcode <> 'U'`): an identifier spelled as one is quoted.
+const RESERVED: &[&str] = &[
+    "all",
+    "analyse",
+    "analyze",
+    "and",
+    "any",
+    "array",
+    "as",
+    "asc",
+    "asymmetric",
+    "authorization",
+    "between",
+    "bigint",
+    "binary",
+    "bit",
+    "boolean",
+    "both",
+    "case",
+    "cast",
+    "char",
+    "character",
+    "check",
+    "coalesce",
+    "collate",
+    "collation",
+    "column",
+    "concurrently",
+    "constraint",
+    "create",
+    "cross",
+    "current_catalog",
+    "current_date",
+    "current_role",
+    "current_schema",
+    "current_time",
+    "current_timestamp",
+    "current_user",
+    "dec",
+    "decimal",
+    "default",
+    "deferrable",
+    "desc",
+    "distinct",
+    "do",
+    "else",
+    "end",
+    "except",
+    "exists",
+    "extract",
+    "false",
+    "fetch",
+    "float",
+    "for",
+    "foreign",
+    "freeze",
+    "from",
+    "full",
+    "grant",
+    "greatest",
+    "group",
+    "grouping",
+    "having",
+    "ilike",
+    "in",
+    "initially",
+    "inner",
+    "inout",
+    "int",
+    "integer",
+    "intersect",
+    "interval",
+    "into",
+    "is",
+    "isnull",
+    "join",
+    "lateral",
+    "leading",
+    "least",
+    "left",
+    "like",
+    "limit",
+    "localtime",
+    "localtimestamp",
+    "national",
+    "natural",
+    "nchar",
+    "none",
+    "normalize",
+    "not",
+    "notnull",
+    "null",
+    "nullif",
+    "numeric",
+    "offset",
+    "on",
+    "only",
+    "or",
+    "order",
+    "out",
+    "outer",
+    "overlaps",
+    "overlay",
+    "placing",
+    "position",
+    "precision",
+    "primary",
+    "real",
+    "references",
+    "returning",
+    "right",
+    "row",
+    "select",
+    "session_user",
+    "setof",
+    "similar",
+    "smallint",
+    "some",
+    "substring",
+    "symmetric",
+    "table",
+    "tablesample",
+    "then",
+    "time",
+    "timestamp",
+    "to",
+    "trailing",
+    "treat",
+    "trim",
+    "true",
+    "union",
+    "unique",
+    "user",
+    "using",
+    "values",
+    "varchar",
+    "variadic",
+    "verbose",
+    "when",
+    "where",
+    "window",
+    "with",
+    "xmlattributes",
+    "xmlconcat",
+    "xmlelement",
+    "xmlexists",
+    "xmlforest",
+    "xmlnamespaces",
+    "xmlparse",
+    "xmlpi",
+    "xmlroot",
+    "xmlserialize",
+    "xmltable",
+];
+
+/// `name` as PostgreSQL prints an identifier (`quote_ident`): bare when it is
+/// all lower case letters, digits and underscores (not starting with a digit)
+/// and no reserved keyword, quoted otherwise.
 pub fn identifier_as_postgres(name: &str) -> String {
     let plain = name
         .chars()
@@ -26,7 +192,8 @@ pub fn identifier_as_postgres(name: &str) -> String {
         .is_some_and(|c| c.is_ascii_lowercase() || c == '_')
         && name
             .chars()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+        && RESERVED.binary_search(&name).is_err();
     if plain {
         name.to_owned()
     } else {

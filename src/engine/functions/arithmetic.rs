@@ -2,7 +2,8 @@
 //! `litewire_arith(op, left, right, type)`. SQLite turns an integer overflow
 //! into a float and a division by zero into NULL; PostgreSQL raises 22003
 //! (`integer out of range`, by the operands' type: int2, int4 or int8) and
-//! 22012 (`division by zero`), for every numeric type.
+//! 22012 (`division by zero`), for every numeric type. Also the step of
+//! `generate_series`, which PostgreSQL refuses when it is zero.
 
 use super::call::{Arg, Call, Out};
 use super::definition::{Args, Function, Volatility};
@@ -14,6 +15,12 @@ pub(super) const FUNCTIONS: &[Function] = &[
         Args::Fixed(&["text", "any", "any", "text"]),
         Volatility::Immutable,
         arith,
+    ),
+    Function::helper(
+        "litewire_series_step",
+        Args::Fixed(&["any"]),
+        Volatility::Immutable,
+        series_step,
     ),
     Function::helper(
         "litewire_rint",
@@ -33,6 +40,16 @@ fn rint(_: &Call, args: &[Arg]) -> Out {
 }
 
 const DIVISION_BY_ZERO: &str = "22012";
+
+/// `generate_series`' step, checked: a series that never moves would never end.
+fn series_step(_: &Call, args: &[Arg]) -> Out {
+    match number(&args[0]) {
+        None => Out::Null,
+        Some(Number::Int(0) | Number::Float(0.0)) => fail("22023", "step size cannot equal zero"),
+        Some(Number::Int(i)) => Out::Int(i),
+        Some(Number::Float(f)) => Out::Real(f),
+    }
+}
 
 fn fail(code: &str, message: &str) -> Out {
     Out::Fail(
@@ -144,11 +161,22 @@ fn float_result(op: &str, a: f64, b: f64, ty: &str) -> Out {
         "%" => a % b,
         _ => return Out::Error(format!("unknown operator {op}")),
     };
+    let float = matches!(ty, "float4" | "float8");
     if result.is_infinite() && a.is_finite() && b.is_finite() {
-        return match ty {
-            "float4" | "float8" => fail("22003", "value out of range: overflow"),
-            _ => fail("22003", "value overflows numeric format"),
+        return match float {
+            true => fail("22003", "value out of range: overflow"),
+            false => fail("22003", "value overflows numeric format"),
         };
+    }
+    // Zero from numbers whose product or quotient is not zero.
+    let zero_is_valid = a == 0.0
+        || match op {
+            "*" => b == 0.0,
+            "/" => b.is_infinite(),
+            _ => true,
+        };
+    if float && result == 0.0 && !zero_is_valid {
+        return fail("22003", "value out of range: underflow");
     }
     Out::Real(result)
 }
@@ -209,6 +237,18 @@ mod tests {
             Out::Real(3.5)
         );
         assert_eq!(run("/", Arg::Int(8), Arg::Int(2), "numeric"), Out::Int(4));
+        assert!(
+            matches!(run("*", Arg::Real(1e-300), Arg::Real(1e-300), "float8"),
+            Out::Fail(_, m) if m == "value out of range: underflow")
+        );
+        assert_eq!(
+            run("*", Arg::Real(2.0), Arg::Real(0.0), "float8"),
+            Out::Real(0.0)
+        );
+        assert_eq!(
+            run("/", Arg::Real(2.0), Arg::Real(f64::INFINITY), "float8"),
+            Out::Real(0.0)
+        );
         assert!(
             matches!(run("*", Arg::Real(1e308), Arg::Real(10.0), "float8"),
             Out::Fail(_, m) if m == "value out of range: overflow")

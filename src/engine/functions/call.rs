@@ -29,7 +29,11 @@ impl Arg<'_> {
         match self {
             Arg::Null => None,
             Arg::Int(i) => Some(i.to_string()),
-            Arg::Real(f) => Some(f.to_string()),
+            Arg::Real(f) => {
+                let mut text = String::new();
+                let _ = crate::engine::value::write_float8(&mut text, *f);
+                Some(text)
+            }
             Arg::Text(s) => Some((*s).to_owned()),
             Arg::Blob(b) => Some(String::from_utf8_lossy(b).into_owned()),
         }
@@ -170,10 +174,21 @@ unsafe fn read_arg<'a>(value: *mut ffi::sqlite3_value) -> Arg<'a> {
 /// # Safety
 /// `ctx` must be the context of the running call.
 pub(super) unsafe fn set_result(ctx: *mut ffi::sqlite3_context, out: Out) {
-    // SAFETY: per the caller; text is copied by SQLite (SQLITE_TRANSIENT).
+    // SAFETY: per the caller; text is copied by SQLite (SQLITE_TRANSIENT) or
+    // static.
     unsafe {
         match out {
             Out::Null => ffi::sqlite3_result_null(ctx),
+            // SQLite turns a NaN into NULL; as the text `NaN` it stays a value,
+            // reads back as a float and sorts above every number, as
+            // PostgreSQL sorts it.
+            Out::Real(f) if f.is_nan() => ffi::sqlite3_result_text64(
+                ctx,
+                c"NaN".as_ptr(),
+                3,
+                ffi::SQLITE_STATIC(),
+                ffi::SQLITE_UTF8 as u8,
+            ),
             Out::Int(i) => ffi::sqlite3_result_int64(ctx, i),
             Out::Real(f) => ffi::sqlite3_result_double(ctx, f),
             Out::Text(s) => ffi::sqlite3_result_text64(

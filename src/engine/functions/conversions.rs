@@ -172,6 +172,12 @@ fn to_number(value: &Arg, to: &str) -> Out {
         },
         Arg::Real(f) => *f,
         Arg::Text(s) => match float_input(s) {
+            Some(f) if to != "numeric" && beyond_range(s, f, to) => {
+                return fail(
+                    "22003",
+                    format!("\"{s}\" is out of range for type {}", display(to)),
+                );
+            }
             Some(f) => f,
             None => return invalid(display(to), s),
         },
@@ -186,6 +192,22 @@ fn to_number(value: &Arg, to: &str) -> Out {
         return Out::Int(f as i64);
     }
     Out::Real(f)
+}
+
+/// Whether text that reads as `f` names a number the float type cannot hold:
+/// too large (read as infinity) or too small (read as zero from nonzero digits).
+fn beyond_range(text: &str, f: f64, to: &str) -> bool {
+    let f = match to {
+        "float4" => f64::from(f as f32),
+        _ => f,
+    };
+    let mantissa = text.split(['e', 'E']).next().unwrap_or("");
+    let named = mantissa.bytes().any(|b| b.is_ascii_alphabetic());
+    match named {
+        true => false,
+        false if f.is_infinite() => true,
+        false => f == 0.0 && mantissa.bytes().any(|b| matches!(b, b'1'..=b'9')),
+    }
 }
 
 /// PostgreSQL's numeric and float input (`1.5`, ` -2e3 `, `.5`, `NaN`,

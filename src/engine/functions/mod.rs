@@ -1,9 +1,9 @@
 //! PostgreSQL's SQL functions that SQLite lacks, registered on every connection.
 //!
-//! One file per family (settings, sequences, catalog, arrays, strings, uuid,
-//! and the arithmetic, comparisons, conversions and scalar subqueries of the
-//! PostgreSQL port's translation),
-//! each a list of definitions with PostgreSQL's argument and result types and
+//! One file per family (settings, sequences, catalog, arrays, strings,
+//! `format` and quoting, uuid, and the arithmetic, comparisons, conversions,
+//! type modifiers and scalar subqueries of the PostgreSQL port's
+//! translation), each a list of definitions with PostgreSQL's argument and result types and
 //! volatility; `registry` registers them all on a connection and lists them in
 //! `pg_proc`. The dialect translation turns PostgreSQL syntax into calls of
 //! these (`~` into `regexp()`, arrays into the `litewire_array*` helpers). A
@@ -18,7 +18,9 @@ mod comparisons;
 mod context;
 mod conversions;
 mod definition;
+mod format;
 mod locks;
+mod modifiers;
 mod registry;
 mod sequences;
 mod settings;

@@ -12,24 +12,26 @@ use super::call::{Registered, call_scalar, release};
 use super::context::{FunctionContext, ServerShared};
 use super::definition::{Args, Body, Function, Volatility};
 use super::{
-    arithmetic, arrays, catalog, comparisons, conversions, locks, sequences, settings, strings,
-    subqueries, uuid,
+    arithmetic, arrays, catalog, comparisons, conversions, format, locks, modifiers, sequences,
+    settings, strings, subqueries, uuid,
 };
 use crate::engine::catalog::types::type_oid;
 use crate::sql::quote::literal;
 
 /// Every family's functions.
-fn families() -> [&'static [Function]; 11] {
+fn families() -> [&'static [Function]; 13] {
     [
         settings::FUNCTIONS,
         arithmetic::FUNCTIONS,
         comparisons::FUNCTIONS,
         conversions::FUNCTIONS,
+        modifiers::FUNCTIONS,
         sequences::FUNCTIONS,
         locks::FUNCTIONS,
         catalog::FUNCTIONS,
         arrays::FUNCTIONS,
         strings::FUNCTIONS,
+        format::FUNCTIONS,
         subqueries::FUNCTIONS,
         uuid::FUNCTIONS,
     ]

@@ -304,6 +304,12 @@ impl Session {
         self.settings.snapshot()
     }
 
+    /// The session's settings as they change, for a front end that reads one
+    /// of them while a batch runs (`extra_float_digits` for each result).
+    pub fn shared_settings(&self) -> SharedSettings {
+        self.settings.clone()
+    }
+
     /// Reported settings that changed since the last call (for ParameterStatus).
     pub fn take_setting_changes(&mut self) -> Vec<(String, String)> {
         self.settings.lock().take_changes()

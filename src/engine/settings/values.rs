@@ -114,6 +114,16 @@ impl Settings {
         }
     }
 
+    /// `extra_float_digits` as a number in PostgreSQL's range (-15 .. 3): how
+    /// text output prints floats. Read at the start of every result.
+    pub fn extra_float_digits(&self) -> i32 {
+        let value = match self.values.get("extra_float_digits") {
+            Some(value) => value.as_str(),
+            None => self.default_of("extra_float_digits").unwrap_or("1"),
+        };
+        value.trim().parse::<i32>().map_or(1, |n| n.clamp(-15, 3))
+    }
+
     fn parse_duration(&self, canonical: &str) -> Option<Duration> {
         let value = match self.values.get(canonical) {
             Some(value) => value.as_str(),

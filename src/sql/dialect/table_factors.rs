@@ -75,10 +75,16 @@ pub(super) fn table_factor(factor: &TableFactor) -> Option<TableFactor> {
             ordinality,
         ),
         ("generate_series", [start, stop, step @ ..]) if step.len() <= 1 && !ordinality => {
+            // Up to `stop` with a positive step, down to it with a negative
+            // one; a zero step fails (22023) rather than never ending.
             let step = step.first().map_or("1", String::as_str);
             format!(
-                "WITH RECURSIVE litewire_series(n) AS (SELECT {start} UNION ALL SELECT n + ({step}) FROM litewire_series WHERE n + ({step}) <= {stop}) \
-                 SELECT n AS {column} FROM litewire_series WHERE n <= {stop}"
+                "WITH RECURSIVE litewire_series(n, step, stop) AS (\
+                 SELECT {start}, litewire_series_step({step}), {stop} \
+                 UNION ALL SELECT n + step, step, stop FROM litewire_series \
+                 WHERE (step > 0 AND n + step <= stop) OR (step < 0 AND n + step >= stop)) \
+                 SELECT n AS {column} FROM litewire_series \
+                 WHERE (step > 0 AND n <= stop) OR (step < 0 AND n >= stop)"
             )
         }
         _ => return None,

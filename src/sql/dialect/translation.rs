@@ -396,8 +396,10 @@ mod tests {
         );
         assert_eq!(
             tr("SELECT pos.n FROM pg_catalog.generate_series(1, 32) pos(n)"),
-            "SELECT pos.n FROM (WITH RECURSIVE litewire_series (n) AS (SELECT 1 UNION ALL SELECT n + (1) FROM litewire_series WHERE n + (1) <= 32) \
-             SELECT n AS \"n\" FROM litewire_series WHERE n <= 32) AS \"pos\""
+            "SELECT pos.n FROM (WITH RECURSIVE litewire_series (n, step, stop) AS (SELECT 1, litewire_series_step(1), 32 \
+             UNION ALL SELECT n + step, step, stop FROM litewire_series \
+             WHERE (step > 0 AND n + step <= stop) OR (step < 0 AND n + step >= stop)) \
+             SELECT n AS \"n\" FROM litewire_series WHERE (step > 0 AND n <= stop) OR (step < 0 AND n >= stop)) AS \"pos\""
         );
         assert_eq!(
             tr(

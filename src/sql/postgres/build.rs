@@ -66,6 +66,21 @@ pub(super) fn not(operand: Expr) -> Expr {
 }
 
 /// `expr` in parentheses, unless it is one node that needs none.
+/// A boolean as PostgreSQL's output shows it: `t`, `f`, or NULL.
+pub(super) fn boolean_shown(value: Expr) -> Expr {
+    let when = |stored: bool, shown: &str| sqlparser::ast::CaseWhen {
+        condition: number(if stored { "1" } else { "0" }),
+        result: string(shown),
+    };
+    Expr::Case {
+        case_token: sqlparser::ast::helpers::attached_token::AttachedToken::empty(),
+        end_token: sqlparser::ast::helpers::attached_token::AttachedToken::empty(),
+        operand: Some(Box::new(value)),
+        conditions: vec![when(true, "t"), when(false, "f")],
+        else_result: None,
+    }
+}
+
 pub(super) fn nested(expr: Expr) -> Expr {
     match expr {
         Expr::Nested(_)

@@ -18,7 +18,7 @@ use super::errors::{
     out_of_range,
 };
 use super::translator::{Translator, Typed, Untyped};
-use super::types::{Category, PgType};
+use super::types::{Category, Modifier, PgType};
 use crate::sql::datetime;
 
 /// How a value becomes another type.
@@ -97,12 +97,9 @@ impl Translator<'_> {
             }
         };
         let mut cast = self.cast(value, &target, CastContext::Explicit)?;
-        if let Some(length) = length_limit(data_type, &target) {
-            // `varchar(n)` and `char(n)` cut what is cast to them.
-            cast.expr = call(
-                "substr",
-                vec![cast.expr, number("1"), number(length.to_string())],
-            );
+        if let Some(modifier) = Modifier::of(&target, &data_type.to_string()) {
+            // `varchar(n)` cuts what is cast to it, `numeric(p, s)` rounds.
+            cast.expr = fit(cast.expr, &target, modifier, CastContext::Explicit);
         }
         cast.column = None;
         Ok(cast)
@@ -142,14 +139,32 @@ fn reads_literal(ty: &PgType) -> bool {
     )
 }
 
-/// The length `varchar(n)` or `char(n)` keeps.
-fn length_limit(data_type: &DataType, target: &PgType) -> Option<u64> {
-    if !matches!(target, PgType::Varchar | PgType::Bpchar) {
-        return None;
-    }
-    let text = data_type.to_string();
-    let (_, args) = text.split_once('(')?;
-    args.trim_end_matches(')').trim().parse().ok()
+/// A value fitted to a type's modifier by the engine's `litewire_fit`:
+/// `varchar(n)` and `char(n)` cut at `n` characters by an explicit cast, and
+/// refuse a longer value otherwise (22001) unless what is cut is spaces;
+/// `numeric(p, s)` rounds to `s` decimals and refuses what needs more than
+/// `p` digits (22003).
+pub(super) fn fit(value: Expr, ty: &PgType, modifier: Modifier, context: CastContext) -> Expr {
+    let explicit = number(if matches!(context, CastContext::Explicit) {
+        "1"
+    } else {
+        "0"
+    });
+    let (kind, first, second) = match modifier {
+        Modifier::Length(length) if *ty == PgType::Bpchar => ("bpchar", length, 0),
+        Modifier::Length(length) => ("varchar", length, 0),
+        Modifier::Numeric { precision, scale } => ("numeric", precision, scale),
+    };
+    call(
+        "litewire_fit",
+        vec![
+            value,
+            string(kind),
+            number(first.to_string()),
+            number(second.to_string()),
+            explicit,
+        ],
+    )
 }
 
 /// A typed value converted to `target`.
@@ -447,6 +462,16 @@ fn number_literal(text: &str, ty: &PgType) -> Result<Expr> {
         });
     if !valid || trimmed.starts_with("--") {
         return Err(invalid_input(ty, text));
+    }
+    // Beyond the float's range: too large, or too small to be told from zero.
+    let value: f64 = trimmed.parse().unwrap_or(0.0);
+    let value = match ty {
+        PgType::Float4 => f64::from(value as f32),
+        _ => value,
+    };
+    let nonzero = digits.bytes().any(|b| b != b'0');
+    if *ty != PgType::Numeric && (value.is_infinite() || (value == 0.0 && nonzero)) {
+        return Err(out_of_range(ty, text));
     }
     // A number SQLite reads back as written (`.5` as 0.5, `1.` as 1.0).
     let mut sql = trimmed.to_owned();

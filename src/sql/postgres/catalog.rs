@@ -3,7 +3,7 @@
 //! layer reads no file); the translation of a statement depends on it, so a
 //! translation is kept only as long as the schema it was made with.
 
-use super::types::PgType;
+use super::types::{Modifier, PgType};
 
 /// The relations a statement may name.
 pub trait Catalog {
@@ -27,6 +27,8 @@ pub struct Relation {
 pub struct RelColumn {
     pub name: String,
     pub ty: PgType,
+    /// `varchar(n)`'s length, `numeric(p, s)`'s precision and scale.
+    pub modifier: Option<Modifier>,
     /// Declared `NOT NULL`, or the rowid's alias.
     pub not_null: bool,
     /// Generated (`GENERATED ALWAYS AS (...)`): an INSERT without a column

@@ -14,7 +14,7 @@ use super::errors::{Fail, Result, syntax, undefined_column_of};
 use super::queries::is_default;
 use super::scope::{Item, Scope, ScopeColumn};
 use super::translator::{OutputColumn, Translator, Typed};
-use super::types::PgType;
+use super::types::{ColumnType, PgType};
 use crate::sql::syntax_tree::idents;
 
 type Translated = (Ast, Option<Vec<OutputColumn>>);
@@ -30,12 +30,12 @@ impl Translator<'_> {
         let (relation, columns) = self.target(name)?;
         let mut out = insert.clone();
         // The columns values go into, in order, with their types.
-        let targets: Option<Vec<PgType>> = match (&columns, insert.columns.is_empty()) {
+        let targets: Option<Vec<ColumnType>> = match (&columns, insert.columns.is_empty()) {
             (Some(columns), true) => Some(
                 columns
                     .iter()
                     .filter(|c| !c.generated)
-                    .map(|c| c.ty.clone())
+                    .map(|c| (c.ty.clone(), c.modifier))
                     .collect(),
             ),
             (Some(columns), false) => Some(
@@ -47,7 +47,7 @@ impl Translator<'_> {
                         columns
                             .iter()
                             .find(|c| c.name.eq_ignore_ascii_case(&name))
-                            .map(|c| c.ty.clone())
+                            .map(|c| (c.ty.clone(), c.modifier))
                             .ok_or_else(|| undefined_column_of(&name, &relation))
                     })
                     .collect::<Result<_>>()?,
@@ -212,19 +212,19 @@ impl Translator<'_> {
                 return Err(Fail::Unsupported("SET (columns) = ..."));
             };
             let name = idents(target).last().cloned().unwrap_or_default();
-            let ty = match columns {
+            let target = match columns {
                 Some(columns) => columns
                     .iter()
                     .find(|c| c.name.eq_ignore_ascii_case(&name))
-                    .map(|c| c.ty.clone())
+                    .map(|c| (c.ty.clone(), c.modifier))
                     .ok_or_else(|| undefined_column_of(&name, relation))?,
-                None => PgType::Opaque,
+                None => (PgType::Opaque, None),
             };
             let value = match is_default(&assignment.value) {
                 true => Typed::new(assignment.value.clone(), PgType::Opaque),
                 false => self.expr(&assignment.value, scope)?,
             };
-            let value = self.assign(value, &ty)?;
+            let value = self.assign(value, &target)?;
             out.push(Assignment {
                 target: assignment.target.clone(),
                 value: value.expr,

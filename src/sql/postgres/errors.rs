@@ -103,6 +103,9 @@ pub(super) fn out_of_range(ty: &PgType, text: &str) -> Fail {
         PgType::Int2 => "smallint out of range".to_owned(),
         PgType::Int4 => "integer out of range".to_owned(),
         PgType::Int8 => "bigint out of range".to_owned(),
+        PgType::Float4 | PgType::Float8 => {
+            format!("\"{text}\" is out of range for type {}", ty.display())
+        }
         other => format!(
             "value \"{text}\" is out of range for type {}",
             other.display()

@@ -269,6 +269,7 @@ impl Translator<'_> {
                         .map(|c| ScopeColumn {
                             name: c.name,
                             ty: c.ty,
+                            modifier: c.modifier,
                             not_null: c.not_null,
                             generated: c.generated,
                             primary_key: c.primary_key,

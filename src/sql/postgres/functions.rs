@@ -44,6 +44,9 @@ enum Arg {
     Int,
     /// Text or `bytea` (`length`, `octet_length`).
     Bytes,
+    /// Any value, as PostgreSQL's output shows it (a boolean as `t`/`f`);
+    /// last in a list, it stands for every argument from there on.
+    Shown,
 }
 
 /// A known function: what it returns, what its arguments must be (in order;
@@ -91,6 +94,8 @@ fn lookup(name: &str) -> Option<Known> {
         "btrim" => known(Fixed(Text), &[TEXT, TEXT], Some("trim")),
         "ltrim" | "rtrim" => known(Fixed(Text), &[TEXT, TEXT], None),
         "strpos" => known(Fixed(Int4), &[TEXT, TEXT], Some("instr")),
+        "format" => known(Fixed(Text), &[TEXT, Arg::Shown], Some("litewire_format")),
+        "quote_ident" | "quote_literal" | "quote_nullable" => known(Fixed(Text), &[], None),
         "abs" => known(First, &[], None),
         "round" | "trunc" | "ceil" | "ceiling" | "floor" | "sign" => {
             known(FloatOrNumeric, &[], None)
@@ -272,8 +277,13 @@ impl Translator<'_> {
     ) -> Result<Vec<Typed>> {
         let types: Vec<PgType> = args.iter().map(|a| a.ty.clone()).collect();
         let mut out = Vec::with_capacity(args.len());
+        let rest = known.args.last().filter(|a| matches!(a, Arg::Shown));
         for (i, arg) in args.into_iter().enumerate() {
-            out.push(match known.args.get(i) {
+            out.push(match known.args.get(i).or(rest) {
+                Some(Arg::Shown) if arg.ty == PgType::Bool => {
+                    Typed::new(super::build::boolean_shown(arg.expr), PgType::Text)
+                }
+                Some(Arg::Shown) => arg,
                 Some(Arg::Bytes) if arg.ty == PgType::Bytea => arg,
                 Some(Arg::Text | Arg::Bytes) => self
                     .text_argument(arg, name)

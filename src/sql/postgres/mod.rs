@@ -25,4 +25,4 @@ mod types;
 
 pub use catalog::{Catalog, NoCatalog, RelColumn, Relation};
 pub use translator::{OutputColumn, Translation, translate};
-pub use types::{Category, PgType};
+pub use types::{Category, Modifier, PgType};

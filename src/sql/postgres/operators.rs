@@ -232,14 +232,19 @@ impl Translator<'_> {
             }
             (false, false) => (left, right),
         };
-        let Some(ty) = left.ty.wider_numeric(&right.ty) else {
+        let Some(mut ty) = left.ty.wider_numeric(&right.ty) else {
             return Err(undefined_operator(symbol, &left.ty, &right.ty));
         };
-        let expr = match (checked(&ty), symbol) {
-            (Some(key), _) => arith(symbol, left.expr, right.expr, key),
-            // Division and modulo by zero fail for every numeric type.
-            (None, "/" | "%") => arith(symbol, left.expr, right.expr, type_key(&ty)),
-            (None, _) => node(left.expr, op.clone(), right.expr),
+        // float4's operators take float4 or float8: with any other number the
+        // arithmetic is float8's.
+        if ty == PgType::Float4 && left.ty != right.ty {
+            ty = PgType::Float8;
+        }
+        // Every type's arithmetic is checked: integers by their width, floats
+        // for overflow and underflow, all of them for division by zero.
+        let expr = match checked(&ty) {
+            Some(key) => arith(symbol, left.expr, right.expr, key),
+            None => node(left.expr, op.clone(), right.expr),
         };
         Ok(Typed::new(expr, ty))
     }
@@ -406,16 +411,10 @@ fn checked(ty: &PgType) -> Option<&'static str> {
         PgType::Int2 => Some("int2"),
         PgType::Int4 => Some("int4"),
         PgType::Int8 => Some("int8"),
+        PgType::Numeric => Some("numeric"),
+        PgType::Float4 => Some("float4"),
+        PgType::Float8 => Some("float8"),
         _ => None,
-    }
-}
-
-fn type_key(ty: &PgType) -> &'static str {
-    match ty {
-        PgType::Numeric => "numeric",
-        PgType::Float4 => "float4",
-        PgType::Float8 => "float8",
-        _ => "unknown",
     }
 }
 

@@ -9,14 +9,14 @@ use sqlparser::ast::{
 };
 
 use super::build::{ident, null};
-use super::casts::CastContext;
+use super::casts::{CastContext, fit};
 use super::columns::QueryColumn;
 use super::errors::{Fail, Result, datatype_mismatch, syntax};
 use super::expressions::alias_name;
 use super::grouping::{self, Reads};
 use super::scope::{Scope, ScopeColumn};
 use super::translator::{ColumnRef, Cte, OutputColumn, Translator, Typed, Untyped};
-use super::types::PgType;
+use super::types::{ColumnType, PgType};
 use crate::sql::syntax_tree::idents;
 
 /// A translated select list (or `RETURNING`).
@@ -188,7 +188,7 @@ impl Translator<'_> {
         &mut self,
         values: &Values,
         outer: Option<&Scope>,
-        targets: Option<&[PgType]>,
+        targets: Option<&[ColumnType]>,
     ) -> Result<(Values, Vec<QueryColumn>)> {
         let scope = match outer {
             Some(outer) => Scope::child(outer),
@@ -236,11 +236,18 @@ impl Translator<'_> {
 
     /// A value stored into a column of type `target` (PostgreSQL's
     /// assignment cast).
-    pub(super) fn assign(&mut self, value: Typed, target: &PgType) -> Result<Typed> {
-        if target.is_opaque() || is_default(&value.expr) {
+    /// `value` stored into a column of type `target`: cast as an assignment,
+    /// then fitted to the column's modifier (`varchar(n)`, `numeric(p, s)`).
+    pub(super) fn assign(&mut self, value: Typed, target: &ColumnType) -> Result<Typed> {
+        let (ty, modifier) = target;
+        if ty.is_opaque() || is_default(&value.expr) {
             return Ok(value);
         }
-        self.cast(value, target, CastContext::Assignment)
+        let mut cast = self.cast(value, ty, CastContext::Assignment)?;
+        if let Some(modifier) = modifier {
+            cast.expr = fit(cast.expr, ty, *modifier, CastContext::Assignment);
+        }
+        Ok(cast)
     }
 
     fn select(

@@ -11,13 +11,15 @@ use super::errors::Fail;
 use super::errors::{
     ambiguous_column, missing_from_entry, undefined_column, undefined_qualified_column,
 };
-use super::types::PgType;
+use super::types::{Modifier, PgType};
 
 /// One column a scope's relation has.
 #[derive(Debug, Clone, PartialEq)]
 pub(super) struct ScopeColumn {
     pub(super) name: String,
     pub(super) ty: PgType,
+    /// A table column's type modifier, which values written to it are fitted to.
+    pub(super) modifier: Option<Modifier>,
     /// Declared `NOT NULL` (or a primary key SQLite fills): ordering by it
     /// needs no rule for NULLs.
     pub(super) not_null: bool,
@@ -32,6 +34,7 @@ impl ScopeColumn {
         ScopeColumn {
             name: name.into(),
             ty,
+            modifier: None,
             not_null: false,
             generated: false,
             primary_key: false,

@@ -287,9 +287,70 @@ impl PgType {
     }
 }
 
+/// A column's type as values written to it are made: the type and its modifier.
+pub(super) type ColumnType = (PgType, Option<Modifier>);
+
+/// A type's modifier, as a column or a cast declares it: `varchar(n)` and
+/// `char(n)` a length, `numeric(p, s)` a precision and a scale. A value
+/// assigned or cast to the type is fitted to it (cut, rounded, or refused).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Modifier {
+    Length(u32),
+    Numeric { precision: u32, scale: u32 },
+}
+
+impl Modifier {
+    /// The modifier of type `ty` as `declared` spells it (`varchar(20)`,
+    /// `NUMERIC(10, 2)`); `None` for a type without one.
+    pub fn of(ty: &PgType, declared: &str) -> Option<Modifier> {
+        let (_, args) = declared.split_once('(')?;
+        let args = args.split(')').next()?;
+        let mut numbers = args.split(',').map(|a| a.trim().parse::<u32>().ok());
+        match ty {
+            PgType::Varchar | PgType::Bpchar => Some(Modifier::Length(numbers.next()??)),
+            PgType::Numeric => {
+                let precision = numbers.next()??;
+                let scale = match numbers.next() {
+                    None => 0,
+                    Some(scale) => scale?,
+                };
+                (1..=1000)
+                    .contains(&precision)
+                    .then_some(Modifier::Numeric { precision, scale })
+                    .filter(|_| scale <= precision)
+            }
+            _ => None,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn modifiers_as_declared() {
+        assert_eq!(
+            Modifier::of(&PgType::Varchar, "character varying(20)"),
+            Some(Modifier::Length(20))
+        );
+        assert_eq!(
+            Modifier::of(&PgType::Numeric, "NUMERIC(10, 2)"),
+            Some(Modifier::Numeric {
+                precision: 10,
+                scale: 2
+            })
+        );
+        assert_eq!(
+            Modifier::of(&PgType::Numeric, "numeric(5)"),
+            Some(Modifier::Numeric {
+                precision: 5,
+                scale: 0
+            })
+        );
+        assert_eq!(Modifier::of(&PgType::Numeric, "numeric"), None);
+        assert_eq!(Modifier::of(&PgType::Text, "text(3)"), None);
+    }
 
     #[test]
     fn names_in_every_spelling() {

@@ -1,0 +1,230 @@
+//! Values fitted to their type's modifier, for the PostgreSQL port's
+//! translation: `litewire_fit(value, kind, first, second, explicit)`. SQLite
+//! keeps whatever it is given; PostgreSQL cuts a `varchar(n)` or `char(n)`
+//! value in an explicit cast and refuses a longer one in a column (22001)
+//! unless only spaces are cut, and rounds a `numeric(p, s)` to `s` decimals,
+//! half away from zero, refusing a value that then needs more than `p`
+//! digits (22003). Rounding works on the decimal digits, not the float: a
+//! stored `1.005` is `1.01` in `numeric(4, 2)`, as in PostgreSQL.
+
+use super::call::{Arg, Call, Out};
+use super::definition::{Args, Function, Volatility};
+use crate::error::SqlState;
+
+pub(super) const FUNCTIONS: &[Function] = &[Function::helper(
+    "litewire_fit",
+    Args::Fixed(&["any", "text", "int4", "int4", "int4"]),
+    Volatility::Immutable,
+    fit,
+)];
+
+fn fit(_: &Call, args: &[Arg]) -> Out {
+    let (Arg::Text(kind), Some(first), Some(second), Some(explicit)) =
+        (&args[1], args[2].int(), args[3].int(), args[4].int())
+    else {
+        return Out::Null;
+    };
+    let value = &args[0];
+    match *kind {
+        _ if *value == Arg::Null => Out::Null,
+        "varchar" | "bpchar" => fit_length(
+            value,
+            kind,
+            usize::try_from(first).unwrap_or(0),
+            explicit != 0,
+        ),
+        "numeric" => fit_numeric(
+            value,
+            u32::try_from(first).unwrap_or(0),
+            u32::try_from(second).unwrap_or(0),
+        ),
+        _ => Out::Error(format!("unknown type modifier {kind}")),
+    }
+}
+
+/// `varchar(n)`, `char(n)`: at most `length` characters.
+fn fit_length(value: &Arg, kind: &str, length: usize, explicit: bool) -> Out {
+    let Some(text) = value.text() else {
+        return Out::Null;
+    };
+    let Some((cut, _)) = text.char_indices().nth(length) else {
+        return keep(value);
+    };
+    if explicit || text[cut..].bytes().all(|b| b == b' ') {
+        return Out::Text(text[..cut].to_owned());
+    }
+    Out::Fail(
+        SqlState::parse("22001").unwrap_or(SqlState::INVALID_PARAMETER_VALUE),
+        match kind {
+            "bpchar" => format!("value too long for type character({length})"),
+            _ => format!("value too long for type character varying({length})"),
+        },
+    )
+}
+
+/// `numeric(precision, scale)`: rounded to `scale` decimals, with at most
+/// `precision - scale` digits before the point.
+fn fit_numeric(value: &Arg, precision: u32, scale: u32) -> Out {
+    let digits = match value {
+        Arg::Int(i) => i.to_string(),
+        // The shortest decimal that reads back as the float: what was written.
+        Arg::Real(f) if f.is_finite() => format!("{f}"),
+        Arg::Real(f) if f.is_nan() => return keep(value),
+        Arg::Real(_) => return overflow(),
+        Arg::Text(text) => match text.trim().parse::<f64>() {
+            Ok(f) if f.is_nan() => return keep(value),
+            Ok(f) if f.is_finite() && !text.contains(['e', 'E']) => text.trim().to_owned(),
+            Ok(f) if f.is_finite() => format!("{f}"),
+            Ok(_) => return overflow(),
+            Err(_) => return keep(value),
+        },
+        _ => return keep(value),
+    };
+    let rounded = round_decimal(&digits, scale as usize);
+    let whole = rounded
+        .trim_start_matches(['-', '+'])
+        .split('.')
+        .next()
+        .unwrap_or("")
+        .trim_start_matches('0');
+    if whole.len() > (precision - scale) as usize {
+        return overflow();
+    }
+    match (scale, rounded.parse::<i64>()) {
+        (0, Ok(i)) => Out::Int(i),
+        _ => rounded
+            .parse::<f64>()
+            .map_or_else(|_| keep(value), Out::Real),
+    }
+}
+
+fn overflow() -> Out {
+    Out::Fail(
+        SqlState::NUMERIC_VALUE_OUT_OF_RANGE,
+        "numeric field overflow".into(),
+    )
+}
+
+/// The value as it came.
+fn keep(value: &Arg) -> Out {
+    match value {
+        Arg::Null => Out::Null,
+        Arg::Int(i) => Out::Int(*i),
+        Arg::Real(f) => Out::Real(*f),
+        Arg::Text(s) => Out::Text((*s).to_owned()),
+        Arg::Blob(b) => Out::Text(String::from_utf8_lossy(b).into_owned()),
+    }
+}
+
+/// A decimal number's text rounded to `scale` decimals, half away from zero
+/// (`-1.005` to 2 is `-1.01`).
+fn round_decimal(text: &str, scale: usize) -> String {
+    let (sign, unsigned) = match text.strip_prefix('-') {
+        Some(rest) => ("-", rest),
+        None => ("", text.strip_prefix('+').unwrap_or(text)),
+    };
+    let (whole, fraction) = unsigned.split_once('.').unwrap_or((unsigned, ""));
+    if fraction.len() <= scale {
+        return format!(
+            "{sign}{whole}{}{fraction}",
+            if fraction.is_empty() { "" } else { "." }
+        );
+    }
+    let mut kept: Vec<u8> = whole.bytes().chain(fraction.bytes().take(scale)).collect();
+    if fraction.as_bytes()[scale] >= b'5' {
+        // Carry from the last kept digit up.
+        let mut i = kept.len();
+        loop {
+            if i == 0 {
+                kept.insert(0, b'1');
+                break;
+            }
+            i -= 1;
+            if kept[i] == b'9' {
+                kept[i] = b'0';
+            } else {
+                kept[i] += 1;
+                break;
+            }
+        }
+    }
+    let split = kept.len() - scale;
+    let whole = String::from_utf8_lossy(&kept[..split]).into_owned();
+    let whole = if whole.is_empty() {
+        "0".to_owned()
+    } else {
+        whole
+    };
+    match scale {
+        0 => format!("{sign}{whole}"),
+        _ => format!("{sign}{whole}.{}", String::from_utf8_lossy(&kept[split..])),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::call::tests::call;
+    use super::*;
+
+    fn run(value: Arg, kind: &str, first: i64, second: i64, explicit: bool) -> Out {
+        call(
+            fit,
+            &[
+                value,
+                Arg::Text(kind),
+                Arg::Int(first),
+                Arg::Int(second),
+                Arg::Int(i64::from(explicit)),
+            ],
+        )
+    }
+
+    #[test]
+    fn decimals_round_half_away_from_zero() {
+        assert_eq!(round_decimal("1.005", 2), "1.01");
+        assert_eq!(round_decimal("-1.005", 2), "-1.01");
+        assert_eq!(round_decimal("9.995", 2), "10.00");
+        assert_eq!(round_decimal("0.5", 0), "1");
+        assert_eq!(round_decimal(".4", 0), "0");
+        assert_eq!(round_decimal("12", 2), "12");
+    }
+
+    #[test]
+    fn numerics_fit_their_precision_and_scale() {
+        assert_eq!(
+            run(Arg::Real(1.005), "numeric", 4, 2, false),
+            Out::Real(1.01)
+        );
+        assert_eq!(run(Arg::Int(99), "numeric", 4, 2, false), Out::Real(99.0));
+        assert_eq!(run(Arg::Real(2.5), "numeric", 3, 0, false), Out::Int(3));
+        assert!(matches!(
+            run(Arg::Real(123.4), "numeric", 4, 2, false),
+            Out::Fail(..)
+        ));
+        assert!(matches!(
+            run(Arg::Real(99.999), "numeric", 4, 2, false),
+            Out::Fail(..)
+        ));
+        assert_eq!(run(Arg::Null, "numeric", 4, 2, false), Out::Null);
+    }
+
+    #[test]
+    fn lengths_cut_or_refuse() {
+        assert_eq!(
+            run(Arg::Text("abcd"), "varchar", 2, 0, true),
+            Out::Text("ab".into())
+        );
+        assert!(matches!(
+            run(Arg::Text("abcd"), "bpchar", 3, 0, false),
+            Out::Fail(..)
+        ));
+        assert_eq!(
+            run(Arg::Text("abc  "), "varchar", 3, 0, false),
+            Out::Text("abc".into())
+        );
+        assert_eq!(
+            run(Arg::Text("éé"), "varchar", 2, 0, false),
+            Out::Text("éé".into())
+        );
+    }
+}
