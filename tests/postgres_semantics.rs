@@ -32,6 +32,7 @@ against_litewire_and_postgres!(
     series_count_up_and_down,
     format_reads_postgres_specifiers,
     values_fit_their_columns_modifiers,
+    with_queries_calling_volatile_functions_run_once,
 );
 
 /// A fresh table for one test: dropped first, so a calibration run can repeat.
@@ -231,6 +232,14 @@ async fn conditions_are_booleans(target: &Target) {
     // A condition must be one.
     assert_eq!(sqlstate(&client, "SELECT 1 WHERE 1").await, "42804");
     assert_eq!(sqlstate(&client, "SELECT 1 WHERE 'maybe'").await, "22P02");
+    // Booleans stay booleans through subqueries, CTEs, VALUES and joins.
+    let sql = "WITH c AS (SELECT 1 = 2 AS odd) \
+               SELECT s.x, c.odd, v.column1, j.linked FROM (SELECT true AS x) s, c, \
+               (VALUES (3 NOT IN (1, 2))) v \
+               LEFT JOIN (SELECT true AS linked) j ON true";
+    assert_eq!(text_row(&client, sql).await, ["t", "f", "t", "t"]);
+    let row = client.query_one(sql, &[]).await.unwrap();
+    assert!(row.columns().iter().all(|c| *c.type_() == Type::BOOL));
 }
 
 async fn dates_and_arrays_are_values(target: &Target) {
@@ -335,6 +344,14 @@ async fn integer_arithmetic_is_checked(target: &Target) {
 
 async fn casts_read_text_with_postgres_input_rules(target: &Target) {
     let client = target.connect().await;
+    for sql in [
+        "SELECT '[1,2,]'::json",
+        "SELECT '01'::jsonb",
+        "SELECT 'true false'::json",
+        "SELECT ''::jsonb",
+    ] {
+        assert_eq!(sqlstate(&client, sql).await, "22P02", "{sql}");
+    }
     assert_eq!(
         text_row(
             &client,
@@ -717,6 +734,13 @@ async fn floats_keep_their_range_nan_and_printed_digits(target: &Target) {
     // float4 with any other number is float8 arithmetic.
     assert_eq!(row.columns()[2].type_(), &Type::FLOAT4);
     assert_eq!(row.columns()[3].type_(), &Type::FLOAT8);
+    for sql in [
+        "SET extra_float_digits = 4",
+        "SET extra_float_digits = 'many'",
+    ] {
+        let error = client.simple_query(sql).await.expect_err(sql);
+        assert_eq!(error.code().map(|c| c.code()), Some("22023"), "{sql}");
+    }
     client
         .simple_query("RESET extra_float_digits")
         .await
@@ -862,5 +886,19 @@ async fn values_fit_their_columns_modifiers(target: &Target) {
         )
         .await,
         ["7.12", "xyz", "ab", "1.26", "3"]
+    );
+}
+
+async fn with_queries_calling_volatile_functions_run_once(target: &Target) {
+    let client = target.connect().await;
+    // Read twice, the same five random numbers: a UNION of them is five rows.
+    assert_eq!(
+        column(
+            &client,
+            "WITH q(x) AS (SELECT random() FROM (VALUES (1), (2), (3), (4), (5)) v) \
+             SELECT count(*) FROM (SELECT x FROM q UNION SELECT x FROM q) s"
+        )
+        .await,
+        ["5"]
     );
 }

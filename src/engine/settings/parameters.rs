@@ -367,6 +367,19 @@ pub(super) fn validate(canonical: &str, value: &str) -> Result<String, Error> {
             }
         }
         "DateStyle" => Ok(date_style(value)),
+        "extra_float_digits" => match value.trim().parse::<i32>() {
+            Ok(n) if (-15..=3).contains(&n) => Ok(n.to_string()),
+            Ok(n) => Err(Error::new(
+                ErrorKind::InvalidParameterValue,
+                format!(
+                    "{n} is outside the valid range for parameter \"extra_float_digits\" (-15 .. 3)"
+                ),
+            )),
+            Err(_) => Err(Error::new(
+                ErrorKind::InvalidParameterValue,
+                format!("invalid value for parameter \"extra_float_digits\": \"{value}\""),
+            )),
+        },
         "default_transaction_isolation" | "transaction_isolation" => {
             match crate::sql::Isolation::parse(value) {
                 Some(level) => Ok(level.name().to_owned()),

@@ -57,6 +57,9 @@ pub struct Settings {
     /// The time limits, parsed when they change rather than before every
     /// statement (all off by default, as their defaults are 0).
     timeouts: Timeouts,
+    /// `extra_float_digits` when it is not PostgreSQL's default (1): read for
+    /// every result, so parsed when it changes.
+    float_digits: Option<i32>,
     /// The server's defaults, where they differ from PostgreSQL's.
     server: Option<Arc<ServerDefaults>>,
 }
@@ -79,7 +82,7 @@ impl Settings {
         }
         settings.startup = settings.values.clone();
         settings.changed.clear();
-        settings.refresh_timeouts();
+        settings.refresh_derived();
         settings
     }
 
@@ -90,7 +93,7 @@ impl Settings {
             lookup(name).is_some_and(|k| k.name == *name && k.default != value.as_str())
         }));
         self.server = Some(defaults.clone());
-        self.refresh_timeouts();
+        self.refresh_derived();
         self
     }
 
@@ -114,14 +117,10 @@ impl Settings {
         }
     }
 
-    /// `extra_float_digits` as a number in PostgreSQL's range (-15 .. 3): how
-    /// text output prints floats. Read at the start of every result.
+    /// `extra_float_digits` as a number (-15 .. 3): how text output prints
+    /// floats. Read at the start of every result.
     pub fn extra_float_digits(&self) -> i32 {
-        let value = match self.values.get("extra_float_digits") {
-            Some(value) => value.as_str(),
-            None => self.default_of("extra_float_digits").unwrap_or("1"),
-        };
-        value.trim().parse::<i32>().map_or(1, |n| n.clamp(-15, 3))
+        self.float_digits.unwrap_or(1)
     }
 
     fn parse_duration(&self, canonical: &str) -> Option<Duration> {
@@ -135,7 +134,7 @@ impl Settings {
         parse_duration(value).filter(|d| !d.is_zero())
     }
 
-    fn refresh_timeouts(&mut self) {
+    fn refresh_derived(&mut self) {
         let server = self
             .server
             .as_ref()
@@ -146,6 +145,10 @@ impl Settings {
         let timeout = |name: &str, default: Option<Duration>| match self.values.get(name) {
             Some(value) => parse_duration(value).filter(|d| !d.is_zero()),
             None => default,
+        };
+        self.float_digits = match self.values.get("extra_float_digits") {
+            Some(value) => value.trim().parse::<i32>().ok().filter(|n| *n != 1),
+            None => None,
         };
         self.timeouts = Timeouts {
             statement: timeout("statement_timeout", server.statement),
@@ -258,7 +261,7 @@ impl Settings {
             self.changed.push(canonical.clone());
         }
         self.values.insert(canonical, value);
-        self.refresh_timeouts();
+        self.refresh_derived();
     }
 
     /// Every parameter with its value and description, for `SHOW ALL` and

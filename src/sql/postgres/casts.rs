@@ -76,6 +76,13 @@ impl Translator<'_> {
             self.param_type(*n, Some(ty));
         }
         let literal = matches!(value.untyped, Some(Untyped::Literal(_)));
+        // A JSON literal must read as JSON (the cast itself is left as it is).
+        if let (Some(Untyped::Literal(text)), Some(ty @ (PgType::Json | PgType::Jsonb))) =
+            (&value.untyped, &named)
+            && serde_json::from_str::<serde::de::IgnoredAny>(text).is_err()
+        {
+            return Err(invalid_input(ty, text));
+        }
         let target = match &named {
             Some(ty) if converts(ty) && !kept => ty.clone(),
             // A literal of a type read here (dates, bytea) is read now.

@@ -30,7 +30,7 @@ impl QueryColumn {
                 .is_some_and(|(_, strength)| *strength == 2),
             name,
             ty: typed.ty.clone(),
-            column: typed.column.is_some(),
+            column: typed.column.as_ref().is_some_and(|c| c.declared),
             not_null: typed.column.as_ref().is_some_and(|c| c.not_null),
             untyped: typed.untyped.clone(),
         }
@@ -39,6 +39,7 @@ impl QueryColumn {
     pub(super) fn scope_column(&self) -> ScopeColumn {
         ScopeColumn {
             not_null: self.not_null,
+            declared: self.column,
             ..ScopeColumn::new(self.name.clone(), self.ty.clone())
         }
     }

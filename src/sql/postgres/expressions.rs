@@ -386,6 +386,7 @@ impl Translator<'_> {
             name: resolved.name.clone(),
             not_null: resolved.not_null,
             primary_key: resolved.primary_key,
+            declared: resolved.declared,
         };
         if self.aggregate_depth == 0
             && !resolved.outer

@@ -273,6 +273,7 @@ impl Translator<'_> {
                             not_null: c.not_null,
                             generated: c.generated,
                             primary_key: c.primary_key,
+                            declared: true,
                         })
                         .collect(),
                 ),

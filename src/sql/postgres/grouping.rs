@@ -159,6 +159,7 @@ fn key_grouped(column: &ColumnRef, scope: &Scope, grouped: &impl Fn(&ColumnRef) 
                 name: c.name.clone(),
                 not_null: c.not_null,
                 primary_key: true,
+                declared: c.declared,
             })
         })
 }

@@ -126,6 +126,11 @@ impl Translator<'_> {
                 });
             }
         }
+        // PostgreSQL runs a WITH query that calls a volatile function once,
+        // whoever reads it; SQLite may run it once per reader.
+        if !recursive && cte.materialized.is_none() && calls_volatile(&cte.query) {
+            cte.materialized = Some(sqlparser::ast::CteAsMaterialized::Materialized);
+        }
         let (query, columns) = self.query(&cte.query, outer)?;
         *cte.query = query;
         let Some(columns) = columns else {
@@ -436,6 +441,7 @@ impl Translator<'_> {
                 name: column.name.clone(),
                 not_null: column.not_null,
                 primary_key: column.primary_key,
+                declared: column.declared,
             };
             reads.push(Reads {
                 original: None,
@@ -456,7 +462,7 @@ impl Translator<'_> {
                 name: column.name.clone(),
                 ty: column.ty.clone(),
                 named: true,
-                column: true,
+                column: column.declared,
                 not_null: column.not_null,
                 untyped: None,
             });
@@ -576,4 +582,29 @@ fn read_as(untyped: Option<&Untyped>, ty: &PgType) -> Result<()> {
 /// `DEFAULT` in `VALUES`.
 pub(super) fn is_default(expr: &Expr) -> bool {
     matches!(expr, Expr::Identifier(i) if i.quote_style.is_none() && i.value.eq_ignore_ascii_case("default"))
+}
+
+/// Whether a query calls a function whose value changes from call to call
+/// (`random()`, `nextval()`, ...).
+fn calls_volatile(query: &Query) -> bool {
+    const VOLATILE: &[&str] = &[
+        "random",
+        "gen_random_uuid",
+        "uuid_generate_v4",
+        "nextval",
+        "setval",
+        "clock_timestamp",
+        "timeofday",
+    ];
+    let visit = sqlparser::ast::visit_expressions(query, |expr| match expr {
+        Expr::Function(f)
+            if VOLATILE
+                .iter()
+                .any(|v| super::names::function_name(f).eq_ignore_ascii_case(v)) =>
+        {
+            std::ops::ControlFlow::Break(())
+        }
+        _ => std::ops::ControlFlow::Continue(()),
+    });
+    visit.is_break()
 }

@@ -27,6 +27,9 @@ pub(super) struct ScopeColumn {
     pub(super) generated: bool,
     /// Part of its table's primary key.
     pub(super) primary_key: bool,
+    /// A table's column (or a subquery's reading one as it is): SQLite
+    /// reports its declared type.
+    pub(super) declared: bool,
 }
 
 impl ScopeColumn {
@@ -38,6 +41,7 @@ impl ScopeColumn {
             not_null: false,
             generated: false,
             primary_key: false,
+            declared: false,
         }
     }
 }
@@ -74,6 +78,7 @@ pub(super) struct Resolved {
     pub(super) name: String,
     pub(super) not_null: bool,
     pub(super) primary_key: bool,
+    pub(super) declared: bool,
     /// The relation it belongs to (not for a merged column).
     pub(super) relation: Option<String>,
     /// Found in an enclosing query's scope.
@@ -87,6 +92,7 @@ impl Resolved {
             name: column.name.clone(),
             not_null: column.not_null,
             primary_key: column.primary_key,
+            declared: column.declared,
             relation: relation.map(str::to_owned),
             outer: false,
         }
@@ -106,6 +112,7 @@ impl Resolved {
             name: name.to_owned(),
             not_null: false,
             primary_key: false,
+            declared: true,
             relation: None,
             outer: false,
         }
@@ -125,6 +132,7 @@ fn rowid(name: &str) -> Resolved {
         name: name.to_ascii_lowercase(),
         not_null: true,
         primary_key: false,
+        declared: false,
         relation: None,
         outer: false,
     }

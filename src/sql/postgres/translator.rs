@@ -43,6 +43,9 @@ pub(super) struct ColumnRef {
     pub(super) name: String,
     pub(super) not_null: bool,
     pub(super) primary_key: bool,
+    /// A table's column, read as it is (through subqueries too): SQLite
+    /// reports its declared type, which then stands.
+    pub(super) declared: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]
