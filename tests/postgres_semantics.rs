@@ -33,6 +33,9 @@ against_litewire_and_postgres!(
     format_reads_postgres_specifiers,
     values_fit_their_columns_modifiers,
     with_queries_calling_volatile_functions_run_once,
+    texts_differing_in_integer_literals_mean_each_their_own,
+    chained_transactions_and_savepoints_keep_their_modes,
+    cursor_and_copy_queries_mean_what_they_mean_alone,
 );
 
 /// A fresh table for one test: dropped first, so a calibration run can repeat.
@@ -306,6 +309,8 @@ async fn integer_arithmetic_is_checked(target: &Target) {
         ("SELECT 32767::int2 + 1::int2", "22003"),
         ("SELECT -(-2147483648)::int4", "22003"),
         ("SELECT 2147483648::int4", "22003"),
+        ("SELECT '9223372036854775807'::float8::int8", "22003"),
+        ("SELECT 2147483647.5::float8::int4", "22003"),
     ] {
         assert_eq!(sqlstate(&client, sql).await, state, "{sql}");
     }
@@ -490,9 +495,35 @@ async fn errors_carry_postgres_sqlstates(target: &Target) {
         ("INSERT INTO sem_e (nope) VALUES (1)", "42703"),
         ("UPDATE sem_e SET a = true", "42804"),
         ("SELECT (SELECT a, b FROM sem_e)", "42601"),
+        (
+            "INSERT INTO sem_e VALUES (1, 'x') ON CONFLICT (b) DO NOTHING",
+            "42P10",
+        ),
+        (
+            "WITH RECURSIVE x(n) AS (SELECT 1 UNION ALL SELECT count(*) FROM x) SELECT * FROM x",
+            "42P19",
+        ),
     ] {
         assert_eq!(sqlstate(&client, sql).await, state, "{sql}");
     }
+    // Savepoints and VACUUM, in PostgreSQL's words.
+    client.batch_execute("BEGIN").await.unwrap();
+    let error = client
+        .batch_execute("ROLLBACK TO SAVEPOINT nope")
+        .await
+        .unwrap_err();
+    assert_eq!(error.code().map(|c| c.code()), Some("3B001"));
+    assert_eq!(
+        error.as_db_error().map(|e| e.message()),
+        Some("savepoint \"nope\" does not exist")
+    );
+    client.batch_execute("ROLLBACK").await.unwrap();
+    let error = client
+        .batch_execute("BEGIN; VACUUM; COMMIT")
+        .await
+        .unwrap_err();
+    assert_eq!(error.code().map(|c| c.code()), Some("25001"));
+    client.batch_execute("ROLLBACK").await.unwrap();
     let error = client
         .query("SELECT nope FROM sem_e", &[])
         .await
@@ -612,6 +643,10 @@ async fn inserts_read_values_as_their_columns_types(target: &Target) {
         ("INSERT INTO sem_ins (data) VALUES ('\\x0')", "22023"),
         ("INSERT INTO sem_ins (data) VALUES ('\\q')", "22P02"),
         ("UPDATE sem_ins SET id = 'x'", "22P02"),
+        (
+            "INSERT INTO sem_ins (id) VALUES (1) ON CONFLICT DO UPDATE SET ok = true",
+            "42601",
+        ),
     ] {
         assert_eq!(sqlstate(&client, sql).await, state, "{sql}");
     }
@@ -900,5 +935,189 @@ async fn with_queries_calling_volatile_functions_run_once(target: &Target) {
         )
         .await,
         ["5"]
+    );
+}
+
+/// Texts that differ only in their integer literals share one reading on
+/// litewire (the literals become parameters): each must still give its own
+/// answer, name, type and error.
+async fn texts_differing_in_integer_literals_mean_each_their_own(target: &Target) {
+    let client = target.connect().await;
+    table(
+        &client,
+        "sem_shapes",
+        "id int PRIMARY KEY, a int, b text",
+        "(1, 10, 'x'), (2, 20, 'y'), (3, 30, NULL)",
+    )
+    .await;
+    for (id, expected) in [(1, "10"), (3, "30"), (2, "20")] {
+        assert_eq!(
+            column(
+                &client,
+                &format!("SELECT a FROM sem_shapes WHERE id = {id}")
+            )
+            .await,
+            [expected]
+        );
+    }
+    assert_eq!(
+        column(
+            &client,
+            "SELECT id FROM sem_shapes ORDER BY id DESC LIMIT 2"
+        )
+        .await,
+        ["3", "2"]
+    );
+    assert_eq!(
+        column(
+            &client,
+            "SELECT id FROM sem_shapes ORDER BY id DESC LIMIT 1"
+        )
+        .await,
+        ["3"]
+    );
+    // Positions are syntax, not values.
+    assert_eq!(
+        text_rows(&client, "SELECT a, b FROM sem_shapes ORDER BY 2").await[0],
+        [Some("10".to_owned()), Some("x".to_owned())]
+    );
+    assert_eq!(
+        text_rows(&client, "SELECT a, b FROM sem_shapes ORDER BY 1 DESC").await[0],
+        [Some("30".to_owned()), None]
+    );
+    // Names and checks as for any literal.
+    let rows = client
+        .simple_query("SELECT 7, 7 + 1 AS eight")
+        .await
+        .unwrap();
+    let Some(SimpleQueryMessage::Row(row)) = rows
+        .iter()
+        .find(|m| matches!(m, SimpleQueryMessage::Row(_)))
+    else {
+        panic!("no row")
+    };
+    assert_eq!(row.columns()[0].name(), "?column?");
+    assert_eq!(row.columns()[1].name(), "eight");
+    assert_eq!(text_row(&client, "SELECT 1 + 1").await, ["2"]);
+    assert_eq!(sqlstate(&client, "SELECT 2147483647 + 1").await, "22003");
+    assert_eq!(
+        client
+            .simple_query("SELECT 2147483647 + 1")
+            .await
+            .expect_err("overflow")
+            .code()
+            .map(|c| c.code().to_owned()),
+        Some("22003".to_owned())
+    );
+    client
+        .simple_query("UPDATE sem_shapes SET a = a + 5 WHERE id = 2")
+        .await
+        .unwrap();
+    client
+        .simple_query("UPDATE sem_shapes SET a = a + 1 WHERE id = 3")
+        .await
+        .unwrap();
+    assert_eq!(
+        column(&client, "SELECT a FROM sem_shapes ORDER BY id").await,
+        ["10", "25", "31"]
+    );
+    // After the schema changes, the same shape is read again.
+    client
+        .simple_query("ALTER TABLE sem_shapes ADD COLUMN c int DEFAULT 4")
+        .await
+        .unwrap();
+    assert_eq!(
+        text_row(&client, "SELECT * FROM sem_shapes WHERE id = 1").await,
+        ["1", "10", "x", "4"]
+    );
+}
+
+async fn chained_transactions_and_savepoints_keep_their_modes(target: &Target) {
+    let client = target.connect().await;
+    table(&client, "sem_chain", "a int", "(0)").await;
+    let show = |name: &'static str| {
+        let client = &client;
+        async move { column(client, &format!("SHOW {name}")).await }
+    };
+    client
+        .batch_execute("START TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+        .await
+        .unwrap();
+    client.batch_execute("COMMIT AND CHAIN").await.unwrap();
+    // A new transaction, with the same modes.
+    assert_eq!(show("transaction_isolation").await, ["repeatable read"]);
+    assert_eq!(show("transaction_read_only").await, ["on"]);
+    assert_eq!(
+        sqlstate(&client, "INSERT INTO sem_chain VALUES (1)").await,
+        "25006"
+    );
+    // A failed transaction ends rolled back; the chain goes on.
+    client.batch_execute("ROLLBACK AND CHAIN").await.unwrap();
+    assert_eq!(show("transaction_isolation").await, ["repeatable read"]);
+    client.batch_execute("COMMIT").await.unwrap();
+    assert_eq!(show("transaction_isolation").await, ["read committed"]);
+    let error = client
+        .batch_execute("COMMIT AND CHAIN")
+        .await
+        .expect_err("no transaction");
+    assert_eq!(error.code().map(|c| c.code()), Some("25P01"));
+    // A savepoint gives back the read-only mode set after it.
+    client
+        .batch_execute("BEGIN; SET TRANSACTION READ WRITE; SAVEPOINT x; SET TRANSACTION READ ONLY")
+        .await
+        .unwrap();
+    assert_eq!(show("transaction_read_only").await, ["on"]);
+    client
+        .batch_execute("ROLLBACK TO SAVEPOINT x")
+        .await
+        .unwrap();
+    assert_eq!(show("transaction_read_only").await, ["off"]);
+    client
+        .batch_execute("SAVEPOINT y; SET TRANSACTION READ ONLY; RELEASE SAVEPOINT y")
+        .await
+        .unwrap();
+    assert_eq!(show("transaction_read_only").await, ["off"]);
+    client
+        .batch_execute("INSERT INTO sem_chain VALUES (2); COMMIT")
+        .await
+        .unwrap();
+    assert_eq!(
+        column(&client, "SELECT a FROM sem_chain ORDER BY a").await,
+        ["0", "2"]
+    );
+}
+
+async fn cursor_and_copy_queries_mean_what_they_mean_alone(target: &Target) {
+    use futures::TryStreamExt;
+    let client = target.connect().await;
+    table(&client, "sem_cursor", "a int", "(1), (NULL)").await;
+    client
+        .batch_execute(
+            "BEGIN; DECLARE c CURSOR FOR SELECT a, a = 1 AS one FROM sem_cursor ORDER BY a DESC",
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        text_rows(&client, "FETCH 10 FROM c").await,
+        [[None, None], [Some("1".to_owned()), Some("t".to_owned())]]
+    );
+    client
+        .batch_execute("DECLARE d CURSOR FOR SELECT a / 0 FROM sem_cursor")
+        .await
+        .unwrap();
+    let error = client
+        .simple_query("FETCH 1 FROM d")
+        .await
+        .expect_err("division by zero");
+    assert_eq!(error.code().map(|c| c.code()), Some("22012"));
+    client.batch_execute("ROLLBACK").await.unwrap();
+    let stream = client
+        .copy_out("COPY (SELECT a, 'AbC' LIKE 'abc' AS l FROM sem_cursor ORDER BY a) TO STDOUT")
+        .await
+        .unwrap();
+    let chunks: Vec<bytes::Bytes> = stream.try_collect().await.unwrap();
+    assert_eq!(
+        String::from_utf8(chunks.concat()).unwrap(),
+        "1\tf\n\\N\tf\n"
     );
 }

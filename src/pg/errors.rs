@@ -111,6 +111,32 @@ fn error_message_sqlstate(message: &str) -> &'static str {
         ("\" cannot be changed", "55P02"),
         ("invalid value for parameter", "22P02"),
         ("is not supported: litewire speaks UTF8", "0A000"),
+        // What SQLite refuses in its own words that PostgreSQL names otherwise.
+        (
+            "does not match any PRIMARY KEY or UNIQUE constraint",
+            "42P10",
+        ),
+        ("circular reference:", "42P19"),
+        ("multiple recursive references:", "42P19"),
+        ("recursive aggregate queries not supported", "42P19"),
+        ("misuse of aggregate", "42803"),
+        ("misuse of window function", "42803"),
+        ("HAVING clause on a non-aggregate query", "42803"),
+        (
+            "DISTINCT aggregates must have exactly one argument",
+            "0A000",
+        ),
+        ("unsupported use of NULLS", "0A000"),
+        ("may not use \"TABLE.*\" wildcards", "0A000"),
+        ("values for", "42601"),
+        ("no such savepoint", "3B001"),
+        ("cannot VACUUM from within a transaction", "25001"),
+        ("because it is a view", "55000"),
+        ("may not be altered", "42809"),
+        ("in foreign key definition", "42703"),
+        ("bad JSON path", "22P02"),
+        ("malformed JSON", "22P02"),
+        ("invalid Unicode escape", "22025"),
     ];
     BY_MESSAGE
         .iter()
@@ -163,6 +189,18 @@ fn postgres_message(message: &str) -> Option<String> {
     }
     if message == "incomplete input" {
         return Some("syntax error at end of input".into());
+    }
+    if let Some(name) = message.strip_prefix("no such savepoint: ") {
+        return Some(format!("savepoint \"{name}\" does not exist"));
+    }
+    if message.starts_with("ON CONFLICT clause does not match") {
+        return Some(
+            "there is no unique or exclusion constraint matching the ON CONFLICT specification"
+                .into(),
+        );
+    }
+    if message == "cannot VACUUM from within a transaction" {
+        return Some("VACUUM cannot run inside a transaction block".into());
     }
     None
 }
@@ -237,6 +275,18 @@ mod tests {
         );
         assert_eq!(state(ffi::SQLITE_ERROR, "no such table: nope"), "42P01");
         assert_eq!(state(ffi::SQLITE_ERROR, "no such column: x"), "42703");
+        for (message, expected) in [
+            ("no such savepoint: s1", "3B001"),
+            ("misuse of aggregate function max()", "42803"),
+            ("circular reference: x", "42P19"),
+            ("cannot VACUUM from within a transaction", "25001"),
+            (
+                "ON CONFLICT clause does not match any PRIMARY KEY or UNIQUE constraint",
+                "42P10",
+            ),
+        ] {
+            assert_eq!(state(ffi::SQLITE_ERROR, message), expected, "{message}");
+        }
         assert_eq!(
             state(
                 ffi::SQLITE_CONSTRAINT_UNIQUE,

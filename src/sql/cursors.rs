@@ -17,7 +17,7 @@ use crate::error::{Error, ErrorKind};
 pub(super) fn recognise(
     sql: &str,
     tokens: &[Token],
-    parse_query: ParseQuery,
+    parse_query: ParseQuery<'_>,
 ) -> Result<Option<CursorCommand>, Error> {
     let w = Words { sql, tokens };
     if w.is(0, "DECLARE") {
@@ -44,7 +44,7 @@ pub(super) fn recognise(
     }
 }
 
-fn declare(w: &Words, parse_query: ParseQuery) -> Result<CursorCommand, Error> {
+fn declare(w: &Words, parse_query: ParseQuery<'_>) -> Result<CursorCommand, Error> {
     let name = w
         .ident(1)
         .ok_or_else(|| syntax("DECLARE takes a cursor name"))?;

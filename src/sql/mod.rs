@@ -15,6 +15,7 @@ mod dialect;
 pub mod enums;
 mod known_queries;
 mod lexer;
+mod literals;
 mod notifications;
 mod param_hints;
 mod param_numbering;

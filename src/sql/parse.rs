@@ -20,13 +20,14 @@ use sqlparser::parser::Parser;
 use super::classify::{self, Action, CommandKind};
 use super::lexer::{Token, tokenize};
 use super::param_numbering::number_params;
+use super::parsed::Texts;
 use super::postgres::{self, Catalog};
 use super::row_locks;
 use super::split::split;
 use super::statement::{CursorCommand, Plan, Statement};
 use super::{
-    cursors, dialect, enums, known_queries, notifications, parsed, session, transaction_modes,
-    translate,
+    cursors, dialect, enums, known_queries, literals, notifications, parsed, session,
+    transaction_modes, translate,
 };
 use crate::error::{Error, ErrorKind};
 
@@ -47,13 +48,34 @@ pub fn parse_batch(sql: &str) -> Result<Vec<Statement>, Error> {
     parse_batch_in(sql, Dialect::Sqlite)
 }
 
-/// [`parse_batch`] in `dialect`.
+/// [`parse_batch`] in `dialect`. On the PostgreSQL port a statement sent as
+/// text is read with its integer literals as parameters where that means
+/// the same (see `literals`): it runs with them when bound no others.
 pub fn parse_batch_in(sql: &str, dialect: Dialect) -> Result<Vec<Statement>, Error> {
+    if let Dialect::Postgres(catalog) = dialect {
+        // A text seen lately first: then one of its shape.
+        let texts = Texts::Postgres(catalog.version());
+        if let Some(statements) = parsed::find(sql, texts) {
+            return Ok(statements);
+        }
+        if let Some(statement) = literals::read(sql, catalog.version(), |shape, n| {
+            read_shape(shape, n, dialect)
+        }) {
+            return Ok(vec![statement]);
+        }
+    }
+    parse_texts(sql, dialect)
+}
+
+/// [`parse_batch_in`], each text read as it is.
+fn parse_texts(sql: &str, dialect: Dialect) -> Result<Vec<Statement>, Error> {
     match dialect {
-        Dialect::Sqlite => parsed::cached(sql, None, |sql| parse_uncached(sql, dialect)),
-        Dialect::Postgres(catalog) => parsed::cached(sql, Some(catalog.version()), |sql| {
-            parse_uncached(sql, dialect)
-        }),
+        Dialect::Sqlite => parsed::cached(sql, Texts::Sqlite, |sql| parse_uncached(sql, dialect)),
+        Dialect::Postgres(catalog) => {
+            parsed::cached(sql, Texts::Postgres(catalog.version()), |sql| {
+                parse_uncached(sql, dialect)
+            })
+        }
     }
 }
 
@@ -105,9 +127,10 @@ pub fn parse_single(sql: &str) -> Result<Option<Statement>, Error> {
     parse_single_in(sql, Dialect::Sqlite)
 }
 
-/// [`parse_single`] in `dialect`.
+/// [`parse_single`] in `dialect`: the statement takes exactly the parameters
+/// it names (a prepared statement's are the client's to bind).
 pub fn parse_single_in(sql: &str, dialect: Dialect) -> Result<Option<Statement>, Error> {
-    let mut statements = parse_batch_in(sql, dialect)?;
+    let mut statements = parse_texts(sql, dialect)?;
     match statements.len() {
         0 => Ok(None),
         1 => Ok(statements.pop()),
@@ -131,7 +154,9 @@ fn build(text: &str, tokens: &[Token], dialect: Dialect) -> Result<Statement, Er
             ..*t
         })
         .collect();
-    if let Some(command) = cursors::recognise(text, &tokens, parse_single)? {
+    // A cursor's or COPY's query means what it would mean on its own.
+    let parse_query = |sql: &str| parse_single_in(sql, dialect);
+    if let Some(command) = cursors::recognise(text, &tokens, &parse_query)? {
         return Ok(cursor_statement(text, command));
     }
     // A query's row locks are the engine's to take: the rest is the statement.
@@ -166,6 +191,11 @@ fn build_unlocked(text: &str, tokens: &[Token], dialect: Dialect) -> Result<Stat
     if shape.action == Action::Begin {
         let begin = transaction_modes::begin(text, &tokens)?;
         return Ok(statement(text.into(), &shape, 0, Plan::Begin(begin)));
+    }
+    if matches!(shape.action, Action::Commit | Action::Rollback)
+        && transaction_modes::chains(text, &tokens)?
+    {
+        return Ok(statement(text.into(), &shape, 0, Plan::Chain));
     }
     if let Some(command) = notifications::recognise(text, &tokens)? {
         return Ok(statement(
@@ -226,7 +256,7 @@ fn build_unlocked(text: &str, tokens: &[Token], dialect: Dialect) -> Result<Stat
             shape.kind,
             CommandKind::Select | CommandKind::Insert | CommandKind::Update | CommandKind::Delete
         )
-        && let Some(statement) = read_as_postgres(text, &shape, catalog)?
+        && let Some(statement) = read_as_postgres(text, &shape, catalog, 0)?
     {
         return Ok(statement);
     }
@@ -256,7 +286,8 @@ fn build_unlocked(text: &str, tokens: &[Token], dialect: Dialect) -> Result<Stat
         None => (text, tokens),
     };
     if translate::needs_translation(text, &tokens)
-        && let Some(rewrite) = translate::translate(text, parse_single)?
+        && let Some(rewrite) =
+            translate::translate(text, &|sql: &str| parse_single_in(sql, dialect))?
     {
         // A rewritten statement is passed through the parameter rewrite again.
         let tokens = tokenize(&rewrite.sql);
@@ -271,13 +302,40 @@ fn build_unlocked(text: &str, tokens: &[Token], dialect: Dialect) -> Result<Stat
     })
 }
 
+/// A text whose integer literals are its parameters `$1` to `$literals` (see
+/// `literals`), read as a query or data change with PostgreSQL's rules, the
+/// parameters typed as the literals they stand for; `None` where it cannot
+/// be read so.
+pub(super) fn read_shape(text: &str, literals: usize, dialect: Dialect) -> Option<Statement> {
+    let Dialect::Postgres(catalog) = dialect else {
+        return None;
+    };
+    let tokens = tokenize(text);
+    let shape = classify::classify(text, &tokens).ok()?;
+    let plain = matches!(
+        shape.kind,
+        CommandKind::Select | CommandKind::Insert | CommandKind::Update | CommandKind::Delete
+    ) && row_locks::strip(text, &tokens).ok()?.is_none()
+        && known_queries::recognise(text, &tokens).is_none();
+    if !plain {
+        return None;
+    }
+    let statement = read_as_postgres(text, &shape, catalog, literals).ok()??;
+    (statement.param_count == literals && !statement.catalog).then(|| Statement {
+        read_against: Some((catalog.version(), Arc::from(text))),
+        ..statement
+    })
+}
+
 /// A query or data change read with PostgreSQL's rules (see `postgres`), then
 /// through the dialect translation; `None` when that reading leaves it alone
-/// (SQLite's own syntax, what the reading does not handle).
+/// (SQLite's own syntax, what the reading does not handle). Parameters up to
+/// `literals` stand for integer literals (see `literals`).
 fn read_as_postgres(
     text: &str,
     shape: &classify::Shape,
     catalog: &dyn Catalog,
+    literals: usize,
 ) -> Result<Option<Statement>, Error> {
     let Ok(mut parsed) = Parser::parse_sql(&PostgreSqlDialect {}, text) else {
         return Ok(None);
@@ -285,7 +343,11 @@ fn read_as_postgres(
     let [ast] = parsed.as_mut_slice() else {
         return Ok(None);
     };
-    let Some(translation) = postgres::translate(ast, catalog, &[])? else {
+    if literals > 0 && literals::stand_for_syntax(ast) {
+        return Ok(None);
+    }
+    let declared = vec![Some(postgres::PgType::Int4); literals];
+    let Some(translation) = postgres::translate(ast, catalog, &declared)? else {
         return Ok(None);
     };
     let mut ast = translation.statement;
@@ -348,6 +410,7 @@ fn cursor_statement(text: &str, command: CursorCommand) -> Statement {
         row_lock: None,
         waits_for_locks: false,
         read_against: None,
+        literals: None,
     }
 }
 
@@ -378,6 +441,7 @@ fn statement(sql: Arc<str>, shape: &classify::Shape, param_count: usize, plan: P
         row_lock: None,
         waits_for_locks,
         read_against: None,
+        literals: None,
     }
 }
 

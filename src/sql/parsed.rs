@@ -20,12 +20,12 @@ const GENERATION: usize = 256;
 /// sent twice, and keeping them would cost memory.
 const LONGEST: usize = 2048;
 
-type Texts = HashMap<Box<str>, Vec<Statement>, foldhash::fast::RandomState>;
+type ByText = HashMap<Box<str>, Vec<Statement>, foldhash::fast::RandomState>;
 
 #[derive(Default)]
 struct Generations {
-    newer: Texts,
-    older: Texts,
+    newer: ByText,
+    older: ByText,
     /// The schema version the texts were read against.
     schema: u64,
 }
@@ -35,6 +35,20 @@ thread_local! {
     /// Texts read as PostgreSQL reads them, which depends on the schema:
     /// kept for one version of it.
     static PARSED_POSTGRES: RefCell<Generations> = RefCell::new(Generations::default());
+    /// Texts with their integer literals taken out (see `literals`), read as
+    /// PostgreSQL reads them; none kept for a text that cannot be read so.
+    static PARSED_SHAPES: RefCell<Generations> = RefCell::new(Generations::default());
+}
+
+/// Which texts a cache lookup is among.
+#[derive(Clone, Copy)]
+pub(super) enum Texts {
+    /// SQLite's meaning: independent of the schema.
+    Sqlite,
+    /// PostgreSQL's, read against this version of the schema.
+    Postgres(u64),
+    /// PostgreSQL's, of texts whose integer literals are parameters.
+    Shapes(u64),
 }
 
 /// The statements `parse` gives for `sql`, from this thread's recent texts
@@ -42,17 +56,37 @@ thread_local! {
 /// schema the statements are read against, for a reading that depends on it.
 pub(super) fn cached<E>(
     sql: &str,
-    schema: Option<u64>,
+    among: Texts,
     parse: impl FnOnce(&str) -> Result<Vec<Statement>, E>,
 ) -> Result<Vec<Statement>, E> {
     if sql.len() > LONGEST {
         return parse(sql);
     }
-    let texts = match schema {
-        Some(_) => &PARSED_POSTGRES,
-        None => &PARSED,
+    if let Some(statements) = find(sql, among) {
+        return Ok(statements);
+    }
+    let statements = parse(sql)?;
+    store(among).with(|parsed| {
+        parsed.borrow_mut().keep(Box::from(sql), statements.clone());
+    });
+    Ok(statements)
+}
+
+fn store(among: Texts) -> &'static std::thread::LocalKey<RefCell<Generations>> {
+    match among {
+        Texts::Sqlite => &PARSED,
+        Texts::Postgres(_) => &PARSED_POSTGRES,
+        Texts::Shapes(_) => &PARSED_SHAPES,
+    }
+}
+
+/// The statements `sql` gave lately, if this thread has them.
+pub(super) fn find(sql: &str, among: Texts) -> Option<Vec<Statement>> {
+    let schema = match among {
+        Texts::Sqlite => None,
+        Texts::Postgres(version) | Texts::Shapes(version) => Some(version),
     };
-    let found = texts.with(|parsed| {
+    store(among).with(|parsed| {
         let mut parsed = parsed.borrow_mut();
         if let Some(version) = schema
             && parsed.schema != version
@@ -69,15 +103,7 @@ pub(super) fn cached<E>(
         let copy = statements.clone();
         parsed.keep(text, statements);
         Some(copy)
-    });
-    if let Some(statements) = found {
-        return Ok(statements);
-    }
-    let statements = parse(sql)?;
-    texts.with(|parsed| {
-        parsed.borrow_mut().keep(Box::from(sql), statements.clone());
-    });
-    Ok(statements)
+    })
 }
 
 impl Generations {
@@ -106,8 +132,8 @@ mod tests {
     fn a_text_seen_lately_is_not_parsed_again() {
         let calls = Cell::new(0);
         let parse = counting(&calls);
-        let first = cached("SELECT 1 AS lately", None, &parse).unwrap();
-        let second = cached("SELECT 1 AS lately", None, &parse).unwrap();
+        let first = cached("SELECT 1 AS lately", Texts::Sqlite, &parse).unwrap();
+        let second = cached("SELECT 1 AS lately", Texts::Sqlite, &parse).unwrap();
         assert_eq!(first, second);
         assert_eq!(calls.get(), 1);
     }
@@ -116,12 +142,12 @@ mod tests {
     fn errors_and_long_texts_are_not_kept() {
         let calls = Cell::new(0);
         let parse = counting(&calls);
-        assert!(cached("SELECT $99999999999", None, &parse).is_err());
-        assert!(cached("SELECT $99999999999", None, &parse).is_err());
+        assert!(cached("SELECT $99999999999", Texts::Sqlite, &parse).is_err());
+        assert!(cached("SELECT $99999999999", Texts::Sqlite, &parse).is_err());
         assert_eq!(calls.get(), 2);
         let long = format!("SELECT {}1", "1 + ".repeat(LONGEST));
-        cached(&long, None, &parse).unwrap();
-        cached(&long, None, &parse).unwrap();
+        cached(&long, Texts::Sqlite, &parse).unwrap();
+        cached(&long, Texts::Sqlite, &parse).unwrap();
         assert_eq!(calls.get(), 4);
     }
 
@@ -129,11 +155,11 @@ mod tests {
     fn memory_is_bounded_and_used_texts_stay() {
         let calls = Cell::new(0);
         let parse = counting(&calls);
-        cached("SELECT 'kept'", None, &parse).unwrap();
+        cached("SELECT 'kept'", Texts::Sqlite, &parse).unwrap();
         for i in 0..GENERATION * 3 {
-            cached(&format!("SELECT {i}"), None, &parse).unwrap();
+            cached(&format!("SELECT {i}"), Texts::Sqlite, &parse).unwrap();
             // Used all along: it moves to each newer generation.
-            cached("SELECT 'kept'", None, &parse).unwrap();
+            cached("SELECT 'kept'", Texts::Sqlite, &parse).unwrap();
         }
         assert_eq!(calls.get(), 1 + GENERATION * 3);
         PARSED.with(|parsed| {
@@ -141,7 +167,7 @@ mod tests {
             assert!(parsed.newer.len() <= GENERATION && parsed.older.len() <= GENERATION);
         });
         // Long gone from both generations: parsed again.
-        cached("SELECT 0", None, &parse).unwrap();
+        cached("SELECT 0", Texts::Sqlite, &parse).unwrap();
         assert_eq!(calls.get(), 2 + GENERATION * 3);
     }
 }

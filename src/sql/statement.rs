@@ -56,6 +56,10 @@ pub struct Statement {
     /// text is read again (a statement after a `CREATE TABLE` in the same
     /// batch, a prepared statement after an `ALTER TABLE`).
     pub read_against: Option<(u64, Arc<str>)>,
+    /// The integer literals of a statement read with them taken out as its
+    /// parameters (see `literals`), in order: what it runs with when the
+    /// client binds none.
+    pub literals: Option<Arc<[i64]>>,
 }
 
 /// How a statement runs on SQLite.
@@ -82,6 +86,9 @@ pub enum Plan {
     Enum(Arc<EnumChange>),
     /// `BEGIN` and `START TRANSACTION`, with their modes.
     Begin(Begin),
+    /// `COMMIT AND CHAIN`, `ROLLBACK AND CHAIN`: the transaction ends and a
+    /// new one with its modes begins.
+    Chain,
     /// `LISTEN`, `UNLISTEN`, `NOTIFY`: channels the engine keeps.
     Notify(Arc<NotifyCommand>),
 }
@@ -129,4 +136,4 @@ pub enum CursorCommand {
 /// Parses a statement nested in another (a cursor's query, `COPY (query) TO`):
 /// `parse_single`, handed down by the parser to the code that reads those
 /// statements, which so need not import the parser that calls them.
-pub(super) type ParseQuery = fn(&str) -> Result<Option<Statement>, Error>;
+pub(super) type ParseQuery<'a> = &'a dyn Fn(&str) -> Result<Option<Statement>, Error>;

@@ -88,6 +88,28 @@ pub(super) fn begin(sql: &str, tokens: &[Token]) -> Result<Begin, Error> {
     })
 }
 
+/// Whether a `COMMIT`, `END`, `ROLLBACK` or `ABORT` ends with `AND CHAIN`: a
+/// new transaction with the same modes begins as the other ends. Anything
+/// else after the word (but `WORK`, `TRANSACTION`, `AND NO CHAIN`) is 42601.
+pub(super) fn chains(sql: &str, tokens: &[Token]) -> Result<bool, Error> {
+    let w = Words { sql, tokens };
+    let mut i = 1;
+    if w.is(i, "WORK") || w.is(i, "TRANSACTION") {
+        i += 1;
+    }
+    let (chain, end) = match (w.is(i, "AND"), w.is(i + 1, "NO")) {
+        (false, _) => (false, i),
+        (true, false) if w.is(i + 1, "CHAIN") => (true, i + 2),
+        (true, true) if w.is(i + 2, "CHAIN") => (false, i + 3),
+        (true, false) => return Err(w.syntax_error(i + 1)),
+        (true, true) => return Err(w.syntax_error(i + 2)),
+    };
+    match end >= tokens.len() || tokens[end].kind == super::lexer::TokenKind::Semicolon {
+        true => Ok(chain),
+        false => Err(w.syntax_error(end)),
+    }
+}
+
 /// Reads the modes from token `i` to the end.
 pub(super) fn modes(w: &Words, mut i: usize) -> Result<TransactionModes, Error> {
     let mut modes = TransactionModes::default();

@@ -48,7 +48,7 @@ pub(super) fn needs_translation(sql: &str, tokens: &[Token]) -> bool {
 
 /// Rewrites `sql` when it needs it; `None` leaves it as it is. The query of
 /// `COPY (query) TO` is read by `parse_query`.
-pub(super) fn translate(sql: &str, parse_query: ParseQuery) -> Result<Option<Rewrite>, Error> {
+pub(super) fn translate(sql: &str, parse_query: ParseQuery<'_>) -> Result<Option<Rewrite>, Error> {
     let tokens = tokenize(sql);
     let words = Words {
         sql,
@@ -381,7 +381,7 @@ mod tests {
     use crate::sql::{Plan, parse_single};
 
     fn rewrite(sql: &str) -> (String, Plan) {
-        let r = translate(sql, parse_single)
+        let r = translate(sql, &parse_single)
             .unwrap()
             .unwrap_or(Rewrite::single(sql.to_owned()));
         (r.sql, r.plan)
@@ -448,7 +448,7 @@ mod tests {
             "vacuum main",
             "alter table t add column b int",
         ] {
-            assert!(translate(sql, parse_single).unwrap().is_none(), "{sql}");
+            assert!(translate(sql, &parse_single).unwrap().is_none(), "{sql}");
         }
     }
 

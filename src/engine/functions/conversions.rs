@@ -112,7 +112,9 @@ fn to_integer(value: &Arg, from: &str, to: &str) -> Out {
                 "float4" | "float8" => f.round_ties_even(),
                 _ => f.round(),
             };
-            if !rounded.is_finite() || rounded < min as f64 || rounded > max as f64 {
+            // `max + 1` is a power of two, exact as a float (`max` itself may
+            // not be: int8's rounds up to 2^63).
+            if !rounded.is_finite() || rounded < min as f64 || rounded >= max as f64 + 1.0 {
                 return out_of_range(to);
             }
             rounded as i64

@@ -10,6 +10,7 @@ use std::future::Future;
 use std::sync::Arc;
 
 use super::state::Session;
+use crate::engine::declared_columns::DeclaredColumns;
 use crate::engine::direct::Query;
 use crate::engine::result::{Column, Completion, Discard, QueryResult, ResultSink};
 use crate::engine::value::Value;
@@ -168,17 +169,22 @@ impl Session {
             force_quote: &spec.options.force_quote,
             sink,
         };
-        self.run_direct(
-            Query {
-                sql: &query.sql,
-                params,
-                kind: query.kind,
-                returns_rows: true,
-                parameters: !params.is_empty(),
-            },
-            &mut copy,
-        )
-        .await
+        let run = Query {
+            sql: &query.sql,
+            params,
+            kind: query.kind,
+            returns_rows: true,
+            parameters: !params.is_empty(),
+        };
+        // The query's columns typed as its reading typed them (booleans as
+        // `t`/`f`, ...), as for the same query on its own.
+        match &query.column_types {
+            Some(types) => {
+                let mut typed = DeclaredColumns::new(&mut copy, types);
+                self.run_direct(run, &mut typed).await
+            }
+            None => self.run_direct(run, &mut copy).await,
+        }
     }
 }
 

@@ -9,7 +9,7 @@ use super::transaction::transaction_aborted;
 use crate::engine::result::{QueryResult, ResultSink};
 use crate::engine::value::Value;
 use crate::error::{Error, ErrorKind};
-use crate::sql::{self, Action, CommandKind, Dialect, Statement};
+use crate::sql::{self, Action, CommandKind, Dialect, Plan, Statement};
 
 impl Session {
     /// Runs one statement with its parameters (`?1..?N`) and collects its result.
@@ -48,6 +48,9 @@ impl Session {
         params: &[Value],
         sink: &mut S,
     ) -> Result<(), Error> {
+        // A statement read with its literals as parameters runs with them.
+        let literal_values = literal_values(stmt, params);
+        let params = literal_values.as_deref().unwrap_or(params);
         if params.len() != stmt.param_count {
             return Err(Error::invalid(format!(
                 "the statement takes {} parameters but {} were supplied",
@@ -56,22 +59,27 @@ impl Session {
             )));
         }
         let reread;
-        let stmt = match &stmt.read_against {
+        let (stmt, params) = match &stmt.read_against {
             Some((version, text))
                 if *version != self.schema_generation()
                     && self.state != TransactionState::Failed =>
             {
-                // Read against a schema that has changed since: read again.
+                // Read against a schema that has changed since: read again,
+                // from its own text (literals and all).
                 let schema = self.schema().await?;
                 match sql::parse_single_in(text, Dialect::Postgres(&*schema))? {
                     Some(fresh) => {
                         reread = fresh;
-                        &reread
+                        let params = match literal_values {
+                            Some(_) => &[],
+                            None => params,
+                        };
+                        (&reread, params)
                     }
-                    None => stmt,
+                    None => (stmt, params),
                 }
             }
-            _ => stmt,
+            _ => (stmt, params),
         };
         let control = self.control.control().clone();
         control.start(self.deadline());
@@ -104,6 +112,9 @@ impl Session {
         sink: &mut S,
     ) -> Result<(), Error> {
         match stmt.action {
+            Action::Commit | Action::Rollback if stmt.plan == Plan::Chain => {
+                self.chain(stmt.action).await?.send_to(sink).await
+            }
             Action::Begin => self.begin(stmt).await?.send_to(sink).await,
             Action::Commit => self.commit().await?.send_to(sink).await,
             Action::Rollback => {
@@ -210,5 +221,14 @@ impl Session {
             self.track_savepoint(stmt);
         }
         result
+    }
+}
+
+/// The literals a statement read with them as parameters runs with, when the
+/// client bound none.
+fn literal_values(stmt: &Statement, params: &[Value]) -> Option<Vec<Value>> {
+    match (&stmt.literals, params.is_empty()) {
+        (Some(literals), true) => Some(literals.iter().map(|n| Value::Integer(*n)).collect()),
+        _ => None,
     }
 }

@@ -180,7 +180,7 @@ fn bad_value(name: &str, value: &str) -> Error {
 fn does_work(stmt: &Statement) -> bool {
     !matches!(
         stmt.plan,
-        Plan::Session(_) | Plan::Begin(_) | Plan::Notify(_)
+        Plan::Session(_) | Plan::Begin(_) | Plan::Chain | Plan::Notify(_)
     ) && !matches!(
         stmt.action,
         Action::Savepoint | Action::Release | Action::RollbackTo

@@ -189,7 +189,7 @@ impl Session {
                 Ok(()) => QueryResult::empty(stmt.kind).send_to(sink).await,
                 Err(error) => Err(error),
             },
-            Plan::Begin(_) | Plan::Notify(_) => Err(Error::new(
+            Plan::Begin(_) | Plan::Chain | Plan::Notify(_) => Err(Error::new(
                 ErrorKind::Internal,
                 "transaction control and channels do not run on SQLite",
             )),

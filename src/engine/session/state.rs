@@ -92,8 +92,10 @@ pub struct Session {
     /// The schema changed in the transaction running now (see
     /// `end_transaction`).
     pub(super) changed_schema: bool,
-    /// The open transaction's savepoints, oldest first.
-    pub(super) savepoints: Vec<String>,
+    /// The open transaction's savepoints, oldest first, each with the
+    /// transaction's read-only mode when it was set: ending it (by `RELEASE`
+    /// or `ROLLBACK TO`) gives that mode back, as in PostgreSQL.
+    pub(super) savepoints: Vec<(String, bool)>,
     /// A REPEATABLE READ or SERIALIZABLE transaction's snapshot, from its first
     /// statement to its end (see `isolation`).
     pub(super) snapshot: Option<Snapshot>,

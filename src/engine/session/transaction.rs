@@ -246,6 +246,37 @@ impl Session {
         }
     }
 
+    /// `COMMIT AND CHAIN`, `ROLLBACK AND CHAIN`: the transaction ends (a
+    /// failed one rolls back), and a new one begins with its modes.
+    pub(super) async fn chain(&mut self, action: Action) -> Result<QueryResult, Error> {
+        if self.state == TransactionState::Idle {
+            let word = if action == Action::Commit {
+                "COMMIT"
+            } else {
+                "ROLLBACK"
+            };
+            return Err(Error::new(
+                ErrorKind::NoActiveTransaction,
+                format!("{word} AND CHAIN can only be used in transaction blocks"),
+            ));
+        }
+        let modes = TransactionModes {
+            isolation: Some(self.isolation),
+            read_only: Some(self.read_only),
+            deferrable: Some(self.deferrable),
+        };
+        let ended = match action {
+            Action::Commit => self.commit().await?,
+            _ => {
+                self.rollback().await?;
+                QueryResult::empty(CommandKind::Rollback)
+            }
+        };
+        self.begin_transaction(false).await?;
+        self.set_transaction_modes(modes)?;
+        Ok(ended)
+    }
+
     pub(super) async fn rollback(&mut self) -> Result<(), Error> {
         if self.state == TransactionState::Idle {
             return Ok(());
@@ -299,11 +330,17 @@ impl Session {
         let Some(name) = savepoint_name(&stmt.sql) else {
             return;
         };
-        let at = self.savepoints.iter().rposition(|s| *s == name);
+        let at = self.savepoints.iter().rposition(|(s, _)| *s == name);
         match (stmt.action, at) {
-            (Action::Savepoint, _) => self.savepoints.push(name),
-            (Action::Release, Some(at)) => self.savepoints.truncate(at),
-            (Action::RollbackTo, Some(at)) => self.savepoints.truncate(at + 1),
+            (Action::Savepoint, _) => self.savepoints.push((name, self.read_only)),
+            (Action::Release, Some(at)) => {
+                self.read_only = self.savepoints[at].1;
+                self.savepoints.truncate(at);
+            }
+            (Action::RollbackTo, Some(at)) => {
+                self.read_only = self.savepoints[at].1;
+                self.savepoints.truncate(at + 1);
+            }
             _ => {}
         }
     }

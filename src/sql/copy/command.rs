@@ -20,7 +20,7 @@ enum Target {
 
 /// `COPY [BINARY] target FROM STDIN | TO STDOUT [[WITH] options]`; the query of
 /// `COPY (query) TO` is read by `parse_query`.
-pub(crate) fn parse(w: &Words, parse_query: ParseQuery) -> Result<Rewrite, Error> {
+pub(crate) fn parse(w: &Words, parse_query: ParseQuery<'_>) -> Result<Rewrite, Error> {
     let mut i = 1;
     let mut options = Vec::new();
     if w.is(i, "BINARY") {
@@ -122,7 +122,7 @@ fn endpoint(w: &Words, i: usize, to: bool) -> Result<(), Error> {
 }
 
 /// The statement whose rows `COPY ... TO` sends.
-fn query(target: Target, parse_query: ParseQuery) -> Result<Statement, Error> {
+fn query(target: Target, parse_query: ParseQuery<'_>) -> Result<Statement, Error> {
     let sql = match target {
         Target::Table { table, columns } if columns.is_empty() => format!("SELECT * FROM {table}"),
         Target::Table { table, columns } => {

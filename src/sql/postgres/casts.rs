@@ -488,6 +488,10 @@ fn number_literal(text: &str, ty: &PgType) -> Result<Expr> {
     if sql.contains(".e") || sql.contains(".E") || sql.ends_with('.') {
         sql = sql.replacen('.', ".0", 1);
     }
+    // A float is a float to SQLite too (`'7'::float8` is not the integer 7).
+    if *ty != PgType::Numeric && !sql.contains(['.', 'e', 'E']) {
+        sql.push_str(".0");
+    }
     Ok(number(sql))
 }
 

@@ -104,6 +104,14 @@ impl Translator<'_> {
         let mut scope = Scope::default();
         scope.items.push(item(&alias, columns.as_deref()));
         if let Some(OnInsert::OnConflict(conflict)) = &insert.on {
+            if matches!(conflict.action, OnConflictAction::DoUpdate(_))
+                && conflict.conflict_target.is_none()
+            {
+                return Err(syntax(
+                    "ON CONFLICT DO UPDATE requires inference specification or constraint name"
+                        .into(),
+                ));
+            }
             let mut conflict = conflict.clone();
             if let OnConflictAction::DoUpdate(update) = &mut conflict.action {
                 let mut conflict_scope = Scope::default();
