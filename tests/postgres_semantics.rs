@@ -36,6 +36,7 @@ against_litewire_and_postgres!(
     texts_differing_in_integer_literals_mean_each_their_own,
     chained_transactions_and_savepoints_keep_their_modes,
     cursor_and_copy_queries_mean_what_they_mean_alone,
+    postgres_parameters_are_set_checked_and_shown,
 );
 
 /// A fresh table for one test: dropped first, so a calibration run can repeat.
@@ -1120,4 +1121,41 @@ async fn cursor_and_copy_queries_mean_what_they_mean_alone(target: &Target) {
         String::from_utf8(chunks.concat()).unwrap(),
         "1\tf\n\\N\tf\n"
     );
+}
+
+async fn postgres_parameters_are_set_checked_and_shown(target: &Target) {
+    let client = target.connect().await;
+    // What pg_dump and planners' users set: accepted, shown as PostgreSQL shows it.
+    client
+        .batch_execute(
+            "SET synchronize_seqscans TO off; SET enable_seqscan = OFF; \
+             SET work_mem = '1.5MB'; SET random_page_cost = 1.1; SET row_security = off",
+        )
+        .await
+        .unwrap();
+    for (name, shown) in [
+        ("synchronize_seqscans", "off"),
+        ("enable_seqscan", "off"),
+        ("work_mem", "1536kB"),
+        ("random_page_cost", "1.1"),
+        ("max_wal_size", "1GB"),
+    ] {
+        assert_eq!(
+            column(&client, &format!("SHOW {name}")).await,
+            [shown],
+            "{name}"
+        );
+    }
+    client.batch_execute("RESET work_mem").await.unwrap();
+    assert_eq!(column(&client, "SHOW work_mem").await, ["4MB"]);
+    for (sql, state) in [
+        ("SET work_mem = 10", "22023"),
+        ("SET enable_seqscan = 'maybe'", "22023"),
+        ("SET bytea_output = 'esc'", "22023"),
+        ("SET shared_buffers = '1GB'", "55P02"),
+        ("SET no_such_parameter = 1", "42704"),
+    ] {
+        let error = client.batch_execute(sql).await.expect_err(sql);
+        assert_eq!(error.code().map(|c| c.code()), Some(state), "{sql}");
+    }
 }

@@ -12,7 +12,9 @@
 //! `lock_timeout`, `idle_in_transaction_session_timeout`) are enforced; their
 //! defaults come from the server's flags ([`Settings::with_server_defaults`]).
 
+mod checks;
 mod parameters;
+mod reference;
 mod shared;
 mod values;
 

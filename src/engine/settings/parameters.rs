@@ -6,16 +6,8 @@ use std::collections::HashMap;
 use std::sync::LazyLock;
 use std::time::Duration;
 
+use super::reference::{Known, PARAMETERS, Parameter};
 use crate::error::{Error, ErrorKind};
-
-/// One parameter PostgreSQL knows: its canonical spelling, default and whether
-/// the client is told of changes.
-pub(super) struct Known {
-    pub(super) name: &'static str,
-    pub(super) default: &'static str,
-    pub(super) reported: bool,
-    pub(super) description: &'static str,
-}
 
 pub(super) const fn known(
     name: &'static str,
@@ -317,12 +309,16 @@ pub(super) const READ_ONLY: &[&str] = &[
     "server_version_num",
 ];
 
+/// A parameter by name (any case): litewire's own entry where it has one
+/// (its defaults, what it reports), else PostgreSQL's (see `reference`).
 pub(super) fn lookup(name: &str) -> Option<&'static Known> {
     // Sessions are made per HTTP request: a hash lookup, not a scan.
     static BY_NAME: LazyLock<HashMap<String, &'static Known, foldhash::fast::RandomState>> =
         LazyLock::new(|| {
-            KNOWN
+            PARAMETERS
                 .iter()
+                .map(|p| &p.known)
+                .chain(KNOWN.iter())
                 .map(|known| (known.name.to_ascii_lowercase(), known))
                 .collect()
         });
@@ -330,6 +326,25 @@ pub(super) fn lookup(name: &str) -> Option<&'static Known> {
         true => BY_NAME.get(&name.to_ascii_lowercase()).copied(),
         false => BY_NAME.get(name).copied(),
     }
+}
+
+/// PostgreSQL's description of a parameter (its values, when it may change),
+/// by its canonical name.
+pub(super) fn reference(canonical: &str) -> Option<&'static Parameter> {
+    static BY_NAME: LazyLock<
+        HashMap<&'static str, &'static Parameter, foldhash::fast::RandomState>,
+    > = LazyLock::new(|| PARAMETERS.iter().map(|p| (p.known.name, p)).collect());
+    BY_NAME.get(canonical).copied()
+}
+
+/// Every parameter, litewire's entry where it has one, in no order.
+pub(super) fn every() -> impl Iterator<Item = &'static Known> {
+    KNOWN.iter().chain(
+        PARAMETERS
+            .iter()
+            .map(|p| &p.known)
+            .filter(|k| !KNOWN.iter().any(|own| own.name == k.name)),
+    )
 }
 
 /// PostgreSQL's spelling of a parameter name; custom `prefix.name` parameters
@@ -410,7 +425,10 @@ pub(super) fn validate(canonical: &str, value: &str) -> Result<String, Error> {
                 format!("invalid value for parameter \"{canonical}\": \"{value}\""),
             )),
         },
-        _ => Ok(value.to_owned()),
+        _ => match reference(canonical) {
+            Some(parameter) => parameter.check(value),
+            None => Ok(value.to_owned()),
+        },
     }
 }
 

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::parameters::{
-    KNOWN, READ_ONLY, canonical, lookup, parse_duration, unrecognized, validate,
+    KNOWN, READ_ONLY, canonical, every, lookup, parse_duration, reference, unrecognized, validate,
 };
 use crate::error::{Error, ErrorKind};
 
@@ -194,6 +194,11 @@ impl Settings {
         in_transaction: bool,
     ) -> Result<(), Error> {
         let canonical = canonical(name)?;
+        if !READ_ONLY.contains(&canonical.as_str())
+            && let Some(parameter) = reference(&canonical)
+        {
+            parameter.settable()?;
+        }
         if READ_ONLY.contains(&canonical.as_str()) {
             return Err(Error::new(
                 ErrorKind::CantChangeRuntimeParam,
@@ -267,8 +272,7 @@ impl Settings {
     /// Every parameter with its value and description, for `SHOW ALL` and
     /// `pg_settings`, in name order.
     pub fn all(&self) -> Vec<(String, String, &'static str)> {
-        let mut out: Vec<(String, String, &'static str)> = KNOWN
-            .iter()
+        let mut out: Vec<(String, String, &'static str)> = every()
             .map(|k| (k.name.to_owned(), self.value_of(k.name), k.description))
             .collect();
         for (name, value) in &self.values {
