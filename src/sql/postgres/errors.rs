@@ -22,6 +22,11 @@ fn fail(code: &str, message: String) -> Fail {
     Fail::Pg(Error::state(state, message))
 }
 
+/// What PostgreSQL refuses as not implemented (0A000).
+pub(super) fn not_implemented(message: &str) -> Fail {
+    fail("0A000", message.to_owned())
+}
+
 pub(super) fn undefined_column(name: &str) -> Fail {
     fail("42703", format!("column \"{name}\" does not exist"))
 }

@@ -11,7 +11,7 @@ use sqlparser::ast::{
 use super::build::{ident, null};
 use super::casts::{CastContext, fit};
 use super::columns::QueryColumn;
-use super::errors::{Fail, Result, datatype_mismatch, syntax};
+use super::errors::{Fail, Result, datatype_mismatch, not_implemented, syntax};
 use super::expressions::alias_name;
 use super::grouping::{self, Reads};
 use super::scope::{Scope, ScopeColumn};
@@ -108,6 +108,30 @@ impl Translator<'_> {
             .iter()
             .map(|c| alias_name(&c.name))
             .collect();
+        if recursive && reads_itself(&cte.query, &name) {
+            // What SQLite would run as a queue order or a cut of the recursion,
+            // PostgreSQL refuses (and SQLite might never end).
+            let refused = if cte.query.order_by.is_some() {
+                Some("ORDER BY in a recursive query is not implemented")
+            } else if matches!(
+                &cte.query.limit_clause,
+                Some(LimitClause::LimitOffset {
+                    offset: Some(_),
+                    ..
+                }) | Some(LimitClause::OffsetCommaLimit { .. })
+            ) {
+                Some("OFFSET in a recursive query is not implemented")
+            } else if cte.query.limit_clause.is_some() {
+                Some("LIMIT in a recursive query is not implemented")
+            } else if !cte.query.locks.is_empty() {
+                Some("FOR UPDATE/SHARE in a recursive query is not implemented")
+            } else {
+                None
+            };
+            if let Some(message) = refused {
+                return Err(not_implemented(message));
+            }
+        }
         if recursive {
             // The recursive member reads the query itself: its columns are the
             // non-recursive member's.
@@ -607,4 +631,19 @@ fn calls_volatile(query: &Query) -> bool {
         _ => std::ops::ControlFlow::Continue(()),
     });
     visit.is_break()
+}
+
+/// Whether a `WITH RECURSIVE` query reads itself (`name` in its FROM).
+fn reads_itself(query: &Query, name: &str) -> bool {
+    sqlparser::ast::visit_relations(query, |relation| {
+        match relation.0.len() == 1
+            && relation.0[0]
+                .as_ident()
+                .is_some_and(|ident| ident.value.eq_ignore_ascii_case(name))
+        {
+            true => std::ops::ControlFlow::Break(()),
+            false => std::ops::ControlFlow::Continue(()),
+        }
+    })
+    .is_break()
 }
