@@ -712,6 +712,12 @@ async fn floats_keep_their_range_nan_and_printed_digits(target: &Target) {
         ("SELECT '1e39'::float4", "22003"),
         ("SELECT 1e200::float8 * 1e200::float8", "22003"),
         ("SELECT 1e-300::float8 * 1e-300::float8", "22003"),
+        ("SELECT ln(0::float8)", "2201E"),
+        ("SELECT log(-1::float8)", "2201E"),
+        ("SELECT sqrt(-1::float8)", "2201F"),
+        ("SELECT power(0::float8, -1::float8)", "2201F"),
+        ("SELECT power(-8::float8, 0.5::float8)", "2201F"),
+        ("SELECT exp(1000::float8)", "22003"),
     ] {
         assert_eq!(sqlstate(&client, sql).await, state, "{sql}");
     }
@@ -723,6 +729,14 @@ async fn floats_keep_their_range_nan_and_printed_digits(target: &Target) {
         )
         .await,
         ["0", "0", "NaN", "NaN"]
+    );
+    assert_eq!(
+        text_row(
+            &client,
+            "SELECT power('NaN'::float8, 0::float8), ln('NaN'::float8), exp('-Infinity'::float8), log(100::float8), sqrt(16::float8)"
+        )
+        .await,
+        ["1", "NaN", "0", "2", "4"]
     );
     // NaN is a value: stored, equal to itself, above every number.
     table(

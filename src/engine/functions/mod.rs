@@ -1,8 +1,8 @@
 //! PostgreSQL's SQL functions that SQLite lacks, registered on every connection.
 //!
 //! One file per family (settings, sequences, catalog, arrays, strings,
-//! `format` and quoting, uuid, and the arithmetic, comparisons, conversions,
-//! type modifiers and scalar subqueries of the PostgreSQL port's
+//! `format` and quoting, uuid, and the arithmetic, math, comparisons,
+//! conversions, type modifiers and scalar subqueries of the PostgreSQL port's
 //! translation), each a list of definitions with PostgreSQL's argument and result types and
 //! volatility; `registry` registers them all on a connection and lists them in
 //! `pg_proc`. The dialect translation turns PostgreSQL syntax into calls of
@@ -20,6 +20,7 @@ mod conversions;
 mod definition;
 mod format;
 mod locks;
+mod math;
 mod modifiers;
 mod registry;
 mod sequences;

@@ -12,17 +12,18 @@ use super::call::{Registered, call_scalar, release};
 use super::context::{FunctionContext, ServerShared};
 use super::definition::{Args, Body, Function, Volatility};
 use super::{
-    arithmetic, arrays, catalog, comparisons, conversions, format, locks, modifiers, sequences,
-    settings, strings, subqueries, uuid,
+    arithmetic, arrays, catalog, comparisons, conversions, format, locks, math, modifiers,
+    sequences, settings, strings, subqueries, uuid,
 };
 use crate::engine::catalog::types::type_oid;
 use crate::sql::quote::literal;
 
 /// Every family's functions.
-fn families() -> [&'static [Function]; 13] {
+fn families() -> [&'static [Function]; 14] {
     [
         settings::FUNCTIONS,
         arithmetic::FUNCTIONS,
+        math::FUNCTIONS,
         comparisons::FUNCTIONS,
         conversions::FUNCTIONS,
         modifiers::FUNCTIONS,

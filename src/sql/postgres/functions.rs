@@ -100,9 +100,11 @@ fn lookup(name: &str) -> Option<Known> {
         "round" | "trunc" | "ceil" | "ceiling" | "floor" | "sign" => {
             known(FloatOrNumeric, &[], None)
         }
-        "sqrt" | "exp" | "ln" | "log" | "log10" | "power" | "pow" => {
-            known(FloatOrNumeric, &[], None)
-        }
+        "sqrt" => known(FloatOrNumeric, &[], Some("litewire_sqrt")),
+        "exp" => known(FloatOrNumeric, &[], Some("litewire_exp")),
+        "ln" => known(FloatOrNumeric, &[], Some("litewire_ln")),
+        "log" | "log10" => known(FloatOrNumeric, &[], Some("litewire_log10")),
+        "power" | "pow" => known(FloatOrNumeric, &[], Some("litewire_power")),
         "sin" | "cos" | "tan" | "asin" | "acos" | "atan" | "atan2" | "degrees" | "radians"
         | "pi" | "random" | "cbrt" => known(Fixed(Float8), &[], None),
         "coalesce" => known(Common, &[], None),
@@ -224,6 +226,8 @@ impl Translator<'_> {
         let engine = match (name.as_str(), &ty) {
             // Half to even, where SQLite's rounds half away from zero.
             ("round", PgType::Float8) if args.len() == 1 => Some("litewire_rint"),
+            // `log(base, x)`; `log(x)` is base 10.
+            ("log", _) if args.len() == 2 => Some("litewire_log"),
             _ => known.as_ref().and_then(|k| k.engine),
         };
         if let Some(engine) = engine {
