@@ -49,6 +49,17 @@ impl Arg<'_> {
         }
     }
 
+    /// The value returned as it came (a blob as text).
+    pub(super) fn unchanged(&self) -> Out {
+        match self {
+            Arg::Null => Out::Null,
+            Arg::Int(i) => Out::Int(*i),
+            Arg::Real(f) => Out::Real(*f),
+            Arg::Text(s) => Out::Text((*s).to_owned()),
+            Arg::Blob(b) => Out::Text(String::from_utf8_lossy(b).into_owned()),
+        }
+    }
+
     /// The value as text, NULL as the empty string (for messages).
     pub(super) fn display(&self) -> String {
         self.text().unwrap_or_default()

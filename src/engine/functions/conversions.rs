@@ -68,17 +68,7 @@ fn cast(_: &Call, args: &[Arg]) -> Out {
             let zone = if *to == "timestamptz" { "+00" } else { "" };
             Out::Text(format!("{text}{time}{zone}"))
         }
-        _ => passthrough(value),
-    }
-}
-
-fn passthrough(value: &Arg) -> Out {
-    match value {
-        Arg::Null => Out::Null,
-        Arg::Int(i) => Out::Int(*i),
-        Arg::Real(f) => Out::Real(*f),
-        Arg::Text(s) => Out::Text((*s).to_owned()),
-        Arg::Blob(b) => Out::Text(String::from_utf8_lossy(b).into_owned()),
+        _ => value.unchanged(),
     }
 }
 

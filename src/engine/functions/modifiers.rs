@@ -48,7 +48,7 @@ fn fit_length(value: &Arg, kind: &str, length: usize, explicit: bool) -> Out {
         return Out::Null;
     };
     let Some((cut, _)) = text.char_indices().nth(length) else {
-        return keep(value);
+        return value.unchanged();
     };
     if explicit || text[cut..].bytes().all(|b| b == b' ') {
         return Out::Text(text[..cut].to_owned());
@@ -69,16 +69,16 @@ fn fit_numeric(value: &Arg, precision: u32, scale: u32) -> Out {
         Arg::Int(i) => i.to_string(),
         // The shortest decimal that reads back as the float: what was written.
         Arg::Real(f) if f.is_finite() => format!("{f}"),
-        Arg::Real(f) if f.is_nan() => return keep(value),
+        Arg::Real(f) if f.is_nan() => return value.unchanged(),
         Arg::Real(_) => return overflow(),
         Arg::Text(text) => match text.trim().parse::<f64>() {
-            Ok(f) if f.is_nan() => return keep(value),
+            Ok(f) if f.is_nan() => return value.unchanged(),
             Ok(f) if f.is_finite() && !text.contains(['e', 'E']) => text.trim().to_owned(),
             Ok(f) if f.is_finite() => format!("{f}"),
             Ok(_) => return overflow(),
-            Err(_) => return keep(value),
+            Err(_) => return value.unchanged(),
         },
-        _ => return keep(value),
+        _ => return value.unchanged(),
     };
     let rounded = round_decimal(&digits, scale as usize);
     let whole = rounded
@@ -94,7 +94,7 @@ fn fit_numeric(value: &Arg, precision: u32, scale: u32) -> Out {
         (0, Ok(i)) => Out::Int(i),
         _ => rounded
             .parse::<f64>()
-            .map_or_else(|_| keep(value), Out::Real),
+            .map_or_else(|_| value.unchanged(), Out::Real),
     }
 }
 
@@ -103,17 +103,6 @@ fn overflow() -> Out {
         SqlState::NUMERIC_VALUE_OUT_OF_RANGE,
         "numeric field overflow".into(),
     )
-}
-
-/// The value as it came.
-fn keep(value: &Arg) -> Out {
-    match value {
-        Arg::Null => Out::Null,
-        Arg::Int(i) => Out::Int(*i),
-        Arg::Real(f) => Out::Real(*f),
-        Arg::Text(s) => Out::Text((*s).to_owned()),
-        Arg::Blob(b) => Out::Text(String::from_utf8_lossy(b).into_owned()),
-    }
 }
 
 /// A decimal number's text rounded to `scale` decimals, half away from zero
