@@ -263,8 +263,6 @@ impl Translator<'_> {
         Ok((out, typed_columns))
     }
 
-    /// A value stored into a column of type `target` (PostgreSQL's
-    /// assignment cast).
     /// `value` stored into a column of type `target`: cast as an assignment,
     /// then fitted to the column's modifier (`varchar(n)`, `numeric(p, s)`).
     pub(super) fn assign(&mut self, value: Typed, target: &ColumnType) -> Result<Typed> {
