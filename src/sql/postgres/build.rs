@@ -65,7 +65,6 @@ pub(super) fn not(operand: Expr) -> Expr {
     }))
 }
 
-/// `expr` in parentheses, unless it is one node that needs none.
 /// A boolean as PostgreSQL's output shows it: `t`, `f`, or NULL.
 pub(super) fn boolean_shown(value: Expr) -> Expr {
     let when = |stored: bool, shown: &str| sqlparser::ast::CaseWhen {
@@ -81,6 +80,7 @@ pub(super) fn boolean_shown(value: Expr) -> Expr {
     }
 }
 
+/// `expr` in parentheses, unless it is one node that needs none.
 pub(super) fn nested(expr: Expr) -> Expr {
     match expr {
         Expr::Nested(_)

@@ -126,8 +126,7 @@ impl Translator<'_> {
                     &relation,
                 )?;
                 if let Some(condition) = &update.selection {
-                    let condition = self.expr(condition, &conflict_scope)?;
-                    update.selection = Some(self.boolean(condition, "WHERE")?.expr);
+                    update.selection = Some(self.condition(condition, &conflict_scope, "WHERE")?);
                 }
             }
             out.on = Some(OnInsert::OnConflict(conflict));
@@ -143,12 +142,7 @@ impl Translator<'_> {
         let TableFactor::Table { name, alias, .. } = &update.table.relation else {
             return Err(Fail::Unsupported("UPDATE target"));
         };
-        let (relation, columns) = self.target(name)?;
-        let mut scope = Scope::default();
-        let alias_name = alias
-            .as_ref()
-            .map_or_else(|| relation.clone(), |a| a.name.value.clone());
-        scope.items.push(item(&alias_name, columns.as_deref()));
+        let (relation, columns, mut scope) = self.target_scope(name, alias.as_ref())?;
         let mut out = update.clone();
         if let Some(sqlparser::ast::UpdateTableFromKind::AfterSet(from)) = &update.from {
             // FROM's relations are seen by SET, WHERE and RETURNING.
@@ -163,8 +157,7 @@ impl Translator<'_> {
         out.assignments =
             self.assignments(&update.assignments, &scope, columns.as_deref(), &relation)?;
         if let Some(condition) = &update.selection {
-            let condition = self.expr(condition, &scope)?;
-            out.selection = Some(self.boolean(condition, "WHERE")?.expr);
+            out.selection = Some(self.condition(condition, &scope, "WHERE")?);
         }
         let columns = self.returning(&mut out.returning, &scope)?;
         Ok((Ast::Update(out), columns))
@@ -183,16 +176,10 @@ impl Translator<'_> {
         let TableFactor::Table { name, alias, .. } = &target.relation else {
             return Err(Fail::Unsupported("DELETE target"));
         };
-        let (relation, columns) = self.target(name)?;
-        let mut scope = Scope::default();
-        let alias_name = alias
-            .as_ref()
-            .map_or_else(|| relation.clone(), |a| a.name.value.clone());
-        scope.items.push(item(&alias_name, columns.as_deref()));
+        let (_, _, scope) = self.target_scope(name, alias.as_ref())?;
         let mut out = delete.clone();
         if let Some(condition) = &delete.selection {
-            let condition = self.expr(condition, &scope)?;
-            out.selection = Some(self.boolean(condition, "WHERE")?.expr);
+            out.selection = Some(self.condition(condition, &scope, "WHERE")?);
         }
         let columns = self.returning(&mut out.returning, &scope)?;
         Ok((Ast::Delete(out), columns))
@@ -204,6 +191,20 @@ impl Translator<'_> {
         name: &sqlparser::ast::ObjectName,
     ) -> Result<(String, Option<Vec<ScopeColumn>>)> {
         self.relation_columns(name)
+    }
+
+    /// The table an UPDATE or DELETE changes, and the scope that reads it by
+    /// its alias or its name.
+    fn target_scope(
+        &mut self,
+        name: &sqlparser::ast::ObjectName,
+        alias: Option<&sqlparser::ast::TableAlias>,
+    ) -> Result<(String, Option<Vec<ScopeColumn>>, Scope<'static>)> {
+        let (relation, columns) = self.target(name)?;
+        let alias_name = alias.map_or_else(|| relation.clone(), |a| a.name.value.clone());
+        let mut scope = Scope::default();
+        scope.items.push(item(&alias_name, columns.as_deref()));
+        Ok((relation, columns, scope))
     }
 
     /// `SET column = value, ...`: each value made its column's type.

@@ -152,23 +152,15 @@ impl Translator<'_> {
                 if columns.len() > row {
                     return Err(syntax("subquery has too many columns".into()));
                 }
-                let column = match columns.first() {
-                    Some(column) if row == 1 => column,
-                    // A row compared with a row of the subquery's.
-                    _ => {
-                        return Ok(Typed::new(
-                            Expr::In {
-                                expr: Box::new(value.expr),
-                                target: InTarget::Subquery(Box::new(query)),
-                                negated: *negated,
-                                global: *global,
-                            },
-                            PgType::Bool,
-                        ));
+                // One value is compared as the subquery's column's type; a
+                // row with a row of the subquery's as it is.
+                let value = match columns.first() {
+                    Some(column) if row == 1 => {
+                        let probe = Typed::new(value.expr.clone(), column.ty.clone());
+                        self.comparable(value, probe, "=")?.0
                     }
+                    _ => value,
                 };
-                let probe = Typed::new(value.expr.clone(), column.ty.clone());
-                let (value, _) = self.comparable(value, probe, "=")?;
                 Ok(Typed::new(
                     Expr::In {
                         expr: Box::new(value.expr),

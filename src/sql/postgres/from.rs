@@ -55,8 +55,7 @@ impl Translator<'_> {
         };
         let translated = match constraint {
             JoinConstraint::On(condition) => {
-                let condition = self.expr(condition, scope)?;
-                JoinConstraint::On(self.boolean(condition, "JOIN/ON")?.expr)
+                JoinConstraint::On(self.condition(condition, scope, "JOIN/ON")?)
             }
             JoinConstraint::Using(names) => {
                 let names: Vec<String> = names

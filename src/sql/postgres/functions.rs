@@ -250,8 +250,7 @@ impl Translator<'_> {
         }
         translated.args = FunctionArguments::List(list);
         if let Some(filter) = &function.filter {
-            let condition = self.expr(filter, scope)?;
-            translated.filter = Some(Box::new(self.boolean(condition, "FILTER")?.expr));
+            translated.filter = Some(Box::new(self.condition(filter, scope, "FILTER")?));
         }
         if let Some(WindowType::WindowSpec(spec)) = &function.over {
             let mut spec = spec.clone();

@@ -19,6 +19,7 @@ use super::casts::{CastContext, runtime_cast};
 use super::errors::{
     Result, ambiguous_operator, not_boolean, undefined_operator, undefined_prefix_operator,
 };
+use super::scope::Scope;
 use super::translator::{Translator, Typed};
 use super::types::{Category, PgType};
 
@@ -126,6 +127,13 @@ impl Translator<'_> {
         }
     }
 
+    /// A clause's condition (`WHERE`, `HAVING`, `FILTER`, ...): read in
+    /// `scope`, and a boolean.
+    pub(super) fn condition(&mut self, expr: &Expr, scope: &Scope, clause: &str) -> Result<Expr> {
+        let condition = self.expr(expr, scope)?;
+        Ok(self.boolean(condition, clause)?.expr)
+    }
+
     /// An operand that must be a boolean (`AND`, `WHERE`, ...).
     pub(super) fn boolean(&mut self, value: Typed, context: &str) -> Result<Typed> {
         if value.ty == PgType::Bool || value.ty.is_opaque() {
@@ -154,13 +162,7 @@ impl Translator<'_> {
             (false, false) => common_type(&left.ty, &right.ty)
                 .ok_or_else(|| undefined_operator(symbol, &left.ty, &right.ty))?,
         };
-        let (lt, rt) = (left.ty.clone(), right.ty.clone());
-        let left = self
-            .coerce(left, &target)?
-            .ok_or_else(|| undefined_operator(symbol, &lt, &rt))?;
-        let right = self
-            .coerce(right, &target)?
-            .ok_or_else(|| undefined_operator(symbol, &lt, &rt))?;
+        let (left, right) = self.both_as(left, right, &target, symbol)?;
         Ok((comparable_form(left), comparable_form(right)))
     }
 
@@ -358,14 +360,27 @@ impl Translator<'_> {
             (_, b) if b.is_integer() => b.clone(),
             _ => PgType::Int4,
         };
+        let (left, right) = self.both_as(left, right, &target, symbol)?;
+        Ok((left, right, target))
+    }
+
+    /// Both operands of `symbol` made `target`, where PostgreSQL would cast
+    /// them implicitly; 42883 naming their types otherwise.
+    fn both_as(
+        &mut self,
+        left: Typed,
+        right: Typed,
+        target: &PgType,
+        symbol: &str,
+    ) -> Result<(Typed, Typed)> {
         let (lt, rt) = (left.ty.clone(), right.ty.clone());
         let left = self
-            .coerce(left, &target)?
+            .coerce(left, target)?
             .ok_or_else(|| undefined_operator(symbol, &lt, &rt))?;
         let right = self
-            .coerce(right, &target)?
+            .coerce(right, target)?
             .ok_or_else(|| undefined_operator(symbol, &lt, &rt))?;
-        Ok((left, right, target))
+        Ok((left, right))
     }
 }
 

@@ -297,8 +297,7 @@ impl Translator<'_> {
             .map(|from| self.read_from(from, &mut scope))
             .collect::<Result<_>>()?;
         if let Some(condition) = &select.selection {
-            let condition = self.expr(condition, &scope)?;
-            out.selection = Some(self.boolean(condition, "WHERE")?.expr);
+            out.selection = Some(self.condition(condition, &scope, "WHERE")?);
         }
         // Whether this select aggregates is its own: a subquery's aggregates
         // are the subquery's.
@@ -338,8 +337,8 @@ impl Translator<'_> {
             grouped = !items.is_empty() && modifiers.is_empty();
         }
         if let Some(having) = &select.having {
-            let (condition, ungrouped) = self.reading(|t| t.expr(having, scope))?;
-            out.having = Some(self.boolean(condition, "HAVING")?.expr);
+            let (condition, ungrouped) = self.reading(|t| t.condition(having, scope, "HAVING"))?;
+            out.having = Some(condition);
             reads.push(Reads {
                 ungrouped,
                 ..Reads::default()
