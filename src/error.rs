@@ -70,6 +70,7 @@ const FUNCTION_ERROR: char = '\u{1f}';
 pub struct SqlState([u8; 5]);
 
 impl SqlState {
+    pub const DATATYPE_MISMATCH: SqlState = SqlState(*b"42804");
     pub const DEADLOCK_DETECTED: SqlState = SqlState(*b"40P01");
     pub const FEATURE_NOT_SUPPORTED: SqlState = SqlState(*b"0A000");
     pub const INVALID_NAME: SqlState = SqlState(*b"42602");

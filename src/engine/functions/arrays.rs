@@ -3,12 +3,9 @@
 //! `array_agg` from, `array_to_string`, and the text form's reader and writer,
 //! which the front ends' array encoding uses too.
 
-use std::ffi::c_int;
-
-use libsqlite3_sys as ffi;
-
-use super::call::{Arg, Call, Out, read_args, set_result};
-use super::definition::{Aggregate, Args, Body, Function, Volatility};
+use super::aggregate::{Accumulator, callbacks};
+use super::call::{Arg, Call, Out};
+use super::definition::{Args, Body, Function, Volatility};
 use crate::sql::quote::parse_bool;
 
 pub(super) const FUNCTIONS: &[Function] = &[
@@ -79,64 +76,23 @@ pub(super) const FUNCTIONS: &[Function] = &[
         args: Args::Fixed(&["anyelement"]),
         result: "anyarray",
         volatility: Volatility::Immutable,
-        body: Body::Aggregate(Aggregate {
-            step: array_agg_step,
-            finish: array_agg_final,
-        }),
+        body: Body::Aggregate(callbacks::<ArrayAgg>()),
         listed: false,
     },
 ];
 
-type ArrayState = Vec<Option<String>>;
+/// `array_agg`'s state: every row's value, as text.
+#[derive(Default)]
+struct ArrayAgg(Vec<Option<String>>);
 
-/// The aggregate's state: a pointer-sized slot in SQLite's aggregate context that
-/// owns a boxed vector from the first row on.
-///
-/// # Safety
-/// `ctx` must be the context of a running aggregate call.
-unsafe fn array_state(ctx: *mut ffi::sqlite3_context, create: bool) -> *mut *mut ArrayState {
-    let size = if create {
-        std::mem::size_of::<*mut ArrayState>() as c_int
-    } else {
-        0
-    };
-    // SAFETY: per the caller; SQLite zeroes the slot on first allocation.
-    unsafe { ffi::sqlite3_aggregate_context(ctx, size).cast() }
-}
-
-unsafe extern "C" fn array_agg_step(
-    ctx: *mut ffi::sqlite3_context,
-    argc: c_int,
-    argv: *mut *mut ffi::sqlite3_value,
-) {
-    // SAFETY: a running aggregate call with `argc` (1) valid arguments.
-    unsafe {
-        let slot = array_state(ctx, true);
-        if slot.is_null() {
-            ffi::sqlite3_result_error_nomem(ctx);
-            return;
-        }
-        if (*slot).is_null() {
-            *slot = Box::into_raw(Box::default());
-        }
-        let value = read_args(argc, argv).first().and_then(Arg::text);
-        (**slot).push(value);
+impl Accumulator for ArrayAgg {
+    fn step(&mut self, args: &[Arg]) -> Result<(), Out> {
+        self.0.push(args.first().and_then(Arg::text));
+        Ok(())
     }
-}
 
-unsafe extern "C" fn array_agg_final(ctx: *mut ffi::sqlite3_context) {
-    // SAFETY: the final call of a running aggregate; the box, if any, was made
-    // by `array_agg_step` and is taken back exactly once.
-    unsafe {
-        let slot = array_state(ctx, false);
-        let items = if slot.is_null() || (*slot).is_null() {
-            Vec::new()
-        } else {
-            let items = *Box::from_raw(*slot);
-            *slot = std::ptr::null_mut();
-            items
-        };
-        set_result(ctx, Out::Text(format_array(&items)));
+    fn finish(self) -> Out {
+        Out::Text(format_array(&self.0))
     }
 }
 

@@ -1,15 +1,16 @@
 //! PostgreSQL's SQL functions that SQLite lacks, registered on every connection.
 //!
 //! One file per family (settings, sequences, catalog, arrays, strings,
-//! `format` and quoting, uuid, and the arithmetic, math, comparisons,
+//! `format` and quoting, uuid, statistics aggregates, and the arithmetic, math, comparisons,
 //! conversions, type modifiers and scalar subqueries of the PostgreSQL port's
 //! translation), each a list of definitions with PostgreSQL's argument and result types and
 //! volatility; `registry` registers them all on a connection and lists them in
-//! `pg_proc`. The dialect translation turns PostgreSQL syntax into calls of
+//! `pg_proc`; `aggregate` lets an aggregate be plain Rust state. The dialect translation turns PostgreSQL syntax into calls of
 //! these (`~` into `regexp()`, arrays into the `litewire_array*` helpers). A
 //! function reaches the state it needs (the session's settings, the sequence
 //! counters) through the connection's context (`context`), not the engine.
 
+mod aggregate;
 mod arithmetic;
 mod arrays;
 mod call;
@@ -25,6 +26,7 @@ mod modifiers;
 mod registry;
 mod sequences;
 mod settings;
+mod statistics;
 mod strings;
 mod subqueries;
 mod uuid;

@@ -13,13 +13,13 @@ use super::context::{FunctionContext, ServerShared};
 use super::definition::{Args, Body, Function, Volatility};
 use super::{
     arithmetic, arrays, catalog, comparisons, conversions, format, locks, math, modifiers,
-    sequences, settings, strings, subqueries, uuid,
+    sequences, settings, statistics, strings, subqueries, uuid,
 };
 use crate::engine::catalog::types::type_oid;
 use crate::sql::quote::literal;
 
 /// Every family's functions.
-fn families() -> [&'static [Function]; 14] {
+fn families() -> [&'static [Function]; 15] {
     [
         settings::FUNCTIONS,
         arithmetic::FUNCTIONS,
@@ -32,6 +32,7 @@ fn families() -> [&'static [Function]; 14] {
         catalog::FUNCTIONS,
         arrays::FUNCTIONS,
         strings::FUNCTIONS,
+        statistics::FUNCTIONS,
         format::FUNCTIONS,
         subqueries::FUNCTIONS,
         uuid::FUNCTIONS,

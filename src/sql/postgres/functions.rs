@@ -44,6 +44,8 @@ enum Arg {
     Int,
     /// Text or `bytea` (`length`, `octet_length`).
     Bytes,
+    /// A number, read as float8 (a `real` one widened as PostgreSQL widens it).
+    Float,
     /// Any value, as PostgreSQL's output shows it (a boolean as `t`/`f`);
     /// last in a list, it stands for every argument from there on.
     Shown,
@@ -68,6 +70,7 @@ const fn known(returns: Returns, args: &'static [Arg], engine: Option<&'static s
 
 const TEXT: Arg = Arg::Text;
 const INT: Arg = Arg::Int;
+const FLOAT: Arg = Arg::Float;
 
 fn lookup(name: &str) -> Option<Known> {
     use PgType::*;
@@ -78,6 +81,14 @@ fn lookup(name: &str) -> Option<Known> {
         "avg" => known(Avg, &[], None),
         "min" | "max" => known(First, &[], None),
         "bool_and" | "bool_or" | "every" => known(Fixed(Bool), &[], None),
+        "var_pop" | "var_samp" | "variance" | "stddev_pop" | "stddev_samp" | "stddev" => {
+            known(FloatOrNumeric, &[FLOAT], None)
+        }
+        "regr_count" => known(Fixed(Int8), &[FLOAT, FLOAT], None),
+        "regr_sxx" | "regr_syy" | "regr_sxy" | "regr_avgx" | "regr_avgy" | "regr_r2"
+        | "regr_slope" | "regr_intercept" | "covar_pop" | "covar_samp" | "corr" => {
+            known(Fixed(Float8), &[FLOAT, FLOAT], None)
+        }
         "string_agg" => known(Fixed(Text), &[TEXT, TEXT], None),
         "array_agg" => known(ArrayOf, &[], None),
         "row_number" | "rank" | "dense_rank" | "ntile" => known(Fixed(Int8), &[], None),
@@ -145,6 +156,18 @@ pub(super) fn is_aggregate(name: &str) -> bool {
             | "variance"
             | "var_pop"
             | "var_samp"
+            | "covar_pop"
+            | "covar_samp"
+            | "corr"
+            | "regr_count"
+            | "regr_sxx"
+            | "regr_syy"
+            | "regr_sxy"
+            | "regr_avgx"
+            | "regr_avgy"
+            | "regr_r2"
+            | "regr_slope"
+            | "regr_intercept"
             | "group_concat"
             | "total"
     )
@@ -291,6 +314,14 @@ impl Translator<'_> {
                 Some(Arg::Text | Arg::Bytes) => self
                     .text_argument(arg, name)
                     .map_err(|_| undefined_function(name, &types))?,
+                Some(Arg::Float) if arg.ty == PgType::Float4 => Typed::new(
+                    super::build::call("litewire_float4_value", vec![arg.expr]),
+                    PgType::Float8,
+                ),
+                Some(Arg::Float) if arg.ty.is_numeric() || arg.ty.is_opaque() => arg,
+                Some(Arg::Float) => self
+                    .coerce(arg, &PgType::Float8)?
+                    .ok_or_else(|| undefined_function(name, &types))?,
                 Some(Arg::Int) => self
                     .int_argument(arg, name)
                     .map_err(|_| undefined_function(name, &types))?,

@@ -1,0 +1,222 @@
+//! PostgreSQL's function library, family by family: each case is a statement
+//! and PostgreSQL 15's answer to it (made on PostgreSQL 15 and checked against
+//! it: `LITEWIRE_TEST_POSTGRES=... cargo test --test postgres_functions --
+//! --ignored`), read back in text (simple protocol) and in binary (extended
+//! protocol), where the binary value must be the one the text names.
+
+mod common;
+
+use common::target::Target;
+use tokio_postgres::types::{FromSql, Type};
+use tokio_postgres::{Client, Row, SimpleQueryMessage};
+
+against_litewire_and_postgres!(statistics_aggregates);
+
+/// One case: a statement and its answer, rows joined by `\n`, columns by `|`,
+/// NULL as `NULL`; or `ERROR <sqlstate>`.
+type Case = (&'static str, &'static str);
+
+/// Runs every case in both protocols and reports all the differences at once.
+async fn check(client: &Client, setup: &str, cases: &[Case]) {
+    client.batch_execute(setup).await.unwrap();
+    let mut wrong = Vec::new();
+    for (sql, expected) in cases {
+        let text = text_answer(client, sql).await;
+        if text != *expected {
+            wrong.push(format!("{sql}\n  text:   {text}\n  wanted: {expected}"));
+        }
+        let binary = binary_answer(client, sql).await;
+        if !same_answer(&binary, expected) {
+            wrong.push(format!("{sql}\n  binary: {binary}\n  wanted: {expected}"));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+async fn text_answer(client: &Client, sql: &str) -> String {
+    match client.simple_query(sql).await {
+        Ok(messages) => messages
+            .into_iter()
+            .filter_map(|message| match message {
+                SimpleQueryMessage::Row(row) => Some(
+                    (0..row.len())
+                        .map(|i| row.get(i).unwrap_or("NULL").to_owned())
+                        .collect::<Vec<_>>()
+                        .join("|"),
+                ),
+                _ => None,
+            })
+            .collect::<Vec<_>>()
+            .join("\n"),
+        Err(e) => error_answer(&e),
+    }
+}
+
+fn error_answer(e: &tokio_postgres::Error) -> String {
+    match e.code() {
+        Some(code) => format!("ERROR {}", code.code()),
+        None => format!("ERROR {e:?}"),
+    }
+}
+
+async fn binary_answer(client: &Client, sql: &str) -> String {
+    match client.query(sql, &[]).await {
+        Ok(rows) => rows
+            .iter()
+            .map(|row| {
+                (0..row.len())
+                    .map(|i| binary_value(row, i))
+                    .collect::<Vec<_>>()
+                    .join("|")
+            })
+            .collect::<Vec<_>>()
+            .join("\n"),
+        Err(e) => error_answer(&e),
+    }
+}
+
+/// A binary value as text: floats in Rust's shortest form (compared by value
+/// in [`same_answer`]), numerics decoded from base 10000.
+fn binary_value(row: &Row, i: usize) -> String {
+    let ty = row.columns()[i].type_().clone();
+    let shown = match ty {
+        Type::BOOL => row
+            .get::<_, Option<bool>>(i)
+            .map(|b| if b { "t" } else { "f" }.into()),
+        Type::INT2 => row.get::<_, Option<i16>>(i).map(|v| v.to_string()),
+        Type::INT4 => row.get::<_, Option<i32>>(i).map(|v| v.to_string()),
+        Type::INT8 => row.get::<_, Option<i64>>(i).map(|v| v.to_string()),
+        Type::FLOAT4 => row.get::<_, Option<f32>>(i).map(|v| v.to_string()),
+        Type::FLOAT8 => row.get::<_, Option<f64>>(i).map(|v| v.to_string()),
+        Type::NUMERIC => row.get::<_, Option<Numeric>>(i).map(|v| v.0),
+        Type::TEXT | Type::VARCHAR | Type::BPCHAR | Type::NAME => row.get::<_, Option<String>>(i),
+        Type::BYTEA => row.get::<_, Option<Vec<u8>>>(i).map(|b| {
+            let hex: String = b.iter().map(|b| format!("{b:02x}")).collect();
+            format!("\\x{hex}")
+        }),
+        other => Some(format!("<{other}>")),
+    };
+    shown.unwrap_or_else(|| "NULL".into())
+}
+
+/// Whether a binary answer is the text one: equal, or every value equal with
+/// floats compared as numbers (`1e+308` and `1e308`, `Infinity` and `inf`).
+fn same_answer(binary: &str, text: &str) -> bool {
+    if binary == text {
+        return true;
+    }
+    let float = |s: &str| match s {
+        "Infinity" | "inf" => Some(f64::INFINITY),
+        "-Infinity" | "-inf" => Some(f64::NEG_INFINITY),
+        _ => s.parse::<f64>().ok(),
+    };
+    let (b, t): (Vec<&str>, Vec<&str>) = (
+        binary.split(['|', '\n']).collect(),
+        text.split(['|', '\n']).collect(),
+    );
+    b.len() == t.len()
+        && b.iter().zip(&t).all(|(b, t)| {
+            b == t || matches!((float(b), float(t)), (Some(x), Some(y)) if x == y || (x.is_nan() && y.is_nan()))
+        })
+}
+
+/// A `numeric` in binary: base-10000 digits, weight, sign and display scale.
+struct Numeric(String);
+
+impl<'a> FromSql<'a> for Numeric {
+    fn from_sql(_: &Type, raw: &'a [u8]) -> Result<Self, Box<dyn std::error::Error + Sync + Send>> {
+        let word = |i: usize| i16::from_be_bytes([raw[2 * i], raw[2 * i + 1]]);
+        let (count, weight, sign, scale) =
+            (word(0) as usize, word(1), word(2) as u16, word(3) as usize);
+        match sign {
+            0xC000 => return Ok(Numeric("NaN".into())),
+            0xD000 => return Ok(Numeric("Infinity".into())),
+            0xF000 => return Ok(Numeric("-Infinity".into())),
+            _ => {}
+        }
+        let digits: Vec<i16> = (0..count).map(|i| word(4 + i)).collect();
+        let mut integer = String::new();
+        for w in 0..=weight.max(0) {
+            let d = digits.get(w as usize).copied().unwrap_or(0);
+            if integer.is_empty() {
+                if d != 0 || w == weight.max(0) {
+                    integer = d.to_string();
+                }
+            } else {
+                integer.push_str(&format!("{d:04}"));
+            }
+        }
+        if weight < 0 {
+            integer = "0".into();
+        }
+        let mut fraction = String::new();
+        let mut position = weight + 1;
+        while fraction.len() < scale {
+            let d = if position < 0 {
+                0
+            } else {
+                digits.get(position as usize).copied().unwrap_or(0)
+            };
+            fraction.push_str(&format!("{d:04}"));
+            position += 1;
+        }
+        fraction.truncate(scale);
+        let sign = if sign == 0x4000 { "-" } else { "" };
+        let point = if scale > 0 { "." } else { "" };
+        Ok(Numeric(format!("{sign}{integer}{point}{fraction}")))
+    }
+
+    fn accepts(ty: &Type) -> bool {
+        *ty == Type::NUMERIC
+    }
+}
+
+async fn statistics_aggregates(target: &Target) {
+    let client = target.connect().await;
+    let setup = "DROP TABLE IF EXISTS stats; CREATE TABLE stats (a int2, b float4, c float8); \
+        INSERT INTO stats VALUES (56, 7.8, 1.5), (100, 99.097, NULL), (0, 0.09561, -2), (42, 324.78, 10)";
+    check(
+        &client,
+        setup,
+        &[
+            (
+                "SELECT stddev_pop(b), stddev_samp(b), var_pop(b), var_samp(b) FROM stats",
+                "131.10703231895047|151.38936080399804|17189.053923482326|22918.738564643103",
+            ),
+            (
+                "SELECT var_pop(c), var_samp(c), stddev(c), variance(c) FROM stats",
+                "25.38888888888889|38.083333333333336|6.171169527191206|38.083333333333336",
+            ),
+            ("SELECT var_pop(1.0::float8), var_samp(2.0::float8)", "0|NULL"),
+            (
+                "SELECT var_pop('inf'::float8), var_samp('inf'::float8), stddev_pop('nan'::float8)",
+                "NaN|NULL|NaN",
+            ),
+            ("SELECT var_pop(c) FROM stats WHERE false", "NULL"),
+            (
+                "SELECT var_pop(x) FROM (VALUES (1e308::float8), (-1e308::float8)) v(x)",
+                "ERROR 22003",
+            ),
+            (
+                "SELECT regr_count(b, a), regr_sxx(b, a), regr_syy(b, a), regr_sxy(b, a) FROM stats",
+                "4|5099|68756.21569392929|2614.5158215500414",
+            ),
+            (
+                "SELECT regr_avgx(b, a), regr_avgy(b, a), regr_r2(b, a) FROM stats",
+                "49.5|107.94315227307379|0.019497798203180264",
+            ),
+            (
+                "SELECT regr_slope(b, a), regr_intercept(b, a) FROM stats",
+                "0.5127507004412711|82.56199260123087",
+            ),
+            (
+                "SELECT covar_pop(b, a), covar_samp(b, a), corr(c, a) FROM stats",
+                "653.6289553875104|871.5052738500139|0.5384164503689884",
+            ),
+            ("SELECT regr_count(c, a), corr(a, a * 0) FROM stats", "3|NULL"),
+            ("SELECT var_pop('a'::text)", "ERROR 42883"),
+            ("SELECT var_pop(b) FROM stats GROUP BY a > 50 ORDER BY 1", "2083.785549115566\n26354.98807921505"),
+        ],
+    )
+    .await;
+}
