@@ -10,7 +10,7 @@ use common::target::Target;
 use tokio_postgres::types::{FromSql, Type};
 use tokio_postgres::{Client, Row, SimpleQueryMessage};
 
-against_litewire_and_postgres!(statistics_aggregates);
+against_litewire_and_postgres!(statistics_aggregates, string_functions);
 
 /// One case: a statement and its answer, rows joined by `\n`, columns by `|`,
 /// NULL as `NULL`; or `ERROR <sqlstate>`.
@@ -76,7 +76,8 @@ async fn binary_answer(client: &Client, sql: &str) -> String {
 }
 
 /// A binary value as text: floats in Rust's shortest form (compared by value
-/// in [`same_answer`]), numerics decoded from base 10000.
+/// in [`same_answer`]), numerics decoded from base 10000, arrays of plain
+/// elements in braces.
 fn binary_value(row: &Row, i: usize) -> String {
     let ty = row.columns()[i].type_().clone();
     let shown = match ty {
@@ -90,6 +91,13 @@ fn binary_value(row: &Row, i: usize) -> String {
         Type::FLOAT8 => row.get::<_, Option<f64>>(i).map(|v| v.to_string()),
         Type::NUMERIC => row.get::<_, Option<Numeric>>(i).map(|v| v.0),
         Type::TEXT | Type::VARCHAR | Type::BPCHAR | Type::NAME => row.get::<_, Option<String>>(i),
+        Type::TEXT_ARRAY => row.get::<_, Option<Vec<Option<String>>>>(i).map(|items| {
+            let items: Vec<String> = items
+                .into_iter()
+                .map(|item| item.unwrap_or_else(|| "NULL".into()))
+                .collect();
+            format!("{{{}}}", items.join(","))
+        }),
         Type::BYTEA => row.get::<_, Option<Vec<u8>>>(i).map(|b| {
             let hex: String = b.iter().map(|b| format!("{b:02x}")).collect();
             format!("\\x{hex}")
@@ -216,6 +224,46 @@ async fn statistics_aggregates(target: &Target) {
             ("SELECT regr_count(c, a), corr(a, a * 0) FROM stats", "3|NULL"),
             ("SELECT var_pop('a'::text)", "ERROR 42883"),
             ("SELECT var_pop(b) FROM stats GROUP BY a > 50 ORDER BY 1", "2083.785549115566\n26354.98807921505"),
+        ],
+    )
+    .await;
+}
+
+async fn string_functions(target: &Target) {
+    let client = target.connect().await;
+    check(
+        &client,
+        "SET standard_conforming_strings = on",
+        &[
+            ("SELECT repeat('ab', 3), repeat('x', -1), repeat('', 5)", "ababab||"),
+            ("SELECT split_part('a,b,,c', ',', 2), split_part('a,b,c', ',', -1), split_part('a,b', ',', 5), split_part('abc', '', 1), split_part('abc', '', 2)", "b|c||abc|"),
+            ("SELECT split_part('a', ',', 0)", "ERROR 22023"),
+            ("SELECT lpad('hi', 5), lpad('hi', 5, 'xy'), lpad('hello', 3), rpad('hi', 5, 'xy'), rpad('hi', -1), lpad('hi', 5, '')", "   hi|xyxhi|hel|hixyx||hi"),
+            ("SELECT translate('12345', '143', 'ax'), ascii('x'), ascii(''), chr(65), chr(233), reverse('abc')", "a2x5|120|0|A|é|cba"),
+            ("SELECT chr(0)", "ERROR 54000"),
+            ("SELECT chr(-1)", "ERROR 22023"),
+            ("SELECT left('abcde', 2), left('abcde', -2), right('abcde', 2), right('abcde', -2), left('ab', 10)", "ab|abc|de|cde|ab"),
+            ("SELECT starts_with('alphabet', 'alph'), starts_with('alphabet', 'b')", "t|f"),
+            ("SELECT concat('a', 1, NULL, true, 2.5), concat_ws(',', 'a', NULL, false, 3)", "a1t2.5|a,f,3"),
+            ("SELECT regexp_replace('Thomas', '.[mN]a.', 'M'), regexp_replace('abcabc', 'b', 'X', 'g'), regexp_replace('ABC', 'b', 'x', 'i')", "ThM|aXcaXc|AxC"),
+            ("SELECT regexp_replace('abcabc', '(b)(c)', '[\\2\\1\\&]', 'g')", "a[cbbc]a[cbbc]"),
+            ("SELECT regexp_replace('abcabcabc', 'b', 'X', 2), regexp_replace('abcabcabc', 'b', 'X', 1, 2), regexp_replace('abcabcabc', 'b', 'X', 1, 0, 'i')", "aXcabcabc|abcaXcabc|aXcaXcaXc"),
+            ("SELECT regexp_replace('a', 'a', 'b', 'z')", "ERROR 22023"),
+            ("SELECT regexp_match('foobarbequebaz', 'bar.*que'), regexp_match('foobarbequebaz', '(bar)(beque)'), regexp_match('abc', 'x')", "{barbeque}|{bar,beque}|NULL"),
+            ("SELECT regexp_like('Hello World', 'world'), regexp_like('Hello World', 'world', 'i')", "f|t"),
+            ("SELECT regexp_count('ABCABCAXYaxy', 'A.'), regexp_count('ABCABCAXYaxy', 'A.', 1, 'i'), regexp_count('ABCABC', 'A', 4)", "3|4|1"),
+            ("SELECT regexp_instr('ABCDEF', 'c(.)(..)', 1, 1, 0, 'i'), regexp_instr('ABCDEF', 'c(.)(..)', 1, 1, 1, 'i', 2), regexp_instr('abcabc', 'b', 1, 2)", "3|7|5"),
+            ("SELECT regexp_substr('ABCDEF', 'c(.)(..)', 1, 1, 'i'), regexp_substr('ABCDEF', 'c(.)(..)', 1, 1, 'i', 2), regexp_substr('abc', 'z')", "CDEF|EF|NULL"),
+            ("SELECT regexp_split_to_array('hello world', '\\s+'), regexp_split_to_array('hello', ''), regexp_split_to_array('the quick', '\\s*')", "{hello,world}|{h,e,l,l,o}|{t,h,e,q,u,i,c,k}"),
+            ("SELECT regexp_instr('abc', 'b', 0)", "ERROR 22023"),
+            ("SELECT regexp_count('abc', 'b', 1, 'g')", "ERROR 22023"),
+            ("SELECT md5('abc'), md5(''::bytea), sha256('abc'), encode('abc'::bytea, 'hex'), encode('\\x00ff'::bytea, 'escape'), encode('abc'::bytea, 'base64')", "900150983cd24fb0d6963f7d28e17f72|d41d8cd98f00b204e9800998ecf8427e|\\xba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad|616263|\\000\\377|YWJj"),
+            ("SELECT decode('616263', 'hex'), decode('YWJj', 'base64'), decode('a\\\\b\\001', 'escape')", "\\x616263|\\x616263|\\x615c6201"),
+            ("SELECT decode('abc', 'hex')", "ERROR 22023"),
+            ("SELECT encode('a', 'foo')", "ERROR 22023"),
+            ("SELECT to_hex(255), to_hex(-1), to_hex(-1::bigint), to_hex(2147483648)", "ff|ffffffff|ffffffffffffffff|80000000"),
+            ("SELECT pg_typeof(regexp_match('a','a'))::text, pg_typeof(sha256('a'))::text, pg_typeof(1)::text, pg_typeof('a')::text, pg_typeof(1.5)::text", "text[]|bytea|integer|unknown|numeric"),
+            ("SELECT 'foo bar' ~ '\\mbar\\M', 'x' ~ '[[:alpha:]]', E'a\\nb' ~ 'a.b', E'a\\nb' ~ '^b'", "t|t|t|f"),
         ],
     )
     .await;

@@ -73,6 +73,7 @@ pub(in crate::engine) enum Out {
     Int(i64),
     Real(f64),
     Text(String),
+    Blob(Vec<u8>),
     Error(String),
     /// An error with PostgreSQL's SQLSTATE.
     Fail(SqlState, String),
@@ -208,6 +209,12 @@ pub(super) unsafe fn set_result(ctx: *mut ffi::sqlite3_context, out: Out) {
                 s.len() as u64,
                 ffi::SQLITE_TRANSIENT(),
                 ffi::SQLITE_UTF8 as u8,
+            ),
+            Out::Blob(b) => ffi::sqlite3_result_blob64(
+                ctx,
+                b.as_ptr().cast(),
+                b.len() as u64,
+                ffi::SQLITE_TRANSIENT(),
             ),
             Out::Error(message) => {
                 ffi::sqlite3_result_error(ctx, message.as_ptr().cast(), message.len() as c_int)

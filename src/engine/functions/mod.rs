@@ -1,6 +1,7 @@
 //! PostgreSQL's SQL functions that SQLite lacks, registered on every connection.
 //!
 //! One file per family (settings, sequences, catalog, arrays, strings,
+//! regular expressions, digests and encodings,
 //! `format` and quoting, uuid, statistics aggregates, and the arithmetic, math, comparisons,
 //! conversions, type modifiers and scalar subqueries of the PostgreSQL port's
 //! translation), each a list of definitions with PostgreSQL's argument and result types and
@@ -19,10 +20,12 @@ mod comparisons;
 mod context;
 mod conversions;
 mod definition;
+mod encoding;
 mod format;
 mod locks;
 mod math;
 mod modifiers;
+mod regexps;
 mod registry;
 mod sequences;
 mod settings;

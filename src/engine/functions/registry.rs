@@ -12,14 +12,14 @@ use super::call::{Registered, call_scalar, release};
 use super::context::{FunctionContext, ServerShared};
 use super::definition::{Args, Body, Function, Volatility};
 use super::{
-    arithmetic, arrays, catalog, comparisons, conversions, format, locks, math, modifiers,
-    sequences, settings, statistics, strings, subqueries, uuid,
+    arithmetic, arrays, catalog, comparisons, conversions, encoding, format, locks, math,
+    modifiers, regexps, sequences, settings, statistics, strings, subqueries, uuid,
 };
 use crate::engine::catalog::types::type_oid;
 use crate::sql::quote::literal;
 
 /// Every family's functions.
-fn families() -> [&'static [Function]; 15] {
+fn families() -> [&'static [Function]; 17] {
     [
         settings::FUNCTIONS,
         arithmetic::FUNCTIONS,
@@ -32,6 +32,8 @@ fn families() -> [&'static [Function]; 15] {
         catalog::FUNCTIONS,
         arrays::FUNCTIONS,
         strings::FUNCTIONS,
+        regexps::FUNCTIONS,
+        encoding::FUNCTIONS,
         statistics::FUNCTIONS,
         format::FUNCTIONS,
         subqueries::FUNCTIONS,

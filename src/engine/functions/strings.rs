@@ -1,25 +1,47 @@
-//! String functions: `regexp()`, which the dialect translation calls for
-//! PostgreSQL's `~` operators (POSIX-style patterns, run by the `regex` crate),
-//! and the PostgreSQL port's `LIKE` and `ILIKE` (case as PostgreSQL matches
-//! it, `\` the default escape), `upper`, `lower` and `initcap` on all of
-//! Unicode, and `substr` with PostgreSQL's bounds (SQLite's counts a negative
-//! start from the end).
-
-use std::cell::RefCell;
-use std::collections::HashMap;
-
-use regex::Regex;
+//! String functions: the PostgreSQL port's `LIKE` and `ILIKE` (case as
+//! PostgreSQL matches it, `\` the default escape), `upper`, `lower` and
+//! `initcap` on all of Unicode, `substr` with PostgreSQL's bounds (SQLite's
+//! counts a negative start from the end), and the functions PostgreSQL has and
+//! SQLite lacks (`repeat`, `split_part`, `lpad`, `translate`, `left`, ...),
+//! all counting characters, not bytes.
 
 use super::call::{Arg, Call, Out};
 use super::definition::{Args, Function, Volatility};
 use crate::error::SqlState;
 
+const IMMUTABLE: Volatility = Volatility::Immutable;
+
 pub(super) const FUNCTIONS: &[Function] = &[
-    Function::helper(
-        "regexp",
-        Args::Fixed(&["text", "text"]),
-        Volatility::Immutable,
-        regexp,
+    Function::pg("repeat", &["text", "int4"], "text", IMMUTABLE, repeat),
+    Function::pg(
+        "split_part",
+        &["text", "text", "int4"],
+        "text",
+        IMMUTABLE,
+        split_part,
+    ),
+    Function::pg("lpad", &["text", "int4"], "text", IMMUTABLE, lpad),
+    Function::pg("lpad", &["text", "int4", "text"], "text", IMMUTABLE, lpad),
+    Function::pg("rpad", &["text", "int4"], "text", IMMUTABLE, rpad),
+    Function::pg("rpad", &["text", "int4", "text"], "text", IMMUTABLE, rpad),
+    Function::pg(
+        "translate",
+        &["text", "text", "text"],
+        "text",
+        IMMUTABLE,
+        translate,
+    ),
+    Function::pg("ascii", &["text"], "int4", IMMUTABLE, ascii),
+    Function::pg("chr", &["int4"], "text", IMMUTABLE, chr),
+    Function::pg("reverse", &["text"], "text", IMMUTABLE, reverse),
+    Function::pg("left", &["text", "int4"], "text", IMMUTABLE, left),
+    Function::pg("right", &["text", "int4"], "text", IMMUTABLE, right),
+    Function::pg(
+        "starts_with",
+        &["text", "text"],
+        "bool",
+        IMMUTABLE,
+        starts_with,
     ),
     Function::helper(
         "litewire_like",
@@ -58,34 +80,6 @@ pub(super) const FUNCTIONS: &[Function] = &[
         substr,
     ),
 ];
-
-thread_local! {
-    /// Compiled patterns by their text: psql sends the same few again and again.
-    static PATTERNS: RefCell<HashMap<String, Regex>> = RefCell::new(HashMap::new());
-}
-
-/// `regexp(pattern, text)`: PostgreSQL's `text ~ pattern`.
-fn regexp(_: &Call, args: &[Arg]) -> Out {
-    let (Some(pattern), Some(text)) = (args[0].text(), args[1].text()) else {
-        return Out::Null;
-    };
-    PATTERNS.with(|cache| {
-        let mut cache = cache.borrow_mut();
-        if !cache.contains_key(&pattern) {
-            match Regex::new(&pattern) {
-                Ok(re) => {
-                    if cache.len() >= 64 {
-                        cache.clear();
-                    }
-                    cache.insert(pattern.clone(), re);
-                }
-                Err(e) => return Out::Error(format!("invalid regular expression: {e}")),
-            }
-        }
-        let matched = cache.get(&pattern).is_some_and(|re| re.is_match(&text));
-        Out::Int(i64::from(matched))
-    })
-}
 
 /// `value LIKE pattern ESCAPE escape`.
 fn like(_: &Call, args: &[Arg]) -> Out {
@@ -274,6 +268,188 @@ fn substr(_: &Call, args: &[Arg]) -> Out {
     Out::Text(taken)
 }
 
+/// The largest text PostgreSQL makes (1 GB less its header).
+const MAX_TEXT_BYTES: usize = (1 << 30) - 5;
+
+fn too_large() -> Out {
+    Out::Fail(
+        SqlState::PROGRAM_LIMIT_EXCEEDED,
+        "requested length too large".into(),
+    )
+}
+
+/// The text and integer arguments of a `(text, int)` function; `None` if
+/// either is NULL.
+fn text_and_int(args: &[Arg]) -> Option<(String, i64)> {
+    Some((args[0].text()?, args[1].int()?))
+}
+
+/// `repeat(text, n)`: empty for n < 1.
+fn repeat(_: &Call, args: &[Arg]) -> Out {
+    let Some((text, n)) = text_and_int(args) else {
+        return Out::Null;
+    };
+    let n = usize::try_from(n).unwrap_or(0);
+    match text.len().checked_mul(n) {
+        Some(len) if len <= MAX_TEXT_BYTES => Out::Text(text.repeat(n)),
+        _ => too_large(),
+    }
+}
+
+/// `split_part(text, delimiter, n)`: the nth field (from the end for n < 0).
+fn split_part(_: &Call, args: &[Arg]) -> Out {
+    let (Some(text), Some(delimiter), Some(n)) = (args[0].text(), args[1].text(), args[2].int())
+    else {
+        return Out::Null;
+    };
+    if n == 0 {
+        return Out::Fail(
+            SqlState::INVALID_PARAMETER_VALUE,
+            "field position must not be zero".into(),
+        );
+    }
+    // An empty delimiter makes the whole text the one field.
+    let fields: Vec<&str> = match delimiter.is_empty() {
+        true if text.is_empty() => Vec::new(),
+        true => vec![text.as_str()],
+        false => text.split(delimiter.as_str()).collect(),
+    };
+    let index = match n > 0 {
+        true => usize::try_from(n - 1).ok(),
+        false => usize::try_from(-n)
+            .ok()
+            .and_then(|back| fields.len().checked_sub(back)),
+    };
+    Out::Text(
+        index
+            .and_then(|i| fields.get(i))
+            .map_or(String::new(), |f| (*f).to_owned()),
+    )
+}
+
+/// `lpad`/`rpad(text, length [, fill])`: the text cut or filled to `length`
+/// characters (fill ' ' by default; an empty fill only cuts).
+fn pad(args: &[Arg], left: bool) -> Out {
+    let Some((text, length)) = text_and_int(args) else {
+        return Out::Null;
+    };
+    let fill = match args.get(2) {
+        Some(arg) => match arg.text() {
+            Some(fill) => fill,
+            None => return Out::Null,
+        },
+        None => " ".to_owned(),
+    };
+    let length = usize::try_from(length).unwrap_or(0);
+    if length.saturating_mul(4) > MAX_TEXT_BYTES {
+        return too_large();
+    }
+    let chars = text.chars().count();
+    if chars >= length || fill.is_empty() {
+        return Out::Text(text.chars().take(length).collect());
+    }
+    let padding: String = fill.chars().cycle().take(length - chars).collect();
+    Out::Text(match left {
+        true => padding + &text,
+        false => text + &padding,
+    })
+}
+
+fn lpad(_: &Call, args: &[Arg]) -> Out {
+    pad(args, true)
+}
+
+fn rpad(_: &Call, args: &[Arg]) -> Out {
+    pad(args, false)
+}
+
+/// `translate(text, from, to)`: each character of `from` replaced by the one
+/// at its place in `to`, or removed where `to` is shorter.
+fn translate(_: &Call, args: &[Arg]) -> Out {
+    let (Some(text), Some(from), Some(to)) = (args[0].text(), args[1].text(), args[2].text())
+    else {
+        return Out::Null;
+    };
+    let from: Vec<char> = from.chars().collect();
+    let to: Vec<char> = to.chars().collect();
+    Out::Text(
+        text.chars()
+            .filter_map(|c| match from.iter().position(|f| *f == c) {
+                Some(i) => to.get(i).copied(),
+                None => Some(c),
+            })
+            .collect(),
+    )
+}
+
+/// `ascii(text)`: the first character's code point (0 for empty text).
+fn ascii(_: &Call, args: &[Arg]) -> Out {
+    args[0].text().map_or(Out::Null, |text| {
+        Out::Int(text.chars().next().map_or(0, |c| i64::from(u32::from(c))))
+    })
+}
+
+/// `chr(code)`: the character with that code point.
+fn chr(_: &Call, args: &[Arg]) -> Out {
+    let Some(code) = args[0].int() else {
+        return Out::Null;
+    };
+    match u32::try_from(code).ok().map(char::from_u32) {
+        _ if code == 0 => Out::Fail(
+            SqlState::PROGRAM_LIMIT_EXCEEDED,
+            "null character not permitted".into(),
+        ),
+        Some(Some(c)) => Out::Text(c.to_string()),
+        _ if code < 0 => Out::Fail(
+            SqlState::INVALID_PARAMETER_VALUE,
+            "character number must be positive".into(),
+        ),
+        _ => Out::Fail(
+            SqlState::PROGRAM_LIMIT_EXCEEDED,
+            format!("requested character too large for encoding: {code}"),
+        ),
+    }
+}
+
+fn reverse(_: &Call, args: &[Arg]) -> Out {
+    args[0]
+        .text()
+        .map_or(Out::Null, |text| Out::Text(text.chars().rev().collect()))
+}
+
+/// How many characters `left`/`right` keep: `n`, or all but `-n`.
+fn kept(text: &str, n: i64) -> usize {
+    let chars = text.chars().count();
+    match usize::try_from(n) {
+        Ok(n) => n.min(chars),
+        Err(_) => chars.saturating_sub(usize::try_from(n.unsigned_abs()).unwrap_or(usize::MAX)),
+    }
+}
+
+/// `left(text, n)`: the first n characters (all but the last -n for n < 0).
+fn left(_: &Call, args: &[Arg]) -> Out {
+    let Some((text, n)) = text_and_int(args) else {
+        return Out::Null;
+    };
+    Out::Text(text.chars().take(kept(&text, n)).collect())
+}
+
+/// `right(text, n)`: the last n characters (all but the first -n for n < 0).
+fn right(_: &Call, args: &[Arg]) -> Out {
+    let Some((text, n)) = text_and_int(args) else {
+        return Out::Null;
+    };
+    let skip = text.chars().count() - kept(&text, n);
+    Out::Text(text.chars().skip(skip).collect())
+}
+
+fn starts_with(_: &Call, args: &[Arg]) -> Out {
+    match (args[0].text(), args[1].text()) {
+        (Some(text), Some(prefix)) => Out::Int(i64::from(text.starts_with(&prefix))),
+        _ => Out::Null,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::call::tests::call;
@@ -349,22 +525,6 @@ mod tests {
         assert!(matches!(
             sub(&[Arg::Text("a"), Arg::Int(1), Arg::Int(-1)]),
             Out::Fail(..)
-        ));
-    }
-
-    #[test]
-    fn patterns_match_as_postgres_tilde() {
-        assert_eq!(
-            call(regexp, &[Arg::Text("^(t)$"), Arg::Text("t")]),
-            Out::Int(1)
-        );
-        assert_eq!(
-            call(regexp, &[Arg::Text("^pg_"), Arg::Text("public")]),
-            Out::Int(0)
-        );
-        assert!(matches!(
-            call(regexp, &[Arg::Text("("), Arg::Text("x")]),
-            Out::Error(_)
         ));
     }
 }

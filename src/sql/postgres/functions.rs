@@ -126,7 +126,30 @@ fn lookup(name: &str) -> Option<Known> {
             known(Fixed(Timestamptz), &[], None)
         }
         "gen_random_uuid" | "uuid_generate_v4" => known(Fixed(Uuid), &[], None),
-        "version" | "current_setting" | "md5" => known(Fixed(Text), &[], None),
+        "version" | "current_setting" => known(Fixed(Text), &[], None),
+        "repeat" | "left" | "right" => known(Fixed(Text), &[TEXT, INT], None),
+        "split_part" => known(Fixed(Text), &[TEXT, TEXT, INT], None),
+        "lpad" | "rpad" => known(Fixed(Text), &[TEXT, INT, TEXT], None),
+        "translate" => known(Fixed(Text), &[TEXT, TEXT, TEXT], None),
+        "ascii" => known(Fixed(Int4), &[TEXT], None),
+        "chr" => known(Fixed(Text), &[INT], None),
+        "reverse" => known(Fixed(Text), &[TEXT], None),
+        "starts_with" => known(Fixed(Bool), &[TEXT, TEXT], None),
+        "concat" => known(Fixed(Text), &[Arg::Shown], None),
+        "concat_ws" => known(Fixed(Text), &[TEXT, Arg::Shown], None),
+        "regexp_replace" => known(Fixed(Text), &[TEXT, TEXT, TEXT], None),
+        "regexp_match" | "regexp_split_to_array" => {
+            known(Fixed(Array(Box::new(Text))), &[TEXT, TEXT, TEXT], None)
+        }
+        "regexp_like" => known(Fixed(Bool), &[TEXT, TEXT, TEXT], None),
+        "regexp_count" => known(Fixed(Int4), &[TEXT, TEXT, INT, TEXT], None),
+        "regexp_instr" => known(Fixed(Int4), &[TEXT, TEXT, INT, INT, INT, TEXT, INT], None),
+        "regexp_substr" => known(Fixed(Text), &[TEXT, TEXT, INT, INT, TEXT, INT], None),
+        "md5" => known(Fixed(Text), &[Arg::Bytes], None),
+        "sha224" | "sha256" | "sha384" | "sha512" => known(Fixed(Bytea), &[Arg::Bytes], None),
+        "encode" => known(Fixed(Text), &[Arg::Bytes, TEXT], None),
+        "decode" => known(Fixed(Bytea), &[TEXT, TEXT], None),
+        "to_hex" => known(Fixed(Text), &[INT], None),
         "nextval" | "currval" | "setval" | "lastval" => known(Fixed(Int8), &[], None),
         _ => return None,
     })
@@ -235,6 +258,22 @@ impl Translator<'_> {
                 return Ok(modulo.named(name, 2));
             }
         }
+        // The type is known here, before anything runs.
+        if name == "pg_typeof"
+            && plain
+            && function.over.is_none()
+            && let [arg] = args.as_slice()
+            && !arg.ty.is_opaque()
+        {
+            let shown = match arg.untyped {
+                Some(_) => "unknown".to_owned(),
+                None => arg.ty.display(),
+            };
+            // PostgreSQL's type is `regtype`, whose binary form is the type's
+            // oid; as text, which every client reads, the name.
+            let typed = Typed::new(super::build::string(&shown), PgType::Text);
+            return Ok(typed.named(name, 2));
+        }
         let known = lookup(&name).filter(|_| plain);
         let ty = match &known {
             Some(known) => {
@@ -251,6 +290,10 @@ impl Translator<'_> {
             ("round", PgType::Float8) if args.len() == 1 => Some("litewire_rint"),
             // `log(base, x)`; `log(x)` is base 10.
             ("log", _) if args.len() == 2 => Some("litewire_log"),
+            // `to_hex(integer)` shows a negative number in 32 bits.
+            ("to_hex", _) if args.first().is_some_and(|a| a.ty != PgType::Int8) => {
+                Some("litewire_to_hex4")
+            }
             _ => known.as_ref().and_then(|k| k.engine),
         };
         if let Some(engine) = engine {
