@@ -6,11 +6,12 @@
 
 mod common;
 
+use chrono::{DateTime, Datelike, NaiveDate, NaiveDateTime, NaiveTime, Timelike, Utc};
 use common::target::Target;
 use tokio_postgres::types::{FromSql, Type};
 use tokio_postgres::{Client, Row, SimpleQueryMessage};
 
-against_litewire_and_postgres!(statistics_aggregates, string_functions);
+against_litewire_and_postgres!(statistics_aggregates, string_functions, date_time_functions);
 
 /// One case: a statement and its answer, rows joined by `\n`, columns by `|`,
 /// NULL as `NULL`; or `ERROR <sqlstate>`.
@@ -91,6 +92,19 @@ fn binary_value(row: &Row, i: usize) -> String {
         Type::FLOAT8 => row.get::<_, Option<f64>>(i).map(|v| v.to_string()),
         Type::NUMERIC => row.get::<_, Option<Numeric>>(i).map(|v| v.0),
         Type::TEXT | Type::VARCHAR | Type::BPCHAR | Type::NAME => row.get::<_, Option<String>>(i),
+        Type::DATE => row.get::<_, Option<NaiveDate>>(i).map(|d| shown_date(d)),
+        Type::TIME => row.get::<_, Option<NaiveTime>>(i).map(|t| shown_time(t)),
+        Type::TIMESTAMP => row
+            .get::<_, Option<NaiveDateTime>>(i)
+            .map(|t| bc_last(format!("{} {}", shown_date(t.date()), shown_time(t.time())))),
+        Type::TIMESTAMPTZ => row.get::<_, Option<DateTime<Utc>>>(i).map(|t| {
+            let t = t.naive_utc();
+            bc_last(format!(
+                "{} {}+00",
+                shown_date(t.date()),
+                shown_time(t.time())
+            ))
+        }),
         Type::TEXT_ARRAY => row.get::<_, Option<Vec<Option<String>>>>(i).map(|items| {
             let items: Vec<String> = items
                 .into_iter()
@@ -105,6 +119,33 @@ fn binary_value(row: &Row, i: usize) -> String {
         other => Some(format!("<{other}>")),
     };
     shown.unwrap_or_else(|| "NULL".into())
+}
+
+/// A date as PostgreSQL shows it (ISO; ` BC` for years before 1).
+fn shown_date(d: NaiveDate) -> String {
+    match d.year() {
+        year if year <= 0 => format!("{:04}-{:02}-{:02} BC", 1 - year, d.month(), d.day()),
+        _ => d.format("%Y-%m-%d").to_string(),
+    }
+}
+
+/// A time as PostgreSQL shows it: a fraction only when nonzero, trailing
+/// zeros dropped.
+fn shown_time(t: NaiveTime) -> String {
+    let mut shown = t.format("%H:%M:%S").to_string();
+    let micros = t.nanosecond() / 1000;
+    if micros != 0 {
+        shown.push_str(format!(".{micros:06}").trim_end_matches('0'));
+    }
+    shown
+}
+
+/// ` BC` moved from the date to the end, where PostgreSQL puts it.
+fn bc_last(shown: String) -> String {
+    match shown.split_once(" BC") {
+        Some((date, rest)) => format!("{date}{rest} BC"),
+        None => shown,
+    }
 }
 
 /// Whether a binary answer is the text one: equal, or every value equal with
@@ -264,6 +305,42 @@ async fn string_functions(target: &Target) {
             ("SELECT to_hex(255), to_hex(-1), to_hex(-1::bigint), to_hex(2147483648)", "ff|ffffffff|ffffffffffffffff|80000000"),
             ("SELECT pg_typeof(regexp_match('a','a'))::text, pg_typeof(sha256('a'))::text, pg_typeof(1)::text, pg_typeof('a')::text, pg_typeof(1.5)::text", "text[]|bytea|integer|unknown|numeric"),
             ("SELECT 'foo bar' ~ '\\mbar\\M', 'x' ~ '[[:alpha:]]', E'a\\nb' ~ 'a.b', E'a\\nb' ~ '^b'", "t|t|t|f"),
+        ],
+    )
+    .await;
+}
+
+async fn date_time_functions(target: &Target) {
+    let client = target.connect().await;
+    check(
+        &client,
+        "SET TimeZone = 'UTC'; DROP TABLE IF EXISTS dts; CREATE TABLE dts (d date, ts timestamp); \
+         INSERT INTO dts VALUES ('2020-01-05', '2020-01-05 10:00'), (NULL, NULL)",
+        &[
+            ("SELECT EXTRACT(EPOCH FROM DATE '1970-01-02'), EXTRACT(CENTURY FROM DATE '0101-12-31 BC'), EXTRACT(MILLENNIUM FROM DATE '2001-01-01')", "86400|-2|3"),
+            ("SELECT EXTRACT(DECADE FROM DATE '1994-12-25'), EXTRACT(DECADE FROM DATE '0001-01-01 BC'), EXTRACT(YEAR FROM DATE '0002-12-31 BC')", "199|0|-2"),
+            ("SELECT EXTRACT(julian FROM DATE '2020-08-11'), EXTRACT(week FROM DATE '2021-01-01'), EXTRACT(isoyear FROM DATE '2021-01-01'), EXTRACT(dow FROM DATE '2020-08-16'), EXTRACT(isodow FROM DATE '2020-08-16'), EXTRACT(doy FROM DATE '2020-08-11'), EXTRACT(quarter FROM DATE '2020-08-11')", "2459073|53|2020|0|7|224|3"),
+            ("SELECT EXTRACT(hour FROM DATE '2020-08-11')", "ERROR 0A000"),
+            ("SELECT EXTRACT(foo FROM DATE '2020-08-11')", "ERROR 22023"),
+            ("SELECT EXTRACT(second FROM timestamp '2020-01-01 12:34:56.5'), EXTRACT(milliseconds FROM timestamp '2020-01-01 12:34:56.5'), EXTRACT(microseconds FROM timestamp '2020-01-01 12:34:56.5'), EXTRACT(epoch FROM timestamp '2020-01-01 12:34:56.5')", "56.500000|56500.000|56500000|1577882096.500000"),
+            ("SELECT EXTRACT(julian FROM timestamp '2020-01-01 12:00'), EXTRACT(julian FROM timestamp '2020-01-01 00:00'), EXTRACT(julian FROM timestamp '2020-01-01 06:00:00.123')", "2458850.50000000000000000000|2458850.0000000000000000000000000000|2458850.25000142361111111111"),
+            ("SELECT EXTRACT(timezone FROM timestamp '2020-01-01')", "ERROR 0A000"),
+            ("SELECT EXTRACT(timezone FROM timestamptz '2020-01-01 00:00+00'), EXTRACT(hour FROM timestamptz '2020-01-01 05:00+00')", "0|5"),
+            ("SELECT EXTRACT(hour FROM time '10:30:15.25'), EXTRACT(second FROM time '10:30:15.25'), EXTRACT(epoch FROM time '10:30:15.25')", "10|15.250000|37815.250000"),
+            ("SELECT EXTRACT(day FROM date 'infinity'), EXTRACT(year FROM date 'infinity'), EXTRACT(epoch FROM timestamp '-infinity')", "NULL|Infinity|-Infinity"),
+            ("SELECT date_part('year', date '2020-05-01'), date_part('epoch', timestamp '2020-01-01 12:34:56.5'), date_part('second', time '10:00:01.5')", "2020|1577882096.5|1.5"),
+            ("SELECT date_trunc('month', timestamp '2020-05-17 10:11:12'), date_trunc('week', timestamp '2020-05-17 10:11:12'), date_trunc('hour', timestamptz '2020-05-17 10:11:12+00'), date_trunc('year', date '2020-05-17')", "2020-05-01 00:00:00|2020-05-11 00:00:00|2020-05-17 10:00:00+00|2020-01-01 00:00:00+00"),
+            ("SELECT date_trunc('century', timestamp '2001-05-17'), date_trunc('millennium', timestamp '2000-05-17'), date_trunc('decade', timestamp '1999-05-17'), date_trunc('quarter', timestamp '1999-05-17'), date_trunc('milliseconds', timestamp '1999-05-17 01:02:03.456789')", "2001-01-01 00:00:00|1001-01-01 00:00:00|1990-01-01 00:00:00|1999-04-01 00:00:00|1999-05-17 01:02:03.456"),
+            ("SELECT date_trunc('century', date '0055-08-10 BC'), date_trunc('decade', date '0002-12-31 BC')", "0100-01-01 00:00:00+00 BC|0011-01-01 00:00:00+00 BC"),
+            ("SELECT date_trunc('foo', timestamp '2020-01-01')", "ERROR 22023"),
+            ("SELECT date_trunc('year', '2020-01-01')", "ERROR 42725"),
+            ("SELECT extract(year from '2020-01-01')", "ERROR 42725"),
+            ("SELECT extract(year from 5)", "ERROR 42883"),
+            ("SELECT make_date(2013, 7, 15), make_date(-44, 3, 15), make_time(8, 15, 23.5), make_timestamp(2014, 12, 28, 6, 30, 45.887)", "2013-07-15|0044-03-15 BC|08:15:23.5|2014-12-28 06:30:45.887"),
+            ("SELECT make_date(2013, 2, 30)", "ERROR 22008"),
+            ("SELECT make_date(0, 7, 15)", "ERROR 22008"),
+            ("SELECT make_time(24, 0, 2.1)", "ERROR 22008"),
+            ("SELECT extract(year from d) AS y, date_part('month', ts), date_trunc('day', ts) FROM dts ORDER BY d", "2020|1|2020-01-05 00:00:00\nNULL|NULL|NULL"),
         ],
     )
     .await;

@@ -1,7 +1,7 @@
 //! PostgreSQL's SQL functions that SQLite lacks, registered on every connection.
 //!
 //! One file per family (settings, sequences, catalog, arrays, strings,
-//! regular expressions, digests and encodings,
+//! regular expressions, digests and encodings, dates and times,
 //! `format` and quoting, uuid, statistics aggregates, and the arithmetic, math, comparisons,
 //! conversions, type modifiers and scalar subqueries of the PostgreSQL port's
 //! translation), each a list of definitions with PostgreSQL's argument and result types and
@@ -19,6 +19,7 @@ mod catalog;
 mod comparisons;
 mod context;
 mod conversions;
+mod datetime;
 mod definition;
 mod encoding;
 mod format;

@@ -12,14 +12,14 @@ use super::call::{Registered, call_scalar, release};
 use super::context::{FunctionContext, ServerShared};
 use super::definition::{Args, Body, Function, Volatility};
 use super::{
-    arithmetic, arrays, catalog, comparisons, conversions, encoding, format, locks, math,
+    arithmetic, arrays, catalog, comparisons, conversions, datetime, encoding, format, locks, math,
     modifiers, regexps, sequences, settings, statistics, strings, subqueries, uuid,
 };
 use crate::engine::catalog::types::type_oid;
 use crate::sql::quote::literal;
 
 /// Every family's functions.
-fn families() -> [&'static [Function]; 17] {
+fn families() -> [&'static [Function]; 18] {
     [
         settings::FUNCTIONS,
         arithmetic::FUNCTIONS,
@@ -34,6 +34,7 @@ fn families() -> [&'static [Function]; 17] {
         strings::FUNCTIONS,
         regexps::FUNCTIONS,
         encoding::FUNCTIONS,
+        datetime::FUNCTIONS,
         statistics::FUNCTIONS,
         format::FUNCTIONS,
         subqueries::FUNCTIONS,

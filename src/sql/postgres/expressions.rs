@@ -283,6 +283,9 @@ impl Translator<'_> {
                 self.access(expr, root, access_chain, scope)
             }
             Expr::Function(function) => self.function(expr, function, scope),
+            Expr::Extract {
+                field, expr: value, ..
+            } => self.extract(field, value, scope),
             Expr::Substring {
                 expr: value,
                 substring_from,

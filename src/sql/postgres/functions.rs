@@ -274,6 +274,12 @@ impl Translator<'_> {
             let typed = Typed::new(super::build::string(&shown), PgType::Text);
             return Ok(typed.named(name, 2));
         }
+        if plain
+            && function.over.is_none()
+            && let Some(typed) = self.date_function(&name, &args)?
+        {
+            return Ok(typed);
+        }
         let known = lookup(&name).filter(|_| plain);
         let ty = match &known {
             Some(known) => {

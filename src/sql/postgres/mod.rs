@@ -8,6 +8,7 @@ mod build;
 mod casts;
 mod catalog;
 mod columns;
+mod datetimes;
 mod dml;
 mod errors;
 mod expressions;

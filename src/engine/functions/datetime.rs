@@ -1,0 +1,648 @@
+//! Date and time functions: `EXTRACT` and `date_part`, `date_trunc`,
+//! `make_date`, `make_time` and `make_timestamp`, over the ISO text litewire
+//! stores dates and times as (see `sql::datetime`).
+//!
+//! The translation passes the value's type along (`litewire_extract(field,
+//! value, type)`), since stored text alone does not say whether it is a date
+//! or a timestamp. `EXTRACT` answers `numeric` as PostgreSQL 15 does (seconds
+//! with six decimals, milliseconds with three), `date_part` the same as
+//! `float8`. Fields are read by PostgreSQL's rules: an unknown one is 22023, a
+//! known one the type does not have 0A000.
+
+use std::fmt::Write as _;
+
+use super::call::{Arg, Call, Out};
+use super::definition::{Args, Function, Volatility};
+use crate::error::SqlState;
+use crate::sql::datetime::{
+    self, DATE_INFINITY, DATE_MINUS_INFINITY, TIMESTAMP_INFINITY, TIMESTAMP_MINUS_INFINITY,
+    USECS_PER_DAY, USECS_PER_SEC,
+};
+
+const IMMUTABLE: Volatility = Volatility::Immutable;
+
+pub(super) const FUNCTIONS: &[Function] = &[
+    Function::helper(
+        "litewire_extract",
+        Args::Fixed(&["text", "any", "text"]),
+        IMMUTABLE,
+        extract,
+    ),
+    Function::helper(
+        "litewire_date_part",
+        Args::Fixed(&["text", "any", "text"]),
+        IMMUTABLE,
+        date_part,
+    ),
+    Function::helper(
+        "litewire_date_trunc",
+        Args::Fixed(&["text", "any", "text"]),
+        IMMUTABLE,
+        date_trunc,
+    ),
+    Function::pg(
+        "make_date",
+        &["int4", "int4", "int4"],
+        "date",
+        IMMUTABLE,
+        make_date,
+    ),
+    Function::pg(
+        "make_time",
+        &["int4", "int4", "float8"],
+        "time",
+        IMMUTABLE,
+        make_time,
+    ),
+    Function::pg(
+        "make_timestamp",
+        &["int4", "int4", "int4", "int4", "int4", "float8"],
+        "timestamp",
+        IMMUTABLE,
+        make_timestamp,
+    ),
+];
+
+/// Days from 1970-01-01 to PostgreSQL's epoch, 2000-01-01.
+const PG_EPOCH_DAYS: i64 = 10_957;
+/// The Julian day number of 2000-01-01.
+const PG_EPOCH_JULIAN: i64 = 2_451_545;
+
+/// The kinds of value the functions take, by the type the translation names.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Kind {
+    Date,
+    Time,
+    Timestamp,
+    Timestamptz,
+}
+
+impl Kind {
+    fn of(name: &str) -> Option<Kind> {
+        Some(match name {
+            "date" => Kind::Date,
+            "time" => Kind::Time,
+            "timestamp" => Kind::Timestamp,
+            "timestamptz" => Kind::Timestamptz,
+            _ => return None,
+        })
+    }
+
+    fn display(self) -> &'static str {
+        match self {
+            Kind::Date => "date",
+            Kind::Time => "time without time zone",
+            Kind::Timestamp => "timestamp without time zone",
+            Kind::Timestamptz => "timestamp with time zone",
+        }
+    }
+}
+
+/// A value read: microseconds since 2000-01-01 (a date at its midnight, a
+/// time since midnight), or an infinity.
+enum Moment {
+    At(i64),
+    Infinite { negative: bool },
+}
+
+fn read(value: &str, kind: Kind) -> Result<Moment, Out> {
+    let invalid = || {
+        Out::Fail(
+            SqlState::parse("22007").unwrap_or(SqlState::INVALID_TEXT_REPRESENTATION),
+            format!(
+                "invalid input syntax for type {}: \"{value}\"",
+                kind.display()
+            ),
+        )
+    };
+    let usecs = match kind {
+        Kind::Date => match datetime::parse_date(value).ok_or_else(invalid)? {
+            DATE_INFINITY => return Ok(Moment::Infinite { negative: false }),
+            DATE_MINUS_INFINITY => return Ok(Moment::Infinite { negative: true }),
+            days => days * USECS_PER_DAY,
+        },
+        Kind::Time => datetime::parse_time(value).ok_or_else(invalid)?,
+        Kind::Timestamp | Kind::Timestamptz => {
+            match datetime::parse_timestamp(value, kind == Kind::Timestamptz).ok_or_else(invalid)? {
+                TIMESTAMP_INFINITY => return Ok(Moment::Infinite { negative: false }),
+                TIMESTAMP_MINUS_INFINITY => return Ok(Moment::Infinite { negative: true }),
+                usecs => usecs,
+            }
+        }
+    };
+    Ok(Moment::At(usecs))
+}
+
+/// A date and time's fields, the year astronomical (1 BC is 0).
+struct Fields {
+    year: i64,
+    month: u32,
+    day: u32,
+    /// Microseconds since midnight.
+    time: i64,
+    /// Days since 2000-01-01.
+    days: i64,
+}
+
+fn fields(usecs: i64) -> Fields {
+    let days = usecs.div_euclid(USECS_PER_DAY);
+    let (year, month, day) = datetime::civil_from_days(days + PG_EPOCH_DAYS);
+    Fields {
+        year,
+        month,
+        day,
+        time: usecs.rem_euclid(USECS_PER_DAY),
+        days,
+    }
+}
+
+/// PostgreSQL's unit names, with the abbreviations and plurals it accepts.
+fn unit(name: &str) -> Option<&'static str> {
+    Some(match name.trim().to_ascii_lowercase().as_str() {
+        "microsecond" | "microseconds" | "us" | "usec" | "usecs" | "useconds" => "microseconds",
+        "millisecond" | "milliseconds" | "ms" | "msec" | "msecs" | "mseconds" => "milliseconds",
+        "second" | "seconds" | "s" | "sec" | "secs" => "second",
+        "minute" | "minutes" | "m" | "min" | "mins" => "minute",
+        "hour" | "hours" | "h" | "hr" | "hrs" => "hour",
+        "day" | "days" | "d" => "day",
+        "week" | "weeks" | "w" => "week",
+        "month" | "months" | "mon" | "mons" => "month",
+        "quarter" | "qtr" => "quarter",
+        "year" | "years" | "y" | "yr" | "yrs" => "year",
+        "decade" | "decades" | "dec" | "decs" => "decade",
+        "century" | "centuries" | "c" | "cent" => "century",
+        "millennium" | "millennia" | "mil" | "mils" | "millenniums" => "millennium",
+        "epoch" => "epoch",
+        "julian" | "j" => "julian",
+        "dow" => "dow",
+        "isodow" => "isodow",
+        "doy" => "doy",
+        "isoyear" => "isoyear",
+        "timezone" => "timezone",
+        "timezone_h" | "timezone_hour" => "timezone_hour",
+        "timezone_m" | "timezone_minute" => "timezone_minute",
+        _ => return None,
+    })
+}
+
+fn not_recognized(field: &str, kind: Kind) -> Out {
+    Out::Fail(
+        SqlState::INVALID_PARAMETER_VALUE,
+        format!(
+            "unit \"{field}\" not recognized for type {}",
+            kind.display()
+        ),
+    )
+}
+
+fn not_supported(field: &str, kind: Kind) -> Out {
+    Out::Fail(
+        SqlState::FEATURE_NOT_SUPPORTED,
+        format!("unit \"{field}\" not supported for type {}", kind.display()),
+    )
+}
+
+/// A field's value.
+#[derive(Debug, PartialEq)]
+enum Value {
+    Integer(i64),
+    /// A decimal, as its digits.
+    Decimal(String),
+    Infinite {
+        negative: bool,
+    },
+    Null,
+}
+
+/// `n` counted in units of `10^-scale`, as a decimal with `scale` digits.
+fn scaled(n: i64, scale: u32) -> Value {
+    Value::Decimal(quotient(i128::from(n), 10i128.pow(scale), scale))
+}
+
+/// `n / d` to `scale` digits, rounded half away from zero, by long division.
+fn quotient(n: i128, d: i128, scale: u32) -> String {
+    let negative = (n < 0) != (d < 0) && n != 0;
+    let (n, d) = (n.unsigned_abs(), d.unsigned_abs());
+    let mut digits = Vec::with_capacity(scale as usize + 1);
+    let mut remainder = n % d;
+    for _ in 0..=scale {
+        remainder *= 10;
+        digits.push((remainder / d) as u8);
+        remainder %= d;
+    }
+    let mut whole = n / d;
+    // The extra digit rounds.
+    if digits.pop().is_some_and(|last| last >= 5) {
+        let mut i = digits.len();
+        loop {
+            if i == 0 {
+                whole += 1;
+                break;
+            }
+            i -= 1;
+            if digits[i] == 9 {
+                digits[i] = 0;
+            } else {
+                digits[i] += 1;
+                break;
+            }
+        }
+    }
+    let mut text = String::new();
+    if negative {
+        text.push('-');
+    }
+    let _ = write!(text, "{whole}");
+    if scale > 0 {
+        text.push('.');
+        text.extend(digits.iter().map(|d| char::from(b'0' + d)));
+    }
+    text
+}
+
+/// The digits PostgreSQL's numeric division keeps for `n / d` (its
+/// `select_div_scale`: 16 significant digits at least, by base-10000 weights).
+fn division_scale(n: u128, d: u128) -> u32 {
+    let weight_and_first = |mut v: u128| {
+        let mut weight = 0i64;
+        if v == 0 {
+            return (0, 0);
+        }
+        while v >= 10_000 {
+            v /= 10_000;
+            weight += 1;
+        }
+        (weight, v)
+    };
+    let ((w1, f1), (w2, f2)) = (weight_and_first(n), weight_and_first(d));
+    let mut weight = w1 - w2;
+    if f1 <= f2 {
+        weight -= 1;
+    }
+    (16 - weight * 4).clamp(0, 1000) as u32
+}
+
+/// The ISO 8601 (year, week) of a date.
+fn iso_week(f: &Fields) -> (i64, i64) {
+    // Monday of ISO week 1 of `year`: the week holding January 4th.
+    let week_one = |year: i64| {
+        let jan4 = datetime::days_from_civil(year, 1, 4);
+        jan4 - (jan4 + 3).rem_euclid(7)
+    };
+    let today = f.days + PG_EPOCH_DAYS;
+    let mut year = f.year;
+    if today < week_one(year) {
+        year -= 1;
+    } else if today >= week_one(year + 1) {
+        year += 1;
+    }
+    (year, (today - week_one(year)) / 7 + 1)
+}
+
+/// The value of `field` for a moment of `kind`.
+fn field_value(field: &str, moment: Moment, kind: Kind) -> Result<Value, Out> {
+    let Some(unit) = unit(field) else {
+        return Err(not_recognized(field, kind));
+    };
+    let date_units = [
+        "day",
+        "week",
+        "month",
+        "quarter",
+        "year",
+        "decade",
+        "century",
+        "millennium",
+        "julian",
+        "dow",
+        "isodow",
+        "doy",
+        "isoyear",
+    ];
+    let time_units = ["microseconds", "milliseconds", "second", "minute", "hour"];
+    let zone_units = ["timezone", "timezone_hour", "timezone_minute"];
+    let supported = match kind {
+        Kind::Date => date_units.contains(&unit) || unit == "epoch",
+        Kind::Time => time_units.contains(&unit) || unit == "epoch",
+        Kind::Timestamp => !zone_units.contains(&unit),
+        Kind::Timestamptz => true,
+    };
+    if !supported {
+        return Err(not_supported(field, kind));
+    }
+    let usecs = match moment {
+        Moment::At(usecs) => usecs,
+        // Infinite moments have an infinite epoch, year and the like, and no
+        // other field.
+        Moment::Infinite { negative } => {
+            return Ok(match unit {
+                "epoch" | "julian" | "year" | "isoyear" | "decade" | "century" | "millennium" => {
+                    Value::Infinite { negative }
+                }
+                _ => Value::Null,
+            });
+        }
+    };
+    let f = fields(usecs);
+    let year = f.year;
+    let second_usecs = f.time % (60 * USECS_PER_SEC);
+    Ok(match unit {
+        "microseconds" => Value::Integer(second_usecs),
+        "milliseconds" => scaled(second_usecs, 3),
+        "second" => scaled(second_usecs, 6),
+        "minute" => Value::Integer(f.time / (60 * USECS_PER_SEC) % 60),
+        "hour" => Value::Integer(f.time / (3600 * USECS_PER_SEC)),
+        "day" => Value::Integer(i64::from(f.day)),
+        "month" => Value::Integer(i64::from(f.month)),
+        "quarter" => Value::Integer((i64::from(f.month) - 1) / 3 + 1),
+        "year" => Value::Integer(if year > 0 { year } else { year - 1 }),
+        "decade" => Value::Integer(match year >= 0 {
+            true => year / 10,
+            false => -((8 - (year - 1)) / 10),
+        }),
+        "century" => Value::Integer(match year > 0 {
+            true => (year + 99) / 100,
+            false => -((99 - (year - 1)) / 100),
+        }),
+        "millennium" => Value::Integer(match year > 0 {
+            true => (year + 999) / 1000,
+            false => -((999 - (year - 1)) / 1000),
+        }),
+        "dow" => Value::Integer((f.days + PG_EPOCH_DAYS + 4).rem_euclid(7)),
+        "isodow" => Value::Integer((f.days + PG_EPOCH_DAYS + 3).rem_euclid(7) + 1),
+        "doy" => Value::Integer(f.days + PG_EPOCH_DAYS - datetime::days_from_civil(year, 1, 1) + 1),
+        "week" => Value::Integer(iso_week(&f).1),
+        "isoyear" => {
+            let iso = iso_week(&f).0;
+            Value::Integer(if iso > 0 { iso } else { iso - 1 })
+        }
+        "julian" if kind == Kind::Date => Value::Integer(f.days + PG_EPOCH_JULIAN),
+        "julian" => {
+            // The day number plus the fraction of the day, with the digits
+            // PostgreSQL's numeric division gives it.
+            let day = i128::from(USECS_PER_DAY);
+            let scale = division_scale(f.time.unsigned_abs().into(), day.unsigned_abs());
+            let whole = i128::from(f.days + PG_EPOCH_JULIAN) * day + i128::from(f.time);
+            Value::Decimal(quotient(whole, day, scale))
+        }
+        "epoch" if kind == Kind::Date => Value::Integer((f.days + PG_EPOCH_DAYS) * 86_400),
+        "epoch" if kind == Kind::Time => scaled(f.time, 6),
+        "epoch" => scaled(usecs + PG_EPOCH_DAYS * USECS_PER_DAY, 6),
+        // litewire keeps every timestamptz in UTC.
+        _ => Value::Integer(0),
+    })
+}
+
+/// The field, value and kind of a call; `None` when the value is NULL.
+fn arguments(args: &[Arg]) -> Result<Option<(String, Moment, Kind)>, Out> {
+    let (Some(field), Some(value), Some(kind)) = (args[0].text(), args[1].text(), args[2].text())
+    else {
+        return Ok(None);
+    };
+    let kind = Kind::of(&kind).unwrap_or(Kind::Timestamp);
+    Ok(Some((field, read(&value, kind)?, kind)))
+}
+
+/// `EXTRACT(field FROM value)`: a `numeric`.
+fn extract(_: &Call, args: &[Arg]) -> Out {
+    let (field, moment, kind) = match arguments(args) {
+        Ok(Some(parts)) => parts,
+        Ok(None) => return Out::Null,
+        Err(out) => return out,
+    };
+    match field_value(&field, moment, kind) {
+        Ok(Value::Integer(i)) => Out::Int(i),
+        Ok(Value::Decimal(digits)) => Out::Text(digits),
+        Ok(Value::Infinite { negative }) => {
+            Out::Text(if negative { "-Infinity" } else { "Infinity" }.to_owned())
+        }
+        Ok(Value::Null) => Out::Null,
+        Err(out) => out,
+    }
+}
+
+/// `date_part(field, value)`: the same as a `float8`.
+fn date_part(_: &Call, args: &[Arg]) -> Out {
+    let (field, moment, kind) = match arguments(args) {
+        Ok(Some(parts)) => parts,
+        Ok(None) => return Out::Null,
+        Err(out) => return out,
+    };
+    match field_value(&field, moment, kind) {
+        Ok(Value::Null) => Out::Null,
+        Ok(Value::Integer(i)) => Out::Real(i as f64),
+        Ok(Value::Decimal(digits)) => Out::Real(digits.parse().unwrap_or(f64::NAN)),
+        Ok(Value::Infinite { negative }) => Out::Real(match negative {
+            true => f64::NEG_INFINITY,
+            false => f64::INFINITY,
+        }),
+        Err(out) => out,
+    }
+}
+
+/// `date_trunc(field, value)`: a timestamp (or timestamptz) cut down to the
+/// start of its field.
+fn date_trunc(_: &Call, args: &[Arg]) -> Out {
+    let (field, moment, kind) = match arguments(args) {
+        Ok(Some(parts)) => parts,
+        Ok(None) => return Out::Null,
+        Err(out) => return out,
+    };
+    let usecs = match moment {
+        Moment::At(usecs) => usecs,
+        Moment::Infinite { .. } => return args[1].unchanged(),
+    };
+    let kind = if kind == Kind::Date {
+        Kind::Timestamptz
+    } else {
+        kind
+    };
+    let f = fields(usecs);
+    let year = f.year;
+    let at = |year: i64, month: u32, day: u32, time: i64| {
+        (datetime::days_from_civil(year, month, day) - PG_EPOCH_DAYS) * USECS_PER_DAY + time
+    };
+    let truncated = match unit(&field) {
+        Some("microseconds") => usecs,
+        Some("milliseconds") => usecs - usecs.rem_euclid(1000),
+        Some("second") => usecs - usecs.rem_euclid(USECS_PER_SEC),
+        Some("minute") => usecs - usecs.rem_euclid(60 * USECS_PER_SEC),
+        Some("hour") => usecs - usecs.rem_euclid(3600 * USECS_PER_SEC),
+        Some("day") => usecs - f.time,
+        Some("week") => {
+            let monday = (f.days + PG_EPOCH_DAYS + 3).rem_euclid(7);
+            (f.days - monday) * USECS_PER_DAY
+        }
+        Some("month") => at(year, f.month, 1, 0),
+        Some("quarter") => at(year, (f.month - 1) / 3 * 3 + 1, 1, 0),
+        Some("year") => at(year, 1, 1, 0),
+        Some("decade") => at(
+            match year > 0 {
+                true => year / 10 * 10,
+                false => -((8 - (year - 1)) / 10) * 10,
+            },
+            1,
+            1,
+            0,
+        ),
+        Some("century") => at(
+            match year > 0 {
+                true => (year + 99) / 100 * 100 - 99,
+                false => -((99 - (year - 1)) / 100) * 100 + 1,
+            },
+            1,
+            1,
+            0,
+        ),
+        Some("millennium") => at(
+            match year > 0 {
+                true => (year + 999) / 1000 * 1000 - 999,
+                false => -((999 - (year - 1)) / 1000) * 1000 + 1,
+            },
+            1,
+            1,
+            0,
+        ),
+        Some(_) => return not_supported(&field, kind),
+        None => return not_recognized(&field, kind),
+    };
+    Out::Text(datetime::format_timestamp(
+        truncated,
+        kind == Kind::Timestamptz,
+    ))
+}
+
+fn out_of_range(message: String) -> Out {
+    Out::Fail(
+        SqlState::parse("22008").unwrap_or(SqlState::INVALID_PARAMETER_VALUE),
+        message,
+    )
+}
+
+/// The days since 2000-01-01 of a date given by its fields (a negative year
+/// is BC), if it exists.
+fn date_of(year: i64, month: i64, day: i64) -> Result<i64, Out> {
+    let invalid = || {
+        out_of_range(format!(
+            "date field value out of range: {year}-{month:02}-{day:02}"
+        ))
+    };
+    if year == 0 || !(1..=12).contains(&month) || day < 1 {
+        return Err(invalid());
+    }
+    // Astronomical numbering: 1 BC is year 0.
+    let astronomical = if year < 0 { year + 1 } else { year };
+    let (month, day) = (month as u32, day as u32);
+    let days = datetime::days_from_civil(astronomical, month, day);
+    // A day past the month's end comes back as another date.
+    if datetime::civil_from_days(days) != (astronomical, month, day) {
+        return Err(invalid());
+    }
+    Ok(days - PG_EPOCH_DAYS)
+}
+
+fn time_of(hour: i64, minute: i64, second: f64) -> Result<i64, Out> {
+    let usecs = (second * USECS_PER_SEC as f64).round();
+    let midnight_after = hour == 24 && minute == 0 && usecs == 0.0;
+    if !((0..=23).contains(&hour) || midnight_after)
+        || !(0..=59).contains(&minute)
+        || !(0.0..=60.0 * USECS_PER_SEC as f64).contains(&usecs)
+    {
+        return Err(out_of_range(format!(
+            "time field value out of range: {hour}:{minute:02}:{second:02}"
+        )));
+    }
+    Ok((hour * 60 + minute) * 60 * USECS_PER_SEC + usecs as i64)
+}
+
+fn ints<const N: usize>(args: &[Arg]) -> Option<[i64; N]> {
+    let mut out = [0; N];
+    for (slot, arg) in out.iter_mut().zip(args) {
+        *slot = arg.int()?;
+    }
+    Some(out)
+}
+
+fn float(arg: &Arg) -> Option<f64> {
+    match arg {
+        Arg::Int(i) => Some(*i as f64),
+        Arg::Real(f) => Some(*f),
+        Arg::Text(s) => s.trim().parse().ok(),
+        _ => None,
+    }
+}
+
+fn make_date(_: &Call, args: &[Arg]) -> Out {
+    let Some([year, month, day]) = ints::<3>(args) else {
+        return Out::Null;
+    };
+    match date_of(year, month, day) {
+        Ok(days) => Out::Text(datetime::format_date(days)),
+        Err(out) => out,
+    }
+}
+
+fn make_time(_: &Call, args: &[Arg]) -> Out {
+    let (Some([hour, minute]), Some(second)) = (ints::<2>(args), float(&args[2])) else {
+        return Out::Null;
+    };
+    match time_of(hour, minute, second) {
+        Ok(usecs) => Out::Text(datetime::format_time(usecs)),
+        Err(out) => out,
+    }
+}
+
+fn make_timestamp(_: &Call, args: &[Arg]) -> Out {
+    let (Some([year, month, day, hour, minute]), Some(second)) = (ints::<5>(args), float(&args[5]))
+    else {
+        return Out::Null;
+    };
+    let made = date_of(year, month, day)
+        .and_then(|days| Ok(days * USECS_PER_DAY + time_of(hour, minute, second)?));
+    match made {
+        Ok(usecs) => Out::Text(datetime::format_timestamp(usecs, false)),
+        Err(out) => out,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::call::tests::call;
+    use super::*;
+
+    fn extract_of(field: &str, value: &str, kind: &str) -> Out {
+        call(
+            extract,
+            &[Arg::Text(field), Arg::Text(value), Arg::Text(kind)],
+        )
+    }
+
+    #[test]
+    fn fields_follow_postgres_calendar_rules() {
+        assert_eq!(extract_of("century", "0001-12-31 BC", "date"), Out::Int(-1));
+        assert_eq!(extract_of("century", "0101-12-31 BC", "date"), Out::Int(-2));
+        assert_eq!(extract_of("century", "2000-12-31", "date"), Out::Int(20));
+        assert_eq!(extract_of("millennium", "2001-01-01", "date"), Out::Int(3));
+        assert_eq!(extract_of("year", "0001-01-01 BC", "date"), Out::Int(-1));
+        assert_eq!(extract_of("isodow", "2020-08-09", "date"), Out::Int(7));
+        assert_eq!(extract_of("dow", "2020-08-09", "date"), Out::Int(0));
+        assert_eq!(extract_of("week", "2021-01-01", "date"), Out::Int(53));
+        assert_eq!(extract_of("isoyear", "2021-01-01", "date"), Out::Int(2020));
+        assert_eq!(
+            extract_of("second", "2020-01-01 12:34:56.5", "timestamp"),
+            Out::Text("56.500000".into())
+        );
+        assert_eq!(
+            extract_of("epoch", "1970-01-02 00:00:00+00", "timestamptz"),
+            Out::Text("86400.000000".into())
+        );
+        assert!(matches!(
+            extract_of("hour", "2020-01-01", "date"),
+            Out::Fail(..)
+        ));
+        assert!(matches!(
+            extract_of("fortnight", "2020-01-01", "date"),
+            Out::Fail(..)
+        ));
+    }
+}

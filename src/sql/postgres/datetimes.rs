@@ -1,0 +1,107 @@
+//! Date and time functions: `EXTRACT(field FROM value)`, `date_part` and
+//! `date_trunc`, typed as PostgreSQL types them (`numeric`, `float8`, the
+//! value's timestamp type) and answered by the engine's functions, which are
+//! told the value's type, since the stored text does not say it.
+
+use sqlparser::ast::{DateTimeField, Expr};
+
+use super::build::{call, string};
+use super::errors::{Result, ambiguous_function, undefined_function};
+use super::scope::Scope;
+use super::translator::{Translator, Typed};
+use super::types::PgType;
+
+/// The name the engine's functions know a date/time type by.
+fn kind(ty: &PgType) -> Option<&'static str> {
+    Some(match ty {
+        PgType::Date => "date",
+        PgType::Time => "time",
+        PgType::Timestamp => "timestamp",
+        PgType::Timestamptz => "timestamptz",
+        // A value of a type the translation does not know: its text decides.
+        PgType::Opaque => "timestamp",
+        _ => return None,
+    })
+}
+
+impl Translator<'_> {
+    /// `EXTRACT(field FROM value)`.
+    pub(super) fn extract(
+        &mut self,
+        field: &DateTimeField,
+        value: &Expr,
+        scope: &Scope,
+    ) -> Result<Typed> {
+        let field = match field {
+            DateTimeField::Custom(ident) => ident.value.clone(),
+            other => other.to_string(),
+        };
+        let value = self.expr(value, scope)?;
+        let shown = "pg_catalog.extract";
+        let value_kind = self.date_time_kind(&value, shown, PgType::Unknown)?;
+        Ok(Typed::new(
+            call(
+                "litewire_extract",
+                vec![
+                    string(&field.to_ascii_lowercase()),
+                    value.expr,
+                    string(value_kind),
+                ],
+            ),
+            PgType::Numeric,
+        )
+        .named("extract", 2))
+    }
+
+    /// `date_part(field, value)` and `date_trunc(field, value)`, if `name` is
+    /// one of them, with its arguments translated.
+    pub(super) fn date_function(&mut self, name: &str, args: &[Typed]) -> Result<Option<Typed>> {
+        let engine = match name {
+            "date_part" => "litewire_date_part",
+            "date_trunc" => "litewire_date_trunc",
+            _ => return Ok(None),
+        };
+        let [field, value] = args else {
+            return Ok(None);
+        };
+        let field_type = match field.untyped {
+            Some(_) => PgType::Unknown,
+            None => field.ty.clone(),
+        };
+        let field = self.text_argument(field.clone(), name)?;
+        let value_kind = self.date_time_kind(value, name, field_type)?;
+        let ty = match (name, value_kind) {
+            ("date_part", _) => PgType::Float8,
+            (_, "timestamp") => PgType::Timestamp,
+            _ => PgType::Timestamptz,
+        };
+        Ok(Some(
+            Typed::new(
+                call(
+                    engine,
+                    vec![field.expr, value.expr.clone(), string(value_kind)],
+                ),
+                ty,
+            )
+            .named(name.to_owned(), 2),
+        ))
+    }
+
+    /// The engine's name for the type of a date/time function's value: an
+    /// untyped literal could be any of them (42725), another type none (42883).
+    fn date_time_kind(
+        &mut self,
+        value: &Typed,
+        function: &str,
+        field_type: PgType,
+    ) -> Result<&'static str> {
+        let shown = match value.untyped {
+            Some(_) => PgType::Unknown,
+            None => value.ty.clone(),
+        };
+        if value.untyped.is_some() {
+            return Err(ambiguous_function(function, &[field_type, shown]));
+        }
+        kind(&value.ty).ok_or_else(|| undefined_function(function, &[field_type, shown]))
+    }
+}
