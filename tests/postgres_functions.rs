@@ -92,8 +92,8 @@ fn binary_value(row: &Row, i: usize) -> String {
         Type::FLOAT8 => row.get::<_, Option<f64>>(i).map(|v| v.to_string()),
         Type::NUMERIC => row.get::<_, Option<Numeric>>(i).map(|v| v.0),
         Type::TEXT | Type::VARCHAR | Type::BPCHAR | Type::NAME => row.get::<_, Option<String>>(i),
-        Type::DATE => row.get::<_, Option<NaiveDate>>(i).map(|d| shown_date(d)),
-        Type::TIME => row.get::<_, Option<NaiveTime>>(i).map(|t| shown_time(t)),
+        Type::DATE => row.get::<_, Option<NaiveDate>>(i).map(shown_date),
+        Type::TIME => row.get::<_, Option<NaiveTime>>(i).map(shown_time),
         Type::TIMESTAMP => row
             .get::<_, Option<NaiveDateTime>>(i)
             .map(|t| bc_last(format!("{} {}", shown_date(t.date()), shown_time(t.time())))),
