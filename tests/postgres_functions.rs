@@ -11,7 +11,12 @@ use common::target::Target;
 use tokio_postgres::types::{FromSql, Type};
 use tokio_postgres::{Client, Row, SimpleQueryMessage};
 
-against_litewire_and_postgres!(statistics_aggregates, string_functions, date_time_functions);
+against_litewire_and_postgres!(
+    statistics_aggregates,
+    string_functions,
+    date_time_functions,
+    date_time_input_follows_date_style,
+);
 
 /// One case: a statement and its answer, rows joined by `\n`, columns by `|`,
 /// NULL as `NULL`; or `ERROR <sqlstate>`.
@@ -92,7 +97,7 @@ fn binary_value(row: &Row, i: usize) -> String {
         Type::FLOAT8 => row.get::<_, Option<f64>>(i).map(|v| v.to_string()),
         Type::NUMERIC => row.get::<_, Option<Numeric>>(i).map(|v| v.0),
         Type::TEXT | Type::VARCHAR | Type::BPCHAR | Type::NAME => row.get::<_, Option<String>>(i),
-        Type::DATE => row.get::<_, Option<NaiveDate>>(i).map(shown_date),
+        Type::DATE => row.get::<_, Option<Days>>(i).map(|d| d.shown()),
         Type::TIME => row.get::<_, Option<NaiveTime>>(i).map(shown_time),
         Type::TIMESTAMP => row
             .get::<_, Option<NaiveDateTime>>(i)
@@ -119,6 +124,39 @@ fn binary_value(row: &Row, i: usize) -> String {
         other => Some(format!("<{other}>")),
     };
     shown.unwrap_or_else(|| "NULL".into())
+}
+
+/// A `date` in binary: days since 2000-01-01, over the whole of PostgreSQL's
+/// range (wider than chrono's).
+struct Days(i64);
+
+impl Days {
+    /// As PostgreSQL shows it (the usual era/day-of-era conversion).
+    fn shown(&self) -> String {
+        let z = self.0 + 10_957 + 719_468;
+        let era = z.div_euclid(146_097);
+        let doe = z.rem_euclid(146_097);
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+        let mp = (5 * doy + 2) / 153;
+        let day = doy - (153 * mp + 2) / 5 + 1;
+        let month = (mp + 2) % 12 + 1;
+        let year = yoe + era * 400 + i64::from(month <= 2);
+        match year {
+            y if y <= 0 => format!("{:04}-{month:02}-{day:02} BC", 1 - y),
+            y => format!("{y:04}-{month:02}-{day:02}"),
+        }
+    }
+}
+
+impl<'a> FromSql<'a> for Days {
+    fn from_sql(_: &Type, raw: &'a [u8]) -> Result<Self, Box<dyn std::error::Error + Sync + Send>> {
+        Ok(Days(i64::from(i32::from_be_bytes(raw.try_into()?))))
+    }
+
+    fn accepts(ty: &Type) -> bool {
+        *ty == Type::DATE
+    }
 }
 
 /// A date as PostgreSQL shows it (ISO; ` BC` for years before 1).
@@ -341,6 +379,70 @@ async fn date_time_functions(target: &Target) {
             ("SELECT make_date(0, 7, 15)", "ERROR 22008"),
             ("SELECT make_time(24, 0, 2.1)", "ERROR 22008"),
             ("SELECT extract(year from d) AS y, date_part('month', ts), date_trunc('day', ts) FROM dts ORDER BY d", "2020|1|2020-01-05 00:00:00\nNULL|NULL|NULL"),
+        ],
+    )
+    .await;
+}
+
+/// Every input form PostgreSQL documents, in each `DateStyle` field order:
+/// the same statement text means another date when the order changes.
+async fn date_time_input_follows_date_style(target: &Target) {
+    let client = target.connect().await;
+    client.batch_execute("SET TimeZone = 'UTC'").await.unwrap();
+    check(
+        &client,
+        "SET DateStyle = 'ISO, MDY'",
+        &[
+            ("SELECT date 'January 8, 1999', date '19990108', date '990108', date '1999.008', date 'J2451187', date '1999 Jan 08', date '08-Jan-1999'", "1999-01-08|1999-01-08|1999-01-08|1999-01-08|1999-01-08|1999-01-08|1999-01-08"),
+            ("SELECT date '01/02/03', date '08-Jan-99', date 'Jan-08-99', date '99 Jan 08'", "ERROR 22007"),
+            ("SELECT date 'January 8, 99 BC'", "0099-01-08 BC"),
+            ("SELECT date '1/18/1999'", "1999-01-18"),
+            ("SELECT date '1999-02-30'", "ERROR 22008"),
+            ("SELECT date '99 08 Jan'", "ERROR 22007"),
+            ("SELECT date '4714-11-23 BC'", "ERROR 22008"),
+            ("SELECT date '4714-11-24 BC', date '5874897-12-31'", "4714-11-24 BC|5874897-12-31"),
+            ("SELECT date '5874898-01-01'", "ERROR 22008"),
+            ("SELECT timestamp 'January 8, 1999 10:30 pm', timestamptz '1/8/1999 04:05:06 +02', timestamp 'Jan 08 1999 12:00 am'", "1999-01-08 22:30:00|1999-01-08 02:05:06+00|1999-01-08 00:00:00"),
+            ("SELECT time 'January 8, 1999 10:30 pm'", "ERROR 22007"),
+            ("SELECT date 'yesterday' = current_date - 1", "t"),
+        ],
+    )
+    .await;
+    check(
+        &client,
+        "SET DateStyle = 'ISO, DMY'",
+        &[
+            ("SELECT date 'January 8, 1999', date '19990108', date '990108', date '1999.008', date 'J2451187', date '1999 Jan 08', date '08-Jan-1999'", "1999-01-08|1999-01-08|1999-01-08|1999-01-08|1999-01-08|1999-01-08|1999-01-08"),
+            ("SELECT date '01/02/03', date '08-Jan-99', date 'Jan-08-99', date '99 Jan 08'", "ERROR 22008"),
+            ("SELECT date 'January 8, 99 BC'", "0099-01-08 BC"),
+            ("SELECT date '1/18/1999'", "ERROR 22008"),
+            ("SELECT date '1999-02-30'", "ERROR 22008"),
+            ("SELECT date '99 08 Jan'", "ERROR 22007"),
+            ("SELECT date '4714-11-23 BC'", "ERROR 22008"),
+            ("SELECT date '4714-11-24 BC', date '5874897-12-31'", "4714-11-24 BC|5874897-12-31"),
+            ("SELECT date '5874898-01-01'", "ERROR 22008"),
+            ("SELECT timestamp 'January 8, 1999 10:30 pm', timestamptz '1/8/1999 04:05:06 +02', timestamp 'Jan 08 1999 12:00 am'", "1999-01-08 22:30:00|1999-08-01 02:05:06+00|1999-01-08 00:00:00"),
+            ("SELECT time 'January 8, 1999 10:30 pm'", "ERROR 22007"),
+            ("SELECT date 'yesterday' = current_date - 1", "t"),
+        ],
+    )
+    .await;
+    check(
+        &client,
+        "SET DateStyle = 'ISO, YMD'",
+        &[
+            ("SELECT date 'January 8, 1999', date '19990108', date '990108', date '1999.008', date 'J2451187', date '1999 Jan 08', date '08-Jan-1999'", "1999-01-08|1999-01-08|1999-01-08|1999-01-08|1999-01-08|1999-01-08|1999-01-08"),
+            ("SELECT date '01/02/03', date '08-Jan-99', date 'Jan-08-99', date '99 Jan 08'", "ERROR 22008"),
+            ("SELECT date 'January 8, 99 BC'", "ERROR 22008"),
+            ("SELECT date '1/18/1999'", "ERROR 22008"),
+            ("SELECT date '1999-02-30'", "ERROR 22008"),
+            ("SELECT date '99 08 Jan'", "1999-01-08"),
+            ("SELECT date '4714-11-23 BC'", "ERROR 22008"),
+            ("SELECT date '4714-11-24 BC', date '5874897-12-31'", "4714-11-24 BC|5874897-12-31"),
+            ("SELECT date '5874898-01-01'", "ERROR 22008"),
+            ("SELECT timestamp 'January 8, 1999 10:30 pm', timestamptz '1/8/1999 04:05:06 +02', timestamp 'Jan 08 1999 12:00 am'", "ERROR 22008"),
+            ("SELECT time 'January 8, 1999 10:30 pm'", "ERROR 22007"),
+            ("SELECT date 'yesterday' = current_date - 1", "t"),
         ],
     )
     .await;

@@ -240,7 +240,8 @@ fn parse_parts(text: &str) -> Option<Parts> {
 }
 
 fn read_date(cursor: &mut Cursor, bc: bool) -> Option<i64> {
-    let year = cursor.number(4, 6)?;
+    // Years run to 5874897 (the end of `date`'s range).
+    let year = cursor.number(4, 7)?;
     cursor.expect(b'-')?;
     let month = u32::try_from(cursor.number(1, 2)?).ok()?;
     cursor.expect(b'-')?;

@@ -11,6 +11,7 @@ mod comments;
 mod copy;
 mod cursors;
 pub mod datetime;
+pub mod datetime_input;
 mod dialect;
 pub mod enums;
 mod known_queries;

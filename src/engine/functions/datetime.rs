@@ -18,6 +18,7 @@ use crate::sql::datetime::{
     self, DATE_INFINITY, DATE_MINUS_INFINITY, TIMESTAMP_INFINITY, TIMESTAMP_MINUS_INFINITY,
     USECS_PER_DAY, USECS_PER_SEC,
 };
+use crate::sql::datetime_input::{DateOrder, InputError, Target, stored};
 
 const IMMUTABLE: Volatility = Volatility::Immutable;
 
@@ -40,6 +41,15 @@ pub(super) const FUNCTIONS: &[Function] = &[
         IMMUTABLE,
         date_trunc,
     ),
+    Function {
+        name: "litewire_datetime_in",
+        args: Args::Fixed(&["text", "text"]),
+        result: "text",
+        // The session's `DateStyle` decides.
+        volatility: Volatility::Stable,
+        body: super::definition::Body::Scalar(datetime_in),
+        listed: false,
+    },
     Function::pg(
         "make_date",
         &["int4", "int4", "int4"],
@@ -510,6 +520,41 @@ fn date_trunc(_: &Call, args: &[Arg]) -> Out {
         truncated,
         kind == Kind::Timestamptz,
     ))
+}
+
+/// `litewire_datetime_in(text, type)`: date/time input in a form whose meaning
+/// depends on the session's `DateStyle` (`01/02/03`), read in its order.
+fn datetime_in(call: &Call, args: &[Arg]) -> Out {
+    let (Some(text), Some(type_name)) = (args[0].text(), args[1].text()) else {
+        return Out::Null;
+    };
+    let style = call
+        .context
+        .served()
+        .and_then(|served| served.settings.lock().get("DateStyle").ok())
+        .unwrap_or_default();
+    let (target, shown) = match type_name.as_str() {
+        "date" => (Target::Date, "date"),
+        "time" => (Target::Time, "time without time zone"),
+        "timestamp" => (Target::Timestamp, "timestamp without time zone"),
+        _ => (Target::Timestamptz, "timestamp with time zone"),
+    };
+    match stored(&text, target, DateOrder::of_style(&style)) {
+        Ok(stored) => Out::Text(stored),
+        Err(InputError::BadFormat) => Out::Fail(
+            SqlState::parse("22007").unwrap_or(SqlState::INVALID_TEXT_REPRESENTATION),
+            format!("invalid input syntax for type {shown}: \"{text}\""),
+        ),
+        Err(InputError::OutOfRange) => out_of_range(format!(
+            "{} out of range: \"{text}\"",
+            if target == Target::Date {
+                "date"
+            } else {
+                "timestamp"
+            }
+        )),
+        Err(_) => out_of_range(format!("date/time field value out of range: \"{text}\"")),
+    }
 }
 
 fn out_of_range(message: String) -> Out {

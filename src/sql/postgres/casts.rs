@@ -14,12 +14,13 @@ use sqlparser::ast::{DataType, Expr};
 
 use super::build::{boolean, call, null, number, string};
 use super::errors::{
-    Result, cannot_cast, datatype_mismatch, invalid_datetime, invalid_input, invalid_parameter,
+    Result, cannot_cast, datatype_mismatch, datetime_input_error, invalid_input, invalid_parameter,
     out_of_range,
 };
 use super::translator::{Translator, Typed, Untyped};
 use super::types::{Category, Modifier, PgType};
 use crate::sql::datetime;
+use crate::sql::datetime_input::{DateOrder, InputError, Target, in_range, stored};
 
 /// How a value becomes another type.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -358,14 +359,43 @@ fn date_time_literal(text: &str, target: &PgType) -> Result<Expr> {
                 .map(|usecs| datetime::format_timestamp(usecs, with_tz))
         }
         ("allballs", PgType::Time) => Some("00:00:00".to_owned()),
-        (_, PgType::Date) => datetime::parse_date(text).map(datetime::format_date),
+        (_, PgType::Date) => match datetime::parse_date(text) {
+            Some(days @ (datetime::DATE_INFINITY | datetime::DATE_MINUS_INFINITY)) => {
+                Some(datetime::format_date(days))
+            }
+            Some(days) if !in_range(days, false) => {
+                return Err(datetime_input_error(target, text, InputError::OutOfRange));
+            }
+            days => days.map(datetime::format_date),
+        },
         (_, PgType::Time) => datetime::parse_time(text).map(datetime::format_time),
         _ => datetime::parse_timestamp(text, with_tz)
             .map(|usecs| datetime::format_timestamp(usecs, with_tz)),
     };
-    match parsed {
-        Some(stored) => Ok(string(&stored)),
-        None => Err(invalid_datetime(target, text)),
+    if let Some(stored) = parsed {
+        return Ok(string(&stored));
+    }
+    // PostgreSQL's other input forms: read now when every `DateStyle` field
+    // order reads the text alike, else when the statement runs, in the
+    // session's order.
+    let input_target = match target {
+        PgType::Date => Target::Date,
+        PgType::Time => Target::Time,
+        PgType::Timestamp => Target::Timestamp,
+        _ => Target::Timestamptz,
+    };
+    let [mdy, dmy, ymd] = [DateOrder::Mdy, DateOrder::Dmy, DateOrder::Ymd]
+        .map(|order| stored(text, input_target, order));
+    if mdy != dmy || mdy != ymd {
+        let type_name = target.name().unwrap_or("timestamptz");
+        return Ok(call(
+            "litewire_datetime_in",
+            vec![string(text), string(type_name)],
+        ));
+    }
+    match mdy {
+        Ok(stored) => Ok(string(&stored)),
+        Err(error) => Err(datetime_input_error(target, text, error)),
     }
 }
 

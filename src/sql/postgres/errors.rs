@@ -4,6 +4,7 @@
 
 use super::types::PgType;
 use crate::error::{Error, SqlState};
+use crate::sql::datetime_input::InputError;
 
 /// Why a statement was not translated.
 #[derive(Debug)]
@@ -168,24 +169,27 @@ pub(super) fn invalid_parameter(message: String) -> Fail {
     fail("22023", message)
 }
 
-/// A date or time PostgreSQL does not read: 22008 when it has the form of
-/// one with a field out of range (`2024-02-30`), else 22007.
-pub(super) fn invalid_datetime(ty: &PgType, text: &str) -> Fail {
-    let fields: Vec<&str> = text.trim().splitn(3, '-').collect();
-    let iso = fields.len() == 3
-        && fields[0].len() == 4
-        && fields[..2]
-            .iter()
-            .all(|f| f.bytes().all(|b| b.is_ascii_digit()))
-        && fields[2].bytes().take_while(u8::is_ascii_digit).count() >= 1;
-    match iso {
-        true => fail(
-            "22008",
-            format!("date/time field value out of range: \"{text}\""),
-        ),
-        false => fail(
+/// A date or time PostgreSQL does not read: 22008 when a field is out of
+/// range (`2024-02-30`), else 22007.
+pub(super) fn datetime_input_error(ty: &PgType, text: &str, error: InputError) -> Fail {
+    match error {
+        InputError::BadFormat => fail(
             "22007",
             format!("invalid input syntax for type {}: \"{text}\"", ty.display()),
+        ),
+        InputError::OutOfRange => fail(
+            "22008",
+            format!(
+                "{} out of range: \"{text}\"",
+                match ty {
+                    PgType::Date => "date",
+                    _ => "timestamp",
+                }
+            ),
+        ),
+        InputError::FieldOverflow | InputError::MonthDayOverflow => fail(
+            "22008",
+            format!("date/time field value out of range: \"{text}\""),
         ),
     }
 }
