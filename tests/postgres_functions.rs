@@ -8,6 +8,7 @@ mod common;
 
 use chrono::{DateTime, Datelike, NaiveDate, NaiveDateTime, NaiveTime, Timelike, Utc};
 use common::target::Target;
+use litewire::sql::interval::Interval;
 use tokio_postgres::types::{FromSql, Type};
 use tokio_postgres::{Client, Row, SimpleQueryMessage};
 
@@ -16,6 +17,7 @@ against_litewire_and_postgres!(
     string_functions,
     date_time_functions,
     date_time_input_follows_date_style,
+    intervals,
 );
 
 /// One case: a statement and its answer, rows joined by `\n`, columns by `|`,
@@ -110,6 +112,7 @@ fn binary_value(row: &Row, i: usize) -> String {
                 shown_time(t.time())
             ))
         }),
+        Type::INTERVAL => row.get::<_, Option<IntervalValue>>(i).map(|v| v.0.format()),
         Type::TEXT_ARRAY => row.get::<_, Option<Vec<Option<String>>>>(i).map(|items| {
             let items: Vec<String> = items
                 .into_iter()
@@ -156,6 +159,24 @@ impl<'a> FromSql<'a> for Days {
 
     fn accepts(ty: &Type) -> bool {
         *ty == Type::DATE
+    }
+}
+
+/// An `interval` in binary: microseconds, days, months.
+struct IntervalValue(Interval);
+
+impl<'a> FromSql<'a> for IntervalValue {
+    fn from_sql(_: &Type, raw: &'a [u8]) -> Result<Self, Box<dyn std::error::Error + Sync + Send>> {
+        let raw: [u8; 16] = raw.try_into()?;
+        Ok(IntervalValue(Interval {
+            usecs: i64::from_be_bytes(raw[..8].try_into()?),
+            days: i32::from_be_bytes(raw[8..12].try_into()?),
+            months: i32::from_be_bytes(raw[12..].try_into()?),
+        }))
+    }
+
+    fn accepts(ty: &Type) -> bool {
+        *ty == Type::INTERVAL
     }
 }
 
@@ -443,6 +464,36 @@ async fn date_time_input_follows_date_style(target: &Target) {
             ("SELECT timestamp 'January 8, 1999 10:30 pm', timestamptz '1/8/1999 04:05:06 +02', timestamp 'Jan 08 1999 12:00 am'", "ERROR 22008"),
             ("SELECT time 'January 8, 1999 10:30 pm'", "ERROR 22007"),
             ("SELECT date 'yesterday' = current_date - 1", "t"),
+        ],
+    )
+    .await;
+}
+
+/// Intervals: input forms, PostgreSQL's output, calendar arithmetic with
+/// timestamps, comparison and order by span, aggregates.
+async fn intervals(target: &Target) {
+    let client = target.connect().await;
+    check(
+        &client,
+        "SET TimeZone = 'UTC'; DROP TABLE IF EXISTS iv; CREATE TABLE iv (i interval); \
+         INSERT INTO iv VALUES ('1 day'), ('25 hours'), ('1 mon'), (NULL), ('-2 hours')",
+        &[
+            ("SELECT interval '1 day 02:30:00', interval '1 year 2 months 3 days', interval '-1 days +02:00', interval '1.5 months', '@ 1 hour ago'::interval, interval 'P1Y2M3DT4H5M6S', interval '10'", "1 day 02:30:00|1 year 2 mons 3 days|-1 days +02:00:00|1 mon 15 days|-01:00:00|1 year 2 mons 3 days 04:05:06|00:00:10"),
+            ("SELECT interval '1' day, interval '2' hour, INTERVAL '1 week'", "1 day|02:00:00|7 days"),
+            ("SELECT timestamp '2024-01-31 10:00' + interval '1 month', timestamp '2024-01-31' - interval '1 day 1 hour', date '2024-02-28' + interval '1 day', interval '2 hours' + timestamp '2024-01-01'", "2024-02-29 10:00:00|2024-01-29 23:00:00|2024-02-29 00:00:00|2024-01-01 02:00:00"),
+            ("SELECT timestamptz '2024-03-01 00:00+00' - interval '1 mon', timestamp '2024-03-01' - timestamp '2024-01-01 12:00', timestamptz '2024-03-01 00:00+00' - timestamptz '2024-03-02 01:00+00'", "2024-02-01 00:00:00+00|59 days 12:00:00|-1 days -01:00:00"),
+            ("SELECT interval '1 day' + interval '2 hours', interval '1 day' - interval '36 hours', interval '1 mon' * 1.5, interval '1 day' / 4, 2 * interval '3 hours', -interval '1 day 02:00'", "1 day 02:00:00|1 day -36:00:00|1 mon 15 days|06:00:00|06:00:00|-1 days -02:00:00"),
+            ("SELECT interval '1 day' = interval '24 hours', interval '1 mon' > interval '29 days', interval '1 mon' < interval '31 days', interval '1 year' <> interval '360 days'", "t|t|t|f"),
+            ("SELECT interval '1 day' / 0", "ERROR 22012"),
+            ("SELECT interval 'banana'", "ERROR 22007"),
+            ("SELECT justify_days(interval '35 days'), justify_hours(interval '27 hours'), justify_interval(interval '1 mon -1 hour')", "1 mon 5 days|1 day 03:00:00|29 days 23:00:00"),
+            ("SELECT age(timestamp '2024-03-15', timestamp '2023-01-31 12:00'), age(timestamp '2023-01-31', timestamp '2024-03-15')", "1 year 1 mon 14 days 12:00:00|-1 years -1 mons -15 days"),
+            ("SELECT sum(i), avg(i), min(i), max(i), count(i) FROM iv", "1 mon 1 day 23:00:00|7 days 23:45:00|-02:00:00|1 mon|4"),
+            ("SELECT i FROM iv WHERE i > '1 day' ORDER BY i", "25:00:00\n1 mon"),
+            ("SELECT '1 day'::text::interval, (interval '1 day')::text, pg_typeof(interval '1 day')::text", "1 day|1 day|interval"),
+            ("SELECT timestamp '2024-01-01' + '1 day'", "2024-01-02 00:00:00"),
+            ("SELECT i FROM iv ORDER BY i DESC", "NULL\n1 mon\n25:00:00\n1 day\n-02:00:00"),
+            ("SELECT i * 2 AS twice FROM iv ORDER BY i * 2 NULLS FIRST", "NULL\n-04:00:00\n2 days\n50:00:00\n2 mons"),
         ],
     )
     .await;

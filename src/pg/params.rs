@@ -25,6 +25,7 @@ use super::uuid;
 use crate::engine::{Value, format_array, parse_array};
 use crate::error::{Error, ErrorKind};
 use crate::sql::datetime;
+use crate::sql::interval::Interval;
 use crate::sql::quote::parse_bool;
 
 /// Which format (0 text, 1 binary) applies to item `i` under PostgreSQL's rule: no
@@ -113,6 +114,7 @@ fn decode_text(text: &str, ty: &Type) -> Result<Value, Error> {
             canonical(usecs, |u| datetime::format_timestamp(u, with_tz), ty, text)?
         }
         Type::UUID => canonical(uuid::parse(text), |b| uuid::format(&b), ty, text)?,
+        Type::INTERVAL => canonical(Interval::parse(text).ok(), |i| i.format(), ty, text)?,
         _ => Value::Text(text.to_owned()),
     };
     Ok(value)
@@ -169,6 +171,15 @@ fn decode_binary(raw: &[u8], ty: &Type) -> Result<Value, Error> {
             *ty == Type::TIMESTAMPTZ,
         )),
         Type::UUID => Value::Text(uuid::format(&array(fixed(16)?))),
+        Type::INTERVAL => {
+            let bytes: [u8; 16] = array(fixed(16)?);
+            let interval = Interval {
+                usecs: i64::from_be_bytes(array(&bytes[..8])),
+                days: i32::from_be_bytes(array(&bytes[8..12])),
+                months: i32::from_be_bytes(array(&bytes[12..])),
+            };
+            Value::Text(interval.format())
+        }
         Type::JSONB => match raw.split_first() {
             Some((1, json)) => Value::Text(
                 String::from_utf8(json.to_vec()).map_err(|_| invalid(ty, "invalid UTF-8"))?,

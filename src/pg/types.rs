@@ -27,6 +27,7 @@ use crate::engine::{
     write_float8_digits,
 };
 use crate::sql::datetime;
+use crate::sql::interval::Interval;
 use crate::sql::quote::parse_bool;
 
 /// How many digits text output gives floats: the session's `extra_float_digits`
@@ -321,6 +322,7 @@ enum Typed {
         with_tz: bool,
     },
     Uuid([u8; 16]),
+    Interval(Interval),
 }
 
 impl Typed {
@@ -359,6 +361,7 @@ impl Typed {
                 };
                 Typed::Timestamp { usecs, with_tz }
             }
+            Type::INTERVAL => Typed::Interval(Interval::parse(text?).ok()?),
             Type::UUID => Typed::Uuid(match value {
                 Value::Blob(bytes) => <[u8; 16]>::try_from(bytes.as_slice()).ok()?,
                 _ => uuid::parse(text?)?,
@@ -376,6 +379,7 @@ impl Typed {
             Typed::Time(usecs) => datetime::format_time(*usecs),
             Typed::Timestamp { usecs, with_tz } => datetime::format_timestamp(*usecs, *with_tz),
             Typed::Uuid(bytes) => uuid::format(bytes),
+            Typed::Interval(interval) => interval.format(),
         };
         buf.put_slice(text.as_bytes());
     }
@@ -388,6 +392,11 @@ impl Typed {
             Typed::Date(days) => buf.put_i32(i32::try_from(*days).ok()?),
             Typed::Time(usecs) | Typed::Timestamp { usecs, .. } => buf.put_i64(*usecs),
             Typed::Uuid(bytes) => buf.put_slice(bytes),
+            Typed::Interval(interval) => {
+                buf.put_i64(interval.usecs);
+                buf.put_i32(interval.days);
+                buf.put_i32(interval.months);
+            }
         }
         Some(())
     }

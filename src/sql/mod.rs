@@ -14,6 +14,7 @@ pub mod datetime;
 pub mod datetime_input;
 mod dialect;
 pub mod enums;
+pub mod interval;
 mod known_queries;
 mod lexer;
 mod literals;

@@ -11,6 +11,7 @@ use super::call::{Arg, Call, Out};
 use super::definition::{Args, Function, Volatility};
 use crate::engine::value::write_float8;
 use crate::error::SqlState;
+use crate::sql::interval::Interval;
 use crate::sql::quote::parse_bool;
 
 pub(super) const FUNCTIONS: &[Function] = &[Function::helper(
@@ -60,6 +61,14 @@ fn cast(_: &Call, args: &[Arg]) -> Out {
         "bool" => to_bool(value, from),
         "numeric" | "float4" | "float8" => to_number(value, to),
         "text" | "varchar" | "bpchar" | "name" => to_text(value, from),
+        "interval" => match value.text().map(|t| (Interval::parse(&t), t)) {
+            Some((Ok(interval), _)) => Out::Text(interval.format()),
+            Some((Err(_), text)) => fail(
+                "22007",
+                format!("invalid input syntax for type interval: \"{text}\""),
+            ),
+            None => Out::Null,
+        },
         "timestamp" | "timestamptz" if *from == "date" || *from == "timestamp" => {
             let Some(text) = value.text() else {
                 return Out::Null;

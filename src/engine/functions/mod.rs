@@ -1,7 +1,7 @@
 //! PostgreSQL's SQL functions that SQLite lacks, registered on every connection.
 //!
 //! One file per family (settings, sequences, catalog, arrays, strings,
-//! regular expressions, digests and encodings, dates and times,
+//! regular expressions, digests and encodings, dates and times, intervals,
 //! `format` and quoting, uuid, statistics aggregates, and the arithmetic, math, comparisons,
 //! conversions, type modifiers and scalar subqueries of the PostgreSQL port's
 //! translation), each a list of definitions with PostgreSQL's argument and result types and
@@ -23,6 +23,7 @@ mod datetime;
 mod definition;
 mod encoding;
 mod format;
+mod intervals;
 mod locks;
 mod math;
 mod modifiers;

@@ -12,14 +12,14 @@ use super::call::{Registered, call_scalar, release};
 use super::context::{FunctionContext, ServerShared};
 use super::definition::{Args, Body, Function, Volatility};
 use super::{
-    arithmetic, arrays, catalog, comparisons, conversions, datetime, encoding, format, locks, math,
-    modifiers, regexps, sequences, settings, statistics, strings, subqueries, uuid,
+    arithmetic, arrays, catalog, comparisons, conversions, datetime, encoding, format, intervals,
+    locks, math, modifiers, regexps, sequences, settings, statistics, strings, subqueries, uuid,
 };
 use crate::engine::catalog::types::type_oid;
 use crate::sql::quote::literal;
 
 /// Every family's functions.
-fn families() -> [&'static [Function]; 18] {
+fn families() -> [&'static [Function]; 19] {
     [
         settings::FUNCTIONS,
         arithmetic::FUNCTIONS,
@@ -35,6 +35,7 @@ fn families() -> [&'static [Function]; 18] {
         regexps::FUNCTIONS,
         encoding::FUNCTIONS,
         datetime::FUNCTIONS,
+        intervals::FUNCTIONS,
         statistics::FUNCTIONS,
         format::FUNCTIONS,
         subqueries::FUNCTIONS,

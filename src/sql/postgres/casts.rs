@@ -136,6 +136,7 @@ fn converts(ty: &PgType) -> bool {
             | PgType::Bpchar
             | PgType::Name
             | PgType::Oid
+            | PgType::Interval
     )
 }
 
@@ -143,7 +144,12 @@ fn converts(ty: &PgType) -> bool {
 fn reads_literal(ty: &PgType) -> bool {
     matches!(
         ty,
-        PgType::Date | PgType::Time | PgType::Timestamp | PgType::Timestamptz | PgType::Bytea
+        PgType::Date
+            | PgType::Time
+            | PgType::Timestamp
+            | PgType::Timestamptz
+            | PgType::Interval
+            | PgType::Bytea
     )
 }
 
@@ -301,6 +307,7 @@ pub(super) fn literal(text: &str, target: &PgType) -> Result<Typed> {
         PgType::Date | PgType::Time | PgType::Timestamp | PgType::Timestamptz => {
             date_time_literal(text, target)?
         }
+        PgType::Interval => super::intervals::interval_literal(text)?,
         // uuids, JSON, ...: stored as the text they are written as.
         _ => string(text),
     };

@@ -5,6 +5,7 @@
 use super::types::PgType;
 use crate::error::{Error, SqlState};
 use crate::sql::datetime_input::InputError;
+use crate::sql::interval::IntervalError;
 
 /// Why a statement was not translated.
 #[derive(Debug)]
@@ -167,6 +168,20 @@ pub(super) fn ambiguous_order(name: &str) -> Fail {
 
 pub(super) fn invalid_parameter(message: String) -> Fail {
     fail("22023", message)
+}
+
+/// An interval PostgreSQL does not read.
+pub(super) fn interval_input_error(text: &str, error: IntervalError) -> Fail {
+    match error {
+        IntervalError::Syntax => fail(
+            "22007",
+            format!("invalid input syntax for type interval: \"{text}\""),
+        ),
+        IntervalError::OutOfRange => fail(
+            "22015",
+            format!("interval field value out of range: \"{text}\""),
+        ),
+    }
 }
 
 /// A date or time PostgreSQL does not read: 22008 when a field is out of

@@ -283,6 +283,7 @@ impl Translator<'_> {
                 self.access(expr, root, access_chain, scope)
             }
             Expr::Function(function) => self.function(expr, function, scope),
+            Expr::Interval(interval) => self.interval_expression(interval),
             Expr::Extract {
                 field, expr: value, ..
             } => self.extract(field, value, scope),

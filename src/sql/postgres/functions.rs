@@ -150,6 +150,9 @@ fn lookup(name: &str) -> Option<Known> {
         "encode" => known(Fixed(Text), &[Arg::Bytes, TEXT], None),
         "decode" => known(Fixed(Bytea), &[TEXT, TEXT], None),
         "to_hex" => known(Fixed(Text), &[INT], None),
+        "age" | "justify_days" | "justify_hours" | "justify_interval" => {
+            known(Fixed(Interval), &[], None)
+        }
         "nextval" | "currval" | "setval" | "lastval" => known(Fixed(Int8), &[], None),
         _ => return None,
     })
@@ -296,6 +299,13 @@ impl Translator<'_> {
             ("round", PgType::Float8) if args.len() == 1 => Some("litewire_rint"),
             // `log(base, x)`; `log(x)` is base 10.
             ("log", _) if args.len() == 2 => Some("litewire_log"),
+            // Intervals add and compare by their parts, not their text.
+            ("sum" | "avg" | "min" | "max", PgType::Interval) => match name.as_str() {
+                "sum" => Some("litewire_interval_sum"),
+                "avg" => Some("litewire_interval_avg"),
+                "min" => Some("litewire_interval_min"),
+                _ => Some("litewire_interval_max"),
+            },
             // `to_hex(integer)` shows a negative number in 32 bits.
             ("to_hex", _) if args.first().is_some_and(|a| a.ty != PgType::Int8) => {
                 Some("litewire_to_hex4")

@@ -15,6 +15,7 @@ mod expressions;
 mod from;
 mod functions;
 mod grouping;
+mod intervals;
 mod names;
 mod operators;
 mod ordering;

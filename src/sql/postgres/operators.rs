@@ -43,6 +43,9 @@ impl Translator<'_> {
             }
             B::Eq | B::NotEq | B::Lt | B::LtEq | B::Gt | B::GtEq => {
                 let (left, right) = self.comparable(left, right, symbol(op))?;
+                if left.ty == PgType::Interval && right.ty == PgType::Interval {
+                    return Ok(self.interval_comparison(left, op, right));
+                }
                 Ok(Typed::new(
                     node(left.expr, op.clone(), right.expr),
                     PgType::Bool,
@@ -107,6 +110,9 @@ impl Translator<'_> {
                 }
                 if *op == UnaryOperator::Plus {
                     return Ok(Typed::new(operand.expr, ty));
+                }
+                if ty == PgType::Interval {
+                    return Ok(self.interval_negation(operand));
                 }
                 let expr = match checked(&ty) {
                     Some(key) => arith("-", number("0"), operand.expr, key),
@@ -202,6 +208,21 @@ impl Translator<'_> {
 
     fn arithmetic(&mut self, left: Typed, op: &BinaryOperator, right: Typed) -> Result<Typed> {
         let symbol = symbol(op);
+        // An untyped operand beside an interval is one.
+        let (left, right) = match (&left.ty, &right.ty) {
+            (PgType::Interval, _) if right.untyped.is_some() && matches!(symbol, "+" | "-") => {
+                let right = self.cast(right, &PgType::Interval, CastContext::Implicit)?;
+                (left, right)
+            }
+            (_, PgType::Interval) if left.untyped.is_some() && matches!(symbol, "+" | "-") => {
+                let left = self.cast(left, &PgType::Interval, CastContext::Implicit)?;
+                (left, right)
+            }
+            _ => (left, right),
+        };
+        if let Some(moved) = self.interval_arithmetic(&left, symbol, &right)? {
+            return Ok(moved);
+        }
         if let Some(dated) = self.date_arithmetic(&left, symbol, &right)? {
             return Ok(dated);
         }

@@ -7,10 +7,12 @@
 
 use sqlparser::ast::{Expr, OrderBy, OrderByExpr, OrderByKind, Value};
 
+use super::build::call;
 use super::columns::QueryColumn;
 use super::errors::{Result, position_out_of_range};
 use super::scope::{Item, Scope};
 use super::translator::Translator;
+use super::types::PgType;
 
 impl Translator<'_> {
     /// `ORDER BY` of a `SELECT`: positions and output names first, then
@@ -75,10 +77,21 @@ impl Translator<'_> {
             } else if let (Expr::Identifier(name), Some(columns)) = (&item.expr, columns)
                 && let Some(column) = output_named(columns, &name.value)?
             {
+                // An interval column sorts by its span, not its text.
+                if column.ty == PgType::Interval
+                    && column.column
+                    && let Ok(typed) = self.expr(&item.expr, scope)
+                    && typed.ty == PgType::Interval
+                {
+                    translated.expr = call("litewire_interval_key", vec![typed.expr]);
+                }
                 column.not_null
             } else {
                 let typed = self.expr(&item.expr, scope)?;
-                translated.expr = typed.expr;
+                translated.expr = match typed.ty {
+                    PgType::Interval => call("litewire_interval_key", vec![typed.expr]),
+                    _ => typed.expr,
+                };
                 match &item.expr {
                     Expr::Identifier(name) => scope.column(&name.value).is_ok_and(|r| r.not_null),
                     Expr::CompoundIdentifier(parts) if parts.len() == 2 => scope

@@ -1,0 +1,341 @@
+//! `interval` arithmetic for the PostgreSQL port's translation: timestamps
+//! moved by intervals, the interval between timestamps, intervals added,
+//! scaled, negated and compared by their span, `age`, the `justify_*`
+//! functions, and `sum`/`avg`/`min`/`max` over intervals. Intervals travel as
+//! the text litewire stores them in; `sql::interval` does the arithmetic.
+
+use super::aggregate::{Accumulator, callbacks};
+use super::call::{Arg, Call, Out};
+use super::definition::{Args, Body, Function, Volatility};
+use crate::error::SqlState;
+use crate::sql::datetime::{self, USECS_PER_DAY};
+use crate::sql::interval::{Interval, IntervalError};
+
+const IMMUTABLE: Volatility = Volatility::Immutable;
+
+const fn helper(
+    name: &'static str,
+    args: &'static [&'static str],
+    body: super::call::Scalar,
+) -> Function {
+    Function::helper(name, Args::Fixed(args), IMMUTABLE, body)
+}
+
+const fn aggregate<A: Accumulator>(name: &'static str) -> Function {
+    Function {
+        name,
+        args: Args::Fixed(&["interval"]),
+        result: "interval",
+        volatility: IMMUTABLE,
+        body: Body::Aggregate(callbacks::<A>()),
+        listed: false,
+    }
+}
+
+pub(super) const FUNCTIONS: &[Function] = &[
+    helper("litewire_interval_in", &["text"], interval_in),
+    helper(
+        "litewire_timestamp_plus",
+        &["timestamp", "interval", "int4", "text"],
+        timestamp_plus,
+    ),
+    helper(
+        "litewire_timestamp_minus",
+        &["timestamp", "timestamp", "text"],
+        timestamp_minus,
+    ),
+    helper(
+        "litewire_interval_add",
+        &["interval", "interval", "int4"],
+        add,
+    ),
+    helper("litewire_interval_mul", &["interval", "float8"], multiply),
+    helper("litewire_interval_div", &["interval", "float8"], divide),
+    helper("litewire_interval_neg", &["interval"], negate),
+    helper("litewire_interval_cmp", &["interval", "interval"], compare),
+    helper("litewire_interval_key", &["interval"], sort_key),
+    Function::pg(
+        "justify_days",
+        &["interval"],
+        "interval",
+        IMMUTABLE,
+        justify_days,
+    ),
+    Function::pg(
+        "justify_hours",
+        &["interval"],
+        "interval",
+        IMMUTABLE,
+        justify_hours,
+    ),
+    Function::pg(
+        "justify_interval",
+        &["interval"],
+        "interval",
+        IMMUTABLE,
+        justify_interval,
+    ),
+    Function::pg(
+        "age",
+        &["timestamptz", "timestamptz"],
+        "interval",
+        IMMUTABLE,
+        age,
+    ),
+    Function::pg(
+        "age",
+        &["timestamptz"],
+        "interval",
+        Volatility::Stable,
+        age_today,
+    ),
+    aggregate::<Sum>("litewire_interval_sum"),
+    aggregate::<Average>("litewire_interval_avg"),
+    aggregate::<Extreme<true>>("litewire_interval_max"),
+    aggregate::<Extreme<false>>("litewire_interval_min"),
+];
+
+fn failure(error: IntervalError, text: &str) -> Out {
+    match error {
+        IntervalError::Syntax => Out::Fail(
+            SqlState::parse("22007").unwrap_or(SqlState::INVALID_TEXT_REPRESENTATION),
+            format!("invalid input syntax for type interval: \"{text}\""),
+        ),
+        IntervalError::OutOfRange => Out::Fail(
+            SqlState::parse("22008").unwrap_or(SqlState::NUMERIC_VALUE_OUT_OF_RANGE),
+            "interval out of range".to_owned(),
+        ),
+    }
+}
+
+/// An interval argument; `Ok(None)` for NULL.
+fn interval(arg: &Arg) -> Result<Option<Interval>, Out> {
+    let Some(text) = arg.text() else {
+        return Ok(None);
+    };
+    Interval::parse(&text)
+        .map(Some)
+        .map_err(|e| failure(e, &text))
+}
+
+/// A timestamp argument, in microseconds since 2000-01-01.
+fn timestamp(arg: &Arg, with_tz: bool) -> Result<Option<i64>, Out> {
+    let Some(text) = arg.text() else {
+        return Ok(None);
+    };
+    datetime::parse_timestamp(&text, with_tz)
+        .map(Some)
+        .ok_or_else(|| {
+            Out::Fail(
+                SqlState::parse("22007").unwrap_or(SqlState::INVALID_TEXT_REPRESENTATION),
+                format!("invalid input syntax for type timestamp: \"{text}\""),
+            )
+        })
+}
+
+fn float(arg: &Arg) -> Option<f64> {
+    match arg {
+        Arg::Int(i) => Some(*i as f64),
+        Arg::Real(f) => Some(*f),
+        Arg::Text(s) => s.trim().parse().ok(),
+        _ => None,
+    }
+}
+
+fn shown(result: Result<Interval, IntervalError>) -> Out {
+    match result {
+        Ok(interval) => Out::Text(interval.format()),
+        Err(error) => failure(error, ""),
+    }
+}
+
+/// Runs `body` on the arguments read, NULL if any is NULL.
+fn with<T>(read: Result<Option<T>, Out>, body: impl FnOnce(T) -> Out) -> Out {
+    match read {
+        Ok(Some(value)) => body(value),
+        Ok(None) => Out::Null,
+        Err(out) => out,
+    }
+}
+
+fn interval_in(_: &Call, args: &[Arg]) -> Out {
+    with(interval(&args[0]), |i| Out::Text(i.format()))
+}
+
+fn timestamp_out_of_range() -> Out {
+    Out::Fail(
+        SqlState::parse("22008").unwrap_or(SqlState::NUMERIC_VALUE_OUT_OF_RANGE),
+        "timestamp out of range".to_owned(),
+    )
+}
+
+/// `litewire_timestamp_plus(timestamp, interval, sign, kind)`.
+fn timestamp_plus(_: &Call, args: &[Arg]) -> Out {
+    let with_tz = args[3].text().as_deref() == Some("timestamptz");
+    let read = timestamp(&args[0], with_tz).and_then(|t| Ok(t.zip(interval(&args[1])?)));
+    with(read, |(at, by)| {
+        let by = match args[2].int() {
+            Some(-1) => match by.negate() {
+                Ok(by) => by,
+                Err(e) => return failure(e, ""),
+            },
+            _ => by,
+        };
+        match by.add_to(at) {
+            Some(moved)
+                if crate::sql::datetime_input::in_range(moved.div_euclid(USECS_PER_DAY), true) =>
+            {
+                Out::Text(datetime::format_timestamp(moved, with_tz))
+            }
+            _ => timestamp_out_of_range(),
+        }
+    })
+}
+
+/// `litewire_timestamp_minus(a, b, kind)`: `a - b`.
+fn timestamp_minus(_: &Call, args: &[Arg]) -> Out {
+    let with_tz = args[2].text().as_deref() == Some("timestamptz");
+    let read = timestamp(&args[0], with_tz).and_then(|a| Ok(a.zip(timestamp(&args[1], with_tz)?)));
+    with(read, |(a, b)| shown(Interval::between(a, b)))
+}
+
+fn two(args: &[Arg]) -> Result<Option<(Interval, Interval)>, Out> {
+    Ok(interval(&args[0])?.zip(interval(&args[1])?))
+}
+
+fn add(_: &Call, args: &[Arg]) -> Out {
+    with(two(args), |(a, b)| {
+        let b = match args[2].int() {
+            Some(-1) => b.negate(),
+            _ => Ok(b),
+        };
+        shown(b.and_then(|b| a.add(&b)))
+    })
+}
+
+fn multiply(_: &Call, args: &[Arg]) -> Out {
+    with(interval(&args[0]), |a| match float(&args[1]) {
+        Some(factor) => shown(a.multiply(factor)),
+        None => Out::Null,
+    })
+}
+
+fn divide(_: &Call, args: &[Arg]) -> Out {
+    with(interval(&args[0]), |a| match float(&args[1]) {
+        Some(0.0) => Out::Fail(
+            SqlState::parse("22012").unwrap_or(SqlState::NUMERIC_VALUE_OUT_OF_RANGE),
+            "division by zero".to_owned(),
+        ),
+        Some(divisor) => shown(a.multiply(1.0 / divisor)),
+        None => Out::Null,
+    })
+}
+
+fn negate(_: &Call, args: &[Arg]) -> Out {
+    with(interval(&args[0]), |a| shown(a.negate()))
+}
+
+fn compare(_: &Call, args: &[Arg]) -> Out {
+    with(two(args), |(a, b)| Out::Int(a.compare(&b) as i64))
+}
+
+/// What an interval sorts by: its span in microseconds (exact to 2^53, some
+/// 285 years; beyond, to the nearest representable float).
+fn sort_key(_: &Call, args: &[Arg]) -> Out {
+    with(interval(&args[0]), |a| Out::Real(a.span() as f64))
+}
+
+fn justify_days(_: &Call, args: &[Arg]) -> Out {
+    with(interval(&args[0]), |a| shown(a.justify_days()))
+}
+
+fn justify_hours(_: &Call, args: &[Arg]) -> Out {
+    with(interval(&args[0]), |a| shown(a.justify_hours()))
+}
+
+fn justify_interval(_: &Call, args: &[Arg]) -> Out {
+    with(interval(&args[0]), |a| shown(a.justify()))
+}
+
+/// `age(a, b)`: years, months and days between, on the calendar.
+fn age(_: &Call, args: &[Arg]) -> Out {
+    let read = timestamp(&args[0], true).and_then(|a| Ok(a.zip(timestamp(&args[1], true)?)));
+    with(read, |(a, b)| shown(Interval::age(a, b)))
+}
+
+/// `age(t)`: from `t` to today's midnight.
+fn age_today(_: &Call, args: &[Arg]) -> Out {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs() as f64)
+        .unwrap_or(0.0);
+    let today = datetime::timestamp_from_unix(now).map(|t| t - t.rem_euclid(USECS_PER_DAY));
+    with(timestamp(&args[0], true), |t| match today {
+        Some(today) => shown(Interval::age(today, t)),
+        None => Out::Null,
+    })
+}
+
+/// `sum(interval)`: NULL over no rows.
+#[derive(Default)]
+struct Sum(Option<Interval>);
+
+impl Accumulator for Sum {
+    fn step(&mut self, args: &[Arg]) -> Result<(), Out> {
+        if let Some(value) = interval(&args[0])? {
+            let total = self.0.unwrap_or_default();
+            self.0 = Some(total.add(&value).map_err(|e| failure(e, ""))?);
+        }
+        Ok(())
+    }
+
+    fn finish(self) -> Out {
+        self.0.map_or(Out::Null, |total| Out::Text(total.format()))
+    }
+}
+
+/// `avg(interval)`: the sum divided by the count, as `interval / float8`.
+#[derive(Default)]
+struct Average {
+    sum: Sum,
+    count: u64,
+}
+
+impl Accumulator for Average {
+    fn step(&mut self, args: &[Arg]) -> Result<(), Out> {
+        if *args.first().unwrap_or(&Arg::Null) != Arg::Null {
+            self.count += 1;
+        }
+        self.sum.step(args)
+    }
+
+    fn finish(self) -> Out {
+        match self.sum.0 {
+            Some(total) if self.count > 0 => shown(total.multiply(1.0 / self.count as f64)),
+            _ => Out::Null,
+        }
+    }
+}
+
+/// `max` (`MAX` true) or `min` of intervals, by span.
+#[derive(Default)]
+struct Extreme<const MAX: bool>(Option<Interval>);
+
+impl<const MAX: bool> Accumulator for Extreme<MAX> {
+    fn step(&mut self, args: &[Arg]) -> Result<(), Out> {
+        if let Some(value) = interval(&args[0])? {
+            let replace = self.0.is_none_or(|best| {
+                let order = value.compare(&best);
+                if MAX { order.is_gt() } else { order.is_lt() }
+            });
+            if replace {
+                self.0 = Some(value);
+            }
+        }
+        Ok(())
+    }
+
+    fn finish(self) -> Out {
+        self.0.map_or(Out::Null, |best| Out::Text(best.format()))
+    }
+}

@@ -1,0 +1,166 @@
+//! `interval` in expressions: timestamps and dates moved by an interval,
+//! the interval between two timestamps, intervals added, scaled, negated and
+//! compared (by their span, a month as 30 days, not by their text), each
+//! answered by the engine's interval functions, which do PostgreSQL's
+//! calendar arithmetic (see `sql::interval`).
+
+use sqlparser::ast::Expr;
+
+use super::build::{binary as node, call, number, string};
+use super::casts::CastContext;
+use super::errors::{Result, interval_input_error};
+use super::translator::{Translator, Typed};
+use super::types::PgType;
+use crate::sql::interval::Interval;
+
+/// The engine's name for a timestamp type.
+fn kind(ty: &PgType) -> &'static str {
+    match ty {
+        PgType::Timestamptz => "timestamptz",
+        _ => "timestamp",
+    }
+}
+
+impl Translator<'_> {
+    /// `left symbol right` where an interval takes part, or a timestamp is
+    /// subtracted from one; `None` when it is not such an operation.
+    pub(super) fn interval_arithmetic(
+        &mut self,
+        left: &Typed,
+        symbol: &str,
+        right: &Typed,
+    ) -> Result<Option<Typed>> {
+        use PgType::{Date, Interval, Timestamp, Timestamptz};
+        let moment = |t: &PgType| matches!(t, Date | Timestamp | Timestamptz);
+        // `timestamp + 'text'`: the only `+` a timestamp has takes an interval.
+        let stamp = |t: &PgType| matches!(t, Timestamp | Timestamptz);
+        if symbol == "+" && stamp(&left.ty) && right.untyped.is_some() {
+            let right = self.cast(right.clone(), &Interval, CastContext::Implicit)?;
+            return self.interval_arithmetic(left, symbol, &right);
+        }
+        if symbol == "+" && stamp(&right.ty) && left.untyped.is_some() {
+            let left = self.cast(left.clone(), &Interval, CastContext::Implicit)?;
+            return self.interval_arithmetic(&left, symbol, right);
+        }
+        let sign = |s: &str| number(if s == "-" { "-1" } else { "1" });
+        let typed = |expr: Expr, ty: PgType| Ok(Some(Typed::new(expr, ty)));
+        match (&left.ty, symbol, &right.ty) {
+            (l, "+" | "-", Interval) if moment(l) => {
+                let ty = if *l == Date { Timestamp } else { l.clone() };
+                let expr = call(
+                    "litewire_timestamp_plus",
+                    vec![
+                        left.expr.clone(),
+                        right.expr.clone(),
+                        sign(symbol),
+                        string(kind(&ty)),
+                    ],
+                );
+                typed(expr, ty)
+            }
+            (Interval, "+", r) if moment(r) => {
+                let ty = if *r == Date { Timestamp } else { r.clone() };
+                let expr = call(
+                    "litewire_timestamp_plus",
+                    vec![
+                        right.expr.clone(),
+                        left.expr.clone(),
+                        sign("+"),
+                        string(kind(&ty)),
+                    ],
+                );
+                typed(expr, ty)
+            }
+            (Timestamp | Timestamptz, "-", Timestamp | Timestamptz) => {
+                let ty = match (&left.ty, &right.ty) {
+                    (Timestamp, Timestamp) => Timestamp,
+                    _ => Timestamptz,
+                };
+                let expr = call(
+                    "litewire_timestamp_minus",
+                    vec![left.expr.clone(), right.expr.clone(), string(kind(&ty))],
+                );
+                typed(expr, Interval)
+            }
+            (Interval, "+" | "-", Interval) => typed(
+                call(
+                    "litewire_interval_add",
+                    vec![left.expr.clone(), right.expr.clone(), sign(symbol)],
+                ),
+                Interval,
+            ),
+            (Interval, "*" | "/", _) if right.ty.is_numeric() || right.untyped.is_some() => {
+                let factor = self.cast(right.clone(), &PgType::Float8, CastContext::Implicit)?;
+                let function = if symbol == "*" {
+                    "litewire_interval_mul"
+                } else {
+                    "litewire_interval_div"
+                };
+                typed(
+                    call(function, vec![left.expr.clone(), factor.expr]),
+                    Interval,
+                )
+            }
+            (_, "*", Interval) if left.ty.is_numeric() || left.untyped.is_some() => {
+                let factor = self.cast(left.clone(), &PgType::Float8, CastContext::Implicit)?;
+                typed(
+                    call(
+                        "litewire_interval_mul",
+                        vec![right.expr.clone(), factor.expr],
+                    ),
+                    Interval,
+                )
+            }
+            _ => Ok(None),
+        }
+    }
+
+    /// `-interval`.
+    pub(super) fn interval_negation(&self, operand: Typed) -> Typed {
+        Typed::new(
+            call("litewire_interval_neg", vec![operand.expr]),
+            PgType::Interval,
+        )
+    }
+
+    /// A comparison of two intervals, by their spans.
+    pub(super) fn interval_comparison(
+        &self,
+        left: Typed,
+        op: &sqlparser::ast::BinaryOperator,
+        right: Typed,
+    ) -> Typed {
+        let order = call("litewire_interval_cmp", vec![left.expr, right.expr]);
+        Typed::new(node(order, op.clone(), number("0")), PgType::Bool)
+    }
+}
+
+/// An interval literal in the form it is stored in.
+pub(super) fn interval_literal(text: &str) -> Result<Expr> {
+    Interval::parse(text)
+        .map(|interval| string(&interval.format()))
+        .map_err(|error| interval_input_error(text, error))
+}
+
+impl Translator<'_> {
+    /// `INTERVAL 'text' [field]`: a bare number counts the field's units.
+    pub(super) fn interval_expression(
+        &mut self,
+        interval: &sqlparser::ast::Interval,
+    ) -> Result<Typed> {
+        let text = match interval.value.as_ref() {
+            Expr::Value(value) => match &value.value {
+                sqlparser::ast::Value::SingleQuotedString(text) => text.clone(),
+                other => other.to_string(),
+            },
+            _ => return Err(super::errors::syntax("INTERVAL".to_owned())),
+        };
+        let text = match &interval.leading_field {
+            Some(field) if text.trim().parse::<f64>().is_ok() => {
+                format!("{text} {}", field.to_string().to_ascii_lowercase())
+            }
+            _ => text,
+        };
+        Ok(Typed::new(interval_literal(&text)?, PgType::Interval).named("interval", 1))
+    }
+}
