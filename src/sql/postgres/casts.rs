@@ -14,13 +14,14 @@ use sqlparser::ast::{DataType, Expr};
 
 use super::build::{boolean, call, null, number, string};
 use super::errors::{
-    Result, cannot_cast, datatype_mismatch, datetime_input_error, invalid_input, invalid_parameter,
-    out_of_range,
+    Result, cannot_cast, datatype_mismatch, datetime_input_error, interval_input_error,
+    invalid_input, invalid_parameter, out_of_range,
 };
 use super::translator::{Translator, Typed, Untyped};
 use super::types::{Category, Modifier, PgType};
 use crate::sql::datetime;
 use crate::sql::datetime_input::{DateOrder, InputError, Target, in_range, stored};
+use crate::sql::interval::Interval;
 
 /// How a value becomes another type.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -307,7 +308,10 @@ pub(super) fn literal(text: &str, target: &PgType) -> Result<Typed> {
         PgType::Date | PgType::Time | PgType::Timestamp | PgType::Timestamptz => {
             date_time_literal(text, target)?
         }
-        PgType::Interval => super::intervals::interval_literal(text)?,
+        PgType::Interval => match Interval::parse(text) {
+            Ok(interval) => string(&interval.format()),
+            Err(error) => return Err(interval_input_error(text, error)),
+        },
         // uuids, JSON, ...: stored as the text they are written as.
         _ => string(text),
     };

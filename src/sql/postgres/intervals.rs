@@ -8,10 +8,9 @@ use sqlparser::ast::Expr;
 
 use super::build::{binary as node, call, number, string};
 use super::casts::CastContext;
-use super::errors::{Result, interval_input_error};
+use super::errors::Result;
 use super::translator::{Translator, Typed};
 use super::types::PgType;
-use crate::sql::interval::Interval;
 
 /// The engine's name for a timestamp type.
 fn kind(ty: &PgType) -> &'static str {
@@ -135,13 +134,6 @@ impl Translator<'_> {
     }
 }
 
-/// An interval literal in the form it is stored in.
-pub(super) fn interval_literal(text: &str) -> Result<Expr> {
-    Interval::parse(text)
-        .map(|interval| string(&interval.format()))
-        .map_err(|error| interval_input_error(text, error))
-}
-
 impl Translator<'_> {
     /// `INTERVAL 'text' [field]`: a bare number counts the field's units.
     pub(super) fn interval_expression(
@@ -161,6 +153,6 @@ impl Translator<'_> {
             }
             _ => text,
         };
-        Ok(Typed::new(interval_literal(&text)?, PgType::Interval).named("interval", 1))
+        Ok(super::casts::literal(&text, &PgType::Interval)?.named("interval", 1))
     }
 }
