@@ -9,10 +9,9 @@
 //! `float8`. Fields are read by PostgreSQL's rules: an unknown one is 22023, a
 //! known one the type does not have 0A000.
 
-use std::fmt::Write as _;
-
 use super::call::{Arg, Call, Out};
 use super::definition::{Args, Function, Volatility};
+use super::division::{division_scale, quotient};
 use crate::error::SqlState;
 use crate::sql::datetime::{
     self, DATE_INFINITY, DATE_MINUS_INFINITY, TIMESTAMP_INFINITY, TIMESTAMP_MINUS_INFINITY,
@@ -227,69 +226,6 @@ enum Value {
 /// `n` counted in units of `10^-scale`, as a decimal with `scale` digits.
 fn scaled(n: i64, scale: u32) -> Value {
     Value::Decimal(quotient(i128::from(n), 10i128.pow(scale), scale))
-}
-
-/// `n / d` to `scale` digits, rounded half away from zero, by long division.
-fn quotient(n: i128, d: i128, scale: u32) -> String {
-    let negative = (n < 0) != (d < 0) && n != 0;
-    let (n, d) = (n.unsigned_abs(), d.unsigned_abs());
-    let mut digits = Vec::with_capacity(scale as usize + 1);
-    let mut remainder = n % d;
-    for _ in 0..=scale {
-        remainder *= 10;
-        digits.push((remainder / d) as u8);
-        remainder %= d;
-    }
-    let mut whole = n / d;
-    // The extra digit rounds.
-    if digits.pop().is_some_and(|last| last >= 5) {
-        let mut i = digits.len();
-        loop {
-            if i == 0 {
-                whole += 1;
-                break;
-            }
-            i -= 1;
-            if digits[i] == 9 {
-                digits[i] = 0;
-            } else {
-                digits[i] += 1;
-                break;
-            }
-        }
-    }
-    let mut text = String::new();
-    if negative {
-        text.push('-');
-    }
-    let _ = write!(text, "{whole}");
-    if scale > 0 {
-        text.push('.');
-        text.extend(digits.iter().map(|d| char::from(b'0' + d)));
-    }
-    text
-}
-
-/// The digits PostgreSQL's numeric division keeps for `n / d` (its
-/// `select_div_scale`: 16 significant digits at least, by base-10000 weights).
-fn division_scale(n: u128, d: u128) -> u32 {
-    let weight_and_first = |mut v: u128| {
-        let mut weight = 0i64;
-        if v == 0 {
-            return (0, 0);
-        }
-        while v >= 10_000 {
-            v /= 10_000;
-            weight += 1;
-        }
-        (weight, v)
-    };
-    let ((w1, f1), (w2, f2)) = (weight_and_first(n), weight_and_first(d));
-    let mut weight = w1 - w2;
-    if f1 <= f2 {
-        weight -= 1;
-    }
-    (16 - weight * 4).clamp(0, 1000) as u32
 }
 
 /// The ISO 8601 (year, week) of a date.

@@ -21,6 +21,7 @@ mod context;
 mod conversions;
 mod datetime;
 mod definition;
+mod division;
 mod encoding;
 mod format;
 mod intervals;

@@ -15,6 +15,7 @@ use std::marker::PhantomData;
 use super::aggregate::{Accumulator, callbacks};
 use super::call::{Arg, Call, Out};
 use super::definition::{Args, Body, Function, Volatility};
+use super::division::{division_scale, quotient};
 use crate::error::SqlState;
 
 /// The aggregate `name` over `args`, computed by `A`.
@@ -55,6 +56,22 @@ pub(super) const FUNCTIONS: &[Function] = &[
     aggregate::<Pairs<CovarPop>>("covar_pop", PAIR, "float8"),
     aggregate::<Pairs<CovarSamp>>("covar_samp", PAIR, "float8"),
     aggregate::<Pairs<Corr>>("corr", PAIR, "float8"),
+    Function {
+        listed: false,
+        ..aggregate::<FloatSum>("litewire_float_sum", ONE, "float8")
+    },
+    Function {
+        listed: false,
+        ..aggregate::<Spread<Mean>>("litewire_float_avg", ONE, "float8")
+    },
+    Function {
+        listed: false,
+        ..aggregate::<Float4Sum>("litewire_float4_sum", &["float4"], "float4")
+    },
+    Function {
+        listed: false,
+        ..aggregate::<IntegerMean>("litewire_int_avg", &["int8"], "numeric")
+    },
     Function::helper(
         "litewire_float4_value",
         Args::Fixed(&["float4"]),
@@ -171,6 +188,99 @@ impl<F: SpreadFinal> Accumulator for Spread<F> {
 
     fn finish(self) -> Out {
         real(F::value(&self.moments))
+    }
+}
+
+/// `sum(float8)` as PostgreSQL adds: left to right, in plain float8 (not
+/// SQLite's compensated sum, whose last digits differ), NaN and infinities
+/// as values, and finite inputs that overflow an error.
+#[derive(Default)]
+struct FloatSum(Option<f64>);
+
+impl Accumulator for FloatSum {
+    fn step(&mut self, args: &[Arg]) -> Result<(), Out> {
+        if let Some(x) = number(&args[0])? {
+            let total = self.0.map_or(x, |sum| sum + x);
+            if total.is_infinite() && self.0.is_some_and(f64::is_finite) && x.is_finite() {
+                return Err(overflow());
+            }
+            self.0 = Some(total);
+        }
+        Ok(())
+    }
+
+    fn finish(self) -> Out {
+        real(self.0)
+    }
+}
+
+/// `sum(real)`: in float4 arithmetic, as PostgreSQL adds reals.
+#[derive(Default)]
+struct Float4Sum(Option<f32>);
+
+impl Accumulator for Float4Sum {
+    fn step(&mut self, args: &[Arg]) -> Result<(), Out> {
+        if let Some(x) = number(&args[0])? {
+            let x = x as f32;
+            let total = self.0.map_or(x, |sum| sum + x);
+            if total.is_infinite() && self.0.is_some_and(f32::is_finite) && x.is_finite() {
+                return Err(overflow());
+            }
+            self.0 = Some(total);
+        }
+        Ok(())
+    }
+
+    fn finish(self) -> Out {
+        real(self.0.map(f64::from))
+    }
+}
+
+/// `avg` of integers: their exact sum divided by their count as PostgreSQL's
+/// numeric division divides (`1.5000000000000000`).
+#[derive(Default)]
+struct IntegerMean {
+    sum: i128,
+    count: i128,
+}
+
+impl Accumulator for IntegerMean {
+    fn step(&mut self, args: &[Arg]) -> Result<(), Out> {
+        match &args[0] {
+            Arg::Null => {}
+            Arg::Int(i) => {
+                self.sum += i128::from(*i);
+                self.count += 1;
+            }
+            other => {
+                let value = other.int().ok_or_else(|| {
+                    Out::Fail(
+                        SqlState::DATATYPE_MISMATCH,
+                        "avg takes integers here".to_owned(),
+                    )
+                })?;
+                self.sum += i128::from(value);
+                self.count += 1;
+            }
+        }
+        Ok(())
+    }
+
+    fn finish(self) -> Out {
+        if self.count == 0 {
+            return Out::Null;
+        }
+        let scale = division_scale(self.sum.unsigned_abs(), self.count.unsigned_abs());
+        Out::Text(quotient(self.sum, self.count, scale))
+    }
+}
+
+/// `avg(float8)`: Sx / N of the moments PostgreSQL keeps.
+struct Mean;
+
+impl SpreadFinal for Mean {
+    fn value(m: &Moments) -> Option<f64> {
+        (m.n > 0.0).then(|| m.sx / m.n)
     }
 }
 

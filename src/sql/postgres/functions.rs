@@ -158,6 +158,11 @@ fn lookup(name: &str) -> Option<Known> {
     })
 }
 
+/// Whether the first argument is of type `ty`.
+fn first_is(args: &[Typed], ty: &PgType) -> bool {
+    args.first().is_some_and(|a| a.ty == *ty)
+}
+
 /// The functions that aggregate rows (outside a window).
 pub(super) fn is_aggregate(name: &str) -> bool {
     matches!(
@@ -294,11 +299,28 @@ impl Translator<'_> {
             }
             None => PgType::Opaque,
         };
+        // `avg(real)` reads each value widened, as PostgreSQL does.
+        if name == "avg" && plain && function.over.is_none() && first_is(&args, &PgType::Float4) {
+            let value = args[0].expr.clone();
+            args[0].expr = super::build::call("litewire_float4_value", vec![value]);
+        }
         let engine = match (name.as_str(), &ty) {
             // Half to even, where SQLite's rounds half away from zero.
             ("round", PgType::Float8) if args.len() == 1 => Some("litewire_rint"),
             // `log(base, x)`; `log(x)` is base 10.
             ("log", _) if args.len() == 2 => Some("litewire_log"),
+            // Floats add as PostgreSQL adds them (SQLite's sum compensates),
+            // integers average to its numeric division's digits; in a window,
+            // SQLite's own.
+            _ if function.over.is_some() => known.as_ref().and_then(|k| k.engine),
+            ("sum", PgType::Float8) if first_is(&args, &PgType::Float8) => {
+                Some("litewire_float_sum")
+            }
+            ("sum", PgType::Float4) => Some("litewire_float4_sum"),
+            ("avg", PgType::Float8) => Some("litewire_float_avg"),
+            ("avg", PgType::Numeric) if args.first().is_some_and(|a| a.ty.is_integer()) => {
+                Some("litewire_int_avg")
+            }
             // Intervals add and compare by their parts, not their text.
             ("sum" | "avg" | "min" | "max", PgType::Interval) => match name.as_str() {
                 "sum" => Some("litewire_interval_sum"),
