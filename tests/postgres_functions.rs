@@ -18,6 +18,7 @@ against_litewire_and_postgres!(
     date_time_functions,
     date_time_input_follows_date_style,
     intervals,
+    ordered_set_aggregates,
 );
 
 /// One case: a statement and its answer, rows joined by `\n`, columns by `|`,
@@ -502,6 +503,26 @@ async fn intervals(target: &Target) {
             ("SELECT timestamp '2024-01-01' + '1 day'", "2024-01-02 00:00:00"),
             ("SELECT i FROM iv ORDER BY i DESC", "NULL\n1 mon\n25:00:00\n1 day\n-02:00:00"),
             ("SELECT i * 2 AS twice FROM iv ORDER BY i * 2 NULLS FIRST", "NULL\n-04:00:00\n2 days\n50:00:00\n2 mons"),
+        ],
+    )
+    .await;
+}
+
+/// `WITHIN GROUP`: percentiles (continuous and discrete) and `mode`.
+async fn ordered_set_aggregates(target: &Target) {
+    let client = target.connect().await;
+    check(
+        &client,
+        "DROP TABLE IF EXISTS pt; CREATE TABLE pt (x float8, t text, g int); \
+         INSERT INTO pt VALUES (1, 'b', 1), (2, 'a', 1), (3, 'b', 1), (4, 'c', 2), (NULL, NULL, 2), (10, 'a', 2)",
+        &[
+            ("SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY x), percentile_disc(0.5) WITHIN GROUP (ORDER BY x), mode() WITHIN GROUP (ORDER BY t) FROM pt", "3|3|a"),
+            ("SELECT g, percentile_cont(0.25) WITHIN GROUP (ORDER BY x), percentile_disc(0.9) WITHIN GROUP (ORDER BY t DESC) FROM pt GROUP BY g ORDER BY g", "1|1.5|a\n2|5.5|a"),
+            ("SELECT percentile_cont(0) WITHIN GROUP (ORDER BY x), percentile_cont(1) WITHIN GROUP (ORDER BY x DESC) FROM pt", "1|1"),
+            ("SELECT percentile_cont(1.5) WITHIN GROUP (ORDER BY x) FROM pt", "ERROR 22003"),
+            ("SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY x) FROM pt WHERE false", "NULL"),
+            ("SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY t) FROM pt", "ERROR 42883"),
+            ("SELECT mode() WITHIN GROUP (ORDER BY g) FILTER (WHERE x > 1), pg_typeof(mode() WITHIN GROUP (ORDER BY g))::text FROM pt", "1|integer"),
         ],
     )
     .await;

@@ -2,6 +2,7 @@
 //!
 //! One file per family (settings, sequences, catalog, arrays, strings,
 //! regular expressions, digests and encodings, dates and times, intervals,
+//! ordered-set aggregates,
 //! `format` and quoting, uuid, statistics aggregates, and the arithmetic, math, comparisons,
 //! conversions, type modifiers and scalar subqueries of the PostgreSQL port's
 //! translation), each a list of definitions with PostgreSQL's argument and result types and
@@ -28,6 +29,7 @@ mod intervals;
 mod locks;
 mod math;
 mod modifiers;
+mod ordered_sets;
 mod regexps;
 mod registry;
 mod sequences;

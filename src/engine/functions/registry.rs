@@ -13,13 +13,14 @@ use super::context::{FunctionContext, ServerShared};
 use super::definition::{Args, Body, Function, Volatility};
 use super::{
     arithmetic, arrays, catalog, comparisons, conversions, datetime, encoding, format, intervals,
-    locks, math, modifiers, regexps, sequences, settings, statistics, strings, subqueries, uuid,
+    locks, math, modifiers, ordered_sets, regexps, sequences, settings, statistics, strings,
+    subqueries, uuid,
 };
 use crate::engine::catalog::types::type_oid;
 use crate::sql::quote::literal;
 
 /// Every family's functions.
-fn families() -> [&'static [Function]; 19] {
+fn families() -> [&'static [Function]; 20] {
     [
         settings::FUNCTIONS,
         arithmetic::FUNCTIONS,
@@ -37,6 +38,7 @@ fn families() -> [&'static [Function]; 19] {
         datetime::FUNCTIONS,
         intervals::FUNCTIONS,
         statistics::FUNCTIONS,
+        ordered_sets::FUNCTIONS,
         format::FUNCTIONS,
         subqueries::FUNCTIONS,
         uuid::FUNCTIONS,

@@ -199,6 +199,9 @@ pub(super) fn is_aggregate(name: &str) -> bool {
             | "regr_r2"
             | "regr_slope"
             | "regr_intercept"
+            | "percentile_cont"
+            | "percentile_disc"
+            | "mode"
             | "group_concat"
             | "total"
     )
@@ -257,6 +260,9 @@ impl Translator<'_> {
                 FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => args.push(self.expr(e, scope)?),
                 _ => plain = false,
             }
+        }
+        if !function.within_group.is_empty() && plain {
+            return self.ordered_set(function, &name, args, scope);
         }
         if name == "mod" && plain && args.len() == 2 && function.over.is_none() {
             let right = args.pop();

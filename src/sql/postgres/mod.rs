@@ -18,6 +18,7 @@ mod grouping;
 mod intervals;
 mod names;
 mod operators;
+mod ordered_sets;
 mod ordering;
 mod queries;
 mod scope;
