@@ -29,6 +29,12 @@ pub(super) const FUNCTIONS: &[Function] = &[
         IMMUTABLE,
         tilde,
     ),
+    Function::helper(
+        "litewire_similar",
+        super::definition::Args::Fixed(&["text", "text", "text"]),
+        IMMUTABLE,
+        similar,
+    ),
     Function::pg(
         "regexp_replace",
         &["text", "text", "text"],
@@ -429,6 +435,73 @@ fn tilde(_: &Call, args: &[Arg]) -> Out {
         Ok(re) => Out::Int(i64::from(re.is_match(&text))),
         Err(out) => out,
     }
+}
+
+/// `value SIMILAR TO pattern ESCAPE escape`: the SQL pattern made a
+/// regular expression as PostgreSQL makes it, matched against the whole value.
+fn similar(_: &Call, args: &[Arg]) -> Out {
+    let (Some(text), Some(pattern), Some(escape)) =
+        (args[0].text(), args[1].text(), args[2].text())
+    else {
+        return Out::Null;
+    };
+    let mut escapes = escape.chars();
+    let escape = match (escapes.next(), escapes.next()) {
+        (escape, None) => escape,
+        _ => {
+            return Out::Fail(
+                SqlState::parse("22025").unwrap_or(SqlState::INVALID_PARAMETER_VALUE),
+                "invalid escape string".into(),
+            );
+        }
+    };
+    match compile(&similar_to_regex(&pattern, escape), Flags::DEFAULT) {
+        Ok(re) => Out::Int(i64::from(re.is_match(&text))),
+        Err(out) => out,
+    }
+}
+
+/// A `SIMILAR TO` pattern as a regular expression: `%` any text, `_` any
+/// character, groups not capturing, the escape making the next character
+/// literal, anchored at both ends.
+fn similar_to_regex(pattern: &str, escape: Option<char>) -> String {
+    let mut out = String::from("^(?:");
+    let (mut after_escape, mut in_class) = (false, false);
+    for c in pattern.chars() {
+        if after_escape {
+            // `"` after the escape marks what `SUBSTRING ... SIMILAR` returns;
+            // for a match it is a plain boundary.
+            if c != '"' || in_class {
+                out.push_str(&regex::escape(&c.to_string()));
+            }
+            after_escape = false;
+        } else if Some(c) == escape {
+            after_escape = true;
+        } else if in_class {
+            if c == '\\' {
+                out.push('\\');
+            }
+            out.push(c);
+            in_class = c != ']';
+        } else {
+            match c {
+                '[' => {
+                    out.push('[');
+                    in_class = true;
+                }
+                '%' => out.push_str(".*"),
+                '_' => out.push('.'),
+                '(' => out.push_str("(?:"),
+                '\\' | '.' | '^' | '$' => {
+                    out.push('\\');
+                    out.push(c);
+                }
+                c => out.push(c),
+            }
+        }
+    }
+    out.push_str(")$");
+    out
 }
 
 /// `regexp_like(text, pattern [, flags])`.

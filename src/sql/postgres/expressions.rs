@@ -88,6 +88,20 @@ impl Translator<'_> {
                 };
                 self.like(value, pattern, escape, insensitive, *negated)
             }
+            Expr::SimilarTo {
+                negated,
+                expr: value,
+                pattern,
+                escape_char,
+            } => {
+                let value = self.expr(value, scope)?;
+                let pattern = self.expr(pattern, scope)?;
+                let escape = match escape_char {
+                    Some(escape) => Some(self.expr(escape, scope)?),
+                    None => None,
+                };
+                self.similar(value, pattern, escape, *negated)
+            }
             Expr::IsNull(operand) | Expr::IsNotNull(operand) => {
                 let operand = self.expr(operand, scope)?;
                 let expr = match expr {

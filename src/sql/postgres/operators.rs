@@ -187,16 +187,43 @@ impl Translator<'_> {
             (true, false) => "~~*",
             (true, true) => "!~~*",
         };
+        let function = if insensitive {
+            "litewire_ilike"
+        } else {
+            "litewire_like"
+        };
+        self.pattern_match(function, symbol, value, pattern, escape, negated)
+    }
+
+    /// `value SIMILAR TO pattern [ESCAPE e]`: PostgreSQL's SQL regular
+    /// expressions, by the engine's `litewire_similar`.
+    pub(super) fn similar(
+        &mut self,
+        value: Typed,
+        pattern: Typed,
+        escape: Option<Typed>,
+        negated: bool,
+    ) -> Result<Typed> {
+        let symbol = if negated { "!~" } else { "~" };
+        self.pattern_match("litewire_similar", symbol, value, pattern, escape, negated)
+    }
+
+    /// A text operand matched against a pattern by the engine's `function`
+    /// (`\` the escape unless one is given).
+    fn pattern_match(
+        &mut self,
+        function: &str,
+        symbol: &str,
+        value: Typed,
+        pattern: Typed,
+        escape: Option<Typed>,
+        negated: bool,
+    ) -> Result<Typed> {
         let value = self.text_operand(value, symbol)?;
         let pattern = self.text_operand(pattern, symbol)?;
         let escape = match escape {
             Some(escape) => self.text_operand(escape, symbol)?.expr,
             None => string("\\"),
-        };
-        let function = if insensitive {
-            "litewire_ilike"
-        } else {
-            "litewire_like"
         };
         let matched = call(function, vec![value.expr, pattern.expr, escape]);
         let expr = match negated {
