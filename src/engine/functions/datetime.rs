@@ -18,6 +18,7 @@ use crate::sql::datetime::{
     USECS_PER_DAY, USECS_PER_SEC,
 };
 use crate::sql::datetime_input::{DateOrder, InputError, Target, stored};
+use crate::sql::interval::Interval;
 
 const IMMUTABLE: Volatility = Volatility::Immutable;
 
@@ -349,36 +350,88 @@ fn arguments(args: &[Arg]) -> Result<Option<(String, Moment, Kind)>, Out> {
     Ok(Some((field, read(&value, kind)?, kind)))
 }
 
+/// The field of the value a call names (an interval's or a moment's);
+/// `None` when the value is NULL.
+fn requested(args: &[Arg]) -> Result<Option<Value>, Out> {
+    if args[2].text().as_deref() == Some("interval") {
+        let (Some(field), Some(text)) = (args[0].text(), args[1].text()) else {
+            return Ok(None);
+        };
+        let interval = Interval::parse(&text).map_err(|_| {
+            Out::Fail(
+                SqlState::parse("22007").unwrap_or(SqlState::INVALID_TEXT_REPRESENTATION),
+                format!("invalid input syntax for type interval: \"{text}\""),
+            )
+        })?;
+        return interval_field(&field, &interval).map(Some);
+    }
+    match arguments(args)? {
+        Some((field, moment, kind)) => field_value(&field, moment, kind).map(Some),
+        None => Ok(None),
+    }
+}
+
+/// A field of an interval, as PostgreSQL splits one: years and months from
+/// the months, hours (any number of them) down to microseconds from the time.
+fn interval_field(field: &str, interval: &Interval) -> Result<Value, Out> {
+    let shown = "interval";
+    let Some(unit) = unit(field) else {
+        return Err(Out::Fail(
+            SqlState::INVALID_PARAMETER_VALUE,
+            format!("unit \"{field}\" not recognized for type {shown}"),
+        ));
+    };
+    let months = i64::from(interval.months);
+    let (years, month) = (months / 12, months % 12);
+    let time = interval.usecs;
+    let second_usecs = time % (60 * USECS_PER_SEC);
+    Ok(match unit {
+        "microseconds" => Value::Integer(second_usecs),
+        "milliseconds" => scaled(second_usecs, 3),
+        "second" => scaled(second_usecs, 6),
+        "minute" => Value::Integer(time / (60 * USECS_PER_SEC) % 60),
+        "hour" => Value::Integer(time / (3600 * USECS_PER_SEC)),
+        "day" => Value::Integer(i64::from(interval.days)),
+        "month" => Value::Integer(month),
+        "quarter" => Value::Integer(month / 3 + 1),
+        "year" => Value::Integer(years),
+        "decade" => Value::Integer(years / 10),
+        "century" => Value::Integer(years / 100),
+        "millennium" => Value::Integer(years / 1000),
+        // A year as 365.25 days, a month as 30.
+        "epoch" => {
+            let quarter_days = 1461 * years + 120 * month + 4 * i64::from(interval.days);
+            scaled(quarter_days * (86_400 / 4) * USECS_PER_SEC + time, 6)
+        }
+        _ => {
+            return Err(Out::Fail(
+                SqlState::FEATURE_NOT_SUPPORTED,
+                format!("unit \"{field}\" not supported for type {shown}"),
+            ));
+        }
+    })
+}
+
 /// `EXTRACT(field FROM value)`: a `numeric`.
 fn extract(_: &Call, args: &[Arg]) -> Out {
-    let (field, moment, kind) = match arguments(args) {
-        Ok(Some(parts)) => parts,
-        Ok(None) => return Out::Null,
-        Err(out) => return out,
-    };
-    match field_value(&field, moment, kind) {
-        Ok(Value::Integer(i)) => Out::Int(i),
-        Ok(Value::Decimal(digits)) => Out::Text(digits),
-        Ok(Value::Infinite { negative }) => {
+    match requested(args) {
+        Ok(Some(Value::Integer(i))) => Out::Int(i),
+        Ok(Some(Value::Decimal(digits))) => Out::Text(digits),
+        Ok(Some(Value::Infinite { negative })) => {
             Out::Text(if negative { "-Infinity" } else { "Infinity" }.to_owned())
         }
-        Ok(Value::Null) => Out::Null,
+        Ok(Some(Value::Null) | None) => Out::Null,
         Err(out) => out,
     }
 }
 
 /// `date_part(field, value)`: the same as a `float8`.
 fn date_part(_: &Call, args: &[Arg]) -> Out {
-    let (field, moment, kind) = match arguments(args) {
-        Ok(Some(parts)) => parts,
-        Ok(None) => return Out::Null,
-        Err(out) => return out,
-    };
-    match field_value(&field, moment, kind) {
-        Ok(Value::Null) => Out::Null,
-        Ok(Value::Integer(i)) => Out::Real(i as f64),
-        Ok(Value::Decimal(digits)) => Out::Real(digits.parse().unwrap_or(f64::NAN)),
-        Ok(Value::Infinite { negative }) => Out::Real(match negative {
+    match requested(args) {
+        Ok(Some(Value::Null) | None) => Out::Null,
+        Ok(Some(Value::Integer(i))) => Out::Real(i as f64),
+        Ok(Some(Value::Decimal(digits))) => Out::Real(digits.parse().unwrap_or(f64::NAN)),
+        Ok(Some(Value::Infinite { negative })) => Out::Real(match negative {
             true => f64::NEG_INFINITY,
             false => f64::INFINITY,
         }),

@@ -18,6 +18,7 @@ fn kind(ty: &PgType) -> Option<&'static str> {
         PgType::Time => "time",
         PgType::Timestamp => "timestamp",
         PgType::Timestamptz => "timestamptz",
+        PgType::Interval => "interval",
         // A value of a type the translation does not know: its text decides.
         PgType::Opaque => "timestamp",
         _ => return None,
@@ -72,6 +73,9 @@ impl Translator<'_> {
         let value_kind = self.date_time_kind(value, name, field_type)?;
         let ty = match (name, value_kind) {
             ("date_part", _) => PgType::Float8,
+            ("date_trunc", "interval") => {
+                return Err(undefined_function(name, &[PgType::Text, PgType::Interval]));
+            }
             (_, "timestamp") => PgType::Timestamp,
             _ => PgType::Timestamptz,
         };
