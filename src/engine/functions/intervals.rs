@@ -54,6 +54,7 @@ pub(super) const FUNCTIONS: &[Function] = &[
     helper("litewire_interval_neg", &["interval"], negate),
     helper("litewire_interval_cmp", &["interval", "interval"], compare),
     helper("litewire_interval_key", &["interval"], sort_key),
+    helper("litewire_interval_step", &["interval"], series_step),
     Function::pg(
         "justify_days",
         &["interval"],
@@ -237,6 +238,17 @@ fn negate(_: &Call, args: &[Arg]) -> Out {
 
 fn compare(_: &Call, args: &[Arg]) -> Out {
     with(two(args), |(a, b)| Out::Int(a.compare(&b) as i64))
+}
+
+/// A `generate_series` step: any interval but a zero one (22023).
+fn series_step(_: &Call, args: &[Arg]) -> Out {
+    with(interval(&args[0]), |step| match step.span() {
+        0 => Out::Fail(
+            SqlState::INVALID_PARAMETER_VALUE,
+            "step size cannot equal zero".to_owned(),
+        ),
+        _ => Out::Text(step.format()),
+    })
 }
 
 /// What an interval sorts by: its span in microseconds (exact to 2^53, some

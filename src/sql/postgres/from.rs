@@ -211,6 +211,9 @@ impl Translator<'_> {
                     alias: None,
                 })
             }
+            TableFactor::Table { .. } if let Some(series) = self.series(factor, scope)? => {
+                Ok(series)
+            }
             TableFactor::Table { name, alias, .. } | TableFactor::Function { name, alias, .. } => {
                 // A set-returning function: its columns are SQLite's to know.
                 let item_name = alias.as_ref().map_or_else(

@@ -22,6 +22,7 @@ mod ordered_sets;
 mod ordering;
 mod queries;
 mod scope;
+mod series;
 mod subqueries;
 mod translator;
 mod types;
