@@ -2,7 +2,7 @@
 //!
 //! One file per family (settings, sequences, catalog, arrays, strings,
 //! regular expressions, digests and encodings, dates and times, intervals,
-//! ordered-set aggregates,
+//! ordered-set aggregates, `to_char`,
 //! `format` and quoting, uuid, statistics aggregates, and the arithmetic, math, comparisons,
 //! conversions, type modifiers and scalar subqueries of the PostgreSQL port's
 //! translation), each a list of definitions with PostgreSQL's argument and result types and
@@ -25,6 +25,7 @@ mod definition;
 mod division;
 mod encoding;
 mod format;
+mod formatting;
 mod intervals;
 mod locks;
 mod math;

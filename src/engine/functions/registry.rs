@@ -12,15 +12,15 @@ use super::call::{Registered, call_scalar, release};
 use super::context::{FunctionContext, ServerShared};
 use super::definition::{Args, Body, Function, Volatility};
 use super::{
-    arithmetic, arrays, catalog, comparisons, conversions, datetime, encoding, format, intervals,
-    locks, math, modifiers, ordered_sets, regexps, sequences, settings, statistics, strings,
-    subqueries, uuid,
+    arithmetic, arrays, catalog, comparisons, conversions, datetime, encoding, format, formatting,
+    intervals, locks, math, modifiers, ordered_sets, regexps, sequences, settings, statistics,
+    strings, subqueries, uuid,
 };
 use crate::engine::catalog::types::type_oid;
 use crate::sql::quote::literal;
 
 /// Every family's functions.
-fn families() -> [&'static [Function]; 20] {
+fn families() -> [&'static [Function]; 21] {
     [
         settings::FUNCTIONS,
         arithmetic::FUNCTIONS,
@@ -37,6 +37,7 @@ fn families() -> [&'static [Function]; 20] {
         encoding::FUNCTIONS,
         datetime::FUNCTIONS,
         intervals::FUNCTIONS,
+        formatting::FUNCTIONS,
         statistics::FUNCTIONS,
         ordered_sets::FUNCTIONS,
         format::FUNCTIONS,

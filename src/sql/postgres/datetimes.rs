@@ -60,6 +60,7 @@ impl Translator<'_> {
         let engine = match name {
             "date_part" => "litewire_date_part",
             "date_trunc" => "litewire_date_trunc",
+            "to_char" => return self.formatted(args),
             _ => return Ok(None),
         };
         let [field, value] = args else {
@@ -88,6 +89,31 @@ impl Translator<'_> {
                 ty,
             )
             .named(name.to_owned(), 2),
+        ))
+    }
+
+    /// `to_char(value, format)` of a date, timestamp or timestamptz; `None`
+    /// for other values (numbers: not translated).
+    fn formatted(&mut self, args: &[Typed]) -> Result<Option<Typed>> {
+        let [value, format] = args else {
+            return Ok(None);
+        };
+        let kind = match value.ty {
+            PgType::Date => "date",
+            PgType::Timestamp => "timestamp",
+            PgType::Timestamptz => "timestamptz",
+            _ => return Ok(None),
+        };
+        let format = self.text_argument(format.clone(), "to_char")?;
+        Ok(Some(
+            Typed::new(
+                call(
+                    "litewire_to_char",
+                    vec![value.expr.clone(), format.expr, string(kind)],
+                ),
+                PgType::Text,
+            )
+            .named("to_char", 2),
         ))
     }
 
