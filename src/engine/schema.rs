@@ -86,7 +86,7 @@ async fn read_columns(conn: &mut SqliteConnection, name: &str) -> Result<Vec<Rel
     // ones (which are columns like any other to a query).
     let rows = sqlx::query(
         "SELECT name, type, \"notnull\", pk, hidden, \
-         (SELECT count(*) FROM pragma_table_info(?1) WHERE pk > 0) \
+         (SELECT count(*) FROM pragma_table_info(?1) WHERE pk > 0), dflt_value \
          FROM pragma_table_xinfo(?1) WHERE hidden <> 1 ORDER BY cid",
     )
     .bind(name)
@@ -108,6 +108,7 @@ async fn read_columns(conn: &mut SqliteConnection, name: &str) -> Result<Vec<Rel
                 not_null: row.try_get::<i64, _>(2)? != 0 || rowid,
                 generated: row.try_get::<i64, _>(4)? != 0,
                 primary_key: primary_key > 0,
+                default: row.try_get(6)?,
             })
         })
         .collect()

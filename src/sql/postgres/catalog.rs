@@ -36,6 +36,8 @@ pub struct RelColumn {
     pub generated: bool,
     /// Part of the table's primary key.
     pub primary_key: bool,
+    /// Its default, as SQLite's text of it (`7`, `nextval('t_id_seq')`).
+    pub default: Option<String>,
 }
 
 /// A catalog that knows nothing (every relation is unknown to it).

@@ -4,8 +4,8 @@
 //! conditions booleans, and `RETURNING` named and typed as a select list.
 
 use sqlparser::ast::{
-    Assignment, AssignmentTarget, Delete, FromTable, Insert, ObjectName, OnConflictAction,
-    OnInsert, SetExpr, Statement as Ast, TableFactor, TableObject,
+    Assignment, AssignmentTarget, Delete, Expr, FromTable, Insert, ObjectName, OnConflictAction,
+    OnInsert, SetExpr, Statement as Ast, TableFactor, TableObject, Values,
 };
 
 use super::build::ident;
@@ -65,7 +65,18 @@ impl Translator<'_> {
                             "INSERT has more expressions than target columns".into(),
                         ));
                     }
-                    let (values, _) = self.values(values, None, targets.as_deref())?;
+                    // `DEFAULT` in any row: the column's default, as SQLite
+                    // would fill it (NULL where it has none).
+                    let target_columns = insert_targets(insert, columns.as_deref());
+                    let (values, defaults) = without_defaults(values);
+                    let (mut values, _) = self.values(&values, None, targets.as_deref())?;
+                    for (row, column) in defaults {
+                        let default = match &target_columns {
+                            Some(targets) => default_of(targets.get(column).copied())?,
+                            None => return Err(Fail::Unsupported("DEFAULT of an unknown table")),
+                        };
+                        values.rows[row][column] = default;
+                    }
                     // Fewer values than the table has columns: the rest take
                     // their defaults, as in PostgreSQL (SQLite refuses).
                     let width = values.rows.first().map_or(0, |row| row.len());
@@ -265,4 +276,52 @@ fn item(name: &str, columns: Option<&[ScopeColumn]>) -> Item {
         columns: columns.map(<[ScopeColumn]>::to_vec).unwrap_or_default(),
         open: columns.is_none(),
     }
+}
+
+/// The table's columns an INSERT's values go into, in order: its column
+/// list's, or the table's (less generated ones).
+fn insert_targets<'c>(
+    insert: &Insert,
+    columns: Option<&'c [ScopeColumn]>,
+) -> Option<Vec<&'c ScopeColumn>> {
+    let columns = columns?;
+    if insert.columns.is_empty() {
+        return Some(columns.iter().filter(|c| !c.generated).collect());
+    }
+    insert
+        .columns
+        .iter()
+        .map(|target| {
+            let name = idents(target).last().cloned().unwrap_or_default();
+            columns.iter().find(|c| c.name.eq_ignore_ascii_case(&name))
+        })
+        .collect()
+}
+
+/// The rows with each `DEFAULT` made NULL, and where they were.
+fn without_defaults(values: &Values) -> (Values, Vec<(usize, usize)>) {
+    let mut values = values.clone();
+    let mut found = Vec::new();
+    for (r, row) in values.rows.iter_mut().enumerate() {
+        for (c, value) in row.iter_mut().enumerate() {
+            if is_default(value) {
+                *value = super::build::null();
+                found.push((r, c));
+            }
+        }
+    }
+    (values, found)
+}
+
+/// A column's default as an expression SQLite evaluates (its own text of
+/// it), or NULL.
+fn default_of(column: Option<&ScopeColumn>) -> Result<Expr> {
+    let Some(text) = column.and_then(|c| c.default.as_deref()) else {
+        return Ok(super::build::null());
+    };
+    sqlparser::parser::Parser::new(&sqlparser::dialect::SQLiteDialect {})
+        .try_with_sql(text)
+        .and_then(|mut parser| parser.parse_expr())
+        .map(|expr| super::build::nested(expr))
+        .map_err(|_| Fail::Unsupported("a column default SQLite wrote otherwise"))
 }

@@ -276,6 +276,7 @@ impl Translator<'_> {
                             generated: c.generated,
                             primary_key: c.primary_key,
                             declared: true,
+                            default: c.default,
                         })
                         .collect(),
                 ),

@@ -30,6 +30,8 @@ pub(super) struct ScopeColumn {
     /// A table's column (or a subquery's reading one as it is): SQLite
     /// reports its declared type.
     pub(super) declared: bool,
+    /// A table column's default, as SQLite's text of it.
+    pub(super) default: Option<String>,
 }
 
 impl ScopeColumn {
@@ -42,6 +44,7 @@ impl ScopeColumn {
             generated: false,
             primary_key: false,
             declared: false,
+            default: None,
         }
     }
 }
