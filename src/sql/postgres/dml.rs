@@ -322,6 +322,6 @@ fn default_of(column: Option<&ScopeColumn>) -> Result<Expr> {
     sqlparser::parser::Parser::new(&sqlparser::dialect::SQLiteDialect {})
         .try_with_sql(text)
         .and_then(|mut parser| parser.parse_expr())
-        .map(|expr| super::build::nested(expr))
+        .map(super::build::nested)
         .map_err(|_| Fail::Unsupported("a column default SQLite wrote otherwise"))
 }
