@@ -6,7 +6,7 @@
 
 mod common;
 
-use chrono::{DateTime, Datelike, NaiveDate, NaiveDateTime, NaiveTime, Timelike, Utc};
+use chrono::{NaiveTime, Timelike};
 use common::target::Target;
 use litewire::sql::interval::Interval;
 use tokio_postgres::types::{FromSql, Type};
@@ -102,17 +102,9 @@ fn binary_value(row: &Row, i: usize) -> String {
         Type::TEXT | Type::VARCHAR | Type::BPCHAR | Type::NAME => row.get::<_, Option<String>>(i),
         Type::DATE => row.get::<_, Option<Days>>(i).map(|d| d.shown()),
         Type::TIME => row.get::<_, Option<NaiveTime>>(i).map(shown_time),
-        Type::TIMESTAMP => row
-            .get::<_, Option<NaiveDateTime>>(i)
-            .map(|t| bc_last(format!("{} {}", shown_date(t.date()), shown_time(t.time())))),
-        Type::TIMESTAMPTZ => row.get::<_, Option<DateTime<Utc>>>(i).map(|t| {
-            let t = t.naive_utc();
-            bc_last(format!(
-                "{} {}+00",
-                shown_date(t.date()),
-                shown_time(t.time())
-            ))
-        }),
+        Type::TIMESTAMP | Type::TIMESTAMPTZ => row
+            .get::<_, Option<Micros>>(i)
+            .map(|t| t.shown(ty == Type::TIMESTAMPTZ)),
         Type::INTERVAL => row.get::<_, Option<IntervalValue>>(i).map(|v| v.0.format()),
         Type::TEXT_ARRAY => row.get::<_, Option<Vec<Option<String>>>>(i).map(|items| {
             let items: Vec<String> = items
@@ -181,11 +173,37 @@ impl<'a> FromSql<'a> for IntervalValue {
     }
 }
 
-/// A date as PostgreSQL shows it (ISO; ` BC` for years before 1).
-fn shown_date(d: NaiveDate) -> String {
-    match d.year() {
-        year if year <= 0 => format!("{:04}-{:02}-{:02} BC", 1 - year, d.month(), d.day()),
-        _ => d.format("%Y-%m-%d").to_string(),
+/// A `timestamp` or `timestamptz` in binary: microseconds since 2000-01-01,
+/// the extremes standing for the infinities.
+struct Micros(i64);
+
+impl Micros {
+    fn shown(&self, with_tz: bool) -> String {
+        match self.0 {
+            i64::MAX => return "infinity".into(),
+            i64::MIN => return "-infinity".into(),
+            _ => {}
+        }
+        const DAY: i64 = 86_400_000_000;
+        let date = Days(self.0.div_euclid(DAY)).shown();
+        let time = NaiveTime::from_num_seconds_from_midnight_opt(
+            (self.0.rem_euclid(DAY) / 1_000_000) as u32,
+            (self.0.rem_euclid(1_000_000) * 1000) as u32,
+        )
+        .map(shown_time)
+        .unwrap_or_default();
+        let zone = if with_tz { "+00" } else { "" };
+        bc_last(format!("{date} {time}{zone}"))
+    }
+}
+
+impl<'a> FromSql<'a> for Micros {
+    fn from_sql(_: &Type, raw: &'a [u8]) -> Result<Self, Box<dyn std::error::Error + Sync + Send>> {
+        Ok(Micros(i64::from_be_bytes(raw.try_into()?)))
+    }
+
+    fn accepts(ty: &Type) -> bool {
+        *ty == Type::TIMESTAMP || *ty == Type::TIMESTAMPTZ
     }
 }
 
@@ -414,6 +432,11 @@ async fn date_time_functions(target: &Target) {
             ("SELECT to_char(timestamp '2024-03-05 00:00', 'yyyy/mm/dd hh24:mi:ss am'), to_char(timestamp '2024-03-05 12:30', 'HH12 PM p.m. SSSS'), to_char(timestamp '2024-03-21 00:00', 'DDTH Ddth MONTH month Mon DY dy')", "2024/03/05 00:00:00 am|12 PM p.m. 45000|21ST 55th MARCH     march     Mar THU thu"),
             ("SELECT to_char(date '0044-03-15 BC', 'YYYY BC Y,YYY'), to_char(timestamp '2024-03-05 14:07:09.5', 'MS FF3 FF1'), to_char(NULL::timestamp, 'YYYY'), to_char(timestamp 'infinity', 'YYYY')", "0044 BC 0,044|500 500 5|NULL|NULL"),
             ("SELECT to_char(timestamp '2024-03-05', '\\\"YYYY\\\" \"quoted \\\"x\\\"\" YYYY')", "\"2024\" quoted \"x\" 2024"),
+            ("SELECT to_timestamp(1700000000.5), pg_typeof(to_timestamp(0))::text, to_timestamp('infinity'::float8)", "2023-11-14 22:13:20.5+00|timestamp with time zone|infinity"),
+            ("SELECT to_timestamp('nan'::float8)", "ERROR 22008"),
+            ("SELECT timestamptz '2024-01-01 10:00+00' at time zone 'UTC', timestamp '2024-01-01 10:00' at time zone 'utc', timestamptz '2024-01-01 10:00+00' at time zone interval '02:00'", "2024-01-01 10:00:00|2024-01-01 10:00:00+00|2024-01-01 12:00:00"),
+            ("SELECT timestamp '2024-01-01 10:00' at time zone 'Mars'", "ERROR 22023"),
+            ("SELECT timestamp '2024-01-01 10:00' at time zone interval '-03:30', date '2024-01-01' at time zone 'UTC'", "2024-01-01 13:30:00+00|2024-01-01 00:00:00"),
             ("SELECT make_date(2013, 2, 30)", "ERROR 22008"),
             ("SELECT make_date(0, 7, 15)", "ERROR 22008"),
             ("SELECT make_time(24, 0, 2.1)", "ERROR 22008"),

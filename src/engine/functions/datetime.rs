@@ -17,7 +17,7 @@ use crate::sql::datetime::{
     self, DATE_INFINITY, DATE_MINUS_INFINITY, TIMESTAMP_INFINITY, TIMESTAMP_MINUS_INFINITY,
     USECS_PER_DAY, USECS_PER_SEC,
 };
-use crate::sql::datetime_input::{DateOrder, InputError, Target, stored};
+use crate::sql::datetime_input::{DateOrder, InputError, Target, in_range, stored};
 use crate::sql::interval::Interval;
 
 const IMMUTABLE: Volatility = Volatility::Immutable;
@@ -50,6 +50,19 @@ pub(super) const FUNCTIONS: &[Function] = &[
         body: super::definition::Body::Scalar(datetime_in),
         listed: false,
     },
+    Function::pg(
+        "to_timestamp",
+        &["float8"],
+        "timestamptz",
+        IMMUTABLE,
+        to_timestamp,
+    ),
+    Function::helper(
+        "litewire_at_zone",
+        Args::Fixed(&["timestamptz", "int8", "text"]),
+        IMMUTABLE,
+        at_zone,
+    ),
     Function::pg(
         "make_date",
         &["int4", "int4", "int4"],
@@ -544,6 +557,71 @@ fn datetime_in(call: &Call, args: &[Arg]) -> Out {
         )),
         Err(_) => out_of_range(format!("date/time field value out of range: \"{text}\"")),
     }
+}
+
+/// `to_timestamp(seconds)`: a Unix time as a timestamptz.
+fn to_timestamp(_: &Call, args: &[Arg]) -> Out {
+    let seconds = match &args[0] {
+        Arg::Null => return Out::Null,
+        Arg::Int(i) => *i as f64,
+        Arg::Real(f) => *f,
+        other => match other.text().map(|t| t.trim().to_ascii_lowercase()) {
+            Some(t) if t == "infinity" => return Out::Text("infinity".to_owned()),
+            Some(t) if t == "-infinity" => return Out::Text("-infinity".to_owned()),
+            Some(t) if t == "nan" => f64::NAN,
+            Some(t) => t.parse().unwrap_or(f64::NAN),
+            None => return Out::Null,
+        },
+    };
+    if seconds.is_nan() {
+        return out_of_range("timestamp cannot be NaN".to_owned());
+    }
+    if seconds.is_infinite() {
+        return Out::Text(
+            if seconds > 0.0 {
+                "infinity"
+            } else {
+                "-infinity"
+            }
+            .to_owned(),
+        );
+    }
+    match datetime::timestamp_from_unix(seconds) {
+        Some(usecs) if in_range(usecs.div_euclid(USECS_PER_DAY), true) => {
+            Out::Text(datetime::format_timestamp(usecs, true))
+        }
+        _ => out_of_range(format!("timestamp out of range: \"{seconds}\"")),
+    }
+}
+
+/// `litewire_at_zone(value, offset, kind)`: `value AT TIME ZONE` a zone
+/// `offset` seconds east of UTC. A timestamptz becomes the zone's local
+/// timestamp; a timestamp, read as the zone's local time, a timestamptz.
+fn at_zone(_: &Call, args: &[Arg]) -> Out {
+    let (Some(value), Some(offset), Some(kind)) = (args[0].text(), args[1].int(), args[2].text())
+    else {
+        return Out::Null;
+    };
+    let with_tz = kind == "timestamptz";
+    let Some(usecs) = datetime::parse_timestamp(&value, with_tz) else {
+        return Out::Fail(
+            SqlState::parse("22007").unwrap_or(SqlState::INVALID_TEXT_REPRESENTATION),
+            format!("invalid input syntax for type timestamp: \"{value}\""),
+        );
+    };
+    if matches!(
+        usecs,
+        datetime::TIMESTAMP_INFINITY | datetime::TIMESTAMP_MINUS_INFINITY
+    ) {
+        return Out::Text(datetime::format_timestamp(usecs, !with_tz));
+    }
+    let shift = offset * USECS_PER_SEC;
+    let shifted = if with_tz {
+        usecs + shift
+    } else {
+        usecs - shift
+    };
+    Out::Text(datetime::format_timestamp(shifted, !with_tz))
 }
 
 fn out_of_range(message: String) -> Out {

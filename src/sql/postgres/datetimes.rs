@@ -92,6 +92,82 @@ impl Translator<'_> {
         ))
     }
 
+    /// `value AT TIME ZONE zone`, for the zones litewire knows: UTC by any of
+    /// its names, or an interval (hours east of UTC).
+    pub(super) fn at_time_zone(
+        &mut self,
+        value: &Expr,
+        zone: &Expr,
+        scope: &Scope,
+    ) -> Result<Typed> {
+        let value = self.expr(value, scope)?;
+        let zone = self.expr(zone, scope)?;
+        let offset = match (&zone.untyped, &zone.ty) {
+            (Some(super::translator::Untyped::Literal(name)), _) => {
+                let utc = [
+                    "utc",
+                    "gmt",
+                    "z",
+                    "zulu",
+                    "etc/utc",
+                    "etc/gmt",
+                    "universal",
+                    "utc0",
+                    "gmt0",
+                ];
+                match utc.contains(&name.trim().to_ascii_lowercase().as_str()) {
+                    true => 0,
+                    false => {
+                        return Err(super::errors::invalid_parameter(format!(
+                            "time zone \"{name}\" not recognized"
+                        )));
+                    }
+                }
+            }
+            (None, PgType::Interval) => match zone_offset(&zone.expr) {
+                Some(offset) => offset,
+                None => {
+                    return Err(super::errors::not_implemented(
+                        "AT TIME ZONE of a computed zone",
+                    ));
+                }
+            },
+            _ => {
+                return Err(super::errors::not_implemented(
+                    "AT TIME ZONE of a computed zone",
+                ));
+            }
+        };
+        let (value, ty) = match value.ty {
+            PgType::Timestamptz => (value, PgType::Timestamp),
+            PgType::Timestamp => (value, PgType::Timestamptz),
+            PgType::Date => {
+                let value = self
+                    .coerce(value, &PgType::Timestamptz)?
+                    .ok_or_else(|| super::errors::not_implemented("AT TIME ZONE of this type"))?;
+                (value, PgType::Timestamp)
+            }
+            _ => return Err(super::errors::not_implemented("AT TIME ZONE of this type")),
+        };
+        let from = if ty == PgType::Timestamp {
+            "timestamptz"
+        } else {
+            "timestamp"
+        };
+        Ok(Typed::new(
+            call(
+                "litewire_at_zone",
+                vec![
+                    value.expr,
+                    super::build::number(offset.to_string()),
+                    string(from),
+                ],
+            ),
+            ty,
+        )
+        .named("timezone", 2))
+    }
+
     /// `to_char(value, format)` of a date, timestamp or timestamptz; `None`
     /// for other values (numbers: not translated).
     fn formatted(&mut self, args: &[Typed]) -> Result<Option<Typed>> {
@@ -134,4 +210,17 @@ impl Translator<'_> {
         }
         kind(&value.ty).ok_or_else(|| undefined_function(function, &[field_type, shown]))
     }
+}
+
+/// The seconds east of UTC an interval literal's stored text names
+/// (`02:00:00`), if it is a time of day alone.
+fn zone_offset(stored: &Expr) -> Option<i64> {
+    let Expr::Value(value) = stored else {
+        return None;
+    };
+    let sqlparser::ast::Value::SingleQuotedString(text) = &value.value else {
+        return None;
+    };
+    let interval = crate::sql::interval::Interval::parse(text).ok()?;
+    (interval.months == 0 && interval.days == 0).then_some(interval.usecs / 1_000_000)
 }

@@ -298,6 +298,10 @@ impl Translator<'_> {
             }
             Expr::Function(function) => self.function(expr, function, scope),
             Expr::Interval(interval) => self.interval_expression(interval),
+            Expr::AtTimeZone {
+                timestamp,
+                time_zone,
+            } => self.at_time_zone(timestamp, time_zone, scope),
             Expr::Extract {
                 field, expr: value, ..
             } => self.extract(field, value, scope),

@@ -150,6 +150,7 @@ fn lookup(name: &str) -> Option<Known> {
         "encode" => known(Fixed(Text), &[Arg::Bytes, TEXT], None),
         "decode" => known(Fixed(Bytea), &[TEXT, TEXT], None),
         "to_hex" => known(Fixed(Text), &[INT], None),
+        "to_timestamp" => known(Fixed(Timestamptz), &[FLOAT], None),
         "age" | "justify_days" | "justify_hours" | "justify_interval" => {
             known(Fixed(Interval), &[], None)
         }
