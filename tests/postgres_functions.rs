@@ -19,6 +19,7 @@ against_litewire_and_postgres!(
     date_time_input_follows_date_style,
     intervals,
     ordered_set_aggregates,
+    json_operators_and_functions,
 );
 
 /// One case: a statement and its answer, rows joined by `\n`, columns by `|`,
@@ -105,6 +106,7 @@ fn binary_value(row: &Row, i: usize) -> String {
         Type::TIMESTAMP | Type::TIMESTAMPTZ => row
             .get::<_, Option<Micros>>(i)
             .map(|t| t.shown(ty == Type::TIMESTAMPTZ)),
+        Type::JSON | Type::JSONB => row.get::<_, Option<JsonText>>(i).map(|j| j.0),
         Type::INTERVAL => row.get::<_, Option<IntervalValue>>(i).map(|v| v.0.format()),
         Type::TEXT_ARRAY => row.get::<_, Option<Vec<Option<String>>>>(i).map(|items| {
             let items: Vec<String> = items
@@ -152,6 +154,26 @@ impl<'a> FromSql<'a> for Days {
 
     fn accepts(ty: &Type) -> bool {
         *ty == Type::DATE
+    }
+}
+
+/// `json` (its text) or `jsonb` (a version byte, then its text) in binary.
+struct JsonText(String);
+
+impl<'a> FromSql<'a> for JsonText {
+    fn from_sql(
+        ty: &Type,
+        raw: &'a [u8],
+    ) -> Result<Self, Box<dyn std::error::Error + Sync + Send>> {
+        let text = match *ty == Type::JSONB {
+            true => raw.get(1..).unwrap_or_default(),
+            false => raw,
+        };
+        Ok(JsonText(String::from_utf8(text.to_vec())?))
+    }
+
+    fn accepts(ty: &Type) -> bool {
+        *ty == Type::JSON || *ty == Type::JSONB
     }
 }
 
@@ -569,6 +591,37 @@ async fn ordered_set_aggregates(target: &Target) {
             ("SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY x) FROM pt WHERE false", "NULL"),
             ("SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY t) FROM pt", "ERROR 42883"),
             ("SELECT mode() WITHIN GROUP (ORDER BY g) FILTER (WHERE x > 1), pg_typeof(mode() WITHIN GROUP (ORDER BY g))::text FROM pt", "1|integer"),
+        ],
+    )
+    .await;
+}
+
+/// jsonb's form (keys ordered and unique), its operators, builders,
+/// aggregates and path functions.
+async fn json_operators_and_functions(target: &Target) {
+    let client = target.connect().await;
+    check(
+        &client,
+        "DROP TABLE IF EXISTS jt; CREATE TABLE jt (id int, doc jsonb, tag text); \
+         INSERT INTO jt VALUES (1, '{\"k\": \"v1\", \"n\": 1}', 'a'), \
+         (2, '{\"n\": 2, \"k\": \"v2\"}', 'b'), (3, NULL, 'a')",
+        &[
+            ("select '{\"a\": {\"b\": [1, 2]}}'::jsonb -> 'a', '{\"a\": {\"b\": [1, 2]}}'::json -> 'a'", "{\"b\": [1, 2]}|{\"b\": [1, 2]}"),
+            ("select '{\"a\": {\"b\": [1, 2]}}'::jsonb ->> 'a', '{\"a\":1}'::jsonb -> 'x'", "{\"b\": [1, 2]}|NULL"),
+            ("select '{\"a\": {\"b\": [1, 2]}}'::jsonb #> '{a,b}', '{\"a\": {\"b\": [1, 2]}}'::jsonb #>> '{a,b,1}'", "[1, 2]|2"),
+            ("select '{\"a\":1, \"b\":2}'::jsonb @> '{\"a\":1}', '{\"a\":1}'::jsonb ? 'a'", "t|t"),
+            ("select jsonb_typeof('[1]'), jsonb_build_object('a', 1, 'b', 'x'), to_jsonb('x'::text)", "array|{\"a\": 1, \"b\": \"x\"}|\"x\""),
+            ("select '[1,2]'::jsonb || '[3]'::jsonb", "[1, 2, 3]"),
+            ("select '{\"a\":1, \"b\":2}'::jsonb - 'a', '[1,2,3]'::jsonb - 1, '{\"a\":1}'::jsonb ?| array['x','a'], '{\"a\":1}'::jsonb ?& array['x','a']", "{\"b\": 2}|[1, 3]|t|f"),
+            ("select jsonb_set('{\"a\":{\"b\":1}}', '{a,c}', '5'), jsonb_set('[1,2]', '{0}', '\"x\"'), jsonb_extract_path('{\"a\":{\"b\":[1,2]}}', 'a', 'b'), jsonb_extract_path_text('{\"a\":{\"b\":\"s\"}}', 'a', 'b')", "{\"a\": {\"b\": 1, \"c\": 5}}|[\"x\", 2]|[1, 2]|s"),
+            ("select json_build_object('a', true, 'n', NULL, 'x', 1.5), jsonb_build_array(1, 'two', false), to_jsonb(3), to_json('a\"b'::text), jsonb_strip_nulls('{\"a\":null,\"b\":{\"c\":null,\"d\":1}}')", "{\"a\" : true, \"n\" : null, \"x\" : 1.5}|[1, \"two\", false]|3|\"a\\\"b\"|{\"b\": {\"d\": 1}}"),
+            ("select '{\"b\":1, \"a\": 2}'::jsonb, '{\"b\":1,  \"a\": 2}'::json", "{\"a\": 2, \"b\": 1}|{\"b\":1,  \"a\": 2}"),
+            ("select jsonb_agg(doc), json_agg(tag), jsonb_object_agg(tag, id) from jt", "[{\"k\": \"v1\", \"n\": 1}, {\"k\": \"v2\", \"n\": 2}, null]|[\"a\", \"b\", \"a\"]|{\"a\": 3, \"b\": 2}"),
+            ("select id, doc->>'k', doc->'n' from jt where doc @> '{\"n\": 2}' or doc ? 'k' order by id", "1|v1|1\n2|v2|2"),
+            ("select jsonb_array_length('[1,2,3]'), json_array_length('[1]'), jsonb_typeof(doc->'n') from jt where id = 1", "3|1|number"),
+            ("select '{\"a\":1}'::jsonb -> 'a' = '1'::jsonb, doc from jt order by id", "t|{\"k\": \"v1\", \"n\": 1}\nt|{\"k\": \"v2\", \"n\": 2}\nt|NULL"),
+            ("select jsonb_array_length('{}')", "ERROR 22023"),
+            ("select 'nope'::jsonb", "ERROR 22P02"),
         ],
     )
     .await;

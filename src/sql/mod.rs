@@ -15,6 +15,7 @@ pub mod datetime_input;
 mod dialect;
 pub mod enums;
 pub mod interval;
+pub mod jsonb;
 mod known_queries;
 mod lexer;
 mod literals;

@@ -2,7 +2,7 @@
 //!
 //! One file per family (settings, sequences, catalog, arrays, strings,
 //! regular expressions, digests and encodings, dates and times, intervals,
-//! ordered-set aggregates, `to_char`,
+//! ordered-set aggregates, `to_char`, JSON,
 //! `format` and quoting, uuid, statistics aggregates, and the arithmetic, math, comparisons,
 //! conversions, type modifiers and scalar subqueries of the PostgreSQL port's
 //! translation), each a list of definitions with PostgreSQL's argument and result types and
@@ -27,6 +27,7 @@ mod encoding;
 mod format;
 mod formatting;
 mod intervals;
+mod json;
 mod locks;
 mod math;
 mod modifiers;

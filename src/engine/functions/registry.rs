@@ -13,14 +13,14 @@ use super::context::{FunctionContext, ServerShared};
 use super::definition::{Args, Body, Function, Volatility};
 use super::{
     arithmetic, arrays, catalog, comparisons, conversions, datetime, encoding, format, formatting,
-    intervals, locks, math, modifiers, ordered_sets, regexps, sequences, settings, statistics,
-    strings, subqueries, uuid,
+    intervals, json, locks, math, modifiers, ordered_sets, regexps, sequences, settings,
+    statistics, strings, subqueries, uuid,
 };
 use crate::engine::catalog::types::type_oid;
 use crate::sql::quote::literal;
 
 /// Every family's functions.
-fn families() -> [&'static [Function]; 21] {
+fn families() -> [&'static [Function]; 22] {
     [
         settings::FUNCTIONS,
         arithmetic::FUNCTIONS,
@@ -38,6 +38,7 @@ fn families() -> [&'static [Function]; 21] {
         datetime::FUNCTIONS,
         intervals::FUNCTIONS,
         formatting::FUNCTIONS,
+        json::FUNCTIONS,
         statistics::FUNCTIONS,
         ordered_sets::FUNCTIONS,
         format::FUNCTIONS,

@@ -150,6 +150,7 @@ fn reads_literal(ty: &PgType) -> bool {
             | PgType::Timestamp
             | PgType::Timestamptz
             | PgType::Interval
+            | PgType::Jsonb
             | PgType::Bytea
     )
 }
@@ -308,6 +309,10 @@ pub(super) fn literal(text: &str, target: &PgType) -> Result<Typed> {
         PgType::Date | PgType::Time | PgType::Timestamp | PgType::Timestamptz => {
             date_time_literal(text, target)?
         }
+        PgType::Jsonb => match crate::sql::jsonb::normalize(text) {
+            Ok(normalized) => string(&normalized),
+            Err(_) => return Err(invalid_input(&PgType::Json, text)),
+        },
         PgType::Interval => match Interval::parse(text) {
             Ok(interval) => string(&interval.format()),
             Err(error) => return Err(interval_input_error(text, error)),

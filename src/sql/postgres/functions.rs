@@ -151,6 +151,10 @@ fn lookup(name: &str) -> Option<Known> {
         "decode" => known(Fixed(Bytea), &[TEXT, TEXT], None),
         "to_hex" => known(Fixed(Text), &[INT], None),
         "to_timestamp" => known(Fixed(Timestamptz), &[FLOAT], None),
+        "json_agg" => known(Fixed(Json), &[], Some("litewire_jsonb_agg")),
+        "jsonb_agg" => known(Fixed(Jsonb), &[], Some("litewire_jsonb_agg")),
+        "json_object_agg" => known(Fixed(Json), &[], Some("litewire_jsonb_object_agg")),
+        "jsonb_object_agg" => known(Fixed(Jsonb), &[], Some("litewire_jsonb_object_agg")),
         "age" | "justify_days" | "justify_hours" | "justify_interval" => {
             known(Fixed(Interval), &[], None)
         }
@@ -294,6 +298,24 @@ impl Translator<'_> {
             && let Some(typed) = self.date_function(&name, &args)?
         {
             return Ok(typed);
+        }
+        if plain
+            && function.over.is_none()
+            && function.filter.is_none()
+            && let Some(typed) = self.json_function(&name, &args)?
+        {
+            return Ok(typed);
+        }
+        // JSON aggregates take each value as JSON.
+        if plain
+            && matches!(
+                name.as_str(),
+                "json_agg" | "jsonb_agg" | "json_object_agg" | "jsonb_object_agg"
+            )
+        {
+            for arg in &mut args {
+                arg.expr = super::json::to_json(arg);
+            }
         }
         let known = lookup(&name).filter(|_| plain);
         let ty = match &known {

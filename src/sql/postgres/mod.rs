@@ -16,6 +16,7 @@ mod from;
 mod functions;
 mod grouping;
 mod intervals;
+mod json;
 mod names;
 mod operators;
 mod ordered_sets;

@@ -31,6 +31,9 @@ impl Translator<'_> {
         right: Typed,
     ) -> Result<Typed> {
         use BinaryOperator as B;
+        if let Some(json) = self.json_operator(&left, op, &right)? {
+            return Ok(json);
+        }
         match op {
             B::And | B::Or => {
                 let word = if *op == B::And { "AND" } else { "OR" };

@@ -1,0 +1,482 @@
+//! JSON as the PostgreSQL port reads it: `->`, `->>`, `#>`, `#>>`, `@>`,
+//! `<@`, `?`, `?|`, `?&`, `||` and `-` on jsonb, and `to_jsonb`,
+//! `jsonb_build_object`/`_array`, `jsonb_agg`, `jsonb_object_agg`,
+//! `jsonb_typeof`, `jsonb_array_length`, `jsonb_extract_path[_text]`,
+//! `jsonb_set`, `jsonb_strip_nulls` and their `json_` twins. Values travel as
+//! JSON text; results are in jsonb's form (`sql::jsonb`). SQLite has functions
+//! of some of these names with its own meaning (and its `jsonb_*` return
+//! blobs), so these are `litewire_`-named and the translation calls them.
+
+use serde_json::Value;
+
+use super::aggregate::{Accumulator, callbacks};
+use super::arrays::parse_array;
+use super::call::{Arg, Call, Out};
+use super::definition::{Args, Body, Function, Volatility};
+use crate::error::SqlState;
+use crate::sql::jsonb;
+
+const IMMUTABLE: Volatility = Volatility::Immutable;
+
+const fn helper(name: &'static str, args: Args, body: super::call::Scalar) -> Function {
+    Function::helper(name, args, IMMUTABLE, body)
+}
+
+const fn fixed(args: &'static [&'static str]) -> Args {
+    Args::Fixed(args)
+}
+
+const fn aggregate<A: Accumulator>(name: &'static str, args: &'static [&'static str]) -> Function {
+    Function {
+        name,
+        args: Args::Fixed(args),
+        result: "jsonb",
+        volatility: IMMUTABLE,
+        body: Body::Aggregate(callbacks::<A>()),
+        listed: false,
+    }
+}
+
+pub(super) const FUNCTIONS: &[Function] = &[
+    helper("litewire_jsonb_in", fixed(&["text"]), jsonb_in),
+    helper("litewire_to_jsonb", fixed(&["any", "text"]), to_jsonb),
+    helper("litewire_json_get", fixed(&["jsonb", "text", "bool"]), get),
+    helper(
+        "litewire_json_path",
+        fixed(&["jsonb", "text", "bool"]),
+        path,
+    ),
+    helper("litewire_json_path_of", Args::Variadic("any"), path_of),
+    helper(
+        "litewire_jsonb_contains",
+        fixed(&["jsonb", "jsonb"]),
+        contains,
+    ),
+    helper("litewire_jsonb_exists", fixed(&["jsonb", "text"]), exists),
+    helper(
+        "litewire_jsonb_exists_any",
+        fixed(&["jsonb", "text"]),
+        exists_any,
+    ),
+    helper(
+        "litewire_jsonb_exists_all",
+        fixed(&["jsonb", "text"]),
+        exists_all,
+    ),
+    helper("litewire_jsonb_concat", fixed(&["jsonb", "jsonb"]), concat),
+    helper("litewire_jsonb_delete", fixed(&["jsonb", "any"]), delete),
+    helper("litewire_jsonb_typeof", fixed(&["jsonb"]), type_of),
+    helper(
+        "litewire_jsonb_array_length",
+        fixed(&["jsonb"]),
+        array_length,
+    ),
+    helper(
+        "litewire_jsonb_build_object",
+        Args::Variadic("jsonb"),
+        build_object,
+    ),
+    helper(
+        "litewire_json_build_object",
+        Args::Variadic("jsonb"),
+        build_json_object,
+    ),
+    helper(
+        "litewire_jsonb_build_array",
+        Args::Variadic("jsonb"),
+        build_array,
+    ),
+    helper("litewire_jsonb_set", Args::Variadic("any"), set),
+    helper("litewire_jsonb_strip_nulls", fixed(&["jsonb"]), strip_nulls),
+    aggregate::<ArrayAgg>("litewire_jsonb_agg", &["jsonb"]),
+    aggregate::<ObjectAgg>("litewire_jsonb_object_agg", &["jsonb", "jsonb"]),
+];
+
+fn invalid(message: String) -> Out {
+    Out::Fail(
+        SqlState::INVALID_TEXT_REPRESENTATION,
+        format!("invalid input syntax for type json: {message}"),
+    )
+}
+
+/// A JSON argument; `Ok(None)` for NULL.
+fn json(arg: &Arg) -> Result<Option<Value>, Out> {
+    match arg.text() {
+        None => Ok(None),
+        Some(text) => jsonb::parse(&text).map(Some).map_err(invalid),
+    }
+}
+
+fn shown(value: &Value) -> Out {
+    Out::Text(jsonb::format(value))
+}
+
+fn truth(arg: &Arg) -> bool {
+    matches!(arg, Arg::Int(i) if *i != 0)
+}
+
+/// Runs `body` on a JSON argument, NULL for NULL.
+fn with(arg: &Arg, body: impl FnOnce(Value) -> Out) -> Out {
+    match json(arg) {
+        Ok(Some(value)) => body(value),
+        Ok(None) => Out::Null,
+        Err(out) => out,
+    }
+}
+
+fn jsonb_in(_: &Call, args: &[Arg]) -> Out {
+    with(&args[0], |v| shown(&v))
+}
+
+/// `litewire_to_jsonb(value, kind)`: a SQL value as JSON, by its type's kind
+/// (`bool`, `number`, `json`, or text for anything else).
+fn to_jsonb(_: &Call, args: &[Arg]) -> Out {
+    let kind = args[1].text().unwrap_or_default();
+    let value = match (&args[0], kind.as_str()) {
+        (Arg::Null, _) => Value::Null,
+        (arg, "bool") => Value::Bool(truth(arg) || arg.text().as_deref() == Some("t")),
+        (Arg::Int(i), "number") => Value::from(*i),
+        (Arg::Real(f), "number") if f.is_finite() => Value::from(*f),
+        (arg, "number") => match arg.text().and_then(|t| jsonb::parse(&t).ok()) {
+            Some(number @ Value::Number(_)) => number,
+            _ => Value::String(arg.display()),
+        },
+        (arg, "json") => match json(arg) {
+            Ok(Some(value)) => value,
+            Ok(None) => Value::Null,
+            Err(out) => return out,
+        },
+        (arg, _) => Value::String(arg.display()),
+    };
+    shown(&value)
+}
+
+/// `j -> key` (`as_text`: `->>`): an object's member or an array's element.
+fn get(_: &Call, args: &[Arg]) -> Out {
+    let Some(key) = args[1].text() else {
+        return Out::Null;
+    };
+    let as_text = truth(&args[2]);
+    with(&args[0], |v| match jsonb::step(&v, &key) {
+        Some(found) if as_text => jsonb::as_text(found).map_or(Out::Null, Out::Text),
+        Some(found) => shown(found),
+        None => Out::Null,
+    })
+}
+
+/// Follows `keys` from `value`.
+fn follow<'v>(value: &'v Value, keys: &[Option<String>]) -> Option<&'v Value> {
+    keys.iter()
+        .try_fold(value, |at, key| jsonb::step(at, key.as_deref()?))
+}
+
+fn answer(found: Option<&Value>, as_text: bool) -> Out {
+    match found {
+        Some(found) if as_text => jsonb::as_text(found).map_or(Out::Null, Out::Text),
+        Some(found) => shown(found),
+        None => Out::Null,
+    }
+}
+
+/// `j #> path` (`as_text`: `#>>`), the path a `text[]`.
+fn path(_: &Call, args: &[Arg]) -> Out {
+    let Some(keys) = args[1].text().and_then(|p| parse_array(&p)) else {
+        return Out::Null;
+    };
+    let as_text = truth(&args[2]);
+    with(&args[0], |v| answer(follow(&v, &keys), as_text))
+}
+
+/// `litewire_json_path_of(as_text, j, key, ...)`: `jsonb_extract_path[_text]`.
+fn path_of(_: &Call, args: &[Arg]) -> Out {
+    let [flag, value, keys @ ..] = args else {
+        return Out::Null;
+    };
+    let keys: Vec<Option<String>> = keys.iter().map(Arg::text).collect();
+    with(value, |v| answer(follow(&v, &keys), truth(flag)))
+}
+
+fn two(args: &[Arg], body: impl FnOnce(Value, Value) -> Out) -> Out {
+    match (json(&args[0]), json(&args[1])) {
+        (Ok(Some(a)), Ok(Some(b))) => body(a, b),
+        (Err(out), _) | (_, Err(out)) => out,
+        _ => Out::Null,
+    }
+}
+
+fn contains(_: &Call, args: &[Arg]) -> Out {
+    two(args, |a, b| Out::Int(i64::from(jsonb::contains(&a, &b))))
+}
+
+fn exists(_: &Call, args: &[Arg]) -> Out {
+    let Some(key) = args[1].text() else {
+        return Out::Null;
+    };
+    with(&args[0], |v| Out::Int(i64::from(jsonb::has_key(&v, &key))))
+}
+
+fn keys_test(args: &[Arg], all: bool) -> Out {
+    let Some(keys) = args[1].text().and_then(|p| parse_array(&p)) else {
+        return Out::Null;
+    };
+    with(&args[0], |v| {
+        let mut present = keys.iter().flatten().map(|k| jsonb::has_key(&v, k));
+        Out::Int(i64::from(if all {
+            present.all(|p| p)
+        } else {
+            present.any(|p| p)
+        }))
+    })
+}
+
+fn exists_any(_: &Call, args: &[Arg]) -> Out {
+    keys_test(args, false)
+}
+
+fn exists_all(_: &Call, args: &[Arg]) -> Out {
+    keys_test(args, true)
+}
+
+fn concat(_: &Call, args: &[Arg]) -> Out {
+    two(args, |a, b| shown(&jsonb::concat(a, b)))
+}
+
+/// `j - key` (a text key, or an integer index of an array).
+fn delete(_: &Call, args: &[Arg]) -> Out {
+    let key = args[1].clone();
+    with(&args[0], |mut v| {
+        match (&mut v, &key) {
+            (Value::Object(map), key) => {
+                if let Some(k) = key.text() {
+                    map.remove(&k);
+                }
+            }
+            (Value::Array(items), Arg::Int(i)) => {
+                let index = if *i < 0 { items.len() as i64 + i } else { *i };
+                if let Ok(index) = usize::try_from(index)
+                    && index < items.len()
+                {
+                    items.remove(index);
+                }
+            }
+            (Value::Array(items), key) => {
+                let key = key.text();
+                items.retain(|item| item.as_str() != key.as_deref());
+            }
+            _ => {
+                return Out::Fail(
+                    SqlState::INVALID_PARAMETER_VALUE,
+                    "cannot delete from scalar".to_owned(),
+                );
+            }
+        }
+        shown(&v)
+    })
+}
+
+fn type_of(_: &Call, args: &[Arg]) -> Out {
+    with(&args[0], |v| Out::Text(jsonb::type_name(&v).to_owned()))
+}
+
+fn array_length(_: &Call, args: &[Arg]) -> Out {
+    with(&args[0], |v| match v {
+        Value::Array(items) => Out::Int(items.len() as i64),
+        Value::Object(_) => Out::Fail(
+            SqlState::INVALID_PARAMETER_VALUE,
+            "cannot get array length of a non-array".to_owned(),
+        ),
+        _ => Out::Fail(
+            SqlState::INVALID_PARAMETER_VALUE,
+            "cannot get array length of a scalar".to_owned(),
+        ),
+    })
+}
+
+/// Every argument as JSON (NULL as `null`).
+fn values(args: &[Arg]) -> Result<Vec<Value>, Out> {
+    args.iter()
+        .map(|a| json(a).map(|v| v.unwrap_or(Value::Null)))
+        .collect()
+}
+
+fn build_object(_: &Call, args: &[Arg]) -> Out {
+    if !args.len().is_multiple_of(2) {
+        return Out::Fail(
+            SqlState::INVALID_PARAMETER_VALUE,
+            "argument list must have even number of elements".to_owned(),
+        );
+    }
+    let values = match values(args) {
+        Ok(values) => values,
+        Err(out) => return out,
+    };
+    let mut map = serde_json::Map::new();
+    for pair in values.chunks(2) {
+        let key = match &pair[0] {
+            Value::Null => {
+                return Out::Fail(
+                    SqlState::NULL_VALUE_NOT_ALLOWED,
+                    "argument 1: key must not be null".to_owned(),
+                );
+            }
+            Value::String(s) => s.clone(),
+            other => jsonb::format(other),
+        };
+        map.insert(key, pair[1].clone());
+    }
+    shown(&Value::Object(map))
+}
+
+/// `json_build_object`: the pairs in the order given (duplicates kept), as
+/// `json` writes them (`{"a" : 1, "b" : 2}`).
+fn build_json_object(_: &Call, args: &[Arg]) -> Out {
+    if !args.len().is_multiple_of(2) {
+        return Out::Fail(
+            SqlState::INVALID_PARAMETER_VALUE,
+            "argument list must have even number of elements".to_owned(),
+        );
+    }
+    let values = match values(args) {
+        Ok(values) => values,
+        Err(out) => return out,
+    };
+    let mut pairs = Vec::with_capacity(values.len() / 2);
+    for pair in values.chunks(2) {
+        let key = match &pair[0] {
+            Value::Null => {
+                return Out::Fail(
+                    SqlState::NULL_VALUE_NOT_ALLOWED,
+                    "argument 1: key must not be null".to_owned(),
+                );
+            }
+            Value::String(s) => s.clone(),
+            other => jsonb::format(other),
+        };
+        pairs.push(format!(
+            "{} : {}",
+            Value::String(key),
+            jsonb::format(&pair[1])
+        ));
+    }
+    Out::Text(format!("{{{}}}", pairs.join(", ")))
+}
+
+fn build_array(_: &Call, args: &[Arg]) -> Out {
+    match values(args) {
+        Ok(values) => shown(&Value::Array(values)),
+        Err(out) => out,
+    }
+}
+
+/// `jsonb_set(target, path, new [, create_if_missing])`.
+fn set(_: &Call, args: &[Arg]) -> Out {
+    let (Some(path), Ok(Some(new))) = (
+        args.get(1)
+            .and_then(Arg::text)
+            .and_then(|p| parse_array(&p)),
+        args.get(2).map_or(Ok(None), json),
+    ) else {
+        return Out::Null;
+    };
+    let create = args.get(3).is_none_or(truth);
+    with(&args[0], |mut target| {
+        let keys: Vec<String> = path.into_iter().flatten().collect();
+        set_at(&mut target, &keys, new, create);
+        shown(&target)
+    })
+}
+
+fn set_at(at: &mut Value, keys: &[String], new: Value, create: bool) {
+    let Some((key, rest)) = keys.split_first() else {
+        *at = new;
+        return;
+    };
+    match at {
+        Value::Object(map) => match map.get_mut(key) {
+            Some(child) => set_at(child, rest, new, create),
+            None if rest.is_empty() && create => {
+                map.insert(key.clone(), new);
+            }
+            None => {}
+        },
+        Value::Array(items) => {
+            let Ok(index) = key.trim().parse::<i64>() else {
+                return;
+            };
+            let len = items.len() as i64;
+            let at_index = if index < 0 { len + index } else { index };
+            match usize::try_from(at_index) {
+                Ok(i) if i < items.len() => set_at(&mut items[i], rest, new, create),
+                _ if rest.is_empty() && create => match index < 0 {
+                    true => items.insert(0, new),
+                    false => items.push(new),
+                },
+                _ => {}
+            }
+        }
+        _ => {}
+    }
+}
+
+fn strip(value: Value) -> Value {
+    match value {
+        Value::Object(map) => Value::Object(
+            map.into_iter()
+                .filter(|(_, v)| !v.is_null())
+                .map(|(k, v)| (k, strip(v)))
+                .collect(),
+        ),
+        Value::Array(items) => Value::Array(items.into_iter().map(strip).collect()),
+        other => other,
+    }
+}
+
+fn strip_nulls(_: &Call, args: &[Arg]) -> Out {
+    with(&args[0], |v| shown(&strip(v)))
+}
+
+/// `jsonb_agg`: every row's value (NULL as `null`) in an array; NULL over
+/// no rows.
+#[derive(Default)]
+struct ArrayAgg(Option<Vec<Value>>);
+
+impl Accumulator for ArrayAgg {
+    fn step(&mut self, args: &[Arg]) -> Result<(), Out> {
+        let value = json(&args[0])?.unwrap_or(Value::Null);
+        self.0.get_or_insert_with(Vec::new).push(value);
+        Ok(())
+    }
+
+    fn finish(self) -> Out {
+        self.0
+            .map_or(Out::Null, |items| shown(&Value::Array(items)))
+    }
+}
+
+/// `jsonb_object_agg(key, value)`.
+#[derive(Default)]
+struct ObjectAgg(Option<serde_json::Map<String, Value>>);
+
+impl Accumulator for ObjectAgg {
+    fn step(&mut self, args: &[Arg]) -> Result<(), Out> {
+        let key = match json(&args[0])? {
+            None | Some(Value::Null) => {
+                return Err(Out::Fail(
+                    SqlState::NULL_VALUE_NOT_ALLOWED,
+                    "field name must not be null".to_owned(),
+                ));
+            }
+            Some(Value::String(s)) => s,
+            Some(other) => jsonb::format(&other),
+        };
+        let value = json(&args[1])?.unwrap_or(Value::Null);
+        self.0
+            .get_or_insert_with(Default::default)
+            .insert(key, value);
+        Ok(())
+    }
+
+    fn finish(self) -> Out {
+        self.0.map_or(Out::Null, |map| shown(&Value::Object(map)))
+    }
+}

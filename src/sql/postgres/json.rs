@@ -1,0 +1,214 @@
+//! JSON operators and functions, typed as PostgreSQL types them and answered
+//! by the engine's JSON functions (`engine/functions/json`), where SQLite's
+//! operators of the same spelling mean something else (`->` minifies, `||`
+//! joins text, `?` is a parameter to SQLite).
+
+use sqlparser::ast::{BinaryOperator, Expr};
+
+use super::build::{call, number, string};
+use super::casts::CastContext;
+use super::errors::{Result, undefined_function};
+use super::translator::{Translator, Typed};
+use super::types::PgType;
+
+fn is_json(ty: &PgType) -> bool {
+    matches!(ty, PgType::Json | PgType::Jsonb)
+}
+
+/// A value as JSON text, as `to_jsonb` converts it by its type.
+pub(super) fn to_json(value: &Typed) -> Expr {
+    let kind = match &value.ty {
+        PgType::Bool => "bool",
+        t if t.is_numeric() => "number",
+        t if is_json(t) => "json",
+        _ => "text",
+    };
+    call("litewire_to_jsonb", vec![value.expr.clone(), string(kind)])
+}
+
+impl Translator<'_> {
+    /// `left op right` with a JSON left operand (or `||`, `@>`, `<@` between
+    /// JSON values); `None` when it is not a JSON operator.
+    pub(super) fn json_operator(
+        &mut self,
+        left: &Typed,
+        op: &BinaryOperator,
+        right: &Typed,
+    ) -> Result<Option<Typed>> {
+        use BinaryOperator as B;
+        let contained = is_json(&right.ty) && matches!(op, B::ArrowAt | B::AtArrow);
+        if !(is_json(&left.ty) || contained) {
+            return Ok(None);
+        }
+        let json_type = if is_json(&left.ty) {
+            left.ty.clone()
+        } else {
+            right.ty.clone()
+        };
+        let as_json = |me: &mut Self, t: &Typed| -> Result<Typed> {
+            match is_json(&t.ty) {
+                true => Ok(t.clone()),
+                false => me.cast(t.clone(), &json_type, CastContext::Implicit),
+            }
+        };
+        let text_array = PgType::Array(Box::new(PgType::Text));
+        let typed = |expr: Expr, ty: PgType| Ok(Some(Typed::new(expr, ty)));
+        match op {
+            B::Arrow | B::LongArrow => {
+                let key = match right.ty.is_integer() {
+                    true => right.expr.clone(),
+                    false => self.text_argument(right.clone(), "->")?.expr,
+                };
+                let text = *op == B::LongArrow;
+                let expr = call(
+                    "litewire_json_get",
+                    vec![left.expr.clone(), key, number(if text { "1" } else { "0" })],
+                );
+                typed(expr, if text { PgType::Text } else { json_type })
+            }
+            B::HashArrow | B::HashLongArrow => {
+                let path = self.cast(right.clone(), &text_array, CastContext::Implicit)?;
+                let text = *op == B::HashLongArrow;
+                let expr = call(
+                    "litewire_json_path",
+                    vec![
+                        left.expr.clone(),
+                        path.expr,
+                        number(if text { "1" } else { "0" }),
+                    ],
+                );
+                typed(expr, if text { PgType::Text } else { json_type })
+            }
+            B::AtArrow | B::ArrowAt => {
+                let (a, b) = (as_json(self, left)?, as_json(self, right)?);
+                let (outer, inner) = if *op == B::AtArrow { (a, b) } else { (b, a) };
+                typed(
+                    call("litewire_jsonb_contains", vec![outer.expr, inner.expr]),
+                    PgType::Bool,
+                )
+            }
+            B::Question => {
+                let key = self.text_argument(right.clone(), "?")?;
+                typed(
+                    call("litewire_jsonb_exists", vec![left.expr.clone(), key.expr]),
+                    PgType::Bool,
+                )
+            }
+            B::QuestionPipe | B::QuestionAnd => {
+                let keys = self.cast(right.clone(), &text_array, CastContext::Implicit)?;
+                let function = if *op == B::QuestionPipe {
+                    "litewire_jsonb_exists_any"
+                } else {
+                    "litewire_jsonb_exists_all"
+                };
+                typed(
+                    call(function, vec![left.expr.clone(), keys.expr]),
+                    PgType::Bool,
+                )
+            }
+            B::StringConcat if is_json(&right.ty) || right.untyped.is_some() => {
+                let right = as_json(self, right)?;
+                typed(
+                    call("litewire_jsonb_concat", vec![left.expr.clone(), right.expr]),
+                    json_type,
+                )
+            }
+            B::Minus => {
+                let key = match right.ty.is_integer() {
+                    true => right.expr.clone(),
+                    false => self.text_argument(right.clone(), "-")?.expr,
+                };
+                typed(
+                    call("litewire_jsonb_delete", vec![left.expr.clone(), key]),
+                    json_type,
+                )
+            }
+            _ => Ok(None),
+        }
+    }
+
+    /// A JSON function PostgreSQL has (`to_jsonb`, `jsonb_build_object`,
+    /// ...), if `name` is one, with its arguments translated.
+    pub(super) fn json_function(&mut self, name: &str, args: &[Typed]) -> Result<Option<Typed>> {
+        let jsonb = name.starts_with("jsonb") || name == "to_jsonb";
+        let ty = if jsonb { PgType::Jsonb } else { PgType::Json };
+        let types: Vec<PgType> = args.iter().map(|a| a.ty.clone()).collect();
+        let first_json = |me: &mut Self| -> Result<Expr> {
+            let first = args
+                .first()
+                .ok_or_else(|| undefined_function(name, &types))?;
+            if is_json(&first.ty) || first.ty.is_opaque() {
+                return Ok(first.expr.clone());
+            }
+            let cast = me.coerce(first.clone(), &ty)?;
+            cast.map(|c| c.expr)
+                .ok_or_else(|| undefined_function(name, &types))
+        };
+        let (expr, result) = match name {
+            "to_json" | "to_jsonb" => match args {
+                [value] => (to_json(value), ty),
+                _ => return Err(undefined_function(name, &types)),
+            },
+            "json_build_object" | "jsonb_build_object" => {
+                let values = args.iter().map(to_json).collect();
+                let function = match jsonb {
+                    true => "litewire_jsonb_build_object",
+                    false => "litewire_json_build_object",
+                };
+                (call(function, values), ty)
+            }
+            "json_build_array" | "jsonb_build_array" => {
+                let values = args.iter().map(to_json).collect();
+                (call("litewire_jsonb_build_array", values), ty)
+            }
+            "json_typeof" | "jsonb_typeof" => (
+                call("litewire_jsonb_typeof", vec![first_json(self)?]),
+                PgType::Text,
+            ),
+            "json_array_length" | "jsonb_array_length"
+                if args
+                    .first()
+                    .is_some_and(|a| is_json(&a.ty) || a.untyped.is_some()) =>
+            {
+                (
+                    call("litewire_jsonb_array_length", vec![first_json(self)?]),
+                    PgType::Int4,
+                )
+            }
+            "json_extract_path"
+            | "jsonb_extract_path"
+            | "json_extract_path_text"
+            | "jsonb_extract_path_text" => {
+                let text = name.ends_with("_text");
+                let mut call_args = vec![number(if text { "1" } else { "0" }), first_json(self)?];
+                for key in &args[1..] {
+                    call_args.push(self.text_argument(key.clone(), name)?.expr);
+                }
+                let result = if text { PgType::Text } else { ty };
+                (call("litewire_json_path_of", call_args), result)
+            }
+            "jsonb_set" if (3..=4).contains(&args.len()) => {
+                let path = self.cast(
+                    args[1].clone(),
+                    &PgType::Array(Box::new(PgType::Text)),
+                    CastContext::Implicit,
+                )?;
+                let new = self.cast(args[2].clone(), &PgType::Jsonb, CastContext::Implicit)?;
+                let mut call_args = vec![first_json(self)?, path.expr, new.expr];
+                if let Some(create) = args.get(3) {
+                    call_args.push(
+                        self.cast(create.clone(), &PgType::Bool, CastContext::Implicit)?
+                            .expr,
+                    );
+                }
+                (call("litewire_jsonb_set", call_args), PgType::Jsonb)
+            }
+            "json_strip_nulls" | "jsonb_strip_nulls" => (
+                call("litewire_jsonb_strip_nulls", vec![first_json(self)?]),
+                ty,
+            ),
+            _ => return Ok(None),
+        };
+        Ok(Some(Typed::new(expr, result).named(name.to_owned(), 2)))
+    }
+}
