@@ -39,6 +39,11 @@ const fn aggregate<A: Accumulator>(name: &'static str, args: &'static [&'static 
 
 pub(super) const FUNCTIONS: &[Function] = &[
     helper("litewire_jsonb_in", fixed(&["text"]), jsonb_in),
+    helper(
+        "litewire_json_expect",
+        fixed(&["jsonb", "text", "text"]),
+        expect,
+    ),
     helper("litewire_to_jsonb", fixed(&["any", "text"]), to_jsonb),
     helper("litewire_json_get", fixed(&["jsonb", "text", "bool"]), get),
     helper(
@@ -126,6 +131,32 @@ fn with(arg: &Arg, body: impl FnOnce(Value) -> Out) -> Out {
 
 fn jsonb_in(_: &Call, args: &[Arg]) -> Out {
     with(&args[0], |v| shown(&v))
+}
+
+/// `litewire_json_expect(j, "array" | "object", function)`: `j`, if it is
+/// what the set-returning `function` takes (22023 otherwise).
+fn expect(_: &Call, args: &[Arg]) -> Out {
+    let wanted = args[1].text().unwrap_or_default();
+    let function = args[2].text().unwrap_or_default();
+    with(&args[0], |v| {
+        let fits = match wanted.as_str() {
+            "array" => v.is_array(),
+            _ => v.is_object(),
+        };
+        if fits {
+            return shown(&v);
+        }
+        let what = match &v {
+            Value::Array(_) => "an array",
+            Value::Object(_) => "an object",
+            _ => "a scalar",
+        };
+        let message = match wanted.as_str() {
+            "array" => format!("cannot extract elements from {what}"),
+            _ => format!("cannot call {function} on a non-object"),
+        };
+        Out::Fail(SqlState::INVALID_PARAMETER_VALUE, message)
+    })
 }
 
 /// `litewire_to_jsonb(value, kind)`: a SQL value as JSON, by its type's kind

@@ -214,6 +214,9 @@ impl Translator<'_> {
             TableFactor::Table { .. } if let Some(series) = self.series(factor, scope)? => {
                 Ok(series)
             }
+            TableFactor::Table { .. } if let Some(rows) = self.json_rows(factor, scope)? => {
+                Ok(rows)
+            }
             TableFactor::Table { name, alias, .. } | TableFactor::Function { name, alias, .. } => {
                 // A set-returning function: its columns are SQLite's to know.
                 let item_name = alias.as_ref().map_or_else(

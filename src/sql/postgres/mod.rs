@@ -17,6 +17,7 @@ mod functions;
 mod grouping;
 mod intervals;
 mod json;
+mod json_rows;
 mod names;
 mod operators;
 mod ordered_sets;

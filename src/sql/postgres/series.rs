@@ -141,7 +141,7 @@ fn timestamp_rows(
 }
 
 /// `(rows) AS name`, as a FROM item.
-fn derived(rows: &str, name: &str) -> Result<TableFactor> {
+pub(super) fn derived(rows: &str, name: &str) -> Result<TableFactor> {
     let sql = format!("SELECT * FROM ({rows}) AS {}", identifier(name));
     let parsed =
         sqlparser::parser::Parser::parse_sql(&sqlparser::dialect::PostgreSqlDialect {}, &sql)
