@@ -38,6 +38,7 @@ against_litewire_and_postgres!(
     cursor_and_copy_queries_mean_what_they_mean_alone,
     postgres_parameters_are_set_checked_and_shown,
     defaults_fill_any_row_of_values,
+    create_table_as_counts_its_rows,
 );
 
 /// A fresh table for one test: dropped first, so a calibration run can repeat.
@@ -1233,4 +1234,37 @@ async fn defaults_fill_any_row_of_values(target: &Target) {
         sqlstate(&client, "INSERT INTO required VALUES (DEFAULT, 2)").await,
         "23502"
     );
+}
+
+/// `CREATE TABLE ... AS` completes as `SELECT n`, n the rows it stored (in a
+/// transaction too); `execute` reads n from the tag.
+async fn create_table_as_counts_its_rows(target: &Target) {
+    let client = target.connect().await;
+    client
+        .batch_execute(
+            "DROP TABLE IF EXISTS ctas_source, ctas_all, ctas_none, ctas_values; \
+             CREATE TABLE ctas_source (a int); INSERT INTO ctas_source VALUES (1), (2), (3), (4), (5)",
+        )
+        .await
+        .unwrap();
+    for (sql, rows) in [
+        ("CREATE TABLE ctas_all AS SELECT * FROM ctas_source", 5),
+        (
+            "CREATE TABLE ctas_none AS SELECT * FROM ctas_source WHERE a > 10",
+            0,
+        ),
+        ("CREATE TABLE ctas_values AS VALUES (1), (2)", 2),
+    ] {
+        assert_eq!(client.execute(sql, &[]).await.unwrap(), rows, "{sql}");
+    }
+    client.batch_execute("BEGIN").await.unwrap();
+    let in_transaction = client
+        .execute(
+            "CREATE TEMP TABLE ctas_temp AS SELECT a FROM ctas_source WHERE a < 3",
+            &[],
+        )
+        .await
+        .unwrap();
+    client.batch_execute("ROLLBACK").await.unwrap();
+    assert_eq!(in_transaction, 2);
 }

@@ -175,6 +175,7 @@ pub fn command_tag(completion: &Completion, rows: usize) -> PgWireBackendMessage
         CommandKind::Rollback => ("ROLLBACK", None),
         CommandKind::Copy => ("COPY", Some(affected)),
         CommandKind::Fetch => ("FETCH", Some(rows)),
+        CommandKind::CreateTableAs => ("SELECT", Some(affected)),
         CommandKind::Other(tag) => (tag, None),
     };
     let mut tag = String::with_capacity(command.len() + 21);

@@ -23,6 +23,8 @@ pub enum CommandKind {
     Copy,
     /// `FETCH` from a cursor: the rows it returned.
     Fetch,
+    /// `CREATE TABLE ... AS`: tagged `SELECT n`, n the rows it stored.
+    CreateTableAs,
     /// Any other statement; the text is its command tag (`CREATE TABLE`, `PRAGMA`, ...).
     Other(&'static str),
 }
@@ -40,6 +42,7 @@ impl CommandKind {
             CommandKind::Rollback => "ROLLBACK",
             CommandKind::Copy => "COPY",
             CommandKind::Fetch => "FETCH",
+            CommandKind::CreateTableAs => "CREATE TABLE AS",
             CommandKind::Other(tag) => tag,
         }
     }
@@ -132,7 +135,12 @@ pub(super) fn classify(sql: &str, tokens: &[Token]) -> Result<Shape, Error> {
         "ROLLBACK" | "ABORT" => Shape::control(Action::Rollback, CommandKind::Rollback),
         "SAVEPOINT" => Shape::control(Action::Savepoint, CommandKind::Other("SAVEPOINT")),
         "RELEASE" => Shape::control(Action::Release, CommandKind::Other("RELEASE")),
-        "CREATE" | "DROP" | "ALTER" => Shape::ddl(ddl_tag(&first, &word)),
+        "CREATE" | "DROP" | "ALTER" => match ddl_tag(&first, &word) {
+            "CREATE TABLE" if has_word("AS") && (has_word("SELECT") || has_word("VALUES")) => {
+                Shape::new(Action::Write, CommandKind::CreateTableAs, false)
+            }
+            tag => Shape::ddl(tag),
+        },
         "TRUNCATE" => Shape::ddl("TRUNCATE TABLE"),
         "COPY" => Shape::new(Action::Write, CommandKind::Copy, false),
         "ANALYZE" => Shape::ddl("ANALYZE"),
@@ -262,6 +270,10 @@ mod tests {
         assert_eq!(
             shape("create temp table x(a)").1,
             CommandKind::Other("CREATE TABLE")
+        );
+        assert_eq!(
+            shape("create table x as select 1").1,
+            CommandKind::CreateTableAs
         );
         assert_eq!(
             shape("with x as (select 1) delete from t").1,

@@ -10,6 +10,7 @@
 
 mod channels;
 mod copy;
+mod created_rows;
 mod describe;
 mod execute;
 mod isolation;

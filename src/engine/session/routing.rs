@@ -149,6 +149,9 @@ impl Session {
                     parameters: !params.is_empty(),
                 };
                 match &stmt.column_types {
+                    _ if stmt.kind == CommandKind::CreateTableAs => {
+                        Box::pin(self.run_create_table_as(query, sink)).await
+                    }
                     _ if stmt.waits_for_locks => {
                         let types = stmt.column_types.as_ref();
                         Box::pin(self.run_waiting_for_locks(query, types, sink)).await
