@@ -51,7 +51,8 @@ fn day_and_month(n: i64) -> u32 {
     u32::try_from(n).unwrap_or(1)
 }
 
-fn days_in_month(year: i64, month: u32) -> u32 {
+/// The days of a month of the proleptic Gregorian calendar.
+pub fn days_in_month(year: i64, month: u32) -> u32 {
     match month {
         2 if year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) => 29,
         2 => 28,

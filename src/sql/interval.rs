@@ -13,7 +13,9 @@
 use std::cmp::Ordering;
 use std::fmt::Write as _;
 
-use super::datetime::{USECS_PER_DAY, USECS_PER_SEC, civil_from_days, days_from_civil};
+use super::datetime::{
+    USECS_PER_DAY, USECS_PER_SEC, civil_from_days, days_from_civil, days_in_month,
+};
 
 /// Days from 1970-01-01 to 2000-01-01.
 const PG_EPOCH_DAYS: i64 = 10_957;
@@ -327,15 +329,6 @@ impl Interval {
             true => interval.negate(),
             false => Ok(interval),
         }
-    }
-}
-
-fn days_in_month(year: i64, month: u32) -> u32 {
-    match month {
-        2 if year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) => 29,
-        2 => 28,
-        4 | 6 | 9 | 11 => 30,
-        _ => 31,
     }
 }
 

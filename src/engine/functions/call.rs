@@ -49,6 +49,16 @@ impl Arg<'_> {
         }
     }
 
+    /// The value as a float, if it reads as one.
+    pub(super) fn float(&self) -> Option<f64> {
+        match self {
+            Arg::Int(i) => Some(*i as f64),
+            Arg::Real(f) => Some(*f),
+            Arg::Text(s) => s.trim().parse().ok(),
+            _ => None,
+        }
+    }
+
     /// The value returned as it came (a blob as text).
     pub(super) fn unchanged(&self) -> Out {
         match self {

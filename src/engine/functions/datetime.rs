@@ -675,15 +675,6 @@ fn ints<const N: usize>(args: &[Arg]) -> Option<[i64; N]> {
     Some(out)
 }
 
-fn float(arg: &Arg) -> Option<f64> {
-    match arg {
-        Arg::Int(i) => Some(*i as f64),
-        Arg::Real(f) => Some(*f),
-        Arg::Text(s) => s.trim().parse().ok(),
-        _ => None,
-    }
-}
-
 fn make_date(_: &Call, args: &[Arg]) -> Out {
     let Some([year, month, day]) = ints::<3>(args) else {
         return Out::Null;
@@ -695,7 +686,7 @@ fn make_date(_: &Call, args: &[Arg]) -> Out {
 }
 
 fn make_time(_: &Call, args: &[Arg]) -> Out {
-    let (Some([hour, minute]), Some(second)) = (ints::<2>(args), float(&args[2])) else {
+    let (Some([hour, minute]), Some(second)) = (ints::<2>(args), args[2].float()) else {
         return Out::Null;
     };
     match time_of(hour, minute, second) {
@@ -705,7 +696,7 @@ fn make_time(_: &Call, args: &[Arg]) -> Out {
 }
 
 fn make_timestamp(_: &Call, args: &[Arg]) -> Out {
-    let (Some([year, month, day, hour, minute]), Some(second)) = (ints::<5>(args), float(&args[5]))
+    let (Some([year, month, day, hour, minute]), Some(second)) = (ints::<5>(args), args[5].float())
     else {
         return Out::Null;
     };

@@ -134,15 +134,6 @@ fn timestamp(arg: &Arg, with_tz: bool) -> Result<Option<i64>, Out> {
         })
 }
 
-fn float(arg: &Arg) -> Option<f64> {
-    match arg {
-        Arg::Int(i) => Some(*i as f64),
-        Arg::Real(f) => Some(*f),
-        Arg::Text(s) => s.trim().parse().ok(),
-        _ => None,
-    }
-}
-
 fn shown(result: Result<Interval, IntervalError>) -> Out {
     match result {
         Ok(interval) => Out::Text(interval.format()),
@@ -215,14 +206,14 @@ fn add(_: &Call, args: &[Arg]) -> Out {
 }
 
 fn multiply(_: &Call, args: &[Arg]) -> Out {
-    with(interval(&args[0]), |a| match float(&args[1]) {
+    with(interval(&args[0]), |a| match args[1].float() {
         Some(factor) => shown(a.multiply(factor)),
         None => Out::Null,
     })
 }
 
 fn divide(_: &Call, args: &[Arg]) -> Out {
-    with(interval(&args[0]), |a| match float(&args[1]) {
+    with(interval(&args[0]), |a| match args[1].float() {
         Some(0.0) => Out::Fail(
             SqlState::parse("22012").unwrap_or(SqlState::NUMERIC_VALUE_OUT_OF_RANGE),
             "division by zero".to_owned(),

@@ -330,66 +330,54 @@ fn values(args: &[Arg]) -> Result<Vec<Value>, Out> {
         .collect()
 }
 
-fn build_object(_: &Call, args: &[Arg]) -> Out {
+/// A builder's arguments as (key, value) pairs: keys as text (22004 for a
+/// NULL one), an odd count 22023.
+fn pairs(args: &[Arg]) -> Result<Vec<(String, Value)>, Out> {
     if !args.len().is_multiple_of(2) {
-        return Out::Fail(
+        return Err(Out::Fail(
             SqlState::INVALID_PARAMETER_VALUE,
             "argument list must have even number of elements".to_owned(),
-        );
+        ));
     }
-    let values = match values(args) {
-        Ok(values) => values,
-        Err(out) => return out,
-    };
-    let mut map = serde_json::Map::new();
-    for pair in values.chunks(2) {
-        let key = match &pair[0] {
-            Value::Null => {
-                return Out::Fail(
-                    SqlState::NULL_VALUE_NOT_ALLOWED,
-                    "argument 1: key must not be null".to_owned(),
-                );
-            }
-            Value::String(s) => s.clone(),
-            other => jsonb::format(other),
-        };
-        map.insert(key, pair[1].clone());
+    let values = values(args)?;
+    values
+        .chunks(2)
+        .map(|pair| {
+            let key = match &pair[0] {
+                Value::Null => {
+                    return Err(Out::Fail(
+                        SqlState::NULL_VALUE_NOT_ALLOWED,
+                        "argument 1: key must not be null".to_owned(),
+                    ));
+                }
+                Value::String(s) => s.clone(),
+                other => jsonb::format(other),
+            };
+            Ok((key, pair[1].clone()))
+        })
+        .collect()
+}
+
+fn build_object(_: &Call, args: &[Arg]) -> Out {
+    match pairs(args) {
+        Ok(pairs) => shown(&Value::Object(pairs.into_iter().collect())),
+        Err(out) => out,
     }
-    shown(&Value::Object(map))
 }
 
 /// `json_build_object`: the pairs in the order given (duplicates kept), as
 /// `json` writes them (`{"a" : 1, "b" : 2}`).
 fn build_json_object(_: &Call, args: &[Arg]) -> Out {
-    if !args.len().is_multiple_of(2) {
-        return Out::Fail(
-            SqlState::INVALID_PARAMETER_VALUE,
-            "argument list must have even number of elements".to_owned(),
-        );
+    match pairs(args) {
+        Ok(pairs) => {
+            let written: Vec<String> = pairs
+                .into_iter()
+                .map(|(key, value)| format!("{} : {}", Value::String(key), jsonb::format(&value)))
+                .collect();
+            Out::Text(format!("{{{}}}", written.join(", ")))
+        }
+        Err(out) => out,
     }
-    let values = match values(args) {
-        Ok(values) => values,
-        Err(out) => return out,
-    };
-    let mut pairs = Vec::with_capacity(values.len() / 2);
-    for pair in values.chunks(2) {
-        let key = match &pair[0] {
-            Value::Null => {
-                return Out::Fail(
-                    SqlState::NULL_VALUE_NOT_ALLOWED,
-                    "argument 1: key must not be null".to_owned(),
-                );
-            }
-            Value::String(s) => s.clone(),
-            other => jsonb::format(other),
-        };
-        pairs.push(format!(
-            "{} : {}",
-            Value::String(key),
-            jsonb::format(&pair[1])
-        ));
-    }
-    Out::Text(format!("{{{}}}", pairs.join(", ")))
 }
 
 fn build_array(_: &Call, args: &[Arg]) -> Out {

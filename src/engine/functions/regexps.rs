@@ -445,15 +445,9 @@ fn similar(_: &Call, args: &[Arg]) -> Out {
     else {
         return Out::Null;
     };
-    let mut escapes = escape.chars();
-    let escape = match (escapes.next(), escapes.next()) {
-        (escape, None) => escape,
-        _ => {
-            return Out::Fail(
-                SqlState::parse("22025").unwrap_or(SqlState::INVALID_PARAMETER_VALUE),
-                "invalid escape string".into(),
-            );
-        }
+    let escape = match super::strings::escape_character(&escape) {
+        Ok(escape) => escape,
+        Err(out) => return out,
     };
     match compile(&similar_to_regex(&pattern, escape), Flags::DEFAULT) {
         Ok(re) => Out::Int(i64::from(re.is_match(&text))),

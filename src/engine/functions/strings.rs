@@ -91,21 +91,28 @@ fn ilike(_: &Call, args: &[Arg]) -> Out {
     matches(args, true)
 }
 
+/// An `ESCAPE` clause's character: none for the empty string, 22025 for
+/// more than one.
+pub(super) fn escape_character(escape: &str) -> Result<Option<char>, Out> {
+    let mut escapes = escape.chars();
+    match (escapes.next(), escapes.next()) {
+        (escape, None) => Ok(escape),
+        _ => Err(Out::Fail(
+            SqlState::parse("22025").unwrap_or(SqlState::INVALID_PARAMETER_VALUE),
+            "invalid escape string".into(),
+        )),
+    }
+}
+
 fn matches(args: &[Arg], insensitive: bool) -> Out {
     let (Some(value), Some(pattern), Some(escape)) =
         (args[0].text(), args[1].text(), args[2].text())
     else {
         return Out::Null;
     };
-    let mut escapes = escape.chars();
-    let escape = match (escapes.next(), escapes.next()) {
-        (escape, None) => escape,
-        _ => {
-            return Out::Fail(
-                SqlState::parse("22025").unwrap_or(SqlState::INVALID_PARAMETER_VALUE),
-                "invalid escape string".into(),
-            );
-        }
+    let escape = match escape_character(&escape) {
+        Ok(escape) => escape,
+        Err(out) => return out,
     };
     let (value, pattern) = match insensitive {
         true => (value.to_lowercase(), pattern.to_lowercase()),

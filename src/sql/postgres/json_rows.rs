@@ -8,7 +8,7 @@ use sqlparser::ast::{FunctionArg, FunctionArgExpr, TableFactor};
 use super::casts::CastContext;
 use super::errors::Result;
 use super::scope::{Item, Scope, ScopeColumn};
-use super::series::derived;
+use super::series::{derived, function_call};
 use super::translator::Translator;
 use super::types::PgType;
 use crate::sql::quote::{identifier, literal};
@@ -31,20 +31,7 @@ impl Translator<'_> {
         factor: &TableFactor,
         scope: &mut Scope,
     ) -> Result<Option<TableFactor>> {
-        let TableFactor::Table {
-            name,
-            alias,
-            args: Some(args),
-            with_ordinality: false,
-            ..
-        } = factor
-        else {
-            return Ok(None);
-        };
-        let [function] = name.0.as_slice() else {
-            return Ok(None);
-        };
-        let Some(function) = function.as_ident().map(|i| i.value.to_ascii_lowercase()) else {
+        let Some((function, alias, args)) = function_call(factor) else {
             return Ok(None);
         };
         let jsonb = function.starts_with("jsonb");
@@ -71,7 +58,7 @@ impl Translator<'_> {
             "object_keys" => ("object", vec![(function.as_str(), "key", PgType::Text)]),
             _ => return Ok(None),
         };
-        let [FunctionArg::Unnamed(FunctionArgExpr::Expr(argument))] = args.args.as_slice() else {
+        let [FunctionArg::Unnamed(FunctionArgExpr::Expr(argument))] = args else {
             return Ok(None);
         };
         let value = self.expr(argument, scope)?;

@@ -6,7 +6,7 @@
 //! left to the statement-level translation, which writes it as a recursive
 //! query of its own.
 
-use sqlparser::ast::{FunctionArg, FunctionArgExpr, TableFactor};
+use sqlparser::ast::{FunctionArg, FunctionArgExpr, TableAlias, TableFactor};
 
 use super::casts::CastContext;
 use super::errors::{Fail, Result, undefined_function};
@@ -22,25 +22,14 @@ impl Translator<'_> {
         factor: &TableFactor,
         scope: &mut Scope,
     ) -> Result<Option<TableFactor>> {
-        let TableFactor::Table {
-            name,
-            alias,
-            args: Some(args),
-            with_ordinality: false,
-            ..
-        } = factor
+        let Some(("generate_series", alias, args)) = function_call(factor)
+            .as_ref()
+            .map(|(n, a, r)| (n.as_str(), *a, *r))
         else {
             return Ok(None);
         };
-        let is_series = name.0.len() == 1
-            && name.0[0]
-                .as_ident()
-                .is_some_and(|i| i.value.eq_ignore_ascii_case("generate_series"));
-        if !is_series {
-            return Ok(None);
-        }
-        let mut typed = Vec::with_capacity(args.args.len());
-        for arg in &args.args {
+        let mut typed = Vec::with_capacity(args.len());
+        for arg in args {
             let FunctionArg::Unnamed(FunctionArgExpr::Expr(expr)) = arg else {
                 return Ok(None);
             };
@@ -110,6 +99,28 @@ impl Translator<'_> {
         };
         Ok(Some(derived(&rows, &item)?))
     }
+}
+
+/// A set-returning function in FROM, without `WITH ORDINALITY`: its name in
+/// lower case, its alias and its arguments.
+pub(super) fn function_call(
+    factor: &TableFactor,
+) -> Option<(String, &Option<TableAlias>, &[FunctionArg])> {
+    let TableFactor::Table {
+        name,
+        alias,
+        args: Some(args),
+        with_ordinality: false,
+        ..
+    } = factor
+    else {
+        return None;
+    };
+    let [part] = name.0.as_slice() else {
+        return None;
+    };
+    let function = part.as_ident()?.value.to_ascii_lowercase();
+    Some((function, alias, args.args.as_slice()))
 }
 
 /// The timestamps from `start` to `stop` by `step` (downwards for a negative
