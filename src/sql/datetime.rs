@@ -61,6 +61,47 @@ pub fn days_in_month(year: i64, month: u32) -> u32 {
     }
 }
 
+/// A timestamp's calendar fields, the year astronomical (1 BC is 0).
+pub struct Calendar {
+    pub year: i64,
+    pub month: u32,
+    pub day: u32,
+    /// Days since 2000-01-01.
+    pub days: i64,
+    /// Microseconds since midnight.
+    pub time: i64,
+}
+
+/// The calendar fields of microseconds since 2000-01-01.
+pub fn calendar(usecs: i64) -> Calendar {
+    let days = usecs.div_euclid(USECS_PER_DAY);
+    let (year, month, day) = civil_from_days(days + PG_EPOCH_DAYS);
+    Calendar {
+        year,
+        month,
+        day,
+        days,
+        time: usecs.rem_euclid(USECS_PER_DAY),
+    }
+}
+
+/// The ISO 8601 week-numbering (year, week) of a day of `calendar`.
+pub fn iso_week(calendar: &Calendar) -> (i64, i64) {
+    // Monday of ISO week 1 of `year`: the week holding January 4th.
+    let week_one = |year: i64| {
+        let jan4 = days_from_civil(year, 1, 4);
+        jan4 - (jan4 + 3).rem_euclid(7)
+    };
+    let today = calendar.days + PG_EPOCH_DAYS;
+    let mut year = calendar.year;
+    if today < week_one(year) {
+        year -= 1;
+    } else if today >= week_one(year + 1) {
+        year += 1;
+    }
+    (year, (today - week_one(year)) / 7 + 1)
+}
+
 /// PostgreSQL's `infinity` and `-infinity` dates: the extremes of its binary
 /// form (days since 2000-01-01 as an int4).
 pub const DATE_INFINITY: i64 = i32::MAX as i64;

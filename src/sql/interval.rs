@@ -161,15 +161,10 @@ impl Interval {
 
     /// `justify_hours`: whole days out of the time, the signs made to agree.
     pub fn justify_hours(&self) -> Result<Interval, IntervalError> {
-        let mut days = i64::from(self.days) + self.usecs / USECS_PER_DAY;
-        let mut usecs = self.usecs % USECS_PER_DAY;
-        if days > 0 && usecs < 0 {
-            usecs += USECS_PER_DAY;
-            days -= 1;
-        } else if days < 0 && usecs > 0 {
-            usecs -= USECS_PER_DAY;
-            days += 1;
-        }
+        let (days, usecs) = same_sign(
+            i64::from(self.days) + self.usecs / USECS_PER_DAY,
+            self.usecs % USECS_PER_DAY,
+        );
         let days = i32::try_from(days).map_err(|_| IntervalError::OutOfRange)?;
         Ok(Interval {
             days,
@@ -201,7 +196,7 @@ impl Interval {
     pub fn justify(&self) -> Result<Interval, IntervalError> {
         let mut months = i64::from(self.months);
         let mut days = i64::from(self.days) + self.usecs / USECS_PER_DAY;
-        let mut usecs = self.usecs % USECS_PER_DAY;
+        let usecs = self.usecs % USECS_PER_DAY;
         months += days / 30;
         days %= 30;
         if months > 0 && (days < 0 || (days == 0 && usecs < 0)) {
@@ -211,13 +206,7 @@ impl Interval {
             days -= 30;
             months += 1;
         }
-        if days > 0 && usecs < 0 {
-            usecs += USECS_PER_DAY;
-            days -= 1;
-        } else if days < 0 && usecs > 0 {
-            usecs -= USECS_PER_DAY;
-            days += 1;
-        }
+        let (days, usecs) = same_sign(days, usecs);
         Ok(Interval {
             months: i32::try_from(months).map_err(|_| IntervalError::OutOfRange)?,
             days: i32::try_from(days).map_err(|_| IntervalError::OutOfRange)?,
@@ -329,6 +318,15 @@ impl Interval {
             true => interval.negate(),
             false => Ok(interval),
         }
+    }
+}
+
+/// Days and a time of day given one sign (a day borrowed or lent).
+fn same_sign(days: i64, usecs: i64) -> (i64, i64) {
+    match (days, usecs) {
+        (d, u) if d > 0 && u < 0 => (d - 1, u + USECS_PER_DAY),
+        (d, u) if d < 0 && u > 0 => (d + 1, u - USECS_PER_DAY),
+        other => other,
     }
 }
 

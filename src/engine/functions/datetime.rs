@@ -156,29 +156,6 @@ fn read(value: &str, kind: Kind) -> Result<Moment, Out> {
     Ok(Moment::At(usecs))
 }
 
-/// A date and time's fields, the year astronomical (1 BC is 0).
-struct Fields {
-    year: i64,
-    month: u32,
-    day: u32,
-    /// Microseconds since midnight.
-    time: i64,
-    /// Days since 2000-01-01.
-    days: i64,
-}
-
-fn fields(usecs: i64) -> Fields {
-    let days = usecs.div_euclid(USECS_PER_DAY);
-    let (year, month, day) = datetime::civil_from_days(days + PG_EPOCH_DAYS);
-    Fields {
-        year,
-        month,
-        day,
-        time: usecs.rem_euclid(USECS_PER_DAY),
-        days,
-    }
-}
-
 /// PostgreSQL's unit names, with the abbreviations and plurals it accepts.
 fn unit(name: &str) -> Option<&'static str> {
     Some(match name.trim().to_ascii_lowercase().as_str() {
@@ -242,23 +219,6 @@ fn scaled(n: i64, scale: u32) -> Value {
     Value::Decimal(quotient(i128::from(n), 10i128.pow(scale), scale))
 }
 
-/// The ISO 8601 (year, week) of a date.
-fn iso_week(f: &Fields) -> (i64, i64) {
-    // Monday of ISO week 1 of `year`: the week holding January 4th.
-    let week_one = |year: i64| {
-        let jan4 = datetime::days_from_civil(year, 1, 4);
-        jan4 - (jan4 + 3).rem_euclid(7)
-    };
-    let today = f.days + PG_EPOCH_DAYS;
-    let mut year = f.year;
-    if today < week_one(year) {
-        year -= 1;
-    } else if today >= week_one(year + 1) {
-        year += 1;
-    }
-    (year, (today - week_one(year)) / 7 + 1)
-}
-
 /// The value of `field` for a moment of `kind`.
 fn field_value(field: &str, moment: Moment, kind: Kind) -> Result<Value, Out> {
     let Some(unit) = unit(field) else {
@@ -303,7 +263,7 @@ fn field_value(field: &str, moment: Moment, kind: Kind) -> Result<Value, Out> {
             });
         }
     };
-    let f = fields(usecs);
+    let f = datetime::calendar(usecs);
     let year = f.year;
     let second_usecs = f.time % (60 * USECS_PER_SEC);
     Ok(match unit {
@@ -331,9 +291,9 @@ fn field_value(field: &str, moment: Moment, kind: Kind) -> Result<Value, Out> {
         "dow" => Value::Integer((f.days + PG_EPOCH_DAYS + 4).rem_euclid(7)),
         "isodow" => Value::Integer((f.days + PG_EPOCH_DAYS + 3).rem_euclid(7) + 1),
         "doy" => Value::Integer(f.days + PG_EPOCH_DAYS - datetime::days_from_civil(year, 1, 1) + 1),
-        "week" => Value::Integer(iso_week(&f).1),
+        "week" => Value::Integer(datetime::iso_week(&f).1),
         "isoyear" => {
-            let iso = iso_week(&f).0;
+            let iso = datetime::iso_week(&f).0;
             Value::Integer(if iso > 0 { iso } else { iso - 1 })
         }
         "julian" if kind == Kind::Date => Value::Integer(f.days + PG_EPOCH_JULIAN),
@@ -469,7 +429,7 @@ fn date_trunc(_: &Call, args: &[Arg]) -> Out {
     } else {
         kind
     };
-    let f = fields(usecs);
+    let f = datetime::calendar(usecs);
     let year = f.year;
     let at = |year: i64, month: u32, day: u32, time: i64| {
         (datetime::days_from_civil(year, month, day) - PG_EPOCH_DAYS) * USECS_PER_DAY + time

@@ -7,7 +7,7 @@
 use super::call::{Arg, Call, Out};
 use super::definition::{Args, Function, Volatility};
 use crate::error::SqlState;
-use crate::sql::datetime::{self, USECS_PER_DAY, USECS_PER_SEC, civil_from_days, days_from_civil};
+use crate::sql::datetime::{self, Calendar, USECS_PER_DAY, USECS_PER_SEC, days_from_civil};
 
 pub(super) const FUNCTIONS: &[Function] = &[Function::helper(
     "litewire_to_char",
@@ -56,44 +56,6 @@ const PATTERNS: &[&str] = &[
     "TZ", "tz", "OF",
 ];
 
-/// A moment's calendar fields.
-struct Moment {
-    year: i64,
-    month: u32,
-    day: u32,
-    /// Days since 1970-01-01.
-    epoch_days: i64,
-    /// Microseconds since midnight.
-    time: i64,
-}
-
-fn moment(usecs: i64) -> Moment {
-    let days = usecs.div_euclid(USECS_PER_DAY);
-    let (year, month, day) = civil_from_days(days + PG_EPOCH_DAYS);
-    Moment {
-        year,
-        month,
-        day,
-        epoch_days: days + PG_EPOCH_DAYS,
-        time: usecs.rem_euclid(USECS_PER_DAY),
-    }
-}
-
-/// ISO 8601 week-numbering year and week of a day (days since 1970-01-01).
-fn iso_week(epoch_days: i64, year: i64) -> (i64, i64) {
-    let week_one = |year: i64| {
-        let jan4 = days_from_civil(year, 1, 4);
-        jan4 - (jan4 + 3).rem_euclid(7)
-    };
-    let mut iso_year = year;
-    if epoch_days < week_one(year) {
-        iso_year -= 1;
-    } else if epoch_days >= week_one(year + 1) {
-        iso_year += 1;
-    }
-    (iso_year, (epoch_days - week_one(iso_year)) / 7 + 1)
-}
-
 /// The English ordinal suffix of `n` (`1st`, `12th`, `23rd`).
 fn ordinal(n: i64) -> &'static str {
     match (n % 100, n % 10) {
@@ -116,7 +78,7 @@ fn cased(text: &str, pattern: &str) -> String {
 }
 
 /// One pattern's text for a moment; `fill` false under `FM`.
-fn field(pattern: &str, m: &Moment, fill: bool, with_tz: bool) -> (String, Option<i64>) {
+fn field(pattern: &str, m: &Calendar, fill: bool, with_tz: bool) -> (String, Option<i64>) {
     let number = |value: i64, width: usize| -> (String, Option<i64>) {
         let text = match fill {
             true if value < 0 => format!("-{:0width$}", -value, width = width),
@@ -131,9 +93,9 @@ fn field(pattern: &str, m: &Moment, fill: bool, with_tz: bool) -> (String, Optio
         0 => 12,
         h => h,
     };
-    let weekday = (m.epoch_days + 4).rem_euclid(7) as usize;
-    let day_of_year = m.epoch_days - days_from_civil(m.year, 1, 1) + 1;
-    let (iso_year, iso_week_number) = iso_week(m.epoch_days, m.year);
+    let weekday = ((m.days + PG_EPOCH_DAYS) + 4).rem_euclid(7) as usize;
+    let day_of_year = (m.days + PG_EPOCH_DAYS) - days_from_civil(m.year, 1, 1) + 1;
+    let (iso_year, iso_week_number) = datetime::iso_week(m);
     let padded = |name: &str| match fill {
         true => format!("{name:<9}"),
         false => name.to_owned(),
@@ -179,7 +141,7 @@ fn field(pattern: &str, m: &Moment, fill: bool, with_tz: bool) -> (String, Optio
         "IDDD" => {
             let monday_week_one = days_from_civil(iso_year, 1, 4);
             let start = monday_week_one - (monday_week_one + 3).rem_euclid(7);
-            number(m.epoch_days - start + 1, 3)
+            number((m.days + PG_EPOCH_DAYS) - start + 1, 3)
         }
         "DD" => number(i64::from(m.day), 2),
         "D" => number(weekday as i64 + 1, 1),
@@ -194,7 +156,7 @@ fn field(pattern: &str, m: &Moment, fill: bool, with_tz: bool) -> (String, Optio
             },
             2,
         ),
-        "J" => number(m.epoch_days + 2_440_588, 0),
+        "J" => number((m.days + PG_EPOCH_DAYS) + 2_440_588, 0),
         "Q" => number((i64::from(m.month) - 1) / 3 + 1, 1),
         "RM" => (padded_roman(ROMAN[m.month as usize - 1], fill), None),
         "rm" => (
@@ -239,7 +201,7 @@ fn pattern_at(rest: &str) -> Option<&'static str> {
 
 /// The template applied to a moment.
 fn render(format: &str, usecs: i64, with_tz: bool) -> String {
-    let m = moment(usecs);
+    let m = datetime::calendar(usecs);
     let mut out = String::with_capacity(format.len() + 8);
     let mut rest = format;
     while !rest.is_empty() {
