@@ -569,6 +569,10 @@ async fn intervals(target: &Target) {
             ("SELECT i FROM iv WHERE i > '1 day' ORDER BY i", "25:00:00\n1 mon"),
             ("SELECT '1 day'::text::interval, (interval '1 day')::text, pg_typeof(interval '1 day')::text", "1 day|1 day|interval"),
             ("SELECT timestamp '2024-01-01' + '1 day'", "2024-01-02 00:00:00"),
+            (
+                "SELECT i FROM iv WHERE i < '2 days' UNION SELECT i FROM iv WHERE i < '2 days' ORDER BY i",
+                "-02:00:00\n1 day\n25:00:00",
+            ),
             ("SELECT i FROM iv ORDER BY i DESC", "NULL\n1 mon\n25:00:00\n1 day\n-02:00:00"),
             ("SELECT i * 2 AS twice FROM iv ORDER BY i * 2 NULLS FIRST", "NULL\n-04:00:00\n2 days\n50:00:00\n2 mons"),
         ],

@@ -56,7 +56,25 @@ impl Translator<'_> {
                 open: true,
             }),
         }
-        self.select_order(order_by, &scope, columns)
+        let mut ordered = self.select_order(order_by, &scope, columns)?;
+        // SQLite orders a set operation only by its output columns as they
+        // are: an interval column keeps its text's order there.
+        if let OrderByKind::Expressions(items) = &mut ordered.kind {
+            for item in items {
+                if let Expr::Function(function) = &item.expr
+                    && function.name.to_string() == "litewire_interval_key"
+                    && let sqlparser::ast::FunctionArguments::List(list) = &function.args
+                    && let [
+                        sqlparser::ast::FunctionArg::Unnamed(
+                            sqlparser::ast::FunctionArgExpr::Expr(column),
+                        ),
+                    ] = list.args.as_slice()
+                {
+                    item.expr = column.clone();
+                }
+            }
+        }
+        Ok(ordered)
     }
 
     /// Sort keys, with NULLs placed as PostgreSQL places them.
