@@ -604,6 +604,27 @@ async fn ordered_set_aggregates(target: &Target) {
 /// aggregates and path functions.
 async fn json_operators_and_functions(target: &Target) {
     let client = target.connect().await;
+    // A jsonb parameter, in binary and in text, is stored in jsonb's form too.
+    client
+        .batch_execute("DROP TABLE IF EXISTS jp; CREATE TABLE jp (doc jsonb)")
+        .await
+        .unwrap();
+    let value: serde_json::Value = serde_json::from_str(r#"{"bb": [1,2], "a": null}"#).unwrap();
+    client
+        .execute("INSERT INTO jp VALUES ($1)", &[&value])
+        .await
+        .unwrap();
+    client
+        .execute(
+            "INSERT INTO jp VALUES ($1::text::jsonb)",
+            &[&r#"{"z":1,  "y":2}"#],
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        text_answer(&client, "SELECT doc FROM jp").await,
+        "{\"a\": null, \"bb\": [1, 2]}\n{\"y\": 2, \"z\": 1}"
+    );
     check(
         &client,
         "DROP TABLE IF EXISTS jt; CREATE TABLE jt (id int, doc jsonb, tag text); \

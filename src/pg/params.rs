@@ -26,6 +26,7 @@ use crate::engine::{Value, format_array, parse_array};
 use crate::error::{Error, ErrorKind};
 use crate::sql::datetime;
 use crate::sql::interval::Interval;
+use crate::sql::jsonb;
 use crate::sql::quote::parse_bool;
 
 /// Which format (0 text, 1 binary) applies to item `i` under PostgreSQL's rule: no
@@ -115,6 +116,8 @@ fn decode_text(text: &str, ty: &Type) -> Result<Value, Error> {
         }
         Type::UUID => canonical(uuid::parse(text), |b| uuid::format(&b), ty, text)?,
         Type::INTERVAL => canonical(Interval::parse(text).ok(), |i| i.format(), ty, text)?,
+        // Stored in jsonb's own form, as a literal is.
+        Type::JSONB => canonical(jsonb::normalize(text).ok(), |j| j, ty, text)?,
         _ => Value::Text(text.to_owned()),
     };
     Ok(value)
@@ -181,9 +184,10 @@ fn decode_binary(raw: &[u8], ty: &Type) -> Result<Value, Error> {
             Value::Text(interval.format())
         }
         Type::JSONB => match raw.split_first() {
-            Some((1, json)) => Value::Text(
-                String::from_utf8(json.to_vec()).map_err(|_| invalid(ty, "invalid UTF-8"))?,
-            ),
+            Some((1, json)) => {
+                let text = std::str::from_utf8(json).map_err(|_| invalid(ty, "invalid UTF-8"))?;
+                Value::Text(jsonb::normalize(text).map_err(|_| invalid(ty, text))?)
+            }
             _ => return Err(invalid(ty, "unknown jsonb version")),
         },
         _ => Value::Blob(raw.to_vec()),

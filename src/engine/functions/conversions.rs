@@ -61,6 +61,11 @@ fn cast(_: &Call, args: &[Arg]) -> Out {
         "bool" => to_bool(value, from),
         "numeric" | "float4" | "float8" => to_number(value, to),
         "text" | "varchar" | "bpchar" | "name" => to_text(value, from),
+        "jsonb" => match value.text().map(|t| (crate::sql::jsonb::normalize(&t), t)) {
+            Some((Ok(normalized), _)) => Out::Text(normalized),
+            Some((Err(_), text)) => invalid("json", &text),
+            None => Out::Null,
+        },
         "interval" => match value.text().map(|t| (Interval::parse(&t), t)) {
             Some((Ok(interval), _)) => Out::Text(interval.format()),
             Some((Err(_), text)) => fail(

@@ -138,6 +138,7 @@ fn converts(ty: &PgType) -> bool {
             | PgType::Name
             | PgType::Oid
             | PgType::Interval
+            | PgType::Jsonb
     )
 }
 
