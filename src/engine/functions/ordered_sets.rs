@@ -62,12 +62,7 @@ fn fraction(slot: &mut Option<Option<f64>>, arg: &Arg) -> Result<(), Out> {
     if slot.is_some() {
         return Ok(());
     }
-    let value = match arg {
-        Arg::Null => None,
-        Arg::Int(i) => Some(*i as f64),
-        Arg::Real(f) => Some(*f),
-        other => other.text().and_then(|t| t.trim().parse().ok()),
-    };
+    let value = arg.float();
     if let Some(f) = value
         && !(0.0..=1.0).contains(&f)
     {
@@ -90,19 +85,15 @@ struct Continuous {
 impl Accumulator for Continuous {
     fn step(&mut self, args: &[Arg]) -> Result<(), Out> {
         fraction(&mut self.fraction, &args[0])?;
-        match &args[1] {
-            Arg::Null => {}
-            Arg::Int(i) => self.values.push(*i as f64),
-            Arg::Real(f) => self.values.push(*f),
-            other => match other.text().and_then(|t| t.trim().parse().ok()) {
-                Some(f) => self.values.push(f),
-                None => {
-                    return Err(Out::Fail(
-                        SqlState::DATATYPE_MISMATCH,
-                        "percentile_cont takes numbers".to_owned(),
-                    ));
-                }
-            },
+        match (&args[1], args[1].float()) {
+            (Arg::Null, _) => {}
+            (_, Some(f)) => self.values.push(f),
+            (_, None) => {
+                return Err(Out::Fail(
+                    SqlState::DATATYPE_MISMATCH,
+                    "percentile_cont takes numbers".to_owned(),
+                ));
+            }
         }
         Ok(())
     }
