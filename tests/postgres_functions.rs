@@ -20,6 +20,7 @@ against_litewire_and_postgres!(
     intervals,
     ordered_set_aggregates,
     json_operators_and_functions,
+    trigonometry_and_float_input,
 );
 
 /// One case: a statement and its answer, rows joined by `\n`, columns by `|`,
@@ -654,6 +655,37 @@ async fn json_operators_and_functions(target: &Target) {
             ("SELECT * FROM jsonb_each('[1]')", "ERROR 22023"),
             ("select jsonb_array_length('{}')", "ERROR 22023"),
             ("select 'nope'::jsonb", "ERROR 22P02"),
+        ],
+    )
+    .await;
+}
+
+/// Radians, degrees (exact at the usual angles), hyperbolic functions, their
+/// domains and NaN; float input read to the nearest double however far its
+/// exponent.
+async fn trigonometry_and_float_input(target: &Target) {
+    let client = target.connect().await;
+    check(
+        &client,
+        "",
+        &[
+            ("SELECT sind(30), sind(150), sind(-90), sind(390), cosd(60), cosd(120), cosd(270)", "0.5|0.5|-1|0.5|0.5|-0.5|0"),
+            ("SELECT tand(45), tand(135), tand(90), tand(180), cotd(45), cotd(0)", "1|-1|Infinity|0|1|Infinity"),
+            ("SELECT asind(0.5), acosd(-0.5), atand(1), atan2d(1, -1), asind(-1)", "30|120|45|135|-90"),
+            ("SELECT sin(1), cos(1), tan(1), cot(1), asin(0.5), acos(0.5), atan(1), atan2(1, 2)", "0.8414709848078965|0.5403023058681398|1.5574077246549023|0.6420926159343306|0.5235987755982989|1.0471975511965979|0.7853981633974483|0.4636476090008061"),
+            ("SELECT sinh(1), cosh(1), tanh(1), asinh(1), acosh(2), atanh(0.5), cbrt(1000), cbrt(-8)", "1.1752011936438014|1.5430806348152437|0.7615941559557649|0.881373587019543|1.3169578969248166|0.5493061443340548|10|-2"),
+            ("SELECT degrees(1), radians(180), degrees(float8 'infinity')", "57.29577951308232|3.141592653589793|Infinity"),
+            ("SELECT sinh(float8 'nan'), acosh(float8 'nan'), sind(float8 'nan'), atan2(float8 'nan', 1)", "NaN|NaN|NaN|NaN"),
+            ("SELECT atanh(1), atanh(-1), sinh(float8 '-infinity'), cosh(1000)", "Infinity|-Infinity|-Infinity|Infinity"),
+            ("SELECT acosh(0.5)", "ERROR 22003"),
+            ("SELECT atanh(2)", "ERROR 22003"),
+            ("SELECT sin(float8 'infinity')", "ERROR 22003"),
+            ("SELECT asin(2)", "ERROR 22003"),
+            ("SELECT sind(float8 '-infinity')", "ERROR 22003"),
+            ("SELECT acosd(1.5)", "ERROR 22003"),
+            ("SELECT pg_typeof(sind(30))::text, pg_typeof(atan2(1, 1))::text", "double precision|double precision"),
+            ("SELECT float8 '1.2345678901234e-200', '1.2345678901234e+200'::float8, 1.2345678901234e-200::float8", "1.2345678901234e-200|1.2345678901234e+200|1.2345678901234e-200"),
+            ("SELECT '-1.2345678901234e-200'::float8 * 10, float4 '1.2345678e-30', 0.1234567890123456789::float8", "-1.2345678901234e-199|1.2345678e-30|0.12345678901234568"),
         ],
     )
     .await;

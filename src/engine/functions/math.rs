@@ -26,16 +26,6 @@ const fn helper(
     Function::helper(name, Args::Fixed(args), Volatility::Immutable, body)
 }
 
-/// An argument as a float; text reads as a number (`NaN` included).
-fn float(arg: &Arg) -> Option<f64> {
-    match arg {
-        Arg::Int(i) => Some(*i as f64),
-        Arg::Real(f) => Some(*f),
-        Arg::Text(s) => s.trim().parse().ok(),
-        Arg::Blob(_) | Arg::Null => None,
-    }
-}
-
 fn fail(code: &str, message: &str) -> Out {
     Out::Fail(
         SqlState::parse(code).unwrap_or(SqlState::NUMERIC_VALUE_OUT_OF_RANGE),
@@ -65,16 +55,18 @@ fn logarithm(x: f64, of: fn(f64) -> f64) -> Out {
 }
 
 fn ln(_: &Call, args: &[Arg]) -> Out {
-    float(&args[0]).map_or(Out::Null, |x| logarithm(x, f64::ln))
+    args[0].float().map_or(Out::Null, |x| logarithm(x, f64::ln))
 }
 
 fn log10(_: &Call, args: &[Arg]) -> Out {
-    float(&args[0]).map_or(Out::Null, |x| logarithm(x, f64::log10))
+    args[0]
+        .float()
+        .map_or(Out::Null, |x| logarithm(x, f64::log10))
 }
 
 /// `log(base, x)`.
 fn log(_: &Call, args: &[Arg]) -> Out {
-    let (Some(base), Some(x)) = (float(&args[0]), float(&args[1])) else {
+    let (Some(base), Some(x)) = (args[0].float(), args[1].float()) else {
         return Out::Null;
     };
     if base.is_nan() || x.is_nan() {
@@ -93,7 +85,7 @@ fn log(_: &Call, args: &[Arg]) -> Out {
 }
 
 fn exp(_: &Call, args: &[Arg]) -> Out {
-    let Some(x) = float(&args[0]) else {
+    let Some(x) = args[0].float() else {
         return Out::Null;
     };
     if x.is_nan() {
@@ -103,7 +95,7 @@ fn exp(_: &Call, args: &[Arg]) -> Out {
 }
 
 fn sqrt(_: &Call, args: &[Arg]) -> Out {
-    match float(&args[0]) {
+    match args[0].float() {
         None => Out::Null,
         Some(x) if x < 0.0 => fail("2201F", "cannot take square root of a negative number"),
         Some(x) => Out::Real(x.sqrt()),
@@ -111,7 +103,7 @@ fn sqrt(_: &Call, args: &[Arg]) -> Out {
 }
 
 fn power(_: &Call, args: &[Arg]) -> Out {
-    let (Some(base), Some(exponent)) = (float(&args[0]), float(&args[1])) else {
+    let (Some(base), Some(exponent)) = (args[0].float(), args[1].float()) else {
         return Out::Null;
     };
     // PostgreSQL (and POSIX's pow): 1 to any power and any number to the

@@ -3,7 +3,7 @@
 //! One file per family (settings, sequences, catalog, arrays, strings,
 //! regular expressions, digests and encodings, dates and times, intervals,
 //! ordered-set aggregates, `to_char`, JSON,
-//! `format` and quoting, uuid, statistics aggregates, and the arithmetic, math, comparisons,
+//! `format` and quoting, uuid, statistics aggregates, and the arithmetic, math, trigonometry, comparisons,
 //! conversions, type modifiers and scalar subqueries of the PostgreSQL port's
 //! translation), each a list of definitions with PostgreSQL's argument and result types and
 //! volatility; `registry` registers them all on a connection and lists them in
@@ -39,6 +39,7 @@ mod settings;
 mod statistics;
 mod strings;
 mod subqueries;
+mod trigonometry;
 mod uuid;
 
 pub use arrays::{format_array, parse_array};

@@ -14,17 +14,18 @@ use super::definition::{Args, Body, Function, Volatility};
 use super::{
     arithmetic, arrays, catalog, comparisons, conversions, datetime, encoding, format, formatting,
     intervals, json, locks, math, modifiers, ordered_sets, regexps, sequences, settings,
-    statistics, strings, subqueries, uuid,
+    statistics, strings, subqueries, trigonometry, uuid,
 };
 use crate::engine::catalog::types::type_oid;
 use crate::sql::quote::literal;
 
 /// Every family's functions.
-fn families() -> [&'static [Function]; 22] {
+fn families() -> [&'static [Function]; 23] {
     [
         settings::FUNCTIONS,
         arithmetic::FUNCTIONS,
         math::FUNCTIONS,
+        trigonometry::FUNCTIONS,
         comparisons::FUNCTIONS,
         conversions::FUNCTIONS,
         modifiers::FUNCTIONS,

@@ -491,6 +491,28 @@ pub(super) fn integer(text: &str, ty: &PgType) -> Result<i64> {
 
 /// PostgreSQL's numeric and float input, written as a SQLite number (or, for
 /// the special values, the engine's reading of them).
+/// Whether SQLite reads the decimal number `text` as the nearest double:
+/// it does when both the significant digits and the power of ten are exact
+/// doubles (at most 15 digits, a scale within 10^±22), so that one
+/// correctly rounded multiplication or division gives the answer. Past
+/// that its reading can be an ulp off (`1.2345678901234e-200`).
+pub(super) fn read_exactly_by_sqlite(text: &str) -> bool {
+    let body = text.trim_start_matches(['+', '-']).to_ascii_lowercase();
+    let (mantissa, exponent) = match body.split_once('e') {
+        Some((m, e)) => (m, e.parse::<i64>().unwrap_or(i64::MAX)),
+        None => (body.as_str(), 0),
+    };
+    let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let digits = format!("{whole}{fraction}");
+    let significant = digits.trim_start_matches('0');
+    let trailing_zeros = significant.len() - significant.trim_end_matches('0').len();
+    let count = significant.len() - trailing_zeros;
+    let scale = exponent
+        .saturating_sub(fraction.len() as i64)
+        .saturating_add(trailing_zeros as i64);
+    count == 0 || (count <= 15 && (-22..=22).contains(&scale))
+}
+
 fn number_literal(text: &str, ty: &PgType) -> Result<Expr> {
     let trimmed = text.trim_matches(|c: char| c.is_ascii_whitespace());
     let lower = trimmed.to_ascii_lowercase();
@@ -526,6 +548,11 @@ fn number_literal(text: &str, ty: &PgType) -> Result<Expr> {
     let nonzero = digits.bytes().any(|b| b != b'0');
     if *ty != PgType::Numeric && (value.is_infinite() || (value == 0.0 && nonzero)) {
         return Err(out_of_range(ty, text));
+    }
+    // SQLite's own reading of long or far-scaled numbers can miss the
+    // nearest double by an ulp; the engine reads those as PostgreSQL does.
+    if *ty != PgType::Numeric && !read_exactly_by_sqlite(trimmed) {
+        return Ok(runtime_cast(string(trimmed), &PgType::Unknown, ty));
     }
     // A number SQLite reads back as written (`.5` as 0.5, `1.` as 1.0).
     let mut sql = trimmed.to_owned();

@@ -11,7 +11,7 @@ use sqlparser::ast::{
 };
 
 use super::build::{call, nested, number, string};
-use super::casts::{CastContext, cast_type};
+use super::casts::{CastContext, cast_type, read_exactly_by_sqlite, runtime_cast};
 use super::errors::{Result, datatype_mismatch, syntax};
 use super::names::{cast_name, folded};
 use super::operators::common_type;
@@ -436,6 +436,13 @@ impl Translator<'_> {
 
     fn value(&mut self, expr: &Expr, value: &Value) -> Result<Typed> {
         Ok(match value {
+            // A fraction SQLite would read an ulp off is read by the engine.
+            Value::Number(text, _)
+                if text.contains(['.', 'e', 'E']) && !read_exactly_by_sqlite(text) =>
+            {
+                let read = runtime_cast(string(text), &PgType::Unknown, &PgType::Float8);
+                Typed::new(read, number_type(text))
+            }
             Value::Number(text, _) => Typed::new(expr.clone(), number_type(text)),
             Value::SingleQuotedString(text)
             | Value::EscapedStringLiteral(text)

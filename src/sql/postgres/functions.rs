@@ -68,6 +68,11 @@ const fn known(returns: Returns, args: &'static [Arg], engine: Option<&'static s
     }
 }
 
+/// A float8 function of one float8.
+const fn trigonometric(engine: &'static str) -> Known {
+    known(Returns::Fixed(PgType::Float8), &[FLOAT], Some(engine))
+}
+
 const TEXT: Arg = Arg::Text;
 const INT: Arg = Arg::Int;
 const FLOAT: Arg = Arg::Float;
@@ -116,8 +121,32 @@ fn lookup(name: &str) -> Option<Known> {
         "ln" => known(FloatOrNumeric, &[], Some("litewire_ln")),
         "log" | "log10" => known(FloatOrNumeric, &[], Some("litewire_log10")),
         "power" | "pow" => known(FloatOrNumeric, &[], Some("litewire_power")),
-        "sin" | "cos" | "tan" | "asin" | "acos" | "atan" | "atan2" | "degrees" | "radians"
-        | "pi" | "random" | "cbrt" => known(Fixed(Float8), &[], None),
+        "pi" | "random" => known(Fixed(Float8), &[], None),
+        "sin" => trigonometric("litewire_sin"),
+        "cos" => trigonometric("litewire_cos"),
+        "tan" => trigonometric("litewire_tan"),
+        "cot" => trigonometric("litewire_cot"),
+        "asin" => trigonometric("litewire_asin"),
+        "acos" => trigonometric("litewire_acos"),
+        "atan" => trigonometric("litewire_atan"),
+        "atan2" => known(Fixed(Float8), &[FLOAT, FLOAT], Some("litewire_atan2")),
+        "sind" => trigonometric("litewire_sind"),
+        "cosd" => trigonometric("litewire_cosd"),
+        "tand" => trigonometric("litewire_tand"),
+        "cotd" => trigonometric("litewire_cotd"),
+        "asind" => trigonometric("litewire_asind"),
+        "acosd" => trigonometric("litewire_acosd"),
+        "atand" => trigonometric("litewire_atand"),
+        "atan2d" => known(Fixed(Float8), &[FLOAT, FLOAT], Some("litewire_atan2d")),
+        "sinh" => trigonometric("litewire_sinh"),
+        "cosh" => trigonometric("litewire_cosh"),
+        "tanh" => trigonometric("litewire_tanh"),
+        "asinh" => trigonometric("litewire_asinh"),
+        "acosh" => trigonometric("litewire_acosh"),
+        "atanh" => trigonometric("litewire_atanh"),
+        "degrees" => trigonometric("litewire_degrees"),
+        "radians" => trigonometric("litewire_radians"),
+        "cbrt" => trigonometric("litewire_cbrt"),
         "coalesce" => known(Common, &[], None),
         "greatest" => known(Common, &[], Some("litewire_greatest")),
         "least" => known(Common, &[], Some("litewire_least")),
