@@ -82,6 +82,7 @@ impl SqlState {
     pub const READ_ONLY_SQL_TRANSACTION: SqlState = SqlState(*b"25006");
     pub const SEQUENCE_GENERATOR_LIMIT_EXCEEDED: SqlState = SqlState(*b"2200H");
     pub const UNDEFINED_TABLE: SqlState = SqlState(*b"42P01");
+    pub const SYNTAX_ERROR: SqlState = SqlState(*b"42601");
     pub const LOCK_NOT_AVAILABLE: SqlState = SqlState(*b"55P03");
     pub const PROGRAM_LIMIT_EXCEEDED: SqlState = SqlState(*b"54000");
 

@@ -39,6 +39,9 @@ against_litewire_and_postgres!(
     postgres_parameters_are_set_checked_and_shown,
     defaults_fill_any_row_of_values,
     create_table_as_counts_its_rows,
+    create_table_as_keeps_the_query_types,
+    char_columns_show_their_padding,
+    index_options_sqlite_lacks_are_accepted,
 );
 
 /// A fresh table for one test: dropped first, so a calibration run can repeat.
@@ -592,6 +595,49 @@ async fn grouped_queries_are_checked(target: &Target) {
         ["6", "11", "21"]
     );
     assert_eq!(column(&client, "SELECT count(*) FROM sem_g").await, ["3"]);
+    // A grouping key matches a part of an expression in the select list,
+    // HAVING and ORDER BY.
+    assert_eq!(
+        text_rows(
+            &client,
+            "SELECT upper(dept) || '!', count(*) FROM sem_g GROUP BY upper(dept) \
+             HAVING upper(dept) <> 'C' ORDER BY upper(dept) DESC"
+        )
+        .await,
+        [
+            ["B!", "1"].map(|v| Some(v.to_owned())),
+            ["A!", "2"].map(|v| Some(v.to_owned())),
+        ]
+    );
+    assert_eq!(
+        sqlstate(
+            &client,
+            "SELECT pay + 1 FROM sem_g GROUP BY pay + 1 ORDER BY pay"
+        )
+        .await,
+        "42803"
+    );
+    // HAVING without GROUP BY makes one group of all the rows, even none.
+    assert_eq!(
+        column(&client, "SELECT 1 AS one FROM sem_g HAVING 1 < 2").await,
+        ["1"]
+    );
+    assert_eq!(
+        column(&client, "SELECT 1 FROM sem_g HAVING 1 > 2").await,
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        text_row(
+            &client,
+            "SELECT 'x', 2 FROM sem_g WHERE false HAVING count(*) = 0"
+        )
+        .await,
+        ["x", "2"]
+    );
+    assert_eq!(
+        sqlstate(&client, "SELECT pay FROM sem_g HAVING 1 < 2").await,
+        "42803"
+    );
 }
 
 async fn case_changes_cover_unicode(target: &Target) {
@@ -1267,4 +1313,158 @@ async fn create_table_as_counts_its_rows(target: &Target) {
         .unwrap();
     client.batch_execute("ROLLBACK").await.unwrap();
     assert_eq!(in_transaction, 2);
+}
+
+/// The new table's columns have the query's types (a column's modifier
+/// kept), and names listed before AS rename them.
+async fn create_table_as_keeps_the_query_types(target: &Target) {
+    let client = target.connect().await;
+    client
+        .batch_execute(
+            "DROP TABLE IF EXISTS ctas_typed_source, ctas_typed, ctas_named, ctas_empty; \
+             CREATE TABLE ctas_typed_source (a int, c char(4), e numeric(6,2), v varchar(5)); \
+             INSERT INTO ctas_typed_source VALUES (1, 'ab', 1.5, 'xy')",
+        )
+        .await
+        .unwrap();
+    let stored = client
+        .execute(
+            "CREATE TABLE ctas_typed AS SELECT a, c, e, v, a::int8 AS big, a > 0 AS flag, \
+             'lit' AS l, ARRAY[a] AS arr, DATE '2024-01-02' AS d FROM ctas_typed_source",
+            &[],
+        )
+        .await
+        .unwrap();
+    assert_eq!(stored, 1);
+    assert_eq!(
+        column(
+            &client,
+            "SELECT format_type(atttypid, atttypmod) FROM pg_attribute \
+             WHERE attrelid = 'ctas_typed'::regclass AND attnum > 0 ORDER BY attnum"
+        )
+        .await,
+        [
+            "integer",
+            "character(4)",
+            "numeric(6,2)",
+            "character varying(5)",
+            "bigint",
+            "boolean",
+            "text",
+            "integer[]",
+            "date"
+        ]
+    );
+    assert_eq!(
+        text_row(&client, "SELECT * FROM ctas_typed").await,
+        [
+            "1",
+            "ab  ",
+            "1.50",
+            "xy",
+            "1",
+            "t",
+            "lit",
+            "{1}",
+            "2024-01-02"
+        ]
+    );
+    let rows = client
+        .query("SELECT flag, big, d FROM ctas_typed", &[])
+        .await
+        .unwrap();
+    assert!(rows[0].get::<_, bool>(0));
+    assert_eq!(rows[0].get::<_, i64>(1), 1);
+    assert_eq!(
+        rows[0].get::<_, NaiveDate>(2),
+        NaiveDate::from_ymd_opt(2024, 1, 2).unwrap()
+    );
+    client
+        .batch_execute(
+            "CREATE TABLE ctas_named (x, y) AS SELECT a, v FROM ctas_typed_source; \
+             CREATE TABLE ctas_empty AS SELECT a FROM ctas_typed_source WITH NO DATA",
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        text_row(&client, "SELECT x, y FROM ctas_named").await,
+        ["1", "xy"]
+    );
+    assert_eq!(
+        column(&client, "SELECT count(*) FROM ctas_empty").await,
+        ["0"]
+    );
+    assert_eq!(
+        sqlstate(&client, "CREATE TABLE ctas_too_many (x, y) AS SELECT 1").await,
+        "42601"
+    );
+}
+
+/// A `char(n)` value is shown padded to its length, compared and measured
+/// without the padding.
+async fn char_columns_show_their_padding(target: &Target) {
+    let client = target.connect().await;
+    table(
+        &client,
+        "sem_char",
+        "c char(5), d char",
+        "('ab', 'x'), ('abcde', NULL)",
+    )
+    .await;
+    assert_eq!(
+        text_rows(
+            &client,
+            "SELECT c, d, length(c), c = 'ab', c || '|' FROM sem_char ORDER BY c"
+        )
+        .await,
+        [
+            ["ab   ", "x", "2", "t", "ab|"].map(|v| Some(v.to_owned())),
+            ["abcde", "", "5", "f", "abcde|"].map(|v| Some(v.to_owned())),
+        ]
+        .map(|mut row| {
+            // d of the second row is NULL.
+            if row[0].as_deref() == Some("abcde") {
+                row[1] = None;
+            }
+            row
+        })
+    );
+    let rows = client
+        .query("SELECT c FROM sem_char ORDER BY c", &[])
+        .await
+        .unwrap();
+    assert_eq!(rows[0].get::<_, String>(0), "ab   ");
+}
+
+/// What an index has in PostgreSQL and not in SQLite changes no answer: it
+/// is accepted, and an unnamed index gets PostgreSQL's name.
+async fn index_options_sqlite_lacks_are_accepted(target: &Target) {
+    let client = target.connect().await;
+    table(
+        &client,
+        "sem_ix",
+        "f1 int, f2 text",
+        "(1, 'a'), (NULL, 'b')",
+    )
+    .await;
+    client
+        .batch_execute(
+            "CREATE INDEX sem_ix_desc ON sem_ix (f1 DESC NULLS LAST); \
+             CREATE INDEX ON sem_ix (f1, f2); \
+             CREATE UNIQUE INDEX ON sem_ix USING btree (f2 text_pattern_ops) INCLUDE (f1) WHERE f1 > 0",
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        column(
+            &client,
+            "SELECT indexname::text FROM pg_indexes WHERE tablename = 'sem_ix' ORDER BY 1"
+        )
+        .await,
+        ["sem_ix_desc", "sem_ix_f1_f2_idx", "sem_ix_f2_f1_idx"]
+    );
+    assert_eq!(
+        column(&client, "SELECT f2 FROM sem_ix ORDER BY f1 DESC NULLS LAST").await,
+        ["a", "b"]
+    );
 }

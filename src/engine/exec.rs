@@ -12,33 +12,39 @@ use super::value::StorageClass;
 use crate::error::Error;
 use crate::sql::Statement;
 
-/// Runs the SQLite statements one PostgreSQL statement became, all or nothing.
+/// Runs the SQLite statements one PostgreSQL statement became, all or
+/// nothing; answers the rows the last of them changed (a `CREATE TABLE ...
+/// AS`'s INSERT).
 pub(super) async fn run_script(
     conn: &mut SqliteConnection,
     parts: &[Arc<str>],
-) -> Result<(), Error> {
+) -> Result<u64, Error> {
     let [only] = parts else {
         conn.execute("SAVEPOINT litewire_statement").await?;
+        let mut changed = 0;
         for part in parts {
-            if let Err(error) = run_part(conn, part).await {
-                conn.execute("ROLLBACK TO litewire_statement").await?;
-                conn.execute("RELEASE litewire_statement").await?;
-                return Err(error);
+            match run_part(conn, part).await {
+                Ok(rows) => changed = rows,
+                Err(error) => {
+                    conn.execute("ROLLBACK TO litewire_statement").await?;
+                    conn.execute("RELEASE litewire_statement").await?;
+                    return Err(error);
+                }
             }
         }
         conn.execute("RELEASE litewire_statement").await?;
-        return Ok(());
+        return Ok(changed);
     };
     // One statement needs no savepoint (and VACUUM could not run inside one).
     run_part(conn, only).await
 }
 
-async fn run_part(conn: &mut SqliteConnection, sql: &Arc<str>) -> Result<(), Error> {
-    sqlx::query(AssertSqlSafe(sql.clone()))
+async fn run_part(conn: &mut SqliteConnection, sql: &Arc<str>) -> Result<u64, Error> {
+    let done = sqlx::query(AssertSqlSafe(sql.clone()))
         .persistent(false)
         .execute(&mut *conn)
         .await?;
-    Ok(())
+    Ok(done.rows_affected())
 }
 
 /// Types expression columns (those without a declared type) by the storage

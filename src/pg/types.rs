@@ -197,6 +197,14 @@ pub fn encode_text(buf: &mut BytesMut, value: &Value, ty: &FieldType, digits: Fl
         Value::Real(f) => {
             let _ = write_float8_digits(&mut Writer(buf), *f, digits.0);
         }
+        // A `char(n)` is shown padded with spaces to its length, as
+        // PostgreSQL stores it (litewire stores it without the padding).
+        Value::Text(s) if ty.ty == Type::BPCHAR && ty.typmod > 4 => {
+            buf.put_slice(s.as_bytes());
+            let length = usize::try_from(ty.typmod - 4).unwrap_or(0);
+            let padding = length.saturating_sub(s.chars().count());
+            buf.put_bytes(b' ', padding);
+        }
         Value::Text(s) => buf.put_slice(s.as_bytes()),
         Value::Blob(b) if matches!(ty.ty, Type::TEXT | Type::VARCHAR | Type::BPCHAR) => {
             buf.put_slice(&String::from_utf8_lossy(b).into_owned().into_bytes())

@@ -9,6 +9,7 @@ mod checks;
 mod classify;
 mod comments;
 mod copy;
+mod create_as;
 mod cursors;
 pub mod datetime;
 pub mod datetime_input;

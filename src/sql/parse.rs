@@ -26,7 +26,7 @@ use super::row_locks;
 use super::split::split;
 use super::statement::{CursorCommand, Plan, Statement};
 use super::{
-    cursors, dialect, enums, known_queries, literals, notifications, parsed, session,
+    create_as, cursors, dialect, enums, known_queries, literals, notifications, parsed, session,
     transaction_modes, translate,
 };
 use crate::error::{Error, ErrorKind};
@@ -117,7 +117,11 @@ const STALE: u64 = u64::MAX;
 fn reread(statement: &Statement) -> bool {
     matches!(
         statement.kind,
-        CommandKind::Select | CommandKind::Insert | CommandKind::Update | CommandKind::Delete
+        CommandKind::Select
+            | CommandKind::Insert
+            | CommandKind::Update
+            | CommandKind::Delete
+            | CommandKind::CreateTableAs
     ) && statement.plan == Plan::Single
 }
 
@@ -250,6 +254,26 @@ fn build_unlocked(text: &str, tokens: &[Token], dialect: Dialect) -> Result<Stat
             catalog: true,
             ..statement(sql.into(), &shape, 0, Plan::Single)
         });
+    }
+    if let Dialect::Postgres(catalog) = dialect
+        && shape.kind == CommandKind::CreateTableAs
+        && let Some(create) = create_as::read(text, catalog)?
+    {
+        // Without rows to store, PostgreSQL's tag has no count.
+        let shape = match create.fills {
+            true => shape,
+            false => classify::Shape {
+                kind: CommandKind::Other("CREATE TABLE AS"),
+                ..shape
+            },
+        };
+        let parts = create.statements;
+        return Ok(statement(
+            parts.join("; ").into(),
+            &shape,
+            0,
+            Plan::Script(parts.into_iter().map(Arc::from).collect()),
+        ));
     }
     if let Dialect::Postgres(catalog) = dialect
         && matches!(

@@ -166,7 +166,16 @@ impl Session {
             Plan::CopyTo(copy) => Box::pin(self.copy_to(copy, params, sink)).await,
             Plan::Script(parts) => {
                 match Box::pin(exec::run_script(self.connection().await?, parts)).await {
-                    Ok(()) => QueryResult::empty(stmt.kind).send_to(sink).await,
+                    // `CREATE TABLE ... AS` completes with the rows it stored.
+                    Ok(changed) if stmt.kind == CommandKind::CreateTableAs => {
+                        QueryResult {
+                            rows_affected: changed,
+                            ..QueryResult::empty(stmt.kind)
+                        }
+                        .send_to(sink)
+                        .await
+                    }
+                    Ok(_) => QueryResult::empty(stmt.kind).send_to(sink).await,
                     Err(error) => Err(error),
                 }
             }

@@ -33,6 +33,7 @@
 mod alter_table;
 mod catalog_lookups;
 mod column_names;
+mod create_index;
 mod create_table;
 mod empty_relations;
 mod expressions;

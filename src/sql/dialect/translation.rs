@@ -6,6 +6,7 @@ use sqlparser::ast::{Statement as Ast, VisitMut};
 use sqlparser::dialect::PostgreSqlDialect;
 use sqlparser::parser::Parser;
 
+use super::create_index::create_index;
 use super::create_table::create_table;
 use super::empty_relations::known_empty;
 use super::result_types;
@@ -76,22 +77,30 @@ const TRIGGER_WORDS: &[&str] = &[
 
 /// Whether `tokens` may hold PostgreSQL-only syntax worth a full parse.
 pub(crate) fn wants(sql: &str, tokens: &[Token]) -> bool {
-    tokens.iter().enumerate().any(|(i, t)| match t.kind {
-        TokenKind::Word => {
-            let word = t.text(sql);
-            word.get(..3).is_some_and(|p| p.eq_ignore_ascii_case("pg_"))
-                || word
-                    .get(..4)
-                    .is_some_and(|p| p.eq_ignore_ascii_case("has_"))
-                || TRIGGER_WORDS.iter().any(|w| w.eq_ignore_ascii_case(word))
-        }
-        TokenKind::String => t.text(sql).starts_with(['E', 'e', '$']),
-        TokenKind::Punct => {
-            let p = t.text(sql);
-            p == "~" || (p == ":" && tokens.get(i + 1).is_some_and(|n| n.text(sql) == ":"))
-        }
-        _ => false,
-    })
+    // PostgreSQL's index options SQLite lacks, and unnamed indexes.
+    let index = tokens.first().is_some_and(|t| t.is_keyword(sql, "create"))
+        && tokens
+            .iter()
+            .skip(1)
+            .take(2)
+            .any(|t| t.is_keyword(sql, "index"));
+    index
+        || tokens.iter().enumerate().any(|(i, t)| match t.kind {
+            TokenKind::Word => {
+                let word = t.text(sql);
+                word.get(..3).is_some_and(|p| p.eq_ignore_ascii_case("pg_"))
+                    || word
+                        .get(..4)
+                        .is_some_and(|p| p.eq_ignore_ascii_case("has_"))
+                    || TRIGGER_WORDS.iter().any(|w| w.eq_ignore_ascii_case(word))
+            }
+            TokenKind::String => t.text(sql).starts_with(['E', 'e', '$']),
+            TokenKind::Punct => {
+                let p = t.text(sql);
+                p == "~" || (p == ":" && tokens.get(i + 1).is_some_and(|n| n.text(sql) == ":"))
+            }
+            _ => false,
+        })
 }
 
 /// Translates one statement; `None` leaves it as written.
@@ -128,6 +137,9 @@ pub(crate) fn translate_parsed(ast: &mut Ast, original: Option<&str>) -> Option<
     let mut rewriter = Rewriter::default();
     let _ = ast.visit(&mut rewriter);
     let mut owned = Vec::new();
+    if let Ast::CreateIndex(index) = ast {
+        rewriter.changed |= create_index(index);
+    }
     if let Ast::CreateTable(create) = ast {
         // Malformed identity options leave the statement to SQLite, which
         // refuses it.

@@ -4,7 +4,7 @@
 
 use super::scope::ScopeColumn;
 use super::translator::{OutputColumn, Typed, Untyped};
-use super::types::PgType;
+use super::types::{Modifier, PgType};
 
 /// One result column of a query, as the query around it sees it.
 #[derive(Debug, Clone)]
@@ -15,6 +15,8 @@ pub(super) struct QueryColumn {
     pub(super) named: bool,
     /// It reads a column as it is (its declared type stands).
     pub(super) column: bool,
+    /// The modifier of the column it reads as it is.
+    pub(super) modifier: Option<Modifier>,
     pub(super) not_null: bool,
     /// An untyped literal or NULL, which a set operation reads as the other
     /// side's type.
@@ -31,6 +33,7 @@ impl QueryColumn {
             name,
             ty: typed.ty.clone(),
             column: typed.column.as_ref().is_some_and(|c| c.declared),
+            modifier: typed.column.as_ref().and_then(|c| c.modifier),
             not_null: typed.column.as_ref().is_some_and(|c| c.not_null),
             untyped: typed.untyped.clone(),
         }
@@ -40,6 +43,7 @@ impl QueryColumn {
         ScopeColumn {
             not_null: self.not_null,
             declared: self.column,
+            modifier: self.modifier,
             ..ScopeColumn::new(self.name.clone(), self.ty.clone())
         }
     }
@@ -53,6 +57,8 @@ impl QueryColumn {
                 false => Some(self.ty.clone()),
             },
             opaque: !self.column && self.ty.is_opaque(),
+            pg_type: self.ty.clone(),
+            modifier: self.modifier,
         }
     }
 }

@@ -401,6 +401,7 @@ impl Translator<'_> {
             not_null: resolved.not_null,
             primary_key: resolved.primary_key,
             declared: resolved.declared,
+            modifier: resolved.modifier,
         };
         if self.aggregate_depth == 0
             && !resolved.outer

@@ -5,7 +5,9 @@
 //! grouping key; anything else is 42803. SQLite would answer with the column
 //! of some row of the group.
 
-use sqlparser::ast::Expr;
+use std::ops::ControlFlow;
+
+use sqlparser::ast::{Expr, Value, visit_expressions, visit_expressions_mut};
 
 use super::columns::QueryColumn;
 use super::errors::{Fail, Result, grouping};
@@ -106,15 +108,14 @@ pub(super) fn check(keys: &[GroupKey], reads: &[Reads], scope: &Scope) -> Result
             .any(|key| key.column.as_ref().is_some_and(|k| same_column(k, column)))
     };
     for read in reads {
-        if read
-            .original
-            .as_ref()
-            .is_some_and(|original| keys.iter().any(|key| key.original == *original))
-        {
-            continue;
-        }
+        // Columns read inside a part that is a grouping key as written
+        // (`lower(c)` beside `GROUP BY lower(c)`) are grouped.
+        let outside = read.original.as_ref().map(|o| names_outside_keys(o, keys));
         for column in &read.ungrouped {
-            if grouped(column) || key_grouped(column, scope, &grouped) {
+            let covered = outside
+                .as_ref()
+                .is_some_and(|names| !names.iter().any(|n| n.eq_ignore_ascii_case(&column.name)));
+            if covered || grouped(column) || key_grouped(column, scope, &grouped) {
                 continue;
             }
             let name = match &column.relation {
@@ -127,6 +128,31 @@ pub(super) fn check(keys: &[GroupKey], reads: &[Reads], scope: &Scope) -> Result
         }
     }
     Ok(())
+}
+
+/// The column names `expr` reads outside its parts that match a grouping
+/// key as written.
+fn names_outside_keys(expr: &Expr, keys: &[GroupKey]) -> Vec<String> {
+    let mut rest = expr.clone();
+    // Innermost first: a part is replaced once its own parts were looked at.
+    let _ = visit_expressions_mut(&mut rest, |part| {
+        if keys.iter().any(|key| key.original == *part) {
+            *part = Expr::Value(Value::Null.into());
+        }
+        ControlFlow::<()>::Continue(())
+    });
+    let mut names = Vec::new();
+    let _ = visit_expressions(&rest, |part| {
+        match part {
+            Expr::Identifier(name) => names.push(name.value.clone()),
+            Expr::CompoundIdentifier(parts) => {
+                names.extend(parts.last().map(|name| name.value.clone()));
+            }
+            _ => {}
+        }
+        ControlFlow::<()>::Continue(())
+    });
+    names
 }
 
 fn same_column(a: &ColumnRef, b: &ColumnRef) -> bool {
@@ -160,6 +186,7 @@ fn key_grouped(column: &ColumnRef, scope: &Scope, grouped: &impl Fn(&ColumnRef) 
                 not_null: c.not_null,
                 primary_key: true,
                 declared: c.declared,
+                modifier: c.modifier,
             })
         })
 }

@@ -3,12 +3,13 @@
 //! (see `ordering`), its FROM (see `from`), and its result columns named and
 //! typed as PostgreSQL names and types them.
 
+use sqlparser::ast::helpers::attached_token::AttachedToken;
 use sqlparser::ast::{
-    Expr, GroupByExpr, LimitClause, Offset, OrderBy, Query, Select, SelectItem,
-    SelectItemQualifiedWildcardKind, SetExpr, SetOperator, Values,
+    BinaryOperator, CaseWhen, Expr, GroupByExpr, LimitClause, Offset, OrderBy, OrderByKind, Query,
+    Select, SelectItem, SelectItemQualifiedWildcardKind, SetExpr, SetOperator, Values,
 };
 
-use super::build::{ident, null};
+use super::build::{call, ident, null, number};
 use super::casts::{CastContext, fit};
 use super::columns::QueryColumn;
 use super::errors::{Fail, Result, datatype_mismatch, not_implemented, syntax};
@@ -249,6 +250,7 @@ impl Translator<'_> {
                 ty,
                 named: true,
                 column: false,
+                modifier: None,
                 not_null: false,
                 untyped: None,
             });
@@ -323,6 +325,7 @@ impl Translator<'_> {
             mut reads,
         } = self.select_list(&select.projection, scope)?;
         out.projection = items;
+        let list_aggregates = self.aggregated;
         let mut keys = Vec::new();
         let mut grouped = false;
         if let GroupByExpr::Expressions(items, modifiers) = &select.group_by {
@@ -339,19 +342,36 @@ impl Translator<'_> {
         if let Some(having) = &select.having {
             let (condition, ungrouped) = self.reading(|t| t.condition(having, scope, "HAVING"))?;
             out.having = Some(condition);
+            // HAVING groups a select by itself: without GROUP BY all its
+            // rows are one group (one row even when none match). SQLite
+            // takes HAVING only where the select list aggregates: the first
+            // item is given an aggregate that does not change it.
+            if keys.is_empty() && !list_aggregates {
+                aggregate_first_item(&mut out.projection, columns.as_deref());
+            }
+            grouped = true;
             reads.push(Reads {
+                original: Some(having.clone()),
                 ungrouped,
                 ..Reads::default()
             });
         }
         let order_by = match order_by {
             Some(order_by) => {
-                let (order_by, ungrouped) =
+                let (translated, ungrouped) =
                     self.reading(|t| t.select_order(order_by, scope, columns.as_deref()))?;
+                let keys = match &order_by.kind {
+                    OrderByKind::Expressions(items) => {
+                        items.iter().map(|item| item.expr.clone()).collect()
+                    }
+                    OrderByKind::All(_) => Vec::new(),
+                };
                 reads.push(Reads {
+                    original: Some(Expr::Tuple(keys)),
                     ungrouped,
                     ..Reads::default()
                 });
+                let order_by = translated;
                 Some(order_by)
             }
             None => None,
@@ -463,6 +483,7 @@ impl Translator<'_> {
                 not_null: column.not_null,
                 primary_key: column.primary_key,
                 declared: column.declared,
+                modifier: column.modifier,
             };
             reads.push(Reads {
                 original: None,
@@ -484,6 +505,7 @@ impl Translator<'_> {
                 ty: column.ty.clone(),
                 named: true,
                 column: column.declared,
+                modifier: column.modifier,
                 not_null: column.not_null,
                 untyped: None,
             });
@@ -643,4 +665,40 @@ fn reads_itself(query: &Query, name: &str) -> bool {
         }
     })
     .is_break()
+}
+
+/// The first item of a select list made an aggregate with the same value
+/// (`CASE WHEN count(1) >= 0 THEN item END`), named as it was.
+fn aggregate_first_item(items: &mut [SelectItem], columns: Option<&[QueryColumn]>) {
+    let always = |expr: Expr| Expr::Case {
+        case_token: AttachedToken::empty(),
+        end_token: AttachedToken::empty(),
+        operand: None,
+        conditions: vec![CaseWhen {
+            condition: Expr::BinaryOp {
+                left: Box::new(call("count", vec![number("1")])),
+                op: BinaryOperator::GtEq,
+                right: Box::new(number("0")),
+            },
+            result: expr,
+        }],
+        else_result: None,
+    };
+    let Some(first) = items.first_mut() else {
+        return;
+    };
+    *first = match first.clone() {
+        SelectItem::ExprWithAlias { expr, alias } => SelectItem::ExprWithAlias {
+            expr: always(expr),
+            alias,
+        },
+        SelectItem::UnnamedExpr(expr) => match columns.and_then(|c| c.first()) {
+            Some(column) => SelectItem::ExprWithAlias {
+                expr: always(expr),
+                alias: ident(&column.name),
+            },
+            None => SelectItem::UnnamedExpr(always(expr)),
+        },
+        other => other,
+    };
 }

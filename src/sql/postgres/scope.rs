@@ -82,6 +82,8 @@ pub(super) struct Resolved {
     pub(super) not_null: bool,
     pub(super) primary_key: bool,
     pub(super) declared: bool,
+    /// A table column's type modifier (`char(8)`), kept by what reads it.
+    pub(super) modifier: Option<Modifier>,
     /// The relation it belongs to (not for a merged column).
     pub(super) relation: Option<String>,
     /// Found in an enclosing query's scope.
@@ -96,6 +98,7 @@ impl Resolved {
             not_null: column.not_null,
             primary_key: column.primary_key,
             declared: column.declared,
+            modifier: column.modifier,
             relation: relation.map(str::to_owned),
             outer: false,
         }
@@ -116,6 +119,7 @@ impl Resolved {
             not_null: false,
             primary_key: false,
             declared: true,
+            modifier: None,
             relation: None,
             outer: false,
         }
@@ -136,6 +140,7 @@ fn rowid(name: &str) -> Resolved {
         not_null: true,
         primary_key: false,
         declared: false,
+        modifier: None,
         relation: None,
         outer: false,
     }

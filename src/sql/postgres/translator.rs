@@ -15,7 +15,7 @@ use sqlparser::ast::Expr;
 use super::catalog::Catalog;
 use super::errors::Fail;
 use super::scope::ScopeColumn;
-use super::types::PgType;
+use super::types::{Modifier, PgType};
 use crate::error::Error;
 
 /// A translated expression: its syntax tree as SQLite reads it, and its
@@ -46,6 +46,8 @@ pub(super) struct ColumnRef {
     /// A table's column, read as it is (through subqueries too): SQLite
     /// reports its declared type, which then stands.
     pub(super) declared: bool,
+    /// The column's type modifier (`char(8)`, `numeric(10,2)`).
+    pub(super) modifier: Option<Modifier>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -84,6 +86,11 @@ pub struct OutputColumn {
     pub ty: Option<PgType>,
     /// The translation cannot type it: another may.
     pub opaque: bool,
+    /// Its type as the translation reads it, even where SQLite's declared
+    /// type stands, with a column's modifier (what `CREATE TABLE ... AS`
+    /// declares).
+    pub pg_type: PgType,
+    pub modifier: Option<Modifier>,
 }
 
 /// A translated statement.
