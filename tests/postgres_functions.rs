@@ -1,4 +1,5 @@
-//! PostgreSQL's function library, family by family: each case is a statement
+//! PostgreSQL's function library, family by family, and the query forms
+//! SQLite lacks (`DISTINCT ON`, grouping sets): each case is a statement
 //! and PostgreSQL 15's answer to it (made on PostgreSQL 15 and checked against
 //! it: `LITEWIRE_TEST_POSTGRES=... cargo test --test postgres_functions --
 //! --ignored`), read back in text (simple protocol) and in binary (extended
@@ -21,6 +22,7 @@ against_litewire_and_postgres!(
     ordered_set_aggregates,
     json_operators_and_functions,
     trigonometry_and_float_input,
+    distinct_on_and_grouping_sets,
 );
 
 /// One case: a statement and its answer, rows joined by `\n`, columns by `|`,
@@ -686,6 +688,37 @@ async fn trigonometry_and_float_input(target: &Target) {
             ("SELECT pg_typeof(sind(30))::text, pg_typeof(atan2(1, 1))::text", "double precision|double precision"),
             ("SELECT float8 '1.2345678901234e-200', '1.2345678901234e+200'::float8, 1.2345678901234e-200::float8", "1.2345678901234e-200|1.2345678901234e+200|1.2345678901234e-200"),
             ("SELECT '-1.2345678901234e-200'::float8 * 10, float4 '1.2345678e-30', 0.1234567890123456789::float8", "-1.2345678901234e-199|1.2345678e-30|0.12345678901234568"),
+        ],
+    )
+    .await;
+}
+
+/// `DISTINCT ON` keeps the first row of each key by the query's order (42P10
+/// when the order does not begin with the keys); `ROLLUP`, `CUBE` and
+/// `GROUPING SETS` group one select several ways, with `grouping()`.
+async fn distinct_on_and_grouping_sets(target: &Target) {
+    let client = target.connect().await;
+    check(
+        &client,
+        "DROP TABLE IF EXISTS qf; CREATE TABLE qf (g int, v int, t text); \
+         INSERT INTO qf VALUES (1, 5, 'a'), (1, 3, 'b'), (2, 7, 'c'), (2, 9, 'd'), (3, NULL, 'e'), (NULL, 1, 'f')",
+        &[
+            ("SELECT DISTINCT ON (g) g, v, t FROM qf ORDER BY g, v", "1|3|b\n2|7|c\n3|NULL|e\nNULL|1|f"),
+            ("SELECT DISTINCT ON (g) * FROM qf ORDER BY g, v DESC", "1|5|a\n2|9|d\n3|NULL|e\nNULL|1|f"),
+            ("SELECT DISTINCT ON (g) t FROM qf ORDER BY g, v DESC NULLS LAST", "a\nd\ne\nf"),
+            ("SELECT DISTINCT ON (1) g AS k, t FROM qf ORDER BY 1, t DESC", "1|b\n2|d\n3|e\nNULL|f"),
+            ("SELECT DISTINCT ON (k) g AS k, t FROM qf ORDER BY k, t", "1|a\n2|c\n3|e\nNULL|f"),
+            ("SELECT DISTINCT ON (g, v > 4) g, t FROM qf ORDER BY g, v > 4, t LIMIT 3", "1|b\n1|a\n2|c"),
+            ("SELECT DISTINCT ON (g % 2) g, v FROM qf WHERE g IS NOT NULL ORDER BY g % 2, v DESC", "2|9\n3|NULL"),
+            ("SELECT DISTINCT ON (g) g, t FROM qf ORDER BY v", "ERROR 42P10"),
+            ("SELECT count(*) FROM (SELECT DISTINCT ON (g) g FROM qf) s", "4"),
+            ("SELECT g, t, sum(v), grouping(g, t) FROM qf GROUP BY ROLLUP (g, t) ORDER BY g NULLS FIRST, t NULLS FIRST, 3", "NULL|NULL|1|1\nNULL|NULL|25|3\nNULL|f|1|0\n1|NULL|8|1\n1|a|5|0\n1|b|3|0\n2|NULL|16|1\n2|c|7|0\n2|d|9|0\n3|NULL|NULL|1\n3|e|NULL|0"),
+            ("SELECT g, t, sum(v) FROM qf WHERE g IS NOT NULL GROUP BY CUBE (g, t) ORDER BY 1, 2", "1|a|5\n1|b|3\n1|NULL|8\n2|c|7\n2|d|9\n2|NULL|16\n3|e|NULL\n3|NULL|NULL\nNULL|a|5\nNULL|b|3\nNULL|c|7\nNULL|d|9\nNULL|e|NULL\nNULL|NULL|24"),
+            ("SELECT g, sum(v) AS total FROM qf WHERE g IS NOT NULL GROUP BY GROUPING SETS ((g), ()) ORDER BY g", "1|8\n2|16\n3|NULL\nNULL|24"),
+            ("SELECT t, count(*) FROM qf GROUP BY GROUPING SETS (t, ()) HAVING count(*) > 1 ORDER BY t", "NULL|6"),
+            ("SELECT g, t, count(*) FROM qf WHERE g = 1 GROUP BY g, ROLLUP (t) ORDER BY g, t", "1|a|1\n1|b|1\n1|NULL|2"),
+            ("SELECT sum(v) FROM qf WHERE false GROUP BY ROLLUP (g)", "NULL"),
+            ("SELECT g + 1 AS k, sum(v) FROM qf WHERE g IS NOT NULL GROUP BY ROLLUP (g + 1) ORDER BY k", "2|8\n3|16\n4|NULL\nNULL|24"),
         ],
     )
     .await;

@@ -132,6 +132,19 @@ pub(super) fn grouping(message: String) -> Fail {
     fail("42803", message)
 }
 
+/// 54000: past one of PostgreSQL's limits.
+pub(super) fn program_limit(message: String) -> Fail {
+    fail("54000", message)
+}
+
+/// 42P10: a `DISTINCT ON` whose keys do not begin the sort.
+pub(super) fn distinct_on_order() -> Fail {
+    fail(
+        "42P10",
+        "SELECT DISTINCT ON expressions must match initial ORDER BY expressions".to_owned(),
+    )
+}
+
 pub(super) fn syntax(message: String) -> Fail {
     fail("42601", message)
 }

@@ -5,8 +5,9 @@
 
 use sqlparser::ast::helpers::attached_token::AttachedToken;
 use sqlparser::ast::{
-    BinaryOperator, CaseWhen, Expr, GroupByExpr, LimitClause, Offset, OrderBy, OrderByKind, Query,
-    Select, SelectItem, SelectItemQualifiedWildcardKind, SetExpr, SetOperator, Values,
+    BinaryOperator, CaseWhen, Distinct, Expr, GroupByExpr, LimitClause, Offset, OrderBy,
+    OrderByKind, Query, Select, SelectItem, SelectItemQualifiedWildcardKind, SetExpr, SetOperator,
+    Values,
 };
 
 use super::build::{call, ident, null, number};
@@ -15,6 +16,7 @@ use super::columns::QueryColumn;
 use super::errors::{Fail, Result, datatype_mismatch, not_implemented, syntax};
 use super::expressions::alias_name;
 use super::grouping::{self, Reads};
+use super::grouping_sets;
 use super::scope::{Scope, ScopeColumn};
 use super::translator::{ColumnRef, Cte, OutputColumn, Translator, Typed, Untyped};
 use super::types::{ColumnType, PgType};
@@ -62,6 +64,9 @@ impl Translator<'_> {
         query: &Query,
         outer: Option<&Scope>,
     ) -> Result<(Query, Option<Vec<QueryColumn>>)> {
+        if let Some(union) = grouping_sets::expand(query)? {
+            return self.query_in_with(&union, outer);
+        }
         let mut out = query.clone();
         if let Some(with) = &query.with {
             let mut with = with.clone();
@@ -285,9 +290,6 @@ impl Translator<'_> {
         outer: Option<&Scope>,
         order_by: Option<&OrderBy>,
     ) -> Result<(Select, Option<Vec<QueryColumn>>, Option<OrderBy>)> {
-        if matches!(select.distinct, Some(sqlparser::ast::Distinct::On(_))) {
-            return Err(Fail::Unsupported("DISTINCT ON"));
-        }
         let mut scope = match outer {
             Some(outer) => Scope::child(outer),
             None => Scope::default(),
@@ -307,6 +309,11 @@ impl Translator<'_> {
         let translated = self.grouped_parts(select, &scope, order_by, &mut out);
         self.aggregated = aggregated;
         let (columns, order_by) = translated?;
+        if let Some(Distinct::On(keys)) = out.distinct.take() {
+            let (out, order_by) =
+                self.distinct_on(&keys, &scope, out, columns.as_deref(), order_by)?;
+            return Ok((out, columns, order_by));
+        }
         Ok((out, columns, order_by))
     }
 
