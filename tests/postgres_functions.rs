@@ -1,5 +1,6 @@
 //! PostgreSQL's function library, family by family, and the query forms
-//! SQLite lacks (`DISTINCT ON`, grouping sets): each case is a statement
+//! SQLite lacks (`DISTINCT ON`, grouping sets, set-returning functions over
+//! the row beside them): each case is a statement
 //! and PostgreSQL 15's answer to it (made on PostgreSQL 15 and checked against
 //! it: `LITEWIRE_TEST_POSTGRES=... cargo test --test postgres_functions --
 //! --ignored`), read back in text (simple protocol) and in binary (extended
@@ -23,6 +24,7 @@ against_litewire_and_postgres!(
     json_operators_and_functions,
     trigonometry_and_float_input,
     distinct_on_and_grouping_sets,
+    set_returning_functions_read_the_row_beside_them,
 );
 
 /// One case: a statement and its answer, rows joined by `\n`, columns by `|`,
@@ -719,6 +721,41 @@ async fn distinct_on_and_grouping_sets(target: &Target) {
             ("SELECT g, t, count(*) FROM qf WHERE g = 1 GROUP BY g, ROLLUP (t) ORDER BY g, t", "1|a|1\n1|b|1\n1|NULL|2"),
             ("SELECT sum(v) FROM qf WHERE false GROUP BY ROLLUP (g)", "NULL"),
             ("SELECT g + 1 AS k, sum(v) FROM qf WHERE g IS NOT NULL GROUP BY ROLLUP (g + 1) ORDER BY k", "2|8\n3|16\n4|NULL\nNULL|24"),
+        ],
+    )
+    .await;
+}
+
+/// Set-returning functions in FROM that read the items before them
+/// (implicitly or with LATERAL, numbered WITH ORDINALITY), and in a select
+/// list, where each value makes a row.
+async fn set_returning_functions_read_the_row_beside_them(target: &Target) {
+    let client = target.connect().await;
+    check(
+        &client,
+        "DROP TABLE IF EXISTS sr; \
+         CREATE TABLE sr (id int, doc jsonb, meta jsonb, tags int[], words text[], n int); \
+         INSERT INTO sr VALUES (1, '[1, \"a\", {\"b\": 2}]', '{\"x\": 1, \"y\": [2]}', '{3,1}', '{p,\"q r\"}', 2), \
+         (2, '[]', '{}', '{}', '{}', 0), (3, '[true]', '{\"z\": null}', NULL, '{s}', 3)",
+        &[
+            ("SELECT id, e FROM sr, jsonb_array_elements(sr.doc) e ORDER BY id, e::text", "1|\"a\"\n1|1\n1|{\"b\": 2}\n3|true"),
+            ("SELECT id, e.value FROM sr CROSS JOIN LATERAL jsonb_array_elements(doc) AS e ORDER BY id, 2", "1|\"a\"\n1|1\n1|{\"b\": 2}\n3|true"),
+            ("SELECT id, k, v FROM sr, jsonb_each(meta) AS e(k, v) ORDER BY 1, 2", "1|x|1\n1|y|[2]\n3|z|null"),
+            ("SELECT id, x FROM sr, unnest(tags) AS x ORDER BY id, x", "1|1\n1|3"),
+            ("SELECT id, t, i FROM sr, unnest(words) WITH ORDINALITY AS u(t, i) ORDER BY 1, 3", "1|p|1\n1|q r|2\n3|s|1"),
+            ("SELECT id, x FROM sr LEFT JOIN LATERAL unnest(tags) x ON true ORDER BY 1, 2", "1|1\n1|3\n2|NULL\n3|NULL"),
+            ("SELECT id, g FROM sr, generate_series(1, sr.n) g ORDER BY id, g", "1|1\n1|2\n3|1\n3|2\n3|3"),
+            ("SELECT id, g FROM sr, generate_series(n, 1, -1) g ORDER BY 1, 2", "1|1\n1|2\n3|1\n3|2\n3|3"),
+            ("SELECT * FROM generate_series(1, 3) WITH ORDINALITY AS g(v, o)", "1|1\n2|2\n3|3"),
+            ("SELECT generate_series(1, 3)", "1\n2\n3"),
+            ("SELECT id, generate_series(1, n) FROM sr ORDER BY 1, 2", "1|1\n1|2\n3|1\n3|2\n3|3"),
+            ("SELECT id, unnest(tags) FROM sr ORDER BY 1, 2", "1|1\n1|3"),
+            ("SELECT unnest(tags) + 1 AS p FROM sr ORDER BY 1", "2\n4"),
+            ("SELECT id, jsonb_array_elements(doc) FROM sr ORDER BY 1, 2::text", "1|1\n1|\"a\"\n1|{\"b\": 2}\n3|true"),
+            ("SELECT id, jsonb_object_keys(meta) FROM sr ORDER BY 1, 2", "1|x\n1|y\n3|z"),
+            ("SELECT id, jsonb_array_elements_text(doc) AS t FROM sr WHERE id = 1 ORDER BY 2", "1|1\n1|a\n1|{\"b\": 2}"),
+            ("SELECT generate_series(1, n, 0) FROM sr", "ERROR 22023"),
+            ("SELECT pg_typeof(x)::text FROM sr, unnest(tags) x LIMIT 1", "integer"),
         ],
     )
     .await;

@@ -6,6 +6,7 @@
 use super::aggregate::{Accumulator, callbacks};
 use super::call::{Arg, Call, Out};
 use super::definition::{Args, Body, Function, Volatility};
+use crate::error::SqlState;
 use crate::sql::quote::parse_bool;
 
 pub(super) const FUNCTIONS: &[Function] = &[
@@ -28,6 +29,18 @@ pub(super) const FUNCTIONS: &[Function] = &[
         Args::Variadic("any"),
         Volatility::Immutable,
         array,
+    ),
+    Function::helper(
+        "litewire_series_json",
+        Args::Fixed(&["any", "any"]),
+        Volatility::Immutable,
+        series_json,
+    ),
+    Function::helper(
+        "litewire_series_json",
+        Args::Fixed(&["any", "any", "any"]),
+        Volatility::Immutable,
+        series_json,
     ),
     Function::helper(
         "litewire_array_bool",
@@ -172,6 +185,41 @@ fn array_json(_: &Call, args: &[Arg]) -> Out {
         Some(items) => Out::Text(serde_json::Value::from(items).to_string()),
         None => Out::Error(format!("malformed array literal: \"{array}\"")),
     }
+}
+
+/// `litewire_series_json(start, stop[, step])`: `generate_series` over
+/// integers as a JSON array, for `json_each` (which, unlike a recursive
+/// query, may take the columns of the row beside it). A zero step is 22023.
+fn series_json(_: &Call, args: &[Arg]) -> Out {
+    let numbers: Option<Vec<i64>> = args.iter().map(Arg::int).collect();
+    let Some(numbers) = numbers else {
+        return Out::Null;
+    };
+    let (start, stop, step) = match numbers.as_slice() {
+        [start, stop] => (*start, *stop, 1),
+        [start, stop, step] => (*start, *stop, *step),
+        _ => return Out::Null,
+    };
+    if step == 0 {
+        return Out::Fail(
+            SqlState::INVALID_PARAMETER_VALUE,
+            "step size cannot equal zero".to_owned(),
+        );
+    }
+    let mut json = String::from("[");
+    let mut value = start;
+    while (step > 0 && value <= stop) || (step < 0 && value >= stop) {
+        if json.len() > 1 {
+            json.push(',');
+        }
+        json.push_str(&value.to_string());
+        match value.checked_add(step) {
+            Some(next) => value = next,
+            None => break,
+        }
+    }
+    json.push(']');
+    Out::Text(json)
 }
 
 /// The elements of an array (`{a,b}`) or of a vector (`int2vector`,

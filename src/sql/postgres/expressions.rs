@@ -10,7 +10,7 @@ use sqlparser::ast::{
     AccessExpr, CeilFloorKind, DataType, Expr, Ident, InTarget, Subscript, TrimWhereField, Value,
 };
 
-use super::build::{call, nested, number, string};
+use super::build::{call, ident, nested, number, string};
 use super::casts::{CastContext, cast_type, read_exactly_by_sqlite, runtime_cast};
 use super::errors::{Result, datatype_mismatch, syntax};
 use super::names::{cast_name, folded};
@@ -395,6 +395,13 @@ impl Translator<'_> {
     /// A column read: typed and named by the column, and noted for the
     /// grouping check when it is read outside aggregates.
     fn column_read(&mut self, expr: Expr, resolved: Resolved) -> Typed {
+        let expr = match (&resolved.computed, &resolved.relation, &expr) {
+            (Some(computed), _, _) => computed.clone(),
+            (None, Some(relation), Expr::Identifier(name)) if resolved.qualify => {
+                Expr::CompoundIdentifier(vec![ident(relation), name.clone()])
+            }
+            _ => expr,
+        };
         let column = ColumnRef {
             relation: resolved.relation,
             name: resolved.name.clone(),

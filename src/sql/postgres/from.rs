@@ -18,6 +18,7 @@ use super::columns::QueryColumn;
 use super::errors::{Fail, Result, datatype_mismatch, undefined_table};
 use super::expressions::alias_name;
 use super::scope::{Item, Scope, ScopeColumn};
+use super::set_returning::RowFunction;
 use super::translator::Translator;
 use super::types::PgType;
 use crate::sql::syntax_tree::idents;
@@ -211,10 +212,17 @@ impl Translator<'_> {
                     alias: None,
                 })
             }
+            _ if let Some(function) = RowFunction::of(factor)
+                && let Some(rows) = self.row_function(&function, scope)? =>
+            {
+                Ok(rows)
+            }
             TableFactor::Table { .. } if let Some(series) = self.series(factor, scope)? => {
                 Ok(series)
             }
-            TableFactor::Table { .. } if let Some(rows) = self.json_rows(factor, scope)? => {
+            _ if let Some(function) = RowFunction::of(factor)
+                && let Some(rows) = self.json_rows(&function, scope)? =>
+            {
                 Ok(rows)
             }
             TableFactor::Table { name, alias, .. } | TableFactor::Function { name, alias, .. } => {
@@ -280,6 +288,7 @@ impl Translator<'_> {
                             primary_key: c.primary_key,
                             declared: true,
                             default: c.default,
+                            computed: None,
                         })
                         .collect(),
                 ),

@@ -27,6 +27,7 @@ mod ordering;
 mod queries;
 mod scope;
 mod series;
+mod set_returning;
 mod subqueries;
 mod translator;
 mod types;

@@ -18,6 +18,7 @@ use super::expressions::alias_name;
 use super::grouping::{self, Reads};
 use super::grouping_sets;
 use super::scope::{Scope, ScopeColumn};
+use super::set_returning;
 use super::translator::{ColumnRef, Cte, OutputColumn, Translator, Typed, Untyped};
 use super::types::{ColumnType, PgType};
 use crate::sql::syntax_tree::idents;
@@ -290,6 +291,9 @@ impl Translator<'_> {
         outer: Option<&Scope>,
         order_by: Option<&OrderBy>,
     ) -> Result<(Select, Option<Vec<QueryColumn>>, Option<OrderBy>)> {
+        if let Some(moved) = set_returning::list_function_to_from(select) {
+            return self.select(&moved, outer, order_by);
+        }
         let mut scope = match outer {
             Some(outer) => Scope::child(outer),
             None => Scope::default(),
@@ -481,7 +485,10 @@ impl Translator<'_> {
             out.push(item.clone());
             return Ok(None);
         };
-        let listed = relation.is_none() && !scope.merged.is_empty();
+        // Listed when `USING` merged columns, or when a column is computed
+        // (a set-returning function's, which SQLite's `*` would not give).
+        let listed = (relation.is_none() && !scope.merged.is_empty())
+            || star.iter().any(|(_, column)| column.computed.is_some());
         let mut columns = Vec::with_capacity(star.len());
         for (relation, column) in star {
             let read = ColumnRef {
@@ -498,9 +505,12 @@ impl Translator<'_> {
                 ungrouped: vec![read],
             });
             if listed {
-                let expr = match &relation {
-                    Some(r) => Expr::CompoundIdentifier(vec![ident(r), ident(&column.name)]),
-                    None => Expr::Identifier(ident(&column.name)),
+                let expr = match (&column.computed, &relation) {
+                    (Some(computed), _) => computed.clone(),
+                    (None, Some(r)) => {
+                        Expr::CompoundIdentifier(vec![ident(r), ident(&column.name)])
+                    }
+                    (None, None) => Expr::Identifier(ident(&column.name)),
                 };
                 out.push(SelectItem::ExprWithAlias {
                     expr,

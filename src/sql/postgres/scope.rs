@@ -7,6 +7,8 @@
 //! relation SQLite knows and the catalog does not) makes its scope open: a
 //! name found nowhere else may be one of its columns, so it is left to SQLite.
 
+use sqlparser::ast::Expr;
+
 use super::errors::Fail;
 use super::errors::{
     ambiguous_column, missing_from_entry, undefined_column, undefined_qualified_column,
@@ -32,6 +34,10 @@ pub(super) struct ScopeColumn {
     pub(super) declared: bool,
     /// A table column's default, as SQLite's text of it.
     pub(super) default: Option<String>,
+    /// What reading it is, where that is not its name: a column of a
+    /// set-returning function in FROM, computed from the row SQLite's
+    /// `json_each` gives.
+    pub(super) computed: Option<Expr>,
 }
 
 impl ScopeColumn {
@@ -45,6 +51,7 @@ impl ScopeColumn {
             primary_key: false,
             declared: false,
             default: None,
+            computed: None,
         }
     }
 }
@@ -61,6 +68,13 @@ pub(super) struct Item {
     pub(super) columns: Vec<ScopeColumn>,
     /// Its columns are not all known (see the module's documentation).
     pub(super) open: bool,
+}
+
+impl Item {
+    /// A set-returning function's item, whose columns are computed.
+    fn computed(&self) -> bool {
+        self.columns.iter().any(|c| c.computed.is_some())
+    }
 }
 
 /// The relations a query's expressions see, and the queries around it.
@@ -84,6 +98,12 @@ pub(super) struct Resolved {
     pub(super) declared: bool,
     /// A table column's type modifier (`char(8)`), kept by what reads it.
     pub(super) modifier: Option<Modifier>,
+    /// The expression that reads it, if not its name (see `ScopeColumn`).
+    pub(super) computed: Option<Expr>,
+    /// Read by its name alone beside a `json_each` item, whose own columns
+    /// (`id`, `key`, `value`, ...) the name could mean to SQLite: written
+    /// with its relation's name.
+    pub(super) qualify: bool,
     /// The relation it belongs to (not for a merged column).
     pub(super) relation: Option<String>,
     /// Found in an enclosing query's scope.
@@ -99,6 +119,8 @@ impl Resolved {
             primary_key: column.primary_key,
             declared: column.declared,
             modifier: column.modifier,
+            computed: column.computed.clone(),
+            qualify: false,
             relation: relation.map(str::to_owned),
             outer: false,
         }
@@ -120,6 +142,8 @@ impl Resolved {
             primary_key: false,
             declared: true,
             modifier: None,
+            computed: None,
+            qualify: false,
             relation: None,
             outer: false,
         }
@@ -141,6 +165,8 @@ fn rowid(name: &str) -> Resolved {
         primary_key: false,
         declared: false,
         modifier: None,
+        computed: None,
+        qualify: false,
         relation: None,
         outer: false,
     }
@@ -173,14 +199,35 @@ impl<'p> Scope<'p> {
             .iter()
             .filter_map(|item| find(&item.columns, name).map(|c| (item, c)));
         match (found.next(), found.next()) {
-            (Some((item, column)), None) => Ok(Resolved::of(column, Some(&item.name))),
+            (Some((item, column)), None) => Ok(Resolved {
+                qualify: self.items.iter().any(Item::computed),
+                ..Resolved::of(column, Some(&item.name))
+            }),
             (Some(_), Some(_)) => Err(ambiguous_column(name)),
             (None, _) if self.open() => Ok(Resolved::opaque(name)),
             (None, _) if is_rowid(name) && !self.items.is_empty() => Ok(rowid(name)),
+            // A function of one column in FROM, named by its alias: the
+            // alias reads that column (`FROM jsonb_array_elements(x) e`).
+            (None, _) if let Some((item, column)) = self.single_valued(name) => Ok(Resolved {
+                name: item.name.clone(),
+                ..Resolved::of(column, Some(&item.name))
+            }),
             (None, _) => match self.parent {
                 Some(parent) => parent.column(name).map(Resolved::outer),
                 None => Err(undefined_column(name)),
             },
+        }
+    }
+
+    /// The item `name` names, if it is a set-returning function of one column.
+    fn single_valued(&self, name: &str) -> Option<(&Item, &ScopeColumn)> {
+        let item = self
+            .items
+            .iter()
+            .find(|item| item.name.eq_ignore_ascii_case(name))?;
+        match item.columns.as_slice() {
+            [column] if column.computed.is_some() => Some((item, column)),
+            _ => None,
         }
     }
 

@@ -1,0 +1,363 @@
+//! Set-returning functions that read the row beside them: in FROM after
+//! the items whose columns they take (`FROM t, jsonb_array_elements(t.doc)
+//! e`, `CROSS JOIN LATERAL unnest(t.tags) WITH ORDINALITY`), and in a select
+//! list, where PostgreSQL makes a row for each value (`SELECT id,
+//! generate_series(1, n) FROM t`). SQLite's table-valued `json_each` may
+//! take columns of the items before it, so each of these becomes a
+//! `json_each` over the values as a JSON array (or the JSON value itself),
+//! its columns computed from `json_each`'s row as PostgreSQL types them.
+
+use sqlparser::ast::{
+    Expr, FunctionArg, FunctionArgExpr, FunctionArguments, GroupByExpr, Select, SelectItem,
+    SetExpr, Statement, TableAlias, TableFactor, TableWithJoins, visit_expressions,
+    visit_expressions_mut,
+};
+use std::ops::ControlFlow;
+
+use super::build::{call, ident};
+use super::casts::CastContext;
+use super::errors::{Fail, Result};
+use super::functions::is_aggregate;
+use super::scope::{Item, Scope, ScopeColumn};
+use super::translator::{Translator, Typed};
+use super::types::PgType;
+use crate::sql::quote::identifier;
+
+/// A set-returning function called in FROM, in any form the parser gives it.
+pub(super) struct RowFunction<'f> {
+    /// In lower case.
+    pub(super) name: String,
+    pub(super) args: Vec<&'f Expr>,
+    pub(super) alias: Option<&'f TableAlias>,
+    pub(super) ordinality: bool,
+}
+
+impl<'f> RowFunction<'f> {
+    pub(super) fn of(factor: &'f TableFactor) -> Option<RowFunction<'f>> {
+        let (name, args, alias, ordinality) = match factor {
+            TableFactor::Table {
+                name,
+                args: Some(args),
+                alias,
+                with_ordinality,
+                ..
+            } => (name, plain_args(&args.args)?, alias, *with_ordinality),
+            TableFactor::Function {
+                name,
+                args,
+                alias,
+                with_ordinality,
+                ..
+            } => (name, plain_args(args)?, alias, *with_ordinality),
+            TableFactor::UNNEST {
+                alias,
+                array_exprs,
+                with_offset: false,
+                with_ordinality,
+                ..
+            } => {
+                return Some(RowFunction {
+                    name: "unnest".to_owned(),
+                    args: array_exprs.iter().collect(),
+                    alias: alias.as_ref(),
+                    ordinality: *with_ordinality,
+                });
+            }
+            _ => return None,
+        };
+        let [part] = name.0.as_slice() else {
+            return None;
+        };
+        Some(RowFunction {
+            name: part.as_ident()?.value.to_ascii_lowercase(),
+            args,
+            alias: alias.as_ref(),
+            ordinality,
+        })
+    }
+
+    /// The name its rows are read by: the alias, else the function's.
+    pub(super) fn item_name(&self) -> String {
+        self.alias
+            .map_or_else(|| self.name.clone(), |a| a.name.value.clone())
+    }
+
+    /// The name the alias gives column `i`, else `default`.
+    pub(super) fn column_name(&self, i: usize, default: &str) -> String {
+        self.alias
+            .and_then(|a| a.columns.get(i))
+            .map_or_else(|| default.to_owned(), |c| c.name.value.clone())
+    }
+}
+
+fn plain_args(args: &[FunctionArg]) -> Option<Vec<&Expr>> {
+    args.iter()
+        .map(|arg| match arg {
+            FunctionArg::Unnamed(FunctionArgExpr::Expr(expr)) => Some(expr),
+            _ => None,
+        })
+        .collect()
+}
+
+/// One column of a `json_each` item: its name, what computes it from
+/// `json_each`'s row (see [`each_column`]), and its type.
+pub(super) struct EachColumn {
+    pub(super) name: String,
+    pub(super) computed: Expr,
+    pub(super) ty: PgType,
+}
+
+/// Column `column` (`key`, `value`, `type`) of the `json_each` item `item`.
+pub(super) fn each_column(item: &str, column: &str) -> Expr {
+    Expr::CompoundIdentifier(vec![ident(item), ident(column)])
+}
+
+/// An expression over `json_each`'s row, `{key}`, `{value}` and `{type}`
+/// standing for the columns of `item`.
+pub(super) fn over_each(item: &str, template: &str) -> Result<Expr> {
+    let qualified = |column: &str| format!("{}.{column}", identifier(item));
+    let text = template
+        .replace("{key}", &qualified("key"))
+        .replace("{value}", &qualified("value"))
+        .replace("{type}", &qualified("type"));
+    sqlparser::parser::Parser::new(&sqlparser::dialect::SQLiteDialect {})
+        .try_with_sql(&text)
+        .and_then(|mut parser| parser.parse_expr())
+        .map_err(|_| Fail::Unsupported("a set-returning function's column"))
+}
+
+impl Translator<'_> {
+    /// `unnest(array)` and `generate_series` over integers that reads a
+    /// column or is numbered (`WITH ORDINALITY`), if `function` is one.
+    pub(super) fn row_function(
+        &mut self,
+        function: &RowFunction,
+        scope: &mut Scope,
+    ) -> Result<Option<TableFactor>> {
+        let item = function.item_name();
+        let column = function.column_name(0, &item);
+        match (function.name.as_str(), function.args.as_slice()) {
+            ("unnest", [array]) => {
+                let typed = self.expr(array, scope)?;
+                let element = match &typed.ty {
+                    PgType::Array(element) => (**element).clone(),
+                    _ => return Ok(None),
+                };
+                let source = call("litewire_array_json", vec![typed.expr]);
+                // Elements come as text: read as their type.
+                let text = Typed::new(each_column(&item, "value"), PgType::Text);
+                let value = match element {
+                    PgType::Text | PgType::Varchar | PgType::Bpchar | PgType::Name => text.expr,
+                    ref other => self.cast(text, other, CastContext::Explicit)?.expr,
+                };
+                let columns = vec![EachColumn {
+                    name: column,
+                    computed: value,
+                    ty: element,
+                }];
+                self.each(function, scope, source, columns).map(Some)
+            }
+            ("generate_series", [_, _] | [_, _, _]) => {
+                let typed: Vec<Typed> = function
+                    .args
+                    .iter()
+                    .map(|arg| self.expr(arg, scope))
+                    .collect::<Result<_>>()?;
+                let integers = typed
+                    .iter()
+                    .all(|t| t.ty.is_integer() || t.untyped.is_some());
+                if !integers || !(function.ordinality || typed.iter().any(reads_columns)) {
+                    return Ok(None);
+                }
+                let ty = match typed.iter().any(|t| t.ty == PgType::Int8) {
+                    true => PgType::Int8,
+                    false => PgType::Int4,
+                };
+                let mut args = Vec::with_capacity(typed.len());
+                for arg in typed {
+                    args.push(self.cast(arg, &PgType::Int8, CastContext::Implicit)?.expr);
+                }
+                let source = call("litewire_series_json", args);
+                let columns = vec![EachColumn {
+                    name: column,
+                    computed: each_column(&item, "value"),
+                    ty,
+                }];
+                self.each(function, scope, source, columns).map(Some)
+            }
+            _ => Ok(None),
+        }
+    }
+
+    /// `json_each(source) AS item`, its columns computed from its rows (and
+    /// numbered, with `WITH ORDINALITY`), put in `scope`.
+    pub(super) fn each(
+        &mut self,
+        function: &RowFunction,
+        scope: &mut Scope,
+        source: Expr,
+        mut columns: Vec<EachColumn>,
+    ) -> Result<TableFactor> {
+        let item = function.item_name();
+        if function.ordinality {
+            columns.push(EachColumn {
+                name: function.column_name(columns.len(), "ordinality"),
+                computed: over_each(&item, "({key} + 1)")?,
+                ty: PgType::Int8,
+            });
+        }
+        let scope_columns = columns
+            .into_iter()
+            .map(|column| ScopeColumn {
+                computed: Some(column.computed),
+                ..ScopeColumn::new(column.name, column.ty)
+            })
+            .collect();
+        scope.items.push(Item {
+            name: item.clone(),
+            columns: scope_columns,
+            open: false,
+        });
+        json_each(source, &item)
+    }
+}
+
+/// A select list's one set-returning function (`SELECT id,
+/// generate_series(1, n) FROM t`) moved to FROM, after the items there,
+/// its call in the list reading the new item's column: a row for each
+/// value, as PostgreSQL makes them.
+pub(super) fn list_function_to_from(select: &Select) -> Option<Select> {
+    // A grouped select makes its rows first, then their values: not this.
+    let grouped = !matches!(&select.group_by, GroupByExpr::Expressions(keys, _) if keys.is_empty())
+        || select.having.is_some();
+    if grouped || select.distinct.is_some() {
+        return None;
+    }
+    let mut calls = Vec::new();
+    let mut aggregates = false;
+    for item in &select.projection {
+        let (SelectItem::UnnamedExpr(expr) | SelectItem::ExprWithAlias { expr, .. }) = item else {
+            continue;
+        };
+        let _ = visit_expressions(expr, |part| {
+            if let Expr::Function(function) = part {
+                if is_moved(function) {
+                    calls.push(part.clone());
+                }
+                aggregates |= function.over.is_none()
+                    && is_aggregate(&function.name.to_string().to_ascii_lowercase());
+            }
+            ControlFlow::<()>::Continue(())
+        });
+    }
+    let [found] = calls.as_slice() else {
+        return None;
+    };
+    if aggregates {
+        return None;
+    }
+    let Expr::Function(function) = found else {
+        return None;
+    };
+    let FunctionArguments::List(list) = &function.args else {
+        return None;
+    };
+    let name = function.name.to_string().to_ascii_lowercase();
+    let mut out = select.clone();
+    let mut factor = from_item(&format!(
+        "{}() AS {MOVED}({MOVED_COLUMN})",
+        identifier(&name)
+    ))?;
+    if let TableFactor::Table {
+        args: Some(args), ..
+    } = &mut factor
+    {
+        args.args = list.args.clone();
+    }
+    out.from.push(TableWithJoins {
+        relation: factor,
+        joins: Vec::new(),
+    });
+    let read = Expr::CompoundIdentifier(vec![ident(MOVED), ident(MOVED_COLUMN)]);
+    for item in &mut out.projection {
+        let (SelectItem::UnnamedExpr(expr) | SelectItem::ExprWithAlias { expr, .. }) = item else {
+            continue;
+        };
+        let bare = *expr == *found;
+        let _ = visit_expressions_mut(expr, |part| {
+            if part == found {
+                *part = read.clone();
+            }
+            ControlFlow::<()>::Continue(())
+        });
+        // The column keeps the function's name.
+        if bare && let SelectItem::UnnamedExpr(expr) = item {
+            *item = SelectItem::ExprWithAlias {
+                expr: expr.clone(),
+                alias: ident(&name),
+            };
+        }
+    }
+    Some(out)
+}
+
+/// The FROM item a select list's set-returning function becomes.
+const MOVED: &str = "litewire_rows";
+const MOVED_COLUMN: &str = "value";
+
+/// The set-returning functions a select list's call of which moves to FROM.
+fn is_moved(function: &sqlparser::ast::Function) -> bool {
+    let name = function.name.to_string().to_ascii_lowercase();
+    function.over.is_none()
+        && matches!(
+            name.as_str(),
+            "generate_series"
+                | "unnest"
+                | "json_array_elements"
+                | "jsonb_array_elements"
+                | "json_array_elements_text"
+                | "jsonb_array_elements_text"
+                | "json_object_keys"
+                | "jsonb_object_keys"
+        )
+}
+
+/// Whether a translated argument reads a column (of an item beside it).
+fn reads_columns(typed: &Typed) -> bool {
+    let mut found = false;
+    let _ = visit_expressions(&typed.expr, |part| {
+        if matches!(part, Expr::Identifier(_) | Expr::CompoundIdentifier(_)) {
+            found = true;
+        }
+        ControlFlow::<()>::Continue(())
+    });
+    found
+}
+
+/// `json_each(source) AS "item"`.
+fn json_each(source: Expr, item: &str) -> Result<TableFactor> {
+    let mut factor = from_item(&format!("json_each(NULL) AS {}", identifier(item)))
+        .ok_or(Fail::Unsupported("json_each"))?;
+    if let TableFactor::Table {
+        args: Some(args), ..
+    } = &mut factor
+    {
+        args.args = vec![FunctionArg::Unnamed(FunctionArgExpr::Expr(source))];
+    }
+    Ok(factor)
+}
+
+/// A FROM item written as text.
+fn from_item(text: &str) -> Option<TableFactor> {
+    let sql = format!("SELECT * FROM {text}");
+    let parsed =
+        sqlparser::parser::Parser::parse_sql(&sqlparser::dialect::PostgreSqlDialect {}, &sql)
+            .ok()?;
+    let Some(Statement::Query(query)) = parsed.into_iter().next() else {
+        return None;
+    };
+    let SetExpr::Select(select) = *query.body else {
+        return None;
+    };
+    select.from.into_iter().next().map(|from| from.relation)
+}
