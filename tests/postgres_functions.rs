@@ -1,6 +1,6 @@
 //! PostgreSQL's function library, family by family, and the query forms
-//! SQLite lacks (`DISTINCT ON`, grouping sets, set-returning functions over
-//! the row beside them): each case is a statement
+//! SQLite lacks (`DISTINCT ON`, grouping sets, set-returning functions and
+//! `LATERAL` subqueries over the row beside them): each case is a statement
 //! and PostgreSQL 15's answer to it (made on PostgreSQL 15 and checked against
 //! it: `LITEWIRE_TEST_POSTGRES=... cargo test --test postgres_functions --
 //! --ignored`), read back in text (simple protocol) and in binary (extended
@@ -25,6 +25,7 @@ against_litewire_and_postgres!(
     trigonometry_and_float_input,
     distinct_on_and_grouping_sets,
     set_returning_functions_read_the_row_beside_them,
+    lateral_subqueries_read_the_row_beside_them,
 );
 
 /// One case: a statement and its answer, rows joined by `\n`, columns by `|`,
@@ -756,6 +757,28 @@ async fn set_returning_functions_read_the_row_beside_them(target: &Target) {
             ("SELECT id, jsonb_array_elements_text(doc) AS t FROM sr WHERE id = 1 ORDER BY 2", "1|1\n1|a\n1|{\"b\": 2}"),
             ("SELECT generate_series(1, n, 0) FROM sr", "ERROR 22023"),
             ("SELECT pg_typeof(x)::text FROM sr, unnest(tags) x LIMIT 1", "integer"),
+        ],
+    )
+    .await;
+}
+
+/// `LATERAL` subqueries (a select, a set operation, VALUES) read the row
+/// beside them, joined inner or left; every type's values come through
+/// whole (bytea, NULL, a float's last digit, NaN, jsonb).
+async fn lateral_subqueries_read_the_row_beside_them(target: &Target) {
+    let client = target.connect().await;
+    check(
+        &client,
+        "DROP TABLE IF EXISTS lt; CREATE TABLE lt (id int, n int, b bytea, name text); \
+         INSERT INTO lt VALUES (1, 10, '\\x01ff', 'a'), (2, 20, NULL, 'b'), (3, 30, '\\x', 'c')",
+        &[
+            ("SELECT id, t.* FROM lt, LATERAL (SELECT count(*) AS c FROM lt s2 WHERE s2.id <= lt.id) t ORDER BY 1", "1|1\n2|2\n3|3"),
+            ("SELECT lt.id, x.v FROM lt CROSS JOIN LATERAL (VALUES (lt.n), (lt.n + 1)) AS x(v) ORDER BY 1, 2", "1|10\n1|11\n2|20\n2|21\n3|30\n3|31"),
+            ("SELECT lt.id, s.* FROM lt LEFT JOIN LATERAL (SELECT s2.name, s2.n * 2 AS dbl FROM lt s2 WHERE s2.id > lt.id ORDER BY s2.id LIMIT 1) s ON true ORDER BY 1", "1|b|40\n2|c|60\n3|NULL|NULL"),
+            ("SELECT id, q.bb, q.nn FROM lt, LATERAL (SELECT lt.b AS bb, lt.name || '!' AS nn) q ORDER BY id", "1|\\x01ff|a!\n2|NULL|b!\n3|\\x|c!"),
+            ("SELECT l.id, m.mx FROM lt l, LATERAL (SELECT max(n) AS mx FROM lt WHERE n < l.n) m ORDER BY 1", "1|NULL\n2|10\n3|20"),
+            ("SELECT l.id, m.* FROM lt l, LATERAL (SELECT id FROM lt WHERE id < l.id UNION ALL SELECT 0) m ORDER BY 1, 2", "1|0\n2|0\n2|1\n3|0\n3|1\n3|2"),
+            ("SELECT q.* FROM (SELECT 1) o, LATERAL (SELECT 0.1::float8 + 0.2::float8 AS f, 9007199254740993::int8 AS i, 'null'::text AS t, '{\"a\": 1}'::jsonb AS j, true AS b, interval '1 day' AS iv, date '2024-01-02' AS d, 'nan'::float8 AS n, 1e-300::float8 AS tiny) q", "0.30000000000000004|9007199254740993|null|{\"a\": 1}|t|1 day|2024-01-02|NaN|1e-300"),
         ],
     )
     .await;

@@ -169,6 +169,12 @@ impl Translator<'_> {
                 Ok(factor.clone())
             }
             TableFactor::Derived {
+                lateral: true,
+                subquery,
+                alias,
+                ..
+            } => self.lateral_subquery(subquery, alias.as_ref(), scope),
+            TableFactor::Derived {
                 lateral,
                 subquery,
                 alias,

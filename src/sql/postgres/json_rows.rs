@@ -88,6 +88,7 @@ impl Translator<'_> {
             "litewire_json_expect",
             vec![value.expr, string(expect), string(name)],
         );
-        self.each(function, scope, source, each).map(Some)
+        let each = function.numbered(each)?;
+        self.each(scope, &item, source, each).map(Some)
     }
 }

@@ -20,6 +20,7 @@ mod grouping_sets;
 mod intervals;
 mod json;
 mod json_rows;
+mod lateral;
 mod names;
 mod operators;
 mod ordered_sets;

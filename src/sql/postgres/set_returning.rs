@@ -82,6 +82,18 @@ impl<'f> RowFunction<'f> {
             .map_or_else(|| self.name.clone(), |a| a.name.value.clone())
     }
 
+    /// `columns` and, `WITH ORDINALITY`, the row's number in the array.
+    pub(super) fn numbered(&self, mut columns: Vec<EachColumn>) -> Result<Vec<EachColumn>> {
+        if self.ordinality {
+            columns.push(EachColumn {
+                name: self.column_name(columns.len(), "ordinality"),
+                computed: over_each(&self.item_name(), "({key} + 1)")?,
+                ty: PgType::Int8,
+            });
+        }
+        Ok(columns)
+    }
+
     /// The name the alias gives column `i`, else `default`.
     pub(super) fn column_name(&self, i: usize, default: &str) -> String {
         self.alias
@@ -150,12 +162,12 @@ impl Translator<'_> {
                     PgType::Text | PgType::Varchar | PgType::Bpchar | PgType::Name => text.expr,
                     ref other => self.cast(text, other, CastContext::Explicit)?.expr,
                 };
-                let columns = vec![EachColumn {
+                let columns = function.numbered(vec![EachColumn {
                     name: column,
                     computed: value,
                     ty: element,
-                }];
-                self.each(function, scope, source, columns).map(Some)
+                }])?;
+                self.each(scope, &item, source, columns).map(Some)
             }
             ("generate_series", [_, _] | [_, _, _]) => {
                 let typed: Vec<Typed> = function
@@ -178,34 +190,26 @@ impl Translator<'_> {
                     args.push(self.cast(arg, &PgType::Int8, CastContext::Implicit)?.expr);
                 }
                 let source = call("litewire_series_json", args);
-                let columns = vec![EachColumn {
+                let columns = function.numbered(vec![EachColumn {
                     name: column,
                     computed: each_column(&item, "value"),
                     ty,
-                }];
-                self.each(function, scope, source, columns).map(Some)
+                }])?;
+                self.each(scope, &item, source, columns).map(Some)
             }
             _ => Ok(None),
         }
     }
 
-    /// `json_each(source) AS item`, its columns computed from its rows (and
-    /// numbered, with `WITH ORDINALITY`), put in `scope`.
+    /// `json_each(source) AS item`, its columns computed from its rows,
+    /// put in `scope`.
     pub(super) fn each(
         &mut self,
-        function: &RowFunction,
         scope: &mut Scope,
+        item: &str,
         source: Expr,
-        mut columns: Vec<EachColumn>,
+        columns: Vec<EachColumn>,
     ) -> Result<TableFactor> {
-        let item = function.item_name();
-        if function.ordinality {
-            columns.push(EachColumn {
-                name: function.column_name(columns.len(), "ordinality"),
-                computed: over_each(&item, "({key} + 1)")?,
-                ty: PgType::Int8,
-            });
-        }
         let scope_columns = columns
             .into_iter()
             .map(|column| ScopeColumn {
@@ -214,11 +218,11 @@ impl Translator<'_> {
             })
             .collect();
         scope.items.push(Item {
-            name: item.clone(),
+            name: item.to_owned(),
             columns: scope_columns,
             open: false,
         });
-        json_each(source, &item)
+        json_each(source, item)
     }
 }
 
