@@ -42,6 +42,7 @@ against_litewire_and_postgres!(
     create_table_as_keeps_the_query_types,
     char_columns_show_their_padding,
     index_options_sqlite_lacks_are_accepted,
+    numeric_arithmetic_is_decimal,
 );
 
 /// A fresh table for one test: dropped first, so a calibration run can repeat.
@@ -1466,5 +1467,42 @@ async fn index_options_sqlite_lacks_are_accepted(target: &Target) {
     assert_eq!(
         column(&client, "SELECT f2 FROM sem_ix ORDER BY f1 DESC NULLS LAST").await,
         ["a", "b"]
+    );
+}
+
+/// numeric arithmetic is decimal: `0.1 + 0.2` is `0.3`, not the float sum
+/// `0.30000000000000004` (compared, and shown as float8, so that the
+/// answer does not depend on the scale PostgreSQL shows).
+async fn numeric_arithmetic_is_decimal(target: &Target) {
+    let client = target.connect().await;
+    table(
+        &client,
+        "sem_money",
+        "amount numeric(10,2)",
+        "(0.10), (0.20), (19.99)",
+    )
+    .await;
+    assert_eq!(
+        text_row(
+            &client,
+            "SELECT 0.1 + 0.2 = 0.3, 1.1 * 3 = 3.3, 0.3 / 0.1 = 3, 1.0 - 0.9 = 0.1, 5.5 % 2 = 1.5, \
+             (0.1 + 0.2)::float8, (19.99 * 3)::float8, (0.3 / 0.1)::float8"
+        )
+        .await,
+        ["t", "t", "t", "t", "t", "0.3", "59.97", "3"]
+    );
+    assert_eq!(
+        text_row(
+            &client,
+            "SELECT sum(amount) = 20.29, (sum(amount) - 20)::float8, avg(amount) * 3 = 20.29, \
+             sum(amount * 3)::float8, round(avg(amount), 4)::float8 FROM sem_money"
+        )
+        .await,
+        ["t", "0.29", "f", "60.87", "6.7633"]
+    );
+    // float8 keeps float arithmetic.
+    assert_eq!(
+        text_row(&client, "SELECT 0.1::float8 + 0.2::float8").await,
+        ["0.30000000000000004"]
     );
 }

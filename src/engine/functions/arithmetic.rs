@@ -6,6 +6,7 @@
 //! `generate_series`, which PostgreSQL refuses when it is zero.
 
 use super::call::{Arg, Call, Out};
+use super::decimal::Decimal;
 use super::definition::{Args, Function, Volatility};
 use crate::error::SqlState;
 
@@ -147,9 +148,31 @@ fn arith(_: &Call, args: &[Arg]) -> Out {
         (a, b) => match range {
             // An integer column holding a float: PostgreSQL would hold none.
             Some(_) => float_result(op, float(a), float(b), "numeric"),
+            None if *ty == "numeric" => {
+                decimal_result(op, a, b).unwrap_or_else(|| float_result(op, float(a), float(b), ty))
+            }
             None => float_result(op, float(a), float(b), ty),
         },
     }
+}
+
+/// numeric arithmetic on the decimals the operands print as (see
+/// `decimal`); `None` where they do not fit it.
+fn decimal_result(op: &str, a: Number, b: Number) -> Option<Out> {
+    let decimal = |n: Number| match n {
+        Number::Int(i) => Some(Decimal::of_int(i)),
+        Number::Float(f) => Decimal::of_float(f),
+    };
+    let (a, b) = (decimal(a)?, decimal(b)?);
+    let result = match op {
+        "+" => a.add(b)?,
+        "-" => a.sub(b)?,
+        "*" => a.mul(b)?,
+        "%" => a.rem(b)?,
+        "/" => return a.div(b).map(Out::Real),
+        _ => return None,
+    };
+    Some(Out::Real(result.to_f64()))
 }
 
 fn float_result(op: &str, a: f64, b: f64, ty: &str) -> Out {

@@ -187,6 +187,9 @@ fn array_json(_: &Call, args: &[Arg]) -> Out {
     }
 }
 
+/// The most values `litewire_series_json` makes.
+const SERIES_LIMIT: i128 = 10_000_000;
+
 /// `litewire_series_json(start, stop[, step])`: `generate_series` over
 /// integers as a JSON array, for `json_each` (which, unlike a recursive
 /// query, may take the columns of the row beside it). A zero step is 22023.
@@ -204,6 +207,14 @@ fn series_json(_: &Call, args: &[Arg]) -> Out {
         return Out::Fail(
             SqlState::INVALID_PARAMETER_VALUE,
             "step size cannot equal zero".to_owned(),
+        );
+    }
+    // Held in memory whole: bounded, so that no statement can exhaust it.
+    let count = (i128::from(stop) - i128::from(start)) / i128::from(step) + 1;
+    if count > SERIES_LIMIT {
+        return Out::Fail(
+            SqlState::PROGRAM_LIMIT_EXCEEDED,
+            format!("generate_series over a column's values is limited to {SERIES_LIMIT} values"),
         );
     }
     let mut json = String::from("[");
@@ -450,6 +461,24 @@ mod tests {
         assert!(matches!(
             call(array_bool, &[Arg::Text("{maybe}")]),
             Out::Error(_)
+        ));
+    }
+
+    #[test]
+    fn series_over_columns_are_bounded() {
+        let run = |args: &[Arg]| super::super::call::tests::call(series_json, args);
+        assert_eq!(
+            run(&[Arg::Int(3), Arg::Int(1), Arg::Int(-1)]),
+            Out::Text("[3,2,1]".into())
+        );
+        assert_eq!(run(&[Arg::Int(1), Arg::Int(0)]), Out::Text("[]".into()));
+        assert!(matches!(
+            run(&[Arg::Int(1), Arg::Int(5), Arg::Int(0)]),
+            Out::Fail(..)
+        ));
+        assert!(matches!(
+            run(&[Arg::Int(0), Arg::Int(i64::from(i32::MAX))]),
+            Out::Fail(..)
         ));
     }
 

@@ -3,7 +3,7 @@
 //! One file per family (settings, sequences, catalog, arrays, strings,
 //! regular expressions, digests and encodings, dates and times, intervals,
 //! ordered-set aggregates, `to_char`, JSON,
-//! `format` and quoting, uuid, statistics aggregates, and the arithmetic, math, trigonometry, comparisons,
+//! `format` and quoting, uuid, statistics aggregates, and the arithmetic (numeric in decimal), math, trigonometry, comparisons,
 //! conversions, type modifiers and scalar subqueries of the PostgreSQL port's
 //! translation), each a list of definitions with PostgreSQL's argument and result types and
 //! volatility; `registry` registers them all on a connection and lists them in
@@ -21,6 +21,7 @@ mod comparisons;
 mod context;
 mod conversions;
 mod datetime;
+mod decimal;
 mod definition;
 mod division;
 mod encoding;

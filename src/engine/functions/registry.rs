@@ -12,18 +12,19 @@ use super::call::{Registered, call_scalar, release};
 use super::context::{FunctionContext, ServerShared};
 use super::definition::{Args, Body, Function, Volatility};
 use super::{
-    arithmetic, arrays, catalog, comparisons, conversions, datetime, encoding, format, formatting,
-    intervals, json, locks, math, modifiers, ordered_sets, regexps, sequences, settings,
-    statistics, strings, subqueries, trigonometry, uuid,
+    arithmetic, arrays, catalog, comparisons, conversions, datetime, decimal, encoding, format,
+    formatting, intervals, json, locks, math, modifiers, ordered_sets, regexps, sequences,
+    settings, statistics, strings, subqueries, trigonometry, uuid,
 };
 use crate::engine::catalog::types::type_oid;
 use crate::sql::quote::literal;
 
 /// Every family's functions.
-fn families() -> [&'static [Function]; 23] {
+fn families() -> [&'static [Function]; 24] {
     [
         settings::FUNCTIONS,
         arithmetic::FUNCTIONS,
+        decimal::FUNCTIONS,
         math::FUNCTIONS,
         trigonometry::FUNCTIONS,
         comparisons::FUNCTIONS,

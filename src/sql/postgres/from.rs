@@ -40,7 +40,20 @@ impl Translator<'_> {
 
     fn join(&mut self, join: &Join, scope: &mut Scope) -> Result<Join> {
         let left_items = scope.items.len();
-        let relation = self.table_factor(&join.relation, scope)?;
+        // The right side of a RIGHT or FULL join cannot read the left side
+        // (PostgreSQL: 42P01 for a LATERAL reference there).
+        let relation = match &join.join_operator {
+            JoinOperator::Right(_) | JoinOperator::RightOuter(_) | JoinOperator::FullOuter(_) => {
+                let left = std::mem::take(&mut scope.items);
+                let merged = std::mem::take(&mut scope.merged);
+                let relation = self.table_factor(&join.relation, scope);
+                let right = std::mem::replace(&mut scope.items, left);
+                scope.items.extend(right);
+                scope.merged = merged;
+                relation?
+            }
+            _ => self.table_factor(&join.relation, scope)?,
+        };
         let mut out = join.clone();
         out.relation = relation;
         let constraint = match &join.join_operator {

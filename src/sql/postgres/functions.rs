@@ -375,6 +375,13 @@ impl Translator<'_> {
                 Some("litewire_float_sum")
             }
             ("sum", PgType::Float4) => Some("litewire_float4_sum"),
+            // numeric adds in decimal (see the engine's `decimal`).
+            ("sum", PgType::Numeric) if first_is(&args, &PgType::Numeric) => {
+                Some("litewire_numeric_sum")
+            }
+            ("avg", PgType::Numeric) if first_is(&args, &PgType::Numeric) => {
+                Some("litewire_numeric_avg")
+            }
             ("avg", PgType::Float8) => Some("litewire_float_avg"),
             ("avg", PgType::Numeric) if args.first().is_some_and(|a| a.ty.is_integer()) => {
                 Some("litewire_int_avg")

@@ -1,0 +1,296 @@
+//! `numeric` arithmetic in decimal. SQLite holds a numeric value that is not
+//! an integer as a float, whose shortest decimal form is the number that
+//! was written (`0.1` is held as the float nearest 0.1, which prints as
+//! `0.1`). Adding the floats would answer `0.30000000000000004` for `0.1 +
+//! 0.2`; PostgreSQL's numeric answers `0.3`. So the operands are read as
+//! their shortest decimal forms, the arithmetic is exact (to PostgreSQL's
+//! 20 digits for division), and the result is stored as the float nearest
+//! it. Operands too long or too far from the point for 38 digits fall back
+//! to float arithmetic. `sum` and `avg` of numeric add the same way.
+
+use super::aggregate::{Accumulator, callbacks};
+use super::call::{Arg, Out};
+use super::definition::{Aggregate, Args, Body, Function, Volatility};
+use super::division::quotient;
+
+pub(super) const FUNCTIONS: &[Function] = &[
+    numeric_aggregate("litewire_numeric_sum", callbacks::<NumericSum>()),
+    numeric_aggregate("litewire_numeric_avg", callbacks::<NumericAvg>()),
+];
+
+const fn numeric_aggregate(name: &'static str, callbacks: Aggregate) -> Function {
+    Function {
+        name,
+        args: Args::Fixed(&["numeric"]),
+        result: "numeric",
+        volatility: Volatility::Immutable,
+        body: Body::Aggregate(callbacks),
+        listed: false,
+    }
+}
+
+/// The most digits to the right of the point kept exactly.
+const MOST_SCALE: u32 = 30;
+
+/// The digits of a quotient's fraction: PostgreSQL's numeric division gives
+/// at least 16 significant digits, which a float holds all of.
+const QUOTIENT_SCALE: u32 = 20;
+
+/// `digits / 10^scale`, exactly.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct Decimal {
+    digits: i128,
+    scale: u32,
+}
+
+impl Decimal {
+    pub(super) fn of_int(i: i64) -> Decimal {
+        Decimal {
+            digits: i128::from(i),
+            scale: 0,
+        }
+    }
+
+    /// The float's shortest decimal form (what it prints as), if it fits.
+    pub(super) fn of_float(f: f64) -> Option<Decimal> {
+        if !f.is_finite() {
+            return None;
+        }
+        let text = format!("{f:e}");
+        let (mantissa, exponent) = text.split_once('e')?;
+        let exponent: i64 = exponent.parse().ok()?;
+        let negative = mantissa.starts_with('-');
+        let (whole, fraction) = mantissa
+            .trim_start_matches('-')
+            .split_once('.')
+            .unwrap_or((mantissa.trim_start_matches('-'), ""));
+        let digits: i128 = format!("{whole}{fraction}").parse().ok()?;
+        let digits = if negative { -digits } else { digits };
+        let power = exponent - fraction.len() as i64;
+        if power >= 0 {
+            let factor = 10i128.checked_pow(u32::try_from(power).ok()?)?;
+            return Some(Decimal {
+                digits: digits.checked_mul(factor)?,
+                scale: 0,
+            });
+        }
+        let scale = u32::try_from(-power).ok()?;
+        (scale <= MOST_SCALE).then_some(Decimal { digits, scale })
+    }
+
+    /// An operand as SQLite holds it.
+    pub(super) fn of_arg(arg: &Arg) -> Option<Decimal> {
+        match arg {
+            Arg::Int(i) => Some(Decimal::of_int(*i)),
+            Arg::Real(f) => Decimal::of_float(*f),
+            Arg::Text(s) => match s.trim().parse::<i64>() {
+                Ok(i) => Some(Decimal::of_int(i)),
+                Err(_) => Decimal::of_float(s.trim().parse().ok()?),
+            },
+            Arg::Blob(_) | Arg::Null => None,
+        }
+    }
+
+    /// The float nearest the number.
+    pub(super) fn to_f64(self) -> f64 {
+        format!("{}e-{}", self.digits, self.scale)
+            .parse()
+            .unwrap_or(f64::NAN)
+    }
+
+    /// Both numbers' digits at one scale.
+    fn aligned(self, other: Decimal) -> Option<(i128, i128, u32)> {
+        let scale = self.scale.max(other.scale);
+        let widen = |d: Decimal| d.digits.checked_mul(10i128.checked_pow(scale - d.scale)?);
+        Some((widen(self)?, widen(other)?, scale))
+    }
+
+    pub(super) fn add(self, other: Decimal) -> Option<Decimal> {
+        let (a, b, scale) = self.aligned(other)?;
+        Some(Decimal {
+            digits: a.checked_add(b)?,
+            scale,
+        })
+    }
+
+    pub(super) fn sub(self, other: Decimal) -> Option<Decimal> {
+        let (a, b, scale) = self.aligned(other)?;
+        Some(Decimal {
+            digits: a.checked_sub(b)?,
+            scale,
+        })
+    }
+
+    pub(super) fn mul(self, other: Decimal) -> Option<Decimal> {
+        let scale = self.scale + other.scale;
+        (scale <= 2 * MOST_SCALE).then_some(())?;
+        Some(Decimal {
+            digits: self.digits.checked_mul(other.digits)?,
+            scale,
+        })
+    }
+
+    /// The remainder of truncating division, as PostgreSQL's numeric `%`.
+    pub(super) fn rem(self, other: Decimal) -> Option<Decimal> {
+        let (a, b, scale) = self.aligned(other)?;
+        (b != 0).then_some(())?;
+        Some(Decimal {
+            digits: a % b,
+            scale,
+        })
+    }
+
+    /// The quotient to 20 digits after the point, rounded half away from
+    /// zero, as the float nearest it.
+    pub(super) fn div(self, other: Decimal) -> Option<f64> {
+        let (a, b, _) = self.aligned(other)?;
+        (b != 0).then_some(())?;
+        quotient(a, b, QUOTIENT_SCALE).parse().ok()
+    }
+
+    fn is_integer(self) -> bool {
+        self.scale == 0
+    }
+}
+
+/// A numeric result: an integer while every operand was one and it fits,
+/// else the float nearest it.
+pub(super) fn numeric_out(result: Decimal) -> Out {
+    match (result.is_integer(), i64::try_from(result.digits)) {
+        (true, Ok(i)) => Out::Int(i),
+        _ => Out::Real(result.to_f64()),
+    }
+}
+
+/// `sum(numeric)`: exact while the values fit, else float addition.
+#[derive(Default)]
+struct NumericSum {
+    exact: Option<Decimal>,
+    float: f64,
+    /// A value did not fit: the float sum answers.
+    inexact: bool,
+    any: bool,
+    /// Every value was an integer.
+    integers: bool,
+    started: bool,
+}
+
+impl NumericSum {
+    fn add(&mut self, arg: &Arg) {
+        let value = match arg {
+            Arg::Null => return,
+            Arg::Int(i) => *i as f64,
+            other => other.float().unwrap_or(0.0),
+        };
+        if !self.started {
+            self.started = true;
+            self.integers = true;
+        }
+        self.integers &= matches!(arg, Arg::Int(_));
+        self.any = true;
+        self.float += value;
+        if self.inexact {
+            return;
+        }
+        let sum =
+            Decimal::of_arg(arg).and_then(|d| d.add(self.exact.unwrap_or(Decimal::of_int(0))));
+        match sum {
+            Some(sum) => self.exact = Some(sum),
+            None => self.inexact = true,
+        }
+    }
+
+    fn total(&self) -> Out {
+        match (self.any, self.inexact, self.exact) {
+            (false, _, _) => Out::Null,
+            (true, false, Some(sum)) if self.integers => numeric_out(sum),
+            (true, false, Some(sum)) => Out::Real(sum.to_f64()),
+            _ => Out::Real(self.float),
+        }
+    }
+}
+
+impl Accumulator for NumericSum {
+    fn step(&mut self, args: &[Arg]) -> Result<(), Out> {
+        self.add(&args[0]);
+        Ok(())
+    }
+
+    fn finish(self) -> Out {
+        self.total()
+    }
+}
+
+/// `avg(numeric)`: the exact sum divided by the count.
+#[derive(Default)]
+struct NumericAvg {
+    sum: NumericSum,
+    count: i64,
+}
+
+impl Accumulator for NumericAvg {
+    fn step(&mut self, args: &[Arg]) -> Result<(), Out> {
+        if args[0] != Arg::Null {
+            self.count += 1;
+        }
+        self.sum.add(&args[0]);
+        Ok(())
+    }
+
+    fn finish(self) -> Out {
+        if self.count == 0 {
+            return Out::Null;
+        }
+        match (self.sum.inexact, self.sum.exact) {
+            (false, Some(sum)) => sum
+                .div(Decimal::of_int(self.count))
+                .map_or(Out::Null, Out::Real),
+            _ => Out::Real(self.sum.float / self.count as f64),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn d(f: f64) -> Decimal {
+        Decimal::of_float(f).expect("fits")
+    }
+
+    #[test]
+    fn floats_read_as_the_decimals_they_print_as() {
+        assert_eq!(d(0.1).add(d(0.2)).map(Decimal::to_f64), Some(0.3));
+        assert_eq!(
+            d(1.1).mul(Decimal::of_int(3)).map(Decimal::to_f64),
+            Some(3.3)
+        );
+        assert_eq!(d(0.3).div(d(0.1)), Some(3.0));
+        assert_eq!(d(1.0).sub(d(0.9)).map(Decimal::to_f64), Some(0.1));
+        assert_eq!(d(5.5).rem(d(2.0)).map(Decimal::to_f64), Some(1.5));
+        assert_eq!(d(-7.25).rem(d(2.0)).map(Decimal::to_f64), Some(-1.25));
+        assert_eq!(
+            d(1e20),
+            Decimal {
+                digits: 10i128.pow(20),
+                scale: 0
+            }
+        );
+        assert_eq!(Decimal::of_float(1e-300), None);
+        assert_eq!(Decimal::of_float(f64::NAN), None);
+    }
+
+    #[test]
+    fn sums_are_exact() {
+        let mut sum = NumericSum::default();
+        for value in [Arg::Real(0.1), Arg::Real(0.2), Arg::Null] {
+            sum.add(&value);
+        }
+        assert_eq!(sum.total(), Out::Real(0.3));
+        let mut avg = NumericAvg::default();
+        for value in [Arg::Real(0.1), Arg::Real(0.2)] {
+            avg.step(&[value]).expect("adds");
+        }
+        assert_eq!(avg.finish(), Out::Real(0.15));
+    }
+}
