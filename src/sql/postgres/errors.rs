@@ -42,6 +42,17 @@ pub(super) fn ambiguous_column(name: &str) -> Fail {
     fail("42702", format!("column reference \"{name}\" is ambiguous"))
 }
 
+/// 42P10: the right side of a RIGHT or FULL join reads its left side.
+pub(super) fn lateral_reference(relation: &str) -> Fail {
+    Fail::Pg(
+        Error::state(
+            SqlState::parse("42P10").unwrap_or(SqlState::FEATURE_NOT_SUPPORTED),
+            format!("invalid reference to FROM-clause entry for table \"{relation}\""),
+        )
+        .with_detail("The combining JOIN type must be INNER or LEFT for a LATERAL reference."),
+    )
+}
+
 pub(super) fn missing_from_entry(relation: &str) -> Fail {
     fail(
         "42P01",

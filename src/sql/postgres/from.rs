@@ -15,7 +15,7 @@ use sqlparser::ast::{
 
 use super::build::ident;
 use super::columns::QueryColumn;
-use super::errors::{Fail, Result, datatype_mismatch, undefined_table};
+use super::errors::{Fail, Result, datatype_mismatch, lateral_reference, undefined_table};
 use super::expressions::alias_name;
 use super::scope::{Item, Scope, ScopeColumn};
 use super::set_returning::RowFunction;
@@ -50,7 +50,17 @@ impl Translator<'_> {
                 let right = std::mem::replace(&mut scope.items, left);
                 scope.items.extend(right);
                 scope.merged = merged;
-                relation?
+                relation.map_err(|error| {
+                    // What the right side missed is on the left.
+                    let named = scope.items[..left_items].iter().find(|item| {
+                        matches!(&error, Fail::Pg(e) if e.message
+                            == format!("missing FROM-clause entry for table \"{}\"", item.name))
+                    });
+                    match named {
+                        Some(item) => lateral_reference(&item.name),
+                        None => error,
+                    }
+                })?
             }
             _ => self.table_factor(&join.relation, scope)?,
         };
