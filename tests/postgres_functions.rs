@@ -23,6 +23,7 @@ against_litewire_and_postgres!(
     ordered_set_aggregates,
     json_operators_and_functions,
     trigonometry_and_float_input,
+    divisors_and_buckets,
     distinct_on_and_grouping_sets,
     set_returning_functions_read_the_row_beside_them,
     lateral_subqueries_read_the_row_beside_them,
@@ -781,6 +782,29 @@ async fn lateral_subqueries_read_the_row_beside_them(target: &Target) {
             ("SELECT l.id, m.mx FROM lt l, LATERAL (SELECT max(n) AS mx FROM lt WHERE n < l.n) m ORDER BY 1", "1|NULL\n2|10\n3|20"),
             ("SELECT l.id, m.* FROM lt l, LATERAL (SELECT id FROM lt WHERE id < l.id UNION ALL SELECT 0) m ORDER BY 1, 2", "1|0\n2|0\n2|1\n3|0\n3|1\n3|2"),
             ("SELECT q.* FROM (SELECT 1) o, LATERAL (SELECT 0.1::float8 + 0.2::float8 AS f, 9007199254740993::int8 AS i, 'null'::text AS t, '{\"a\": 1}'::jsonb AS j, true AS b, interval '1 day' AS iv, date '2024-01-02' AS d, 'nan'::float8 AS n, 1e-300::float8 AS tiny) q", "0.30000000000000004|9007199254740993|null|{\"a\": 1}|t|1 day|2024-01-02|NaN|1e-300"),
+        ],
+    )
+    .await;
+}
+
+/// `gcd`, `lcm` and `div` (of integers and of numerics, in decimal) and
+/// `width_bucket`, with PostgreSQL's result types and errors.
+async fn divisors_and_buckets(target: &Target) {
+    let client = target.connect().await;
+    check(
+        &client,
+        "",
+        &[
+            ("SELECT gcd(12, 18), gcd(-12, 18), gcd(0, 0), lcm(4, 6), lcm(-4, 6), lcm(0, 5), gcd(12::int8, 18::int8)", "6|6|0|12|12|0|6"),
+            ("SELECT pg_typeof(gcd(1, 2))::text, pg_typeof(gcd(1::int8, 2::int8))::text, pg_typeof(div(9, 4))::text, pg_typeof(width_bucket(5.0, 0, 10, 5))::text", "integer|bigint|numeric|integer"),
+            ("SELECT div(9, 4), div(-9, 4), div(9.5, 2), gcd(1.5, 2.25), lcm(1.5, 2.25)::float8", "2|-2|4|0.75|4.5"),
+            ("SELECT width_bucket(5.35, 0.024, 10.06, 5), width_bucket(0, 1, 10, 5), width_bucket(10, 1, 10, 5), width_bucket(5, 10, 1, 3), width_bucket(5::float8, 1, 10, 3)", "3|0|6|2|2"),
+            ("SELECT gcd((-2147483648)::int4, 0)", "ERROR 22003"),
+            ("SELECT lcm(2147483647, 2147483646)", "ERROR 22003"),
+            ("SELECT div(1, 0)", "ERROR 22012"),
+            ("SELECT width_bucket(5, 1, 1, 3)", "ERROR 2201G"),
+            ("SELECT width_bucket(5, 1, 10, 0)", "ERROR 2201G"),
+            ("SELECT width_bucket('nan'::float8, 1, 10, 3)", "ERROR 2201G"),
         ],
     )
     .await;

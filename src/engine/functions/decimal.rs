@@ -148,6 +148,44 @@ impl Decimal {
         quotient(a, b, QUOTIENT_SCALE).parse().ok()
     }
 
+    /// The quotient truncated toward zero (PostgreSQL's `div`).
+    pub(super) fn div_trunc(self, other: Decimal) -> Option<Decimal> {
+        let (a, b, _) = self.aligned(other)?;
+        (b != 0).then_some(())?;
+        Some(Decimal {
+            digits: a / b,
+            scale: 0,
+        })
+    }
+
+    /// The greatest common divisor, not negative (PostgreSQL's `gcd`).
+    pub(super) fn gcd(self, other: Decimal) -> Option<Decimal> {
+        let (mut a, mut b, scale) = self.aligned(other)?;
+        (a, b) = (a.checked_abs()?, b.checked_abs()?);
+        while b != 0 {
+            (a, b) = (b, a % b);
+        }
+        Some(Decimal { digits: a, scale })
+    }
+
+    /// The least common multiple, not negative (PostgreSQL's `lcm`).
+    pub(super) fn lcm(self, other: Decimal) -> Option<Decimal> {
+        let gcd = self.gcd(other)?;
+        if gcd.digits == 0 {
+            return Some(Decimal::of_int(0));
+        }
+        let (a, b, scale) = self.aligned(other)?;
+        let product = (a / gcd.digits).checked_mul(b)?.checked_abs()?;
+        Some(Decimal {
+            digits: product,
+            scale,
+        })
+    }
+
+    pub(super) fn is_zero(self) -> bool {
+        self.digits == 0
+    }
+
     fn is_integer(self) -> bool {
         self.scale == 0
     }

@@ -1,11 +1,13 @@
-//! PostgreSQL's logarithms, roots, powers and exponentials for the
-//! PostgreSQL port's translation. SQLite's math functions answer NULL for a
-//! NaN and for an argument outside their domain; PostgreSQL propagates NaN
+//! PostgreSQL's logarithms, roots, powers and exponentials, `gcd`, `lcm`,
+//! `div` and `width_bucket`, for the PostgreSQL port's translation. SQLite's
+//! math functions answer NULL for a NaN and for an argument outside their
+//! domain; PostgreSQL propagates NaN
 //! and raises its errors: `ln(0)` and `ln(-1)` (2201E), `sqrt(-1)`,
 //! `power(0, -1)` and `power(-8, 1.0 / 3)` (2201F), an overflow or underflow
 //! of `exp` and `power` (22003).
 
 use super::call::{Arg, Call, Out};
+use super::decimal::{Decimal, numeric_out};
 use super::definition::{Args, Function, Volatility};
 use crate::error::SqlState;
 
@@ -16,6 +18,16 @@ pub(super) const FUNCTIONS: &[Function] = &[
     helper("litewire_exp", &["any"], exp),
     helper("litewire_sqrt", &["any"], sqrt),
     helper("litewire_power", &["any", "any"], power),
+    helper("litewire_gcd", &["any", "any"], gcd),
+    helper("litewire_gcd4", &["any", "any"], gcd4),
+    helper("litewire_lcm", &["any", "any"], lcm),
+    helper("litewire_lcm4", &["any", "any"], lcm4),
+    helper("litewire_div", &["any", "any"], div),
+    helper(
+        "litewire_width_bucket",
+        &["any", "any", "any", "any"],
+        width_bucket,
+    ),
 ];
 
 const fn helper(
@@ -132,6 +144,111 @@ fn power(_: &Call, args: &[Arg]) -> Out {
     let infinite_ok = base.is_infinite() || exponent.is_infinite() || base == 0.0;
     let zero_ok = base == 0.0 || base.is_infinite() || exponent.is_infinite();
     checked(base.powf(exponent), infinite_ok, zero_ok)
+}
+
+/// `gcd` and `lcm` of integers (`int4`'s range when `int4`) or of
+/// numerics, in decimal.
+fn divisors(args: &[Arg], lcm: bool, int4: bool) -> Out {
+    let (Some(a), Some(b)) = (Decimal::of_arg(&args[0]), Decimal::of_arg(&args[1])) else {
+        return Out::Null;
+    };
+    let result = match lcm {
+        true => a.lcm(b),
+        false => a.gcd(b),
+    };
+    let out = result.map(numeric_out);
+    let (min, max, message) = match int4 {
+        true => (
+            i64::from(i32::MIN),
+            i64::from(i32::MAX),
+            "integer out of range",
+        ),
+        false => (i64::MIN, i64::MAX, "bigint out of range"),
+    };
+    let integers = matches!(args[0], Arg::Int(_)) && matches!(args[1], Arg::Int(_));
+    match out {
+        Some(Out::Int(n)) if integers && (n < min || n > max) => fail("22003", message),
+        Some(Out::Real(_)) | None if integers => fail("22003", message),
+        Some(out) => out,
+        None => fail("22003", "value overflows numeric format"),
+    }
+}
+
+fn gcd(_: &Call, args: &[Arg]) -> Out {
+    divisors(args, false, false)
+}
+
+fn gcd4(_: &Call, args: &[Arg]) -> Out {
+    divisors(args, false, true)
+}
+
+fn lcm(_: &Call, args: &[Arg]) -> Out {
+    divisors(args, true, false)
+}
+
+fn lcm4(_: &Call, args: &[Arg]) -> Out {
+    divisors(args, true, true)
+}
+
+/// `div(a, b)`: the quotient truncated toward zero, in decimal.
+fn div(_: &Call, args: &[Arg]) -> Out {
+    let (Some(a), Some(b)) = (Decimal::of_arg(&args[0]), Decimal::of_arg(&args[1])) else {
+        return Out::Null;
+    };
+    if b.is_zero() {
+        return fail("22012", "division by zero");
+    }
+    match a.div_trunc(b) {
+        Some(quotient) => numeric_out(quotient),
+        None => fail("22003", "value overflows numeric format"),
+    }
+}
+
+/// `width_bucket(operand, low, high, count)`: the bucket of `count` equal
+/// ones between `low` and `high` the operand falls in (0 below, `count + 1`
+/// above; reversed when `low > high`).
+fn width_bucket(_: &Call, args: &[Arg]) -> Out {
+    let (Some(operand), Some(low), Some(high), Some(count)) = (
+        args[0].float(),
+        args[1].float(),
+        args[2].float(),
+        args[3].int(),
+    ) else {
+        return Out::Null;
+    };
+    if count <= 0 {
+        return fail("2201G", "count must be greater than zero");
+    }
+    if operand.is_nan() || low.is_nan() || high.is_nan() {
+        return fail(
+            "2201G",
+            "operand, lower bound, and upper bound cannot be NaN",
+        );
+    }
+    if !low.is_finite() || !high.is_finite() {
+        return fail("2201G", "lower and upper bounds must be finite");
+    }
+    if low == high {
+        return fail("2201G", "lower bound cannot equal upper bound");
+    }
+    let n = count as f64;
+    let bucket = if low < high {
+        match operand {
+            x if x < low => 0,
+            x if x >= high => count + 1,
+            x => ((x - low) / (high - low) * n).floor() as i64 + 1,
+        }
+    } else {
+        match operand {
+            x if x > low => 0,
+            x if x <= high => count + 1,
+            x => ((low - x) / (low - high) * n).floor() as i64 + 1,
+        }
+    };
+    match i32::try_from(bucket) {
+        Ok(bucket) => Out::Int(i64::from(bucket)),
+        Err(_) => fail("22003", "integer out of range"),
+    }
 }
 
 #[cfg(test)]

@@ -122,6 +122,14 @@ fn lookup(name: &str) -> Option<Known> {
         "log" | "log10" => known(FloatOrNumeric, &[], Some("litewire_log10")),
         "power" | "pow" => known(FloatOrNumeric, &[], Some("litewire_power")),
         "pi" | "random" => known(Fixed(Float8), &[], None),
+        "gcd" => known(First, &[], Some("litewire_gcd")),
+        "lcm" => known(First, &[], Some("litewire_lcm")),
+        "div" => known(Fixed(Numeric), &[], Some("litewire_div")),
+        "width_bucket" => known(
+            Fixed(Int4),
+            &[FLOAT, FLOAT, FLOAT, INT],
+            Some("litewire_width_bucket"),
+        ),
         "sin" => trigonometric("litewire_sin"),
         "cos" => trigonometric("litewire_cos"),
         "tan" => trigonometric("litewire_tan"),
@@ -393,6 +401,9 @@ impl Translator<'_> {
                 "min" => Some("litewire_interval_min"),
                 _ => Some("litewire_interval_max"),
             },
+            // int4's `gcd` and `lcm` are checked against int4's range.
+            ("gcd", PgType::Int4 | PgType::Int2) => Some("litewire_gcd4"),
+            ("lcm", PgType::Int4 | PgType::Int2) => Some("litewire_lcm4"),
             // `to_hex(integer)` shows a negative number in 32 bits.
             ("to_hex", _) if args.first().is_some_and(|a| a.ty != PgType::Int8) => {
                 Some("litewire_to_hex4")
