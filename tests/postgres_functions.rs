@@ -760,6 +760,15 @@ async fn set_returning_functions_read_the_row_beside_them(target: &Target) {
             ("SELECT pg_typeof(x)::text FROM sr, unnest(tags) x LIMIT 1", "integer"),
             ("SELECT id, g FROM sr RIGHT JOIN LATERAL generate_series(1, sr.n) g ON true", "ERROR 42P10"),
             ("SELECT count(*) FROM sr a FULL JOIN LATERAL unnest(a.tags) x ON true", "ERROR 42P10"),
+            ("SELECT regexp_matches('foobarbequebaz', '(bar)(beque)')", "{bar,beque}"),
+            ("SELECT regexp_matches('foobarbequebazilbarfbonk', '(b[^b]+)(b[^b]+)', 'g')", "{bar,beque}\n{bazil,barf}"),
+            ("SELECT count(*) FROM (SELECT regexp_matches('abc', 'x')) s", "0"),
+            ("SELECT regexp_matches('foo', '(f)(x)?')", "{f,NULL}"),
+            ("SELECT * FROM regexp_matches('abcabc', 'b', 'g') AS m", "{b}\n{b}"),
+            ("SELECT regexp_split_to_table('the quick  brown', '\\s+')", "the\nquick\nbrown"),
+            ("SELECT * FROM regexp_split_to_table('a,b,,c', ',') WITH ORDINALITY AS t(part, n)", "a|1\nb|2\n|3\nc|4"),
+            ("SELECT regexp_matches('ab', 'a', 'gz')", "ERROR 22023"),
+            ("SELECT (regexp_matches('foo bar', '(\\w+)', 'g'))[1]", "foo\nbar"),
         ],
     )
     .await;

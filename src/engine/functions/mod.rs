@@ -33,6 +33,7 @@ mod locks;
 mod math;
 mod modifiers;
 mod ordered_sets;
+mod regexp_rows;
 mod regexps;
 mod registry;
 mod sequences;

@@ -180,20 +180,6 @@ pub(super) const FUNCTIONS: &[Function] = &[
         IMMUTABLE,
         substr,
     ),
-    Function::pg(
-        "regexp_split_to_array",
-        &["text", "text"],
-        "_text",
-        IMMUTABLE,
-        split_to_array,
-    ),
-    Function::pg(
-        "regexp_split_to_array",
-        &["text", "text", "text"],
-        "_text",
-        IMMUTABLE,
-        split_to_array,
-    ),
 ];
 
 fn invalid_regex(message: String) -> Out {
@@ -209,7 +195,7 @@ fn invalid_parameter(message: String) -> Out {
 
 /// The flags of one call, read from PostgreSQL's option letters.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-struct Flags {
+pub(super) struct Flags {
     insensitive: bool,
     /// `.` and bracket expressions do not match a newline.
     newline_stops_dot: bool,
@@ -217,7 +203,7 @@ struct Flags {
     lines: bool,
     expanded: bool,
     literal: bool,
-    global: bool,
+    pub(super) global: bool,
 }
 
 impl Flags {
@@ -371,7 +357,7 @@ fn rewrite(pattern: &str) -> String {
 
 /// The text, pattern and compiled flags of a call whose flags are argument
 /// `flags_at` (if given); `None` for a NULL argument.
-fn prepare(
+pub(super) fn prepare(
     args: &[Arg],
     flags_at: Option<usize>,
     global_allowed: bool,
@@ -399,7 +385,7 @@ fn int_at(args: &[Arg], i: usize, default: i64) -> Result<i64, Option<Out>> {
 }
 
 /// Runs a body that may return early with NULL (`Err(None)`) or an error.
-fn answer(body: impl FnOnce() -> Result<Out, Option<Out>>) -> Out {
+pub(super) fn answer(body: impl FnOnce() -> Result<Out, Option<Out>>) -> Out {
     match body() {
         Ok(out) | Err(Some(out)) => out,
         Err(None) => Out::Null,
@@ -624,14 +610,19 @@ fn first_match(_: &Call, args: &[Arg]) -> Out {
     answer(|| {
         let (text, re, _) = prepare(args, Some(2), false, "regexp_match")?.ok_or(None)?;
         let caps = re.captures(&text).ok_or(None)?;
-        let items: Vec<Option<String>> = match caps.len() {
-            1 => vec![caps.get(0).map(|m| m.as_str().to_owned())],
-            n => (1..n)
-                .map(|i| caps.get(i).map(|m| m.as_str().to_owned()))
-                .collect(),
-        };
-        Ok(Out::Text(format_array(&items)))
+        Ok(Out::Text(format_array(&groups(&caps))))
     })
+}
+
+/// A match as `regexp_match` gives it: its groups (NULL for one that took
+/// no part), or the whole match for a pattern without groups.
+pub(super) fn groups(caps: &Captures) -> Vec<Option<String>> {
+    match caps.len() {
+        1 => vec![caps.get(0).map(|m| m.as_str().to_owned())],
+        n => (1..n)
+            .map(|i| caps.get(i).map(|m| m.as_str().to_owned()))
+            .collect(),
+    }
 }
 
 /// `regexp_count(text, pattern [, start [, flags]])`.
@@ -705,33 +696,6 @@ fn substr(_: &Call, args: &[Arg]) -> Out {
         )?;
         Ok(found.map_or(Out::Null, |m| Out::Text(m.as_str().to_owned())))
     })
-}
-
-/// `regexp_split_to_array(text, pattern [, flags])`: the text between
-/// matches; an empty match splits between characters, none at either end.
-fn split_to_array(_: &Call, args: &[Arg]) -> Out {
-    answer(|| {
-        let (text, re, _) = prepare(args, Some(2), false, "regexp_split_to_array")?.ok_or(None)?;
-        Ok(Out::Text(format_array(&split(&text, &re))))
-    })
-}
-
-fn split(text: &str, re: &Regex) -> Vec<Option<String>> {
-    let mut parts = Vec::new();
-    let (mut last, mut previous_end) = (0, None);
-    for m in re.find_iter(text) {
-        let empty = m.start() == m.end();
-        let ignored =
-            empty && (m.start() == 0 || m.start() == text.len() || previous_end == Some(m.start()));
-        previous_end = Some(m.end());
-        if ignored {
-            continue;
-        }
-        parts.push(Some(text[last..m.start()].to_owned()));
-        last = m.end();
-    }
-    parts.push(Some(text[last..].to_owned()));
-    parts
 }
 
 #[cfg(test)]

@@ -13,14 +13,14 @@ use super::context::{FunctionContext, ServerShared};
 use super::definition::{Args, Body, Function, Volatility};
 use super::{
     arithmetic, arrays, catalog, comparisons, conversions, datetime, decimal, encoding, format,
-    formatting, intervals, json, locks, math, modifiers, ordered_sets, regexps, sequences,
-    settings, statistics, strings, subqueries, trigonometry, uuid,
+    formatting, intervals, json, locks, math, modifiers, ordered_sets, regexp_rows, regexps,
+    sequences, settings, statistics, strings, subqueries, trigonometry, uuid,
 };
 use crate::engine::catalog::types::type_oid;
 use crate::sql::quote::literal;
 
 /// Every family's functions.
-fn families() -> [&'static [Function]; 24] {
+fn families() -> [&'static [Function]; 25] {
     [
         settings::FUNCTIONS,
         arithmetic::FUNCTIONS,
@@ -36,6 +36,7 @@ fn families() -> [&'static [Function]; 24] {
         arrays::FUNCTIONS,
         strings::FUNCTIONS,
         regexps::FUNCTIONS,
+        regexp_rows::FUNCTIONS,
         encoding::FUNCTIONS,
         datetime::FUNCTIONS,
         intervals::FUNCTIONS,

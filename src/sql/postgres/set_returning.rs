@@ -139,8 +139,9 @@ pub(super) fn over_each(item: &str, template: &str) -> Result<Expr> {
 }
 
 impl Translator<'_> {
-    /// `unnest(array)` and `generate_series` over integers that reads a
-    /// column or is numbered (`WITH ORDINALITY`), if `function` is one.
+    /// `unnest(array)`, `regexp_matches`, `regexp_split_to_table`, and
+    /// `generate_series` over integers that reads a column or is numbered
+    /// (`WITH ORDINALITY`), if `function` is one.
     pub(super) fn row_function(
         &mut self,
         function: &RowFunction,
@@ -196,6 +197,30 @@ impl Translator<'_> {
                     ty,
                 }])?;
                 self.each(scope, &item, source, columns).map(Some)
+            }
+            ("regexp_matches" | "regexp_split_to_table", [_, _] | [_, _, _]) => {
+                let mut args = Vec::with_capacity(3);
+                for arg in &function.args {
+                    let typed = self.expr(arg, scope)?;
+                    args.push(self.cast(typed, &PgType::Text, CastContext::Implicit)?.expr);
+                }
+                if args.len() == 2 {
+                    args.push(super::build::string(""));
+                }
+                let (engine, ty) = match function.name.as_str() {
+                    "regexp_matches" => (
+                        "litewire_regexp_matches",
+                        PgType::Array(Box::new(PgType::Text)),
+                    ),
+                    _ => ("litewire_regexp_split", PgType::Text),
+                };
+                let columns = function.numbered(vec![EachColumn {
+                    name: column,
+                    computed: each_column(&item, "value"),
+                    ty,
+                }])?;
+                self.each(scope, &item, call(engine, args), columns)
+                    .map(Some)
             }
             _ => Ok(None),
         }
@@ -287,14 +312,14 @@ pub(super) fn list_function_to_from(select: &Select) -> Option<Select> {
         let (SelectItem::UnnamedExpr(expr) | SelectItem::ExprWithAlias { expr, .. }) = item else {
             continue;
         };
-        let bare = *expr == *found;
+        let bare = named_by(expr, found);
         let _ = visit_expressions_mut(expr, |part| {
             if part == found {
                 *part = read.clone();
             }
             ControlFlow::<()>::Continue(())
         });
-        // The column keeps the function's name.
+        // The column keeps the name the call gave it.
         if bare && let SelectItem::UnnamedExpr(expr) = item {
             *item = SelectItem::ExprWithAlias {
                 expr: expr.clone(),
@@ -303,6 +328,17 @@ pub(super) fn list_function_to_from(select: &Select) -> Option<Select> {
         }
     }
     Some(out)
+}
+
+/// Whether PostgreSQL names a select item `expr` after the call `found`:
+/// the call itself, or the call subscripted, cast or in parentheses.
+fn named_by(expr: &Expr, found: &Expr) -> bool {
+    match expr {
+        _ if expr == found => true,
+        Expr::Nested(inner) | Expr::Cast { expr: inner, .. } => named_by(inner, found),
+        Expr::CompoundFieldAccess { root, .. } => named_by(root, found),
+        _ => false,
+    }
 }
 
 /// The FROM item a select list's set-returning function becomes.
@@ -317,6 +353,8 @@ fn is_moved(function: &sqlparser::ast::Function) -> bool {
             name.as_str(),
             "generate_series"
                 | "unnest"
+                | "regexp_matches"
+                | "regexp_split_to_table"
                 | "json_array_elements"
                 | "jsonb_array_elements"
                 | "json_array_elements_text"
