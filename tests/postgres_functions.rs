@@ -391,6 +391,8 @@ async fn string_functions(target: &Target) {
         &client,
         "SET standard_conforming_strings = on",
         &[
+            ("SELECT encode('\\x1234567890abcdef00', 'hex'), encode('abc'::bytea, 'base64')", "1234567890abcdef00|YWJj"),
+            ("SELECT encode('abc'::text, 'hex')", "ERROR 42883"),
             ("SELECT repeat('ab', 3), repeat('x', -1), repeat('', 5)", "ababab||"),
             ("SELECT split_part('a,b,,c', ',', 2), split_part('a,b,c', ',', -1), split_part('a,b', ',', 5), split_part('abc', '', 1), split_part('abc', '', 2)", "b|c||abc|"),
             ("SELECT split_part('a', ',', 0)", "ERROR 22023"),
@@ -761,6 +763,8 @@ async fn set_returning_functions_read_the_row_beside_them(target: &Target) {
             ("SELECT id, g FROM sr RIGHT JOIN LATERAL generate_series(1, sr.n) g ON true", "ERROR 42P10"),
             ("SELECT count(*) FROM sr a FULL JOIN LATERAL unnest(a.tags) x ON true", "ERROR 42P10"),
             ("SELECT regexp_matches('foobarbequebaz', '(bar)(beque)')", "{bar,beque}"),
+            ("WITH q AS (SELECT 'foo' AS x) SELECT x, pg_typeof(x)::text FROM q", "foo|text"),
+            ("SELECT f1, pg_typeof(f1)::text FROM (SELECT 'foo' AS f1) ss", "foo|text"),
             ("SELECT regexp_matches('foobarbequebazilbarfbonk', '(b[^b]+)(b[^b]+)', 'g')", "{bar,beque}\n{bazil,barf}"),
             ("SELECT count(*) FROM (SELECT regexp_matches('abc', 'x')) s", "0"),
             ("SELECT regexp_matches('foo', '(f)(x)?')", "{f,NULL}"),

@@ -44,7 +44,15 @@ impl QueryColumn {
             not_null: self.not_null,
             declared: self.column,
             modifier: self.modifier,
-            ..ScopeColumn::new(self.name.clone(), self.ty.clone())
+            ..ScopeColumn::new(self.name.clone(), self.read_type())
+        }
+    }
+
+    /// Its type to a query reading it: an untyped literal's column is text.
+    pub(super) fn read_type(&self) -> PgType {
+        match self.ty {
+            PgType::Unknown => PgType::Text,
+            _ => self.ty.clone(),
         }
     }
 

@@ -44,6 +44,8 @@ enum Arg {
     Int,
     /// Text or `bytea` (`length`, `octet_length`).
     Bytes,
+    /// `bytea` only: an untyped literal is read as one (`encode`).
+    Bytea,
     /// A number, read as float8 (a `real` one widened as PostgreSQL widens it).
     Float,
     /// Any value, as PostgreSQL's output shows it (a boolean as `t`/`f`);
@@ -184,7 +186,7 @@ fn lookup(name: &str) -> Option<Known> {
         "regexp_substr" => known(Fixed(Text), &[TEXT, TEXT, INT, INT, TEXT, INT], None),
         "md5" => known(Fixed(Text), &[Arg::Bytes], None),
         "sha224" | "sha256" | "sha384" | "sha512" => known(Fixed(Bytea), &[Arg::Bytes], None),
-        "encode" => known(Fixed(Text), &[Arg::Bytes, TEXT], None),
+        "encode" => known(Fixed(Text), &[Arg::Bytea, TEXT], None),
         "decode" => known(Fixed(Bytea), &[TEXT, TEXT], None),
         "to_hex" => known(Fixed(Text), &[INT], None),
         "to_timestamp" => known(Fixed(Timestamptz), &[FLOAT], None),
@@ -467,7 +469,14 @@ impl Translator<'_> {
                     Typed::new(super::build::boolean_shown(arg.expr), PgType::Text)
                 }
                 Some(Arg::Shown) => arg,
-                Some(Arg::Bytes) if arg.ty == PgType::Bytea => arg,
+                Some(Arg::Bytes | Arg::Bytea) if arg.ty == PgType::Bytea => arg,
+                Some(Arg::Bytea) if arg.untyped.is_some() => {
+                    self.cast(arg, &PgType::Bytea, super::casts::CastContext::Implicit)?
+                }
+                Some(Arg::Bytea) if !arg.ty.is_opaque() => {
+                    return Err(undefined_function(name, &types));
+                }
+                Some(Arg::Bytea) => arg,
                 Some(Arg::Text | Arg::Bytes) => self
                     .text_argument(arg, name)
                     .map_err(|_| undefined_function(name, &types))?,

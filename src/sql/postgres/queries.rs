@@ -572,7 +572,7 @@ fn renamed_columns(columns: &[QueryColumn], renamed: &[String]) -> Vec<ScopeColu
             not_null: c.not_null,
             ..ScopeColumn::new(
                 renamed.get(i).cloned().unwrap_or_else(|| c.name.clone()),
-                c.ty.clone(),
+                c.read_type(),
             )
         })
         .collect()
