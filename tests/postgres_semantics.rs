@@ -43,6 +43,7 @@ against_litewire_and_postgres!(
     char_columns_show_their_padding,
     index_options_sqlite_lacks_are_accepted,
     numeric_arithmetic_is_decimal,
+    errors_reading_a_statement_abort_the_transaction,
 );
 
 /// A fresh table for one test: dropped first, so a calibration run can repeat.
@@ -1505,4 +1506,32 @@ async fn numeric_arithmetic_is_decimal(target: &Target) {
         text_row(&client, "SELECT 0.1::float8 + 0.2::float8").await,
         ["0.30000000000000004"]
     );
+}
+
+/// An error found while reading a statement (a literal that is not its
+/// column's type, an unknown column) aborts the transaction block like any
+/// other: what follows is 25P02 until ROLLBACK, and nothing is committed.
+async fn errors_reading_a_statement_abort_the_transaction(target: &Target) {
+    let client = target.connect().await;
+    table(&client, "sem_abort", "a int", "(1)").await;
+    for bad in [
+        "INSERT INTO sem_abort VALUES ('error')",
+        "SELECT nosuchcol FROM sem_abort",
+        "SELECT 1/0",
+    ] {
+        client.batch_execute("BEGIN").await.unwrap();
+        let error = client.simple_query(bad).await.expect_err(bad);
+        assert!(error.code().is_some(), "{bad}: {error:?}");
+        let next = client
+            .simple_query("INSERT INTO sem_abort VALUES (2)")
+            .await
+            .expect_err("the transaction is aborted");
+        assert_eq!(
+            next.code().map(|c| c.code().to_owned()).as_deref(),
+            Some("25P02"),
+            "after {bad}"
+        );
+        client.batch_execute("COMMIT").await.unwrap();
+    }
+    assert_eq!(column(&client, "SELECT a FROM sem_abort").await, ["1"]);
 }

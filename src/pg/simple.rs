@@ -91,6 +91,10 @@ impl SimpleQueryHandler for PgConnection {
                 }
             }
             Err(error) => {
+                // A statement that cannot be read is an error like any other:
+                // inside a transaction block it aborts the block (25P02 until
+                // ROLLBACK), as PostgreSQL does.
+                state.session.fail_transaction();
                 feed(
                     client,
                     PgWireBackendMessage::ErrorResponse(
