@@ -25,6 +25,7 @@ against_litewire_and_postgres!(
     trigonometry_and_float_input,
     divisors_and_buckets,
     distinct_on_and_grouping_sets,
+    set_operations_keep_duplicates_and_parentheses,
     set_returning_functions_read_the_row_beside_them,
     lateral_subqueries_read_the_row_beside_them,
 );
@@ -818,6 +819,29 @@ async fn divisors_and_buckets(target: &Target) {
             ("SELECT width_bucket(5, 1, 1, 3)", "ERROR 2201G"),
             ("SELECT width_bucket(5, 1, 10, 0)", "ERROR 2201G"),
             ("SELECT width_bucket('nan'::float8, 1, 10, 3)", "ERROR 2201G"),
+        ],
+    )
+    .await;
+}
+
+/// `INTERSECT ALL` and `EXCEPT ALL` count duplicates (NULLs equal); a side
+/// in parentheses keeps its own meaning.
+async fn set_operations_keep_duplicates_and_parentheses(target: &Target) {
+    let client = target.connect().await;
+    check(
+        &client,
+        "DROP TABLE IF EXISTS ma, mb; CREATE TABLE ma (x int, y text); CREATE TABLE mb (x int, y text); \
+         INSERT INTO ma VALUES (1, 'a'), (1, 'a'), (1, 'a'), (2, 'b'), (NULL, NULL), (NULL, NULL); \
+         INSERT INTO mb VALUES (1, 'a'), (1, 'a'), (3, 'c'), (NULL, NULL)",
+        &[
+            ("SELECT * FROM ma INTERSECT ALL SELECT * FROM mb ORDER BY 1, 2", "1|a\n1|a\nNULL|NULL"),
+            ("SELECT * FROM ma EXCEPT ALL SELECT * FROM mb ORDER BY 1, 2", "1|a\n2|b\nNULL|NULL"),
+            ("SELECT x FROM ma EXCEPT ALL SELECT x FROM mb EXCEPT ALL SELECT 1 ORDER BY 1", "2\nNULL"),
+            ("SELECT x AS k FROM ma INTERSECT ALL SELECT x FROM mb ORDER BY k", "1\n1\nNULL"),
+            ("(SELECT x FROM ma EXCEPT ALL SELECT x FROM mb) UNION ALL SELECT 9 ORDER BY 1", "1\n2\n9\nNULL"),
+            ("(SELECT 1) UNION ALL SELECT 2", "1\n2"),
+            ("SELECT 5 EXCEPT (SELECT 5 UNION SELECT 6)", ""),
+            ("(SELECT x FROM ma ORDER BY x LIMIT 1) UNION ALL SELECT 7 ORDER BY 1", "1\n7"),
         ],
     )
     .await;

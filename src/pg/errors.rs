@@ -187,6 +187,13 @@ fn postgres_message(message: &str) -> Option<String> {
     {
         return Some(format!("syntax error at or near {near}"));
     }
+    // `table t already exists`, `index i already exists`, `view v ...`.
+    if let Some(name) = ["table ", "index ", "view ", "trigger "]
+        .iter()
+        .find_map(|kind| message.strip_prefix(kind)?.strip_suffix(" already exists"))
+    {
+        return Some(format!("relation \"{name}\" already exists"));
+    }
     if message == "incomplete input" {
         return Some("syntax error at end of input".into());
     }
@@ -256,6 +263,10 @@ mod tests {
         assert_eq!(message("no such table: t"), "relation \"t\" does not exist");
         assert_eq!(message("no such column: t.x"), "column t.x does not exist");
         assert_eq!(message("no such column: x"), "column \"x\" does not exist");
+        assert_eq!(
+            message("table t already exists"),
+            "relation \"t\" already exists"
+        );
         assert_eq!(
             message("near \"selec\": syntax error"),
             "syntax error at or near \"selec\""

@@ -110,7 +110,15 @@ pub(super) fn classify(sql: &str, tokens: &[Token]) -> Result<Shape, Error> {
             .any(|t| t.kind == TokenKind::Word && sql[t.start..t.end].eq_ignore_ascii_case(kw))
     };
     let returning = || has_word("RETURNING");
-    let first = word(0);
+    // A query may open with parentheses: `(SELECT 1) UNION SELECT 2`.
+    let opening = tokens
+        .iter()
+        .take_while(|t| t.kind == TokenKind::LeftParen)
+        .count();
+    let first = match word(opening).as_str() {
+        "SELECT" | "VALUES" | "WITH" | "TABLE" if opening > 0 => "SELECT".to_owned(),
+        _ => word(0),
+    };
     let shape = match first.as_str() {
         "SELECT" | "VALUES" | "EXPLAIN" | "TABLE" => {
             Shape::new(Action::Read, CommandKind::Select, true)

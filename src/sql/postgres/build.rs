@@ -5,7 +5,8 @@
 
 use sqlparser::ast::{
     BinaryOperator, Expr, Function, FunctionArg, FunctionArgExpr, FunctionArgumentList,
-    FunctionArguments, Ident, ObjectName, UnaryOperator, Value,
+    FunctionArguments, Ident, ObjectName, Query, Select, SetExpr, Statement, TableFactor,
+    UnaryOperator, Value,
 };
 
 /// `name(args...)`.
@@ -89,6 +90,27 @@ pub(super) fn nested(expr: Expr) -> Expr {
         | Expr::Value(_)
         | Expr::Function(_) => expr,
         other => Expr::Nested(Box::new(other)),
+    }
+}
+
+/// `SELECT * FROM (query) AS alias`; the query back where it cannot be
+/// (never, but for a parser that would not read the frame).
+pub(super) fn select_from(query: Query, alias: &str) -> Result<Select, Query> {
+    let frame = format!("SELECT * FROM (SELECT 1) AS {}", ident(alias));
+    let parsed =
+        sqlparser::parser::Parser::parse_sql(&sqlparser::dialect::SQLiteDialect {}, &frame);
+    let Ok(Some(Statement::Query(wrapper))) = parsed.map(|mut p| p.pop()) else {
+        return Err(query);
+    };
+    let SetExpr::Select(mut select) = *wrapper.body else {
+        return Err(query);
+    };
+    match select.from.first_mut().map(|from| &mut from.relation) {
+        Some(TableFactor::Derived { subquery, .. }) => {
+            **subquery = query;
+            Ok(*select)
+        }
+        _ => Err(query),
     }
 }
 

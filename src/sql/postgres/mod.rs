@@ -21,6 +21,7 @@ mod intervals;
 mod json;
 mod json_rows;
 mod lateral;
+mod multisets;
 mod names;
 mod operators;
 mod ordered_sets;

@@ -7,16 +7,17 @@ use sqlparser::ast::helpers::attached_token::AttachedToken;
 use sqlparser::ast::{
     BinaryOperator, CaseWhen, Distinct, Expr, GroupByExpr, LimitClause, Offset, OrderBy,
     OrderByKind, Query, Select, SelectItem, SelectItemQualifiedWildcardKind, SetExpr, SetOperator,
-    Values,
+    SetQuantifier, Values,
 };
 
-use super::build::{call, ident, null, number};
+use super::build::{call, ident, null, number, select_from};
 use super::casts::{CastContext, fit};
 use super::columns::QueryColumn;
 use super::errors::{Fail, Result, datatype_mismatch, not_implemented, syntax};
 use super::expressions::alias_name;
 use super::grouping::{self, Reads};
 use super::grouping_sets;
+use super::multisets;
 use super::scope::{Scope, ScopeColumn};
 use super::set_returning;
 use super::translator::{ColumnRef, Cte, OutputColumn, Translator, Typed, Untyped};
@@ -196,10 +197,19 @@ impl Translator<'_> {
             } => {
                 let (left, left_columns) = self.set_expr(left, outer)?;
                 let (right, right_columns) = self.set_expr(right, outer)?;
+                let (left, right) = (member(left, false), member(right, true));
                 let columns = match (left_columns, right_columns) {
                     (Some(l), Some(r)) => Some(set_columns(*op, l, r)?),
                     _ => None,
                 };
+                if matches!(op, SetOperator::Intersect | SetOperator::Except)
+                    && matches!(set_quantifier, SetQuantifier::All)
+                {
+                    let columns =
+                        columns.ok_or(Fail::Unsupported("EXCEPT ALL of unknown columns"))?;
+                    let body = multisets::counted(left, *op, right, &columns)?;
+                    return Ok((body, Some(columns)));
+                }
                 Ok((
                     SetExpr::SetOperation {
                         left: Box::new(left),
@@ -682,6 +692,28 @@ fn reads_itself(query: &Query, name: &str) -> bool {
         }
     })
     .is_break()
+}
+
+/// A side of a set operation as SQLite takes it: no parentheses. A query
+/// in parentheses with nothing but its body is its body (a set operation
+/// too on the left, where SQLite's left-to-right order keeps the meaning);
+/// else it is read from as a subquery.
+fn member(side: SetExpr, right: bool) -> SetExpr {
+    let SetExpr::Query(query) = side else {
+        return side;
+    };
+    let bare = query.with.is_none()
+        && query.order_by.is_none()
+        && query.limit_clause.is_none()
+        && query.fetch.is_none();
+    match &*query.body {
+        SetExpr::Select(_) | SetExpr::Values(_) if bare => *query.body,
+        SetExpr::SetOperation { .. } if bare && !right => *query.body,
+        _ => match select_from(*query, "litewire_member") {
+            Ok(select) => SetExpr::Select(Box::new(select)),
+            Err(query) => SetExpr::Query(Box::new(query)),
+        },
+    }
 }
 
 /// The first item of a select list made an aggregate with the same value
