@@ -95,7 +95,7 @@ pub(super) fn nested(expr: Expr) -> Expr {
 
 /// `SELECT * FROM (query) AS alias`; the query back where it cannot be
 /// (never, but for a parser that would not read the frame).
-pub(super) fn select_from(query: Query, alias: &str) -> Result<Select, Query> {
+pub(super) fn select_from(query: Box<Query>, alias: &str) -> Result<Box<Select>, Box<Query>> {
     let frame = format!("SELECT * FROM (SELECT 1) AS {}", ident(alias));
     let parsed =
         sqlparser::parser::Parser::parse_sql(&sqlparser::dialect::SQLiteDialect {}, &frame);
@@ -107,8 +107,8 @@ pub(super) fn select_from(query: Query, alias: &str) -> Result<Select, Query> {
     };
     match select.from.first_mut().map(|from| &mut from.relation) {
         Some(TableFactor::Derived { subquery, .. }) => {
-            **subquery = query;
-            Ok(*select)
+            *subquery = query;
+            Ok(select)
         }
         _ => Err(query),
     }

@@ -105,6 +105,6 @@ pub(super) fn counted(
     }
     // As a select of the query, which stands where a set operation's side
     // or a query's body may (a parenthesized query may not, in SQLite).
-    let select = select_from(*query, COUNTED).map_err(|_| unsupported())?;
-    Ok(SetExpr::Select(Box::new(select)))
+    let select = select_from(query, COUNTED).map_err(|_| unsupported())?;
+    Ok(SetExpr::Select(select))
 }

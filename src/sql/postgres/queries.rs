@@ -709,9 +709,9 @@ fn member(side: SetExpr, right: bool) -> SetExpr {
     match &*query.body {
         SetExpr::Select(_) | SetExpr::Values(_) if bare => *query.body,
         SetExpr::SetOperation { .. } if bare && !right => *query.body,
-        _ => match select_from(*query, "litewire_member") {
-            Ok(select) => SetExpr::Select(Box::new(select)),
-            Err(query) => SetExpr::Query(Box::new(query)),
+        _ => match select_from(query, "litewire_member") {
+            Ok(select) => SetExpr::Select(select),
+            Err(query) => SetExpr::Query(query),
         },
     }
 }
