@@ -825,7 +825,8 @@ async fn divisors_and_buckets(target: &Target) {
 }
 
 /// `INTERSECT ALL` and `EXCEPT ALL` count duplicates (NULLs equal); a side
-/// in parentheses keeps its own meaning.
+/// in parentheses keeps its own meaning; `TABLE t`, and `VALUES` ordered and
+/// limited, are queries.
 async fn set_operations_keep_duplicates_and_parentheses(target: &Target) {
     let client = target.connect().await;
     check(
@@ -842,6 +843,10 @@ async fn set_operations_keep_duplicates_and_parentheses(target: &Target) {
             ("(SELECT 1) UNION ALL SELECT 2", "1\n2"),
             ("SELECT 5 EXCEPT (SELECT 5 UNION SELECT 6)", ""),
             ("(SELECT x FROM ma ORDER BY x LIMIT 1) UNION ALL SELECT 7 ORDER BY 1", "1\n7"),
+            ("TABLE mb ORDER BY x NULLS FIRST", "NULL|NULL\n1|a\n1|a\n3|c"),
+            ("VALUES (2), (1) ORDER BY 1 LIMIT 1", "1"),
+            ("VALUES (2, 'b'), (1, 'a') ORDER BY column2 DESC", "2|b\n1|a"),
+            ("SELECT 1 UNION ALL TABLE mb ORDER BY 1", "ERROR 42601"),
         ],
     )
     .await;

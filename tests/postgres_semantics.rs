@@ -40,6 +40,7 @@ against_litewire_and_postgres!(
     defaults_fill_any_row_of_values,
     create_table_as_counts_its_rows,
     create_table_as_keeps_the_query_types,
+    select_into_makes_a_table,
     char_columns_show_their_padding,
     index_options_sqlite_lacks_are_accepted,
     numeric_arithmetic_is_decimal,
@@ -1534,4 +1535,41 @@ async fn errors_reading_a_statement_abort_the_transaction(target: &Target) {
         client.batch_execute("COMMIT").await.unwrap();
     }
     assert_eq!(column(&client, "SELECT a FROM sem_abort").await, ["1"]);
+}
+
+/// `SELECT ... INTO t` makes and fills a table, as `CREATE TABLE t AS` does.
+async fn select_into_makes_a_table(target: &Target) {
+    let client = target.connect().await;
+    table(
+        &client,
+        "sem_into_source",
+        "a int, b text",
+        "(2, 'x'), (1, 'y')",
+    )
+    .await;
+    client
+        .batch_execute("DROP TABLE IF EXISTS sem_into")
+        .await
+        .unwrap();
+    let stored = client
+        .execute(
+            "SELECT a, b || '!' AS c INTO sem_into FROM sem_into_source WHERE a > 1",
+            &[],
+        )
+        .await
+        .unwrap();
+    assert_eq!(stored, 1);
+    assert_eq!(
+        text_row(&client, "SELECT a, c FROM sem_into").await,
+        ["2", "x!"]
+    );
+    assert_eq!(
+        column(
+            &client,
+            "SELECT format_type(atttypid, atttypmod) FROM pg_attribute \
+             WHERE attrelid = 'sem_into'::regclass AND attnum > 0 ORDER BY attnum"
+        )
+        .await,
+        ["integer", "text"]
+    );
 }

@@ -106,6 +106,24 @@ pub(super) fn read(text: &str, catalog: &dyn Catalog) -> Result<Option<CreateAs>
     }))
 }
 
+/// `SELECT ... INTO [TEMP] t FROM ...` as the `CREATE TABLE t AS SELECT ...`
+/// it means; `None` for any other statement.
+pub(super) fn select_into(text: &str) -> Option<String> {
+    let mut parsed = Parser::parse_sql(&PostgreSqlDialect {}, text).ok()?;
+    let [Ast::Query(query)] = parsed.as_mut_slice() else {
+        return None;
+    };
+    let sqlparser::ast::SetExpr::Select(select) = &mut *query.body else {
+        return None;
+    };
+    let into = select.into.take()?;
+    let [target] = into.targets.as_slice() else {
+        return None;
+    };
+    let temporary = if into.temporary { "TEMP " } else { "" };
+    Some(format!("CREATE {temporary}TABLE {target} AS {query}"))
+}
+
 /// The text without a trailing `WITH [NO] DATA`, and whether rows are wanted.
 fn data_clause(text: &str) -> (&str, bool) {
     let body = text.trim_end().trim_end_matches(';').trim_end();

@@ -255,6 +255,22 @@ fn build_unlocked(text: &str, tokens: &[Token], dialect: Dialect) -> Result<Stat
             ..statement(sql.into(), &shape, 0, Plan::Single)
         });
     }
+    // `TABLE t ...` is `SELECT * FROM t ...` (the parser reads it only
+    // inside a set operation).
+    if let (Dialect::Postgres(_), Some(first)) = (dialect, tokens.first())
+        && first.is_keyword(text, "TABLE")
+    {
+        let select = format!("SELECT * FROM{}", &text[first.end..]);
+        return build_unlocked(&select, &tokenize(&select), dialect);
+    }
+    // `SELECT ... INTO t` makes a table as `CREATE TABLE t AS` does.
+    if let Dialect::Postgres(_) = dialect
+        && shape.kind == CommandKind::Select
+        && tokens.iter().any(|t| t.is_keyword(text, "INTO"))
+        && let Some(create) = create_as::select_into(text)
+    {
+        return build_unlocked(&create, &tokenize(&create), dialect);
+    }
     if let Dialect::Postgres(catalog) = dialect
         && shape.kind == CommandKind::CreateTableAs
         && let Some(create) = create_as::read(text, catalog)?

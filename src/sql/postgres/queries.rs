@@ -94,6 +94,24 @@ impl Translator<'_> {
                 (body, columns, order_by)
             }
         };
+        // SQLite orders and limits VALUES only as a subquery's rows.
+        let ordered = order_by.is_some() || query.limit_clause.is_some();
+        let body = match body {
+            SetExpr::Values(_) if ordered => {
+                let values = Box::new(Query {
+                    body: Box::new(body),
+                    order_by: None,
+                    limit_clause: None,
+                    with: None,
+                    ..query.clone()
+                });
+                match select_from(values, "litewire_values") {
+                    Ok(select) => SetExpr::Select(select),
+                    Err(values) => *values.body,
+                }
+            }
+            other => other,
+        };
         out.body = Box::new(body);
         out.order_by = order_by;
         if let Some(limit) = &query.limit_clause {
@@ -224,6 +242,17 @@ impl Translator<'_> {
                 let (values, columns) = self.values(values, outer, None)?;
                 Ok((SetExpr::Values(values), Some(columns)))
             }
+            // `TABLE t` is `SELECT * FROM t`.
+            SetExpr::Table(table) => {
+                let name = match (&table.schema_name, &table.table_name) {
+                    (Some(schema), Some(name)) => format!("{schema}.{name}"),
+                    (None, Some(name)) => name.to_string(),
+                    _ => return Err(Fail::Unsupported("TABLE without a name")),
+                };
+                let select = parsed_select(&format!("SELECT * FROM {name}"))
+                    .ok_or(Fail::Unsupported("TABLE"))?;
+                self.set_expr(&SetExpr::Select(select), outer)
+            }
             _ => Err(Fail::Unsupported("query body")),
         }
     }
@@ -301,6 +330,10 @@ impl Translator<'_> {
         outer: Option<&Scope>,
         order_by: Option<&OrderBy>,
     ) -> Result<(Select, Option<Vec<QueryColumn>>, Option<OrderBy>)> {
+        // `SELECT ... INTO t` is a statement of its own (see `sql::create_as`).
+        if select.into.is_some() {
+            return Err(Fail::Unsupported("SELECT INTO"));
+        }
         if let Some(moved) = set_returning::list_function_to_from(select) {
             return self.select(&moved, outer, order_by);
         }
@@ -692,6 +725,20 @@ fn reads_itself(query: &Query, name: &str) -> bool {
         }
     })
     .is_break()
+}
+
+/// The select `text` is.
+fn parsed_select(text: &str) -> Option<Box<Select>> {
+    let parsed =
+        sqlparser::parser::Parser::parse_sql(&sqlparser::dialect::PostgreSqlDialect {}, text)
+            .ok()?;
+    match parsed.into_iter().next()? {
+        sqlparser::ast::Statement::Query(query) => match *query.body {
+            SetExpr::Select(select) => Some(select),
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 /// A side of a set operation as SQLite takes it: no parentheses. A query
