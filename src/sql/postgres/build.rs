@@ -93,6 +93,20 @@ pub(super) fn nested(expr: Expr) -> Expr {
     }
 }
 
+/// A FROM item written as text (`json_each(NULL) AS e`, `(rows) AS g`).
+pub(super) fn from_item(text: &str) -> Option<TableFactor> {
+    let sql = format!("SELECT * FROM {text}");
+    let parsed =
+        sqlparser::parser::Parser::parse_sql(&sqlparser::dialect::PostgreSqlDialect {}, &sql);
+    let Ok(Some(Statement::Query(query))) = parsed.map(|mut p| p.pop()) else {
+        return None;
+    };
+    let SetExpr::Select(select) = *query.body else {
+        return None;
+    };
+    select.from.into_iter().next().map(|from| from.relation)
+}
+
 /// `SELECT * FROM (query) AS alias`; the query back where it cannot be
 /// (never, but for a parser that would not read the frame).
 pub(super) fn select_from(query: Box<Query>, alias: &str) -> Result<Box<Select>, Box<Query>> {

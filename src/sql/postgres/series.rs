@@ -8,6 +8,7 @@
 
 use sqlparser::ast::{FunctionArg, FunctionArgExpr, TableAlias, TableFactor};
 
+use super::build::from_item;
 use super::casts::CastContext;
 use super::errors::{Fail, Result, undefined_function};
 use super::scope::{Item, Scope, ScopeColumn};
@@ -103,9 +104,7 @@ impl Translator<'_> {
 
 /// A set-returning function in FROM, without `WITH ORDINALITY`: its name in
 /// lower case, its alias and its arguments.
-pub(super) fn function_call(
-    factor: &TableFactor,
-) -> Option<(String, &Option<TableAlias>, &[FunctionArg])> {
+fn function_call(factor: &TableFactor) -> Option<(String, &Option<TableAlias>, &[FunctionArg])> {
     let TableFactor::Table {
         name,
         alias,
@@ -152,21 +151,7 @@ fn timestamp_rows(
 }
 
 /// `(rows) AS name`, as a FROM item.
-pub(super) fn derived(rows: &str, name: &str) -> Result<TableFactor> {
-    let sql = format!("SELECT * FROM ({rows}) AS {}", identifier(name));
-    let parsed =
-        sqlparser::parser::Parser::parse_sql(&sqlparser::dialect::PostgreSqlDialect {}, &sql)
-            .map_err(|_| Fail::Unsupported("generate_series over timestamps"))?;
-    let Some(sqlparser::ast::Statement::Query(query)) = parsed.into_iter().next() else {
-        return Err(Fail::Unsupported("generate_series over timestamps"));
-    };
-    let sqlparser::ast::SetExpr::Select(select) = *query.body else {
-        return Err(Fail::Unsupported("generate_series over timestamps"));
-    };
-    select
-        .from
-        .into_iter()
-        .next()
-        .map(|t| t.relation)
+fn derived(rows: &str, name: &str) -> Result<TableFactor> {
+    from_item(&format!("({rows}) AS {}", identifier(name)))
         .ok_or(Fail::Unsupported("generate_series over timestamps"))
 }

@@ -14,7 +14,7 @@ use sqlparser::ast::{
 };
 use std::ops::ControlFlow;
 
-use super::build::{call, ident};
+use super::build::{call, from_item, ident};
 use super::casts::CastContext;
 use super::errors::{Fail, Result};
 use super::functions::is_aggregate;
@@ -387,19 +387,4 @@ fn json_each(source: Expr, item: &str) -> Result<TableFactor> {
         args.args = vec![FunctionArg::Unnamed(FunctionArgExpr::Expr(source))];
     }
     Ok(factor)
-}
-
-/// A FROM item written as text.
-fn from_item(text: &str) -> Option<TableFactor> {
-    let sql = format!("SELECT * FROM {text}");
-    let parsed =
-        sqlparser::parser::Parser::parse_sql(&sqlparser::dialect::PostgreSqlDialect {}, &sql)
-            .ok()?;
-    let Some(Statement::Query(query)) = parsed.into_iter().next() else {
-        return None;
-    };
-    let SetExpr::Select(select) = *query.body else {
-        return None;
-    };
-    select.from.into_iter().next().map(|from| from.relation)
 }
