@@ -9,8 +9,7 @@
 
 use sqlparser::ast::{
     Expr, FunctionArg, FunctionArgExpr, FunctionArguments, GroupByExpr, Select, SelectItem,
-    SetExpr, Statement, TableAlias, TableFactor, TableWithJoins, visit_expressions,
-    visit_expressions_mut,
+    TableAlias, TableFactor, TableWithJoins, visit_expressions, visit_expressions_mut,
 };
 use std::ops::ControlFlow;
 
