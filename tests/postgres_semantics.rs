@@ -41,6 +41,7 @@ against_litewire_and_postgres!(
     create_table_as_counts_its_rows,
     create_table_as_keeps_the_query_types,
     select_into_makes_a_table,
+    cursors_declared_since_a_savepoint_end_with_it,
     char_columns_show_their_padding,
     index_options_sqlite_lacks_are_accepted,
     numeric_arithmetic_is_decimal,
@@ -1572,4 +1573,36 @@ async fn select_into_makes_a_table(target: &Target) {
         .await,
         ["integer", "text"]
     );
+}
+
+/// `ROLLBACK TO` a savepoint closes the cursors declared since; `RELEASE`
+/// hands them to the transaction around it.
+async fn cursors_declared_since_a_savepoint_end_with_it(target: &Target) {
+    let client = target.connect().await;
+    table(&client, "sem_cursor", "a int", "(1), (2)").await;
+    client
+        .batch_execute(
+            "BEGIN; DECLARE kept CURSOR FOR SELECT a FROM sem_cursor ORDER BY a; \
+             SAVEPOINT x; DECLARE undone CURSOR FOR SELECT a FROM sem_cursor; \
+             SAVEPOINT y; DECLARE released CURSOR FOR SELECT a FROM sem_cursor ORDER BY a; \
+             RELEASE y; ROLLBACK TO x",
+        )
+        .await
+        .unwrap();
+    assert_eq!(column(&client, "FETCH kept").await, ["1"]);
+    let error = client
+        .simple_query("FETCH released")
+        .await
+        .expect_err("closed with its savepoint");
+    assert_eq!(error.code().map(|c| c.code()), Some("34000"));
+    client.batch_execute("ROLLBACK; BEGIN").await.unwrap();
+    client
+        .batch_execute(
+            "SAVEPOINT x; DECLARE moved CURSOR FOR SELECT a FROM sem_cursor ORDER BY a; \
+             RELEASE x; SAVEPOINT z; ROLLBACK TO z",
+        )
+        .await
+        .unwrap();
+    assert_eq!(column(&client, "FETCH moved").await, ["1"]);
+    client.batch_execute("COMMIT").await.unwrap();
 }

@@ -94,6 +94,7 @@ impl Session {
                 columns,
                 rows,
                 hold,
+                savepoints: self.savepoints.len(),
             },
         );
         Ok(())

@@ -161,6 +161,9 @@ pub(super) struct NamedCursor {
     pub(super) columns: Arc<Vec<Column>>,
     pub(super) rows: Rows,
     pub(super) hold: bool,
+    /// The savepoints in play when it was declared: `ROLLBACK TO` one of
+    /// those, or an earlier one, keeps it; to a later one closes it.
+    pub(super) savepoints: usize,
 }
 
 pub(super) enum Rows {

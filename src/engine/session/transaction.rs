@@ -13,7 +13,7 @@ use std::sync::atomic::Ordering;
 
 use tokio::sync::OwnedSemaphorePermit;
 
-use super::state::{Session, TransactionState, WriteLock};
+use super::state::{Rows, Session, TransactionState, WriteLock};
 use crate::engine::locks::{Resource, WaitLimits};
 use crate::engine::result::QueryResult;
 use crate::error::{Error, ErrorKind, SqlState};
@@ -336,10 +336,29 @@ impl Session {
             (Action::Release, Some(at)) => {
                 self.read_only = self.savepoints[at].1;
                 self.savepoints.truncate(at);
+                // Its cursors now belong to the transaction around it.
+                for cursor in self.named_cursors.by_name.values_mut() {
+                    cursor.savepoints = cursor.savepoints.min(at);
+                }
             }
             (Action::RollbackTo, Some(at)) => {
                 self.read_only = self.savepoints[at].1;
                 self.savepoints.truncate(at + 1);
+                // Cursors declared since the savepoint are undone with it.
+                let undone: Vec<String> = self
+                    .named_cursors
+                    .by_name
+                    .iter()
+                    .filter(|(_, cursor)| cursor.savepoints > at)
+                    .map(|(name, _)| name.clone())
+                    .collect();
+                for name in undone {
+                    if let Some(cursor) = self.named_cursors.by_name.remove(&name)
+                        && let Rows::Open(id) = cursor.rows
+                    {
+                        self.close_cursor(id);
+                    }
+                }
             }
             _ => {}
         }
