@@ -144,7 +144,8 @@ impl Decimal {
     /// zero, as the float nearest it.
     pub(super) fn div(self, other: Decimal) -> Option<f64> {
         let (a, b, _) = self.aligned(other)?;
-        (b != 0).then_some(())?;
+        // Long division multiplies remainders below the divisor by ten.
+        (b != 0 && b.unsigned_abs() < u128::MAX / 10).then_some(())?;
         quotient(a, b, QUOTIENT_SCALE).parse().ok()
     }
 
@@ -315,6 +316,7 @@ mod tests {
             }
         );
         assert_eq!(Decimal::of_float(1e-300), None);
+        assert_eq!(d(1e37).div(d(9e37)), None);
         assert_eq!(Decimal::of_float(f64::NAN), None);
     }
 
