@@ -191,12 +191,25 @@ impl Translator<'_> {
                 });
                 Ok(factor.clone())
             }
+            // A LATERAL subquery that reads nothing beside it is a plain one
+            // (joined, not packed for each row).
             TableFactor::Derived {
                 lateral: true,
                 subquery,
                 alias,
-                ..
-            } => self.lateral_subquery(subquery, alias.as_ref(), scope),
+                sample,
+            } => match self.query(subquery, scope.parent) {
+                Ok(_) => self.table_factor(
+                    &TableFactor::Derived {
+                        lateral: false,
+                        subquery: subquery.clone(),
+                        alias: alias.clone(),
+                        sample: sample.clone(),
+                    },
+                    scope,
+                ),
+                Err(_) => self.lateral_subquery(subquery, alias.as_ref(), scope),
+            },
             TableFactor::Derived {
                 lateral,
                 subquery,
