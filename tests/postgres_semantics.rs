@@ -1325,7 +1325,7 @@ async fn create_table_as_keeps_the_query_types(target: &Target) {
     let client = target.connect().await;
     client
         .batch_execute(
-            "DROP TABLE IF EXISTS ctas_typed_source, ctas_typed, ctas_named, ctas_empty; \
+            "DROP TABLE IF EXISTS ctas_typed_source, ctas_typed, ctas_named, ctas_empty, ctas_public; \
              CREATE TABLE ctas_typed_source (a int, c char(4), e numeric(6,2), v varchar(5)); \
              INSERT INTO ctas_typed_source VALUES (1, 'ab', 1.5, 'xy')",
         )
@@ -1397,6 +1397,14 @@ async fn create_table_as_keeps_the_query_types(target: &Target) {
     assert_eq!(
         column(&client, "SELECT count(*) FROM ctas_empty").await,
         ["0"]
+    );
+    client
+        .batch_execute("CREATE TABLE public.ctas_public AS SELECT 7 AS seven")
+        .await
+        .unwrap();
+    assert_eq!(
+        column(&client, "SELECT seven FROM public.ctas_public").await,
+        ["7"]
     );
     assert_eq!(
         sqlstate(&client, "CREATE TABLE ctas_too_many (x, y) AS SELECT 1").await,

@@ -39,7 +39,18 @@ pub(super) fn read(text: &str, catalog: &dyn Catalog) -> Result<Option<CreateAs>
     let Some(query) = create.query.take() else {
         return Ok(None);
     };
-    let table = create.name.to_string();
+    // `public.t` is `t`: litewire has the one schema.
+    let parts = &create.name.0;
+    let table = match parts.as_slice() {
+        [schema, name]
+            if schema
+                .as_ident()
+                .is_some_and(|s| s.value.eq_ignore_ascii_case("public")) =>
+        {
+            name.to_string()
+        }
+        _ => create.name.to_string(),
+    };
     if create.if_not_exists
         && let Some(name) = create.name.0.last().and_then(|part| part.as_ident())
         && catalog.relation(&name.value).is_some()
