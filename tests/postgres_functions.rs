@@ -796,6 +796,7 @@ async fn lateral_subqueries_read_the_row_beside_them(target: &Target) {
             ("SELECT l.id, m.mx FROM lt l, LATERAL (SELECT max(n) AS mx FROM lt WHERE n < l.n) m ORDER BY 1", "1|NULL\n2|10\n3|20"),
             ("SELECT l.id, m.* FROM lt l, LATERAL (SELECT id FROM lt WHERE id < l.id UNION ALL SELECT 0) m ORDER BY 1, 2", "1|0\n2|0\n2|1\n3|0\n3|1\n3|2"),
             ("SELECT count(*), sum(s.n) FROM lt, LATERAL (SELECT n FROM lt) s", "9|180"),
+            ("SELECT id, (SELECT r FROM (SELECT n AS id) x, LATERAL (SELECT id AS r) y) FROM lt ORDER BY 1", "1|10\n2|20\n3|30"),
             ("SELECT q.* FROM (SELECT 1) o, LATERAL (SELECT 0.1::float8 + 0.2::float8 AS f, 9007199254740993::int8 AS i, 'null'::text AS t, '{\"a\": 1}'::jsonb AS j, true AS b, interval '1 day' AS iv, date '2024-01-02' AS d, 'nan'::float8 AS n, 1e-300::float8 AS tiny) q", "0.30000000000000004|9007199254740993|null|{\"a\": 1}|t|1 day|2024-01-02|NaN|1e-300"),
         ],
     )

@@ -191,25 +191,15 @@ impl Translator<'_> {
                 });
                 Ok(factor.clone())
             }
-            // A LATERAL subquery that reads nothing beside it is a plain one
-            // (joined, not packed for each row).
+            // Packed for each row even when it reads nothing beside it: a
+            // name it reads may be a column beside it or one of an enclosing
+            // query, which only reading it with the row beside it tells.
             TableFactor::Derived {
                 lateral: true,
                 subquery,
                 alias,
-                sample,
-            } => match self.query(subquery, scope.parent) {
-                Ok(_) => self.table_factor(
-                    &TableFactor::Derived {
-                        lateral: false,
-                        subquery: subquery.clone(),
-                        alias: alias.clone(),
-                        sample: sample.clone(),
-                    },
-                    scope,
-                ),
-                Err(_) => self.lateral_subquery(subquery, alias.as_ref(), scope),
-            },
+                ..
+            } => self.lateral_subquery(subquery, alias.as_ref(), scope),
             TableFactor::Derived {
                 lateral,
                 subquery,
