@@ -761,6 +761,8 @@ async fn set_returning_functions_read_the_row_beside_them(target: &Target) {
             ("SELECT id, jsonb_array_elements_text(doc) AS t FROM sr WHERE id = 1 ORDER BY 2", "1|1\n1|a\n1|{\"b\": 2}"),
             ("SELECT generate_series(1, n, 0) FROM sr", "ERROR 22023"),
             ("SELECT pg_typeof(x)::text FROM sr, unnest(tags) x LIMIT 1", "integer"),
+            ("SELECT id, e FROM (SELECT 7 AS id, '[1, 2]'::jsonb AS value) t, jsonb_array_elements(value) e ORDER BY 2::text", "7|1\n7|2"),
+            ("SELECT key, x FROM (SELECT 'k' AS key, ARRAY[3, 4] AS path) t, unnest(path) x ORDER BY 2", "k|3\nk|4"),
             ("SELECT id, g FROM sr RIGHT JOIN LATERAL generate_series(1, sr.n) g ON true", "ERROR 42P10"),
             ("SELECT count(*) FROM sr a FULL JOIN LATERAL unnest(a.tags) x ON true", "ERROR 42P10"),
             ("SELECT regexp_matches('foobarbequebaz', '(bar)(beque)')", "{bar,beque}"),

@@ -63,7 +63,7 @@ impl Translator<'_> {
         let [argument] = function.args.as_slice() else {
             return Ok(None);
         };
-        let value = self.expr(argument, scope)?;
+        let value = self.argument(argument, scope)?;
         let json_type = if jsonb { PgType::Jsonb } else { PgType::Json };
         let value = match value.ty {
             PgType::Json | PgType::Jsonb => value,

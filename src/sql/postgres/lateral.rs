@@ -29,7 +29,10 @@ impl Translator<'_> {
         scope: &mut Scope,
     ) -> Result<TableFactor> {
         let unsupported = Fail::Unsupported("LATERAL subquery");
-        let (mut query, columns) = self.query(subquery, Some(scope))?;
+        scope.qualify = true;
+        let read = self.query(subquery, Some(scope));
+        scope.qualify = false;
+        let (mut query, columns) = read?;
         let Some(columns) = columns else {
             return Err(unsupported);
         };

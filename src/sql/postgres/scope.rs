@@ -85,6 +85,10 @@ pub(super) struct Scope<'p> {
     /// Columns merged by `JOIN ... USING` (or `NATURAL JOIN`), referred to
     /// unqualified.
     pub(super) merged: Vec<ScopeColumn>,
+    /// Its columns are read from inside a `json_each` argument, where
+    /// `json_each`'s own columns (`id`, `key`, `value`, ...) are in SQLite's
+    /// scope too: each is written with its relation's name.
+    pub(super) qualify: bool,
 }
 
 /// A column a name resolved to.
@@ -200,7 +204,7 @@ impl<'p> Scope<'p> {
             .filter_map(|item| find(&item.columns, name).map(|c| (item, c)));
         match (found.next(), found.next()) {
             (Some((item, column)), None) => Ok(Resolved {
-                qualify: self.items.iter().any(Item::computed),
+                qualify: self.qualify || self.items.iter().any(Item::computed),
                 ..Resolved::of(column, Some(&item.name))
             }),
             (Some(_), Some(_)) => Err(ambiguous_column(name)),

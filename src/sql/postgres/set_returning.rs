@@ -150,7 +150,7 @@ impl Translator<'_> {
         let column = function.column_name(0, &item);
         match (function.name.as_str(), function.args.as_slice()) {
             ("unnest", [array]) => {
-                let typed = self.expr(array, scope)?;
+                let typed = self.argument(array, scope)?;
                 let element = match &typed.ty {
                     PgType::Array(element) => (**element).clone(),
                     _ => return Ok(None),
@@ -173,7 +173,7 @@ impl Translator<'_> {
                 let typed: Vec<Typed> = function
                     .args
                     .iter()
-                    .map(|arg| self.expr(arg, scope))
+                    .map(|arg| self.argument(arg, scope))
                     .collect::<Result<_>>()?;
                 let integers = typed
                     .iter()
@@ -200,7 +200,7 @@ impl Translator<'_> {
             ("regexp_matches" | "regexp_split_to_table", [_, _] | [_, _, _]) => {
                 let mut args = Vec::with_capacity(3);
                 for arg in &function.args {
-                    let typed = self.expr(arg, scope)?;
+                    let typed = self.argument(arg, scope)?;
                     args.push(self.cast(typed, &PgType::Text, CastContext::Implicit)?.expr);
                 }
                 if args.len() == 2 {
@@ -223,6 +223,15 @@ impl Translator<'_> {
             }
             _ => Ok(None),
         }
+    }
+
+    /// An argument of a function that becomes `json_each`'s: the columns
+    /// it reads are written with their relations' names (see `Scope`).
+    pub(super) fn argument(&mut self, expr: &Expr, scope: &mut Scope) -> Result<Typed> {
+        scope.qualify = true;
+        let typed = self.expr(expr, scope);
+        scope.qualify = false;
+        typed
     }
 
     /// `json_each(source) AS item`, its columns computed from its rows,
