@@ -29,9 +29,9 @@ impl Translator<'_> {
         scope: &mut Scope,
     ) -> Result<TableFactor> {
         let unsupported = Fail::Unsupported("LATERAL subquery");
-        scope.qualify = true;
+        let was = std::mem::replace(&mut scope.qualify, true);
         let read = self.query(subquery, Some(scope));
-        scope.qualify = false;
+        scope.qualify = was;
         let (mut query, columns) = read?;
         let Some(columns) = columns else {
             return Err(unsupported);

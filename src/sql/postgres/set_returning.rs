@@ -228,9 +228,9 @@ impl Translator<'_> {
     /// An argument of a function that becomes `json_each`'s: the columns
     /// it reads are written with their relations' names (see `Scope`).
     pub(super) fn argument(&mut self, expr: &Expr, scope: &mut Scope) -> Result<Typed> {
-        scope.qualify = true;
+        let was = std::mem::replace(&mut scope.qualify, true);
         let typed = self.expr(expr, scope);
-        scope.qualify = false;
+        scope.qualify = was;
         typed
     }
 
