@@ -93,30 +93,35 @@ pub(super) fn nested(expr: Expr) -> Expr {
     }
 }
 
+/// The query `text` is (a frame the translation fills in).
+pub(super) fn parsed_query(text: &str) -> Option<Box<Query>> {
+    let parsed =
+        sqlparser::parser::Parser::parse_sql(&sqlparser::dialect::PostgreSqlDialect {}, text);
+    match parsed.ok()?.pop()? {
+        Statement::Query(query) => Some(query),
+        _ => None,
+    }
+}
+
+/// The select `text` is.
+pub(super) fn parsed_select(text: &str) -> Option<Box<Select>> {
+    match *parsed_query(text)?.body {
+        SetExpr::Select(select) => Some(select),
+        _ => None,
+    }
+}
+
 /// A FROM item written as text (`json_each(NULL) AS e`, `(rows) AS g`).
 pub(super) fn from_item(text: &str) -> Option<TableFactor> {
-    let sql = format!("SELECT * FROM {text}");
-    let parsed =
-        sqlparser::parser::Parser::parse_sql(&sqlparser::dialect::PostgreSqlDialect {}, &sql);
-    let Ok(Some(Statement::Query(query))) = parsed.map(|mut p| p.pop()) else {
-        return None;
-    };
-    let SetExpr::Select(select) = *query.body else {
-        return None;
-    };
+    let select = parsed_select(&format!("SELECT * FROM {text}"))?;
     select.from.into_iter().next().map(|from| from.relation)
 }
 
 /// `SELECT * FROM (query) AS alias`; the query back where it cannot be
 /// (never, but for a parser that would not read the frame).
 pub(super) fn select_from(query: Box<Query>, alias: &str) -> Result<Box<Select>, Box<Query>> {
-    let frame = format!("SELECT * FROM (SELECT 1) AS {}", ident(alias));
-    let parsed =
-        sqlparser::parser::Parser::parse_sql(&sqlparser::dialect::SQLiteDialect {}, &frame);
-    let Ok(Some(Statement::Query(wrapper))) = parsed.map(|mut p| p.pop()) else {
-        return Err(query);
-    };
-    let SetExpr::Select(mut select) = *wrapper.body else {
+    let Some(mut select) = parsed_select(&format!("SELECT * FROM (SELECT 1) AS {}", ident(alias)))
+    else {
         return Err(query);
     };
     match select.from.first_mut().map(|from| &mut from.relation) {
@@ -126,6 +131,13 @@ pub(super) fn select_from(query: Box<Query>, alias: &str) -> Result<Box<Select>,
         }
         _ => Err(query),
     }
+}
+
+/// A query of `body` alone.
+pub(super) fn query_of(body: SetExpr) -> Option<Box<Query>> {
+    let mut query = parsed_query("SELECT 1")?;
+    *query.body = body;
+    Some(query)
 }
 
 /// A quoted identifier.

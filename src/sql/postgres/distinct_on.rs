@@ -6,10 +6,10 @@
 
 use sqlparser::ast::{
     BinaryOperator, Expr, OrderBy, OrderByExpr, OrderByKind, Select, SelectItem, SetExpr,
-    TableFactor, WindowSpec, WindowType,
+    WindowSpec, WindowType,
 };
 
-use super::build::{binary, call, ident, number};
+use super::build::{binary, call, ident, number, query_of, select_from};
 use super::columns::QueryColumn;
 use super::errors::{Fail, Result, distinct_on_order};
 use super::ordering::position;
@@ -194,22 +194,10 @@ impl ListedItems {
 
 /// `SELECT ... FROM (inner) WHERE litewire_rank = 1`, its list to be filled.
 fn outer_select(inner: Select) -> Result<Select> {
-    let template = "SELECT 1 FROM (SELECT 1) AS litewire_distinct_on";
-    let parsed =
-        sqlparser::parser::Parser::parse_sql(&sqlparser::dialect::PostgreSqlDialect {}, template)
-            .map_err(|_| Fail::Unsupported("DISTINCT ON"))?;
-    let Some(sqlparser::ast::Statement::Query(query)) = parsed.into_iter().next() else {
-        return Err(Fail::Unsupported("DISTINCT ON"));
-    };
-    let SetExpr::Select(mut outer) = *query.body else {
-        return Err(Fail::Unsupported("DISTINCT ON"));
-    };
-    let Some(TableFactor::Derived { subquery, .. }) =
-        outer.from.first_mut().map(|from| &mut from.relation)
-    else {
-        return Err(Fail::Unsupported("DISTINCT ON"));
-    };
-    *subquery.body = SetExpr::Select(Box::new(inner));
+    let inner =
+        query_of(SetExpr::Select(Box::new(inner))).ok_or(Fail::Unsupported("DISTINCT ON"))?;
+    let mut outer =
+        select_from(inner, "litewire_distinct_on").map_err(|_| Fail::Unsupported("DISTINCT ON"))?;
     outer.selection = Some(binary(
         Expr::Identifier(ident(RANK)),
         BinaryOperator::Eq,

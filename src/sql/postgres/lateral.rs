@@ -8,11 +8,11 @@
 
 use sqlparser::ast::helpers::attached_token::AttachedToken;
 use sqlparser::ast::{
-    BinaryOperator, CaseWhen, Expr, FunctionArg, FunctionArgExpr, FunctionArguments, Query, Select,
-    SelectItem, SetExpr, SetOperator, SetQuantifier, TableAlias, TableFactor,
+    BinaryOperator, CaseWhen, Expr, Query, SelectItem, SetExpr, SetOperator, SetQuantifier,
+    TableAlias, TableFactor,
 };
 
-use super::build::{binary, call, ident, number, string};
+use super::build::{binary, call, ident, number, parsed_select, query_of, select_from, string};
 use super::columns::QueryColumn;
 use super::errors::{Fail, Result};
 use super::scope::Scope;
@@ -152,7 +152,7 @@ fn position_names(query: &mut Query, columns: &[QueryColumn]) -> Option<Vec<Stri
             let width = values.rows.first().map_or(0, |row| row.len());
             let names: Vec<String> = (0..width).map(|i| format!("litewire_column_{i}")).collect();
             let mut selects = values.rows.iter().enumerate().map(|(r, row)| {
-                let mut select = one_row_select()?;
+                let mut select = *parsed_select("SELECT 1")?;
                 select.projection = row
                     .iter()
                     .zip(&names)
@@ -191,55 +191,17 @@ fn position_names(query: &mut Query, columns: &[QueryColumn]) -> Option<Vec<Stri
     }
 }
 
-/// `SELECT 1`, its list to be replaced.
-fn one_row_select() -> Option<Select> {
-    let parsed =
-        sqlparser::parser::Parser::parse_sql(&sqlparser::dialect::SQLiteDialect {}, "SELECT 1")
-            .ok()?;
-    let Some(sqlparser::ast::Statement::Query(query)) = parsed.into_iter().next() else {
-        return None;
-    };
-    match *query.body {
-        SetExpr::Select(select) => Some(*select),
-        _ => None,
-    }
-}
-
 /// `(SELECT json_group_array(json_array(packed...)) FROM (query))`.
 fn packed_rows(query: Query, packed: Vec<Expr>) -> Option<Expr> {
-    let template = "SELECT json_group_array(json_array(1)) FROM (SELECT 1) AS litewire_lateral";
-    let parsed =
-        sqlparser::parser::Parser::parse_sql(&sqlparser::dialect::SQLiteDialect {}, template)
-            .ok()?;
-    let Some(sqlparser::ast::Statement::Query(mut outer)) = parsed.into_iter().next() else {
-        return None;
-    };
+    let mut outer = query_of(SetExpr::Select(
+        select_from(Box::new(query), "litewire_lateral").ok()?,
+    ))?;
     let SetExpr::Select(select) = &mut *outer.body else {
         return None;
     };
-    let Some(TableFactor::Derived { subquery, .. }) =
-        select.from.first_mut().map(|from| &mut from.relation)
-    else {
-        return None;
-    };
-    **subquery = query;
-    let Some(SelectItem::UnnamedExpr(Expr::Function(group))) = select.projection.first_mut() else {
-        return None;
-    };
-    let FunctionArguments::List(list) = &mut group.args else {
-        return None;
-    };
-    let Some(FunctionArg::Unnamed(FunctionArgExpr::Expr(Expr::Function(array)))) =
-        list.args.first_mut()
-    else {
-        return None;
-    };
-    let FunctionArguments::List(elements) = &mut array.args else {
-        return None;
-    };
-    elements.args = packed
-        .into_iter()
-        .map(|expr| FunctionArg::Unnamed(FunctionArgExpr::Expr(expr)))
-        .collect();
+    select.projection = vec![SelectItem::UnnamedExpr(call(
+        "json_group_array",
+        vec![call("json_array", packed)],
+    ))];
     Some(Expr::Subquery(outer))
 }

@@ -11,7 +11,7 @@ use sqlparser::ast::{
     WindowType,
 };
 
-use super::build::{call, ident, select_from};
+use super::build::{call, ident, parsed_query, select_from};
 use super::columns::QueryColumn;
 use super::errors::{Fail, Result};
 
@@ -36,12 +36,7 @@ pub(super) fn counted(
         "WITH {LEFT} AS (SELECT 1), {RIGHT} AS (SELECT 1) \
          SELECT 1 FROM (SELECT 1 FROM {LEFT} INTERSECT SELECT 1 FROM {RIGHT}) AS litewire_counted"
     );
-    let parsed =
-        sqlparser::parser::Parser::parse_sql(&sqlparser::dialect::SQLiteDialect {}, &template)
-            .map_err(|_| unsupported())?;
-    let Some(sqlparser::ast::Statement::Query(mut query)) = parsed.into_iter().next() else {
-        return Err(unsupported());
-    };
+    let mut query = parsed_query(&template).ok_or_else(unsupported)?;
     let with = query.with.as_mut().ok_or_else(unsupported)?;
     let [left_cte, right_cte] = with.cte_tables.as_mut_slice() else {
         return Err(unsupported());

@@ -10,7 +10,7 @@ use sqlparser::ast::{
     SetQuantifier, Values,
 };
 
-use super::build::{call, ident, null, number, select_from};
+use super::build::{call, ident, null, number, parsed_select, query_of, select_from};
 use super::casts::{CastContext, fit};
 use super::columns::QueryColumn;
 use super::errors::{Fail, Result, datatype_mismatch, not_implemented, syntax};
@@ -97,19 +97,13 @@ impl Translator<'_> {
         // SQLite orders and limits VALUES only as a subquery's rows.
         let ordered = order_by.is_some() || query.limit_clause.is_some();
         let body = match body {
-            SetExpr::Values(_) if ordered => {
-                let values = Box::new(Query {
-                    body: Box::new(body),
-                    order_by: None,
-                    limit_clause: None,
-                    with: None,
-                    ..query.clone()
-                });
-                match select_from(values, "litewire_values") {
+            SetExpr::Values(_) if ordered => match query_of(body.clone()) {
+                Some(values) => match select_from(values, "litewire_values") {
                     Ok(select) => SetExpr::Select(select),
                     Err(values) => *values.body,
-                }
-            }
+                },
+                None => body,
+            },
             other => other,
         };
         out.body = Box::new(body);
@@ -725,20 +719,6 @@ fn reads_itself(query: &Query, name: &str) -> bool {
         }
     })
     .is_break()
-}
-
-/// The select `text` is.
-fn parsed_select(text: &str) -> Option<Box<Select>> {
-    let parsed =
-        sqlparser::parser::Parser::parse_sql(&sqlparser::dialect::PostgreSqlDialect {}, text)
-            .ok()?;
-    match parsed.into_iter().next()? {
-        sqlparser::ast::Statement::Query(query) => match *query.body {
-            SetExpr::Select(select) => Some(select),
-            _ => None,
-        },
-        _ => None,
-    }
 }
 
 /// A side of a set operation as SQLite takes it: no parentheses. A query
