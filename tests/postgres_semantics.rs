@@ -46,6 +46,7 @@ against_litewire_and_postgres!(
     index_options_sqlite_lacks_are_accepted,
     numeric_arithmetic_is_decimal,
     errors_reading_a_statement_abort_the_transaction,
+    views_mean_what_their_query_means,
 );
 
 /// A fresh table for one test: dropped first, so a calibration run can repeat.
@@ -1613,4 +1614,115 @@ async fn cursors_declared_since_a_savepoint_end_with_it(target: &Target) {
         .unwrap();
     assert_eq!(column(&client, "FETCH moved").await, ["1"]);
     client.batch_execute("COMMIT").await.unwrap();
+}
+
+/// A view's query is read as any query is: its rows, its columns' names and
+/// types are PostgreSQL's, and its `*` the columns there were when it was
+/// made.
+async fn views_mean_what_their_query_means(target: &Target) {
+    let client = target.connect().await;
+    client
+        .batch_execute(
+            "DROP VIEW IF EXISTS view_groups, view_a_names, view_renamed, view_typed; \
+             DROP TABLE IF EXISTS view_source; \
+             CREATE TABLE view_source (id int, n int, s text, m numeric(6,2)); \
+             INSERT INTO view_source VALUES (1, 5, 'Abc', 1.5), (2, -1, 'abc', 2), (3, NULL, NULL, NULL); \
+             CREATE VIEW view_groups AS SELECT sum(n), count(*), n > 0, s LIKE 'A%' AS l \
+               FROM view_source GROUP BY n, s; \
+             CREATE VIEW view_a_names AS SELECT * FROM view_source WHERE s LIKE 'a%'",
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        text_rows(&client, "SELECT * FROM view_groups ORDER BY 1").await,
+        [
+            [Some("-1"), Some("1"), Some("f"), Some("f")],
+            [Some("5"), Some("1"), Some("t"), Some("t")],
+            [None, Some("1"), None, None],
+        ]
+        .map(|row| row.map(|v| v.map(str::to_owned)).to_vec())
+    );
+    let rows = client
+        .query("SELECT * FROM view_groups ORDER BY 1", &[])
+        .await
+        .unwrap();
+    let names: Vec<&str> = rows[0].columns().iter().map(|c| c.name()).collect();
+    assert_eq!(names, ["sum", "count", "?column?", "l"]);
+    let types: Vec<&Type> = rows[0].columns().iter().map(|c| c.type_()).collect();
+    assert_eq!(types, [&Type::INT8, &Type::INT8, &Type::BOOL, &Type::BOOL]);
+    assert!(rows[1].get::<_, bool>(2));
+    assert_eq!(
+        column(
+            &client,
+            "SELECT format_type(atttypid, atttypmod) FROM pg_attribute \
+             WHERE attrelid = 'view_groups'::regclass AND attnum > 0 ORDER BY attnum"
+        )
+        .await,
+        ["bigint", "bigint", "boolean", "boolean"]
+    );
+    // A column added to the table later is not the view's.
+    client
+        .batch_execute("ALTER TABLE view_source ADD COLUMN extra int")
+        .await
+        .unwrap();
+    assert_eq!(
+        text_rows(&client, "SELECT * FROM view_a_names").await,
+        [["2", "-1", "abc", "2.00"]
+            .map(|v| Some(v.to_owned()))
+            .to_vec()]
+    );
+    // `OR REPLACE` keeps the columns there were, in order, and may add more.
+    client
+        .batch_execute(
+            "CREATE OR REPLACE VIEW view_a_names AS SELECT id, n, s, m, 1 AS one FROM view_source",
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        column(&client, "SELECT one FROM view_a_names WHERE id = 3").await,
+        ["1"]
+    );
+    for (sql, state) in [
+        (
+            "CREATE OR REPLACE VIEW view_a_names AS SELECT id FROM view_source",
+            "42P16",
+        ),
+        (
+            "CREATE OR REPLACE VIEW view_a_names AS SELECT n, id, s, m, 1 AS one FROM view_source",
+            "42P16",
+        ),
+        ("CREATE OR REPLACE VIEW view_source AS SELECT 1", "42809"),
+        ("CREATE VIEW view_typed (x, y, z) AS SELECT 1, 2", "42601"),
+        ("CREATE VIEW view_typed AS SELECT 1 AS a, 2 AS a", "42701"),
+    ] {
+        assert_eq!(sqlstate(&client, sql).await, state, "{sql}");
+    }
+    // Names listed with the view come first; the rest are the query's.
+    client
+        .batch_execute(
+            "CREATE VIEW view_renamed (x) AS SELECT 1 AS a, 2 AS b; \
+             CREATE VIEW view_typed AS SELECT id, m, DATE '2024-01-31' + id AS d, ARRAY[id] AS a \
+               FROM view_source",
+        )
+        .await
+        .unwrap();
+    let rows = client
+        .query("SELECT * FROM view_renamed", &[])
+        .await
+        .unwrap();
+    let names: Vec<&str> = rows[0].columns().iter().map(|c| c.name()).collect();
+    assert_eq!(names, ["x", "b"]);
+    assert_eq!(
+        text_row(&client, "SELECT * FROM view_typed WHERE id = 1").await,
+        ["1", "1.50", "2024-02-01", "{1}"]
+    );
+    let rows = client
+        .query("SELECT d, a FROM view_typed WHERE id = 1", &[])
+        .await
+        .unwrap();
+    assert_eq!(
+        rows[0].get::<_, NaiveDate>(0),
+        NaiveDate::from_ymd_opt(2024, 2, 1).unwrap()
+    );
+    assert_eq!(rows[0].get::<_, Vec<i32>>(1), [1]);
 }

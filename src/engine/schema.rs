@@ -12,6 +12,7 @@ use sqlx::{Row, SqliteConnection};
 
 use crate::error::Error;
 use crate::sql::postgres::{Catalog, Modifier, PgType, RelColumn, Relation};
+use crate::sql::views;
 
 /// The relations of one schema generation.
 #[derive(Debug, Default)]
@@ -62,16 +63,27 @@ pub(super) async fn read(
     conn: &mut SqliteConnection,
     generation: u64,
 ) -> Result<SchemaCatalog, Error> {
-    let names: Vec<String> = sqlx::query_scalar(
-        "SELECT name FROM sqlite_schema WHERE type IN ('table', 'view') \
+    let rows: Vec<(String, String, Option<String>)> = sqlx::query_as(
+        "SELECT name, type, sql FROM sqlite_schema WHERE type IN ('table', 'view') \
          AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'",
     )
     .fetch_all(&mut *conn)
     .await?;
-    let mut relations = HashMap::with_capacity(names.len());
-    for name in names {
-        if let Ok(columns) = read_columns(conn, &name).await {
-            relations.insert(name.to_ascii_lowercase(), Relation { name, columns });
+    let mut relations = HashMap::with_capacity(rows.len());
+    for (name, kind, sql) in rows {
+        let view = kind == "view";
+        // A view litewire made names its computed columns' types.
+        let header = sql.as_deref().filter(|_| view).and_then(views::header);
+        let types = header.map(|(types, _)| types).unwrap_or_default();
+        if let Ok(columns) = read_columns(conn, &name, &types).await {
+            relations.insert(
+                name.to_ascii_lowercase(),
+                Relation {
+                    name,
+                    columns,
+                    view,
+                },
+            );
         }
     }
     Ok(SchemaCatalog {
@@ -81,7 +93,13 @@ pub(super) async fn read(
 }
 
 /// One relation's columns, in order.
-async fn read_columns(conn: &mut SqliteConnection, name: &str) -> Result<Vec<RelColumn>, Error> {
+/// `types` are a view's columns' PostgreSQL types from its header (see
+/// `sql::views`), which stand over what SQLite declares.
+async fn read_columns(
+    conn: &mut SqliteConnection,
+    name: &str,
+    types: &[String],
+) -> Result<Vec<RelColumn>, Error> {
     // `hidden` is 1 for a virtual table's hidden column, 2 and 3 for generated
     // ones (which are columns like any other to a query).
     let rows = sqlx::query(
@@ -93,18 +111,32 @@ async fn read_columns(conn: &mut SqliteConnection, name: &str) -> Result<Vec<Rel
     .fetch_all(&mut *conn)
     .await?;
     rows.iter()
-        .map(|row| {
-            let decl: String = row.try_get::<Option<String>, _>(1)?.unwrap_or_default();
+        .enumerate()
+        .map(|(i, row)| {
+            let reported: String = row.try_get::<Option<String>, _>(1)?.unwrap_or_default();
+            // The header's type is PostgreSQL's; SQLite's declared type,
+            // which may name the same type with its modifier, stands where
+            // it agrees.
+            let (decl, declared) = match types.get(i) {
+                Some(ty)
+                    if !ty.is_empty()
+                        && PgType::from_declared(ty) != PgType::from_declared(&reported) =>
+                {
+                    (ty.as_str(), false)
+                }
+                _ => (reported.as_str(), true),
+            };
             let primary_key: i64 = row.try_get(3)?;
             let key_columns: i64 = row.try_get(5)?;
             // A one-column `INTEGER PRIMARY KEY` is the rowid: never NULL.
             let rowid =
                 primary_key == 1 && key_columns == 1 && decl.eq_ignore_ascii_case("integer");
-            let ty = PgType::from_declared(&decl);
+            let ty = PgType::from_declared(decl);
             Ok(RelColumn {
                 name: row.try_get(0)?,
-                modifier: Modifier::of(&ty, &decl),
+                modifier: Modifier::of(&ty, decl),
                 ty,
+                declared,
                 not_null: row.try_get::<i64, _>(2)? != 0 || rowid,
                 generated: row.try_get::<i64, _>(4)? != 0,
                 primary_key: primary_key > 0,

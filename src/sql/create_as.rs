@@ -198,7 +198,7 @@ fn column_names(text: &str) -> (String, Vec<String>) {
 
 /// The type a new column is declared with: the query's PostgreSQL type, its
 /// modifier kept; none where the translation cannot type it.
-fn declared(column: &OutputColumn) -> Option<String> {
+pub(super) fn declared(column: &OutputColumn) -> Option<String> {
     let base = spelled(&column.pg_type)?;
     Some(match column.modifier {
         Some(Modifier::Length(n)) => format!("{base}({n})"),

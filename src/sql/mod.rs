@@ -38,6 +38,7 @@ mod syntax_tree;
 pub mod table_definition;
 mod transaction_modes;
 mod translate;
+pub mod views;
 mod words;
 
 pub use checks::{CheckConstraint, check_constraints};

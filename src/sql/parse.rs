@@ -27,7 +27,7 @@ use super::split::split;
 use super::statement::{CursorCommand, Plan, Statement};
 use super::{
     create_as, cursors, dialect, enums, known_queries, literals, notifications, parsed, session,
-    transaction_modes, translate,
+    transaction_modes, translate, views,
 };
 use crate::error::{Error, ErrorKind};
 
@@ -122,6 +122,7 @@ fn reread(statement: &Statement) -> bool {
             | CommandKind::Update
             | CommandKind::Delete
             | CommandKind::CreateTableAs
+            | CommandKind::Other("CREATE VIEW")
     ) && statement.plan == Plan::Single
 }
 
@@ -284,6 +285,17 @@ fn build_unlocked(text: &str, tokens: &[Token], dialect: Dialect) -> Result<Stat
             },
         };
         let parts = create.statements;
+        return Ok(statement(
+            parts.join("; ").into(),
+            &shape,
+            0,
+            Plan::Script(parts.into_iter().map(Arc::from).collect()),
+        ));
+    }
+    if let Dialect::Postgres(catalog) = dialect
+        && shape.kind == CommandKind::Other("CREATE VIEW")
+        && let Some(parts) = views::create(text, catalog)?
+    {
         return Ok(statement(
             parts.join("; ").into(),
             &shape,

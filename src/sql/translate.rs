@@ -2,7 +2,7 @@
 //!
 //! Each rewrite works on the statement's tokens and keeps the meaning a PostgreSQL
 //! client expects (pgbench's setup is the first user of all of them):
-//! - `DROP TABLE a, b` runs one DROP per table, atomically;
+//! - `DROP TABLE a, b` (and `DROP VIEW a, b`) runs one DROP per relation, atomically;
 //! - `CREATE TABLE ... WITH (fillfactor=100)` drops the storage parameters;
 //! - `TRUNCATE [TABLE] a, b` deletes every row of each table (and with `RESTART
 //!   IDENTITY` restarts the sequences their columns own);
@@ -55,7 +55,9 @@ pub(super) fn translate(sql: &str, parse_query: ParseQuery<'_>) -> Result<Option
         tokens: &tokens,
     };
     let rewrite = if words.starts_with(&["DROP", "TABLE"]) {
-        drop_tables(&words)
+        drop_list(&words, "TABLE")
+    } else if words.starts_with(&["DROP", "VIEW"]) {
+        drop_list(&words, "VIEW")
     } else if let Some(sql) = index_words(&words) {
         Some(Rewrite::single(sql))
     } else if words.starts_with(&["CREATE"]) {
@@ -83,8 +85,9 @@ pub(super) fn translate(sql: &str, parse_query: ParseQuery<'_>) -> Result<Option
     }
 }
 
-/// `DROP TABLE [IF EXISTS] a, b [CASCADE|RESTRICT]`: SQLite drops one at a time.
-fn drop_tables(w: &Words) -> Option<Rewrite> {
+/// `DROP {TABLE | VIEW} [IF EXISTS] a, b [CASCADE|RESTRICT]`: SQLite drops
+/// one at a time.
+fn drop_list(w: &Words, kind: &str) -> Option<Rewrite> {
     let (if_exists, start) = if w.is(2, "IF") && w.is(3, "EXISTS") {
         (true, 4)
     } else {
@@ -102,7 +105,7 @@ fn drop_tables(w: &Words) -> Option<Rewrite> {
     Some(Rewrite::script(
         names
             .iter()
-            .map(|n| format!("DROP TABLE {guard}{n}"))
+            .map(|n| format!("DROP {kind} {guard}{n}"))
             .collect(),
     ))
 }

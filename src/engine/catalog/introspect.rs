@@ -6,7 +6,9 @@
 
 use sqlx::{Row, SqliteConnection};
 
+use super::types::type_oid;
 use crate::error::Error;
+use crate::sql::views;
 
 /// One SQLite schema object and, for tables, its columns, indexes and keys.
 pub(in crate::engine) struct Object {
@@ -69,6 +71,18 @@ pub(super) async fn read_schema(conn: &mut SqliteConnection) -> Result<Vec<Objec
         };
         if object.kind != "index" {
             object.columns = read_columns(conn, "main", &object.name).await?;
+        }
+        // A view litewire made names its computed columns' types.
+        if object.kind == "view"
+            && let Some((types, _)) = object.sql.as_deref().and_then(views::header)
+        {
+            for (column, ty) in object.columns.iter_mut().zip(types) {
+                // SQLite's type stands where it names the same type, with
+                // the modifier it may add.
+                if !ty.is_empty() && type_oid(&ty) != type_oid(&column.decl) {
+                    column.decl = ty;
+                }
+            }
         }
         if object.kind == "table" {
             object.indexes = read_indexes(conn, &object.name).await?;

@@ -13,6 +13,7 @@ use super::types::{TYPES, type_modifier, type_oid};
 use crate::sql::quote::{identifier_as_postgres, literal, optional_literal, same_columns};
 use crate::sql::relations::{Contents, RELATIONS};
 use crate::sql::table_definition::{ConstraintKind, TableDefinition};
+use crate::sql::views;
 
 fn idents(names: &[String]) -> String {
     names
@@ -725,15 +726,20 @@ fn view_rows(script: &mut String, view: &Object) {
         (false, false),
     );
     attribute_rows(script, oid, &view.columns);
-    let definition = view
+    // The query as written, if litewire made the view and SQLite has not
+    // rewritten it since; else SQLite's text of it.
+    let written = view
         .sql
         .as_deref()
-        .and_then(|sql| {
-            let upper = sql.to_ascii_uppercase();
-            upper
-                .find(" AS ")
-                .map(|at| format!(" {};", sql[at + 4..].trim()))
+        .and_then(views::header)
+        .and_then(|(_, query)| query);
+    let definition = written
+        .or_else(|| {
+            let sql = view.sql.as_deref()?;
+            let at = sql.to_ascii_uppercase().find(" AS ")?;
+            Some(views::body(&sql[at + 4..]).to_owned())
         })
+        .map(|query| format!(" {};", query.trim()))
         .unwrap_or_default();
     insert(
         script,

@@ -96,6 +96,16 @@ pub(super) fn function_call(function: &Function) -> Option<Replacement> {
             ))?;
             strict(&args[2..], both)
         }
+        // `pg_get_viewdef(text)` takes the view's name.
+        ("pg_get_viewdef", 1..=2)
+            if matches!(
+                args.first(),
+                Some(Expr::Value(v)) if matches!(v.value, sqlparser::ast::Value::SingleQuotedString(_))
+            ) =>
+        {
+            let oid = oid_by_name("class", &arg(0))?;
+            strict(&args[1..], name_of("definition", oid.expr)?)
+        }
         ("pg_get_indexdef" | "pg_get_constraintdef" | "pg_get_viewdef", 1..=3) => {
             strict(&args[1..], name_of("definition", arg(0))?)
         }

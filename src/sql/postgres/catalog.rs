@@ -21,12 +21,16 @@ pub trait Catalog {
 pub struct Relation {
     pub name: String,
     pub columns: Vec<RelColumn>,
+    pub view: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct RelColumn {
     pub name: String,
     pub ty: PgType,
+    /// SQLite reports `ty` as the column's declared type (not so for a view's
+    /// computed column, typed by the view's header: see `sql::views`).
+    pub declared: bool,
     /// `varchar(n)`'s length, `numeric(p, s)`'s precision and scale.
     pub modifier: Option<Modifier>,
     /// Declared `NOT NULL`, or the rowid's alias.

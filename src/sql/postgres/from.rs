@@ -318,7 +318,7 @@ impl Translator<'_> {
                             not_null: c.not_null,
                             generated: c.generated,
                             primary_key: c.primary_key,
-                            declared: true,
+                            declared: c.declared,
                             default: c.default,
                             computed: None,
                         })

@@ -302,6 +302,8 @@ impl Translator<'_> {
         for arg in &list.args {
             match arg {
                 FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => args.push(self.expr(e, scope)?),
+                // `count(*)` counts rows: it takes no value.
+                FunctionArg::Unnamed(FunctionArgExpr::Wildcard) if name == "count" => {}
                 _ => plain = false,
             }
         }

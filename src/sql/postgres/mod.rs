@@ -35,5 +35,5 @@ mod translator;
 mod types;
 
 pub use catalog::{Catalog, NoCatalog, RelColumn, Relation};
-pub use translator::{OutputColumn, Translation, translate};
+pub use translator::{OutputColumn, Translation, translate, translate_view};
 pub use types::{Category, Modifier, PgType};

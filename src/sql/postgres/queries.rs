@@ -524,7 +524,8 @@ impl Translator<'_> {
         };
         // Listed when `USING` merged columns, or when a column is computed
         // (a set-returning function's, which SQLite's `*` would not give).
-        let listed = (relation.is_none() && !scope.merged.is_empty())
+        let listed = self.expand_stars
+            || (relation.is_none() && !scope.merged.is_empty())
             || star.iter().any(|(_, column)| column.computed.is_some());
         let mut columns = Vec::with_capacity(star.len());
         for (relation, column) in star {

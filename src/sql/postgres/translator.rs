@@ -125,6 +125,8 @@ pub(super) struct Translator<'c> {
     /// The columns of the select being read that its expressions read outside
     /// aggregates, when it collects them (see `grouping`).
     pub(super) ungrouped: Option<Vec<ColumnRef>>,
+    /// `*` is written as the columns it stands for now (a view's query).
+    pub(super) expand_stars: bool,
 }
 
 /// Translates a statement the PostgreSQL port received, given the types the
@@ -135,6 +137,24 @@ pub fn translate(
     catalog: &dyn Catalog,
     declared: &[Option<PgType>],
 ) -> std::result::Result<Option<Translation>, Error> {
+    run(statement, catalog, declared, false)
+}
+
+/// Translates a view's query: as [`translate`] does, with each `*` written
+/// as the columns it stands for now, which the view keeps.
+pub fn translate_view(
+    query: &sqlparser::ast::Query,
+    catalog: &dyn Catalog,
+) -> std::result::Result<Option<Translation>, Error> {
+    run(&Ast::Query(Box::new(query.clone())), catalog, &[], true)
+}
+
+fn run(
+    statement: &Ast,
+    catalog: &dyn Catalog,
+    declared: &[Option<PgType>],
+    expand_stars: bool,
+) -> std::result::Result<Option<Translation>, Error> {
     let mut translator = Translator {
         catalog,
         params: declared.to_vec(),
@@ -142,6 +162,7 @@ pub fn translate(
         aggregate_depth: 0,
         aggregated: false,
         ungrouped: None,
+        expand_stars,
     };
     let translated = match statement {
         Ast::Query(query) => translator.top_query(query),
