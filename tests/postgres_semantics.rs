@@ -47,6 +47,8 @@ against_litewire_and_postgres!(
     numeric_arithmetic_is_decimal,
     errors_reading_a_statement_abort_the_transaction,
     views_mean_what_their_query_means,
+    defaults_and_checks_mean_what_they_mean_in_a_query,
+    string_literals_keep_their_quotes,
 );
 
 /// A fresh table for one test: dropped first, so a calibration run can repeat.
@@ -1725,4 +1727,97 @@ async fn views_mean_what_their_query_means(target: &Target) {
         NaiveDate::from_ymd_opt(2024, 2, 1).unwrap()
     );
     assert_eq!(rows[0].get::<_, Vec<i32>>(1), [1]);
+}
+
+/// A column's default, a CHECK constraint and a generated column are read as
+/// the same expression in a query is, and shown as they were written.
+async fn defaults_and_checks_mean_what_they_mean_in_a_query(target: &Target) {
+    let client = target.connect().await;
+    client
+        .batch_execute(
+            "DROP TABLE IF EXISTS table_expressions; \
+             CREATE TABLE table_expressions ( \
+               id int, \
+               name text CHECK (name LIKE 'A%'), \
+               due date DEFAULT DATE '2024-01-31' + 1, \
+               later timestamp DEFAULT TIMESTAMP '2024-01-01 10:00' + interval '1 hour', \
+               flag boolean DEFAULT 'yes', \
+               quote text DEFAULT 'it''s', \
+               n int CHECK (n / 0 > 1 OR n IS NULL), \
+               code text CHECK (char_length(code) <= 3), \
+               twice int GENERATED ALWAYS AS (id * 2) STORED)",
+        )
+        .await
+        .unwrap();
+    for (sql, state) in [
+        (
+            "INSERT INTO table_expressions (id, name) VALUES (1, 'abc')",
+            "23514",
+        ),
+        (
+            "INSERT INTO table_expressions (id, n) VALUES (1, 5)",
+            "22012",
+        ),
+        (
+            "INSERT INTO table_expressions (id, code) VALUES (1, 'abcd')",
+            "23514",
+        ),
+    ] {
+        assert_eq!(sqlstate(&client, sql).await, state, "{sql}");
+    }
+    client
+        .batch_execute("INSERT INTO table_expressions (id, name, code) VALUES (2, 'Abc', 'ab')")
+        .await
+        .unwrap();
+    assert_eq!(
+        text_row(
+            &client,
+            "SELECT due, later, flag, quote, twice, flag = true FROM table_expressions"
+        )
+        .await,
+        ["2024-02-01", "2024-01-01 11:00:00", "t", "it's", "4", "t"]
+    );
+    let rows = client
+        .query("SELECT due, flag FROM table_expressions", &[])
+        .await
+        .unwrap();
+    assert_eq!(
+        rows[0].get::<_, NaiveDate>(0),
+        NaiveDate::from_ymd_opt(2024, 2, 1).unwrap()
+    );
+    assert!(rows[0].get::<_, bool>(1));
+    // The catalog shows the CHECK constraints with what they say.
+    assert_eq!(
+        column(
+            &client,
+            "SELECT conname FROM pg_constraint \
+             WHERE conrelid = 'table_expressions'::regclass AND contype = 'c' ORDER BY 1",
+        )
+        .await,
+        [
+            "table_expressions_code_check",
+            "table_expressions_n_check",
+            "table_expressions_name_check"
+        ]
+    );
+    let definition = column(
+        &client,
+        "SELECT pg_get_constraintdef(oid) FROM pg_constraint \
+         WHERE conname = 'table_expressions_code_check'",
+    )
+    .await;
+    assert!(
+        definition[0].contains("char_length(code)"),
+        "{definition:?}"
+    );
+    assert!(!definition[0].contains("litewire"), "{definition:?}");
+}
+
+/// A literal holding quotes in a row keeps them all.
+async fn string_literals_keep_their_quotes(target: &Target) {
+    let client = target.connect().await;
+    assert_eq!(
+        text_row(&client, r"SELECT 'a''''b', length(''''''), 'x''', '\''s'").await,
+        ["a''b", "2", "x'", r"\'s"]
+    );
 }

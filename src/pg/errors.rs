@@ -175,6 +175,13 @@ fn postgres_message(message: &str) -> Option<String> {
             false => format!("column \"{name}\" does not exist"),
         });
     }
+    // A CHECK that carries its written text (see `sql::written`) says that.
+    if let Some(check) = message.strip_prefix("CHECK constraint failed: ")
+        && check.contains(crate::sql::written::FUNCTION)
+    {
+        let shown = crate::sql::written::shown(check);
+        return Some(format!("CHECK constraint failed: {shown}"));
+    }
     if let Some(name) = message.strip_prefix("ambiguous column name: ") {
         return Some(format!("column reference \"{name}\" is ambiguous"));
     }

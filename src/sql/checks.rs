@@ -5,7 +5,7 @@
 //! expressions.
 
 use sqlparser::ast::{ColumnOption, Statement as Ast, TableConstraint};
-use sqlparser::dialect::SQLiteDialect;
+use sqlparser::dialect::{PostgreSqlDialect, SQLiteDialect};
 use sqlparser::parser::Parser;
 
 /// One CHECK constraint of a table.
@@ -21,7 +21,10 @@ pub struct CheckConstraint {
 
 /// The CHECK constraints of a `CREATE TABLE` statement; none if it does not parse.
 pub fn check_constraints(create_table: &str) -> Vec<CheckConstraint> {
-    let Ok(statements) = Parser::parse_sql(&SQLiteDialect {}, create_table) else {
+    // SQLite's reading first; PostgreSQL's takes what it lacks (`text[]`).
+    let Ok(statements) = Parser::parse_sql(&SQLiteDialect {}, create_table)
+        .or_else(|_| Parser::parse_sql(&PostgreSqlDialect {}, create_table))
+    else {
         return Vec::new();
     };
     let Some(Ast::CreateTable(table)) = statements.first() else {

@@ -40,6 +40,7 @@ mod transaction_modes;
 mod translate;
 pub mod views;
 mod words;
+pub mod written;
 
 pub use checks::{CheckConstraint, check_constraints};
 pub use classify::{Action, CommandKind};

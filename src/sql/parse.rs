@@ -88,6 +88,10 @@ pub(super) fn parse_uncached(sql: &str, dialect: Dialect) -> Result<Vec<Statemen
         .map(|range| {
             let (text, tokens) = (&sql[range.0..range.1], &tokens[range.2..range.3]);
             let statement = match (dialect, schema_changed) {
+                // A new table's expressions read only its own columns.
+                (Dialect::Postgres(_), true) if creates_table(text, tokens) => {
+                    build(text, tokens, dialect)?
+                }
                 // The schema it is to be read against is not there yet: the
                 // statements before it change it. Read when it runs.
                 (Dialect::Postgres(_), true) => {
@@ -107,6 +111,27 @@ pub(super) fn parse_uncached(sql: &str, dialect: Dialect) -> Result<Vec<Statemen
             Ok(statement)
         })
         .collect()
+}
+
+/// A statement's tokens, positioned in the statement alone (not the batch).
+fn rebased(tokens: &[Token]) -> Vec<Token> {
+    let base = tokens.first().map_or(0, |t| t.start);
+    let tokens: Vec<Token> = tokens
+        .iter()
+        .map(|t| Token {
+            start: t.start - base,
+            end: t.end - base,
+            ..*t
+        })
+        .collect();
+    tokens
+}
+
+/// A plain `CREATE TABLE` (not `... AS query`).
+fn creates_table(text: &str, tokens: &[Token]) -> bool {
+    let tokens = rebased(tokens);
+    classify::classify(text, &tokens)
+        .is_ok_and(|shape| shape.kind == CommandKind::Other("CREATE TABLE"))
 }
 
 /// A schema version no catalog has: a statement read against it is read
@@ -150,15 +175,7 @@ pub fn parse_single_in(sql: &str, dialect: Dialect) -> Result<Option<Statement>,
 /// `$N` to `?N`. `tokens` are positioned in the whole batch; `text` is this
 /// statement alone.
 fn build(text: &str, tokens: &[Token], dialect: Dialect) -> Result<Statement, Error> {
-    let base = tokens.first().map_or(0, |t| t.start);
-    let tokens: Vec<Token> = tokens
-        .iter()
-        .map(|t| Token {
-            start: t.start - base,
-            end: t.end - base,
-            ..*t
-        })
-        .collect();
+    let tokens = rebased(tokens);
     // A cursor's or COPY's query means what it would mean on its own.
     let parse_query = |sql: &str| parse_single_in(sql, dialect);
     if let Some(command) = cursors::recognise(text, &tokens, &parse_query)? {
@@ -314,9 +331,17 @@ fn build_unlocked(text: &str, tokens: &[Token], dialect: Dialect) -> Result<Stat
     }
     // PostgreSQL dialect first, then the statement-level rewrites (which also
     // apply to what the dialect translation printed).
-    let translated = dialect::wants(text, &tokens)
-        .then(|| dialect::translate(text))
-        .flatten();
+    let translated = match dialect {
+        Dialect::Postgres(catalog) if shape.kind == CommandKind::Other("CREATE TABLE") => {
+            create_table(text, catalog)?
+        }
+        _ => None,
+    };
+    let translated = translated.or_else(|| {
+        dialect::wants(text, &tokens)
+            .then(|| dialect::translate(text))
+            .flatten()
+    });
     let catalog = translated.as_ref().is_some_and(|t| t.catalog);
     if let Some(parts) = translated.as_ref().and_then(|t| t.script.clone()) {
         return Ok(Statement {
@@ -352,6 +377,25 @@ fn build_unlocked(text: &str, tokens: &[Token], dialect: Dialect) -> Result<Stat
         column_types,
         ..statement(sql, &shape, params, Plan::Single)
     })
+}
+
+/// A `CREATE TABLE` whose defaults, CHECK constraints or generated columns
+/// PostgreSQL reads otherwise than SQLite would (see
+/// `postgres::table_expressions`), translated; `None` where none does.
+fn create_table(text: &str, catalog: &dyn Catalog) -> Result<Option<dialect::Translated>, Error> {
+    let Ok(mut parsed) = Parser::parse_sql(&PostgreSqlDialect {}, text) else {
+        return Ok(None);
+    };
+    let [ast] = parsed.as_mut_slice() else {
+        return Ok(None);
+    };
+    let sqlparser::ast::Statement::CreateTable(create) = ast else {
+        return Ok(None);
+    };
+    if create.query.is_some() || !postgres::table_expressions(create, catalog)? {
+        return Ok(None);
+    }
+    Ok(dialect::translate_parsed(ast, None))
 }
 
 /// A text whose integer literals are its parameters `$1` to `$literals` (see

@@ -13,7 +13,7 @@ use super::types::{TYPES, type_modifier, type_oid};
 use crate::sql::quote::{identifier_as_postgres, literal, optional_literal, same_columns};
 use crate::sql::relations::{Contents, RELATIONS};
 use crate::sql::table_definition::{ConstraintKind, TableDefinition};
-use crate::sql::views;
+use crate::sql::{views, written};
 
 fn idents(names: &[String]) -> String {
     names
@@ -227,7 +227,7 @@ fn check_rows(script: &mut String, table: &Object, table_oid: i64) {
         let mentioned = check
             .column
             .clone()
-            .or_else(|| first_column(table, &check.expr));
+            .or_else(|| first_column(table, &written::shown(&check.expr)));
         let name = match (&check.name, mentioned) {
             (Some(name), _) => name.clone(),
             (None, Some(column)) => format!("{}_{column}_check", table.name),
@@ -262,7 +262,10 @@ fn check_rows(script: &mut String, table: &Object, table_oid: i64) {
         insert(
             script,
             "litewire_definitions",
-            &[oid.to_string(), literal(&format!("CHECK ({})", check.expr))],
+            &[
+                oid.to_string(),
+                literal(&format!("CHECK ({})", written::shown(&check.expr))),
+            ],
         );
     }
 }
@@ -406,6 +409,7 @@ fn attribute_rows(script: &mut String, relation: i64, columns: &[ColumnInfo]) {
 /// A column default as PostgreSQL would show it: the expressions the dialect
 /// translation wrote for `now()` and `gen_random_uuid()` read back as those.
 fn shown_default(default: &str) -> String {
+    let default = &written::shown(default);
     let bare = default
         .strip_prefix('(')
         .and_then(|d| d.strip_suffix(')'))

@@ -1,8 +1,10 @@
 //! Catalog and introspection functions psql and drivers call in their catalog
-//! queries: `format_type()`, `pg_size_pretty()`.
+//! queries: `format_type()`, `pg_size_pretty()`; and `litewire_written`,
+//! which carries the PostgreSQL text of a stored expression for the catalog
+//! to show (see `sql::written`).
 
 use super::call::{Arg, Call, Out};
-use super::definition::{Function, Volatility};
+use super::definition::{Args, Function, Volatility};
 use crate::engine::catalog::types::format_type;
 
 pub(super) const FUNCTIONS: &[Function] = &[
@@ -20,7 +22,24 @@ pub(super) const FUNCTIONS: &[Function] = &[
         Volatility::Immutable,
         size_pretty,
     ),
+    Function::helper(
+        crate::sql::written::FUNCTION,
+        Args::Fixed(&["any", "text"]),
+        Volatility::Immutable,
+        first,
+    ),
 ];
+
+/// `litewire_written(value, text)`: the value.
+fn first(_: &Call, args: &[Arg]) -> Out {
+    match args[0] {
+        Arg::Null => Out::Null,
+        Arg::Int(i) => Out::Int(i),
+        Arg::Real(f) => Out::Real(f),
+        Arg::Text(t) => Out::Text(t.to_owned()),
+        Arg::Blob(b) => Out::Blob(b.to_vec()),
+    }
+}
 
 /// `format_type(type_oid, typemod)`.
 fn format_type_fn(_: &Call, args: &[Arg]) -> Out {

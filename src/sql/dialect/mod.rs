@@ -53,4 +53,4 @@ pub(super) use alter_table::statement as alter_table;
 pub use alter_table::{AlterAction, AlterTable};
 pub use sequences::relation_name;
 pub(super) use sequences::{restart_owned_sequences, statement as sequence_statement};
-pub(super) use translation::{translate, translate_parsed, wants};
+pub(super) use translation::{Translated, translate, translate_parsed, wants};

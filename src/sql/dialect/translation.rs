@@ -2,7 +2,9 @@
 //! parse ([`wants`]), and the statement parsed, rewritten and printed back as
 //! SQLite SQL ([`translate`]), with what the engine needs to know of it.
 
-use sqlparser::ast::{Statement as Ast, VisitMut};
+use std::ops::ControlFlow;
+
+use sqlparser::ast::{Expr, Statement as Ast, Value, VisitMut, VisitorMut};
 use sqlparser::dialect::PostgreSqlDialect;
 use sqlparser::parser::Parser;
 
@@ -149,7 +151,7 @@ pub(crate) fn translate_parsed(ast: &mut Ast, original: Option<&str>) -> Option<
     }
     if !owned.is_empty() {
         let mut script = owned_sequences(&owned, false).ok()?;
-        let sql = ast.to_string();
+        let sql = printed(ast);
         script.push(sql.clone());
         return Some(Translated {
             sql,
@@ -166,11 +168,11 @@ pub(crate) fn translate_parsed(ast: &mut Ast, original: Option<&str>) -> Option<
     let sql = match (rewriter.changed, rewriter.catalog, original) {
         (false, true, Some(original)) => original.to_owned(),
         // Unchanged, but it reads catalog relations that must be filled first.
-        (false, true, None) => ast.to_string(),
+        (false, true, None) => printed(ast),
         // Unchanged, but its columns have types to announce (and the names
         // PostgreSQL gives them), or it was read with PostgreSQL's rules.
-        (true, _, _) | (false, false, None) => ast.to_string(),
-        (false, false, Some(_)) if !column_types.is_empty() => ast.to_string(),
+        (true, _, _) | (false, false, None) => printed(ast),
+        (false, false, Some(_)) if !column_types.is_empty() => printed(ast),
         (false, false, Some(_)) => return None,
     };
     Some(Translated {
@@ -181,10 +183,43 @@ pub(crate) fn translate_parsed(ast: &mut Ast, original: Option<&str>) -> Option<
     })
 }
 
+/// The statement as SQLite text. sqlparser prints a string literal's `''`
+/// and `\'` as they are, taking them for escapes already made (`'a''''b'`
+/// would come back as `'a''b'`): a literal holding either is printed here.
+fn printed(ast: &mut Ast) -> String {
+    let _ = ast.visit(&mut Literals);
+    ast.to_string()
+}
+
+struct Literals;
+
+impl VisitorMut for Literals {
+    type Break = ();
+
+    fn post_visit_expr(&mut self, expr: &mut Expr) -> ControlFlow<()> {
+        if let Expr::Value(value) = expr
+            && let Value::SingleQuotedString(text) = &value.value
+            && (text.contains("''") || text.contains("\\'"))
+        {
+            value.value = Value::Placeholder(format!("'{}'", text.replace('\'', "''")));
+        }
+        ControlFlow::Continue(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::sql::lexer::tokenize;
+
+    #[test]
+    fn literals_keep_their_quotes() {
+        let sql = r"SELECT 'a''''b', '\''', 'it''s'";
+        let mut ast = Parser::parse_sql(&PostgreSqlDialect {}, sql)
+            .expect("parses")
+            .remove(0);
+        assert_eq!(printed(&mut ast), sql);
+    }
 
     #[test]
     fn sqlite_and_pgbench_statements_skip_the_parser() {

@@ -31,9 +31,11 @@ mod scope;
 mod series;
 mod set_returning;
 mod subqueries;
+mod table_expressions;
 mod translator;
 mod types;
 
 pub use catalog::{Catalog, NoCatalog, RelColumn, Relation};
+pub use table_expressions::table_expressions;
 pub use translator::{OutputColumn, Translation, translate, translate_view};
 pub use types::{Category, Modifier, PgType};

@@ -155,15 +155,7 @@ fn run(
     declared: &[Option<PgType>],
     expand_stars: bool,
 ) -> std::result::Result<Option<Translation>, Error> {
-    let mut translator = Translator {
-        catalog,
-        params: declared.to_vec(),
-        ctes: Vec::new(),
-        aggregate_depth: 0,
-        aggregated: false,
-        ungrouped: None,
-        expand_stars,
-    };
+    let mut translator = Translator::new(catalog, declared, expand_stars);
     let translated = match statement {
         Ast::Query(query) => translator.top_query(query),
         Ast::Insert(insert) => translator.insert(insert),
@@ -185,7 +177,23 @@ fn run(
     }
 }
 
-impl Translator<'_> {
+impl<'c> Translator<'c> {
+    pub(super) fn new(
+        catalog: &'c dyn Catalog,
+        declared: &[Option<PgType>],
+        expand_stars: bool,
+    ) -> Translator<'c> {
+        Translator {
+            catalog,
+            params: declared.to_vec(),
+            ctes: Vec::new(),
+            aggregate_depth: 0,
+            aggregated: false,
+            ungrouped: None,
+            expand_stars,
+        }
+    }
+
     /// Parameter `$n` (from 1) used where a value of type `ty` is expected: its
     /// type is learned from the first such use, unless the client declared one.
     pub(super) fn param_type(&mut self, n: usize, ty: Option<&PgType>) -> Option<PgType> {
