@@ -28,6 +28,8 @@ against_litewire_and_postgres!(
     set_operations_keep_duplicates_and_parentheses,
     set_returning_functions_read_the_row_beside_them,
     lateral_subqueries_read_the_row_beside_them,
+    table_aliases_rename_columns,
+    text_reads_as_bytea_and_timestamps_as_json,
 );
 
 /// One case: a statement and its answer, rows joined by `\n`, columns by `|`,
@@ -851,6 +853,52 @@ async fn set_operations_keep_duplicates_and_parentheses(target: &Target) {
             ("VALUES (2), (1) ORDER BY 1 LIMIT 1", "1"),
             ("VALUES (2, 'b'), (1, 'a') ORDER BY column2 DESC", "2|b\n1|a"),
             ("SELECT 1 UNION ALL TABLE mb ORDER BY 1", "ERROR 42601"),
+        ],
+    )
+    .await;
+}
+
+/// `t AS a (x, y)` renames the table's columns, in joins by `USING` and
+/// `NATURAL` too.
+async fn table_aliases_rename_columns(target: &Target) {
+    let client = target.connect().await;
+    check(
+        &client,
+        "DROP TABLE IF EXISTS rj1, rj2; CREATE TABLE rj1 (i integer, j integer, t text); \
+         CREATE TABLE rj2 (i integer, k integer); \
+         INSERT INTO rj1 VALUES (1, 4, 'one'), (2, 3, 'two'), (3, 2, 'three'), (0, NULL, 'zero'); \
+         INSERT INTO rj2 VALUES (1, -1), (2, 2), (3, -3), (2, 4), (5, -5), (NULL, 0)",
+        &[
+            ("SELECT * FROM rj1 AS t1 (a, b, c) ORDER BY a", "0|NULL|zero\n1|4|one\n2|3|two\n3|2|three"),
+            ("SELECT t1.a, t2.e FROM rj1 t1 (a, b, c), rj2 t2 (d, e) WHERE t1.a = t2.d ORDER BY 1, 2", "1|-1\n2|2\n2|4\n3|-3"),
+            ("SELECT * FROM rj1 t1 (a, b, c) JOIN rj2 t2 (a, d) USING (a) ORDER BY a, d", "1|4|one|-1\n2|3|two|2\n2|3|two|4\n3|2|three|-3"),
+            ("SELECT * FROM rj1 t1 (a, b, c) NATURAL JOIN rj2 t2 (d, a) ORDER BY a", "0|NULL|zero|NULL\n2|3|two|2"),
+            ("SELECT * FROM rj1 t1 (a, b, c) FULL JOIN rj2 t2 (a, d) USING (a) ORDER BY a, d", "0|NULL|zero|NULL\n1|4|one|-1\n2|3|two|2\n2|3|two|4\n3|2|three|-3\n5|NULL|NULL|-5\nNULL|NULL|NULL|0"),
+            ("SELECT * FROM rj1 t1 (a, b, c) RIGHT JOIN rj2 t2 (a, d) USING (a) ORDER BY a, d", "1|4|one|-1\n2|3|two|2\n2|3|two|4\n3|2|three|-3\n5|NULL|NULL|-5\nNULL|NULL|NULL|0"),
+            ("SELECT b, count(*) FROM rj1 t1 (a, b) GROUP BY b ORDER BY b", "2|1\n3|1\n4|1\nNULL|1"),
+            ("SELECT a FROM rj1 t1 (a, b, c, d)", "ERROR 42P10"),
+            ("SELECT t1.i FROM rj1 t1 (a)", "ERROR 42703"),
+        ],
+    )
+    .await;
+}
+
+/// A text cast to bytea is read as bytea's input; a timestamp in JSON is
+/// ISO 8601's.
+async fn text_reads_as_bytea_and_timestamps_as_json(target: &Target) {
+    let client = target.connect().await;
+    check(
+        &client,
+        "",
+        &[
+            ("SELECT ('\\x' || '0102')::bytea, ('ab' || 'c')::bytea, ('a\\\\b\\001' || '')::bytea", "\\x0102|\\x616263|\\x615c6201"),
+            ("SELECT ('\\x' || 'zz')::bytea", "ERROR 22023"),
+            ("SELECT ('\\x' || '0')::bytea", "ERROR 22023"),
+            ("SELECT ('\\q' || '')::bytea", "ERROR 22P02"),
+            ("SELECT encode(('\\x' || repeat('00ff', 3))::bytea, 'base64')", "AP8A/wD/"),
+            ("SELECT to_json(timestamp '2014-05-28 12:22:35.614298'), to_jsonb(timestamp '2014-05-28 12:22:35')", "\"2014-05-28T12:22:35.614298\"|\"2014-05-28T12:22:35\""),
+            ("SELECT jsonb_build_object('t', timestamp '2020-01-01 00:00:00', 'd', date '2020-01-02')", "{\"d\": \"2020-01-02\", \"t\": \"2020-01-01T00:00:00\"}"),
+            ("SELECT to_json(timestamptz '2014-05-28 12:22:35+00'), to_json(timestamp 'infinity')", "\"2014-05-28T12:22:35+00:00\"|\"infinity\""),
         ],
     )
     .await;

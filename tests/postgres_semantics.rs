@@ -49,6 +49,7 @@ against_litewire_and_postgres!(
     views_mean_what_their_query_means,
     defaults_and_checks_mean_what_they_mean_in_a_query,
     string_literals_keep_their_quotes,
+    delete_using_joins_other_relations,
 );
 
 /// A fresh table for one test: dropped first, so a calibration run can repeat.
@@ -1819,5 +1820,48 @@ async fn string_literals_keep_their_quotes(target: &Target) {
     assert_eq!(
         text_row(&client, r"SELECT 'a''''b', length(''''''), 'x''', '\''s'").await,
         ["a''b", "2", "x'", r"\'s"]
+    );
+}
+
+/// `DELETE ... USING` deletes the rows some row of the listed relations
+/// matches.
+async fn delete_using_joins_other_relations(target: &Target) {
+    let client = target.connect().await;
+    client
+        .batch_execute(
+            "DROP TABLE IF EXISTS delete_keys, delete_rows; \
+             CREATE TABLE delete_keys (a int, b int); CREATE TABLE delete_rows (x int, y int); \
+             INSERT INTO delete_keys VALUES (5, 10), (15, 20), (100, 100), (200, 1000); \
+             INSERT INTO delete_rows VALUES (5, 20), (6, 7), (7, 8), (500, 100)",
+        )
+        .await
+        .unwrap();
+    let deleted = client
+        .execute(
+            "DELETE FROM delete_rows USING delete_keys k WHERE delete_rows.x = k.a",
+            &[],
+        )
+        .await
+        .unwrap();
+    assert_eq!(deleted, 1);
+    let deleted = client
+        .execute(
+            "DELETE FROM delete_rows AS r USING delete_keys WHERE r.y = delete_keys.b",
+            &[],
+        )
+        .await
+        .unwrap();
+    assert_eq!(deleted, 1);
+    assert_eq!(
+        column(&client, "SELECT x FROM delete_rows ORDER BY x").await,
+        ["6", "7"]
+    );
+    assert_eq!(
+        sqlstate(
+            &client,
+            "DELETE FROM delete_rows USING delete_keys WHERE nope = 1"
+        )
+        .await,
+        "42703"
     );
 }

@@ -61,6 +61,14 @@ fn cast(_: &Call, args: &[Arg]) -> Out {
         "bool" => to_bool(value, from),
         "numeric" | "float4" | "float8" => to_number(value, to),
         "text" | "varchar" | "bpchar" | "name" => to_text(value, from),
+        // A text is bytea's input: hex (`\x0102`) or the escape format.
+        "bytea" => match value {
+            Arg::Text(text) => match crate::sql::postgres::bytea_from_text(text) {
+                Ok(bytes) => Out::Blob(bytes),
+                Err((state, message)) => Out::Fail(state, message),
+            },
+            _ => value.unchanged(),
+        },
         "jsonb" => match value.text().map(|t| (crate::sql::jsonb::normalize(&t), t)) {
             Some((Ok(normalized), _)) => Out::Text(normalized),
             Some((Err(_), text)) => invalid("json", &text),

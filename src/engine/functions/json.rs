@@ -177,6 +177,20 @@ fn to_jsonb(_: &Call, args: &[Arg]) -> Out {
             Ok(None) => Value::Null,
             Err(out) => return out,
         },
+        // JSON's timestamps are ISO 8601's: a `T` between date and time,
+        // an offset in hours and minutes.
+        (arg, kind @ ("timestamp" | "timestamptz")) => {
+            let text = arg.display();
+            let mut iso = text.replacen(' ', "T", 1);
+            let offset = iso.rfind(['+', '-']).filter(|&at| at > 10);
+            if kind == "timestamptz"
+                && let Some(at) = offset
+                && iso.len() - at == 3
+            {
+                iso.push_str(":00");
+            }
+            Value::String(iso)
+        }
         (arg, _) => Value::String(arg.display()),
     };
     shown(&value)

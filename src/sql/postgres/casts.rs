@@ -14,11 +14,12 @@ use sqlparser::ast::{DataType, Expr};
 
 use super::build::{boolean, call, null, number, string};
 use super::errors::{
-    Result, cannot_cast, datatype_mismatch, datetime_input_error, interval_input_error,
+    Fail, Result, cannot_cast, datatype_mismatch, datetime_input_error, interval_input_error,
     invalid_input, invalid_parameter, out_of_range,
 };
 use super::translator::{Translator, Typed, Untyped};
 use super::types::{Category, Modifier, PgType};
+use crate::error::SqlState;
 use crate::sql::datetime;
 use crate::sql::datetime_input::{DateOrder, InputError, Target, in_range, stored};
 use crate::sql::interval::Interval;
@@ -139,6 +140,7 @@ fn converts(ty: &PgType) -> bool {
             | PgType::Oid
             | PgType::Interval
             | PgType::Jsonb
+            | PgType::Bytea
     )
 }
 
@@ -255,6 +257,8 @@ fn plain(from: &PgType, to: &PgType) -> bool {
         (PgType::Int2 | PgType::Int4 | PgType::Int8, PgType::Numeric) => true,
         (a, b) if a.is_integer() && b.is_integer() => a.casts_implicitly_to(b),
         (PgType::Float4, PgType::Float8) => true,
+        // A text is read as bytea's input (`\x0102`), not taken as bytes.
+        (_, PgType::Bytea) => false,
         (a, b) if a.is_string() && b.is_string() => {
             // A bpchar's trailing spaces go when it becomes text.
             *a != PgType::Bpchar
@@ -416,6 +420,18 @@ fn date_time_literal(text: &str, target: &PgType) -> Result<Expr> {
     }
 }
 
+/// [`bytea_input`] for the engine's `litewire_cast` of a text made at run
+/// time: the bytes, or PostgreSQL's SQLSTATE and message.
+pub fn bytea_from_text(text: &str) -> std::result::Result<Vec<u8>, (SqlState, String)> {
+    bytea_input(text).map_err(|fail| match fail {
+        Fail::Pg(error) => match error.kind {
+            crate::error::ErrorKind::SqlState(state) => (state, error.message),
+            _ => (SqlState::INVALID_TEXT_REPRESENTATION, error.message),
+        },
+        Fail::Unsupported(what) => (SqlState::INVALID_TEXT_REPRESENTATION, what.to_owned()),
+    })
+}
+
 /// PostgreSQL's bytea input: `\\x` and pairs of hex digits, or the escape
 /// format (`\\\\` a backslash, `\\nnn` an octal byte, anything else as it is),
 /// with PostgreSQL's errors.
@@ -458,7 +474,13 @@ fn bytea_input(text: &str) -> Result<Vec<u8>> {
                 bytes.push((a - b'0') * 64 + (b - b'0') * 8 + (c - b'0'));
                 rest = more;
             }
-            _ => return Err(invalid_input(&PgType::Bytea, text)),
+            // PostgreSQL names no value here.
+            _ => {
+                return Err(Fail::Pg(crate::error::Error::state(
+                    SqlState::INVALID_TEXT_REPRESENTATION,
+                    "invalid input syntax for type bytea",
+                )));
+            }
         }
     }
     Ok(bytes)

@@ -181,16 +181,50 @@ impl Translator<'_> {
         let [target] = tables.as_slice() else {
             return Err(Fail::Unsupported("DELETE of several tables"));
         };
-        if delete.using.is_some() || !delete.tables.is_empty() || !target.joins.is_empty() {
-            return Err(Fail::Unsupported("DELETE USING"));
+        if !delete.tables.is_empty() || !target.joins.is_empty() {
+            return Err(Fail::Unsupported("DELETE of several tables"));
         }
         let TableFactor::Table { name, alias, .. } = &target.relation else {
             return Err(Fail::Unsupported("DELETE target"));
         };
         let (_, _, scope) = self.target_scope(name, alias.as_ref())?;
         let mut out = delete.clone();
-        if let Some(condition) = &delete.selection {
-            out.selection = Some(self.condition(condition, &scope, "WHERE")?);
+        match &delete.using {
+            // `USING` relations join the target in WHERE: the rows deleted
+            // are those some row of them matches, which SQLite asks with
+            // EXISTS (it has no DELETE ... USING).
+            Some(using) => {
+                if delete.returning.is_some() {
+                    return Err(Fail::Unsupported("DELETE USING ... RETURNING"));
+                }
+                let mut inner = Scope::child(&scope);
+                let mut from = Vec::with_capacity(using.len());
+                for item in using {
+                    from.push(self.read_from(item, &mut inner)?);
+                }
+                let condition = match &delete.selection {
+                    Some(condition) => Some(self.condition(condition, &inner, "WHERE")?),
+                    None => None,
+                };
+                let Some(mut select) = super::build::parsed_select("SELECT 1") else {
+                    return Err(Fail::Unsupported("DELETE USING"));
+                };
+                select.from = from;
+                select.selection = condition;
+                let Some(query) = super::build::query_of(SetExpr::Select(select)) else {
+                    return Err(Fail::Unsupported("DELETE USING"));
+                };
+                out.using = None;
+                out.selection = Some(Expr::Exists {
+                    subquery: query,
+                    negated: false,
+                });
+            }
+            None => {
+                if let Some(condition) = &delete.selection {
+                    out.selection = Some(self.condition(condition, &scope, "WHERE")?);
+                }
+            }
         }
         let columns = self.returning(&mut out.returning, &scope)?;
         Ok((Ast::Delete(out), columns))

@@ -9,7 +9,7 @@
 //! whole.
 
 use sqlparser::ast::{
-    Join, JoinConstraint, JoinOperator, ObjectName, Query, SetExpr, TableAlias, TableFactor,
+    Expr, Join, JoinConstraint, JoinOperator, ObjectName, Query, SetExpr, TableAlias, TableFactor,
     TableWithJoins,
 };
 
@@ -86,8 +86,8 @@ impl Translator<'_> {
                     .iter()
                     .filter_map(|n| idents(n).last().cloned())
                     .collect();
-                self.merge(scope, left_items, &names)?;
-                constraint.clone()
+                let pairs = self.merge(scope, left_items, &names)?;
+                merged_on(scope, &join.join_operator, pairs).unwrap_or_else(|| constraint.clone())
             }
             JoinConstraint::Natural => {
                 let right = &scope.items[left_items..];
@@ -106,8 +106,8 @@ impl Translator<'_> {
                     })
                     .map(|c| c.name.clone())
                     .collect();
-                self.merge(scope, left_items, &names)?;
-                constraint.clone()
+                let pairs = self.merge(scope, left_items, &names)?;
+                merged_on(scope, &join.join_operator, pairs).unwrap_or_else(|| constraint.clone())
             }
             other => other.clone(),
         };
@@ -125,8 +125,14 @@ impl Translator<'_> {
     }
 
     /// Columns `USING` (or `NATURAL`) merges: referred to unqualified, and
-    /// listed first by `*`.
-    fn merge(&mut self, scope: &mut Scope, left_items: usize, names: &[String]) -> Result<()> {
+    /// listed first by `*`. Each merged column's two sides, as expressions.
+    fn merge(
+        &mut self,
+        scope: &mut Scope,
+        left_items: usize,
+        names: &[String],
+    ) -> Result<Vec<Merged>> {
+        let mut pairs = Vec::with_capacity(names.len());
         for name in names {
             // Merged already, by a join before this one: merged again.
             if scope
@@ -141,12 +147,12 @@ impl Translator<'_> {
                     item.columns
                         .iter()
                         .find(|c| c.name.eq_ignore_ascii_case(name))
-                        .cloned()
+                        .map(|c| (item.name.clone(), c.clone()))
                 })
             };
             let left = find(&scope.items[..left_items]);
             let right = find(&scope.items[left_items..]);
-            let (Some(left), Some(right)) = (left, right) else {
+            let (Some((left_item, left)), Some((right_item, right))) = (left, right) else {
                 if scope.items.iter().any(|i| i.open) {
                     return Err(Fail::Unsupported("USING of unknown columns"));
                 }
@@ -165,8 +171,18 @@ impl Translator<'_> {
                 _ => PgType::Opaque,
             };
             scope.merged.push(ScopeColumn::new(left.name.clone(), ty));
+            let read = |item: &str, column: &ScopeColumn| {
+                column.computed.clone().unwrap_or_else(|| {
+                    Expr::CompoundIdentifier(vec![ident(item), ident(&column.name)])
+                })
+            };
+            pairs.push(Merged {
+                computed: left.computed.is_some() || right.computed.is_some(),
+                left: read(&left_item, &left),
+                right: read(&right_item, &right),
+            });
         }
-        Ok(())
+        Ok(pairs)
     }
 
     pub(super) fn table_factor(
@@ -183,13 +199,54 @@ impl Translator<'_> {
             } => {
                 let (relation, columns) = self.relation_columns(name)?;
                 let item_name = alias.as_ref().map_or(relation, |a| a.name.value.clone());
-                let columns = columns.map(|c| renamed_scope(c, alias.as_ref()));
+                let renamed = alias.as_ref().filter(|a| !a.columns.is_empty());
+                let Some(alias) = renamed else {
+                    scope.items.push(Item {
+                        name: item_name,
+                        open: columns.is_none(),
+                        columns: columns.unwrap_or_default(),
+                    });
+                    return Ok(factor.clone());
+                };
+                // `t AS a (x, y)`: SQLite takes no column names there; each
+                // renamed column reads the table's by its own name.
+                let Some(columns) = columns else {
+                    return Err(Fail::Unsupported("renamed columns of an unknown table"));
+                };
+                if alias.columns.len() > columns.len() {
+                    return Err(Fail::Pg(crate::error::Error::state(
+                        crate::error::SqlState::parse("42P10")
+                            .unwrap_or(crate::error::SqlState::SYNTAX_ERROR),
+                        format!(
+                            "table \"{item_name}\" has {} columns available but {} columns specified",
+                            columns.len(),
+                            alias.columns.len()
+                        ),
+                    )));
+                }
+                let read: Vec<ScopeColumn> = columns
+                    .into_iter()
+                    .map(|c| ScopeColumn {
+                        computed: Some(Expr::CompoundIdentifier(vec![
+                            ident(&item_name),
+                            ident(&c.name),
+                        ])),
+                        ..c
+                    })
+                    .collect();
                 scope.items.push(Item {
                     name: item_name,
-                    open: columns.is_none(),
-                    columns: columns.unwrap_or_default(),
+                    open: false,
+                    columns: renamed_scope(read, Some(alias)),
                 });
-                Ok(factor.clone())
+                let mut factor = factor.clone();
+                if let TableFactor::Table {
+                    alias: Some(alias), ..
+                } = &mut factor
+                {
+                    alias.columns.clear();
+                }
+                Ok(factor)
             }
             // Packed for each row even when it reads nothing beside it: a
             // name it reads may be a column beside it or one of an enclosing
@@ -330,6 +387,52 @@ impl Translator<'_> {
             None => Ok((relation, None)),
         }
     }
+}
+
+/// A column `USING` merges: its two sides, and whether either is computed
+/// (a renamed column: SQLite's `USING` would not find it by that name).
+struct Merged {
+    computed: bool,
+    left: Expr,
+    right: Expr,
+}
+
+/// `USING` or `NATURAL` over a computed column, as the `ON` SQLite reads:
+/// each merged column then reads its side (both, for a FULL join). `None`
+/// where SQLite's own `USING` finds the columns.
+fn merged_on(
+    scope: &mut Scope,
+    operator: &JoinOperator,
+    pairs: Vec<Merged>,
+) -> Option<JoinConstraint> {
+    if !pairs.iter().any(|p| p.computed) {
+        return None;
+    }
+    let first = scope.merged.len() - pairs.len();
+    let mut condition: Option<Expr> = None;
+    for (pair, merged) in pairs.into_iter().zip(&mut scope.merged[first..]) {
+        let equal = Expr::BinaryOp {
+            left: Box::new(pair.left.clone()),
+            op: sqlparser::ast::BinaryOperator::Eq,
+            right: Box::new(pair.right.clone()),
+        };
+        condition = Some(match condition {
+            Some(before) => Expr::BinaryOp {
+                left: Box::new(before),
+                op: sqlparser::ast::BinaryOperator::And,
+                right: Box::new(equal),
+            },
+            None => equal,
+        });
+        merged.computed = Some(match operator {
+            JoinOperator::Right(_) | JoinOperator::RightOuter(_) => pair.right,
+            JoinOperator::FullOuter(_) => {
+                super::build::call("coalesce", vec![pair.left, pair.right])
+            }
+            _ => pair.left,
+        });
+    }
+    condition.map(JoinConstraint::On)
 }
 
 /// `(query) AS a(x, y)`: SQLite takes no column names after an alias, but

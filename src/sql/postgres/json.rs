@@ -21,6 +21,8 @@ pub(super) fn to_json(value: &Typed) -> Expr {
         PgType::Bool => "bool",
         t if t.is_numeric() => "number",
         t if is_json(t) => "json",
+        PgType::Timestamp => "timestamp",
+        PgType::Timestamptz => "timestamptz",
         _ => "text",
     };
     call("litewire_to_jsonb", vec![value.expr.clone(), string(kind)])

@@ -35,6 +35,7 @@ mod table_expressions;
 mod translator;
 mod types;
 
+pub use casts::bytea_from_text;
 pub use catalog::{Catalog, NoCatalog, RelColumn, Relation};
 pub use table_expressions::table_expressions;
 pub use translator::{OutputColumn, Translation, translate, translate_view};
