@@ -30,6 +30,7 @@ against_litewire_and_postgres!(
     lateral_subqueries_read_the_row_beside_them,
     table_aliases_rename_columns,
     text_reads_as_bytea_and_timestamps_as_json,
+    sort_operators_order_as_directions,
 );
 
 /// One case: a statement and its answer, rows joined by `\n`, columns by `|`,
@@ -899,6 +900,31 @@ async fn text_reads_as_bytea_and_timestamps_as_json(target: &Target) {
             ("SELECT to_json(timestamp '2014-05-28 12:22:35.614298'), to_jsonb(timestamp '2014-05-28 12:22:35')", "\"2014-05-28T12:22:35.614298\"|\"2014-05-28T12:22:35\""),
             ("SELECT jsonb_build_object('t', timestamp '2020-01-01 00:00:00', 'd', date '2020-01-02')", "{\"d\": \"2020-01-02\", \"t\": \"2020-01-01T00:00:00\"}"),
             ("SELECT to_json(timestamptz '2014-05-28 12:22:35+00'), to_json(timestamp 'infinity')", "\"2014-05-28T12:22:35+00:00\"|\"infinity\""),
+        ],
+    )
+    .await;
+}
+
+/// `ORDER BY x USING >` sorts by the type's greater-than: `DESC`.
+async fn sort_operators_order_as_directions(target: &Target) {
+    let client = target.connect().await;
+    check(
+        &client,
+        "DROP TABLE IF EXISTS so2; CREATE TABLE so2 (a int, b text); \
+         INSERT INTO so2 VALUES (1, 'x'), (2, 'x'), (NULL, 'z')",
+        &[
+            (
+                "SELECT a, b FROM so2 ORDER BY a USING >",
+                "NULL|z\n2|x\n1|x",
+            ),
+            (
+                "SELECT a, b FROM so2 ORDER BY b USING <, a USING >",
+                "2|x\n1|x\nNULL|z",
+            ),
+            (
+                "SELECT a FROM so2 ORDER BY a USING < NULLS FIRST",
+                "NULL\n1\n2",
+            ),
         ],
     )
     .await;

@@ -32,6 +32,7 @@ pub mod relations;
 mod rewrite;
 mod row_locks;
 mod session;
+mod sort_operators;
 mod split;
 mod statement;
 mod syntax_tree;

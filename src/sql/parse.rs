@@ -27,7 +27,7 @@ use super::split::split;
 use super::statement::{CursorCommand, Plan, Statement};
 use super::{
     create_as, cursors, dialect, enums, known_queries, literals, notifications, parsed, session,
-    transaction_modes, translate, views,
+    sort_operators, transaction_modes, translate, views,
 };
 use crate::error::{Error, ErrorKind};
 
@@ -272,6 +272,11 @@ fn build_unlocked(text: &str, tokens: &[Token], dialect: Dialect) -> Result<Stat
             catalog: true,
             ..statement(sql.into(), &shape, 0, Plan::Single)
         });
+    }
+    if let Dialect::Postgres(_) = dialect
+        && let Some(sorted) = sort_operators::rewrite(text, &tokens)
+    {
+        return build_unlocked(&sorted, &tokenize(&sorted), dialect);
     }
     // `TABLE t ...` is `SELECT * FROM t ...` (the parser reads it only
     // inside a set operation).
