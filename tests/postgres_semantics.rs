@@ -1821,6 +1821,23 @@ async fn string_literals_keep_their_quotes(target: &Target) {
         text_row(&client, r"SELECT 'a''''b', length(''''''), 'x''', '\''s'").await,
         ["a''b", "2", "x'", r"\'s"]
     );
+    // Through the rewrites that wrap a subquery too.
+    client
+        .batch_execute(
+            "DROP TABLE IF EXISTS quoted_rows; CREATE TABLE quoted_rows (a text); \
+             INSERT INTO quoted_rows VALUES ('x'), ('y')",
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        text_row(
+            &client,
+            "SELECT (SELECT 'a''''b' FROM quoted_rows WHERE a = 'x'), \
+             (SELECT q.c FROM (SELECT 'c''''d' FROM quoted_rows WHERE a = 'y') q(c))"
+        )
+        .await,
+        ["a''b", "c''d"]
+    );
 }
 
 /// `DELETE ... USING` deletes the rows some row of the listed relations

@@ -2,10 +2,37 @@
 //! translation and the inference of parameter types: names, call arguments, a
 //! query's first SELECT, the kinds of binary operators.
 
+use std::ops::ControlFlow;
+
 use sqlparser::ast::{
     BinaryOperator, Expr, FunctionArg, FunctionArgExpr, FunctionArgumentList, ObjectName,
-    ObjectNamePart, Select, SetExpr, Value,
+    ObjectNamePart, Select, SetExpr, Value, VisitMut, VisitorMut,
 };
+
+/// Makes `node` print as the SQL it is. sqlparser prints a string literal's
+/// `''` and `\'` as they are, taking them for escapes already made
+/// (`'a''''b'` would come back as `'a''b'`): a literal holding either is
+/// given its printed form here. Call it before printing a tree that is to be
+/// read again.
+pub(crate) fn printable<T: VisitMut>(node: &mut T) {
+    let _ = node.visit(&mut Literals);
+}
+
+struct Literals;
+
+impl VisitorMut for Literals {
+    type Break = ();
+
+    fn post_visit_expr(&mut self, expr: &mut Expr) -> ControlFlow<()> {
+        if let Expr::Value(value) = expr
+            && let Value::SingleQuotedString(text) = &value.value
+            && (text.contains("''") || text.contains("\\'"))
+        {
+            value.value = Value::Placeholder(format!("'{}'", text.replace('\'', "''")));
+        }
+        ControlFlow::Continue(())
+    }
+}
 
 /// The identifiers of a possibly qualified name, in order.
 pub(super) fn idents(name: &ObjectName) -> Vec<String> {

@@ -2,9 +2,7 @@
 //! parse ([`wants`]), and the statement parsed, rewritten and printed back as
 //! SQLite SQL ([`translate`]), with what the engine needs to know of it.
 
-use std::ops::ControlFlow;
-
-use sqlparser::ast::{Expr, Statement as Ast, Value, VisitMut, VisitorMut};
+use sqlparser::ast::{Statement as Ast, VisitMut};
 use sqlparser::dialect::PostgreSqlDialect;
 use sqlparser::parser::Parser;
 
@@ -15,6 +13,7 @@ use super::result_types;
 use super::rewriter::Rewriter;
 use super::sequences::owned_sequences;
 use crate::sql::lexer::{Token, TokenKind};
+use crate::sql::syntax_tree::printable;
 
 /// A translated statement.
 #[derive(Debug)]
@@ -183,28 +182,10 @@ pub(crate) fn translate_parsed(ast: &mut Ast, original: Option<&str>) -> Option<
     })
 }
 
-/// The statement as SQLite text. sqlparser prints a string literal's `''`
-/// and `\'` as they are, taking them for escapes already made (`'a''''b'`
-/// would come back as `'a''b'`): a literal holding either is printed here.
+/// The statement as SQLite text (see [`printable`]).
 fn printed(ast: &mut Ast) -> String {
-    let _ = ast.visit(&mut Literals);
+    printable(ast);
     ast.to_string()
-}
-
-struct Literals;
-
-impl VisitorMut for Literals {
-    type Break = ();
-
-    fn post_visit_expr(&mut self, expr: &mut Expr) -> ControlFlow<()> {
-        if let Expr::Value(value) = expr
-            && let Value::SingleQuotedString(text) = &value.value
-            && (text.contains("''") || text.contains("\\'"))
-        {
-            value.value = Value::Placeholder(format!("'{}'", text.replace('\'', "''")));
-        }
-        ControlFlow::Continue(())
-    }
 }
 
 #[cfg(test)]

@@ -443,6 +443,8 @@ fn renamed_subquery(query: &Query, alias: &TableAlias, lateral: bool) -> Result<
         .iter()
         .map(|c| ident(&alias_name(&c.name)).to_string())
         .collect();
+    let mut query = query.clone();
+    crate::sql::syntax_tree::printable(&mut query);
     let sql = format!(
         "SELECT * FROM {}(WITH litewire_renamed ({}) AS ({query}) SELECT * FROM litewire_renamed) AS {}",
         if lateral { "LATERAL " } else { "" },

@@ -28,6 +28,7 @@ pub(super) fn scalar(query: Query) -> Query {
     if !name_the_column(&mut named.body) {
         return query;
     }
+    crate::sql::syntax_tree::printable(&mut named);
     let sql = format!(
         "SELECT litewire_single({}) FROM ({named}) AS litewire_rows",
         ident(VALUE)
