@@ -31,6 +31,7 @@ against_litewire_and_postgres!(
     table_aliases_rename_columns,
     text_reads_as_bytea_and_timestamps_as_json,
     sort_operators_order_as_directions,
+    numbers_formatted_by_template,
 );
 
 /// One case: a statement and its answer, rows joined by `\n`, columns by `|`,
@@ -925,6 +926,26 @@ async fn sort_operators_order_as_directions(target: &Target) {
                 "SELECT a FROM so2 ORDER BY a USING < NULLS FIRST",
                 "NULL\n1\n2",
             ),
+        ],
+    )
+    .await;
+}
+
+/// `to_char(number, format)`: PostgreSQL's numeric template patterns.
+async fn numbers_formatted_by_template(target: &Target) {
+    let client = target.connect().await;
+    check(
+        &client,
+        "",
+        &[
+            ("SELECT to_char(5, '999'), to_char(-5, 'FM999'), to_char(5, '099'), to_char(-5, '999S'), to_char(-5, '999PR')", "   5|-5| 005|  5-|  <5>"),
+            ("SELECT to_char(0.5, '9.99'), to_char(-0.5, '0.99'), to_char(5, 'FM9.99'), to_char(0, 'FM9.99'), to_char(12, '9.99')", "  .50|-0.50|5.|0.| #.##"),
+            ("SELECT to_char(1234.567, '9G999D99'), to_char(1234.567, 'FM9,999.00'), to_char(-1234.567, 'L9,999.99MI')", " 1,234.57|1,234.57| 1,234.57-"),
+            ("SELECT to_char(12, '999th'), to_char(1, 'FM999TH'), to_char(5, '9V99'), to_char(1234, 'RN'), to_char(14, 'FMrn')", "  12th|1ST| 500|       MCCXXXIV|xiv"),
+            ("SELECT to_char(1234.567, '9.99EEEE'), to_char(-0.001, '9.9EEEE'), to_char(4567890123456789::int8, 'SG9999999999999999th')", " 1.23e+03|-1.0e-03|+4567890123456789th"),
+            ("SELECT to_char(0.125::float8, '9.99'), to_char(0.125::numeric, '9.99'), to_char(2.5::float4, '9')", "  .12|  .13| 2"),
+            ("SELECT to_char(456::int8, E'99999 \"text\" 9999 \"\\\\\"q\\\\\"\" 9999'), to_char(-456, 'S 9 9 9 . 9')", "      text      \"q\"   456| -4 5 6 . 0"),
+            ("SELECT to_char(12345, '999'), to_char(-12.5, 'FM999999990.00PR')", " ###|<12.50>"),
         ],
     )
     .await;

@@ -57,7 +57,7 @@ const PATTERNS: &[&str] = &[
 ];
 
 /// The English ordinal suffix of `n` (`1st`, `12th`, `23rd`).
-fn ordinal(n: i64) -> &'static str {
+pub(super) fn ordinal(n: i64) -> &'static str {
     match (n % 100, n % 10) {
         (11..=13, _) => "th",
         (_, 1) => "st",

@@ -32,6 +32,7 @@ mod json;
 mod locks;
 mod math;
 mod modifiers;
+mod number_format;
 mod ordered_sets;
 mod regexp_rows;
 mod regexps;

@@ -13,14 +13,14 @@ use super::context::{FunctionContext, ServerShared};
 use super::definition::{Args, Body, Function, Volatility};
 use super::{
     arithmetic, arrays, catalog, comparisons, conversions, datetime, decimal, encoding, format,
-    formatting, intervals, json, locks, math, modifiers, ordered_sets, regexp_rows, regexps,
-    sequences, settings, statistics, strings, subqueries, trigonometry, uuid,
+    formatting, intervals, json, locks, math, modifiers, number_format, ordered_sets, regexp_rows,
+    regexps, sequences, settings, statistics, strings, subqueries, trigonometry, uuid,
 };
 use crate::engine::catalog::types::type_oid;
 use crate::sql::quote::literal;
 
 /// Every family's functions.
-fn families() -> [&'static [Function]; 25] {
+fn families() -> [&'static [Function]; 26] {
     [
         settings::FUNCTIONS,
         arithmetic::FUNCTIONS,
@@ -41,6 +41,7 @@ fn families() -> [&'static [Function]; 25] {
         datetime::FUNCTIONS,
         intervals::FUNCTIONS,
         formatting::FUNCTIONS,
+        number_format::FUNCTIONS,
         json::FUNCTIONS,
         statistics::FUNCTIONS,
         ordered_sets::FUNCTIONS,

@@ -5,7 +5,7 @@
 
 use sqlparser::ast::{DateTimeField, Expr};
 
-use super::build::{call, string};
+use super::build::{boolean, call, string};
 use super::errors::{Result, ambiguous_function, undefined_function};
 use super::scope::Scope;
 use super::translator::{Translator, Typed};
@@ -168,8 +168,8 @@ impl Translator<'_> {
         .named("timezone", 2))
     }
 
-    /// `to_char(value, format)` of a date, timestamp or timestamptz; `None`
-    /// for other values (numbers: not translated).
+    /// `to_char(value, format)` of a date, timestamp, timestamptz or number;
+    /// `None` for other values.
     fn formatted(&mut self, args: &[Typed]) -> Result<Option<Typed>> {
         let [value, format] = args else {
             return Ok(None);
@@ -178,6 +178,16 @@ impl Translator<'_> {
             PgType::Date => "date",
             PgType::Timestamp => "timestamp",
             PgType::Timestamptz => "timestamptz",
+            // A number's template patterns (see the engine's `number_format`).
+            ref ty if ty.is_numeric() => {
+                let format = self.text_argument(format.clone(), "to_char")?;
+                let float = matches!(ty, PgType::Float4 | PgType::Float8);
+                let number = call(
+                    "litewire_to_char_number",
+                    vec![value.expr.clone(), format.expr, boolean(float)],
+                );
+                return Ok(Some(Typed::new(number, PgType::Text).named("to_char", 2)));
+            }
             _ => return Ok(None),
         };
         let format = self.text_argument(format.clone(), "to_char")?;
