@@ -32,6 +32,7 @@ against_litewire_and_postgres!(
     text_reads_as_bytea_and_timestamps_as_json,
     sort_operators_order_as_directions,
     numbers_formatted_by_template,
+    dates_read_by_template,
 );
 
 /// One case: a statement and its answer, rows joined by `\n`, columns by `|`,
@@ -946,6 +947,32 @@ async fn numbers_formatted_by_template(target: &Target) {
             ("SELECT to_char(0.125::float8, '9.99'), to_char(0.125::numeric, '9.99'), to_char(2.5::float4, '9')", "  .12|  .13| 2"),
             ("SELECT to_char(456::int8, E'99999 \"text\" 9999 \"\\\\\"q\\\\\"\" 9999'), to_char(-456, 'S 9 9 9 . 9')", "      text      \"q\"   456| -4 5 6 . 0"),
             ("SELECT to_char(12345, '999'), to_char(-12.5, 'FM999999990.00PR')", " ###|<12.50>"),
+        ],
+    )
+    .await;
+}
+
+/// `to_date(text, format)` and `to_timestamp(text, format)`: the text read by
+/// `to_char`'s template patterns.
+async fn dates_read_by_template(target: &Target) {
+    let client = target.connect().await;
+    check(
+        &client,
+        "SET TimeZone = 'UTC'",
+        &[
+            ("SELECT to_date('20100309', 'YYYYMMDD'), to_date('05 Dec 2000', 'DD Mon YYYY'), to_date('2024-1-5', 'YYYY-MM-DD')", "2010-03-09|2000-12-05|2024-01-05"),
+            ("SELECT to_date('15/03/99', 'DD/MM/YY'), to_date('December 25, 2023', 'Month DD, YYYY'), to_date('2023 032', 'YYYY DDD')", "1999-03-15|2023-12-25|2023-02-01"),
+            ("SELECT to_timestamp('2011-12-18 11:38 PM', 'YYYY-MM-DD HH12:MI PM'), to_timestamp('2011-12-18 23:38:15.25', 'YYYY-MM-DD HH24:MI:SS.MS')", "2011-12-18 23:38:00+00|2011-12-18 23:38:15.25+00"),
+            ("SELECT to_timestamp('05 Dec 2000 08:00:00 +02', 'DD Mon YYYY HH24:MI:SS TZH'), to_timestamp('2000-01-01 12:00:00.123456', 'YYYY-MM-DD HH24:MI:SS.US')", "2000-12-05 06:00:00+00|2000-01-01 12:00:00.123456+00"),
+            ("SELECT to_date('2024-02-30', 'YYYY-MM-DD')", "ERROR 22008"),
+            ("SELECT to_date('2024-13-01', 'YYYY-MM-DD')", "ERROR 22008"),
+            ("SELECT to_date('xx', 'YYYY')", "ERROR 22007"),
+            ("SELECT to_timestamp('13:00 PM', 'HH12:MI PM')", "ERROR 22007"),
+            ("SELECT to_date('2000JUN', 'YYYYMON'), to_date('1 1 1', 'D M Y')", "2000-06-01|2001-01-01"),
+            (
+                "SELECT concat(1, to_date('20100309','YYYYMMDD')), to_timestamp('2020', 'YYYY')",
+                "12010-03-09|2020-01-01 00:00:00+00"
+            ),
         ],
     )
     .await;

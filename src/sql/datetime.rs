@@ -16,7 +16,7 @@ use std::fmt::Write as _;
 pub const USECS_PER_SEC: i64 = 1_000_000;
 pub const USECS_PER_DAY: i64 = 86_400 * USECS_PER_SEC;
 /// Days from the Unix epoch (1970-01-01) to PostgreSQL's (2000-01-01).
-const PG_EPOCH_DAYS: i64 = 10_957;
+pub const PG_EPOCH_DAYS: i64 = 10_957;
 
 /// Days since 1970-01-01 of a Gregorian date (the usual era/day-of-era method:
 /// counting from March makes the leap day the last day of a year).

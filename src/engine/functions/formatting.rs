@@ -7,7 +7,9 @@
 use super::call::{Arg, Call, Out};
 use super::definition::{Args, Function, Volatility};
 use crate::error::SqlState;
-use crate::sql::datetime::{self, Calendar, USECS_PER_DAY, USECS_PER_SEC, days_from_civil};
+use crate::sql::datetime::{
+    self, Calendar, PG_EPOCH_DAYS, USECS_PER_DAY, USECS_PER_SEC, days_from_civil,
+};
 
 pub(super) const FUNCTIONS: &[Function] = &[Function::helper(
     "litewire_to_char",
@@ -15,9 +17,6 @@ pub(super) const FUNCTIONS: &[Function] = &[Function::helper(
     Volatility::Stable,
     to_char,
 )];
-
-/// Days from 1970-01-01 to 2000-01-01.
-const PG_EPOCH_DAYS: i64 = 10_957;
 
 const MONTHS: [&str; 12] = [
     "January",

@@ -20,6 +20,7 @@ mod catalog;
 mod comparisons;
 mod context;
 mod conversions;
+mod date_parsing;
 mod datetime;
 mod decimal;
 mod definition;

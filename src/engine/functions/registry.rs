@@ -12,15 +12,16 @@ use super::call::{Registered, call_scalar, release};
 use super::context::{FunctionContext, ServerShared};
 use super::definition::{Args, Body, Function, Volatility};
 use super::{
-    arithmetic, arrays, catalog, comparisons, conversions, datetime, decimal, encoding, format,
-    formatting, intervals, json, locks, math, modifiers, number_format, ordered_sets, regexp_rows,
-    regexps, sequences, settings, statistics, strings, subqueries, trigonometry, uuid,
+    arithmetic, arrays, catalog, comparisons, conversions, date_parsing, datetime, decimal,
+    encoding, format, formatting, intervals, json, locks, math, modifiers, number_format,
+    ordered_sets, regexp_rows, regexps, sequences, settings, statistics, strings, subqueries,
+    trigonometry, uuid,
 };
 use crate::engine::catalog::types::type_oid;
 use crate::sql::quote::literal;
 
 /// Every family's functions.
-fn families() -> [&'static [Function]; 26] {
+fn families() -> [&'static [Function]; 27] {
     [
         settings::FUNCTIONS,
         arithmetic::FUNCTIONS,
@@ -41,6 +42,7 @@ fn families() -> [&'static [Function]; 26] {
         datetime::FUNCTIONS,
         intervals::FUNCTIONS,
         formatting::FUNCTIONS,
+        date_parsing::FUNCTIONS,
         number_format::FUNCTIONS,
         json::FUNCTIONS,
         statistics::FUNCTIONS,

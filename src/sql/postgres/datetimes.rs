@@ -61,6 +61,7 @@ impl Translator<'_> {
             "date_part" => "litewire_date_part",
             "date_trunc" => "litewire_date_trunc",
             "to_char" => return self.formatted(args),
+            "to_date" | "to_timestamp" if args.len() == 2 => return self.parsed(name, args),
             _ => return Ok(None),
         };
         let [field, value] = args else {
@@ -201,6 +202,27 @@ impl Translator<'_> {
             )
             .named("to_char", 2),
         ))
+    }
+
+    /// `to_date(text, format)`, `to_timestamp(text, format)`: the text read
+    /// by the format's template patterns (see the engine's `date_parsing`).
+    fn parsed(&mut self, name: &str, args: &[Typed]) -> Result<Option<Typed>> {
+        let [text, format] = args else {
+            return Ok(None);
+        };
+        let text = self.text_argument(text.clone(), name)?;
+        let format = self.text_argument(format.clone(), name)?;
+        let timestamp = name == "to_timestamp";
+        let ty = if timestamp {
+            PgType::Timestamptz
+        } else {
+            PgType::Date
+        };
+        let parsed = call(
+            "litewire_parse_date",
+            vec![text.expr, format.expr, boolean(timestamp)],
+        );
+        Ok(Some(Typed::new(parsed, ty).named(name, 2)))
     }
 
     /// The engine's name for the type of a date/time function's value: an
