@@ -50,6 +50,7 @@ against_litewire_and_postgres!(
     defaults_and_checks_mean_what_they_mean_in_a_query,
     string_literals_keep_their_quotes,
     delete_using_joins_other_relations,
+    row_assignments_set_several_columns,
 );
 
 /// A fresh table for one test: dropped first, so a calibration run can repeat.
@@ -1881,4 +1882,66 @@ async fn delete_using_joins_other_relations(target: &Target) {
         .await,
         "42703"
     );
+}
+
+/// `SET (a, b) = (...)`: several columns from a list of values, `ROW(...)`
+/// or a subquery, which gives one row (none: NULLs; a second: 21000).
+async fn row_assignments_set_several_columns(target: &Target) {
+    let client = target.connect().await;
+    client
+        .batch_execute(
+            "DROP TABLE IF EXISTS row_set; CREATE TABLE row_set (a int, b int, c text); \
+             INSERT INTO row_set VALUES (5, 10, 'foo'), (10, 15, NULL)",
+        )
+        .await
+        .unwrap();
+    let run = |sql: &'static str| {
+        let client = &client;
+        async move { client.execute(sql, &[]).await.unwrap() }
+    };
+    assert_eq!(
+        run("UPDATE row_set SET (c, b) = ('bugle', b + 11) WHERE c = 'foo'").await,
+        1
+    );
+    assert_eq!(
+        run("UPDATE row_set SET (b, a) = (SELECT a + 1, b FROM row_set WHERE a = 10) WHERE c IS NULL")
+            .await,
+        1
+    );
+    assert_eq!(
+        text_rows(&client, "SELECT a, b, c FROM row_set ORDER BY b").await,
+        [
+            vec![Some("15".to_owned()), Some("11".to_owned()), None],
+            vec![
+                Some("5".to_owned()),
+                Some("21".to_owned()),
+                Some("bugle".to_owned())
+            ],
+        ]
+    );
+    assert_eq!(
+        sqlstate(
+            &client,
+            "UPDATE row_set SET (b, a) = (SELECT a + 1, b FROM row_set)"
+        )
+        .await,
+        "21000"
+    );
+    run("UPDATE row_set SET (a, b) = ROW(1, 2) WHERE c = 'bugle'").await;
+    run("UPDATE row_set AS r SET (a, b) = (SELECT r.b, r.a) WHERE c IS NULL").await;
+    run("UPDATE row_set SET (a, b) = (SELECT 7, 8 WHERE false) WHERE c = 'bugle'").await;
+    assert_eq!(
+        text_rows(&client, "SELECT a, b FROM row_set ORDER BY c").await,
+        [
+            vec![None, None],
+            vec![Some("11".to_owned()), Some("15".to_owned())]
+        ]
+    );
+    for (sql, state) in [
+        ("UPDATE row_set SET (a, b) = (1, 2, 3)", "42601"),
+        ("UPDATE row_set SET (a, b) = (SELECT 1)", "42601"),
+        ("UPDATE row_set SET (a, b) = ('x', 2)", "22P02"),
+    ] {
+        assert_eq!(sqlstate(&client, sql).await, state, "{sql}");
+    }
 }

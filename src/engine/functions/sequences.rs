@@ -1,6 +1,6 @@
 //! Sequence functions: `nextval`, `currval`, `setval`, `lastval` and
 //! `pg_get_serial_sequence` (and `litewire_error`, which sequence DDL's checks
-//! raise). They read and write a sequence's row in `litewire_sequences` on the
+//! and a row assignment's subquery raise). They read and write a sequence's row in `litewire_sequences` on the
 //! connection they run on, inside the caller's statement, and its counter in
 //! the server's memory (see `engine::sequences` for why both).
 
@@ -58,6 +58,12 @@ pub(super) const FUNCTIONS: &[Function] = &[
         Args::Fixed(&["text"]),
         Volatility::Volatile,
         raise,
+    ),
+    Function::helper(
+        "litewire_error",
+        Args::Fixed(&["text", "text"]),
+        Volatility::Volatile,
+        raise_state,
     ),
 ];
 
@@ -583,4 +589,12 @@ fn serial_sequence(call: &Call, args: &[Arg]) -> Out {
 /// `litewire_error(message)`: fails with `message` (sequence DDL's checks).
 fn raise(_: &Call, args: &[Arg]) -> Out {
     Out::Error(args[0].display())
+}
+
+/// `litewire_error(sqlstate, message)`: fails with PostgreSQL's SQLSTATE.
+fn raise_state(_: &Call, args: &[Arg]) -> Out {
+    match crate::error::SqlState::parse(&args[0].display()) {
+        Some(state) => Out::Fail(state, args[1].display()),
+        None => Out::Error(args[1].display()),
+    }
 }

@@ -12,6 +12,7 @@ use super::build::ident;
 use super::columns::QueryColumn;
 use super::errors::{Fail, Result, syntax, undefined_column_of};
 use super::queries::is_default;
+use super::row_assignment::RowValue;
 use super::scope::{Item, Scope, ScopeColumn};
 use super::translator::{OutputColumn, Translator, Typed};
 use super::types::{ColumnType, PgType};
@@ -261,19 +262,29 @@ impl Translator<'_> {
         relation: &str,
     ) -> Result<Vec<Assignment>> {
         let mut out = Vec::with_capacity(assignments.len());
-        for assignment in assignments {
-            let AssignmentTarget::ColumnName(target) = &assignment.target else {
-                return Err(Fail::Unsupported("SET (columns) = ..."));
-            };
+        let target_of = |target: &ObjectName| {
             let name = idents(target).last().cloned().unwrap_or_default();
-            let target = match columns {
+            match columns {
                 Some(columns) => columns
                     .iter()
                     .find(|c| c.name.eq_ignore_ascii_case(&name))
                     .map(|c| (c.ty.clone(), c.modifier))
-                    .ok_or_else(|| undefined_column_of(&name, relation))?,
-                None => (PgType::Opaque, None),
+                    .ok_or_else(|| undefined_column_of(&name, relation)),
+                None => Ok((PgType::Opaque, None)),
+            }
+        };
+        for assignment in assignments {
+            let target = match &assignment.target {
+                AssignmentTarget::ColumnName(target) => target,
+                AssignmentTarget::Tuple(names) => {
+                    let value = RowValue::of(&assignment.value)
+                        .ok_or(Fail::Unsupported("SET (columns) = ..."))?;
+                    let targets = names.iter().map(target_of).collect::<Result<Vec<_>>>()?;
+                    out.extend(self.row_assignment(names, &targets, value, scope)?);
+                    continue;
+                }
             };
+            let target = target_of(target)?;
             let value = match is_default(&assignment.value) {
                 true => Typed::new(assignment.value.clone(), PgType::Opaque),
                 false => self.expr(&assignment.value, scope)?,

@@ -27,6 +27,7 @@ mod operators;
 mod ordered_sets;
 mod ordering;
 mod queries;
+mod row_assignment;
 mod scope;
 mod series;
 mod set_returning;
