@@ -8,6 +8,7 @@
 
 use super::call::{Arg, Call, Out};
 use super::definition::{Args, Function, Volatility};
+use super::formatting::{DAYS, MONTHS};
 use crate::error::SqlState;
 use crate::sql::datetime::{
     PG_EPOCH_DAYS, USECS_PER_DAY, USECS_PER_SEC, days_from_civil, days_in_month, format_date,
@@ -20,30 +21,6 @@ pub(super) const FUNCTIONS: &[Function] = &[Function::helper(
     Volatility::Immutable,
     parse,
 )];
-
-const MONTHS: [&str; 12] = [
-    "january",
-    "february",
-    "march",
-    "april",
-    "may",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-];
-const DAYS: [&str; 7] = [
-    "sunday",
-    "monday",
-    "tuesday",
-    "wednesday",
-    "thursday",
-    "friday",
-    "saturday",
-];
 
 /// The numeric patterns, longest first where one starts another, with the
 /// most digits each reads.
@@ -290,10 +267,9 @@ fn read(text: &str, format: &str) -> Result<Fields, Out> {
         {
             rest = after;
             input = input.trim_start_matches(' ');
-            let lower = input.to_ascii_lowercase();
             let found = MONTHS.iter().enumerate().find_map(|(i, name)| {
                 let wanted = if full { name } else { &name[..3] };
-                lower.starts_with(wanted).then_some((i, wanted.len()))
+                strip(input, wanted).map(|_| (i, wanted.len()))
             });
             let Some((month, len)) = found else {
                 return Err(bad_input(format!(
@@ -311,11 +287,10 @@ fn read(text: &str, format: &str) -> Result<Fields, Out> {
         {
             rest = after;
             input = input.trim_start_matches(' ');
-            let lower = input.to_ascii_lowercase();
             let len = DAYS
                 .iter()
                 .map(|name| if full { *name } else { &name[..3] })
-                .find(|wanted| lower.starts_with(wanted))
+                .find(|wanted| strip(input, wanted).is_some())
                 .map_or(0, str::len);
             input = &input[len..];
             continue;
