@@ -1003,6 +1003,42 @@ async fn values_fit_their_columns_modifiers(target: &Target) {
         .await,
         ["7.12", "xyz", "ab", "1.26", "3"]
     );
+    // A negative scale rounds to tens and hundreds; one above the precision
+    // keeps only a small fraction.
+    table(
+        &client,
+        "sem_fits_scales",
+        "h numeric(4, -2), f numeric(2, 5)",
+        "(12345, 0.00099)",
+    )
+    .await;
+    assert_eq!(
+        text_row(
+            &client,
+            "SELECT h, f, 1234.5::numeric(3, -1) FROM sem_fits_scales"
+        )
+        .await,
+        ["12300", "0.00099", "1230"]
+    );
+    assert_eq!(
+        column(
+            &client,
+            "SELECT format_type(atttypid, atttypmod) FROM pg_attribute \
+             WHERE attrelid = 'sem_fits_scales'::regclass AND attnum > 0 ORDER BY attnum"
+        )
+        .await,
+        ["numeric(4,-2)", "numeric(2,5)"]
+    );
+    for (sql, state) in [
+        ("INSERT INTO sem_fits_scales VALUES (999950, 0)", "22003"),
+        ("INSERT INTO sem_fits_scales VALUES (0, 0.00123)", "22003"),
+        ("SELECT 1::numeric(0)", "22023"),
+        ("SELECT 1::numeric(5, 2000)", "22023"),
+        ("SELECT 'a'::varchar(0)", "22023"),
+        ("CREATE TABLE sem_fits_bad (a numeric(1001))", "22023"),
+    ] {
+        assert_eq!(sqlstate(&client, sql).await, state, "{sql}");
+    }
 }
 
 async fn with_queries_calling_volatile_functions_run_once(target: &Target) {

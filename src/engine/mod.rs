@@ -35,7 +35,7 @@ mod snapshots;
 mod value;
 
 pub use access::Role;
-pub use catalog::{format_type, type_modifier, type_oid};
+pub use catalog::{format_type, numeric_modifier, type_modifier, type_oid};
 pub use control::{ClientGone, StatementControl, StopReason};
 pub use database::{Engine, ServerInfo};
 pub use functions::{format_array, parse_array};

@@ -54,7 +54,7 @@ impl FieldType {
         match column.decltype.as_deref() {
             Some(decl) => {
                 let ty = declared_type(decl);
-                let typmod = declared_typmod(&ty, decl);
+                let typmod = i32::try_from(crate::engine::type_modifier(decl)).unwrap_or(-1);
                 FieldType { ty, typmod }
             }
             None => FieldType::plain(storage_type(column.storage)),
@@ -69,7 +69,8 @@ impl FieldType {
     /// The scale of a `numeric(p, s)` column.
     fn numeric_scale(&self) -> Option<usize> {
         let packed = self.typmod.checked_sub(4)?;
-        (self.ty == Type::NUMERIC && packed >= 0).then_some((packed & 0xFFFF) as usize)
+        (self.ty == Type::NUMERIC && packed >= 0)
+            .then(|| crate::engine::numeric_modifier(i64::from(packed)).1.max(0) as usize)
     }
 }
 
@@ -85,33 +86,6 @@ pub fn declared_type(decl: &str) -> Type {
         .ok()
         .and_then(Type::from_oid)
         .unwrap_or(Type::TEXT)
-}
-
-/// PostgreSQL's type modifier for a declared `numeric(p[, s])`, `varchar(n)` or
-/// `char(n)`; -1 when the declaration has none (or one PostgreSQL would refuse).
-fn declared_typmod(ty: &Type, decl: &str) -> i32 {
-    let args = decl
-        .split_once('(')
-        .and_then(|(_, rest)| rest.split_once(')'))
-        .map(|(args, _)| {
-            args.split(',')
-                .map(|a| a.trim().parse::<i32>().ok())
-                .collect::<Option<Vec<_>>>()
-        });
-    match (ty, args.flatten().as_deref()) {
-        (&Type::NUMERIC, Some(&[precision])) if (1..=1000).contains(&precision) => {
-            (precision << 16) + 4
-        }
-        (&Type::NUMERIC, Some(&[precision, scale]))
-            if (1..=1000).contains(&precision) && (0..=precision).contains(&scale) =>
-        {
-            (precision << 16 | scale) + 4
-        }
-        (&Type::VARCHAR | &Type::BPCHAR, Some(&[length])) if (1..=10_485_760).contains(&length) => {
-            length + 4
-        }
-        _ => -1,
-    }
 }
 
 fn storage_type(storage: Option<StorageClass>) -> Type {
@@ -483,7 +457,10 @@ mod tests {
         assert_eq!(column("DECIMAL( 8 , 3 )").typmod, (8 << 16 | 3) + 4);
         assert_eq!(column("numeric(5)").typmod, (5 << 16) + 4);
         assert_eq!(column("numeric").typmod, -1);
-        assert_eq!(column("numeric(2,5)").typmod, -1);
+        assert_eq!(column("numeric(2,5)").typmod, (2 << 16 | 5) + 4);
+        assert_eq!(column("numeric(4,-2)").typmod, (4 << 16 | 0x7fe) + 4);
+        assert_eq!(column("numeric(4,-2)").numeric_scale(), Some(0));
+        assert_eq!(column("numeric(0)").typmod, -1);
         assert_eq!(column("numeric(x)").typmod, -1);
         assert_eq!(column("varchar(20)").typmod, 24);
         assert_eq!(column("char(3)").typmod, 7);

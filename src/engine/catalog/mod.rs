@@ -25,4 +25,4 @@ pub(super) mod types;
 pub(super) use enum_types::{load as load_enums, remember_enums};
 pub(super) use introspect::read_columns;
 pub(super) use prepare::{SessionView, prepare};
-pub use types::{format_type, type_modifier, type_oid};
+pub use types::{format_type, numeric_modifier, type_modifier, type_oid};

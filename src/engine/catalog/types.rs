@@ -159,22 +159,41 @@ fn affinity_oid(base: &str) -> i64 {
 }
 
 /// PostgreSQL's `atttypmod` for a declared type: `varchar(n)` is n + 4,
-/// `numeric(p, s)` is ((p << 16) | s) + 4, anything else -1.
+/// `numeric(p, s)` is ((p << 16) | (s & 0x7ff)) + 4 (the scale signed in 11
+/// bits: PostgreSQL 15 allows -1000 to 1000), anything else, or a modifier
+/// PostgreSQL would refuse, -1.
 pub fn type_modifier(decl: &str) -> i64 {
     let Some((_, args)) = decl.split_once('(') else {
         return -1;
     };
-    let numbers: Vec<i64> = args
-        .trim_end_matches(')')
+    let numbers: Option<Vec<i64>> = args
+        .split(')')
+        .next()
+        .unwrap_or("")
         .split(',')
-        .filter_map(|n| n.trim().parse().ok())
+        .map(|n| n.trim().parse().ok())
         .collect();
-    match (type_oid(decl), numbers.as_slice()) {
-        (1043 | 1042, [n]) => n + 4,
-        (1700, [p]) => (p << 16) + 4,
-        (1700, [p, s]) => ((p << 16) | s) + 4,
+    match (type_oid(decl), numbers.as_deref()) {
+        (1043 | 1042, Some(&[n])) if (1..=10_485_760).contains(&n) => n + 4,
+        (1700, Some(&[p])) => numeric_typmod(p, 0),
+        (1700, Some(&[p, s])) => numeric_typmod(p, s),
         _ => -1,
     }
+}
+
+/// `numeric(precision, scale)`'s type modifier; -1 outside PostgreSQL's
+/// ranges (precision 1 to 1000, scale -1000 to 1000).
+fn numeric_typmod(precision: i64, scale: i64) -> i64 {
+    if !(1..=1000).contains(&precision) || !(-1000..=1000).contains(&scale) {
+        return -1;
+    }
+    ((precision << 16) | (scale & 0x7ff)) + 4
+}
+
+/// The precision and signed scale a `numeric` type modifier (less its 4)
+/// carries.
+pub fn numeric_modifier(packed: i64) -> (i64, i64) {
+    (packed >> 16, ((packed & 0x7ff) ^ 0x400) - 0x400)
 }
 
 /// The enum types the catalog last saw, by oid: `format_type` names them.
@@ -215,7 +234,10 @@ pub fn format_type(oid: i64, typmod: Option<i64>) -> String {
     let modifier = typmod.filter(|m| *m >= 4).map(|m| m - 4);
     match (oid, modifier) {
         (1043 | 1042, Some(n)) => format!("{}({n})", t.display),
-        (1700, Some(m)) => format!("numeric({},{})", m >> 16, m & 0xffff),
+        (1700, Some(m)) => {
+            let (precision, scale) = numeric_modifier(m);
+            format!("numeric({precision},{scale})")
+        }
         _ => t.display.to_owned(),
     }
 }

@@ -35,8 +35,8 @@ fn fit(_: &Call, args: &[Arg]) -> Out {
         ),
         "numeric" => fit_numeric(
             value,
-            u32::try_from(first).unwrap_or(0),
-            u32::try_from(second).unwrap_or(0),
+            i32::try_from(first).unwrap_or(0),
+            i32::try_from(second).unwrap_or(0),
         ),
         _ => Out::Error(format!("unknown type modifier {kind}")),
     }
@@ -62,9 +62,10 @@ fn fit_length(value: &Arg, kind: &str, length: usize, explicit: bool) -> Out {
     )
 }
 
-/// `numeric(precision, scale)`: rounded to `scale` decimals, with at most
-/// `precision - scale` digits before the point.
-fn fit_numeric(value: &Arg, precision: u32, scale: u32) -> Out {
+/// `numeric(precision, scale)`: rounded to `scale` decimals (a negative
+/// scale rounds to tens, hundreds, ...), refused unless its absolute value is
+/// then below 10^(precision - scale).
+fn fit_numeric(value: &Arg, precision: i32, scale: i32) -> Out {
     let digits = match value {
         Arg::Int(i) => i.to_string(),
         // The shortest decimal that reads back as the float: what was written.
@@ -80,22 +81,29 @@ fn fit_numeric(value: &Arg, precision: u32, scale: u32) -> Out {
         },
         _ => return value.unchanged(),
     };
-    let rounded = round_decimal(&digits, scale as usize);
-    let whole = rounded
-        .trim_start_matches(['-', '+'])
-        .split('.')
-        .next()
-        .unwrap_or("")
-        .trim_start_matches('0');
-    if whole.len() > (precision - scale) as usize {
+    let rounded = round_decimal(&digits, scale);
+    if magnitude(&rounded).is_some_and(|m| m >= precision - scale) {
         return overflow();
     }
-    match (scale, rounded.parse::<i64>()) {
-        (0, Ok(i)) => Out::Int(i),
+    match (scale <= 0, rounded.parse::<i64>()) {
+        (true, Ok(i)) => Out::Int(i),
         _ => rounded
             .parse::<f64>()
             .map_or_else(|_| value.unchanged(), Out::Real),
     }
+}
+
+/// The power of ten of a decimal's first significant digit (`123.4` is 2,
+/// `0.05` is -2); `None` for zero.
+fn magnitude(decimal: &str) -> Option<i32> {
+    let unsigned = decimal.trim_start_matches(['-', '+']);
+    let (whole, fraction) = unsigned.split_once('.').unwrap_or((unsigned, ""));
+    let whole = whole.trim_start_matches('0');
+    if !whole.is_empty() {
+        return i32::try_from(whole.len()).ok().map(|n| n - 1);
+    }
+    let zeros = fraction.bytes().position(|b| b != b'0')?;
+    i32::try_from(zeros).ok().map(|n| -n - 1)
 }
 
 fn overflow() -> Out {
@@ -106,47 +114,51 @@ fn overflow() -> Out {
 }
 
 /// A decimal number's text rounded to `scale` decimals, half away from zero
-/// (`-1.005` to 2 is `-1.01`).
-fn round_decimal(text: &str, scale: usize) -> String {
+/// (`-1.005` to 2 is `-1.01`; `1250` to -2 is `1300`).
+fn round_decimal(text: &str, scale: i32) -> String {
     let (sign, unsigned) = match text.strip_prefix('-') {
         Some(rest) => ("-", rest),
         None => ("", text.strip_prefix('+').unwrap_or(text)),
     };
     let (whole, fraction) = unsigned.split_once('.').unwrap_or((unsigned, ""));
-    if fraction.len() <= scale {
+    let kept_fraction = usize::try_from(scale).unwrap_or(0);
+    if scale >= 0 && fraction.len() <= kept_fraction {
         return format!(
             "{sign}{whole}{}{fraction}",
             if fraction.is_empty() { "" } else { "." }
         );
     }
-    let mut kept: Vec<u8> = whole.bytes().chain(fraction.bytes().take(scale)).collect();
-    if fraction.as_bytes()[scale] >= b'5' {
-        // Carry from the last kept digit up.
-        let mut i = kept.len();
-        loop {
-            if i == 0 {
-                kept.insert(0, b'1');
-                break;
-            }
-            i -= 1;
-            if kept[i] == b'9' {
-                kept[i] = b'0';
+    // The digits, with enough leading zeros that the first dropped one exists.
+    let dropped_whole = usize::try_from(-scale).unwrap_or(0);
+    let mut digits: Vec<u8> = std::iter::repeat_n(b'0', dropped_whole + 1)
+        .chain(whole.bytes())
+        .chain(fraction.bytes())
+        .collect();
+    let point = dropped_whole + 1 + whole.len();
+    let cut = point + kept_fraction - dropped_whole;
+    let round_up = digits.get(cut).is_some_and(|d| *d >= b'5');
+    digits.truncate(cut);
+    if round_up {
+        // Carry from the last kept digit up; the leading zero takes the last.
+        for digit in digits.iter_mut().rev() {
+            if *digit == b'9' {
+                *digit = b'0';
             } else {
-                kept[i] += 1;
+                *digit += 1;
                 break;
             }
         }
     }
-    let split = kept.len() - scale;
-    let whole = String::from_utf8_lossy(&kept[..split]).into_owned();
-    let whole = if whole.is_empty() {
-        "0".to_owned()
-    } else {
-        whole
-    };
-    match scale {
+    digits.resize(point.max(cut), b'0');
+    let whole = String::from_utf8_lossy(&digits[..point]);
+    let whole = whole.trim_start_matches('0');
+    let whole = if whole.is_empty() { "0" } else { whole };
+    match kept_fraction {
         0 => format!("{sign}{whole}"),
-        _ => format!("{sign}{whole}.{}", String::from_utf8_lossy(&kept[split..])),
+        _ => format!(
+            "{sign}{whole}.{}",
+            String::from_utf8_lossy(&digits[point..])
+        ),
     }
 }
 
@@ -176,6 +188,11 @@ mod tests {
         assert_eq!(round_decimal("0.5", 0), "1");
         assert_eq!(round_decimal(".4", 0), "0");
         assert_eq!(round_decimal("12", 2), "12");
+        assert_eq!(round_decimal("1250", -2), "1300");
+        assert_eq!(round_decimal("-1249.9", -2), "-1200");
+        assert_eq!(round_decimal("99.5", -2), "100");
+        assert_eq!(round_decimal("0.00123", 5), "0.00123");
+        assert_eq!(round_decimal("0.001235", 5), "0.00124");
     }
 
     #[test]
@@ -195,6 +212,22 @@ mod tests {
             Out::Fail(..)
         ));
         assert_eq!(run(Arg::Null, "numeric", 4, 2, false), Out::Null);
+        assert_eq!(
+            run(Arg::Int(12345), "numeric", 4, -2, false),
+            Out::Int(12300)
+        );
+        assert!(matches!(
+            run(Arg::Int(999_950), "numeric", 4, -2, false),
+            Out::Fail(..)
+        ));
+        assert_eq!(
+            run(Arg::Real(0.00099), "numeric", 2, 5, false),
+            Out::Real(0.00099)
+        );
+        assert!(matches!(
+            run(Arg::Real(0.00123), "numeric", 2, 5, false),
+            Out::Fail(..)
+        ));
     }
 
     #[test]

@@ -107,7 +107,7 @@ impl Translator<'_> {
             }
         };
         let mut cast = self.cast(value, &target, CastContext::Explicit)?;
-        if let Some(modifier) = Modifier::of(&target, &data_type.to_string()) {
+        if let Some(modifier) = Modifier::checked(&target, &data_type.to_string())? {
             // `varchar(n)` cuts what is cast to it, `numeric(p, s)` rounds.
             cast.expr = fit(cast.expr, &target, modifier, CastContext::Explicit);
         }

@@ -22,18 +22,23 @@ use crate::sql::written;
 /// any changed. An expression the reading does not handle is left as
 /// written.
 pub fn table_expressions(create: &mut CreateTable, catalog: &dyn Catalog) -> Result<bool, Error> {
-    let columns: Vec<ScopeColumn> = create
+    let columns = create
         .columns
         .iter()
         .map(|column| {
             let decl = column.data_type.to_string();
             let ty = PgType::from_declared(&decl);
-            ScopeColumn {
-                modifier: Modifier::of(&ty, &decl),
+            Ok(ScopeColumn {
+                modifier: Modifier::checked(&ty, &decl)?,
                 ..ScopeColumn::new(column.name.value.clone(), ty)
-            }
+            })
         })
-        .collect();
+        .collect::<Result<Vec<ScopeColumn>, Fail>>();
+    let columns = match columns {
+        Ok(columns) => columns,
+        Err(Fail::Pg(error)) => return Err(error),
+        Err(Fail::Unsupported(_)) => return Ok(false),
+    };
     let mut table = Scope::default();
     table.items.push(Item {
         name: create
