@@ -51,6 +51,7 @@ against_litewire_and_postgres!(
     string_literals_keep_their_quotes,
     delete_using_joins_other_relations,
     row_assignments_set_several_columns,
+    updates_assign_defaults_through_aliases,
 );
 
 /// A fresh table for one test: dropped first, so a calibration run can repeat.
@@ -1977,6 +1978,73 @@ async fn row_assignments_set_several_columns(target: &Target) {
         ("UPDATE row_set SET (a, b) = (1, 2, 3)", "42601"),
         ("UPDATE row_set SET (a, b) = (SELECT 1)", "42601"),
         ("UPDATE row_set SET (a, b) = ('x', 2)", "22P02"),
+    ] {
+        assert_eq!(sqlstate(&client, sql).await, state, "{sql}");
+    }
+}
+
+async fn updates_assign_defaults_through_aliases(target: &Target) {
+    let client = target.connect().await;
+    client
+        .batch_execute(
+            "DROP TABLE IF EXISTS upd_default; \
+             CREATE TABLE upd_default (a int DEFAULT 10, b int, n numeric(5, 2) DEFAULT 1.005, \
+                                       l text DEFAULT 'a' || 'b'); \
+             INSERT INTO upd_default VALUES (5, 10, 2, 'foo'), (10, 15, 3, NULL)",
+        )
+        .await
+        .unwrap();
+    // DEFAULT is the column's default, as an INSERT's would be; a column
+    // without one becomes NULL.
+    assert_eq!(
+        client
+            .execute(
+                "UPDATE upd_default SET a = DEFAULT, b = DEFAULT WHERE a = 5",
+                &[]
+            )
+            .await
+            .unwrap(),
+        1
+    );
+    assert_eq!(
+        client
+            .execute(
+                "UPDATE upd_default SET (n, l) = (DEFAULT, DEFAULT) WHERE a = 10 AND b = 15",
+                &[]
+            )
+            .await
+            .unwrap(),
+        1
+    );
+    // The target's alias needs no AS.
+    assert_eq!(
+        client
+            .execute(
+                "UPDATE upd_default u SET b = u.a + 1 WHERE u.b IS NULL",
+                &[]
+            )
+            .await
+            .unwrap(),
+        1
+    );
+    assert_eq!(
+        text_rows(&client, "SELECT a, b, n, l FROM upd_default ORDER BY b").await,
+        [
+            ["10", "11", "2.00", "foo"].map(|v| Some(v.to_owned())),
+            ["10", "15", "1.01", "ab"].map(|v| Some(v.to_owned())),
+        ]
+    );
+    assert_eq!(
+        client
+            .execute("DELETE FROM upd_default d WHERE d.b = 11", &[])
+            .await
+            .unwrap(),
+        1
+    );
+    for (sql, state) in [
+        ("UPDATE upd_default SET a = 1, a = 2", "42601"),
+        ("UPDATE upd_default SET (a, b) = (1, 2), b = 3", "42601"),
+        ("UPDATE upd_default SET missing = DEFAULT", "42703"),
     ] {
         assert_eq!(sqlstate(&client, sql).await, state, "{sql}");
     }

@@ -12,9 +12,9 @@ use super::build::ident;
 use super::columns::QueryColumn;
 use super::errors::{Fail, Result, syntax, undefined_column_of};
 use super::queries::is_default;
-use super::row_assignment::RowValue;
+use super::row_assignment::{RowValue, Target};
 use super::scope::{Item, Scope, ScopeColumn};
-use super::translator::{OutputColumn, Translator, Typed};
+use super::translator::{OutputColumn, Translator};
 use super::types::{ColumnType, PgType};
 use crate::sql::syntax_tree::idents;
 
@@ -156,6 +156,7 @@ impl Translator<'_> {
         };
         let (relation, columns, mut scope) = self.target_scope(name, alias.as_ref())?;
         let mut out = update.clone();
+        explicit_alias(&mut out.table.relation);
         if let Some(sqlparser::ast::UpdateTableFromKind::AfterSet(from)) = &update.from {
             // FROM's relations are seen by SET, WHERE and RETURNING.
             let mut translated = Vec::with_capacity(from.len());
@@ -190,6 +191,11 @@ impl Translator<'_> {
         };
         let (_, _, scope) = self.target_scope(name, alias.as_ref())?;
         let mut out = delete.clone();
+        if let FromTable::WithFromKeyword(tables) = &mut out.from
+            && let Some(target) = tables.first_mut()
+        {
+            explicit_alias(&mut target.relation);
+        }
         match &delete.using {
             // `USING` relations join the target in WHERE: the rows deleted
             // are those some row of them matches, which SQLite asks with
@@ -262,40 +268,85 @@ impl Translator<'_> {
         relation: &str,
     ) -> Result<Vec<Assignment>> {
         let mut out = Vec::with_capacity(assignments.len());
-        let target_of = |target: &ObjectName| {
+        let column_of = |target: &ObjectName| {
             let name = idents(target).last().cloned().unwrap_or_default();
             match columns {
                 Some(columns) => columns
                     .iter()
                     .find(|c| c.name.eq_ignore_ascii_case(&name))
-                    .map(|c| (c.ty.clone(), c.modifier))
+                    .map(Some)
                     .ok_or_else(|| undefined_column_of(&name, relation)),
-                None => Ok((PgType::Opaque, None)),
+                None => Ok(None),
             }
         };
+        let mut assigned: Vec<String> = Vec::new();
         for assignment in assignments {
-            let target = match &assignment.target {
-                AssignmentTarget::ColumnName(target) => target,
-                AssignmentTarget::Tuple(names) => {
-                    let value = RowValue::of(&assignment.value)
-                        .ok_or(Fail::Unsupported("SET (columns) = ..."))?;
-                    let targets = names.iter().map(target_of).collect::<Result<Vec<_>>>()?;
-                    out.extend(self.row_assignment(names, &targets, value, scope)?);
-                    continue;
-                }
+            let names = match &assignment.target {
+                AssignmentTarget::ColumnName(target) => std::slice::from_ref(target),
+                AssignmentTarget::Tuple(names) => names.as_slice(),
             };
-            let target = target_of(target)?;
-            let value = match is_default(&assignment.value) {
-                true => Typed::new(assignment.value.clone(), PgType::Opaque),
-                false => self.expr(&assignment.value, scope)?,
-            };
-            let value = self.assign(value, &target)?;
+            let targets = names
+                .iter()
+                .map(|name| {
+                    let column = column_of(name)?;
+                    let name = column.map_or_else(
+                        || idents(name).last().cloned().unwrap_or_default(),
+                        |c| c.name.clone(),
+                    );
+                    if assigned.iter().any(|a| a.eq_ignore_ascii_case(&name)) {
+                        return Err(syntax(format!(
+                            "multiple assignments to same column \"{name}\""
+                        )));
+                    }
+                    assigned.push(name);
+                    Ok(Target {
+                        ty: column.map_or((PgType::Opaque, None), |c| (c.ty.clone(), c.modifier)),
+                        default: match column {
+                            // SQLite numbers its rowid only in an INSERT.
+                            Some(c) if c.primary_key && c.not_null && c.default.is_none() => {
+                                super::build::call(
+                                    "litewire_error",
+                                    vec![
+                                        super::build::string("0A000"),
+                                        super::build::string(&format!(
+                                            "DEFAULT for the key column \"{}\" in an UPDATE is not supported",
+                                            c.name
+                                        )),
+                                    ],
+                                )
+                            }
+                            _ => default_of(column)?,
+                        },
+                    })
+                })
+                .collect::<Result<Vec<_>>>()?;
+            if let AssignmentTarget::Tuple(names) = &assignment.target {
+                let value = RowValue::of(&assignment.value)
+                    .ok_or(Fail::Unsupported("SET (columns) = ..."))?;
+                out.extend(self.row_assignment(names, &targets, value, scope)?);
+                continue;
+            }
             out.push(Assignment {
                 target: assignment.target.clone(),
-                value: value.expr,
+                value: self.assigned(&assignment.value, &targets[0], scope)?,
             });
         }
         Ok(out)
+    }
+
+    /// A value assigned to a column: made the column's type, `DEFAULT` its
+    /// default.
+    pub(super) fn assigned(
+        &mut self,
+        value: &Expr,
+        target: &Target,
+        scope: &Scope,
+    ) -> Result<Expr> {
+        if is_default(value) {
+            return Ok(target.default.clone());
+        }
+        let value = self.expr(value, scope)?;
+        Ok(self.assign(value, &target.ty)?.expr)
     }
 
     /// `RETURNING ...`, as a select list over `scope`.
@@ -311,6 +362,17 @@ impl Translator<'_> {
         *items = list.items;
         let columns = list.columns;
         Ok(columns.map(|c| c.iter().map(QueryColumn::output).collect()))
+    }
+}
+
+/// The target's alias written with `AS`: SQLite reads `UPDATE t x SET` and
+/// `DELETE FROM t x` only so.
+fn explicit_alias(target: &mut TableFactor) {
+    if let TableFactor::Table {
+        alias: Some(alias), ..
+    } = target
+    {
+        alias.explicit = true;
     }
 }
 

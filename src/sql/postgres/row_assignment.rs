@@ -14,6 +14,12 @@ use super::scope::Scope;
 use super::translator::{Translator, Typed};
 use super::types::ColumnType;
 
+/// A column an UPDATE assigns: its type, and what `DEFAULT` means for it.
+pub(super) struct Target {
+    pub ty: ColumnType,
+    pub default: Expr,
+}
+
 /// What a row of columns is set to.
 pub(super) enum RowValue<'e> {
     /// One value per column.
@@ -53,7 +59,7 @@ impl Translator<'_> {
     pub(super) fn row_assignment(
         &mut self,
         columns: &[ObjectName],
-        targets: &[ColumnType],
+        targets: &[Target],
         value: RowValue,
         scope: &Scope,
     ) -> Result<Vec<Assignment>> {
@@ -65,13 +71,9 @@ impl Translator<'_> {
                 }
                 let mut out = Vec::with_capacity(values.len());
                 for ((column, target), value) in columns.iter().zip(targets).zip(values) {
-                    let typed = match super::queries::is_default(value) {
-                        true => Typed::new(value.clone(), super::types::PgType::Opaque),
-                        false => self.expr(value, scope)?,
-                    };
                     out.push(Assignment {
                         target: AssignmentTarget::ColumnName(column.clone()),
-                        value: self.assign(typed, target)?.expr,
+                        value: self.assigned(value, target, scope)?,
                     });
                 }
                 Ok(out)
@@ -93,7 +95,7 @@ impl Translator<'_> {
                         Expr::Identifier(ident(name)),
                         QueryColumn::read_type(column),
                     );
-                    values.push(self.assign(typed, target)?.expr.to_string());
+                    values.push(self.assign(typed, &target.ty)?.expr.to_string());
                 }
                 crate::sql::syntax_tree::printable(&mut query);
                 let sql = format!(
