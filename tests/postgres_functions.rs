@@ -33,6 +33,7 @@ against_litewire_and_postgres!(
     sort_operators_order_as_directions,
     numbers_formatted_by_template,
     dates_read_by_template,
+    random_values_repeat_for_a_seed,
 );
 
 /// One case: a statement and its answer, rows joined by `\n`, columns by `|`,
@@ -724,6 +725,11 @@ async fn distinct_on_and_grouping_sets(target: &Target) {
             ("SELECT DISTINCT ON (g % 2) g, v FROM qf WHERE g IS NOT NULL ORDER BY g % 2, v DESC", "2|9\n3|NULL"),
             ("SELECT DISTINCT ON (g) g, t FROM qf ORDER BY v", "ERROR 42P10"),
             ("SELECT count(*) FROM (SELECT DISTINCT ON (g) g FROM qf) s", "4"),
+            ("SELECT DISTINCT g FROM qf ORDER BY g", "1\n2\n3\nNULL"),
+            ("SELECT count(*) FROM (SELECT DISTINCT g FROM qf) s", "4"),
+            ("SELECT * FROM (SELECT DISTINCT g FROM qf) s WHERE g < 3 ORDER BY 1", "1\n2"),
+            ("SELECT DISTINCT x FROM (VALUES (1), (1), (2)) v(x) ORDER BY x", "1\n2"),
+            ("SELECT DISTINCT g > 1 AS big FROM qf ORDER BY big", "f\nt\nNULL"),
             ("SELECT g, t, sum(v), grouping(g, t) FROM qf GROUP BY ROLLUP (g, t) ORDER BY g NULLS FIRST, t NULLS FIRST, 3", "NULL|NULL|1|1\nNULL|NULL|25|3\nNULL|f|1|0\n1|NULL|8|1\n1|a|5|0\n1|b|3|0\n2|NULL|16|1\n2|c|7|0\n2|d|9|0\n3|NULL|NULL|1\n3|e|NULL|0"),
             ("SELECT g, t, sum(v) FROM qf WHERE g IS NOT NULL GROUP BY CUBE (g, t) ORDER BY 1, 2", "1|a|5\n1|b|3\n1|NULL|8\n2|c|7\n2|d|9\n2|NULL|16\n3|e|NULL\n3|NULL|NULL\nNULL|a|5\nNULL|b|3\nNULL|c|7\nNULL|d|9\nNULL|e|NULL\nNULL|NULL|24"),
             ("SELECT g, sum(v) AS total FROM qf WHERE g IS NOT NULL GROUP BY GROUPING SETS ((g), ()) ORDER BY g", "1|8\n2|16\n3|NULL\nNULL|24"),
@@ -976,4 +982,36 @@ async fn dates_read_by_template(target: &Target) {
         ],
     )
     .await;
+}
+
+/// `random()` is a float8 in [0, 1), and after `setseed` the values are
+/// PostgreSQL's own for that seed.
+async fn random_values_repeat_for_a_seed(target: &Target) {
+    let client = target.connect().await;
+    let mut answers = Vec::new();
+    for sql in [
+        "SELECT setseed(0.5)",
+        "SELECT random()",
+        "SELECT random()",
+        "SELECT setseed(-0.25)",
+        "SELECT round(random()::numeric, 6)",
+        "SELECT count(*) FROM generate_series(1, 1000) WHERE random() >= 0 AND random() < 1",
+        "SELECT pg_typeof(random())",
+        "SELECT setseed(2)",
+    ] {
+        answers.push(text_answer(&client, sql).await);
+    }
+    assert_eq!(
+        answers,
+        [
+            "",
+            "0.9851677175347999",
+            "0.825301858027981",
+            "",
+            "0.555321",
+            "1000",
+            "double precision",
+            "ERROR 22023"
+        ]
+    );
 }

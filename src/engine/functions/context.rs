@@ -55,6 +55,8 @@ pub(in crate::engine) struct ServedSession {
     pub(in crate::engine) took_advisory_locks: AtomicBool,
     /// Whether its transaction took advisory locks, given back when it ends.
     pub(in crate::engine) took_transaction_locks: AtomicBool,
+    /// `random()`'s generator once `setseed()` seeded it.
+    pub(in crate::engine) random_seed: Mutex<Option<super::random::Seeded>>,
 }
 
 impl ServedSession {
@@ -68,6 +70,7 @@ impl ServedSession {
             notified: AtomicBool::new(false),
             took_advisory_locks: AtomicBool::new(false),
             took_transaction_locks: AtomicBool::new(false),
+            random_seed: Mutex::new(None),
         }
     }
 

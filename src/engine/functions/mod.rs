@@ -3,7 +3,7 @@
 //! One file per family (settings, sequences, catalog, arrays, strings,
 //! regular expressions, digests and encodings, dates and times, intervals,
 //! ordered-set aggregates, `to_char`, JSON,
-//! `format` and quoting, uuid, statistics aggregates, and the arithmetic (numeric in decimal), math, trigonometry, comparisons,
+//! `format` and quoting, random values and UUIDs, statistics aggregates, and the arithmetic (numeric in decimal), math, trigonometry, comparisons,
 //! conversions, type modifiers and scalar subqueries of the PostgreSQL port's
 //! translation), each a list of definitions with PostgreSQL's argument and result types and
 //! volatility; `registry` registers them all on a connection and lists them in
@@ -35,6 +35,7 @@ mod math;
 mod modifiers;
 mod number_format;
 mod ordered_sets;
+mod random;
 mod regexp_rows;
 mod regexps;
 mod registry;
@@ -44,7 +45,6 @@ mod statistics;
 mod strings;
 mod subqueries;
 mod trigonometry;
-mod uuid;
 
 pub use arrays::{format_array, parse_array};
 pub(super) use context::{FunctionContext, ServedSession, ServerShared};

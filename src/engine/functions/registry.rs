@@ -14,8 +14,8 @@ use super::definition::{Args, Body, Function, Volatility};
 use super::{
     arithmetic, arrays, catalog, comparisons, conversions, date_parsing, datetime, decimal,
     encoding, format, formatting, intervals, json, locks, math, modifiers, number_format,
-    ordered_sets, regexp_rows, regexps, sequences, settings, statistics, strings, subqueries,
-    trigonometry, uuid,
+    ordered_sets, random, regexp_rows, regexps, sequences, settings, statistics, strings,
+    subqueries, trigonometry,
 };
 use crate::engine::catalog::types::type_oid;
 use crate::sql::quote::literal;
@@ -49,7 +49,7 @@ fn families() -> [&'static [Function]; 27] {
         ordered_sets::FUNCTIONS,
         format::FUNCTIONS,
         subqueries::FUNCTIONS,
-        uuid::FUNCTIONS,
+        random::FUNCTIONS,
     ]
 }
 

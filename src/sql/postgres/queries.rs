@@ -350,7 +350,9 @@ impl Translator<'_> {
         let translated = self.grouped_parts(select, &scope, order_by, &mut out);
         self.aggregated = aggregated;
         let (columns, order_by) = translated?;
-        if let Some(Distinct::On(keys)) = out.distinct.take() {
+        if let Some(Distinct::On(keys)) = &out.distinct {
+            let keys = keys.clone();
+            out.distinct = None;
             let (out, order_by) =
                 self.distinct_on(&keys, &scope, out, columns.as_deref(), order_by)?;
             return Ok((out, columns, order_by));
