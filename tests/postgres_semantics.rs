@@ -52,6 +52,7 @@ against_litewire_and_postgres!(
     delete_using_joins_other_relations,
     row_assignments_set_several_columns,
     updates_assign_defaults_through_aliases,
+    temp_tables_are_read_as_postgres_reads_them,
 );
 
 /// A fresh table for one test: dropped first, so a calibration run can repeat.
@@ -2048,4 +2049,43 @@ async fn updates_assign_defaults_through_aliases(target: &Target) {
     ] {
         assert_eq!(sqlstate(&client, sql).await, state, "{sql}");
     }
+}
+
+async fn temp_tables_are_read_as_postgres_reads_them(target: &Target) {
+    let client = target.connect().await;
+    client
+        .batch_execute(
+            "DROP TABLE IF EXISTS temp_shadowed; CREATE TABLE temp_shadowed (a int); \
+             INSERT INTO temp_shadowed VALUES (1); \
+             CREATE TEMP TABLE temp_shadowed (b boolean, k int PRIMARY KEY); \
+             INSERT INTO temp_shadowed VALUES (true, 1), (false, 2); \
+             CREATE TEMP TABLE temp_child (k int UNIQUE, d int); \
+             INSERT INTO temp_child VALUES (1, 100), (4, 400)",
+        )
+        .await
+        .unwrap();
+    // The TEMP table's columns, over the main one's: booleans are t/f, and
+    // a subquery's on the nullable side of a join keeps its type.
+    assert_eq!(
+        text_rows(
+            &client,
+            "SELECT p.b, ss.linked, ss.d FROM temp_shadowed p \
+             LEFT JOIN (SELECT c.*, true AS linked FROM temp_child c) AS ss ON p.k = ss.k ORDER BY p.k"
+        )
+        .await,
+        [
+            vec![Some("t".to_owned()), Some("t".to_owned()), Some("100".to_owned())],
+            vec![Some("f".to_owned()), None, None],
+        ]
+    );
+    assert_eq!(
+        sqlstate(&client, "SELECT k / 0 FROM temp_shadowed").await,
+        "22012"
+    );
+    client
+        .batch_execute("DROP TABLE temp_shadowed")
+        .await
+        .unwrap();
+    // Dropped, the main table is seen again.
+    assert_eq!(column(&client, "SELECT a FROM temp_shadowed").await, ["1"]);
 }

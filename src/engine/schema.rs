@@ -32,6 +32,13 @@ impl Catalog for SchemaCatalog {
     }
 }
 
+impl SchemaCatalog {
+    /// The schema generation it was read at.
+    pub(super) fn version_read(&self) -> u64 {
+        self.generation
+    }
+}
+
 /// The catalog of the latest generation read.
 #[derive(Debug, Default)]
 pub(super) struct SchemaCache(Mutex<Option<Arc<SchemaCatalog>>>);
@@ -63,12 +70,42 @@ pub(super) async fn read(
     conn: &mut SqliteConnection,
     generation: u64,
 ) -> Result<SchemaCatalog, Error> {
-    let rows: Vec<(String, String, Option<String>)> = sqlx::query_as(
-        "SELECT name, type, sql FROM sqlite_schema WHERE type IN ('table', 'view') \
-         AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'",
-    )
-    .fetch_all(&mut *conn)
-    .await?;
+    read_schemas(conn, generation, false).await
+}
+
+/// Reads the main schema's relations and the connection's TEMP ones, which
+/// stand over a main relation of the same name.
+pub(super) async fn read_with_temp(
+    conn: &mut SqliteConnection,
+    generation: u64,
+) -> Result<SchemaCatalog, Error> {
+    read_schemas(conn, generation, true).await
+}
+
+const MAIN_RELATIONS: &str = "SELECT name, type, sql FROM main.sqlite_schema \
+     WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'";
+
+/// The client's TEMP relations, less the emulated catalog's tables that
+/// live there too.
+const TEMP_RELATIONS: &str = "SELECT name, type, sql FROM temp.sqlite_schema \
+     WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' \
+     AND name NOT LIKE 'pg\\_%' ESCAPE '\\' AND name NOT LIKE 'litewire\\_%' ESCAPE '\\'";
+
+/// The main schema's relations, and with `temp` the TEMP ones over them.
+async fn read_schemas(
+    conn: &mut SqliteConnection,
+    generation: u64,
+    temp: bool,
+) -> Result<SchemaCatalog, Error> {
+    let mut rows: Vec<(String, String, Option<String>)> =
+        sqlx::query_as(MAIN_RELATIONS).fetch_all(&mut *conn).await?;
+    if temp {
+        rows.extend(
+            sqlx::query_as::<_, (String, String, Option<String>)>(TEMP_RELATIONS)
+                .fetch_all(&mut *conn)
+                .await?,
+        );
+    }
     let mut relations = HashMap::with_capacity(rows.len());
     for (name, kind, sql) in rows {
         let view = kind == "view";

@@ -92,6 +92,8 @@ pub struct Session {
     /// The schema changed in the transaction running now (see
     /// `end_transaction`).
     pub(super) changed_schema: bool,
+    /// A local session's catalog, TEMP relations included (see `schema`).
+    temp_schema: Option<Arc<SchemaCatalog>>,
     /// The open transaction's savepoints, oldest first, each with the
     /// transaction's read-only mode when it was set: ending it (by `RELEASE`
     /// or `ROLLBACK TO`) gives that mode back, as in PostgreSQL.
@@ -252,6 +254,7 @@ impl Session {
             deferrable: false,
             began_work: false,
             changed_schema: false,
+            temp_schema: None,
             savepoints: Vec::new(),
             snapshot: None,
             served: served.clone(),
@@ -330,6 +333,9 @@ impl Session {
     /// port, as of the current schema generation.
     pub async fn schema(&mut self) -> Result<Arc<SchemaCatalog>, Error> {
         let generation = self.engine.declared_types.generation();
+        if self.local {
+            return self.local_schema(generation).await;
+        }
         if let Some(catalog) = self.engine.schema.get(generation) {
             return Ok(catalog);
         }
@@ -341,6 +347,27 @@ impl Session {
         if !uncommitted {
             self.engine.schema.keep(catalog.clone());
         }
+        Ok(catalog)
+    }
+
+    /// The catalog of a session with TEMP objects, read on its own
+    /// connection, where they are (over the main schema's relations of the
+    /// same name, as SQLite and PostgreSQL both resolve a name), and kept
+    /// for it alone.
+    async fn local_schema(&mut self, generation: u64) -> Result<Arc<SchemaCatalog>, Error> {
+        if let Some(catalog) = &self.temp_schema
+            && catalog.version_read() == generation
+        {
+            return Ok(catalog.clone());
+        }
+        let routed = std::mem::replace(&mut self.route_local, true);
+        let read = match self.connection().await {
+            Ok(conn) => schema::read_with_temp(conn, generation).await,
+            Err(error) => Err(error),
+        };
+        self.route_local = routed;
+        let catalog = Arc::new(read?);
+        self.temp_schema = Some(catalog.clone());
         Ok(catalog)
     }
 
