@@ -53,6 +53,7 @@ against_litewire_and_postgres!(
     row_assignments_set_several_columns,
     updates_assign_defaults_through_aliases,
     temp_tables_are_read_as_postgres_reads_them,
+    query_strings_run_as_implicit_transaction_blocks,
 );
 
 /// A fresh table for one test: dropped first, so a calibration run can repeat.
@@ -2088,4 +2089,68 @@ async fn temp_tables_are_read_as_postgres_reads_them(target: &Target) {
         .unwrap();
     // Dropped, the main table is seen again.
     assert_eq!(column(&client, "SELECT a FROM temp_shadowed").await, ["1"]);
+}
+
+async fn query_strings_run_as_implicit_transaction_blocks(target: &Target) {
+    let client = target.connect().await;
+    table(&client, "sem_implicit", "a int", "(0)").await;
+    let run = |sql: &'static str| {
+        let client = &client;
+        async move {
+            client
+                .batch_execute(sql)
+                .await
+                .err()
+                .and_then(|e| e.code().cloned())
+        }
+    };
+    // An error undoes the whole string.
+    assert!(
+        run("INSERT INTO sem_implicit VALUES (1); SELECT 1/0")
+            .await
+            .is_some()
+    );
+    // COMMIT ends the implicit block with what came before; the statements
+    // after it are another block, undone by their error.
+    assert!(
+        run("INSERT INTO sem_implicit VALUES (2); COMMIT; INSERT INTO sem_implicit VALUES (3); SELECT 1/0")
+            .await
+            .is_some()
+    );
+    // ROLLBACK undoes what came before it in the string.
+    assert!(
+        run("INSERT INTO sem_implicit VALUES (4); ROLLBACK; SELECT 2")
+            .await
+            .is_none()
+    );
+    // BEGIN makes the block explicit: it outlives the string, with what
+    // ran before it.
+    assert!(
+        run("INSERT INTO sem_implicit VALUES (5); BEGIN; INSERT INTO sem_implicit VALUES (6)")
+            .await
+            .is_none()
+    );
+    assert!(run("ROLLBACK").await.is_none());
+    assert!(
+        run("INSERT INTO sem_implicit VALUES (7); BEGIN; INSERT INTO sem_implicit VALUES (8)")
+            .await
+            .is_none()
+    );
+    assert!(run("COMMIT").await.is_none());
+    // A chain or a savepoint has no block to live in.
+    for sql in [
+        "INSERT INTO sem_implicit VALUES (9); COMMIT AND CHAIN",
+        "INSERT INTO sem_implicit VALUES (10); SAVEPOINT s",
+        "INSERT INTO sem_implicit VALUES (11); COMMIT; SAVEPOINT s",
+    ] {
+        assert_eq!(
+            run(sql).await,
+            Some(tokio_postgres::error::SqlState::NO_ACTIVE_SQL_TRANSACTION),
+            "{sql}"
+        );
+    }
+    assert_eq!(
+        column(&client, "SELECT a FROM sem_implicit ORDER BY a").await,
+        ["0", "2", "7", "8", "11"]
+    );
 }

@@ -109,7 +109,11 @@ async fn waits_never_block_one_thread(cache: &str, threading: &[&str]) {
     let server = TestServer::start(cache, threading);
     let (holder, _holder_conn) = server.connect().await;
     holder
-        .batch_execute("CREATE TABLE t (id integer PRIMARY KEY, v text); BEGIN; INSERT INTO t VALUES (1, 'held')")
+        .batch_execute("CREATE TABLE t (id integer PRIMARY KEY, v text)")
+        .await
+        .unwrap();
+    holder
+        .batch_execute("BEGIN; INSERT INTO t VALUES (1, 'held')")
         .await
         .unwrap();
     let (writer, _writer_conn) = server.connect().await;

@@ -184,7 +184,11 @@ async fn lock_timeout_bounds_the_wait_for_the_writer(cache: &str) {
     let server = TestServer::start(cache, &[]);
     let writer = connect_with(&server, "").await;
     writer
-        .batch_execute("CREATE TABLE t (a int); BEGIN; INSERT INTO t VALUES (1)")
+        .batch_execute("CREATE TABLE t (a int)")
+        .await
+        .unwrap();
+    writer
+        .batch_execute("BEGIN; INSERT INTO t VALUES (1)")
         .await
         .unwrap();
     let other = connect_with(&server, "").await;
@@ -213,7 +217,8 @@ async fn idle_in_transaction_timeout_ends_the_session_and_frees_its_locks(cache:
         show(&idle, "idle_in_transaction_session_timeout").await,
         "300"
     );
-    idle.batch_execute("CREATE TABLE t (a int); BEGIN; INSERT INTO t VALUES (1)")
+    idle.batch_execute("CREATE TABLE t (a int)").await.unwrap();
+    idle.batch_execute("BEGIN; INSERT INTO t VALUES (1)")
         .await
         .unwrap();
     // Idle outside a transaction is fine, however long.

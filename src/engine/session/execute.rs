@@ -139,9 +139,16 @@ impl Session {
     }
 
     /// Runs several statements as one unit, as PostgreSQL runs a multi-statement
-    /// query string: unless the batch manages its own transaction, it runs inside
-    /// one, so a failure leaves none of its writes behind. Stops at the first error;
-    /// a failed implicit COMMIT is one more error after the last statement.
+    /// query string: outside a transaction block, statements run inside an
+    /// implicit one, so a failure leaves none of their writes behind. Stops at
+    /// the first error; a failed implicit COMMIT is one more error after the
+    /// last statement.
+    ///
+    /// Transaction control inside the string follows PostgreSQL: `BEGIN`
+    /// turns the implicit block into an explicit one that outlives the string
+    /// (what ran before it included); `COMMIT` and `ROLLBACK` end the implicit
+    /// block (committed, or undone) and the statements after them start
+    /// another; `AND CHAIN` and savepoints there are 25P01.
     pub async fn execute_batch_into<S: ResultSink>(
         &mut self,
         batch: &[(Statement, Vec<Value>)],
@@ -151,36 +158,55 @@ impl Session {
         if batch.iter().any(|(stmt, _)| stmt.creates_temp) {
             self.local = true;
         }
-        let implicit = batch.len() > 1
-            && self.state == TransactionState::Idle
-            && batch
-                .iter()
-                .all(|(stmt, _)| !stmt.action.controls_transaction());
-        if implicit {
-            let writes = batch.iter().any(|(stmt, _)| stmt.writes());
-            if let Err(error) = self.begin_transaction(writes).await {
-                // The first statement is the one that could not start.
-                if sink.begin_statement().is_ok() {
-                    sink.error(&error);
+        let several = batch.len() > 1;
+        let mut implicit = false;
+        for (i, (stmt, params)) in batch.iter().enumerate() {
+            let controls = stmt.action.controls_transaction();
+            if several && !implicit && !controls && self.state == TransactionState::Idle {
+                // The block runs to the next transaction control.
+                let writes = batch[i..]
+                    .iter()
+                    .take_while(|(stmt, _)| !stmt.action.controls_transaction())
+                    .any(|(stmt, _)| stmt.writes());
+                if let Err(error) = self.begin_transaction(writes).await {
+                    // The statement is the one that could not start.
+                    if sink.begin_statement().is_ok() {
+                        sink.error(&error);
+                    }
+                    return;
+                }
+                implicit = true;
+            }
+            if implicit && controls {
+                match implicit_control(stmt) {
+                    // The block goes on as an explicit one, or ends with the
+                    // statement.
+                    Ok(()) => implicit = false,
+                    Err(error) => {
+                        if sink.begin_statement().is_ok() {
+                            sink.error(&error);
+                        }
+                        self.rollback_batch().await;
+                        return;
+                    }
+                }
+            }
+            if self.execute_into(stmt, params, sink).await.is_err() {
+                if implicit {
+                    self.rollback_batch().await;
                 }
                 return;
             }
         }
-        let mut failed = false;
-        for (stmt, params) in batch {
-            if self.execute_into(stmt, params, sink).await.is_err() {
-                failed = true;
-                break;
-            }
+        if implicit && let Err(error) = self.commit().await {
+            sink.error(&error);
         }
-        if implicit {
-            if failed {
-                if let Err(error) = self.rollback().await {
-                    tracing::warn!(%error, "rollback of a failed batch");
-                }
-            } else if let Err(error) = self.commit().await {
-                sink.error(&error);
-            }
+    }
+
+    /// Undoes a failed string's implicit transaction block.
+    async fn rollback_batch(&mut self) {
+        if let Err(error) = self.rollback().await {
+            tracing::warn!(%error, "rollback of a failed batch");
         }
     }
 
@@ -194,10 +220,7 @@ impl Session {
             (TransactionState::Failed, Action::RollbackTo) => {}
             (TransactionState::Failed, _) => return Err(transaction_aborted()),
             (TransactionState::Idle, Action::Savepoint | Action::Release | Action::RollbackTo) => {
-                return Err(Error::new(
-                    ErrorKind::NoActiveTransaction,
-                    "savepoints can only be used in transaction blocks",
-                ));
+                return implicit_control(stmt);
             }
             (_, Action::WriteFile) if !self.engine.allow_attach => {
                 return Err(Error::new(
@@ -221,6 +244,26 @@ impl Session {
             self.track_savepoint(stmt);
         }
         result
+    }
+}
+
+/// Whether transaction control may end or extend an implicit transaction
+/// block: `BEGIN`, `COMMIT` and `ROLLBACK` may; PostgreSQL refuses a chain
+/// or a savepoint there (25P01).
+fn implicit_control(stmt: &Statement) -> Result<(), Error> {
+    let refused = |what: &str| {
+        Err(Error::new(
+            ErrorKind::NoActiveTransaction,
+            format!("{what} can only be used in transaction blocks"),
+        ))
+    };
+    match stmt.action {
+        Action::Commit if stmt.plan == Plan::Chain => refused("COMMIT AND CHAIN"),
+        Action::Rollback if stmt.plan == Plan::Chain => refused("ROLLBACK AND CHAIN"),
+        Action::Savepoint => refused("SAVEPOINT"),
+        Action::Release => refused("RELEASE SAVEPOINT"),
+        Action::RollbackTo => refused("ROLLBACK TO SAVEPOINT"),
+        _ => Ok(()),
     }
 }
 
