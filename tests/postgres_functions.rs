@@ -781,6 +781,9 @@ async fn set_returning_functions_read_the_row_beside_them(target: &Target) {
             ("SELECT f1, pg_typeof(f1)::text FROM (SELECT 'foo' AS f1) ss", "foo|text"),
             ("SELECT regexp_matches('foobarbequebazilbarfbonk', '(b[^b]+)(b[^b]+)', 'g')", "{bar,beque}\n{bazil,barf}"),
             ("SELECT count(*) FROM (SELECT regexp_matches('abc', 'x')) s", "0"),
+            // An empty match right after a longer one is a match of its own.
+            ("SELECT (regexp_matches(E'\\n1\\n2', '.?$', 'mg'))[1]", "\n1\n\n2\n"),
+            ("SELECT regexp_count('ab', 'x*'), regexp_count(E'a\\nb', '.?$', 1, 'm')", "3|4"),
             ("SELECT regexp_matches('foo', '(f)(x)?')", "{f,NULL}"),
             ("SELECT * FROM regexp_matches('abcabc', 'b', 'g') AS m", "{b}\n{b}"),
             ("SELECT regexp_split_to_table('the quick  brown', '\\s+')", "the\nquick\nbrown"),

@@ -8,7 +8,7 @@ use regex::Regex;
 use super::arrays::format_array;
 use super::call::{Arg, Call, Out};
 use super::definition::{Args, Function, Volatility};
-use super::regexps::{answer, groups, prepare};
+use super::regexps::{answer, captures_from, groups, prepare};
 
 const IMMUTABLE: Volatility = Volatility::Immutable;
 
@@ -65,8 +65,7 @@ fn split_json(_: &Call, args: &[Arg]) -> Out {
 fn matches_json(_: &Call, args: &[Arg]) -> Out {
     answer(|| {
         let (text, re, flags) = prepare(args, Some(2), true, "regexp_matches")?.ok_or(None)?;
-        let rows: Vec<String> = re
-            .captures_iter(&text)
+        let rows: Vec<String> = captures_from(&re, &text, 0)
             .take(if flags.global { usize::MAX } else { 1 })
             .map(|caps| format_array(&groups(&caps)))
             .collect();

@@ -493,9 +493,11 @@ fn like(_: &Call, args: &[Arg]) -> Out {
     }
 }
 
-/// Every match from byte `from` on, as `captures_iter` would give them with
-/// the text before `from` still seen by `^` and `\b`.
-fn captures_from<'t>(
+/// Every match from byte `from` on, as PostgreSQL finds them: each search
+/// starts where the last match ended (one character on after an empty one),
+/// so an empty match right after a longer one counts, which `captures_iter`
+/// skips; the text before `from` is still seen by `^` and `\b`.
+pub(super) fn captures_from<'t>(
     re: &'t Regex,
     text: &'t str,
     from: usize,
@@ -630,7 +632,7 @@ fn count(_: &Call, args: &[Arg]) -> Out {
     answer(|| {
         let (text, re, _) = prepare(args, Some(3), false, "regexp_count")?.ok_or(None)?;
         let from = start_offset(&text, int_at(args, 2, 1)?)?;
-        Ok(Out::Int(re.find_iter(&text[from..]).count() as i64))
+        Ok(Out::Int(captures_from(&re, &text, from).count() as i64))
     })
 }
 
