@@ -1,6 +1,8 @@
-//! Digests and binary encodings: `md5`, `sha224`-`sha512`, `encode` and
-//! `decode` (`hex`, `base64`, `escape`), `to_hex`. A `bytea` is stored as a
-//! blob; text given where a `bytea` is taken stands for its UTF-8 bytes.
+//! Digests and encodings: `md5`, `sha224`-`sha512`, `encode` and `decode`
+//! (`hex`, `base64`, `escape`), `to_hex`, and `unistr`'s Unicode escapes
+//! (SQLite has its own `unistr`, which takes what PostgreSQL refuses, so the
+//! PostgreSQL port calls `litewire_unistr`). A `bytea` is stored as a blob;
+//! text given where a `bytea` is taken stands for its UTF-8 bytes.
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
@@ -26,7 +28,91 @@ pub(super) const FUNCTIONS: &[Function] = &[
         IMMUTABLE,
         to_hex4,
     ),
+    Function::helper(
+        "litewire_unistr",
+        super::definition::Args::Fixed(&["text"]),
+        IMMUTABLE,
+        unistr,
+    ),
 ];
+
+/// `unistr(text)`: `\XXXX`, `\+XXXXXX`, `\uXXXX` and `\UXXXXXXXX` the
+/// characters they name (a UTF-16 surrogate pair as one), `\\` a
+/// backslash; anything else after a backslash is 42601, as an unpaired
+/// surrogate is, and a code point outside Unicode 22023.
+fn unistr(_: &Call, args: &[Arg]) -> Out {
+    let Some(text) = args[0].text() else {
+        return Out::Null;
+    };
+    match unescape_unicode(&text) {
+        Ok(text) => Out::Text(text),
+        Err(out) => out,
+    }
+}
+
+fn unescape_unicode(text: &str) -> Result<String, Out> {
+    let syntax = |message: &str| Out::Fail(SqlState::SYNTAX_ERROR, message.to_owned());
+    let bytes = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let mut high: Option<u32> = None;
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] != b'\\' {
+            if high.is_some() {
+                return Err(syntax("invalid Unicode surrogate pair"));
+            }
+            let c = text[i..].chars().next().unwrap_or_default();
+            out.push(c);
+            i += c.len_utf8();
+            continue;
+        }
+        if bytes.get(i + 1) == Some(&b'\\') {
+            out.push('\\');
+            i += 2;
+            continue;
+        }
+        // The escape's form: where its digits start and how many there are.
+        let hex_at = |from: usize, count: usize| {
+            bytes
+                .get(from..from + count)
+                .filter(|digits| digits.iter().all(u8::is_ascii_hexdigit))
+                .and_then(|digits| u32::from_str_radix(std::str::from_utf8(digits).ok()?, 16).ok())
+        };
+        let (code, length) = match bytes.get(i + 1) {
+            Some(b'u') => (hex_at(i + 2, 4), 6),
+            Some(b'+') => (hex_at(i + 2, 6), 8),
+            Some(b'U') => (hex_at(i + 2, 8), 10),
+            _ => (hex_at(i + 1, 4), 5),
+        };
+        let Some(code) = code else {
+            return Err(syntax("invalid Unicode escape"));
+        };
+        if code == 0 || code > 0x10FFFF {
+            return Err(Out::Fail(
+                SqlState::INVALID_PARAMETER_VALUE,
+                format!("invalid Unicode code point: {code:04X}"),
+            ));
+        }
+        i += length;
+        let low = (0xDC00..=0xDFFF).contains(&code);
+        let code = match (high.take(), low) {
+            (Some(first), true) => 0x10000 + ((first - 0xD800) << 10) + (code - 0xDC00),
+            (Some(_), false) | (None, true) => {
+                return Err(syntax("invalid Unicode surrogate pair"));
+            }
+            (None, false) if (0xD800..=0xDBFF).contains(&code) => {
+                high = Some(code);
+                continue;
+            }
+            (None, false) => code,
+        };
+        out.push(char::from_u32(code).ok_or_else(|| syntax("invalid Unicode surrogate pair"))?);
+    }
+    match high {
+        Some(_) => Err(syntax("invalid Unicode surrogate pair")),
+        None => Ok(out),
+    }
+}
 
 /// A value's bytes: a blob's own, text's UTF-8; numbers as their text.
 fn bytes(arg: &Arg) -> Option<Vec<u8>> {

@@ -109,6 +109,7 @@ fn lookup(name: &str) -> Option<Known> {
         "initcap" => known(Fixed(Text), &[TEXT], Some("litewire_initcap")),
         "substr" | "substring" => known(Fixed(Text), &[TEXT, INT, INT], Some("litewire_substr")),
         "replace" => known(Fixed(Text), &[TEXT, TEXT, TEXT], None),
+        "unistr" => known(Fixed(Text), &[TEXT], Some("litewire_unistr")),
         "btrim" => known(Fixed(Text), &[TEXT, TEXT], Some("trim")),
         "ltrim" | "rtrim" => known(Fixed(Text), &[TEXT, TEXT], None),
         "strpos" => known(Fixed(Int4), &[TEXT, TEXT], Some("instr")),
