@@ -34,6 +34,7 @@ against_litewire_and_postgres!(
     numbers_formatted_by_template,
     dates_read_by_template,
     random_values_repeat_for_a_seed,
+    values_compared_with_subqueries,
 );
 
 /// One case: a statement and its answer, rows joined by `\n`, columns by `|`,
@@ -1025,4 +1026,33 @@ async fn random_values_repeat_for_a_seed(target: &Target) {
             "ERROR 22023"
         ]
     );
+}
+
+/// `IN`, `ANY` and `ALL` over a subquery: the values typed against its
+/// columns, any operator, PostgreSQL's three-valued verdicts.
+async fn values_compared_with_subqueries(target: &Target) {
+    let client = target.connect().await;
+    check(
+        &client,
+        "DROP TABLE IF EXISTS qs_num; DROP TABLE IF EXISTS qs_text; \
+         CREATE TABLE qs_num (q int8); CREATE TABLE qs_text (t text); \
+         INSERT INTO qs_num VALUES (1), (2), (NULL); INSERT INTO qs_text VALUES ('1')",
+        &[
+            ("SELECT q FROM qs_num WHERE q IN (SELECT t FROM qs_text)", "ERROR 42883"),
+            ("SELECT q FROM qs_num WHERE q = ANY (SELECT t FROM qs_text)", "ERROR 42883"),
+            ("SELECT q FROM qs_num WHERE (q, q) IN (SELECT t, t FROM qs_text)", "ERROR 42883"),
+            ("SELECT 1 = ANY (SELECT '1')", "ERROR 42883"),
+            ("SELECT 1 IN (SELECT 1, 2)", "ERROR 42601"),
+            ("SELECT (1, 2) IN (SELECT 1)", "ERROR 42601"),
+            ("SELECT (1, 2) IN (SELECT 1, 2), 1 IN (SELECT '1'::int)", "t|t"),
+            ("SELECT 3 > ALL (SELECT q FROM qs_num WHERE q IS NOT NULL), 2 > ALL (SELECT q FROM qs_num WHERE q IS NOT NULL)", "t|f"),
+            ("SELECT 3 > ALL (SELECT q FROM qs_num), 0 > ALL (SELECT q FROM qs_num), 0 > ALL (SELECT 1 WHERE false)", "NULL|f|t"),
+            ("SELECT 2 > ANY (SELECT q FROM qs_num), 0 > ANY (SELECT q FROM qs_num), 0 > ANY (SELECT 1 WHERE false)", "t|NULL|f"),
+            ("SELECT 1 <> ALL (SELECT 2), 1 <> ALL (SELECT 1), 1 = SOME (SELECT 1), 'b' >= ALL (SELECT t FROM qs_text)", "t|f|t|t"),
+            ("SELECT x, x < ALL (SELECT q FROM qs_num WHERE q > 0) FROM (VALUES (0), (1), (NULL::int)) v(x) ORDER BY x", "0|t\n1|f\nNULL|NULL"),
+            ("SELECT 2 IN (SELECT generate_series(0, 1)), EXISTS (SELECT generate_series(0, 1))", "f|t"),
+            ("SELECT 1 WHERE 2 > ALL (SELECT generate_series(0, 1))", "1"),
+        ],
+    )
+    .await;
 }

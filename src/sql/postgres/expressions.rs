@@ -156,35 +156,7 @@ impl Translator<'_> {
                 target: InTarget::Subquery(subquery),
                 negated,
                 global,
-            } => {
-                let value = self.expr(value, scope)?;
-                let (query, columns) = self.subquery(subquery, scope)?;
-                let row = match &value.expr {
-                    Expr::Tuple(items) => items.len(),
-                    _ => 1,
-                };
-                if columns.len() > row {
-                    return Err(syntax("subquery has too many columns".into()));
-                }
-                // One value is compared as the subquery's column's type; a
-                // row with a row of the subquery's as it is.
-                let value = match columns.first() {
-                    Some(column) if row == 1 => {
-                        let probe = Typed::new(value.expr.clone(), column.ty.clone());
-                        self.comparable(value, probe, "=")?.0
-                    }
-                    _ => value,
-                };
-                Ok(Typed::new(
-                    Expr::In {
-                        expr: Box::new(value.expr),
-                        target: InTarget::Subquery(Box::new(query)),
-                        negated: *negated,
-                        global: *global,
-                    },
-                    PgType::Bool,
-                ))
-            }
+            } => self.in_subquery(value, subquery, *negated, *global, scope),
             Expr::Between {
                 expr: value,
                 negated,
@@ -210,34 +182,13 @@ impl Translator<'_> {
                 left,
                 compare_op,
                 right,
-                is_some,
-            } => {
-                let (left, right) = self.quantified(left, right, scope)?;
-                Ok(Typed::new(
-                    Expr::AnyOp {
-                        left: Box::new(left),
-                        compare_op: compare_op.clone(),
-                        right: Box::new(right),
-                        is_some: *is_some,
-                    },
-                    PgType::Bool,
-                ))
-            }
+                ..
+            } => self.quantified(left, compare_op, right, false, scope),
             Expr::AllOp {
                 left,
                 compare_op,
                 right,
-            } => {
-                let (left, right) = self.quantified(left, right, scope)?;
-                Ok(Typed::new(
-                    Expr::AllOp {
-                        left: Box::new(left),
-                        compare_op: compare_op.clone(),
-                        right: Box::new(right),
-                    },
-                    PgType::Bool,
-                ))
-            }
+            } => self.quantified(left, compare_op, right, true, scope),
             Expr::Cast {
                 expr: value,
                 data_type,
@@ -511,22 +462,6 @@ impl Translator<'_> {
             },
             PgType::Bool,
         ))
-    }
-
-    /// The operands of `x op ANY|ALL (array or subquery)`.
-    fn quantified(&mut self, left: &Expr, right: &Expr, scope: &Scope) -> Result<(Expr, Expr)> {
-        let left = self.expr(left, scope)?;
-        let right = match right {
-            Expr::Subquery(query) => Expr::Subquery(Box::new(self.subquery(query, scope)?.0)),
-            Expr::Nested(inner) if matches!(**inner, Expr::Subquery(_)) => {
-                let Expr::Subquery(query) = &**inner else {
-                    return Ok((left.expr, right.clone()));
-                };
-                Expr::Subquery(Box::new(self.subquery(query, scope)?.0))
-            }
-            other => self.expr(other, scope)?.expr,
-        };
-        Ok((left.expr, right))
     }
 
     fn case(

@@ -8,6 +8,7 @@ mod build;
 mod casts;
 mod catalog;
 mod columns;
+mod compared_subqueries;
 mod datetimes;
 mod distinct_on;
 mod dml;

@@ -8,8 +8,8 @@
 //! its columns computed from `json_each`'s row as PostgreSQL types them.
 
 use sqlparser::ast::{
-    Expr, FunctionArg, FunctionArgExpr, FunctionArguments, GroupByExpr, Select, SelectItem,
-    TableAlias, TableFactor, TableWithJoins, visit_expressions, visit_expressions_mut,
+    Expr, FunctionArg, FunctionArgExpr, FunctionArguments, GroupByExpr, InTarget, Select,
+    SelectItem, TableAlias, TableFactor, TableWithJoins, visit_expressions, visit_expressions_mut,
 };
 use std::ops::ControlFlow;
 
@@ -276,7 +276,21 @@ pub(super) fn list_function_to_from(select: &Select) -> Option<Select> {
         let (SelectItem::UnnamedExpr(expr) | SelectItem::ExprWithAlias { expr, .. }) = item else {
             continue;
         };
-        let _ = visit_expressions(expr, |part| {
+        // A subquery's functions are its own select's.
+        let mut own = expr.clone();
+        let _ = visit_expressions_mut(&mut own, |part| {
+            match part {
+                Expr::Subquery(_) | Expr::Exists { .. } => *part = super::build::null(),
+                Expr::In {
+                    expr,
+                    target: InTarget::Subquery(_),
+                    ..
+                } => *part = (**expr).clone(),
+                _ => {}
+            }
+            ControlFlow::<()>::Continue(())
+        });
+        let _ = visit_expressions(&own, |part| {
             if let Expr::Function(function) = part {
                 if is_moved(function) {
                     calls.push(part.clone());
