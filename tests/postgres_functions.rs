@@ -35,6 +35,7 @@ against_litewire_and_postgres!(
     dates_read_by_template,
     random_values_repeat_for_a_seed,
     values_compared_with_subqueries,
+    recursive_queries_as_postgres_allows_them,
 );
 
 /// One case: a statement and its answer, rows joined by `\n`, columns by `|`,
@@ -1052,6 +1053,26 @@ async fn values_compared_with_subqueries(target: &Target) {
             ("SELECT x, x < ALL (SELECT q FROM qs_num WHERE q > 0) FROM (VALUES (0), (1), (NULL::int)) v(x) ORDER BY x", "0|t\n1|f\nNULL|NULL"),
             ("SELECT 2 IN (SELECT generate_series(0, 1)), EXISTS (SELECT generate_series(0, 1))", "f|t"),
             ("SELECT 1 WHERE 2 > ALL (SELECT generate_series(0, 1))", "1"),
+        ],
+    )
+    .await;
+}
+
+/// A recursive query reads itself only where PostgreSQL lets it, and keeps
+/// its columns' types.
+async fn recursive_queries_as_postgres_allows_them(target: &Target) {
+    let client = target.connect().await;
+    check(
+        &client,
+        "DROP TABLE IF EXISTS rq_y; CREATE TABLE rq_y (a int); INSERT INTO rq_y SELECT generate_series(1, 5)",
+        &[
+            ("WITH RECURSIVE x(n) AS (SELECT 1 UNION ALL SELECT x.n + 1 FROM rq_y LEFT JOIN x ON x.n = rq_y.a WHERE n < 5) SELECT * FROM x", "ERROR 42P19"),
+            ("WITH RECURSIVE x(n) AS (SELECT 1 UNION ALL SELECT x.n + 1 FROM x RIGHT JOIN rq_y ON x.n = rq_y.a WHERE n < 5) SELECT * FROM x", "ERROR 42P19"),
+            ("WITH RECURSIVE x(n) AS (SELECT 1 UNION ALL SELECT x.n + 1 FROM x FULL JOIN rq_y ON x.n = rq_y.a WHERE n < 5) SELECT * FROM x", "ERROR 42P19"),
+            ("WITH RECURSIVE x(n) AS (SELECT 1 UNION ALL SELECT x.n + 1 FROM x LEFT JOIN rq_y ON x.n = rq_y.a WHERE n < 3) SELECT * FROM x", "1\n2\n3"),
+            ("WITH RECURSIVE f(i) AS (SELECT 1 UNION ALL SELECT (i + 1)::numeric FROM f WHERE i < 3) SELECT * FROM f", "ERROR 42804"),
+            ("WITH RECURSIVE f(i) AS (SELECT 1::int8 UNION ALL SELECT i + 1 FROM f WHERE i < 3) SELECT * FROM f", "1\n2\n3"),
+            ("WITH RECURSIVE f(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM f ORDER BY 1) SELECT * FROM f", "ERROR 0A000"),
         ],
     )
     .await;

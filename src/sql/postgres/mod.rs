@@ -28,6 +28,7 @@ mod operators;
 mod ordered_sets;
 mod ordering;
 mod queries;
+mod recursion;
 mod row_assignment;
 mod scope;
 mod series;

@@ -13,11 +13,12 @@ use sqlparser::ast::{
 use super::build::{call, ident, null, number, parsed_select, query_of, select_from};
 use super::casts::{CastContext, fit};
 use super::columns::QueryColumn;
-use super::errors::{Fail, Result, datatype_mismatch, not_implemented, syntax};
+use super::errors::{Fail, Result, datatype_mismatch, syntax};
 use super::expressions::alias_name;
 use super::grouping::{self, Reads};
 use super::grouping_sets;
 use super::multisets;
+use super::recursion;
 use super::scope::{Scope, ScopeColumn};
 use super::set_returning;
 use super::translator::{ColumnRef, Cte, OutputColumn, Translator, Typed, Untyped};
@@ -128,30 +129,11 @@ impl Translator<'_> {
             .iter()
             .map(|c| alias_name(&c.name))
             .collect();
-        if recursive && reads_itself(&cte.query, &name) {
-            // What SQLite would run as a queue order or a cut of the recursion,
-            // PostgreSQL refuses (and SQLite might never end).
-            let refused = if cte.query.order_by.is_some() {
-                Some("ORDER BY in a recursive query is not implemented")
-            } else if matches!(
-                &cte.query.limit_clause,
-                Some(LimitClause::LimitOffset {
-                    offset: Some(_),
-                    ..
-                }) | Some(LimitClause::OffsetCommaLimit { .. })
-            ) {
-                Some("OFFSET in a recursive query is not implemented")
-            } else if cte.query.limit_clause.is_some() {
-                Some("LIMIT in a recursive query is not implemented")
-            } else if !cte.query.locks.is_empty() {
-                Some("FOR UPDATE/SHARE in a recursive query is not implemented")
-            } else {
-                None
-            };
-            if let Some(message) = refused {
-                return Err(not_implemented(message));
-            }
+        let reads_itself = recursive && recursion::reads_itself(&cte.query, &name);
+        if reads_itself {
+            recursion::check(&cte.query, &name)?;
         }
+        let mut anchor_columns = None;
         if recursive {
             // The recursive member reads the query itself: its columns are the
             // non-recursive member's.
@@ -164,6 +146,7 @@ impl Translator<'_> {
                 let Some(columns) = columns else {
                     return Err(Fail::Unsupported("recursive query of unknown columns"));
                 };
+                anchor_columns = Some(columns.clone());
                 self.ctes.push(Cte {
                     name: name.clone(),
                     columns: renamed_columns(&columns, &renamed),
@@ -180,6 +163,9 @@ impl Translator<'_> {
         let Some(columns) = columns else {
             return Err(Fail::Unsupported("WITH query of unknown columns"));
         };
+        if let (true, Some(anchor)) = (reads_itself, &anchor_columns) {
+            recursion::check_types(&name, anchor, &columns)?;
+        }
         self.ctes.push(Cte {
             name,
             columns: renamed_columns(&columns, &renamed),
@@ -707,21 +693,6 @@ fn calls_volatile(query: &Query) -> bool {
         _ => std::ops::ControlFlow::Continue(()),
     });
     visit.is_break()
-}
-
-/// Whether a `WITH RECURSIVE` query reads itself (`name` in its FROM).
-fn reads_itself(query: &Query, name: &str) -> bool {
-    sqlparser::ast::visit_relations(query, |relation| {
-        match relation.0.len() == 1
-            && relation.0[0]
-                .as_ident()
-                .is_some_and(|ident| ident.value.eq_ignore_ascii_case(name))
-        {
-            true => std::ops::ControlFlow::Break(()),
-            false => std::ops::ControlFlow::Continue(()),
-        }
-    })
-    .is_break()
 }
 
 /// A side of a set operation as SQLite takes it: no parentheses. A query
