@@ -617,6 +617,7 @@ async fn ordered_set_aggregates(target: &Target) {
             ("SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY x), percentile_disc(0.5) WITHIN GROUP (ORDER BY x), mode() WITHIN GROUP (ORDER BY t) FROM pt", "3|3|a"),
             ("SELECT g, percentile_cont(0.25) WITHIN GROUP (ORDER BY x), percentile_disc(0.9) WITHIN GROUP (ORDER BY t DESC) FROM pt GROUP BY g ORDER BY g", "1|1.5|a\n2|5.5|a"),
             ("SELECT percentile_cont(0) WITHIN GROUP (ORDER BY x), percentile_cont(1) WITHIN GROUP (ORDER BY x DESC) FROM pt", "1|1"),
+            ("SELECT percentile_cont(0.5 ORDER BY 1) WITHIN GROUP (ORDER BY x) FROM pt", "ERROR 42601"),
             ("SELECT percentile_cont(1.5) WITHIN GROUP (ORDER BY x) FROM pt", "ERROR 22003"),
             ("SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY x) FROM pt WHERE false", "NULL"),
             ("SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY t) FROM pt", "ERROR 42883"),

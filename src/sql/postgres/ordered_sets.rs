@@ -9,7 +9,7 @@ use sqlparser::ast::{
     FunctionArguments, Ident, ObjectName,
 };
 
-use super::errors::{Result, undefined_function};
+use super::errors::{Result, syntax, undefined_function};
 use super::scope::Scope;
 use super::translator::{Translator, Typed};
 use super::types::PgType;
@@ -24,6 +24,16 @@ impl Translator<'_> {
         args: Vec<Typed>,
         scope: &Scope,
     ) -> Result<Typed> {
+        if let FunctionArguments::List(list) = &function.args
+            && list
+                .clauses
+                .iter()
+                .any(|clause| matches!(clause, FunctionArgumentClause::OrderBy(_)))
+        {
+            return Err(syntax(
+                "cannot use multiple ORDER BY clauses with WITHIN GROUP".into(),
+            ));
+        }
         let mut types: Vec<PgType> = args.iter().map(|a| a.ty.clone()).collect();
         let [item] = function.within_group.as_slice() else {
             return Err(undefined_function(name, &types));
