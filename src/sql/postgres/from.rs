@@ -9,11 +9,11 @@
 //! whole.
 
 use sqlparser::ast::{
-    Expr, Join, JoinConstraint, JoinOperator, ObjectName, Query, SetExpr, TableAlias, TableFactor,
-    TableWithJoins,
+    Expr, Join, JoinConstraint, JoinOperator, ObjectName, Query, SelectItem, SetExpr, TableAlias,
+    TableFactor, TableWithJoins,
 };
 
-use super::build::ident;
+use super::build::{ident, parsed_select, query_of};
 use super::columns::QueryColumn;
 use super::errors::{Fail, Result, datatype_mismatch, lateral_reference, undefined_table};
 use super::expressions::alias_name;
@@ -214,15 +214,12 @@ impl Translator<'_> {
                     return Err(Fail::Unsupported("renamed columns of an unknown table"));
                 };
                 if alias.columns.len() > columns.len() {
-                    return Err(Fail::Pg(crate::error::Error::state(
-                        crate::error::SqlState::parse("42P10")
-                            .unwrap_or(crate::error::SqlState::SYNTAX_ERROR),
-                        format!(
-                            "table \"{item_name}\" has {} columns available but {} columns specified",
-                            columns.len(),
-                            alias.columns.len()
-                        ),
-                    )));
+                    return Err(too_many_columns(
+                        "table",
+                        &item_name,
+                        columns.len(),
+                        alias.columns.len(),
+                    ));
                 }
                 let read: Vec<ScopeColumn> = columns
                     .into_iter()
@@ -290,11 +287,11 @@ impl Translator<'_> {
             }
             TableFactor::NestedJoin {
                 table_with_joins,
-                alias,
+                alias: Some(alias),
+            } => self.aliased_join(table_with_joins, alias, scope),
+            TableFactor::NestedJoin {
+                table_with_joins, ..
             } => {
-                if alias.is_some() {
-                    return Err(Fail::Unsupported("aliased join"));
-                }
                 let inner = self.read_from(table_with_joins, scope)?;
                 Ok(TableFactor::NestedJoin {
                     table_with_joins: Box::new(inner),
@@ -329,6 +326,74 @@ impl Translator<'_> {
             }
             _ => Err(Fail::Unsupported("table factor")),
         }
+    }
+
+    /// `(a JOIN b ...) AS x [(c, ...)]`: the join's columns under the one
+    /// name `x`, `a` and `b` hidden, as in PostgreSQL; a subquery for SQLite,
+    /// its columns numbered (a join may repeat a name).
+    fn aliased_join(
+        &mut self,
+        join: &TableWithJoins,
+        alias: &TableAlias,
+        scope: &mut Scope,
+    ) -> Result<TableFactor> {
+        let mut inner = Scope {
+            parent: scope.parent,
+            ..Scope::default()
+        };
+        let read = self.read_from(join, &mut inner)?;
+        let columns = inner
+            .star(None)?
+            .ok_or(Fail::Unsupported("aliased join of unknown columns"))?;
+        let name = alias.name.value.clone();
+        if alias.columns.len() > columns.len() {
+            return Err(too_many_columns(
+                "join expression",
+                &name,
+                columns.len(),
+                alias.columns.len(),
+            ));
+        }
+        let mut select = parsed_select("SELECT 1").ok_or(Fail::Unsupported("aliased join"))?;
+        select.projection.clear();
+        let mut named = Vec::with_capacity(columns.len());
+        for (i, (relation, column)) in columns.into_iter().enumerate() {
+            let reading = column.computed.clone().unwrap_or_else(|| match &relation {
+                Some(relation) => {
+                    Expr::CompoundIdentifier(vec![ident(relation), ident(&column.name)])
+                }
+                None => Expr::Identifier(ident(&column.name)),
+            });
+            let numbered = format!("litewire_column_{i}");
+            select.projection.push(SelectItem::ExprWithAlias {
+                expr: reading,
+                alias: ident(&numbered),
+            });
+            named.push(ScopeColumn {
+                computed: Some(Expr::CompoundIdentifier(vec![
+                    ident(&name),
+                    ident(&numbered),
+                ])),
+                ..column
+            });
+        }
+        select.from = vec![read];
+        scope.items.push(Item {
+            name: name.clone(),
+            columns: renamed_scope(named, Some(alias)),
+            open: false,
+        });
+        Ok(TableFactor::Derived {
+            lateral: false,
+            subquery: query_of(SetExpr::Select(select)).ok_or(Fail::Unsupported("aliased join"))?,
+            alias: Some(TableAlias {
+                explicit: true,
+                name: ident(&name),
+                columns: Vec::new(),
+                at: None,
+            }),
+            sample: None,
+        })
     }
 
     /// The relation a name in FROM names: a `WITH` query, a table or view of
@@ -464,6 +529,17 @@ fn renamed_subquery(query: &Query, alias: &TableAlias, lateral: bool) -> Result<
             .ok_or(Fail::Unsupported("renamed subquery")),
         _ => Err(Fail::Unsupported("renamed subquery")),
     }
+}
+
+/// An alias that names more columns than its relation (a table, or a
+/// join: `kind`) has (42P10).
+fn too_many_columns(kind: &str, relation: &str, available: usize, specified: usize) -> Fail {
+    Fail::Pg(crate::error::Error::state(
+        crate::error::SqlState::parse("42P10").unwrap_or(crate::error::SqlState::SYNTAX_ERROR),
+        format!(
+            "{kind} \"{relation}\" has {available} columns available but {specified} columns specified"
+        ),
+    ))
 }
 
 fn renamed_scope(columns: Vec<ScopeColumn>, alias: Option<&TableAlias>) -> Vec<ScopeColumn> {

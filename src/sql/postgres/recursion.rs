@@ -7,11 +7,13 @@
 use std::ops::ControlFlow;
 
 use sqlparser::ast::{
-    Join, JoinOperator, LimitClause, Query, SetExpr, TableFactor, TableWithJoins, visit_relations,
+    Expr, Join, JoinOperator, LimitClause, Query, SetExpr, TableFactor, TableWithJoins,
+    visit_expressions, visit_relations,
 };
 
 use super::columns::QueryColumn;
 use super::errors::{Fail, Result, datatype_mismatch, not_implemented};
+use super::functions::is_aggregate;
 
 /// Refuses what PostgreSQL refuses in the query `name` that reads itself.
 pub(super) fn check(query: &Query, name: &str) -> Result<()> {
@@ -35,16 +37,39 @@ pub(super) fn check(query: &Query, name: &str) -> Result<()> {
     if let Some(message) = refused {
         return Err(not_implemented(message));
     }
-    if let SetExpr::SetOperation { right, .. } = &*query.body
-        && let SetExpr::Select(select) = &**right
-        && select.from.iter().any(|item| outer_joined(item, name))
-    {
-        return Err(Fail::Pg(crate::error::Error::state(
-            crate::error::SqlState::parse("42P19").unwrap_or(crate::error::SqlState::SYNTAX_ERROR),
-            format!("recursive reference to query \"{name}\" must not appear within an outer join"),
+    let SetExpr::SetOperation { right, .. } = &*query.body else {
+        return Ok(());
+    };
+    let SetExpr::Select(select) = &**right else {
+        return Ok(());
+    };
+    if select.from.iter().any(|item| outer_joined(item, name)) {
+        return Err(invalid_recursion(format!(
+            "recursive reference to query \"{name}\" must not appear within an outer join"
         )));
     }
+    let aggregates = visit_expressions(&select.projection, |expr| match expr {
+        Expr::Function(function)
+            if function.over.is_none()
+                && is_aggregate(&function.name.to_string().to_ascii_lowercase()) =>
+        {
+            ControlFlow::Break(())
+        }
+        _ => ControlFlow::Continue(()),
+    });
+    if aggregates.is_break() {
+        return Err(invalid_recursion(
+            "aggregate functions are not allowed in a recursive query's recursive term".into(),
+        ));
+    }
     Ok(())
+}
+
+fn invalid_recursion(message: String) -> Fail {
+    Fail::Pg(crate::error::Error::state(
+        crate::error::SqlState::parse("42P19").unwrap_or(crate::error::SqlState::SYNTAX_ERROR),
+        message,
+    ))
 }
 
 /// Refuses a recursive query whose non-recursive member gives a column

@@ -198,10 +198,14 @@ impl<'p> Scope<'p> {
         if let Some(column) = find(&self.merged, name) {
             return Ok(Resolved::of(column, None));
         }
-        let mut found = self
-            .items
-            .iter()
-            .filter_map(|item| find(&item.columns, name).map(|c| (item, c)));
+        // A relation may repeat a name (a subquery's, a join's under an
+        // alias): the name is then as ambiguous as in two relations.
+        let mut found = self.items.iter().flat_map(|item| {
+            item.columns
+                .iter()
+                .filter(|c| c.name.eq_ignore_ascii_case(name))
+                .map(move |c| (item, c))
+        });
         match (found.next(), found.next()) {
             (Some((item, column)), None) => Ok(Resolved {
                 qualify: self.qualify || self.items.iter().any(Item::computed),
@@ -243,6 +247,16 @@ impl<'p> Scope<'p> {
             .find(|item| item.name.eq_ignore_ascii_case(relation));
         match item {
             Some(item) => match find(&item.columns, name) {
+                Some(_)
+                    if item
+                        .columns
+                        .iter()
+                        .filter(|c| c.name.eq_ignore_ascii_case(name))
+                        .nth(1)
+                        .is_some() =>
+                {
+                    Err(ambiguous_column(name))
+                }
                 Some(column) => Ok(Resolved::of(column, Some(&item.name))),
                 None if item.open => Ok(Resolved::opaque(name)),
                 None if is_rowid(name) => Ok(rowid(name)),
