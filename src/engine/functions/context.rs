@@ -56,7 +56,7 @@ pub(in crate::engine) struct ServedSession {
     /// Whether its transaction took advisory locks, given back when it ends.
     pub(in crate::engine) took_transaction_locks: AtomicBool,
     /// `random()`'s generator once `setseed()` seeded it.
-    pub(in crate::engine) random_seed: Mutex<Option<super::random::Seeded>>,
+    pub(in crate::engine) random_seed: Mutex<Option<super::prng::Seeded>>,
 }
 
 impl ServedSession {

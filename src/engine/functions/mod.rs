@@ -35,6 +35,7 @@ mod math;
 mod modifiers;
 mod number_format;
 mod ordered_sets;
+mod prng;
 mod random;
 mod regexp_rows;
 mod regexps;

@@ -107,12 +107,53 @@ impl Translator<'_> {
             }
         };
         let mut cast = self.cast(value, &target, CastContext::Explicit)?;
-        if let Some(modifier) = Modifier::checked(&target, &data_type.to_string())? {
+        if let Some(modifier) = checked_modifier(&target, &data_type.to_string())? {
             // `varchar(n)` cuts what is cast to it, `numeric(p, s)` rounds.
             cast.expr = fit(cast.expr, &target, modifier, CastContext::Explicit);
         }
         cast.column = None;
         Ok(cast)
+    }
+}
+
+/// The modifier a cast or a new column declares, refused as PostgreSQL
+/// refuses one out of range (22023); `None` for a type without one.
+pub(super) fn checked_modifier(ty: &PgType, declared: &str) -> Result<Option<Modifier>> {
+    let Some((_, args)) = declared.split_once('(') else {
+        return Ok(None);
+    };
+    let numbers: Vec<i64> = args
+        .split(')')
+        .next()
+        .unwrap_or("")
+        .split(',')
+        .filter_map(|a| a.trim().parse().ok())
+        .collect();
+    let refused = |message: String| Err(invalid_parameter(message));
+    match (ty, numbers.as_slice()) {
+        (PgType::Varchar | PgType::Bpchar, [length]) if *length < 1 => {
+            let name = if *ty == PgType::Varchar {
+                "varchar"
+            } else {
+                "bpchar"
+            };
+            refused(format!("length for type {name} must be at least 1"))
+        }
+        (PgType::Varchar | PgType::Bpchar, [length]) if *length > 10_485_760 => {
+            let name = if *ty == PgType::Varchar {
+                "varchar"
+            } else {
+                "bpchar"
+            };
+            refused(format!("length for type {name} cannot exceed 10485760"))
+        }
+        (PgType::Numeric, [precision, ..]) if !(1..=1000).contains(precision) => refused(format!(
+            "NUMERIC precision {precision} must be between 1 and 1000"
+        )),
+        (PgType::Numeric, [_, scale]) if !(-1000..=1000).contains(scale) => refused(format!(
+            "NUMERIC scale {scale} must be between -1000 and 1000"
+        )),
+        _ => Ok(Modifier::of(ty, declared)),
     }
 }
 

@@ -10,11 +10,12 @@
 
 use sqlparser::ast::{ColumnOption, CreateTable, Expr, TableConstraint};
 
+use super::casts::checked_modifier;
 use super::catalog::Catalog;
 use super::errors::Fail;
 use super::scope::{Item, Scope, ScopeColumn};
 use super::translator::Translator;
-use super::types::{Modifier, PgType};
+use super::types::PgType;
 use crate::error::Error;
 use crate::sql::written;
 
@@ -29,7 +30,7 @@ pub fn table_expressions(create: &mut CreateTable, catalog: &dyn Catalog) -> Res
             let decl = column.data_type.to_string();
             let ty = PgType::from_declared(&decl);
             Ok(ScopeColumn {
-                modifier: Modifier::checked(&ty, &decl)?,
+                modifier: checked_modifier(&ty, &decl)?,
                 ..ScopeColumn::new(column.name.value.clone(), ty)
             })
         })

@@ -6,8 +6,6 @@
 //! SQLite's, numerics are SQLite numbers, dates and times ISO text, arrays
 //! PostgreSQL's array text. The type says how to read them.
 
-use super::errors::{Fail, invalid_parameter};
-
 /// A PostgreSQL type.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PgType {
@@ -308,47 +306,6 @@ pub enum Modifier {
 }
 
 impl Modifier {
-    /// The modifier a cast or a new column declares, refused as PostgreSQL
-    /// refuses one out of range (22023); `None` for a type without one.
-    pub(super) fn checked(ty: &PgType, declared: &str) -> Result<Option<Modifier>, Fail> {
-        let Some((_, args)) = declared.split_once('(') else {
-            return Ok(None);
-        };
-        let numbers: Vec<i64> = args
-            .split(')')
-            .next()
-            .unwrap_or("")
-            .split(',')
-            .filter_map(|a| a.trim().parse().ok())
-            .collect();
-        let refused = |message: String| Err(invalid_parameter(message));
-        match (ty, numbers.as_slice()) {
-            (PgType::Varchar | PgType::Bpchar, [length]) if *length < 1 => {
-                let name = if *ty == PgType::Varchar {
-                    "varchar"
-                } else {
-                    "bpchar"
-                };
-                refused(format!("length for type {name} must be at least 1"))
-            }
-            (PgType::Varchar | PgType::Bpchar, [length]) if *length > 10_485_760 => {
-                let name = if *ty == PgType::Varchar {
-                    "varchar"
-                } else {
-                    "bpchar"
-                };
-                refused(format!("length for type {name} cannot exceed 10485760"))
-            }
-            (PgType::Numeric, [precision, ..]) if !(1..=1000).contains(precision) => refused(
-                format!("NUMERIC precision {precision} must be between 1 and 1000"),
-            ),
-            (PgType::Numeric, [_, scale]) if !(-1000..=1000).contains(scale) => refused(format!(
-                "NUMERIC scale {scale} must be between -1000 and 1000"
-            )),
-            _ => Ok(Modifier::of(ty, declared)),
-        }
-    }
-
     /// The modifier of type `ty` as `declared` spells it (`varchar(20)`,
     /// `NUMERIC(10, 2)`); `None` for a type without one.
     pub fn of(ty: &PgType, declared: &str) -> Option<Modifier> {
