@@ -36,6 +36,7 @@ against_litewire_and_postgres!(
     random_values_repeat_for_a_seed,
     values_compared_with_subqueries,
     recursive_queries_as_postgres_allows_them,
+    arrays_join_with_concatenation,
 );
 
 /// One case: a statement and its answer, rows joined by `\n`, columns by `|`,
@@ -1084,6 +1085,25 @@ async fn recursive_queries_as_postgres_allows_them(target: &Target) {
             ("WITH RECURSIVE f(i) AS (SELECT 1 UNION ALL SELECT (i + 1)::numeric FROM f WHERE i < 3) SELECT * FROM f", "ERROR 42804"),
             ("WITH RECURSIVE f(i) AS (SELECT 1::int8 UNION ALL SELECT i + 1 FROM f WHERE i < 3) SELECT * FROM f", "1\n2\n3"),
             ("WITH RECURSIVE f(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM f ORDER BY 1) SELECT * FROM f", "ERROR 0A000"),
+        ],
+    )
+    .await;
+}
+
+/// `||` with arrays: two arrays joined, an element added at either end (made
+/// the element's type), and the functions it stands for.
+async fn arrays_join_with_concatenation(target: &Target) {
+    let client = target.connect().await;
+    check(
+        &client,
+        "SELECT 1",
+        &[
+            ("SELECT (array[1, 2] || array[3])::text, (array[1] || '{2,3}')::text, (0 || array[1])::text, (array['a'] || 'b'::text)::text", "{1,2,3}|{1,2,3}|{0,1}|{a,b}"),
+            ("SELECT (array[1] || NULL)::text, (NULL::int[] || 1)::text, (array[1.5] || 2)::text, (array[1] || NULL::int)::text", "{1}|{1}|{1.5,2}|{1,NULL}"),
+            ("SELECT array_cat(array[1], array[2])::text, array_append(array[1], 2)::text, array_prepend(0, array[1])::text", "{1,2}|{1,2}|{0,1}"),
+            ("SELECT pg_typeof(array[1] || 2)::text", "integer[]"),
+            ("SELECT array[1] || 'x'::text", "ERROR 42883"),
+            ("WITH RECURSIVE t(id, path) AS (VALUES (1, ARRAY[]::integer[]) UNION ALL SELECT id + 1, path || (id + 1) FROM t WHERE id < 3) SELECT id, path::text, path[1] FROM t", "1|{}|NULL\n2|{2}|2\n3|{2,3}|2"),
         ],
     )
     .await;

@@ -84,6 +84,27 @@ pub(super) const FUNCTIONS: &[Function] = &[
         Volatility::Immutable,
         record_field,
     ),
+    Function::pg(
+        "array_cat",
+        &["anyarray", "anyarray"],
+        "anyarray",
+        Volatility::Immutable,
+        array_cat,
+    ),
+    Function::pg(
+        "array_append",
+        &["anyarray", "anyelement"],
+        "anyarray",
+        Volatility::Immutable,
+        array_append,
+    ),
+    Function::pg(
+        "array_prepend",
+        &["anyelement", "anyarray"],
+        "anyarray",
+        Volatility::Immutable,
+        array_prepend,
+    ),
     Function {
         name: "litewire_array_agg",
         args: Args::Fixed(&["anyelement"]),
@@ -123,6 +144,57 @@ fn array_to_string(_: &Call, args: &[Arg]) -> Out {
         .filter_map(|item| item.or_else(|| null.clone()))
         .collect();
     Out::Text(parts.join(&sep))
+}
+
+/// An array argument's elements: none for NULL; `Err` for text that is not
+/// an array.
+fn items_of(arg: &Arg) -> Result<Vec<Option<String>>, Out> {
+    let Some(array) = arg.text() else {
+        return Ok(Vec::new());
+    };
+    parse_array(&array).ok_or_else(|| {
+        Out::Fail(
+            SqlState::INVALID_TEXT_REPRESENTATION,
+            format!("malformed array literal: \"{array}\""),
+        )
+    })
+}
+
+/// `array_cat(a, b)`, `a || b` of two arrays: NULL only if both are.
+fn array_cat(_: &Call, args: &[Arg]) -> Out {
+    if args[0] == Arg::Null && args[1] == Arg::Null {
+        return Out::Null;
+    }
+    match (items_of(&args[0]), items_of(&args[1])) {
+        (Ok(mut first), Ok(second)) => {
+            first.extend(second);
+            Out::Text(format_array(&first))
+        }
+        (Err(out), _) | (_, Err(out)) => out,
+    }
+}
+
+/// `array_append(a, e)`, `a || e`: a NULL array is an empty one.
+fn array_append(_: &Call, args: &[Arg]) -> Out {
+    match items_of(&args[0]) {
+        Ok(mut items) => {
+            items.push(args[1].text());
+            Out::Text(format_array(&items))
+        }
+        Err(out) => out,
+    }
+}
+
+/// `array_prepend(e, a)`, `e || a`.
+fn array_prepend(_: &Call, args: &[Arg]) -> Out {
+    match items_of(&args[1]) {
+        Ok(items) => {
+            let mut all = vec![args[0].text()];
+            all.extend(items);
+            Out::Text(format_array(&all))
+        }
+        Err(out) => out,
+    }
 }
 
 /// `litewire_array(a, b, ...)`: PostgreSQL's `ARRAY[a, b, ...]`.

@@ -351,7 +351,10 @@ impl Translator<'_> {
     fn concat(&mut self, left: Typed, right: Typed) -> Result<Typed> {
         let array = |t: &Typed| matches!(t.ty, PgType::Array(_));
         let json = |t: &Typed| t.ty == PgType::Jsonb;
-        if array(&left) || array(&right) || (json(&left) && json(&right)) {
+        if array(&left) || array(&right) {
+            return self.array_concat(left, right);
+        }
+        if json(&left) && json(&right) {
             return Ok(Typed::new(
                 node(left.expr, BinaryOperator::StringConcat, right.expr),
                 PgType::Opaque,
@@ -367,6 +370,39 @@ impl Translator<'_> {
             node(left.expr, BinaryOperator::StringConcat, right.expr),
             PgType::Text,
         ))
+    }
+
+    /// `||` with an array: arrays joined (an untyped literal is an array),
+    /// or an element added at the end or the front, made the element type.
+    fn array_concat(&mut self, left: Typed, right: Typed) -> Result<Typed> {
+        let (array, other, appended) = match (&left.ty, &right.ty) {
+            (PgType::Array(_), _) => (left, right, true),
+            _ => (right, left, false),
+        };
+        let PgType::Array(element) = array.ty.clone() else {
+            return Err(undefined_operator("||", &array.ty, &other.ty));
+        };
+        let ty = array.ty.clone();
+        let (function, args) = if other.ty == array.ty || other.untyped.is_some() {
+            let other = self.cast(other, &ty, CastContext::Implicit)?;
+            let args = match appended {
+                true => vec![array.expr, other.expr],
+                false => vec![other.expr, array.expr],
+            };
+            ("array_cat", args)
+        } else {
+            let Some(value) = self.coerce(other.clone(), &element)? else {
+                return Err(match appended {
+                    true => undefined_operator("||", &ty, &other.ty),
+                    false => undefined_operator("||", &other.ty, &ty),
+                });
+            };
+            match appended {
+                true => ("array_append", vec![array.expr, value.expr]),
+                false => ("array_prepend", vec![value.expr, array.expr]),
+            }
+        };
+        Ok(Typed::new(call(function, args), ty))
     }
 
     /// Any value as text, in its type's output format.

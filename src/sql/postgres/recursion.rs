@@ -14,6 +14,7 @@ use sqlparser::ast::{
 use super::columns::QueryColumn;
 use super::errors::{Fail, Result, datatype_mismatch, not_implemented};
 use super::functions::is_aggregate;
+use super::types::PgType;
 
 /// Refuses what PostgreSQL refuses in the query `name` that reads itself.
 pub(super) fn check(query: &Query, name: &str) -> Result<()> {
@@ -76,7 +77,12 @@ fn invalid_recursion(message: String) -> Fail {
 /// another type than the whole query has.
 pub(super) fn check_types(name: &str, anchor: &[QueryColumn], whole: &[QueryColumn]) -> Result<()> {
     for (i, (first, overall)) in anchor.iter().zip(whole).enumerate() {
-        if first.untyped.is_none() && first.ty != overall.ty {
+        let known = |ty: &PgType| *ty != PgType::Unknown && !ty.is_opaque();
+        if first.untyped.is_none()
+            && known(&first.ty)
+            && known(&overall.ty)
+            && first.ty != overall.ty
+        {
             return Err(datatype_mismatch(format!(
                 "recursive query \"{name}\" column {} has type {} in non-recursive term but type {} overall",
                 i + 1,
