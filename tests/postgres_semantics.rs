@@ -1913,14 +1913,24 @@ async fn delete_using_joins_other_relations(target: &Target) {
         column(&client, "SELECT x FROM delete_rows ORDER BY x").await,
         ["6", "7"]
     );
-    assert_eq!(
-        sqlstate(
-            &client,
-            "DELETE FROM delete_rows USING delete_keys WHERE nope = 1"
-        )
-        .await,
-        "42703"
-    );
+    // The relations beside the target do not see it.
+    for (sql, state) in [
+        ("DELETE FROM delete_rows USING delete_keys WHERE nope = 1", "42703"),
+        (
+            "DELETE FROM delete_rows USING (SELECT * FROM delete_keys WHERE b = y) s",
+            "42703",
+        ),
+        (
+            "DELETE FROM delete_rows USING (SELECT * FROM delete_keys WHERE b = delete_rows.y) s",
+            "42P01",
+        ),
+        (
+            "UPDATE delete_rows SET x = b FROM (SELECT * FROM delete_keys WHERE b = delete_rows.y) s",
+            "42P01",
+        ),
+    ] {
+        assert_eq!(sqlstate(&client, sql).await, state, "{sql}");
+    }
 }
 
 /// `SET (a, b) = (...)`: several columns from a list of values, `ROW(...)`

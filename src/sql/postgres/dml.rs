@@ -158,11 +158,15 @@ impl Translator<'_> {
         let mut out = update.clone();
         explicit_alias(&mut out.table.relation);
         if let Some(sqlparser::ast::UpdateTableFromKind::AfterSet(from)) = &update.from {
-            // FROM's relations are seen by SET, WHERE and RETURNING.
+            // FROM's relations are seen by SET, WHERE and RETURNING; they
+            // do not see the target (not even LATERAL), as in PostgreSQL.
             let mut translated = Vec::with_capacity(from.len());
+            let mut relations = Scope::default();
             for item in from {
-                translated.push(self.read_from(item, &mut scope)?);
+                translated.push(self.read_from(item, &mut relations)?);
             }
+            scope.items.extend(relations.items);
+            scope.merged.extend(relations.merged);
             out.from = Some(sqlparser::ast::UpdateTableFromKind::AfterSet(translated));
         } else if update.from.is_some() {
             return Err(Fail::Unsupported("UPDATE FROM"));
@@ -204,11 +208,15 @@ impl Translator<'_> {
                 if delete.returning.is_some() {
                     return Err(Fail::Unsupported("DELETE USING ... RETURNING"));
                 }
-                let mut inner = Scope::child(&scope);
+                // They do not see the target, which WHERE joins them to.
+                let mut relations = Scope::default();
                 let mut from = Vec::with_capacity(using.len());
                 for item in using {
-                    from.push(self.read_from(item, &mut inner)?);
+                    from.push(self.read_from(item, &mut relations)?);
                 }
+                let mut inner = Scope::child(&scope);
+                inner.items = relations.items;
+                inner.merged = relations.merged;
                 let condition = match &delete.selection {
                     Some(condition) => Some(self.condition(condition, &inner, "WHERE")?),
                     None => None,
