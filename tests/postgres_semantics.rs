@@ -1915,7 +1915,10 @@ async fn delete_using_joins_other_relations(target: &Target) {
     );
     // The relations beside the target do not see it.
     for (sql, state) in [
-        ("DELETE FROM delete_rows USING delete_keys WHERE nope = 1", "42703"),
+        (
+            "DELETE FROM delete_rows USING delete_keys WHERE nope = 1",
+            "42703",
+        ),
         (
             "DELETE FROM delete_rows USING (SELECT * FROM delete_keys WHERE b = y) s",
             "42703",

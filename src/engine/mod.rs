@@ -43,7 +43,7 @@ pub use identity::SessionIdentity;
 pub use notifications::{Inbox, Notification};
 pub use result::{Column, Completion, Discard, LOOKAHEAD_ROWS, QueryResult, ResultSink};
 pub use schema::SchemaCatalog;
-pub use session::{CopyIn, CursorId, Session, TransactionState};
+pub use session::{Blocks, CopyIn, CursorId, Session, TransactionState};
 pub use settings::{Settings, SharedSettings};
 pub use value::{
     StorageClass, Value, write_float4, write_float4_digits, write_float8, write_float8_digits,

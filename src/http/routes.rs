@@ -19,7 +19,7 @@ use super::hrana::{self, Streams};
 use super::limits::RequestLimits;
 use super::request;
 use crate::auth::Auth;
-use crate::engine::Engine;
+use crate::engine::{Blocks, Engine};
 
 /// The routes, behind the credentials check when users are configured.
 pub(super) fn router(engine: Arc<Engine>, auth: Arc<Auth>, streams: Arc<Streams>) -> Router {
@@ -59,7 +59,9 @@ async fn execute(
     let mut session = caller.session(&engine);
     limits.apply(&mut session);
     let mut answer = Answer::new(batch.len(), limits.response_bytes);
-    session.execute_batch_into(&batch, &mut answer).await;
+    session
+        .execute_batch_into(&batch, Blocks::WholeBatch, &mut answer)
+        .await;
     // A batch that opened a transaction and did not end it is rolled back here.
     session.close().await;
     answer.into_response()

@@ -19,7 +19,7 @@ use super::connection::PgConnection;
 use super::errors::{error_info_in, to_pgwire};
 use super::reply::{feed, feed_notifications, report_settings, transaction_status};
 use super::rows::{Announce, WireRows};
-use crate::engine::Value;
+use crate::engine::{Blocks, Value};
 use crate::error::{Error, ErrorKind};
 use crate::sql::{self, Dialect, Plan, Statement};
 
@@ -83,7 +83,10 @@ impl SimpleQueryHandler for PgConnection {
                 });
                 let mut sink =
                     WireRows::simple(client, state.session.shared_settings(), &query.query, plans);
-                state.session.execute_batch_into(&batch, &mut sink).await;
+                state
+                    .session
+                    .execute_batch_into(&batch, Blocks::Postgres, &mut sink)
+                    .await;
                 let finished = sink.finished();
                 sink.send_pending().await?;
                 for (statement, _) in batch.iter().take(finished) {

@@ -128,17 +128,6 @@ impl Session {
     }
 
     /// Runs several statements as one unit, as PostgreSQL runs a multi-statement
-    /// query string, and collects their results: see `execute_batch_into`.
-    pub async fn execute_batch(
-        &mut self,
-        batch: &[(Statement, Vec<Value>)],
-    ) -> Vec<Result<QueryResult, Error>> {
-        let mut results = Vec::with_capacity(batch.len());
-        self.execute_batch_into(batch, &mut results).await;
-        results
-    }
-
-    /// Runs several statements as one unit, as PostgreSQL runs a multi-statement
     /// query string: outside a transaction block, statements run inside an
     /// implicit one, so a failure leaves none of their writes behind. Stops at
     /// the first error; a failed implicit COMMIT is one more error after the
@@ -149,16 +138,25 @@ impl Session {
     /// (what ran before it included); `COMMIT` and `ROLLBACK` end the implicit
     /// block (committed, or undone) and the statements after them start
     /// another; `AND CHAIN` and savepoints there are 25P01.
+    ///
+    /// With [`Blocks::WholeBatch`] (the HTTP front ends, SQLite's meaning) a
+    /// batch that controls transactions itself runs each statement on its
+    /// own, and any other in one implicit transaction.
     pub async fn execute_batch_into<S: ResultSink>(
         &mut self,
         batch: &[(Statement, Vec<Value>)],
+        blocks: Blocks,
         sink: &mut S,
     ) {
         // TEMP objects the batch makes must be there for its other statements.
         if batch.iter().any(|(stmt, _)| stmt.creates_temp) {
             self.local = true;
         }
-        let several = batch.len() > 1;
+        let several = batch.len() > 1
+            && (blocks == Blocks::Postgres
+                || batch
+                    .iter()
+                    .all(|(stmt, _)| !stmt.action.controls_transaction()));
         let mut implicit = false;
         for (i, (stmt, params)) in batch.iter().enumerate() {
             let controls = stmt.action.controls_transaction();
@@ -245,6 +243,15 @@ impl Session {
         }
         result
     }
+}
+
+/// Where a batch's implicit transaction blocks begin and end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Blocks {
+    /// PostgreSQL's rules for a query string's transaction control.
+    Postgres,
+    /// One block for a whole batch that does not control transactions.
+    WholeBatch,
 }
 
 /// Whether transaction control may end or extend an implicit transaction

@@ -22,4 +22,5 @@ mod state;
 mod transaction;
 
 pub use copy::CopyIn;
+pub use execute::Blocks;
 pub use state::{CursorId, Session, TransactionState};
