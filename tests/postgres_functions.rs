@@ -37,6 +37,7 @@ against_litewire_and_postgres!(
     values_compared_with_subqueries,
     recursive_queries_as_postgres_allows_them,
     arrays_join_with_concatenation,
+    bytea_functions_count_bytes,
 );
 
 /// One case: a statement and its answer, rows joined by `\n`, columns by `|`,
@@ -1104,6 +1105,29 @@ async fn arrays_join_with_concatenation(target: &Target) {
             ("SELECT pg_typeof(array[1] || 2)::text", "integer[]"),
             ("SELECT array[1] || 'x'::text", "ERROR 42883"),
             ("WITH RECURSIVE t(id, path) AS (VALUES (1, ARRAY[]::integer[]) UNION ALL SELECT id + 1, path || (id + 1) FROM t WHERE id < 3) SELECT id, path::text, path[1] FROM t", "1|{}|NULL\n2|{2}|2\n3|{2,3}|2"),
+        ],
+    )
+    .await;
+}
+
+/// `bytea` in the functions and operators that also take text: bytes
+/// counted, cut and matched; bits and bytes read and set.
+async fn bytea_functions_count_bytes(target: &Target) {
+    let client = target.connect().await;
+    check(
+        &client,
+        "DROP TABLE IF EXISTS bytes_agg; CREATE TABLE bytes_agg (v bytea); \
+         INSERT INTO bytes_agg VALUES ('\\xff'), (NULL), ('\\xaa')",
+        &[
+            ("SELECT SUBSTRING('1234567890'::bytea FROM 4 FOR 3), substr('string'::bytea, 2), SUBSTRING('string'::bytea FROM -10 FOR 12)", "\\x343536|\\x7472696e67|\\x73"),
+            ("SELECT SUBSTRING('string'::bytea FROM 1 FOR -1)", "ERROR 22011"),
+            ("SELECT trim('\\x00'::bytea FROM '\\x00546f6d00'::bytea), trim(LEADING '\\x00'::bytea FROM '\\x00546f6d00'::bytea), btrim('\\x0000'::bytea, '\\x00'::bytea), rtrim('\\x0061'::bytea, '\\x61'::bytea)", "\\x546f6d|\\x546f6d00|\\x|\\x00"),
+            ("SELECT 'abc'::bytea LIKE '_b_'::bytea, 'abc'::bytea NOT LIKE '_b_', 'a_c'::bytea LIKE 'a$__'::bytea ESCAPE '$'::bytea, '\\xff61'::bytea LIKE '_a'", "t|f|t|t"),
+            ("SELECT 'abc'::bytea LIKE 'a%'::text", "ERROR 42883"),
+            ("SELECT get_bit('\\x1234567890abcdef00'::bytea, 43), set_bit('\\x1234567890abcdef00'::bytea, 43, 0), get_byte('\\x1234567890abcdef00'::bytea, 3), set_byte('\\x1234567890abcdef00'::bytea, 7, 11), bit_count('\\x1234567890'::bytea)", "1|\\x1234567890a3cdef00|120|\\x1234567890abcd0b00|15"),
+            ("SELECT get_bit('\\x12'::bytea, 8)", "ERROR 2202E"),
+            ("SELECT get_byte('\\x12'::bytea, 1)", "ERROR 2202E"),
+            ("SELECT string_agg(v, '\\xee'), string_agg(v, NULL), string_agg(v, '') FILTER (WHERE false) FROM bytes_agg", "\\xffeeaa|\\xffaa|NULL"),
         ],
     )
     .await;

@@ -1,7 +1,7 @@
 //! PostgreSQL's SQL functions that SQLite lacks, registered on every connection.
 //!
 //! One file per family (settings, sequences, catalog, arrays, strings,
-//! regular expressions, digests and encodings, dates and times, intervals,
+//! regular expressions, `bytea` functions, digests and encodings, dates and times, intervals,
 //! ordered-set aggregates, `to_char`, JSON,
 //! `format` and quoting, random values and UUIDs, statistics aggregates, and the arithmetic (numeric in decimal), math, trigonometry, comparisons,
 //! conversions, type modifiers and scalar subqueries of the PostgreSQL port's
@@ -15,6 +15,7 @@
 mod aggregate;
 mod arithmetic;
 mod arrays;
+mod bytes;
 mod call;
 mod catalog;
 mod comparisons;

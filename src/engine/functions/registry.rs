@@ -12,7 +12,7 @@ use super::call::{Registered, call_scalar, release};
 use super::context::{FunctionContext, ServerShared};
 use super::definition::{Args, Body, Function, Volatility};
 use super::{
-    arithmetic, arrays, catalog, comparisons, conversions, date_parsing, datetime, decimal,
+    arithmetic, arrays, bytes, catalog, comparisons, conversions, date_parsing, datetime, decimal,
     encoding, format, formatting, intervals, json, locks, math, modifiers, number_format,
     ordered_sets, random, regexp_rows, regexps, sequences, settings, statistics, strings,
     subqueries, trigonometry,
@@ -21,7 +21,7 @@ use crate::engine::catalog::types::type_oid;
 use crate::sql::quote::literal;
 
 /// Every family's functions.
-fn families() -> [&'static [Function]; 27] {
+fn families() -> [&'static [Function]; 28] {
     [
         settings::FUNCTIONS,
         arithmetic::FUNCTIONS,
@@ -35,6 +35,7 @@ fn families() -> [&'static [Function]; 27] {
         locks::FUNCTIONS,
         catalog::FUNCTIONS,
         arrays::FUNCTIONS,
+        bytes::FUNCTIONS,
         strings::FUNCTIONS,
         regexps::FUNCTIONS,
         regexp_rows::FUNCTIONS,

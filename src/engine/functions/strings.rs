@@ -105,8 +105,15 @@ pub(super) fn escape_character(escape: &str) -> Result<Option<char>, Out> {
 }
 
 fn matches(args: &[Arg], insensitive: bool) -> Out {
+    // `bytea LIKE bytea` matches bytes: each byte is read as the character
+    // of that code, so `_` takes one byte.
+    let text = |arg: &Arg| match (arg, &args[0]) {
+        (Arg::Blob(bytes), _) => Some(bytes.iter().map(|&b| char::from(b)).collect()),
+        (arg, Arg::Blob(_)) => arg.text().map(|t| t.bytes().map(char::from).collect()),
+        (arg, _) => arg.text(),
+    };
     let (Some(value), Some(pattern), Some(escape)) =
-        (args[0].text(), args[1].text(), args[2].text())
+        (text(&args[0]), text(&args[1]), text(&args[2]))
     else {
         return Out::Null;
     };

@@ -11,8 +11,9 @@ use sqlparser::ast::{
 };
 
 use super::build::{call, ident, nested, number, string};
+use super::bytea::Ends;
 use super::casts::{CastContext, cast_type, read_exactly_by_sqlite, runtime_cast};
-use super::errors::{Result, datatype_mismatch, syntax};
+use super::errors::{Result, datatype_mismatch, syntax, undefined_function};
 use super::names::{cast_name, folded};
 use super::operators::common_type;
 use super::scope::{Resolved, Scope};
@@ -265,6 +266,20 @@ impl Translator<'_> {
             } => {
                 let name = if *shorthand { "substr" } else { "substring" };
                 let value = self.expr(value, scope)?;
+                if value.ty == PgType::Bytea {
+                    let mut args = vec![value];
+                    args.push(match substring_from {
+                        Some(from) => self.expr(from, scope)?,
+                        None => Typed::new(number("1"), PgType::Int4),
+                    });
+                    if let Some(length) = substring_for {
+                        args.push(self.expr(length, scope)?);
+                    }
+                    let bytes = self
+                        .bytea_function("substring", &args)?
+                        .ok_or(super::errors::Fail::Unsupported("substring of bytes"))?;
+                    return Ok(bytes.named(name, 2));
+                }
                 let value = self.text_argument(value, "substring")?;
                 let start = match substring_from {
                     Some(from) => {
@@ -298,6 +313,21 @@ impl Translator<'_> {
                 trim_characters: None,
             } => {
                 let value = self.expr(value, scope)?;
+                if value.ty == PgType::Bytea {
+                    let ends = match trim_where {
+                        Some(TrimWhereField::Leading) => Ends::Leading,
+                        Some(TrimWhereField::Trailing) => Ends::Trailing,
+                        _ => Ends::Both,
+                    };
+                    let set = match trim_what {
+                        Some(what) => self.expr(what, scope)?,
+                        // PostgreSQL's bytea TRIM needs the bytes to cut.
+                        None => return Err(undefined_function("btrim", &[PgType::Bytea])),
+                    };
+                    return Ok(self
+                        .bytea_trim(value, set, ends, "btrim")?
+                        .named("btrim", 2));
+                }
                 let value = self.text_argument(value, "btrim")?;
                 let (function, name) = match trim_where {
                     Some(TrimWhereField::Leading) => ("ltrim", "ltrim"),

@@ -189,6 +189,9 @@ fn lookup(name: &str) -> Option<Known> {
         "md5" => known(Fixed(Text), &[Arg::Bytes], None),
         "sha224" | "sha256" | "sha384" | "sha512" => known(Fixed(Bytea), &[Arg::Bytes], None),
         "encode" => known(Fixed(Text), &[Arg::Bytea, TEXT], None),
+        "get_bit" | "get_byte" => known(Fixed(Int4), &[Arg::Bytea, INT], None),
+        "set_bit" | "set_byte" => known(Fixed(Bytea), &[Arg::Bytea, INT, INT], None),
+        "bit_count" => known(Fixed(Int8), &[Arg::Bytea], None),
         "decode" => known(Fixed(Bytea), &[TEXT, TEXT], None),
         "to_hex" => known(Fixed(Text), &[INT], None),
         "to_timestamp" => known(Fixed(Timestamptz), &[FLOAT], None),
@@ -349,6 +352,17 @@ impl Translator<'_> {
         {
             return Ok(typed);
         }
+        if plain
+            && function.over.is_none()
+            && let Some(typed) = self.bytea_function(&name, &args)?
+        {
+            return Ok(typed);
+        }
+        // `string_agg` of bytes joins bytes.
+        let bytes_joined = plain && name == "string_agg" && first_is(&args, &PgType::Bytea);
+        if bytes_joined {
+            self.bytea_delimiter(&mut args)?;
+        }
         // JSON aggregates take each value as JSON.
         if plain
             && matches!(
@@ -360,8 +374,9 @@ impl Translator<'_> {
                 arg.expr = super::json::to_json(arg);
             }
         }
-        let known = lookup(&name).filter(|_| plain);
+        let known = lookup(&name).filter(|_| plain && !bytes_joined);
         let ty = match &known {
+            None if bytes_joined => PgType::Bytea,
             Some(known) => {
                 args = self.known_arguments(&name, known, args)?;
                 if matches!(known.returns, Returns::Common) {
@@ -384,6 +399,7 @@ impl Translator<'_> {
             // Floats add as PostgreSQL adds them (SQLite's sum compensates),
             // integers average to its numeric division's digits; in a window,
             // SQLite's own.
+            ("string_agg", PgType::Bytea) => Some("litewire_bytea_agg"),
             _ if function.over.is_some() => known.as_ref().and_then(|k| k.engine),
             ("sum", PgType::Float8) if first_is(&args, &PgType::Float8) => {
                 Some("litewire_float_sum")

@@ -5,6 +5,7 @@
 //! as it is.
 
 mod build;
+mod bytea;
 mod casts;
 mod catalog;
 mod columns;

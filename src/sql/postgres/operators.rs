@@ -222,6 +222,17 @@ impl Translator<'_> {
         escape: Option<Typed>,
         negated: bool,
     ) -> Result<Typed> {
+        // `bytea LIKE bytea`: the engine matches bytes.
+        if value.ty == PgType::Bytea && symbol.ends_with("~~") {
+            let pattern = self.bytea_operand(pattern, symbol, &value)?;
+            let escape = match escape {
+                Some(escape) => self.bytea_operand(escape, symbol, &value)?.expr,
+                None => string("\\"),
+            };
+            let matched = call(function, vec![value.expr, pattern.expr, escape]);
+            let expr = if negated { not(matched) } else { matched };
+            return Ok(Typed::new(expr, PgType::Bool));
+        }
         let value = self.text_operand(value, symbol)?;
         let pattern = self.text_operand(pattern, symbol)?;
         let escape = match escape {
