@@ -54,6 +54,7 @@ against_litewire_and_postgres!(
     updates_assign_defaults_through_aliases,
     temp_tables_are_read_as_postgres_reads_them,
     query_strings_run_as_implicit_transaction_blocks,
+    bytea_shows_as_bytea_output_says,
 );
 
 /// A fresh table for one test: dropped first, so a calibration run can repeat.
@@ -2166,4 +2167,23 @@ async fn query_strings_run_as_implicit_transaction_blocks(target: &Target) {
         column(&client, "SELECT a FROM sem_implicit ORDER BY a").await,
         ["0", "2", "7", "8", "11"]
     );
+}
+
+async fn bytea_shows_as_bytea_output_says(target: &Target) {
+    let client = target.connect().await;
+    let shown = "SELECT '\\xdeadbeef'::bytea, 'a\\\\b'::bytea, '\\x00ff41'::bytea, ''::bytea";
+    assert_eq!(
+        text_row(&client, shown).await,
+        ["\\xdeadbeef", "\\x615c62", "\\x00ff41", "\\x"]
+    );
+    client
+        .batch_execute("SET bytea_output = escape")
+        .await
+        .unwrap();
+    assert_eq!(
+        text_row(&client, shown).await,
+        ["\\336\\255\\276\\357", "a\\\\b", "\\000\\377A", ""]
+    );
+    client.batch_execute("RESET bytea_output").await.unwrap();
+    assert_eq!(text_row(&client, shown).await[0], "\\xdeadbeef");
 }

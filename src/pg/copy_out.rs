@@ -9,7 +9,7 @@
 use bytes::{BufMut, Bytes, BytesMut};
 use pgwire::api::Type;
 
-use super::types::{FieldType, FloatDigits, encode_text};
+use super::types::{FieldType, TextFormat, encode_text};
 use crate::engine::{Column, Value};
 use crate::sql::{CopyFormat, CopyOptions, ForceQuote};
 
@@ -22,11 +22,11 @@ pub struct CopyEncoder<'a> {
     line: BytesMut,
     value: BytesMut,
     /// How floats print (the session's `extra_float_digits`: pg_dump sets 3).
-    digits: FloatDigits,
+    digits: TextFormat,
 }
 
 impl<'a> CopyEncoder<'a> {
-    pub fn new(options: &'a CopyOptions, columns: &[Column], digits: FloatDigits) -> Self {
+    pub fn new(options: &'a CopyOptions, columns: &[Column], digits: TextFormat) -> Self {
         let force_quote = columns
             .iter()
             .map(|column| match &options.force_quote {
@@ -195,7 +195,7 @@ mod tests {
     fn line(sql: &str, decls: &[&str], row: &[Value]) -> String {
         let options = options(sql);
         let columns = columns(decls);
-        let bytes = CopyEncoder::new(&options, &columns, FloatDigits::default()).row(row);
+        let bytes = CopyEncoder::new(&options, &columns, TextFormat::default()).row(row);
         String::from_utf8(bytes.to_vec()).unwrap()
     }
 

@@ -9,7 +9,7 @@ use pgwire::messages::data::{DataRow, FieldDescription, RowDescription};
 use pgwire::messages::response::CommandComplete;
 
 use super::params::format_code;
-use super::types::{EncodeError, FieldType, FloatDigits, encode_field};
+use super::types::{EncodeError, FieldType, TextFormat, encode_field};
 use crate::engine::{Column, Completion, Value};
 use crate::sql::CommandKind;
 
@@ -86,7 +86,7 @@ pub struct RowShape {
     /// Per column, whether it goes in binary; empty when every column is text.
     binary: Vec<bool>,
     /// How text output prints floats.
-    digits: FloatDigits,
+    digits: TextFormat,
 }
 
 impl RowShape {
@@ -100,12 +100,12 @@ impl RowShape {
         RowShape {
             columns: columns.clone(),
             binary,
-            digits: FloatDigits::default(),
+            digits: TextFormat::default(),
         }
     }
 
     /// Floats in text printed with `digits` (the session's `extra_float_digits`).
-    pub fn printing_floats(self, digits: FloatDigits) -> Self {
+    pub fn printing_floats(self, digits: TextFormat) -> Self {
         RowShape { digits, ..self }
     }
 

@@ -29,7 +29,7 @@ use super::errors::{to_pgwire, to_pgwire_in};
 use super::params;
 use super::reply::{feed, feed_notifications, feed_rows, report_settings, transaction_status};
 use super::rows::{Announce, WireRows};
-use super::types::FloatDigits;
+use super::types::TextFormat;
 use crate::engine::{QueryResult, Value};
 use crate::error::Error;
 use crate::sql::{self, Dialect, Plan};
@@ -301,7 +301,7 @@ impl ExtendedQueryHandler for PgConnection {
             Progress::Done(result) => (result, usize::MAX),
             Progress::Cursor(_) => (QueryResult::empty(statement.kind), usize::MAX),
         };
-        let digits = FloatDigits(state.session.shared_settings().lock().extra_float_digits());
+        let digits = TextFormat::of(&state.session.shared_settings().lock());
         send_portal_rows(client, portal, result, sent, message.max_rows, digits).await?;
         state.after(&statement);
         Ok(())
@@ -427,7 +427,7 @@ async fn send_portal_rows<C>(
     result: QueryResult,
     sent: usize,
     max_rows: i32,
-    digits: FloatDigits,
+    digits: TextFormat,
 ) -> PgWireResult<()>
 where
     C: Sink<PgWireBackendMessage> + Unpin,

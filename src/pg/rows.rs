@@ -20,7 +20,7 @@ use super::copy_out::CopyEncoder;
 use super::encode::{RowShape, TypedColumns, command_tag};
 use super::errors::{encode_error_info, error_info_in};
 use super::reply::feed;
-use super::types::FloatDigits;
+use super::types::TextFormat;
 use crate::engine::{Column, Completion, ResultSink, SharedSettings, Value};
 use crate::error::{Error, ErrorKind, SqlState};
 use crate::sql::CopyOptions;
@@ -171,7 +171,7 @@ where
     }
 
     fn columns(&mut self, columns: &Arc<Vec<Column>>) -> Result<(), Error> {
-        let digits = FloatDigits(self.settings.lock().extra_float_digits());
+        let digits = TextFormat::of(&self.settings.lock());
         let announced = match self.current.take() {
             Some(Announce::Copy(options)) => {
                 // SQLite allows at most 32767 result columns, so this always fits.

@@ -30,14 +30,32 @@ use crate::sql::datetime;
 use crate::sql::interval::Interval;
 use crate::sql::quote::parse_bool;
 
-/// How many digits text output gives floats: the session's `extra_float_digits`
-/// (above 0, the shortest digits that read back exactly; PostgreSQL's default 1).
+/// The session's settings text output follows: how many digits floats get
+/// (`extra_float_digits`: above 0, the shortest digits that read back
+/// exactly; PostgreSQL's default 1), and `bytea` in hex or, with
+/// `bytea_output = escape`, PostgreSQL's escape format.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct FloatDigits(pub i32);
+pub struct TextFormat {
+    pub float_digits: i32,
+    pub bytea_escape: bool,
+}
 
-impl Default for FloatDigits {
+impl Default for TextFormat {
     fn default() -> Self {
-        FloatDigits(1)
+        TextFormat {
+            float_digits: 1,
+            bytea_escape: false,
+        }
+    }
+}
+
+impl TextFormat {
+    /// The format a session's settings ask for.
+    pub fn of(settings: &crate::engine::Settings) -> Self {
+        TextFormat {
+            float_digits: settings.extra_float_digits(),
+            bytea_escape: settings.bytea_escape(),
+        }
     }
 }
 
@@ -110,7 +128,7 @@ pub fn encode_field(
     value: &Value,
     ty: &FieldType,
     binary: bool,
-    digits: FloatDigits,
+    digits: TextFormat,
 ) -> Result<(), EncodeError> {
     if matches!(value, Value::Null) {
         buf.put_i32(-1);
@@ -133,7 +151,7 @@ pub fn encode_field(
 
 /// PostgreSQL's text output of a value shown as `ty`. Never fails: a stored value
 /// that does not read as `ty` is sent as it is.
-pub fn encode_text(buf: &mut BytesMut, value: &Value, ty: &FieldType, digits: FloatDigits) {
+pub fn encode_text(buf: &mut BytesMut, value: &Value, ty: &FieldType, digits: TextFormat) {
     if let Some(typed) = Typed::read(value, ty) {
         typed.write_text(buf);
         return;
@@ -166,10 +184,10 @@ pub fn encode_text(buf: &mut BytesMut, value: &Value, ty: &FieldType, digits: Fl
             let _ = write!(Writer(buf), "{i}");
         }
         Value::Real(f) if ty.ty == Type::FLOAT4 => {
-            let _ = write_float4_digits(&mut Writer(buf), *f as f32, digits.0);
+            let _ = write_float4_digits(&mut Writer(buf), *f as f32, digits.float_digits);
         }
         Value::Real(f) => {
-            let _ = write_float8_digits(&mut Writer(buf), *f, digits.0);
+            let _ = write_float8_digits(&mut Writer(buf), *f, digits.float_digits);
         }
         // A `char(n)` is shown padded with spaces to its length, as
         // PostgreSQL stores it (litewire stores it without the padding).
@@ -183,7 +201,22 @@ pub fn encode_text(buf: &mut BytesMut, value: &Value, ty: &FieldType, digits: Fl
         Value::Blob(b) if matches!(ty.ty, Type::TEXT | Type::VARCHAR | Type::BPCHAR) => {
             buf.put_slice(&String::from_utf8_lossy(b).into_owned().into_bytes())
         }
+        Value::Blob(b) if digits.bytea_escape => write_bytea_escape(buf, b),
         Value::Blob(b) => write_bytea_hex(buf, b),
+    }
+}
+
+/// `bytea` in PostgreSQL's escape format: printable ASCII as it is, a
+/// backslash doubled, every other byte as `\ooo` in octal.
+fn write_bytea_escape(buf: &mut BytesMut, bytes: &[u8]) {
+    for &b in bytes {
+        match b {
+            b'\\' => buf.put_slice(b"\\\\"),
+            0x20..=0x7e => buf.put_u8(b),
+            _ => {
+                let _ = write!(Writer(buf), "\\{b:03o}");
+            }
+        }
     }
 }
 
@@ -225,11 +258,11 @@ fn encode_binary(buf: &mut BytesMut, value: &Value, field: &FieldType) -> Result
         (&Type::BYTEA, Value::Blob(b)) => buf.put_slice(b),
         (&Type::BYTEA, Value::Text(s)) => buf.put_slice(s.as_bytes()),
         (&Type::TEXT | &Type::VARCHAR | &Type::BPCHAR | &Type::NAME | &Type::JSON, _) => {
-            encode_text(buf, value, field, FloatDigits::default())
+            encode_text(buf, value, field, TextFormat::default())
         }
         (&Type::JSONB, _) => {
             buf.put_u8(1);
-            encode_text(buf, value, field, FloatDigits::default());
+            encode_text(buf, value, field, TextFormat::default());
         }
         _ => return Err(mismatch()),
     }
@@ -264,7 +297,7 @@ fn encode_binary_array(
                 &element_value(item, element),
                 &field,
                 true,
-                FloatDigits::default(),
+                TextFormat::default(),
             )?,
             None => buf.put_i32(-1),
         }
@@ -424,7 +457,7 @@ mod tests {
 
     fn text_as(value: Value, ty: &FieldType) -> String {
         let mut buf = BytesMut::new();
-        encode_text(&mut buf, &value, ty, FloatDigits::default());
+        encode_text(&mut buf, &value, ty, TextFormat::default());
         String::from_utf8(buf.to_vec()).unwrap()
     }
 

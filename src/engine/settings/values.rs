@@ -60,6 +60,8 @@ pub struct Settings {
     /// `extra_float_digits` when it is not PostgreSQL's default (1): read for
     /// every result, so parsed when it changes.
     float_digits: Option<i32>,
+    /// `bytea_output = escape`: read for every result too.
+    bytea_escape: bool,
     /// The server's defaults, where they differ from PostgreSQL's.
     server: Option<Arc<ServerDefaults>>,
 }
@@ -123,6 +125,12 @@ impl Settings {
         self.float_digits.unwrap_or(1)
     }
 
+    /// Whether text output shows `bytea` in PostgreSQL's escape format
+    /// (`bytea_output = escape`) rather than hex.
+    pub fn bytea_escape(&self) -> bool {
+        self.bytea_escape
+    }
+
     fn parse_duration(&self, canonical: &str) -> Option<Duration> {
         let value = match self.values.get(canonical) {
             Some(value) => value.as_str(),
@@ -150,6 +158,10 @@ impl Settings {
             Some(value) => value.trim().parse::<i32>().ok().filter(|n| *n != 1),
             None => None,
         };
+        self.bytea_escape = self
+            .values
+            .get("bytea_output")
+            .is_some_and(|value| value.trim().eq_ignore_ascii_case("escape"));
         self.timeouts = Timeouts {
             statement: timeout("statement_timeout", server.statement),
             lock: timeout("lock_timeout", server.lock),
