@@ -1853,6 +1853,39 @@ async fn defaults_and_checks_mean_what_they_mean_in_a_query(target: &Target) {
         "{definition:?}"
     );
     assert!(!definition[0].contains("litewire"), "{definition:?}");
+    // What ALTER TABLE adds means the same.
+    client
+        .batch_execute(
+            "DROP TABLE IF EXISTS altered_expressions; \
+             CREATE TABLE altered_expressions (id int PRIMARY KEY, name text); \
+             INSERT INTO altered_expressions VALUES (1, 'Alice'); \
+             ALTER TABLE altered_expressions ADD CONSTRAINT altered_upper CHECK (name LIKE 'A%'); \
+             ALTER TABLE altered_expressions ADD COLUMN tag text DEFAULT 'a' || 'b', \
+                 ADD COLUMN flag boolean DEFAULT 1 > 0, ADD COLUMN n numeric(5, 2) DEFAULT 1.005; \
+             ALTER TABLE altered_expressions ALTER COLUMN tag SET DEFAULT upper('x') || 'y'; \
+             INSERT INTO altered_expressions (id, name) VALUES (2, 'Ann')",
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        text_rows(
+            &client,
+            "SELECT tag, flag, n FROM altered_expressions ORDER BY id"
+        )
+        .await,
+        [
+            ["ab", "t", "1.01"].map(|v| Some(v.to_owned())),
+            ["Xy", "t", "1.01"].map(|v| Some(v.to_owned())),
+        ]
+    );
+    assert_eq!(
+        sqlstate(
+            &client,
+            "INSERT INTO altered_expressions (id, name) VALUES (3, 'alex')"
+        )
+        .await,
+        "23514"
+    );
 }
 
 /// A literal holding quotes in a row keeps them all.

@@ -140,7 +140,7 @@ const STALE: u64 = u64::MAX;
 
 /// Whether PostgreSQL's reading of `statement` depends on the schema.
 fn reread(statement: &Statement) -> bool {
-    matches!(
+    let single = matches!(
         statement.kind,
         CommandKind::Select
             | CommandKind::Insert
@@ -148,7 +148,10 @@ fn reread(statement: &Statement) -> bool {
             | CommandKind::Delete
             | CommandKind::CreateTableAs
             | CommandKind::Other("CREATE VIEW")
-    ) && statement.plan == Plan::Single
+    ) && statement.plan == Plan::Single;
+    // An ALTER TABLE's new expressions read the table's columns, whatever
+    // plan runs it.
+    single || statement.kind == CommandKind::Other("ALTER TABLE")
 }
 
 /// Parses a query string that must hold at most one statement (extended protocol,
@@ -258,6 +261,11 @@ fn build_unlocked(text: &str, tokens: &[Token], dialect: Dialect) -> Result<Stat
             action: Action::Write,
             ..statement(text.into(), &shape, 0, Plan::Enum(Arc::new(change)))
         });
+    }
+    if let Dialect::Postgres(catalog) = dialect
+        && let Some(read) = alter_table(text, &tokens, catalog)?
+    {
+        return build_unlocked(&read, &tokenize(&read), dialect);
     }
     if let Some(alter) = dialect::alter_table(text, &tokens)? {
         return Ok(statement(
@@ -382,6 +390,30 @@ fn build_unlocked(text: &str, tokens: &[Token], dialect: Dialect) -> Result<Stat
         column_types,
         ..statement(sql, &shape, params, Plan::Single)
     })
+}
+
+/// An `ALTER TABLE` whose new defaults or CHECK constraints PostgreSQL reads
+/// otherwise than SQLite would (see `postgres::alter_expressions`), written
+/// with them translated; `None` where none is.
+fn alter_table(
+    text: &str,
+    tokens: &[Token],
+    catalog: &dyn Catalog,
+) -> Result<Option<String>, Error> {
+    let starts = |i: usize, kw: &str| tokens.get(i).is_some_and(|t| t.is_keyword(text, kw));
+    if !(starts(0, "ALTER") && starts(1, "TABLE")) {
+        return Ok(None);
+    }
+    let Ok(mut parsed) = Parser::parse_sql(&PostgreSqlDialect {}, text) else {
+        return Ok(None);
+    };
+    let [sqlparser::ast::Statement::AlterTable(alter)] = parsed.as_mut_slice() else {
+        return Ok(None);
+    };
+    if !postgres::alter_expressions(alter, catalog)? {
+        return Ok(None);
+    }
+    Ok(Some(parsed[0].to_string()))
 }
 
 /// A `CREATE TABLE` whose defaults, CHECK constraints or generated columns

@@ -8,7 +8,10 @@
 //! written, the written text goes with it (see `sql::written`), for the
 //! catalog to show.
 
-use sqlparser::ast::{ColumnOption, CreateTable, Expr, TableConstraint};
+use sqlparser::ast::{
+    AlterColumnOperation, AlterTable, AlterTableOperation, ColumnDef, ColumnOption, CreateTable,
+    Expr, ObjectName, TableConstraint,
+};
 
 use super::casts::checked_modifier;
 use super::catalog::Catalog;
@@ -26,65 +29,173 @@ pub fn table_expressions(create: &mut CreateTable, catalog: &dyn Catalog) -> Res
     let columns = create
         .columns
         .iter()
-        .map(|column| {
-            let decl = column.data_type.to_string();
-            let ty = PgType::from_declared(&decl);
-            Ok(ScopeColumn {
-                modifier: checked_modifier(&ty, &decl)?,
-                ..ScopeColumn::new(column.name.value.clone(), ty)
-            })
-        })
+        .map(declared_column)
         .collect::<Result<Vec<ScopeColumn>, Fail>>();
     let columns = match columns {
         Ok(columns) => columns,
         Err(Fail::Pg(error)) => return Err(error),
         Err(Fail::Unsupported(_)) => return Ok(false),
     };
-    let mut table = Scope::default();
-    table.items.push(Item {
-        name: create
-            .name
-            .0
-            .last()
-            .and_then(|part| part.as_ident())
-            .map(|ident| ident.value.clone())
-            .unwrap_or_default(),
-        columns: columns.clone(),
-        open: false,
-    });
-    let none = Scope::default();
+    let table = table_scope(last_name(&create.name), columns.clone());
     let mut changed = false;
     for (column, target) in create.columns.iter_mut().zip(&columns) {
-        let target = (target.ty.clone(), target.modifier);
-        for option in &mut column.options {
-            let read = match &mut option.option {
-                ColumnOption::Default(expr) => read(expr, catalog, |t, e| {
-                    let value = t.expr(e, &none)?;
-                    Ok(t.assign(value, &target)?.expr)
-                })?,
-                ColumnOption::Check(check) => read(&mut check.expr, catalog, |t, e| {
-                    t.condition(e, &table, "CHECK")
-                })?,
-                ColumnOption::Generated {
-                    generation_expr: Some(expr),
-                    ..
-                } => read(expr, catalog, |t, e| {
-                    let value = t.expr(e, &table)?;
-                    Ok(t.assign(value, &target)?.expr)
-                })?,
-                _ => false,
-            };
-            changed |= read;
-        }
+        changed |= column_expressions(column, target, &table, catalog)?;
     }
     for constraint in &mut create.constraints {
-        if let TableConstraint::Check(check) = constraint {
-            changed |= read(&mut check.expr, catalog, |t, e| {
-                t.condition(e, &table, "CHECK")
-            })?;
+        changed |= check_expression(constraint, &table, catalog)?;
+    }
+    Ok(changed)
+}
+
+/// The expressions an `ALTER TABLE` brings (a new column's default, CHECK
+/// or generated expression, an added CHECK constraint, `SET DEFAULT`), read
+/// as `CREATE TABLE`'s are, over the table's columns and the new ones. A
+/// table the catalog does not know is left to SQLite.
+pub fn alter_expressions(alter: &mut AlterTable, catalog: &dyn Catalog) -> Result<bool, Error> {
+    let name = last_name(&alter.name);
+    let Some(relation) = catalog.relation(&name) else {
+        return Ok(false);
+    };
+    let mut columns: Vec<ScopeColumn> = relation
+        .columns
+        .into_iter()
+        .map(|c| ScopeColumn {
+            modifier: c.modifier,
+            ..ScopeColumn::new(c.name, c.ty)
+        })
+        .collect();
+    let mut changed = false;
+    for operation in &mut alter.operations {
+        match operation {
+            AlterTableOperation::AddColumn { column_def, .. } => {
+                let added = match declared_column(column_def) {
+                    Ok(added) => added,
+                    Err(Fail::Pg(error)) => return Err(error),
+                    Err(Fail::Unsupported(_)) => return Ok(changed),
+                };
+                columns.push(added.clone());
+                let table = table_scope(name.clone(), columns.clone());
+                changed |= column_expressions(column_def, &added, &table, catalog)?;
+            }
+            AlterTableOperation::AddConstraint { constraint, .. } => {
+                let table = table_scope(name.clone(), columns.clone());
+                changed |= check_expression(constraint, &table, catalog)?;
+            }
+            // A type changed before a default is set is the default's type.
+            AlterTableOperation::AlterColumn {
+                column_name,
+                op: AlterColumnOperation::SetDataType { data_type, .. },
+            } => {
+                let decl = data_type.to_string();
+                let ty = PgType::from_declared(&decl);
+                let modifier = match checked_modifier(&ty, &decl) {
+                    Ok(modifier) => modifier,
+                    Err(Fail::Pg(error)) => return Err(error),
+                    Err(Fail::Unsupported(_)) => None,
+                };
+                if let Some(column) = columns
+                    .iter_mut()
+                    .find(|c| c.name.eq_ignore_ascii_case(&column_name.value))
+                {
+                    column.ty = ty;
+                    column.modifier = modifier;
+                }
+            }
+            AlterTableOperation::AlterColumn {
+                column_name,
+                op: AlterColumnOperation::SetDefault { value },
+            } => {
+                let Some(target) = columns
+                    .iter()
+                    .find(|c| c.name.eq_ignore_ascii_case(&column_name.value))
+                else {
+                    continue;
+                };
+                let target = (target.ty.clone(), target.modifier);
+                changed |= read(value, catalog, |t, e| {
+                    let value = t.expr(e, &Scope::default())?;
+                    Ok(t.assign(value, &target)?.expr)
+                })?;
+            }
+            _ => {}
         }
     }
     Ok(changed)
+}
+
+/// A column as its declaration types it.
+fn declared_column(column: &ColumnDef) -> Result<ScopeColumn, Fail> {
+    let decl = column.data_type.to_string();
+    let ty = PgType::from_declared(&decl);
+    Ok(ScopeColumn {
+        modifier: checked_modifier(&ty, &decl)?,
+        ..ScopeColumn::new(column.name.value.clone(), ty)
+    })
+}
+
+fn last_name(name: &ObjectName) -> String {
+    name.0
+        .last()
+        .and_then(|part| part.as_ident())
+        .map(|ident| ident.value.clone())
+        .unwrap_or_default()
+}
+
+/// The table's row, as its CHECKs and generated columns read it.
+fn table_scope(name: String, columns: Vec<ScopeColumn>) -> Scope<'static> {
+    let mut table = Scope::default();
+    table.items.push(Item {
+        name,
+        columns,
+        open: false,
+    });
+    table
+}
+
+/// A column's default, CHECK and generated expression, read in place.
+fn column_expressions(
+    column: &mut ColumnDef,
+    target: &ScopeColumn,
+    table: &Scope,
+    catalog: &dyn Catalog,
+) -> Result<bool, Error> {
+    let target = (target.ty.clone(), target.modifier);
+    let none = Scope::default();
+    let mut changed = false;
+    for option in &mut column.options {
+        changed |= match &mut option.option {
+            ColumnOption::Default(expr) => read(expr, catalog, |t, e| {
+                let value = t.expr(e, &none)?;
+                Ok(t.assign(value, &target)?.expr)
+            })?,
+            ColumnOption::Check(check) => read(&mut check.expr, catalog, |t, e| {
+                t.condition(e, table, "CHECK")
+            })?,
+            ColumnOption::Generated {
+                generation_expr: Some(expr),
+                ..
+            } => read(expr, catalog, |t, e| {
+                let value = t.expr(e, table)?;
+                Ok(t.assign(value, &target)?.expr)
+            })?,
+            _ => false,
+        };
+    }
+    Ok(changed)
+}
+
+/// A table CHECK constraint's condition, read in place.
+fn check_expression(
+    constraint: &mut TableConstraint,
+    table: &Scope,
+    catalog: &dyn Catalog,
+) -> Result<bool, Error> {
+    match constraint {
+        TableConstraint::Check(check) => read(&mut check.expr, catalog, |t, e| {
+            t.condition(e, table, "CHECK")
+        }),
+        _ => Ok(false),
+    }
 }
 
 /// One expression read by `reading`, replaced by its SQLite form (with the
@@ -94,6 +205,11 @@ fn read(
     catalog: &dyn Catalog,
     reading: impl FnOnce(&mut Translator, &Expr) -> Result<Expr, Fail>,
 ) -> Result<bool, Error> {
+    // Read once already (a statement read again after its rewrite).
+    if matches!(expr, Expr::Function(f) if f.name.to_string().eq_ignore_ascii_case(written::FUNCTION))
+    {
+        return Ok(false);
+    }
     let mut translator = Translator::new(catalog, &[], false);
     let translated = match reading(&mut translator, expr) {
         Ok(translated) => translated,
