@@ -501,6 +501,12 @@ async fn errors_carry_postgres_sqlstates(target: &Target) {
         ("SELECT a FROM sem_e, sem_f", "42702"),
         ("SELECT z.a FROM sem_e", "42P01"),
         ("SELECT a FROM nope", "42P01"),
+        ("CREATE TABLE sem_system (a int, xmin int)", "42701"),
+        ("ALTER TABLE sem_e ADD COLUMN ctid int", "42701"),
+        (
+            "ALTER TABLE sem_e ADD COLUMN k int PRIMARY KEY, ADD PRIMARY KEY (a)",
+            "42P16",
+        ),
         ("SELECT a FROM sem_e GROUP BY 3", "42P10"),
         ("SELECT a FROM sem_e ORDER BY 2", "42P10"),
         ("SELECT length(1)", "42883"),

@@ -19,7 +19,7 @@ use super::errors::Fail;
 use super::scope::{Item, Scope, ScopeColumn};
 use super::translator::Translator;
 use super::types::PgType;
-use crate::error::Error;
+use crate::error::{Error, SqlState};
 use crate::sql::written;
 
 /// Reads the table's expressions with PostgreSQL's rules, in place; whether
@@ -56,6 +56,8 @@ pub fn alter_expressions(alter: &mut AlterTable, catalog: &dyn Catalog) -> Resul
     let Some(relation) = catalog.relation(&name) else {
         return Ok(false);
     };
+    // A table has one primary key at most.
+    let mut keyed = relation.columns.iter().any(|c| c.primary_key);
     let mut columns: Vec<ScopeColumn> = relation
         .columns
         .into_iter()
@@ -66,6 +68,23 @@ pub fn alter_expressions(alter: &mut AlterTable, catalog: &dyn Catalog) -> Resul
         .collect();
     let mut changed = false;
     for operation in &mut alter.operations {
+        let adds_key = match operation {
+            AlterTableOperation::AddConstraint {
+                constraint: TableConstraint::PrimaryKey(_),
+                ..
+            } => true,
+            AlterTableOperation::AddColumn { column_def, .. } => column_def
+                .options
+                .iter()
+                .any(|o| matches!(o.option, ColumnOption::PrimaryKey(_))),
+            _ => false,
+        };
+        if adds_key && std::mem::replace(&mut keyed, true) {
+            return Err(Error::state(
+                SqlState::INVALID_TABLE_DEFINITION,
+                format!("multiple primary keys for table \"{name}\" are not allowed"),
+            ));
+        }
         match operation {
             AlterTableOperation::AddColumn { column_def, .. } => {
                 let added = match declared_column(column_def) {
@@ -123,8 +142,19 @@ pub fn alter_expressions(alter: &mut AlterTable, catalog: &dyn Catalog) -> Resul
     Ok(changed)
 }
 
-/// A column as its declaration types it.
+/// A column as its declaration types it; a system column's name is
+/// PostgreSQL's own (42701).
 fn declared_column(column: &ColumnDef) -> Result<ScopeColumn, Fail> {
+    const SYSTEM: &[&str] = &["tableoid", "xmin", "cmin", "xmax", "cmax", "ctid"];
+    if SYSTEM.contains(&column.name.value.to_ascii_lowercase().as_str()) {
+        return Err(Fail::Pg(Error::state(
+            SqlState::DUPLICATE_COLUMN,
+            format!(
+                "column name \"{}\" conflicts with a system column name",
+                column.name.value.to_ascii_lowercase()
+            ),
+        )));
+    }
     let decl = column.data_type.to_string();
     let ty = PgType::from_declared(&decl);
     Ok(ScopeColumn {
