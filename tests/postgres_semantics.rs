@@ -580,13 +580,26 @@ async fn grouped_queries_are_checked(target: &Target) {
         "(1, 'a', 10), (2, 'a', 20), (3, 'b', 5)",
     )
     .await;
+    table(&client, "sem_g_wide", "id bigint", "(1)").await;
     for sql in [
         "SELECT dept, pay FROM sem_g GROUP BY dept",
         "SELECT pay, count(*) FROM sem_g",
         "SELECT dept FROM sem_g GROUP BY dept HAVING pay > 1",
         "SELECT dept, count(*) FROM sem_g GROUP BY dept ORDER BY pay",
+        // Grouping by the column USING merged (made bigint) does not group a
+        // table's own.
+        "SELECT g.id FROM sem_g g LEFT JOIN sem_g_wide h USING (id) GROUP BY id",
     ] {
         assert_eq!(sqlstate(&client, sql).await, "42803", "{sql}");
+    }
+    // The merged column is grouped by the joined table's, and by itself.
+    for sql in [
+        "SELECT id FROM sem_g g LEFT JOIN sem_g_wide h USING (id) GROUP BY g.id ORDER BY 1",
+        "SELECT id FROM sem_g g LEFT JOIN sem_g_wide h USING (id) GROUP BY id ORDER BY 1",
+        "SELECT g.id FROM sem_g g LEFT JOIN sem_g_wide h USING (id) GROUP BY g.id ORDER BY 1",
+        "SELECT g.id FROM sem_g g LEFT JOIN sem_g h USING (id) GROUP BY id ORDER BY 1",
+    ] {
+        assert_eq!(column(&client, sql).await, ["1", "2", "3"], "{sql}");
     }
     // What PostgreSQL accepts: grouped columns, aggregates, expressions of
     // grouped columns, columns of a table grouped by its primary key.

@@ -104,8 +104,11 @@ impl Translator<'_> {
 /// Checks a grouped select's expressions against its keys.
 pub(super) fn check(keys: &[GroupKey], reads: &[Reads], scope: &Scope) -> Result<()> {
     let grouped = |column: &ColumnRef| {
-        keys.iter()
-            .any(|key| key.column.as_ref().is_some_and(|k| same_column(k, column)))
+        keys.iter().any(|key| {
+            key.column
+                .as_ref()
+                .is_some_and(|k| same_column(k, column, scope))
+        })
     };
     for read in reads {
         // Columns read inside a part that is a grouping key as written
@@ -155,12 +158,31 @@ fn names_outside_keys(expr: &Expr, keys: &[GroupKey]) -> Vec<String> {
     names
 }
 
-fn same_column(a: &ColumnRef, b: &ColumnRef) -> bool {
-    a.name.eq_ignore_ascii_case(&b.name)
-        && match (&a.relation, &b.relation) {
+/// Whether grouping by `key` groups `column`. A column `USING` merged reads
+/// the joined tables' columns (PostgreSQL: `SELECT f1 ... GROUP BY t1.f1`);
+/// grouping by it groups a table's own only where it is that column
+/// unchanged, of the same type (not where `USING` made it another type).
+fn same_column(key: &ColumnRef, column: &ColumnRef, scope: &Scope) -> bool {
+    key.name.eq_ignore_ascii_case(&column.name)
+        && match (&key.relation, &column.relation) {
             (Some(x), Some(y)) => x.eq_ignore_ascii_case(y),
-            (None, None) => true,
-            _ => false,
+            (_, None) => true,
+            (None, Some(relation)) => {
+                let merged = scope
+                    .merged
+                    .iter()
+                    .find(|c| c.name.eq_ignore_ascii_case(&column.name));
+                let own = scope
+                    .items
+                    .iter()
+                    .find(|item| item.name.eq_ignore_ascii_case(relation))
+                    .and_then(|item| {
+                        item.columns
+                            .iter()
+                            .find(|c| c.name.eq_ignore_ascii_case(&column.name))
+                    });
+                matches!((merged, own), (Some(m), Some(o)) if m.ty == o.ty && m.computed.is_none())
+            }
         }
 }
 
