@@ -427,7 +427,8 @@ async fn result_columns_are_named_and_typed_as_postgres_does(target: &Target) {
     let sql = "SELECT 1, 1 + 2::int8, count(*), sum(x), sum(y), avg(x), length('abc'), \
                'a' || 1, x, x::text, 'a'::text, CASE WHEN x > 1 THEN 'big' END, \
                row_number() OVER (ORDER BY x), max(f), 1 > 0, 1.5, coalesce(x, 0), \
-               upper(s), s IS NULL, x / 2 AS half, sum(f), DATE '2024-01-01' \
+               upper(s), s IS NULL, x / 2 AS half, sum(f), DATE '2024-01-01', \
+               trim(LEADING '\\x00'::bytea FROM '\\x0061'::bytea), substring('\\x61'::bytea FROM 1) \
                FROM sem_t GROUP BY x, s, f";
     let statement = client.prepare(sql).await.unwrap();
     let described: Vec<(&str, &Type)> = statement
@@ -460,6 +461,8 @@ async fn result_columns_are_named_and_typed_as_postgres_does(target: &Target) {
             ("half", &Type::INT4),
             ("sum", &Type::FLOAT8),
             ("date", &Type::DATE),
+            ("ltrim", &Type::BYTEA),
+            ("substring", &Type::BYTEA),
         ]
     );
     // The same names in the simple protocol's RowDescription.

@@ -314,19 +314,17 @@ impl Translator<'_> {
             } => {
                 let value = self.expr(value, scope)?;
                 if value.ty == PgType::Bytea {
-                    let ends = match trim_where {
-                        Some(TrimWhereField::Leading) => Ends::Leading,
-                        Some(TrimWhereField::Trailing) => Ends::Trailing,
-                        _ => Ends::Both,
+                    let (ends, name) = match trim_where {
+                        Some(TrimWhereField::Leading) => (Ends::Leading, "ltrim"),
+                        Some(TrimWhereField::Trailing) => (Ends::Trailing, "rtrim"),
+                        _ => (Ends::Both, "btrim"),
                     };
                     let set = match trim_what {
                         Some(what) => self.expr(what, scope)?,
                         // PostgreSQL's bytea TRIM needs the bytes to cut.
-                        None => return Err(undefined_function("btrim", &[PgType::Bytea])),
+                        None => return Err(undefined_function(name, &[PgType::Bytea])),
                     };
-                    return Ok(self
-                        .bytea_trim(value, set, ends, "btrim")?
-                        .named("btrim", 2));
+                    return Ok(self.bytea_trim(value, set, ends, name)?.named(name, 2));
                 }
                 let value = self.text_argument(value, "btrim")?;
                 let (function, name) = match trim_where {
