@@ -1086,6 +1086,9 @@ async fn recursive_queries_as_postgres_allows_them(target: &Target) {
             ("WITH RECURSIVE f(i) AS (SELECT 1 UNION ALL SELECT (i + 1)::numeric FROM f WHERE i < 3) SELECT * FROM f", "ERROR 42804"),
             ("WITH RECURSIVE f(i) AS (SELECT 1::int8 UNION ALL SELECT i + 1 FROM f WHERE i < 3) SELECT * FROM f", "1\n2\n3"),
             ("WITH RECURSIVE f(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM f ORDER BY 1) SELECT * FROM f", "ERROR 0A000"),
+            ("WITH RECURSIVE x(n) AS (SELECT 1 UNION ALL SELECT x.n + 1 FROM rq_y JOIN (rq_y y2 LEFT JOIN x ON x.n = y2.a) ON true WHERE n < 3) SELECT count(*) FROM x", "ERROR 42P19"),
+            ("WITH RECURSIVE x(n) AS (SELECT 1 UNION ALL SELECT n + (SELECT count(*)::int FROM rq_y) FROM x WHERE n < 10) SELECT * FROM x", "1\n6\n11"),
+            ("WITH RECURSIVE x(n) AS (SELECT 1::int8 UNION ALL SELECT count(*) FROM x) SELECT * FROM x", "ERROR 42P19"),
         ],
     )
     .await;

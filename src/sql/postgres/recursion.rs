@@ -8,7 +8,7 @@ use std::ops::ControlFlow;
 
 use sqlparser::ast::{
     Expr, Join, JoinOperator, LimitClause, Query, SetExpr, TableFactor, TableWithJoins,
-    visit_expressions, visit_relations,
+    visit_expressions, visit_expressions_mut, visit_relations,
 };
 
 use super::columns::QueryColumn;
@@ -49,7 +49,15 @@ pub(super) fn check(query: &Query, name: &str) -> Result<()> {
             "recursive reference to query \"{name}\" must not appear within an outer join"
         )));
     }
-    let aggregates = visit_expressions(&select.projection, |expr| match expr {
+    // A subquery's aggregates are its own.
+    let mut projection = select.projection.clone();
+    let _ = visit_expressions_mut(&mut projection, |expr| {
+        if matches!(expr, Expr::Subquery(_) | Expr::Exists { .. }) {
+            *expr = super::build::null();
+        }
+        ControlFlow::<()>::Continue(())
+    });
+    let aggregates = visit_expressions(&projection, |expr| match expr {
         Expr::Function(function)
             if function.over.is_none()
                 && is_aggregate(&function.name.to_string().to_ascii_lowercase()) =>
@@ -94,8 +102,18 @@ pub(super) fn check_types(name: &str, anchor: &[QueryColumn], whole: &[QueryColu
     Ok(())
 }
 
-/// Whether `name` is read on the nullable side of an outer join of `item`.
+/// Whether `name` is read on the nullable side of an outer join of `item`
+/// (a join in parentheses included).
 fn outer_joined(item: &TableWithJoins, name: &str) -> bool {
+    let nested = |factor: &TableFactor| match factor {
+        TableFactor::NestedJoin {
+            table_with_joins, ..
+        } => outer_joined(table_with_joins, name),
+        _ => false,
+    };
+    if nested(&item.relation) || item.joins.iter().any(|join| nested(&join.relation)) {
+        return true;
+    }
     let mut left_reads = reads(&item.relation, name);
     for Join {
         relation,
@@ -118,7 +136,7 @@ fn outer_joined(item: &TableWithJoins, name: &str) -> bool {
     false
 }
 
-/// Whether a FROM item reads the relation `name` (a nested join included).
+/// Whether a FROM item reads the relation `name` (in a nested join too).
 fn reads(factor: &TableFactor, name: &str) -> bool {
     match factor {
         TableFactor::Table { name: table, .. } => {
@@ -129,13 +147,15 @@ fn reads(factor: &TableFactor, name: &str) -> bool {
         }
         TableFactor::NestedJoin {
             table_with_joins, ..
-        } => outer_joined(table_with_joins, name) || reads_any(table_with_joins, name),
+        } => {
+            reads(&table_with_joins.relation, name)
+                || table_with_joins
+                    .joins
+                    .iter()
+                    .any(|join| reads(&join.relation, name))
+        }
         _ => false,
     }
-}
-
-fn reads_any(item: &TableWithJoins, name: &str) -> bool {
-    reads(&item.relation, name) || item.joins.iter().any(|join| reads(&join.relation, name))
 }
 
 /// Whether `query` reads the relation `name` anywhere.
