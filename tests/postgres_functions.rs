@@ -951,6 +951,8 @@ async fn sort_operators_order_as_directions(target: &Target) {
                 "SELECT a, b FROM so2 ORDER BY a USING >",
                 "NULL|z\n2|x\n1|x",
             ),
+            // With a literal elsewhere in the statement too.
+            ("SELECT a FROM so2 WHERE a < 20 ORDER BY a USING >", "2\n1"),
             (
                 "SELECT a, b FROM so2 ORDER BY b USING <, a USING >",
                 "2|x\n1|x\nNULL|z",

@@ -449,7 +449,9 @@ pub(super) fn read_shape(text: &str, literals: usize, dialect: Dialect) -> Optio
         shape.kind,
         CommandKind::Select | CommandKind::Insert | CommandKind::Update | CommandKind::Delete
     ) && row_locks::strip(text, &tokens).ok()?.is_none()
-        && known_queries::recognise(text, &tokens).is_none();
+        && known_queries::recognise(text, &tokens).is_none()
+        // `ORDER BY x USING <` is rewritten before it is read (see `build`).
+        && sort_operators::rewrite(text, &tokens).is_none();
     if !plain {
         return None;
     }

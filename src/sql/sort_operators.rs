@@ -25,7 +25,7 @@ pub(super) fn rewrite(text: &str, tokens: &[Token]) -> Option<String> {
         let alone = tokens.get(i + 2).is_none_or(|next| {
             next.start > operator.end
                 || !matches!(next.kind, TokenKind::Punct)
-                || next.text(text) == ","
+                || matches!(next.text(text), "," | ";" | ")")
         });
         if !alone {
             continue;
@@ -57,6 +57,14 @@ mod tests {
         assert_eq!(
             rewritten("SELECT a FROM t ORDER BY a using >, b USING <").as_deref(),
             Some("SELECT a FROM t ORDER BY a DESC, b ASC")
+        );
+        assert_eq!(
+            rewritten("SELECT a FROM t WHERE a < 20 ORDER BY a using >;").as_deref(),
+            Some("SELECT a FROM t WHERE a < 20 ORDER BY a DESC;")
+        );
+        assert_eq!(
+            rewritten("SELECT * FROM (SELECT a FROM t ORDER BY a USING >) s").as_deref(),
+            Some("SELECT * FROM (SELECT a FROM t ORDER BY a DESC) s")
         );
         assert_eq!(
             rewritten("SELECT a FROM t ORDER BY a USING >NULLS FIRST").as_deref(),
