@@ -413,6 +413,8 @@ async fn string_functions(target: &Target) {
             ("SELECT chr(-1)", "ERROR 22023"),
             ("SELECT unistr('d\\0061t\\+000061 \\D83D\\DE00 \\U0001F600 \\u00e9 \\\\')", "data 😀 😀 é \\"),
             ("SELECT unistr('\\110000'), unistr(NULL)", "ᄀ00|NULL"),
+            ("SELECT OVERLAY('abcdef' PLACING '45' FROM 4), OVERLAY('yabadoo' PLACING 'daba' FROM 5 FOR 0), OVERLAY('babosa' PLACING 'ubb' FROM 2 FOR 4), OVERLAY('héllo' PLACING 'É' FROM 2), OVERLAY('abc' PLACING 'x' FROM 2 FOR -1)", "abc45f|yabadabadoo|bubba|hÉllo|axabc"),
+            ("SELECT OVERLAY('abcdef' PLACING '45' FROM 0)", "ERROR 22011"),
             ("SELECT unistr('\\d800x')", "ERROR 42601"),
             ("SELECT unistr('\\dc00')", "ERROR 42601"),
             ("SELECT unistr('\\q')", "ERROR 42601"),

@@ -7,10 +7,11 @@
 //! [`PgType::Opaque`]: SQLite's meaning, as before, for that node alone.
 
 use sqlparser::ast::{
-    AccessExpr, CeilFloorKind, DataType, Expr, Ident, InTarget, Subscript, TrimWhereField, Value,
+    AccessExpr, BinaryOperator, CeilFloorKind, DataType, Expr, Ident, InTarget, Subscript,
+    TrimWhereField, Value,
 };
 
-use super::build::{call, ident, nested, number, string};
+use super::build::{binary, call, ident, nested, number, string};
 use super::bytea::Ends;
 use super::casts::{CastContext, cast_type, read_exactly_by_sqlite, runtime_cast};
 use super::errors::{Result, datatype_mismatch, syntax, undefined_function};
@@ -294,6 +295,46 @@ impl Translator<'_> {
                     args.push(self.int_argument(length, "substring")?.expr);
                 }
                 Ok(Typed::new(call("litewire_substr", args), PgType::Text).named(name, 2))
+            }
+            // `OVERLAY(s PLACING r FROM n [FOR k])`: what comes before `n`, `r`,
+            // and what comes after the `k` characters from `n` (k: r's length).
+            Expr::Overlay {
+                expr: value,
+                overlay_what,
+                overlay_from,
+                overlay_for,
+            } => {
+                let value = self.expr(value, scope)?;
+                let value = self.text_argument(value, "overlay")?;
+                let placed = self.expr(overlay_what, scope)?;
+                let placed = self.text_argument(placed, "overlay")?;
+                let from = self.expr(overlay_from, scope)?;
+                let from = self.int_argument(from, "overlay")?.expr;
+                let count = match overlay_for {
+                    Some(count) => {
+                        let count = self.expr(count, scope)?;
+                        self.int_argument(count, "overlay")?.expr
+                    }
+                    None => call("length", vec![placed.expr.clone()]),
+                };
+                let before = call(
+                    "litewire_substr",
+                    vec![
+                        value.expr.clone(),
+                        number("1"),
+                        binary(from.clone(), BinaryOperator::Minus, number("1")),
+                    ],
+                );
+                let after = call(
+                    "litewire_substr",
+                    vec![value.expr, binary(from, BinaryOperator::Plus, count)],
+                );
+                let joined = binary(
+                    binary(before, BinaryOperator::StringConcat, placed.expr),
+                    BinaryOperator::StringConcat,
+                    after,
+                );
+                Ok(Typed::new(joined, PgType::Text).named("overlay", 2))
             }
             Expr::Position { expr: needle, r#in } => {
                 let needle = self.expr(needle, scope)?;
