@@ -2065,37 +2065,23 @@ async fn updates_assign_defaults_through_aliases(target: &Target) {
         )
         .await
         .unwrap();
+    let run = |sql: &'static str| {
+        let client = &client;
+        async move { client.execute(sql, &[]).await.unwrap() }
+    };
     // DEFAULT is the column's default, as an INSERT's would be; a column
     // without one becomes NULL.
     assert_eq!(
-        client
-            .execute(
-                "UPDATE upd_default SET a = DEFAULT, b = DEFAULT WHERE a = 5",
-                &[]
-            )
-            .await
-            .unwrap(),
+        run("UPDATE upd_default SET a = DEFAULT, b = DEFAULT WHERE a = 5").await,
         1
     );
     assert_eq!(
-        client
-            .execute(
-                "UPDATE upd_default SET (n, l) = (DEFAULT, DEFAULT) WHERE a = 10 AND b = 15",
-                &[]
-            )
-            .await
-            .unwrap(),
+        run("UPDATE upd_default SET (n, l) = (DEFAULT, DEFAULT) WHERE a = 10 AND b = 15").await,
         1
     );
     // The target's alias needs no AS.
     assert_eq!(
-        client
-            .execute(
-                "UPDATE upd_default u SET b = u.a + 1 WHERE u.b IS NULL",
-                &[]
-            )
-            .await
-            .unwrap(),
+        run("UPDATE upd_default u SET b = u.a + 1 WHERE u.b IS NULL").await,
         1
     );
     assert_eq!(
@@ -2105,13 +2091,7 @@ async fn updates_assign_defaults_through_aliases(target: &Target) {
             ["10", "15", "1.01", "ab"].map(|v| Some(v.to_owned())),
         ]
     );
-    assert_eq!(
-        client
-            .execute("DELETE FROM upd_default d WHERE d.b = 11", &[])
-            .await
-            .unwrap(),
-        1
-    );
+    assert_eq!(run("DELETE FROM upd_default d WHERE d.b = 11").await, 1);
     for (sql, state) in [
         ("UPDATE upd_default SET a = 1, a = 2", "42601"),
         ("UPDATE upd_default SET (a, b) = (1, 2), b = 3", "42601"),

@@ -246,22 +246,20 @@ impl<'p> Scope<'p> {
             .iter()
             .find(|item| item.name.eq_ignore_ascii_case(relation));
         match item {
-            Some(item) => match find(&item.columns, name) {
-                Some(_)
-                    if item
-                        .columns
-                        .iter()
-                        .filter(|c| c.name.eq_ignore_ascii_case(name))
-                        .nth(1)
-                        .is_some() =>
-                {
-                    Err(ambiguous_column(name))
+            Some(item) => {
+                // A relation may repeat a name: the name is then ambiguous.
+                let mut found = item
+                    .columns
+                    .iter()
+                    .filter(|c| c.name.eq_ignore_ascii_case(name));
+                match (found.next(), found.next()) {
+                    (Some(_), Some(_)) => Err(ambiguous_column(name)),
+                    (Some(column), None) => Ok(Resolved::of(column, Some(&item.name))),
+                    (None, _) if item.open => Ok(Resolved::opaque(name)),
+                    (None, _) if is_rowid(name) => Ok(rowid(name)),
+                    (None, _) => Err(undefined_qualified_column(&item.name, name)),
                 }
-                Some(column) => Ok(Resolved::of(column, Some(&item.name))),
-                None if item.open => Ok(Resolved::opaque(name)),
-                None if is_rowid(name) => Ok(rowid(name)),
-                None => Err(undefined_qualified_column(&item.name, name)),
-            },
+            }
             None => match self.parent {
                 Some(parent) => parent.qualified(relation, name).map(Resolved::outer),
                 None => Err(missing_from_entry(relation)),
