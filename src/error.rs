@@ -74,6 +74,7 @@ impl SqlState {
     pub const DEADLOCK_DETECTED: SqlState = SqlState(*b"40P01");
     pub const DUPLICATE_COLUMN: SqlState = SqlState(*b"42701");
     pub const FEATURE_NOT_SUPPORTED: SqlState = SqlState(*b"0A000");
+    pub const INSUFFICIENT_PRIVILEGE: SqlState = SqlState(*b"42501");
     pub const INVALID_NAME: SqlState = SqlState(*b"42602");
     pub const INVALID_PARAMETER_VALUE: SqlState = SqlState(*b"22023");
     pub const INVALID_TABLE_DEFINITION: SqlState = SqlState(*b"42P16");

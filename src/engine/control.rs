@@ -24,10 +24,9 @@
 //! still runs to its end on its thread.
 
 use std::cell::Cell;
-use std::collections::HashMap;
 use std::ffi::{c_int, c_void};
-use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, OnceLock, Weak};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use tokio::sync::Notify;
@@ -46,6 +45,8 @@ pub enum StopReason {
     Timeout,
     /// The server is shutting down.
     Shutdown,
+    /// Another session ended this one (`pg_terminate_backend()`).
+    Terminate,
 }
 
 impl StopReason {
@@ -54,6 +55,7 @@ impl StopReason {
             StopReason::Cancel => 1,
             StopReason::Timeout => 2,
             StopReason::Shutdown => 3,
+            StopReason::Terminate => 4,
         }
     }
 
@@ -62,6 +64,7 @@ impl StopReason {
             1 => Some(StopReason::Cancel),
             2 => Some(StopReason::Timeout),
             3 => Some(StopReason::Shutdown),
+            4 => Some(StopReason::Terminate),
             _ => None,
         }
     }
@@ -77,7 +80,7 @@ impl StopReason {
                 ErrorKind::QueryCanceled,
                 "canceling statement due to statement timeout",
             ),
-            StopReason::Shutdown => Error::new(
+            StopReason::Shutdown | StopReason::Terminate => Error::new(
                 ErrorKind::AdminShutdown,
                 "terminating connection due to administrator command",
             ),
@@ -113,6 +116,9 @@ pub struct StatementControl {
     notify: Notify,
     /// Asked now and then while a statement runs; a client gone stops it.
     client: Mutex<Option<Arc<dyn ClientGone>>>,
+    /// A statement failed because the session was terminated: its client has
+    /// been told (see [`Self::terminated`]).
+    told: AtomicBool,
 }
 
 impl std::fmt::Debug for StatementControl {
@@ -127,7 +133,7 @@ impl std::fmt::Debug for StatementControl {
 impl StatementControl {
     /// Stops the session's running statement, if any. A request that arrives
     /// while no statement runs is forgotten when the next one starts, as in
-    /// PostgreSQL; a shutdown is not.
+    /// PostgreSQL; a shutdown or a termination is not.
     pub fn stop(&self, reason: StopReason) {
         self.stop.store(reason.code(), Ordering::SeqCst);
         self.notify.notify_waiters();
@@ -153,14 +159,21 @@ impl StatementControl {
         }
     }
 
-    /// Marks the start of a statement that may run until `deadline`.
-    pub(super) fn start(&self, deadline: Option<Instant>) {
+    /// Marks the start of a client's query (a query string, an Execute, a
+    /// request's statements): a cancel that arrived while none ran is
+    /// forgotten, as PostgreSQL forgets one that arrives while it waits for
+    /// the client. One that arrives from here on stops the query's statements.
+    pub(super) fn query_starts(&self) {
         let _ = self.stop.compare_exchange(
             StopReason::Cancel.code(),
             0,
             Ordering::SeqCst,
             Ordering::SeqCst,
         );
+    }
+
+    /// Marks the start of a statement that may run until `deadline`.
+    pub(super) fn start(&self, deadline: Option<Instant>) {
         let _ = self.stop.compare_exchange(
             StopReason::Timeout.code(),
             0,
@@ -177,6 +190,41 @@ impl StatementControl {
     /// Marks the end of the statement: its deadline no longer applies.
     pub(super) fn finish(&self) {
         self.deadline.store(0, Ordering::SeqCst);
+    }
+
+    /// Whether the session must end (shutdown, terminated): no statement of
+    /// it may start.
+    pub(super) fn ended(&self) -> Option<StopReason> {
+        StopReason::from_code(self.stop.load(Ordering::Relaxed))
+            .filter(|reason| matches!(reason, StopReason::Shutdown | StopReason::Terminate))
+    }
+
+    /// `Some` once another session terminated this one; `Some(true)` when a
+    /// statement already failed with the FATAL error that says so.
+    pub fn terminated(&self) -> Option<bool> {
+        (self.stop.load(Ordering::Relaxed) == StopReason::Terminate.code())
+            .then(|| self.told.load(Ordering::Relaxed))
+    }
+
+    /// Resolves once another session terminates this one.
+    pub async fn until_terminated(&self) {
+        loop {
+            let notified = self.notify.notified();
+            tokio::pin!(notified);
+            notified.as_mut().enable();
+            if self.terminated().is_some() {
+                return;
+            }
+            notified.await;
+        }
+    }
+
+    /// The error a statement stopped for `reason` fails with.
+    pub(super) fn stop_error(&self, reason: StopReason) -> Error {
+        if reason == StopReason::Terminate {
+            self.told.store(true, Ordering::Relaxed);
+        }
+        reason.error()
     }
 
     /// Why the running statement must stop, if it must.
@@ -222,7 +270,7 @@ impl StatementControl {
         let interrupted =
             error.sqlite_code().map(|code| code & 0xff) == Some(libsqlite3_sys::SQLITE_INTERRUPT);
         match self.reason() {
-            Some(reason) if interrupted => reason.error(),
+            Some(reason) if interrupted => self.stop_error(reason),
             _ => error,
         }
     }
@@ -237,78 +285,6 @@ fn epoch() -> Instant {
 /// A live session, by the number its control is registered under (the lock
 /// table and the notifier know sessions by it).
 pub(super) type SessionId = u64;
-
-/// Every live session's control, so that shutdown can stop them all.
-#[derive(Debug, Default)]
-pub(super) struct Controls {
-    /// By a number of our own: a fast hash (each HTTP request's session comes
-    /// and goes here).
-    sessions: Mutex<HashMap<u64, Weak<StatementControl>, foldhash::fast::RandomState>>,
-    next: AtomicU64,
-    /// Set once the server shuts down: sessions started afterwards are stopped at once.
-    shutting_down: std::sync::atomic::AtomicBool,
-}
-
-/// A session's control, registered with the engine while the session lives.
-#[derive(Debug)]
-pub(super) struct Registered {
-    control: Arc<StatementControl>,
-    id: u64,
-    controls: Weak<Controls>,
-}
-
-impl Controls {
-    pub(super) fn register(self: &Arc<Self>) -> Registered {
-        let control = Arc::new(StatementControl::default());
-        if self.shutting_down.load(Ordering::SeqCst) {
-            control.stop(StopReason::Shutdown);
-        }
-        let id = self.next.fetch_add(1, Ordering::Relaxed);
-        if let Ok(mut sessions) = self.sessions.lock() {
-            sessions.insert(id, Arc::downgrade(&control));
-        }
-        Registered {
-            control,
-            id,
-            controls: Arc::downgrade(self),
-        }
-    }
-
-    /// Stops every session's statement, now and from now on.
-    pub(super) fn stop_all(&self, reason: StopReason) {
-        if reason == StopReason::Shutdown {
-            self.shutting_down.store(true, Ordering::SeqCst);
-        }
-        let controls: Vec<Arc<StatementControl>> = match self.sessions.lock() {
-            Ok(sessions) => sessions.values().filter_map(Weak::upgrade).collect(),
-            Err(_) => Vec::new(),
-        };
-        for control in controls {
-            control.stop(reason);
-        }
-    }
-}
-
-impl Registered {
-    pub(super) fn control(&self) -> &Arc<StatementControl> {
-        &self.control
-    }
-
-    /// The number the session is known by (see [`SessionId`]).
-    pub(super) fn id(&self) -> SessionId {
-        self.id
-    }
-}
-
-impl Drop for Registered {
-    fn drop(&mut self) {
-        if let Some(controls) = self.controls.upgrade()
-            && let Ok(mut sessions) = controls.sessions.lock()
-        {
-            sessions.remove(&self.id);
-        }
-    }
-}
 
 thread_local! {
     /// The control of the statement this thread is running, null when none.
@@ -379,6 +355,20 @@ pub(super) unsafe extern "C" fn progress(_arg: *mut c_void) -> c_int {
     })
 }
 
+/// Runs `wait`, a wait that blocks its thread inside a statement, with the
+/// calling runtime worker's other work moved to a fresh thread first where that
+/// can be done (the work-stealing runtime): the session waited for may be
+/// served on this very thread.
+pub(super) fn off_serving_thread<T>(wait: impl FnOnce() -> T) -> T {
+    use tokio::runtime::{Handle, RuntimeFlavor};
+    let work_stealing = Handle::try_current()
+        .is_ok_and(|handle| handle.runtime_flavor() == RuntimeFlavor::MultiThread);
+    match work_stealing {
+        true => tokio::task::block_in_place(wait),
+        false => wait(),
+    }
+}
+
 /// Moves the calling runtime worker's other work to a fresh thread, so that the
 /// statement running here holds up nobody else. Returns false where that cannot
 /// be done (outside a work-stealing runtime).
@@ -402,13 +392,18 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_cancel_is_forgotten_by_the_next_statement_but_a_shutdown_is_not() {
+    fn a_cancel_is_forgotten_by_the_next_query_but_a_shutdown_is_not() {
         let control = StatementControl::default();
         control.stop(StopReason::Cancel);
         assert_eq!(control.reason(), Some(StopReason::Cancel));
-        control.start(None);
+        control.query_starts();
         assert_eq!(control.reason(), None);
+        // Sent once the query started, before its statement: it stops it.
+        control.stop(StopReason::Cancel);
+        control.start(None);
+        assert_eq!(control.reason(), Some(StopReason::Cancel));
         control.stop(StopReason::Shutdown);
+        control.query_starts();
         control.start(None);
         assert_eq!(control.reason(), Some(StopReason::Shutdown));
     }

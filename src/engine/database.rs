@@ -18,7 +18,7 @@ use sqlx::{Row, SqlitePool};
 use tokio::sync::Semaphore;
 
 use super::connection::HeldConnection;
-use super::control::{Controls, StopReason};
+use super::control::StopReason;
 use super::declared_types::DeclaredTypes;
 use super::functions::ServerShared;
 use super::schema::SchemaCache;
@@ -79,8 +79,8 @@ pub struct Engine {
     fresh_pool: SqlitePool,
     pub(super) write_permit: Arc<Semaphore>,
     /// What every connection's functions share: the sequences' counters (see
-    /// `sequences`), the lock table (see `locks`) and LISTEN/NOTIFY's channels
-    /// (see `notifications`).
+    /// `sequences`), the lock table (see `locks`), LISTEN/NOTIFY's channels
+    /// (see `notifications`) and the live sessions (see `backends`).
     pub(super) shared: ServerShared,
     /// Write transactions committed so far: a snapshot taken when this was N
     /// misses a commit once it is more (see `session::isolation`).
@@ -102,8 +102,6 @@ pub struct Engine {
     reset: pool::Reset,
     /// How many sessions hold a connection of the readers' pool.
     holding: Arc<AtomicUsize>,
-    /// Every session's statement control (shutdown stops them all).
-    pub(super) controls: Arc<Controls>,
     /// The defaults the server's flags give every session's settings (the
     /// timeouts, the isolation level), as `SHOW` prints them.
     pub(super) server_defaults: Arc<ServerDefaults>,
@@ -149,7 +147,6 @@ impl Engine {
             max_connections: config.max_connections as usize,
             reset: pool::Reset::new(config),
             holding: Arc::default(),
-            controls: Arc::default(),
             // Those that are off (0, as the built-in defaults) need not be set.
             // Those that are PostgreSQL's own defaults need not be set.
             server_defaults: Arc::new(ServerDefaults::new(server_defaults(config))),
@@ -195,7 +192,7 @@ impl Engine {
     /// Stops every session's running statement (cancel, shutdown); at shutdown,
     /// statements started afterwards stop at once too.
     pub fn stop_all(&self, reason: StopReason) {
-        self.controls.stop_all(reason);
+        self.shared.backends.stop_all(reason);
     }
 
     /// A connection for a new session: an idle one if there is one (reset if its

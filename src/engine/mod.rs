@@ -9,6 +9,8 @@
 //! writer or a writer for a reader (see `Session::run` and `snapshots`).
 
 mod access;
+mod activity;
+mod backends;
 mod catalog;
 mod commands;
 mod connection;
@@ -35,6 +37,7 @@ mod snapshots;
 mod value;
 
 pub use access::Role;
+pub use activity::BackendKind;
 pub use catalog::{format_type, numeric_modifier, type_modifier, type_oid};
 pub use control::{ClientGone, StatementControl, StopReason};
 pub use database::{Engine, ServerInfo};

@@ -15,7 +15,7 @@ use base64::engine::general_purpose::STANDARD;
 use serde_json::json;
 
 use crate::auth::{self, Auth};
-use crate::engine::{Engine, Role, Session, SessionIdentity, Settings};
+use crate::engine::{BackendKind, Engine, Role, Session, SessionIdentity, Settings};
 
 /// The caller a request runs as.
 #[derive(Debug, Clone)]
@@ -33,14 +33,16 @@ impl Caller {
         }
     }
 
-    /// A new engine session running as this caller.
-    pub fn session(&self, engine: &Arc<Engine>) -> Session {
+    /// A new engine session running as this caller, for `kind` of front end.
+    pub fn session(&self, engine: &Arc<Engine>, kind: BackendKind) -> Session {
         let identity = SessionIdentity {
             user: self.user.clone(),
             role: self.role,
             ..SessionIdentity::default()
         };
-        engine.session_for(identity, Settings::default())
+        let session = engine.session_for(identity, Settings::default());
+        session.serves(kind);
+        session
     }
 }
 

@@ -4,10 +4,11 @@
 //! (`serve`); handlers take them as [`RequestLimits`] and put them on the session
 //! that runs the request's statements.
 
+use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use axum::extract::FromRequestParts;
+use axum::extract::{ConnectInfo, FromRequestParts};
 use axum::http::request::Parts;
 
 use crate::engine::{ClientGone, Session};
@@ -27,6 +28,8 @@ pub(super) struct ServerLimits {
 pub struct RequestLimits {
     deadline: Option<Instant>,
     client: Option<Arc<dyn ClientGone>>,
+    /// Where the request comes from.
+    peer: Option<SocketAddr>,
     pub response_bytes: usize,
 }
 
@@ -42,6 +45,10 @@ impl<S: Send + Sync> FromRequestParts<S> for RequestLimits {
                 .extensions
                 .get::<Client>()
                 .map(|Client(probe)| probe.clone()),
+            peer: parts
+                .extensions
+                .get::<ConnectInfo<SocketAddr>>()
+                .map(|ConnectInfo(peer)| *peer),
             response_bytes: limits.map_or(usize::MAX, |l| l.response_bytes),
         })
     }
@@ -52,6 +59,7 @@ impl RequestLimits {
     pub fn apply(&self, session: &mut Session) {
         session.limit_until(self.deadline);
         session.control().watch_client(self.client.clone());
+        session.client_address(self.peer);
     }
 
     /// Lets a session that outlives the request go (a Hrana stream's): no
@@ -59,6 +67,7 @@ impl RequestLimits {
     pub fn release(session: &mut Session) {
         session.limit_until(None);
         session.control().watch_client(None);
+        session.report_idle();
     }
 }
 

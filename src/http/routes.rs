@@ -19,7 +19,7 @@ use super::hrana::{self, Streams};
 use super::limits::RequestLimits;
 use super::request;
 use crate::auth::Auth;
-use crate::engine::{Blocks, Engine};
+use crate::engine::{BackendKind, Blocks, Engine};
 
 /// The routes, behind the credentials check when users are configured.
 pub(super) fn router(engine: Arc<Engine>, auth: Arc<Auth>, streams: Arc<Streams>) -> Router {
@@ -56,8 +56,9 @@ async fn execute(
         );
         return response;
     }
-    let mut session = caller.session(&engine);
+    let mut session = caller.session(&engine, BackendKind::Http);
     limits.apply(&mut session);
+    session.report_query(&request::text_of(&batch));
     let mut answer = Answer::new(batch.len(), limits.response_bytes);
     session
         .execute_batch_into(&batch, Blocks::WholeBatch, &mut answer)

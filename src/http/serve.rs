@@ -178,6 +178,7 @@ impl HttpConnection {
                 move |mut request: axum::http::Request<hyper::body::Incoming>| {
                     let extensions = request.extensions_mut();
                     extensions.insert(client.clone());
+                    extensions.insert(axum::extract::ConnectInfo(peer));
                     if let Some(limits) = every_request.limits {
                         extensions.insert(limits);
                     }

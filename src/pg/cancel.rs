@@ -1,10 +1,10 @@
-//! PostgreSQL's cancel keys: each connection gets a process id and a random
-//! secret (sent in BackendKeyData at startup); a CancelRequest, which arrives on a
-//! connection of its own, names both, and stops that session's running statement.
+//! PostgreSQL's cancel keys: each connection's session has a process id (the
+//! engine's pid for it) and gets a random secret (both sent in BackendKeyData
+//! at startup); a CancelRequest, which arrives on a connection of its own, names
+//! both, and stops that session's running statement.
 //! A request with a wrong secret does nothing, and says nothing, as in PostgreSQL.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 
 use pgwire::messages::startup::SecretKey;
@@ -15,7 +15,6 @@ use crate::engine::{StatementControl, StopReason};
 #[derive(Debug, Default)]
 pub struct CancelKeys {
     sessions: Mutex<HashMap<i32, Entry>>,
-    next_pid: AtomicI32,
 }
 
 #[derive(Debug)]
@@ -33,12 +32,9 @@ pub struct CancelKey {
 }
 
 impl CancelKeys {
-    /// A new process id and secret for a connection whose statements `control` stops.
-    pub fn register(self: &Arc<Self>, control: &Arc<StatementControl>) -> CancelKey {
-        let pid = self
-            .next_pid
-            .fetch_add(1, Ordering::Relaxed)
-            .wrapping_add(1);
+    /// A secret for the connection whose session has `pid` and whose statements
+    /// `control` stops.
+    pub fn register(self: &Arc<Self>, pid: i32, control: &Arc<StatementControl>) -> CancelKey {
         let secret = random_secret();
         if let Ok(mut sessions) = self.sessions.lock() {
             sessions.insert(
@@ -123,7 +119,7 @@ mod tests {
     fn only_the_right_secret_cancels() {
         let keys = Arc::new(CancelKeys::default());
         let control = Arc::new(StatementControl::default());
-        let key = keys.register(&control);
+        let key = keys.register(7, &control);
         assert!(!keys.cancel(key.pid, &SecretKey::I32(key.secret.wrapping_add(1))));
         assert_eq!(control.reason(), None);
         assert!(!keys.cancel(key.pid + 1, &key.secret_key()));

@@ -120,14 +120,16 @@ impl PgConnection {
         }
     }
 
-    /// How long the client may now stay silent: the idle-in-transaction timeout
-    /// while a transaction is open, else no limit.
-    pub async fn idle_in_transaction_timeout(&self) -> Option<std::time::Duration> {
-        // Asked before every message, between handlers: the lock is free then.
+    /// The connection waits for its client: the session is reported idle, and
+    /// the answer is how long the client may stay silent (the
+    /// idle-in-transaction timeout while a transaction is open, else no limit).
+    pub async fn wait_for_client(&self) -> Option<std::time::Duration> {
+        // Asked before every wait, between handlers: the lock is free then.
         let state = match self.state.try_lock() {
             Some(state) => state,
             None => self.state.lock().await,
         };
+        state.session.report_idle();
         match state.session.transaction_state() {
             TransactionState::Idle => None,
             _ => state.session.idle_in_transaction_timeout(),

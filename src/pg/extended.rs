@@ -207,6 +207,7 @@ impl ExtendedQueryHandler for PgConnection {
             .portals
             .get_mut(&name)
             .ok_or_else(|| PgWireError::PortalNotFound(name.clone()))?;
+        state.session.report_query(&portal.prepared.query);
         let Some(statement) = portal.prepared.statement.clone() else {
             return feed(
                 client,

@@ -42,7 +42,7 @@ use super::frames::{self, Guarded};
 use super::login::{Gate, Login};
 use super::reply::notification_message;
 use crate::config::Config;
-use crate::engine::{Engine, Role, StopReason};
+use crate::engine::{BackendKind, Engine, Role, StatementControl, StopReason};
 use crate::shutdown::Shutdown;
 use crate::workers::Workers;
 
@@ -141,6 +141,9 @@ async fn answer_cancel_request(socket: TcpStream, frontend: &Frontend) -> Option
     None
 }
 
+/// What a client told to go hears (shutdown, `pg_terminate_backend()`).
+const TERMINATED: &str = "terminating connection due to administrator command";
+
 /// Why the message loop ended.
 enum End {
     /// The client hung up or said Terminate.
@@ -157,13 +160,15 @@ async fn serve_connection(socket: TcpStream, peer: SocketAddr, frontend: Arc<Fro
     };
     // Read-only until the login says who the client is (`login`, `startup`).
     let session = frontend.engine.session(Role::ReadOnly);
+    session.serves(BackendKind::Postgres);
+    session.client_address(Some(peer));
     let control = session.control();
-    let key = frontend.cancel_keys.register(&control);
+    let key = frontend.cancel_keys.register(session.pid(), &control);
     let connection = Arc::new(PgConnection::new(session));
     socket.set_pid_and_secret_key(key.pid, key.secret_key());
     // pgwire's decoder is not trusted not to panic (see `frames`): a panic ends
     // this connection like a protocol violation would, and nothing else.
-    let served = AssertUnwindSafe(message_loop(&mut socket, &connection, &frontend))
+    let served = AssertUnwindSafe(message_loop(&mut socket, &connection, &control, &frontend))
         .catch_unwind()
         .await;
     let end = match served {
@@ -177,12 +182,7 @@ async fn serve_connection(socket: TcpStream, peer: SocketAddr, frontend: Arc<Fro
     if let End::Shutdown = end
         && control.reason() != Some(StopReason::Shutdown)
     {
-        let _ = send_fatal(
-            &mut socket,
-            "57P01",
-            "terminating connection due to administrator command",
-        )
-        .await;
+        let _ = send_fatal(&mut socket, "57P01", TERMINATED).await;
     }
     drop(socket);
     drop(key);
@@ -233,6 +233,7 @@ async fn negotiate(socket: TcpStream, peer: SocketAddr, frontend: &Frontend) -> 
 async fn message_loop(
     socket: &mut Socket,
     connection: &Arc<PgConnection>,
+    control: &StatementControl,
     frontend: &Frontend,
 ) -> End {
     let startup_deadline = Instant::now() + frontend.startup_timeout;
@@ -243,7 +244,17 @@ async fn message_loop(
     // (and drop) a waiter on the shutdown signal every time.
     let shutdown = frontend.shutdown.wait();
     tokio::pin!(shutdown);
+    let terminated = control.until_terminated();
+    tokio::pin!(terminated);
     loop {
+        // Another session ended this one (`pg_terminate_backend()`): the
+        // client is told, unless a statement of its already failed saying so.
+        if let Some(told) = control.terminated() {
+            if !told {
+                let _ = send_fatal(socket, "57P01", TERMINATED).await;
+            }
+            return End::Fatal;
+        }
         let starting = matches!(
             socket.state(),
             PgWireConnectionState::AwaitingSslRequest
@@ -262,11 +273,15 @@ async fn message_loop(
             None => {
                 let idle_limit = match starting {
                     true => None,
-                    false => connection.idle_in_transaction_timeout().await,
+                    false => connection.wait_for_client().await,
                 };
                 tokio::select! {
                     biased;
                     () = &mut shutdown => return End::Shutdown,
+                    () = &mut terminated => {
+                        let _ = send_fatal(socket, "57P01", TERMINATED).await;
+                        return End::Fatal;
+                    }
                     () = sleep_until(startup_deadline), if starting => {
                         tracing::debug!("a postgres client did not finish startup in time");
                         let _ = send_fatal(socket, "08006", "canceling authentication due to timeout").await;

@@ -38,6 +38,7 @@ impl SimpleQueryHandler for PgConnection {
         client.set_state(PgWireConnectionState::QueryInProgress);
         let mut state = self.state.lock().await;
         state.identify(client);
+        state.session.report_query(&query.query);
         let parsed = match state.session.schema().await {
             Ok(schema) => sql::parse_batch_in(&query.query, Dialect::Postgres(&*schema)),
             Err(e) => Err(e),

@@ -248,6 +248,10 @@ fn encode_binary(buf: &mut BytesMut, value: &Value, field: &FieldType) -> Result
             buf.put_i32(i32::try_from(*i).map_err(|_| out_of_range())?)
         }
         (&Type::INT8, Value::Integer(i)) => buf.put_i64(*i),
+        (&Type::OID | &Type::XID, Value::Integer(i)) => {
+            buf.put_u32(u32::try_from(*i).map_err(|_| out_of_range())?)
+        }
+        (&Type::INET, Value::Text(text)) => encode_binary_inet(buf, text).ok_or_else(mismatch)?,
         (&Type::FLOAT4, Value::Real(f)) => buf.put_f32(*f as f32),
         (&Type::FLOAT4, Value::Integer(i)) => buf.put_f32(*i as f32),
         (&Type::FLOAT8, Value::Real(f)) => buf.put_f64(*f),
@@ -267,6 +271,31 @@ fn encode_binary(buf: &mut BytesMut, value: &Value, field: &FieldType) -> Result
         _ => return Err(mismatch()),
     }
     Ok(())
+}
+
+/// An `inet` in PostgreSQL's binary format: the address family (2 for IPv4,
+/// 3 for IPv6), the netmask's bits, 0 (not a `cidr`), the address's length and
+/// its bytes. The text is an address with an optional `/bits`.
+fn encode_binary_inet(buf: &mut BytesMut, text: &str) -> Option<()> {
+    let (address, bits) = match text.split_once('/') {
+        Some((address, bits)) => (address, Some(bits.parse::<u8>().ok()?)),
+        None => (text, None),
+    };
+    let (family, bytes): (u8, Vec<u8>) = match address.parse::<std::net::IpAddr>().ok()? {
+        std::net::IpAddr::V4(v4) => (2, v4.octets().to_vec()),
+        std::net::IpAddr::V6(v6) => (3, v6.octets().to_vec()),
+    };
+    let max_bits = u8::try_from(bytes.len() * 8).ok()?;
+    let bits = bits.unwrap_or(max_bits);
+    if bits > max_bits {
+        return None;
+    }
+    buf.put_u8(family);
+    buf.put_u8(bits);
+    buf.put_u8(0);
+    buf.put_u8(u8::try_from(bytes.len()).ok()?);
+    buf.put_slice(&bytes);
+    Some(())
 }
 
 /// PostgreSQL's binary array format, one dimension (none when empty): the

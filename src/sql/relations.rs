@@ -45,6 +45,24 @@ pub fn find(name: &str) -> Option<&'static Relation> {
     RELATIONS.iter().find(|r| r.name == name)
 }
 
+impl Relation {
+    /// The declared type of a table's column (a parameter compared with it
+    /// takes it); `None` for a view's or a column it lacks.
+    pub fn column_type(&self, column: &str) -> Option<&'static str> {
+        let Definition::Table(columns) = self.definition else {
+            return None;
+        };
+        columns.split(", ").find_map(|definition| {
+            let (name, rest) = definition.split_once(' ')?;
+            let ty = rest
+                .split(" DEFAULT")
+                .next()?
+                .trim_end_matches(" PRIMARY KEY");
+            name.eq_ignore_ascii_case(column).then_some(ty)
+        })
+    }
+}
+
 pub const RELATIONS: &[Relation] = &[
     Relation {
         name: "litewire_catalog_state",
@@ -265,7 +283,14 @@ pub const RELATIONS: &[Relation] = &[
         name: "pg_locks",
         contents: Contents::Session,
         definition: Definition::Table(
-            "locktype TEXT, database INTEGER, relation INTEGER, page INTEGER, tuple INTEGER, virtualxid TEXT, transactionid INTEGER, classid INTEGER, objid INTEGER, objsubid INTEGER, virtualtransaction TEXT, pid INTEGER, mode TEXT, granted boolean, fastpath boolean, waitstart timestamptz",
+            "locktype TEXT, database oid, relation oid, page INTEGER, tuple smallint, virtualxid TEXT, transactionid xid, classid oid, objid oid, objsubid smallint, virtualtransaction TEXT, pid INTEGER, mode TEXT, granted boolean, fastpath boolean, waitstart timestamptz",
+        ),
+    },
+    Relation {
+        name: "pg_stat_activity",
+        contents: Contents::Session,
+        definition: Definition::Table(
+            "datid oid, datname name, pid INTEGER, leader_pid INTEGER, usesysid oid, usename name, application_name TEXT, client_addr inet, client_hostname TEXT, client_port INTEGER, backend_start timestamptz, xact_start timestamptz, query_start timestamptz, state_change timestamptz, wait_event_type TEXT, wait_event TEXT, state TEXT, backend_xid xid, backend_xmin xid, query_id bigint, query TEXT, backend_type TEXT",
         ),
     },
     Relation {

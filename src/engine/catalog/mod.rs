@@ -14,6 +14,7 @@
 //! `t_pkey` index so that `\d t` shows what PostgreSQL would. Object ids are
 //! in `oids`.
 
+mod activity_rows;
 mod enum_types;
 mod introspect;
 mod oids;

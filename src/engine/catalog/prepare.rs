@@ -7,12 +7,14 @@ use std::fmt::Write as _;
 
 use sqlx::{AssertSqlSafe, SqliteConnection};
 
+use super::activity_rows::catalog_rows as activity_rows;
 use super::enum_types::{catalog_rows as enum_rows, remember_enums};
 use super::introspect::read_schema;
 use super::oids::{DATABASE_OID, ENUM_LABEL, ENUM_TYPE, PUBLIC_NAMESPACE, ROLE_OID};
 use super::rows::{insert, schema_rows};
 use super::sequence_rows::catalog_rows as sequence_rows;
 use super::types::TYPES;
+use crate::engine::backends::BackendRow;
 use crate::engine::functions;
 use crate::engine::identity::SessionIdentity;
 use crate::engine::locks::{AdvisoryKey, LockRow};
@@ -102,11 +104,14 @@ fn comment_rows() -> String {
 }
 
 /// What the catalog shows of the session that asks: who it is, its settings,
-/// and the locks held and waited for (every session's).
+/// the locks held and waited for and the live sessions (everyone's).
 pub(in crate::engine) struct SessionView {
     pub(in crate::engine) identity: SessionIdentity,
     pub(in crate::engine) settings: Settings,
     pub(in crate::engine) locks: Vec<LockRow>,
+    /// Every live session (`pg_stat_activity`), and who waits in the lock table.
+    pub(in crate::engine) backends: Vec<BackendRow>,
+    pub(in crate::engine) waits: Vec<(i32, &'static str)>,
 }
 
 fn session_rows(script: &mut String, session: &SessionView) {
@@ -115,6 +120,7 @@ fn session_rows(script: &mut String, session: &SessionView) {
         let _ = writeln!(script, "DELETE FROM temp.{};", relation.name);
     }
     lock_rows(script, &session.locks);
+    activity_rows(script, &session.backends, &session.waits, identity);
     let user = literal(&identity.user);
     insert(
         script,

@@ -59,7 +59,7 @@ pub(super) async fn wait_unlocked(
         None => drop(unlocked.await),
         Some(control) => tokio::select! {
             _ = unlocked => {}
-            reason = control.stopped() => return Err(reason.error()),
+            reason = control.stopped() => return Err(control.stop_error(reason)),
         },
     }
     Ok(())

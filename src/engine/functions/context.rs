@@ -1,5 +1,5 @@
-//! What the functions of one connection reach: the server's sequence counters
-//! and lock table, and the session that uses the connection now (its settings
+//! What the functions of one connection reach: the server's sequence counters,
+//! lock table and live sessions, and the session that uses the connection now (its settings
 //! for `current_setting()`/`set_config()`, its values for
 //! `currval()`/`lastval()`, who it is for the advisory locks, and its
 //! notifications waiting for its commit).
@@ -12,11 +12,12 @@
 //! it too, so that whoever holds the handle can find it again.
 
 use std::ffi::{CStr, c_void};
-use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use libsqlite3_sys as ffi;
 
+use crate::engine::backends::Backends;
 use crate::engine::control::SessionId;
 use crate::engine::locks::{LockTable, Locker};
 use crate::engine::notifications::{Notifier, Pending};
@@ -29,6 +30,7 @@ pub(in crate::engine) struct ServerShared {
     pub(in crate::engine) sequences: Arc<Sequences>,
     pub(in crate::engine) locks: Arc<LockTable>,
     pub(in crate::engine) notifier: Arc<Notifier>,
+    pub(in crate::engine) backends: Arc<Backends>,
 }
 
 /// The state a connection's functions reach.
@@ -44,8 +46,8 @@ pub(in crate::engine) struct ServedSession {
     pub(in crate::engine) settings: SharedSettings,
     pub(in crate::engine) sequence_values: Arc<SessionValues>,
     pub(in crate::engine) session: SessionId,
-    /// The pid its client knows it by (set at login, after the session exists).
-    pid: AtomicI32,
+    /// The pid its client knows it by.
+    pid: i32,
     /// `pg_notify()`'s notifications, sent when the transaction commits.
     pub(in crate::engine) notifications: Mutex<Pending>,
     /// Whether `notifications` may hold any (its lock is taken only then).
@@ -65,7 +67,7 @@ impl ServedSession {
             settings,
             sequence_values: Arc::default(),
             session,
-            pid: AtomicI32::new(pid),
+            pid,
             notifications: Mutex::default(),
             notified: AtomicBool::new(false),
             took_advisory_locks: AtomicBool::new(false),
@@ -78,12 +80,13 @@ impl ServedSession {
     pub(in crate::engine) fn locker(&self) -> Locker {
         Locker {
             session: self.session,
-            pid: self.pid.load(Ordering::Relaxed),
+            pid: self.pid,
         }
     }
 
-    pub(in crate::engine) fn set_pid(&self, pid: i32) {
-        self.pid.store(pid, Ordering::Relaxed);
+    /// The pid its client knows it by.
+    pub(in crate::engine) fn pid(&self) -> i32 {
+        self.pid
     }
 
     /// Queues a `pg_notify()` notification for the transaction's end.

@@ -1,6 +1,6 @@
 //! PostgreSQL's SQL functions that SQLite lacks, registered on every connection.
 //!
-//! One file per family (settings, sequences, catalog, arrays, strings,
+//! One file per family (settings, sequences, signals to other sessions, catalog, arrays, strings,
 //! regular expressions, `bytea` functions, digests and encodings, dates and times, intervals,
 //! ordered-set aggregates, `to_char`, JSON,
 //! `format` and quoting, random values and UUIDs, statistics aggregates, and the arithmetic (numeric in decimal), math, trigonometry, comparisons,
@@ -43,6 +43,7 @@ mod regexps;
 mod registry;
 mod sequences;
 mod settings;
+mod signals;
 mod statistics;
 mod strings;
 mod subqueries;

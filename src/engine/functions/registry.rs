@@ -14,14 +14,14 @@ use super::definition::{Args, Body, Function, Volatility};
 use super::{
     arithmetic, arrays, bytes, catalog, comparisons, conversions, date_parsing, datetime, decimal,
     encoding, format, formatting, intervals, json, locks, math, modifiers, number_format,
-    ordered_sets, random, regexp_rows, regexps, sequences, settings, statistics, strings,
+    ordered_sets, random, regexp_rows, regexps, sequences, settings, signals, statistics, strings,
     subqueries, trigonometry,
 };
 use crate::engine::catalog::types::type_oid;
 use crate::sql::quote::literal;
 
 /// Every family's functions.
-fn families() -> [&'static [Function]; 28] {
+fn families() -> [&'static [Function]; 29] {
     [
         settings::FUNCTIONS,
         arithmetic::FUNCTIONS,
@@ -33,6 +33,7 @@ fn families() -> [&'static [Function]; 28] {
         modifiers::FUNCTIONS,
         sequences::FUNCTIONS,
         locks::FUNCTIONS,
+        signals::FUNCTIONS,
         catalog::FUNCTIONS,
         arrays::FUNCTIONS,
         bytes::FUNCTIONS,

@@ -139,7 +139,7 @@ impl LockTable {
         loop {
             tokio::select! {
                 value = &mut granted => return Ok(value),
-                reason = limits.control.stopped() => return Err(reason.error()),
+                reason = limits.control.stopped() => return Err(limits.control.stop_error(reason)),
                 () = &mut timeout => return Err(lock_timeout(resource, limits.timeout)),
                 () = &mut deadlock_check, if !checked => {
                     checked = true;
@@ -197,6 +197,24 @@ impl LockTable {
         pids.sort_unstable();
         pids.dedup();
         pids
+    }
+
+    /// The pids waiting for the write permit or an advisory lock, each with
+    /// PostgreSQL's name of the wait (`pg_stat_activity.wait_event`).
+    pub(in crate::engine) fn waits(&self) -> Vec<(i32, &'static str)> {
+        self.state()
+            .waiting
+            .values()
+            .map(|(resource, pid)| {
+                let event = match resource {
+                    // PostgreSQL's name for a lock on an object that is no
+                    // relation: the permit is a lock on the database.
+                    Resource::WritePermit => "object",
+                    Resource::Advisory(_) => "advisory",
+                };
+                (*pid, event)
+            })
+            .collect()
     }
 
     /// Every advisory lock held or waited for, and the write permit's holder and

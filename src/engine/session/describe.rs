@@ -12,7 +12,7 @@ use crate::engine::direct;
 use crate::engine::exec;
 use crate::engine::result::Column;
 use crate::error::Error;
-use crate::sql::{CursorCommand, ParamHint, Plan, Statement};
+use crate::sql::{CursorCommand, ParamHint, Plan, Statement, relations};
 
 /// PostgreSQL's varchar, which its operators take as text.
 const VARCHAR_OID: i64 = 1043;
@@ -111,6 +111,14 @@ impl Session {
         Ok(match hint {
             ParamHint::Declared(name) => Some(Arc::from(name)),
             ParamHint::Column { tables, column } => {
+                // The catalog's relations are declared in one list, and need
+                // not exist on this connection yet.
+                let catalog_type = tables.iter().find_map(|table| {
+                    relations::find(&table.to_ascii_lowercase())?.column_type(&column)
+                });
+                if let Some(declared) = catalog_type {
+                    return Ok(Some(Arc::from(declared)));
+                }
                 let conn = self.connection().await?;
                 let mut found = None;
                 for table in &tables {

@@ -82,6 +82,10 @@ impl Session {
             _ => (stmt, params),
         };
         let control = self.control.control().clone();
+        // A session shut down or terminated runs nothing more.
+        if let Some(reason) = control.ended() {
+            return Err(control.stop_error(reason));
+        }
         control.start(self.deadline());
         let result = self
             .execute_statement(stmt, params, sink)

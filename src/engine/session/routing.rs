@@ -328,6 +328,8 @@ impl Session {
             identity: self.identity.clone(),
             settings: self.settings.snapshot(),
             locks: self.engine.shared.locks.rows(),
+            backends: self.engine.shared.backends.rows(),
+            waits: self.engine.shared.locks.waits(),
         };
         let conn = self.connection().await?;
         catalog::prepare(conn, &view).await

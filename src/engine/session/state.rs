@@ -20,8 +20,10 @@ use std::time::Instant;
 use tokio::sync::OwnedSemaphorePermit;
 
 use crate::engine::access::Role;
+use crate::engine::activity::{self, BackendKind};
+use crate::engine::backends::Registered;
 use crate::engine::connection::HeldConnection;
-use crate::engine::control::{Registered, StatementControl};
+use crate::engine::control::StatementControl;
 use crate::engine::database::{Engine, Holding};
 use crate::engine::direct;
 use crate::engine::functions::ServedSession;
@@ -223,15 +225,22 @@ impl Engine {
 impl Session {
     pub(in crate::engine) fn new(
         engine: Arc<Engine>,
-        identity: SessionIdentity,
+        mut identity: SessionIdentity,
         settings: Settings,
     ) -> Self {
         let settings = SharedSettings::new(settings.with_server_defaults(&engine.server_defaults));
-        let control = engine.controls.register();
+        let control = engine
+            .shared
+            .backends
+            .register(identity.role, settings.clone());
+        identity.backend_pid = control.pid();
+        control
+            .activity()
+            .identify(&identity.user, &identity.database, identity.role);
         let served = Arc::new(ServedSession::new(
             settings.clone(),
             control.id(),
-            identity.backend_pid,
+            control.pid(),
         ));
         Session {
             engine,
@@ -280,6 +289,40 @@ impl Session {
         self.control.control().clone()
     }
 
+    /// The pid the session is known by (BackendKeyData, `pg_backend_pid()`,
+    /// `pg_stat_activity`).
+    pub fn pid(&self) -> i32 {
+        self.control.pid()
+    }
+
+    /// Which front end serves the session (`pg_stat_activity`).
+    pub fn serves(&self, kind: BackendKind) {
+        self.control.activity().serves(kind);
+    }
+
+    /// Where the session's client connects from (`pg_stat_activity`).
+    pub fn client_address(&self, client: Option<std::net::SocketAddr>) {
+        self.control.activity().client(client);
+    }
+
+    /// A client's query starts: `pg_stat_activity` shows it running, and a
+    /// cancel from now on stops it (one sent before is forgotten).
+    pub fn report_query(&self, text: &str) {
+        self.control.control().query_starts();
+        self.control.activity().query_starts(text);
+    }
+
+    /// The session goes back to wait for its client: `pg_stat_activity`
+    /// shows it idle (in a transaction, or not).
+    pub fn report_idle(&self) {
+        let state = match self.state {
+            TransactionState::Idle => activity::State::Idle,
+            TransactionState::Active => activity::State::IdleInTransaction,
+            TransactionState::Failed => activity::State::IdleInFailedTransaction,
+        };
+        self.control.activity().waits_for_client(state);
+    }
+
     /// No statement of this session runs past `limit` (`None`: no limit but
     /// `statement_timeout`).
     pub fn limit_until(&mut self, limit: Option<Instant>) {
@@ -300,8 +343,11 @@ impl Session {
 
     /// Records who the client is and what it asked for at startup, before its
     /// first statement.
-    pub fn identify(&mut self, identity: SessionIdentity, settings: Settings) {
-        self.served.set_pid(identity.backend_pid);
+    pub fn identify(&mut self, mut identity: SessionIdentity, settings: Settings) {
+        identity.backend_pid = self.control.pid();
+        self.control
+            .activity()
+            .identify(&identity.user, &identity.database, identity.role);
         self.identity = identity;
         self.settings
             .replace(settings.with_server_defaults(&self.engine.server_defaults));

@@ -246,6 +246,7 @@ impl StreamState {
         params: &[Value],
         sink: &mut S,
     ) -> Result<(), HranaError> {
+        self.session.report_query(&statement.sql);
         let result = if is_read_only_begin(statement) {
             match self.session.begin_read_only().await {
                 Ok(begun) => begun.send_to(sink).await,

@@ -26,7 +26,7 @@ use super::super::auth::Caller;
 use super::batons::BatonKey;
 use super::exec::StreamState;
 use super::proto::HranaError;
-use crate::engine::Engine;
+use crate::engine::{BackendKind, Engine};
 use crate::shutdown::Shutdown;
 
 /// How long streams live and how many there may be.
@@ -150,7 +150,10 @@ impl Streams {
     }
 
     fn new_state(&self, caller: &Caller) -> StreamState {
-        StreamState::new(caller.session(&self.engine), self.limits.max_stored_sql)
+        StreamState::new(
+            caller.session(&self.engine, BackendKind::Hrana),
+            self.limits.max_stored_sql,
+        )
     }
 
     /// Takes the stream out of the registry for one request; waits while a

@@ -5,6 +5,8 @@
 
 use std::sync::Arc;
 
+use crate::engine::BackendKind;
+
 use axum::body::Bytes;
 use axum::extract::{Extension, State};
 use axum::http::StatusCode;
@@ -76,7 +78,7 @@ pub async fn batch(
 
 /// A one-request stream: no baton, no stored SQL.
 fn stateless(streams: &Streams, caller: &Caller, limits: &RequestLimits) -> StreamState {
-    let mut state = StreamState::new(caller.session(streams.engine()), 0);
+    let mut state = StreamState::new(caller.session(streams.engine(), BackendKind::Hrana), 0);
     state.serve(limits);
     state
 }

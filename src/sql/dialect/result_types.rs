@@ -154,7 +154,7 @@ fn function_type(
         "array_agg" => Some(array_of(args.first()?, select, depth)),
         "count" => Some("int8"),
         "bool_and" | "bool_or" | "every" => Some("boolean"),
-        name if LOCK_FUNCTIONS_TRYING.contains(&name) => Some(CAST_TO_BOOLEAN),
+        name if BOOLEAN_FUNCTIONS.contains(&name) => Some(CAST_TO_BOOLEAN),
         name if VOID_FUNCTIONS.contains(&name) => Some(VOID),
         "pg_blocking_pids" => Some("_int4"),
         "json_build_object" | "json_build_array" | "json_object" | "json_array" => Some("json"),
@@ -166,9 +166,12 @@ fn function_type(
     }
 }
 
-/// The advisory lock functions that answer whether they took (or gave back)
-/// the lock.
-const LOCK_FUNCTIONS_TRYING: &[&str] = &[
+/// The functions that answer a boolean: the advisory lock functions that
+/// answer whether they took (or gave back) the lock, and the signals to other
+/// sessions, whether they were sent.
+const BOOLEAN_FUNCTIONS: &[&str] = &[
+    "pg_cancel_backend",
+    "pg_terminate_backend",
     "pg_try_advisory_lock",
     "pg_try_advisory_lock_shared",
     "pg_try_advisory_xact_lock",

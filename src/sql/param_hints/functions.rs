@@ -72,7 +72,10 @@ pub(super) fn signature(name: &str, argc: usize) -> Option<Signature> {
             | "pg_advisory_unlock_shared",
             2,
         ) => fixed(&["integer", "integer"], None),
-        ("pg_blocking_pids", 1) => fixed(&["integer"], None),
+        ("pg_blocking_pids" | "pg_cancel_backend" | "pg_terminate_backend", 1) => {
+            fixed(&["integer"], None)
+        }
+        ("pg_terminate_backend", 2) => fixed(&["integer", "bigint"], None),
         ("pg_notify", 2) => fixed(&["text", "text"], None),
         _ => None,
     }

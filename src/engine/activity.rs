@@ -1,0 +1,224 @@
+//! What a live session is doing, as `pg_stat_activity` shows it: who it is,
+//! where its client is, the query it runs or ran last, since when, and
+//! whether it is inside a transaction.
+//!
+//! The front ends report the two moments PostgreSQL reports: a query starts
+//! (a simple Query message, an Execute, an HTTP statement) and the session
+//! goes back to wait for its client. Both are one uncontended lock and one
+//! clock read; the query's text goes into a buffer kept from one query to the
+//! next, so reporting allocates nothing once the session is warm. What a
+//! session waits for inside a statement (the write permit, an advisory lock)
+//! is not reported here: the lock table knows it, and `pg_stat_activity` asks
+//! it when read.
+
+use std::net::SocketAddr;
+use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::time::SystemTime;
+
+use super::access::Role;
+
+/// PostgreSQL's `track_activity_query_size` default: the query text kept is at
+/// most this many bytes, less the C string's terminator.
+const QUERY_SIZE: usize = 1024;
+
+/// Which front end a session serves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BackendKind {
+    Postgres,
+    /// A `POST /` request (its session lasts the request).
+    Http,
+    /// A Hrana stream (its session lasts the stream).
+    Hrana,
+}
+
+impl BackendKind {
+    /// `pg_stat_activity.backend_type`.
+    pub(super) fn backend_type(self) -> &'static str {
+        match self {
+            BackendKind::Postgres => "client backend",
+            BackendKind::Http => "http request",
+            BackendKind::Hrana => "hrana stream",
+        }
+    }
+}
+
+/// `pg_stat_activity.state`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum State {
+    /// Logging in: no state yet (NULL, as in PostgreSQL).
+    Starting,
+    Active,
+    Idle,
+    IdleInTransaction,
+    IdleInFailedTransaction,
+}
+
+impl State {
+    pub(super) fn name(self) -> Option<&'static str> {
+        match self {
+            State::Starting => None,
+            State::Active => Some("active"),
+            State::Idle => Some("idle"),
+            State::IdleInTransaction => Some("idle in transaction"),
+            State::IdleInFailedTransaction => Some("idle in transaction (aborted)"),
+        }
+    }
+}
+
+/// One session's activity, shared between the session and the registry that
+/// lists it.
+#[derive(Debug)]
+pub(super) struct Activity {
+    backend_start: SystemTime,
+    now: Mutex<Doing>,
+}
+
+/// What `pg_stat_activity` reads of a session, as of the last report.
+#[derive(Debug, Clone)]
+pub(super) struct Doing {
+    pub(super) kind: BackendKind,
+    pub(super) user: String,
+    pub(super) database: String,
+    pub(super) role: Role,
+    pub(super) client: Option<SocketAddr>,
+    pub(super) state: State,
+    pub(super) query: String,
+    pub(super) query_start: Option<SystemTime>,
+    pub(super) xact_start: Option<SystemTime>,
+    pub(super) state_change: SystemTime,
+}
+
+/// A session's row, read at one moment.
+#[derive(Debug, Clone)]
+pub(super) struct Snapshot {
+    pub(super) backend_start: SystemTime,
+    pub(super) doing: Doing,
+}
+
+impl Activity {
+    pub(super) fn new(role: Role) -> Activity {
+        let now = SystemTime::now();
+        Activity {
+            backend_start: now,
+            now: Mutex::new(Doing {
+                kind: BackendKind::Postgres,
+                user: String::new(),
+                database: String::new(),
+                role,
+                client: None,
+                state: State::Starting,
+                query: String::new(),
+                query_start: None,
+                xact_start: None,
+                state_change: now,
+            }),
+        }
+    }
+
+    fn doing(&self) -> MutexGuard<'_, Doing> {
+        self.now.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Who the session is, once its client said so.
+    pub(super) fn identify(&self, user: &str, database: &str, role: Role) {
+        let mut doing = self.doing();
+        doing.user.clear();
+        doing.user.push_str(user);
+        doing.database.clear();
+        doing.database.push_str(database);
+        doing.role = role;
+    }
+
+    /// Which front end serves the session.
+    pub(super) fn serves(&self, kind: BackendKind) {
+        self.doing().kind = kind;
+    }
+
+    /// Where the session's client connects from.
+    pub(super) fn client(&self, client: Option<SocketAddr>) {
+        self.doing().client = client;
+    }
+
+    /// A query starts: the session is active, running `text`. A query outside
+    /// a transaction block starts a transaction too.
+    pub(super) fn query_starts(&self, text: &str) {
+        let now = SystemTime::now();
+        let mut doing = self.doing();
+        doing.state = State::Active;
+        doing.query.clear();
+        doing.query.push_str(truncated(text, QUERY_SIZE - 1));
+        doing.query_start = Some(now);
+        doing.xact_start.get_or_insert(now);
+        doing.state_change = now;
+    }
+
+    /// The session waits for its client again, in `state` (one of the idle
+    /// ones).
+    pub(super) fn waits_for_client(&self, state: State) {
+        let mut doing = self.doing();
+        if doing.state == state {
+            return;
+        }
+        doing.state = state;
+        doing.state_change = SystemTime::now();
+        // An aborted transaction has ended, though its block goes on.
+        if state != State::IdleInTransaction {
+            doing.xact_start = None;
+        }
+    }
+
+    pub(super) fn snapshot(&self) -> Snapshot {
+        Snapshot {
+            backend_start: self.backend_start,
+            doing: self.doing().clone(),
+        }
+    }
+}
+
+/// `text` cut at `max` bytes, on a character boundary.
+fn truncated(text: &str, max: usize) -> &str {
+    if text.len() <= max {
+        return text;
+    }
+    let mut end = max;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_query_is_cut_on_a_character_boundary() {
+        let text = "é".repeat(600);
+        let cut = truncated(&text, QUERY_SIZE - 1);
+        assert_eq!(cut.len(), 1022);
+        assert_eq!(truncated("select 1", 1023), "select 1");
+    }
+
+    #[test]
+    fn states_follow_the_transaction() {
+        let activity = Activity::new(Role::ReadWrite);
+        assert_eq!(activity.snapshot().doing.state.name(), None);
+        activity.query_starts("begin");
+        let begun = activity.snapshot().doing;
+        assert_eq!(begun.state.name(), Some("active"));
+        assert_eq!(begun.xact_start, begun.query_start);
+        activity.waits_for_client(State::IdleInTransaction);
+        activity.query_starts("select 1");
+        let inside = activity.snapshot().doing;
+        assert_eq!(inside.xact_start, begun.xact_start);
+        activity.waits_for_client(State::IdleInFailedTransaction);
+        let failed = activity.snapshot().doing;
+        assert_eq!(failed.state.name(), Some("idle in transaction (aborted)"));
+        assert_eq!(failed.xact_start, None);
+        activity.waits_for_client(State::Idle);
+        let idle = activity.snapshot().doing;
+        assert_eq!(idle.state.name(), Some("idle"));
+        assert_eq!(idle.xact_start, None);
+        assert_eq!(idle.query, "select 1");
+    }
+}

@@ -1,0 +1,81 @@
+//! `pg_stat_activity`'s rows: every live session as the registry last heard
+//! of it (see `backends`), with what it waits for from the lock table.
+//!
+//! As in PostgreSQL, a session sees everything of its own user's sessions, and
+//! an admin (PostgreSQL's superuser) of everyone's; of another user's session
+//! only who and which, with `<insufficient privilege>` for its query and NULL
+//! for where it connects from, its times and its state.
+
+use std::fmt::Write as _;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use super::oids::{DATABASE_OID, ROLE_OID};
+use crate::engine::access::Role;
+use crate::engine::backends::BackendRow;
+use crate::engine::identity::SessionIdentity;
+use crate::sql::datetime::{PG_EPOCH_DAYS, USECS_PER_DAY, format_timestamp};
+use crate::sql::quote::literal;
+
+/// The rows for `viewer`; `waits` are the pids waiting in the lock table, each
+/// with PostgreSQL's name of what it waits for.
+pub(super) fn catalog_rows(
+    script: &mut String,
+    backends: &[BackendRow],
+    waits: &[(i32, &'static str)],
+    viewer: &SessionIdentity,
+) {
+    for backend in backends {
+        let doing = &backend.activity.doing;
+        let visible = viewer.role == Role::Admin || viewer.user == doing.user;
+        let named = |name: &str| match name {
+            "" => "NULL".to_owned(),
+            name => literal(name),
+        };
+        let (datname, usename) = (named(&doing.database), named(&doing.user));
+        let application_name = literal(&backend.application_name);
+        let backend_type = literal(doing.kind.backend_type());
+        let pid = backend.pid;
+        if !visible {
+            let _ = writeln!(
+                script,
+                "INSERT INTO temp.pg_stat_activity VALUES ({DATABASE_OID}, {datname}, {pid}, NULL, {ROLE_OID}, {usename}, {application_name}, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, '<insufficient privilege>', {backend_type});"
+            );
+            continue;
+        }
+        let (client_addr, client_port) = match doing.client {
+            Some(addr) => (literal(&addr.ip().to_string()), addr.port().to_string()),
+            None => ("NULL".to_owned(), "NULL".to_owned()),
+        };
+        let state = doing.state.name();
+        let (wait_type, wait_event) = match waits.iter().find(|(waiter, _)| *waiter == pid) {
+            Some((_, event)) => ("'Lock'", literal(event)),
+            None if state.is_some_and(|state| state != "active") => {
+                ("'Client'", literal("ClientRead"))
+            }
+            None => ("NULL", "NULL".to_owned()),
+        };
+        let _ = writeln!(
+            script,
+            "INSERT INTO temp.pg_stat_activity VALUES ({DATABASE_OID}, {datname}, {pid}, NULL, {ROLE_OID}, {usename}, {application_name}, {client_addr}, NULL, {client_port}, {backend_start}, {xact_start}, {query_start}, {state_change}, {wait_type}, {wait_event}, {state}, NULL, NULL, NULL, {query}, {backend_type});",
+            backend_start = timestamp(Some(backend.activity.backend_start)),
+            xact_start = timestamp(doing.xact_start),
+            query_start = timestamp(doing.query_start),
+            state_change = timestamp(Some(doing.state_change)),
+            state = state.map_or_else(|| "NULL".to_owned(), literal),
+            query = literal(&doing.query),
+        );
+    }
+}
+
+/// A time as `timestamptz` keeps it (UTC text), or NULL.
+fn timestamp(time: Option<SystemTime>) -> String {
+    let Some(time) = time else {
+        return "NULL".to_owned();
+    };
+    let Ok(since) = time.duration_since(UNIX_EPOCH) else {
+        return "NULL".to_owned();
+    };
+    let usecs =
+        i64::try_from(since.as_micros()).unwrap_or(i64::MAX / 2) - PG_EPOCH_DAYS * USECS_PER_DAY;
+    literal(&format_timestamp(usecs, true))
+}

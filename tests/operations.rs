@@ -1,0 +1,475 @@
+//! Seeing and steering what the server does: `pg_stat_activity` while
+//! PostgreSQL clients, pgbench and HTTP requests run, and
+//! `pg_cancel_backend()` / `pg_terminate_backend()` with PostgreSQL's rules on
+//! who may signal whom. The calibrated tests pass against PostgreSQL 15
+//! (`LITEWIRE_TEST_POSTGRES=... cargo test --test operations -- --ignored`).
+
+mod common;
+
+use std::net::IpAddr;
+use std::time::{Duration, Instant};
+
+use common::TestServer;
+use common::target::Target;
+use tokio_postgres::Client;
+
+against_litewire_and_postgres!(
+    activity_views_have_postgres_columns,
+    activity_follows_each_session,
+    cancel_and_terminate_follow_postgres_rules,
+);
+
+/// PostgreSQL 15's columns of `pg_stat_activity`, with their type names.
+const ACTIVITY_COLUMNS: &[(&str, &str)] = &[
+    ("datid", "oid"),
+    ("datname", "name"),
+    ("pid", "int4"),
+    ("leader_pid", "int4"),
+    ("usesysid", "oid"),
+    ("usename", "name"),
+    ("application_name", "text"),
+    ("client_addr", "inet"),
+    ("client_hostname", "text"),
+    ("client_port", "int4"),
+    ("backend_start", "timestamptz"),
+    ("xact_start", "timestamptz"),
+    ("query_start", "timestamptz"),
+    ("state_change", "timestamptz"),
+    ("wait_event_type", "text"),
+    ("wait_event", "text"),
+    ("state", "text"),
+    ("backend_xid", "xid"),
+    ("backend_xmin", "xid"),
+    ("query_id", "int8"),
+    ("query", "text"),
+    ("backend_type", "text"),
+];
+
+/// PostgreSQL 15's columns of `pg_locks`.
+const LOCKS_COLUMNS: &[(&str, &str)] = &[
+    ("locktype", "text"),
+    ("database", "oid"),
+    ("relation", "oid"),
+    ("page", "int4"),
+    ("tuple", "int2"),
+    ("virtualxid", "text"),
+    ("transactionid", "xid"),
+    ("classid", "oid"),
+    ("objid", "oid"),
+    ("objsubid", "int2"),
+    ("virtualtransaction", "text"),
+    ("pid", "int4"),
+    ("mode", "text"),
+    ("granted", "bool"),
+    ("fastpath", "bool"),
+    ("waitstart", "timestamptz"),
+];
+
+async fn columns_of(client: &Client, relation: &str) -> Vec<(String, String)> {
+    let statement = client
+        .prepare(&format!("SELECT * FROM {relation}"))
+        .await
+        .expect("prepare");
+    statement
+        .columns()
+        .iter()
+        .map(|c| (c.name().to_owned(), c.type_().name().to_owned()))
+        .collect()
+}
+
+fn owned(columns: &[(&str, &str)]) -> Vec<(String, String)> {
+    columns
+        .iter()
+        .map(|(name, ty)| ((*name).to_owned(), (*ty).to_owned()))
+        .collect()
+}
+
+async fn activity_views_have_postgres_columns(target: &Target) {
+    let client = target.connect().await;
+    assert_eq!(
+        columns_of(&client, "pg_stat_activity").await,
+        owned(ACTIVITY_COLUMNS)
+    );
+    assert_eq!(columns_of(&client, "pg_locks").await, owned(LOCKS_COLUMNS));
+    // Every column reads back in binary format too (the extended protocol's
+    // typed rows): the session's own row has an address, times and a state.
+    let own = client
+        .query_one(
+            "SELECT client_addr, client_port, backend_start, state, datid \
+             FROM pg_stat_activity WHERE pid = pg_backend_pid()",
+            &[],
+        )
+        .await
+        .expect("own row");
+    assert_eq!(
+        own.get::<_, Option<IpAddr>>(0),
+        Some(IpAddr::from([127, 0, 0, 1]))
+    );
+    assert!(own.get::<_, i32>(1) > 0);
+    assert!(own.get::<_, Option<std::time::SystemTime>>(2).is_some());
+    assert_eq!(own.get::<_, &str>(3), "active");
+    assert!(own.get::<_, u32>(4) > 0);
+}
+
+/// One row of `pg_stat_activity`, the times as whether they are set.
+async fn activity_of(client: &Client, pid: i32) -> Vec<Option<String>> {
+    let row = client
+        .query_one(
+            "SELECT state, wait_event_type, wait_event, query, backend_type, application_name, \
+                    CASE WHEN xact_start IS NULL THEN 'false' ELSE 'true' END, \
+                    CASE WHEN query_start IS NULL THEN 'false' ELSE 'true' END, \
+                    CASE WHEN state_change >= backend_start THEN 'true' ELSE 'false' END, \
+                    usename::text \
+             FROM pg_stat_activity WHERE pid = $1",
+            &[&pid],
+        )
+        .await
+        .unwrap_or_else(|error| panic!("the row of {pid}: {error:?}"));
+    (0..row.len()).map(|i| row.get(i)).collect()
+}
+
+fn strings(values: &[Option<&str>]) -> Vec<Option<String>> {
+    values.iter().map(|v| v.map(str::to_owned)).collect()
+}
+
+async fn pid_of(client: &Client) -> i32 {
+    client
+        .query_one("SELECT pg_backend_pid()", &[])
+        .await
+        .expect("pg_backend_pid()")
+        .get(0)
+}
+
+/// A client of `target` logged in as `user` with `application_name`.
+async fn connect_as(target: &Target, user: &str, application: &str) -> Client {
+    let conninfo = target
+        .conninfo()
+        .replace("user=postgres", &format!("user={user}"));
+    let (client, connection) = tokio_postgres::connect(
+        &format!("{conninfo} application_name={application}"),
+        tokio_postgres::NoTls,
+    )
+    .await
+    .expect("connect");
+    tokio::spawn(async move {
+        let _ = connection.await;
+    });
+    client
+}
+
+async fn activity_follows_each_session(target: &Target) {
+    let watcher = target.connect().await;
+    let watched = connect_as(target, "postgres", "watched").await;
+    let pid = pid_of(&watched).await;
+    let user = watcher
+        .query_one("SELECT current_user::text", &[])
+        .await
+        .expect("current_user")
+        .get::<_, String>(0);
+    let expected = |state, wait: [Option<&str>; 2], query, in_transaction| {
+        let mut row = strings(&[Some(state), wait[0], wait[1], Some(query)]);
+        row.extend(strings(&[
+            Some("client backend"),
+            Some("watched"),
+            Some(in_transaction),
+            Some("true"),
+            Some("true"),
+            Some(&user),
+        ]));
+        row
+    };
+    let client_read = [Some("Client"), Some("ClientRead")];
+    assert_eq!(
+        activity_of(&watcher, pid).await,
+        expected("idle", client_read, "SELECT pg_backend_pid()", "false")
+    );
+    watched.batch_execute("BEGIN").await.expect("BEGIN");
+    watched.batch_execute("SELECT 1").await.expect("SELECT 1");
+    assert_eq!(
+        activity_of(&watcher, pid).await,
+        expected("idle in transaction", client_read, "SELECT 1", "true")
+    );
+    let failed = watched.batch_execute("SELECT 1/0").await;
+    assert!(failed.is_err());
+    assert_eq!(
+        activity_of(&watcher, pid).await,
+        expected(
+            "idle in transaction (aborted)",
+            client_read,
+            "SELECT 1/0",
+            "false"
+        )
+    );
+    watched.batch_execute("ROLLBACK").await.expect("ROLLBACK");
+    assert_eq!(
+        activity_of(&watcher, pid).await,
+        expected("idle", client_read, "ROLLBACK", "false")
+    );
+    let own = pid_of(&watcher).await;
+    let row = activity_of(&watcher, own).await;
+    assert_eq!(row[0].as_deref(), Some("active"));
+    assert_eq!(row[1], None, "an active session waits for nothing");
+}
+
+/// A statement that runs until it is stopped (for hours, in little memory).
+const ENDLESS: &str =
+    "SELECT count(*) FROM generate_series(1, 100000) a, generate_series(1, 100000) b";
+
+/// Waits until the session of `pid` runs `ENDLESS`.
+async fn until_running(watcher: &Client, pid: i32) {
+    let started = Instant::now();
+    loop {
+        let row = watcher
+            .query_one(
+                "SELECT state = 'active' AND query LIKE '%generate_series%' \
+                 FROM pg_stat_activity WHERE pid = $1",
+                &[&pid],
+            )
+            .await
+            .expect("the session's row");
+        if row.get::<_, bool>(0) {
+            return;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "the statement never started"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+async fn sqlstate_of(result: Result<Vec<tokio_postgres::Row>, tokio_postgres::Error>) -> String {
+    match result {
+        Ok(_) => "no error".to_owned(),
+        Err(error) => error
+            .code()
+            .map_or_else(|| error.to_string(), |code| code.code().to_owned()),
+    }
+}
+
+async fn cancel_and_terminate_follow_postgres_rules(target: &Target) {
+    if !target.is_litewire() {
+        // PostgreSQL's users are roles made once; litewire's (trust mode) are
+        // whoever logs in, each a `readwrite` user.
+        let admin = target.connect().await;
+        for role in ["ops_bob", "ops_carl"] {
+            let _ = admin
+                .batch_execute(&format!("CREATE ROLE {role} LOGIN"))
+                .await;
+        }
+    }
+    let runner = connect_as(target, "ops_bob", "runner").await;
+    let peer = connect_as(target, "ops_bob", "peer").await;
+    let stranger = connect_as(target, "ops_carl", "stranger").await;
+    let pid = pid_of(&runner).await;
+
+    // Another user's session shows who, not what.
+    let seen = stranger
+        .query_one(
+            "SELECT usename::text, query, state FROM pg_stat_activity WHERE pid = $1",
+            &[&pid],
+        )
+        .await
+        .expect("row");
+    assert_eq!(seen.get::<_, &str>(0), "ops_bob");
+    assert_eq!(seen.get::<_, &str>(1), "<insufficient privilege>");
+    assert_eq!(seen.get::<_, Option<&str>>(2), None);
+
+    // One Query message: from the moment it shows as active, a cancel stops
+    // it (the extended protocol shows a query active from its Parse, and a
+    // cancel before its Execute is forgotten).
+    let running = tokio::spawn(async move {
+        let result = runner.simple_query(ENDLESS).await.map(|_| Vec::new());
+        (runner, sqlstate_of(result).await)
+    });
+    until_running(&peer, pid).await;
+    let refused = stranger
+        .query("SELECT pg_cancel_backend($1)", &[&pid])
+        .await;
+    assert_eq!(sqlstate_of(refused).await, "42501");
+    let refused = stranger
+        .query("SELECT pg_terminate_backend($1)", &[&pid])
+        .await;
+    assert_eq!(sqlstate_of(refused).await, "42501");
+    let cancelled = peer
+        .query_one("SELECT pg_cancel_backend($1)", &[&pid])
+        .await
+        .expect("pg_cancel_backend");
+    assert!(cancelled.get::<_, bool>(0));
+    let (runner, outcome) = running.await.expect("the runner");
+    assert_eq!(outcome, "57014", "the cancelled statement");
+    // Cancelled, the session goes on.
+    let row = runner
+        .query_one("SELECT 1", &[])
+        .await
+        .expect("after cancel");
+    assert_eq!(row.get::<_, i32>(0), 1);
+
+    // Terminated, it ends, and its open transaction with it.
+    runner.batch_execute("BEGIN").await.expect("BEGIN");
+    let nobody = peer
+        .query_one("SELECT pg_terminate_backend(2147483000)", &[])
+        .await
+        .expect("an unknown pid");
+    assert!(!nobody.get::<_, bool>(0));
+    let negative = peer
+        .query("SELECT pg_terminate_backend($1, -1)", &[&pid])
+        .await;
+    assert_eq!(sqlstate_of(negative).await, "22003");
+    let terminated = peer
+        .query_one("SELECT pg_terminate_backend($1, 10000)", &[&pid])
+        .await
+        .expect("pg_terminate_backend");
+    assert!(terminated.get::<_, bool>(0), "gone within the timeout");
+    assert!(runner.query("SELECT 1", &[]).await.is_err());
+    let left = peer
+        .query_one(
+            "SELECT count(*) FROM pg_stat_activity WHERE pid = $1",
+            &[&pid],
+        )
+        .await
+        .expect("count");
+    assert_eq!(left.get::<_, i64>(0), 0);
+}
+
+/// litewire's own sessions: HTTP requests waiting for the write permit are
+/// listed with what they wait for and whom, next to pgbench's clients, and
+/// can be ended from psql.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn http_requests_and_pgbench_are_listed_and_can_be_ended() {
+    let server = TestServer::start("shared", &[]);
+    let init = pgbench(&server, &["-i", "-s", "1"])
+        .output()
+        .expect("pgbench -i");
+    assert!(init.status.success(), "{}", common::stderr(&init));
+    let bench = pgbench(&server, &["-n", "-S", "-c", "2", "-T", "10"])
+        .spawn()
+        .expect("pgbench -S");
+
+    // One session holds the write permit, idle in its transaction.
+    let holder = as_litewire(&server).await;
+    holder
+        .batch_execute("BEGIN; UPDATE pgbench_branches SET bbalance = bbalance + 1 WHERE bid = 1")
+        .await
+        .expect("the holder's write");
+    let holder_pid = pid_of(&holder).await;
+    let http = {
+        let url = server.url("/");
+        tokio::spawn(async move {
+            let body = serde_json::json!({"statements": [
+                "UPDATE pgbench_branches SET bbalance = bbalance - 1 WHERE bid = 1"
+            ]});
+            let response = reqwest::Client::new()
+                .post(url)
+                .json(&body)
+                .send()
+                .await
+                .expect("POST /");
+            response.text().await.expect("body")
+        })
+    };
+
+    let watcher = as_litewire(&server).await;
+    let started = Instant::now();
+    let http_pid = loop {
+        let rows = watcher
+            .query(
+                "SELECT pid FROM pg_stat_activity WHERE backend_type = 'http request' \
+                 AND wait_event = 'object'",
+                &[],
+            )
+            .await
+            .expect("http sessions");
+        if let Some(row) = rows.first() {
+            break row.get::<_, i32>(0);
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "no waiting HTTP session"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
+    let waiting = watcher
+        .query_one(
+            "SELECT state, wait_event_type, query, pg_blocking_pids(pid)::text, client_addr \
+             FROM pg_stat_activity WHERE pid = $1",
+            &[&http_pid],
+        )
+        .await
+        .expect("the HTTP session");
+    assert_eq!(waiting.get::<_, &str>(0), "active");
+    assert_eq!(waiting.get::<_, &str>(1), "Lock");
+    assert!(
+        waiting
+            .get::<_, &str>(2)
+            .starts_with("UPDATE pgbench_branches")
+    );
+    assert_eq!(waiting.get::<_, String>(3), format!("{{{holder_pid}}}"));
+    assert_eq!(
+        waiting.get::<_, Option<IpAddr>>(4),
+        Some(IpAddr::from([127, 0, 0, 1]))
+    );
+    let holder_row = activity_of(&watcher, holder_pid).await;
+    assert_eq!(holder_row[0].as_deref(), Some("idle in transaction"));
+    // pgbench's two clients, once both have connected.
+    loop {
+        let benching = watcher
+            .query_one(
+                "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'pgbench' \
+                 AND backend_type = 'client backend'",
+                &[],
+            )
+            .await
+            .expect("pgbench's sessions")
+            .get::<_, i64>(0);
+        assert!(benching <= 2, "{benching} pgbench sessions");
+        if benching == 2 {
+            break;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "pgbench never connected"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+
+    let ended = watcher
+        .query_one("SELECT pg_terminate_backend($1)", &[&http_pid])
+        .await
+        .expect("pg_terminate_backend");
+    assert!(ended.get::<_, bool>(0));
+    let answer = http.await.expect("the HTTP request");
+    assert!(
+        answer.contains("terminating connection due to administrator command"),
+        "{answer}"
+    );
+    holder.batch_execute("ROLLBACK").await.expect("ROLLBACK");
+    let bench = bench.wait_with_output().expect("pgbench");
+    assert!(bench.status.success(), "{}", common::stderr(&bench));
+}
+
+/// A client logged in as `litewire`: in trust mode HTTP requests run as that
+/// user, and a session of the same user sees them whole.
+async fn as_litewire(server: &TestServer) -> Client {
+    let conninfo = format!(
+        "host=127.0.0.1 port={} user=litewire dbname=litewire",
+        server.pg.port()
+    );
+    let (client, connection) = tokio_postgres::connect(&conninfo, tokio_postgres::NoTls)
+        .await
+        .expect("connect");
+    tokio::spawn(connection);
+    client
+}
+
+fn pgbench(server: &TestServer, args: &[&str]) -> std::process::Command {
+    let mut command = std::process::Command::new("pgbench");
+    command
+        .args(["-h", "127.0.0.1", "-p", &server.pg.port().to_string()])
+        .args(["-U", "postgres"])
+        .args(args)
+        .arg("litewire")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    command
+}
