@@ -37,6 +37,15 @@ pub enum Synchronous {
 }
 
 /// Whether clients must authenticate.
+/// How log lines are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum LogFormat {
+    /// One line of text per event (in colour on a terminal).
+    Text,
+    /// One JSON object per line: time, level, target, message and the event's fields.
+    Json,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum AuthMode {
     /// Everyone who reaches a port is let in, as a `readwrite` user.
@@ -243,6 +252,38 @@ pub struct Config {
     #[arg(long, env = "LITEWIRE_LOG_LEVEL", default_value = "info")]
     pub log_level: String,
 
+    /// How log lines are written: text, or one JSON object per line.
+    #[arg(long, env = "LITEWIRE_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
+    pub log_format: LogFormat,
+
+    /// Logs every query that ran at least this many milliseconds, with its
+    /// duration and text (PostgreSQL's `log_min_duration_statement`); 0 logs
+    /// every query, -1 none.
+    #[arg(
+        long,
+        env = "LITEWIRE_LOG_MIN_DURATION_STATEMENT",
+        default_value_t = -1,
+        allow_negative_numbers = true,
+        value_parser = clap::value_parser!(i64).range(-1..)
+    )]
+    pub log_min_duration_statement: i64,
+
+    /// Logs a wait for the write permit or an advisory lock that lasts longer
+    /// than the session's `deadlock_timeout` (1 s), naming who holds it, and
+    /// when it ends (PostgreSQL's `log_lock_waits`).
+    #[arg(long, env = "LITEWIRE_LOG_LOCK_WAITS")]
+    pub log_lock_waits: bool,
+
+    /// Logs each PostgreSQL connection: received, and authorized with its user,
+    /// database and application (PostgreSQL's `log_connections`).
+    #[arg(long, env = "LITEWIRE_LOG_CONNECTIONS")]
+    pub log_connections: bool,
+
+    /// Logs the end of each PostgreSQL session with how long it lasted
+    /// (PostgreSQL's `log_disconnections`).
+    #[arg(long, env = "LITEWIRE_LOG_DISCONNECTIONS")]
+    pub log_disconnections: bool,
+
     /// Users file: one `name:role:verifier` per line (see `litewire passwd`).
     #[arg(long, env = "LITEWIRE_USERS")]
     pub users: Option<PathBuf>,
@@ -297,6 +338,13 @@ pub struct Config {
 impl Config {
     pub fn busy_timeout(&self) -> Duration {
         Duration::from_millis(self.busy_timeout_ms)
+    }
+
+    /// The queries that take at least this long are logged (`None`: none).
+    pub fn slow_query(&self) -> Option<Duration> {
+        u64::try_from(self.log_min_duration_statement)
+            .ok()
+            .map(Duration::from_millis)
     }
 
     pub fn acquire_timeout(&self) -> Duration {

@@ -1,7 +1,7 @@
 use std::io::IsTerminal;
 
 use clap::Parser;
-use litewire::config::{Command, Config};
+use litewire::config::{Command, Config, LogFormat};
 use litewire::server::Server;
 use litewire::shutdown::{Shutdown, signal};
 use tracing_subscriber::EnvFilter;
@@ -40,11 +40,19 @@ async fn serve(config: Config) -> std::process::ExitCode {
     let stop = signal();
     let filter =
         EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(&config.log_level));
-    tracing_subscriber::fmt()
+    let logs = tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .with_ansi(std::io::stderr().is_terminal())
-        .init();
+        .with_writer(std::io::stderr);
+    match config.log_format {
+        LogFormat::Text => logs.with_ansi(std::io::stderr().is_terminal()).init(),
+        // Each event's fields at the top level of its object, beside the
+        // message, so that a log shipper reads them without unnesting.
+        LogFormat::Json => logs
+            .json()
+            .flatten_event(true)
+            .with_current_span(false)
+            .init(),
+    }
 
     let server = match Server::bind(config).await {
         Ok(server) => server,

@@ -473,3 +473,136 @@ fn pgbench(server: &TestServer, args: &[&str]) -> std::process::Command {
         .stderr(std::process::Stdio::piped());
     command
 }
+
+/// Waits until a log line contains `text`; returns it.
+fn until_logged(server: &TestServer, text: &str) -> String {
+    let started = Instant::now();
+    loop {
+        if let Some(line) = server.logs().into_iter().find(|line| line.contains(text)) {
+            return line;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "never logged {text:?}: {:#?}",
+            server.logs()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn slow_queries_connections_and_lock_waits_are_logged() {
+    let server = TestServer::start(
+        "shared",
+        &[
+            "--log-min-duration-statement",
+            "0",
+            "--log-connections",
+            "--log-disconnections",
+            "--log-lock-waits",
+        ],
+    );
+    let (holder, holder_conn) = server.connect().await;
+    let holder_pid = pid_of(&holder).await;
+    holder
+        .batch_execute("CREATE TABLE w (v int); BEGIN; INSERT INTO w VALUES (1)")
+        .await
+        .expect("the holder's write");
+    let (waiter, _waiter_conn) = server.connect().await;
+    let waiter_pid = pid_of(&waiter).await;
+    waiter
+        .batch_execute("SET deadlock_timeout = '50ms'")
+        .await
+        .expect("SET");
+    let waiting = tokio::spawn(async move {
+        waiter
+            .batch_execute("INSERT INTO w VALUES (2)")
+            .await
+            .map(|()| waiter)
+    });
+    let still = until_logged(&server, "still waiting for");
+    assert!(
+        still.contains(&format!(
+            "process {waiter_pid} still waiting for ExclusiveLock on the database's write lock after"
+        )) && still.contains(&format!("process holding the lock: {holder_pid}")),
+        "{still}"
+    );
+    holder.batch_execute("COMMIT").await.expect("COMMIT");
+    let waiter = waiting.await.expect("the waiter").expect("its insert");
+    let acquired = until_logged(&server, &format!("process {waiter_pid} acquired"));
+    assert!(acquired.contains(" ms"), "{acquired}");
+
+    let slow = until_logged(&server, "statement: INSERT INTO w VALUES (2)");
+    assert!(slow.contains("duration: "), "{slow}");
+    assert!(slow.contains(&format!("pid={waiter_pid}")), "{slow}");
+    let received = until_logged(&server, "connection received: host=127.0.0.1 port=");
+    assert!(
+        received.contains(&format!("pid={holder_pid}")),
+        "{received}"
+    );
+    until_logged(
+        &server,
+        "connection authorized: user=postgres database=litewire",
+    );
+    drop(waiter);
+    drop(holder);
+    holder_conn.abort();
+    let ended = until_logged(&server, "disconnection: session time: 0:00:");
+    assert!(
+        ended.contains("user=postgres database=litewire host=127.0.0.1"),
+        "{ended}"
+    );
+
+    // Under the threshold, nothing is logged.
+    let quick = TestServer::start("shared", &["--log-min-duration-statement", "60000"]);
+    let (client, _conn) = quick.connect().await;
+    client.batch_execute("SELECT 42").await.expect("SELECT 42");
+    client.batch_execute("SELECT 43").await.expect("SELECT 43");
+    assert!(
+        !quick.logs().iter().any(|line| line.contains("duration:")),
+        "{:#?}",
+        quick.logs()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn json_logs_parse_line_by_line() {
+    let mut server = TestServer::start(
+        "shared",
+        &["--log-format", "json", "--log-min-duration-statement", "0"],
+    );
+    let (client, _conn) = server.connect().await;
+    client.batch_execute("SELECT 42").await.expect("SELECT 42");
+    until_logged(&server, "statement: SELECT 42");
+    assert!(server.stop().success());
+    let lines: Vec<serde_json::Value> = server
+        .logs()
+        .iter()
+        .map(|line| serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}")))
+        .collect();
+    let serving = lines
+        .iter()
+        .find(|line| line["message"] == "litewire is serving")
+        .expect("the serving line");
+    assert_eq!(serving["level"], "INFO");
+    assert!(
+        serving["postgres"]
+            .as_str()
+            .is_some_and(|a| a.starts_with("127.0.0.1:"))
+    );
+    let slow = lines
+        .iter()
+        .find(|line| {
+            line["message"]
+                .as_str()
+                .is_some_and(|m| m.ends_with("statement: SELECT 42"))
+        })
+        .expect("the statement's line");
+    assert!(slow["pid"].as_i64().is_some_and(|pid| pid > 0), "{slow}");
+    assert!(
+        slow["duration_ms"].as_f64().is_some_and(|ms| ms >= 0.0),
+        "{slow}"
+    );
+    assert_eq!(slow["user"], "postgres");
+    assert!(slow["timestamp"].is_string(), "{slow}");
+}

@@ -13,9 +13,10 @@
 
 use std::net::SocketAddr;
 use std::sync::{Mutex, MutexGuard, PoisonError};
-use std::time::SystemTime;
+use std::time::{Duration, SystemTime};
 
 use super::access::Role;
+use super::settings::SharedSettings;
 
 /// PostgreSQL's `track_activity_query_size` default: the query text kept is at
 /// most this many bytes, less the C string's terminator.
@@ -69,7 +70,12 @@ impl State {
 /// lists it.
 #[derive(Debug)]
 pub(super) struct Activity {
+    pid: i32,
     backend_start: SystemTime,
+    /// Queries that take this long are logged (`--log-min-duration-statement`).
+    slow: Option<Duration>,
+    /// The session's settings (`application_name` is read from them).
+    settings: SharedSettings,
     now: Mutex<Doing>,
 }
 
@@ -96,10 +102,18 @@ pub(super) struct Snapshot {
 }
 
 impl Activity {
-    pub(super) fn new(role: Role) -> Activity {
+    pub(super) fn new(
+        pid: i32,
+        role: Role,
+        slow: Option<Duration>,
+        settings: SharedSettings,
+    ) -> Activity {
         let now = SystemTime::now();
         Activity {
+            pid,
             backend_start: now,
+            slow,
+            settings,
             now: Mutex::new(Doing {
                 kind: BackendKind::Postgres,
                 user: String::new(),
@@ -144,6 +158,10 @@ impl Activity {
     pub(super) fn query_starts(&self, text: &str) {
         let now = SystemTime::now();
         let mut doing = self.doing();
+        if doing.state == State::Active {
+            // The last one ended without a wait for the client (pipelined).
+            self.query_ended(&doing, now);
+        }
         doing.state = State::Active;
         doing.query.clear();
         doing.query.push_str(truncated(text, QUERY_SIZE - 1));
@@ -159,12 +177,46 @@ impl Activity {
         if doing.state == state {
             return;
         }
+        let now = SystemTime::now();
+        if doing.state == State::Active {
+            self.query_ended(&doing, now);
+        }
         doing.state = state;
-        doing.state_change = SystemTime::now();
+        doing.state_change = now;
         // An aborted transaction has ended, though its block goes on.
         if state != State::IdleInTransaction {
             doing.xact_start = None;
         }
+    }
+
+    /// Logs the query that ends at `now` if it took `--log-min-duration-statement`
+    /// or longer, as PostgreSQL does.
+    fn query_ended(&self, doing: &Doing, now: SystemTime) {
+        let (Some(slow), Some(start)) = (self.slow, doing.query_start) else {
+            return;
+        };
+        let took = now.duration_since(start).unwrap_or_default();
+        if took < slow {
+            return;
+        }
+        tracing::info!(
+            target: "litewire::statements",
+            pid = self.pid,
+            user = %doing.user,
+            application = %self.application_name(),
+            duration_ms = took.as_secs_f64() * 1000.0,
+            "duration: {:.3} ms  statement: {}",
+            took.as_secs_f64() * 1000.0,
+            doing.query
+        );
+    }
+
+    /// `application_name` as the session set it.
+    pub(super) fn application_name(&self) -> String {
+        self.settings
+            .lock()
+            .get("application_name")
+            .unwrap_or_default()
     }
 
     pub(super) fn snapshot(&self) -> Snapshot {
@@ -201,7 +253,8 @@ mod tests {
 
     #[test]
     fn states_follow_the_transaction() {
-        let activity = Activity::new(Role::ReadWrite);
+        let settings = SharedSettings::new(crate::engine::Settings::default());
+        let activity = Activity::new(1, Role::ReadWrite, None, settings);
         assert_eq!(activity.snapshot().doing.state.name(), None);
         activity.query_starts("begin");
         let begun = activity.snapshot().doing;

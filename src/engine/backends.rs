@@ -26,8 +26,6 @@ pub(super) struct Backend {
     pub(super) pid: i32,
     pub(super) control: Arc<StatementControl>,
     pub(super) activity: Activity,
-    /// Its settings (`application_name` is read from them when listed).
-    settings: SharedSettings,
 }
 
 /// The registry.
@@ -37,6 +35,8 @@ pub(super) struct Backends {
     sessions: Mutex<HashMap<i32, Arc<Backend>, foldhash::fast::RandomState>>,
     next_pid: AtomicI32,
     next_id: AtomicU64,
+    /// `--log-min-duration-statement` in milliseconds plus one; 0: off.
+    slow_query_ms: AtomicU64,
     /// Set once the server shuts down: sessions started afterwards are stopped at once.
     shutting_down: AtomicBool,
 }
@@ -70,6 +70,16 @@ impl Backends {
         self.sessions.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
+    /// Queries that take `slow` or longer are logged, from the next session on.
+    pub(super) fn log_queries_from(&self, slow: Option<Duration>) {
+        let millis = slow.map_or(0, |slow| {
+            u64::try_from(slow.as_millis())
+                .unwrap_or(u64::MAX)
+                .saturating_add(1)
+        });
+        self.slow_query_ms.store(millis, Ordering::Relaxed);
+    }
+
     /// A new session's place, under a pid no live session has.
     pub(super) fn register(self: &Arc<Self>, role: Role, settings: SharedSettings) -> Registered {
         let control = Arc::new(StatementControl::default());
@@ -89,8 +99,7 @@ impl Backends {
             id: self.next_id.fetch_add(1, Ordering::Relaxed),
             pid,
             control,
-            activity: Activity::new(role),
-            settings,
+            activity: Activity::new(pid, role, self.slow_query(), settings),
         });
         sessions.insert(pid, backend.clone());
         Registered {
@@ -114,6 +123,13 @@ impl Backends {
         }
     }
 
+    fn slow_query(&self) -> Option<Duration> {
+        match self.slow_query_ms.load(Ordering::Relaxed) {
+            0 => None,
+            millis => Some(Duration::from_millis(millis - 1)),
+        }
+    }
+
     fn find(&self, pid: i32) -> Option<Arc<Backend>> {
         self.sessions().get(&pid).cloned()
     }
@@ -125,11 +141,7 @@ impl Backends {
             .iter()
             .map(|backend| BackendRow {
                 pid: backend.pid,
-                application_name: backend
-                    .settings
-                    .lock()
-                    .get("application_name")
-                    .unwrap_or_default(),
+                application_name: backend.activity.application_name(),
                 activity: backend.activity.snapshot(),
             })
             .collect();

@@ -123,6 +123,8 @@ impl Engine {
     /// Opens (creating if needed) the database file and its pool.
     pub async fn open(config: &Config) -> Result<Arc<Engine>, Error> {
         let shared = ServerShared::default();
+        shared.backends.log_queries_from(config.slow_query());
+        shared.locks.log_waits(config.log_lock_waits);
         let pool = pool::connect(config, &shared).await?;
         let writer_pool = pool::connect_writer(config, &shared).await?;
         let fresh_pool = pool::connect_fresh(config, &shared).await?;

@@ -20,6 +20,7 @@
 
 mod cancel;
 mod connection;
+mod connection_log;
 pub(crate) mod copy_decoder;
 mod copy_in;
 mod copy_out;

@@ -38,6 +38,7 @@ use tokio_util::codec::{Framed, FramedParts};
 
 use super::cancel::CancelKeys;
 use super::connection::PgConnection;
+use super::connection_log::ConnectionLog;
 use super::frames::{self, Guarded};
 use super::login::{Gate, Login};
 use super::reply::notification_message;
@@ -58,6 +59,8 @@ struct Frontend {
     startup_timeout: Duration,
     max_message: usize,
     shutdown: Shutdown,
+    log_connections: bool,
+    log_disconnections: bool,
 }
 
 type Socket = Framed<
@@ -85,6 +88,8 @@ pub async fn serve(
         startup_timeout: config.startup_timeout(),
         max_message: config.max_message_bytes,
         shutdown: shutdown.clone(),
+        log_connections: config.log_connections,
+        log_disconnections: config.log_disconnections,
     });
     let triage = frontend.clone();
     workers
@@ -164,13 +169,25 @@ async fn serve_connection(socket: TcpStream, peer: SocketAddr, frontend: Arc<Fro
     session.client_address(Some(peer));
     let control = session.control();
     let key = frontend.cancel_keys.register(session.pid(), &control);
+    let log = ConnectionLog::received(
+        peer,
+        session.pid(),
+        frontend.log_connections,
+        frontend.log_disconnections,
+    );
     let connection = Arc::new(PgConnection::new(session));
     socket.set_pid_and_secret_key(key.pid, key.secret_key());
     // pgwire's decoder is not trusted not to panic (see `frames`): a panic ends
     // this connection like a protocol violation would, and nothing else.
-    let served = AssertUnwindSafe(message_loop(&mut socket, &connection, &control, &frontend))
-        .catch_unwind()
-        .await;
+    let served = AssertUnwindSafe(message_loop(
+        &mut socket,
+        &connection,
+        &control,
+        &log,
+        &frontend,
+    ))
+    .catch_unwind()
+    .await;
     let end = match served {
         Ok(end) => end,
         Err(_panic) => {
@@ -184,6 +201,7 @@ async fn serve_connection(socket: TcpStream, peer: SocketAddr, frontend: Arc<Fro
     {
         let _ = send_fatal(&mut socket, "57P01", TERMINATED).await;
     }
+    log.ended(&socket);
     drop(socket);
     drop(key);
     match Arc::try_unwrap(connection) {
@@ -234,6 +252,7 @@ async fn message_loop(
     socket: &mut Socket,
     connection: &Arc<PgConnection>,
     control: &StatementControl,
+    log: &ConnectionLog,
     frontend: &Frontend,
 ) -> End {
     let startup_deadline = Instant::now() + frontend.startup_timeout;
@@ -261,6 +280,9 @@ async fn message_loop(
                 | PgWireConnectionState::AwaitingStartup
                 | PgWireConnectionState::AuthenticationInProgress
         );
+        if !starting {
+            log.authorized(socket);
+        }
         // A message the client already sent (pipelined: Bind, Execute, Sync
         // arrive together) is read at once, without arming the timers and the
         // shutdown wait that only matter while the connection would wait.

@@ -78,8 +78,8 @@ impl TestServer {
             .unwrap_or_else(|_| panic!("litewire did not start: {:?}", logs.lock().unwrap()));
         TestServer {
             child: Some(child),
-            pg: field(&line, "postgres="),
-            http: field(&line, "http="),
+            pg: field(&line, "postgres"),
+            http: field(&line, "http"),
             dir,
             db,
             logs,
@@ -213,13 +213,22 @@ impl Drop for TestServer {
     }
 }
 
+/// The address logged as `key`, in a text line (`key=...`) or a JSON one
+/// (`"key":"..."`).
 fn field(line: &str, key: &str) -> SocketAddr {
-    let start = line
-        .find(key)
-        .unwrap_or_else(|| panic!("no {key} in {line}"))
-        + key.len();
+    let (text, json) = (format!("{key}="), format!("\"{key}\":\""));
+    let start = match line.find(&text) {
+        Some(at) => at + text.len(),
+        None => {
+            line.find(&json)
+                .unwrap_or_else(|| panic!("no {key} in {line}"))
+                + json.len()
+        }
+    };
     let rest = &line[start..];
-    let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+    let end = rest
+        .find(|c: char| c.is_whitespace() || c == '"')
+        .unwrap_or(rest.len());
     rest[..end]
         .parse()
         .unwrap_or_else(|_| panic!("bad address in {line}"))

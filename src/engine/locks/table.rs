@@ -7,6 +7,7 @@
 
 use std::collections::HashMap;
 use std::future::Future;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
@@ -35,6 +36,8 @@ pub(in crate::engine) struct LockTable {
     /// The write permit's holder: set and cleared once per writing transaction,
     /// so it has a lock of its own, which nothing else contends for.
     permit_holder: Mutex<Option<Locker>>,
+    /// Waits longer than `deadlock_timeout` are logged (`--log-lock-waits`).
+    log_waits: AtomicBool,
 }
 
 #[derive(Debug, Default)]
@@ -51,11 +54,19 @@ pub(in crate::engine) struct WaitLimits<'a> {
     pub(in crate::engine) control: &'a StatementControl,
     /// `lock_timeout`, or the server's busy timeout for the write permit.
     pub(in crate::engine) timeout: Option<Duration>,
-    /// When to look for a deadlock; `None`: the waiter cannot be in one.
-    pub(in crate::engine) deadlock_timeout: Option<Duration>,
+    /// The session's `deadlock_timeout`: when to look for a deadlock, and
+    /// when a wait is logged (`--log-lock-waits`).
+    pub(in crate::engine) deadlock_timeout: Duration,
+    /// Whether the waiter can be in a deadlock at all.
+    pub(in crate::engine) may_deadlock: bool,
 }
 
 impl LockTable {
+    /// Logs waits that last longer than the waiter's `deadlock_timeout`.
+    pub(in crate::engine) fn log_waits(&self, log: bool) {
+        self.log_waits.store(log, Ordering::Relaxed);
+    }
+
     fn state(&self) -> MutexGuard<'_, State> {
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
@@ -128,21 +139,43 @@ impl LockTable {
             }
         };
         tokio::pin!(granted, timeout);
+        let log = self.log_waits.load(Ordering::Relaxed);
+        let started = std::time::Instant::now();
         let deadlock_check = async {
-            match limits.deadlock_timeout {
-                Some(after) => tokio::time::sleep(after).await,
-                None => std::future::pending().await,
+            match limits.may_deadlock || log {
+                true => tokio::time::sleep(limits.deadlock_timeout).await,
+                false => std::future::pending().await,
             }
         };
         tokio::pin!(deadlock_check);
-        let mut checked = limits.deadlock_timeout.is_none();
+        let mut checked = !limits.may_deadlock && !log;
+        let mut logged = false;
         loop {
             tokio::select! {
-                value = &mut granted => return Ok(value),
+                value = &mut granted => {
+                    if logged {
+                        tracing::info!(
+                            target: "litewire::locks",
+                            pid = locker.pid,
+                            "process {} acquired {} after {:.3} ms",
+                            locker.pid,
+                            describe(&resource),
+                            started.elapsed().as_secs_f64() * 1000.0
+                        );
+                    }
+                    return Ok(value);
+                }
                 reason = limits.control.stopped() => return Err(limits.control.stop_error(reason)),
                 () = &mut timeout => return Err(lock_timeout(resource, limits.timeout)),
                 () = &mut deadlock_check, if !checked => {
                     checked = true;
+                    if log {
+                        logged = true;
+                        self.log_wait(locker.pid, &resource, started.elapsed());
+                    }
+                    if !limits.may_deadlock {
+                        continue;
+                    }
                     if let Some(detail) = self.deadlock(locker.session) {
                         return Err(Error::state(SqlState::DEADLOCK_DETECTED, "deadlock detected")
                             .with_detail(detail));
@@ -150,6 +183,20 @@ impl LockTable {
                 }
             }
         }
+    }
+
+    /// PostgreSQL's line for a wait that has lasted `waited`, with who holds
+    /// what it waits for.
+    fn log_wait(&self, pid: i32, resource: &Resource, waited: Duration) {
+        let holders: Vec<String> = self.blocking_pids(pid).iter().map(i32::to_string).collect();
+        tracing::info!(
+            target: "litewire::locks",
+            pid,
+            "process {pid} still waiting for {} after {:.3} ms; process holding the lock: {}",
+            describe(resource),
+            waited.as_secs_f64() * 1000.0,
+            holders.join(", ")
+        );
     }
 
     /// The circle of waits through `session`, as PostgreSQL's DETAIL describes

@@ -96,7 +96,8 @@ impl Session {
             let limits = WaitLimits {
                 control: self.control.control(),
                 timeout,
-                deadlock_timeout: Some(deadlock_timeout),
+                deadlock_timeout,
+                may_deadlock: true,
             };
             let waited = locks
                 .wait(locker, Resource::Advisory(request), granted, limits)

@@ -423,7 +423,8 @@ impl Session {
         let limits = WaitLimits {
             control: self.control.control(),
             timeout: Some(timeout),
-            deadlock_timeout: may_deadlock.then_some(deadlock_timeout),
+            deadlock_timeout,
+            may_deadlock,
         };
         let acquired = self
             .engine
