@@ -606,3 +606,159 @@ async fn json_logs_parse_line_by_line() {
     assert_eq!(slow["user"], "postgres");
     assert!(slow["timestamp"].is_string(), "{slow}");
 }
+
+/// `GET /metrics` as Prometheus reads it.
+async fn scrape(server: &TestServer) -> String {
+    let response = reqwest::get(server.url("/metrics"))
+        .await
+        .expect("GET /metrics");
+    assert_eq!(response.status(), 200);
+    let content_type = response.headers()["content-type"].to_str().expect("ascii");
+    assert!(
+        content_type.starts_with("text/plain; version=0.0.4"),
+        "{content_type}"
+    );
+    response.text().await.expect("body")
+}
+
+/// The value of the sample `name` (with its labels, as written) in a scrape.
+fn sample(scrape: &str, name: &str) -> f64 {
+    scrape
+        .lines()
+        .find_map(|line| line.strip_prefix(name)?.strip_prefix(' '))
+        .unwrap_or_else(|| panic!("no {name} in the scrape"))
+        .parse()
+        .expect("a number")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn metrics_count_what_pgbench_and_http_did_and_pass_promtool() {
+    let server = TestServer::start("shared", &[]);
+    let init = pgbench(&server, &["-i", "-s", "1"])
+        .output()
+        .expect("pgbench -i");
+    assert!(init.status.success(), "{}", common::stderr(&init));
+    let before = scrape(&server).await;
+    let run = pgbench(&server, &["-n", "-c", "2", "-t", "50"])
+        .output()
+        .expect("pgbench");
+    assert!(run.status.success(), "{}", common::stderr(&run));
+    server.http_query("SELECT 1").await;
+    let (status, _) = server
+        .post(r#"{"statements": ["SELECT * FROM no_such_table"]}"#, None)
+        .await;
+    assert_eq!(status, 200);
+    let after = scrape(&server).await;
+    let grew = |name: &str| sample(&after, name) - sample(&before, name);
+    // TPC-B: 100 transactions of BEGIN, 3 UPDATEs, a SELECT, an INSERT, END.
+    assert_eq!(
+        grew(r#"litewire_transactions_total{outcome="commit"}"#),
+        100.0
+    );
+    assert_eq!(
+        grew(r#"litewire_statements_total{kind="update",outcome="ok"}"#),
+        300.0
+    );
+    assert_eq!(
+        grew(r#"litewire_statements_total{kind="insert",outcome="ok"}"#),
+        100.0
+    );
+    // pgbench's own look at the scale adds a few.
+    let selects = grew(r#"litewire_statements_total{kind="select",outcome="ok"}"#);
+    assert!((101.0..=110.0).contains(&selects), "{selects}");
+    assert_eq!(
+        grew(r#"litewire_statements_total{kind="select",outcome="error"}"#),
+        1.0
+    );
+    assert_eq!(
+        grew(r#"litewire_query_duration_seconds_count{frontend="http"}"#),
+        2.0
+    );
+    assert!(grew(r#"litewire_query_duration_seconds_count{frontend="postgres"}"#) >= 700.0);
+    assert!(grew(r#"litewire_write_permit_hold_seconds_count"#) >= 100.0);
+    assert!(sample(&after, "process_resident_memory_bytes") > 1e6);
+
+    let mut promtool = std::process::Command::new("promtool")
+        .args(["check", "metrics"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run promtool (is prometheus installed?)");
+    use std::io::Write as _;
+    promtool
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(after.as_bytes())
+        .expect("write the scrape");
+    let checked = promtool.wait_with_output().expect("promtool");
+    assert!(
+        checked.status.success() && checked.stdout.is_empty() && checked.stderr.is_empty(),
+        "promtool: {}{}",
+        common::stdout(&checked),
+        common::stderr(&checked)
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn prometheus_scrapes_the_server() {
+    let server = TestServer::start("shared", &[]);
+    server.http_query("CREATE TABLE p (v int)").await;
+    for v in 0..3 {
+        server
+            .http_query(&format!("INSERT INTO p VALUES ({v})"))
+            .await;
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    let config = dir.path().join("prometheus.yml");
+    std::fs::write(
+        &config,
+        format!(
+            "global:\n  scrape_interval: 1s\nscrape_configs:\n  - job_name: litewire\n    static_configs:\n      - targets: ['{}']\n",
+            server.http
+        ),
+    )
+    .expect("write prometheus.yml");
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port();
+    let mut prometheus = std::process::Command::new("prometheus")
+        .arg(format!("--config.file={}", config.display()))
+        .arg(format!(
+            "--storage.tsdb.path={}",
+            dir.path().join("data").display()
+        ))
+        .arg(format!("--web.listen-address=127.0.0.1:{port}"))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("run prometheus (is prometheus installed?)");
+    let query = format!(
+        "http://127.0.0.1:{port}/api/v1/query?query=litewire_statements_total%7Bkind%3D%22insert%22%2Coutcome%3D%22ok%22%7D"
+    );
+    let started = Instant::now();
+    let value = loop {
+        let answer = match reqwest::get(&query).await {
+            Ok(response) => response.json::<serde_json::Value>().await.ok(),
+            Err(_) => None,
+        };
+        let value = answer.as_ref().and_then(|a| {
+            a["data"]["result"][0]["value"][1]
+                .as_str()
+                .map(str::to_owned)
+        });
+        if let Some(value) = value {
+            break value;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "Prometheus never answered: {answer:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
+    let _ = prometheus.kill();
+    let _ = prometheus.wait();
+    assert_eq!(value, "3");
+}

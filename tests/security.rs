@@ -472,6 +472,26 @@ async fn http_needs_credentials_except_health() {
     }
     let (status, _, _) = post(&server, Some("Basic !!!"), "/", json!(["SELECT 1"])).await;
     assert_eq!(status, 401);
+
+    // /metrics is behind the credentials too, and counts the refusals (a
+    // request without any is asked for them, not refused).
+    let (status, _, _) = post(&server, None, "/metrics", json!(null)).await;
+    assert_eq!(status, 401);
+    let scrape = reqwest::Client::new()
+        .get(server.url("/metrics"))
+        .header("Authorization", basic(READER))
+        .send()
+        .await
+        .expect("GET /metrics")
+        .text()
+        .await
+        .expect("the scrape");
+    assert!(
+        scrape
+            .lines()
+            .any(|line| line == "litewire_login_failures_total 3"),
+        "{scrape}"
+    );
 }
 
 /// A JWT with `claims`, signed by `pair`.

@@ -39,6 +39,8 @@ pub struct Auth {
     pg_methods: Vec<PgAuthMethod>,
     /// Makes unknown users' SCRAM salts stable and unguessable.
     mock_secret: [u8; 32],
+    /// Logins refused so far, both ports (`/metrics`).
+    failures: std::sync::atomic::AtomicU64,
     /// HTTP Basic sends the password with every request; deriving SCRAM's keys
     /// (4096 HMAC rounds) each time would cost more than most statements. The last
     /// password that matched each user is remembered as a salted hash.
@@ -102,6 +104,7 @@ impl Auth {
             jwt,
             pg_methods: config.pg_auth_methods.clone(),
             mock_secret,
+            failures: Default::default(),
             recent: Mutex::new(HashMap::new()),
         })
     }
@@ -183,6 +186,19 @@ impl Auth {
 }
 
 /// The one message for a failed login, whatever failed.
+impl Auth {
+    /// Counts a login refused for its credentials.
+    pub fn count_failure(&self) {
+        self.failures
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Logins refused so far.
+    pub fn failures(&self) -> u64 {
+        self.failures.load(std::sync::atomic::Ordering::Relaxed)
+    }
+}
+
 pub fn failed(user: &str) -> String {
     format!("password authentication failed for user \"{user}\"")
 }

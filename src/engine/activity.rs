@@ -12,10 +12,11 @@
 //! it when read.
 
 use std::net::SocketAddr;
-use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, SystemTime};
 
 use super::access::Role;
+use super::metrics::Metrics;
 use super::settings::SharedSettings;
 
 /// PostgreSQL's `track_activity_query_size` default: the query text kept is at
@@ -33,6 +34,15 @@ pub enum BackendKind {
 }
 
 impl BackendKind {
+    /// Its place in [`super::metrics::FRONTENDS`].
+    pub(super) fn index(self) -> usize {
+        match self {
+            BackendKind::Postgres => 0,
+            BackendKind::Http => 1,
+            BackendKind::Hrana => 2,
+        }
+    }
+
     /// `pg_stat_activity.backend_type`.
     pub(super) fn backend_type(self) -> &'static str {
         match self {
@@ -54,7 +64,26 @@ pub(super) enum State {
     IdleInFailedTransaction,
 }
 
+/// The states as metric labels, in [`State::index`] order.
+pub const SESSION_STATES: [&str; 5] = [
+    "starting",
+    "active",
+    "idle",
+    "idle_in_transaction",
+    "idle_in_transaction_aborted",
+];
+
 impl State {
+    pub(super) fn index(self) -> usize {
+        match self {
+            State::Starting => 0,
+            State::Active => 1,
+            State::Idle => 2,
+            State::IdleInTransaction => 3,
+            State::IdleInFailedTransaction => 4,
+        }
+    }
+
     pub(super) fn name(self) -> Option<&'static str> {
         match self {
             State::Starting => None,
@@ -76,6 +105,8 @@ pub(super) struct Activity {
     slow: Option<Duration>,
     /// The session's settings (`application_name` is read from them).
     settings: SharedSettings,
+    /// Queries' durations are counted there.
+    metrics: Arc<Metrics>,
     now: Mutex<Doing>,
 }
 
@@ -107,6 +138,7 @@ impl Activity {
         role: Role,
         slow: Option<Duration>,
         settings: SharedSettings,
+        metrics: Arc<Metrics>,
     ) -> Activity {
         let now = SystemTime::now();
         Activity {
@@ -114,6 +146,7 @@ impl Activity {
             backend_start: now,
             slow,
             settings,
+            metrics,
             now: Mutex::new(Doing {
                 kind: BackendKind::Postgres,
                 user: String::new(),
@@ -189,14 +222,15 @@ impl Activity {
         }
     }
 
-    /// Logs the query that ends at `now` if it took `--log-min-duration-statement`
-    /// or longer, as PostgreSQL does.
+    /// Counts the query that ends at `now`, and logs it if it took
+    /// `--log-min-duration-statement` or longer, as PostgreSQL does.
     fn query_ended(&self, doing: &Doing, now: SystemTime) {
-        let (Some(slow), Some(start)) = (self.slow, doing.query_start) else {
+        let Some(start) = doing.query_start else {
             return;
         };
         let took = now.duration_since(start).unwrap_or_default();
-        if took < slow {
+        self.metrics.query(doing.kind, took);
+        if self.slow.is_none_or(|slow| took < slow) {
             return;
         }
         tracing::info!(
@@ -254,7 +288,7 @@ mod tests {
     #[test]
     fn states_follow_the_transaction() {
         let settings = SharedSettings::new(crate::engine::Settings::default());
-        let activity = Activity::new(1, Role::ReadWrite, None, settings);
+        let activity = Activity::new(1, Role::ReadWrite, None, settings, Arc::default());
         assert_eq!(activity.snapshot().doing.state.name(), None);
         activity.query_starts("begin");
         let begun = activity.snapshot().doing;

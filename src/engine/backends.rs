@@ -16,6 +16,7 @@ use std::time::{Duration, Instant};
 use super::access::Role;
 use super::activity::{Activity, Snapshot};
 use super::control::{SessionId, StatementControl, StopReason};
+use super::metrics::Metrics;
 use super::settings::SharedSettings;
 
 /// A live session as others see it.
@@ -81,7 +82,12 @@ impl Backends {
     }
 
     /// A new session's place, under a pid no live session has.
-    pub(super) fn register(self: &Arc<Self>, role: Role, settings: SharedSettings) -> Registered {
+    pub(super) fn register(
+        self: &Arc<Self>,
+        role: Role,
+        settings: SharedSettings,
+        metrics: &Arc<Metrics>,
+    ) -> Registered {
         let control = Arc::new(StatementControl::default());
         if self.shutting_down.load(Ordering::SeqCst) {
             control.stop(StopReason::Shutdown);
@@ -99,7 +105,7 @@ impl Backends {
             id: self.next_id.fetch_add(1, Ordering::Relaxed),
             pid,
             control,
-            activity: Activity::new(pid, role, self.slow_query(), settings),
+            activity: Activity::new(pid, role, self.slow_query(), settings, metrics.clone()),
         });
         sessions.insert(pid, backend.clone());
         Registered {
@@ -228,7 +234,8 @@ mod tests {
     use crate::engine::settings::Settings;
 
     fn session(backends: &Arc<Backends>, user: &str, role: Role) -> Registered {
-        let registered = backends.register(role, SharedSettings::new(Settings::default()));
+        let settings = SharedSettings::new(Settings::default());
+        let registered = backends.register(role, settings, &Arc::default());
         registered.activity().identify(user, "litewire", role);
         registered
     }

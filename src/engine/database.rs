@@ -17,10 +17,12 @@ use std::time::Duration;
 use sqlx::{Row, SqlitePool};
 use tokio::sync::Semaphore;
 
+use super::activity::SESSION_STATES;
 use super::connection::HeldConnection;
 use super::control::StopReason;
 use super::declared_types::DeclaredTypes;
 use super::functions::ServerShared;
+use super::metrics::{FRONTENDS, Metrics};
 use super::schema::SchemaCache;
 use super::settings::ServerDefaults;
 use super::snapshots::SharedReads;
@@ -285,6 +287,27 @@ impl Engine {
 
     pub fn info(&self) -> &ServerInfo {
         &self.info
+    }
+
+    /// The server's counters and histograms (`/metrics`).
+    pub fn metrics(&self) -> &Metrics {
+        &self.shared.metrics
+    }
+
+    /// How many live sessions each front end has in each state (see
+    /// [`SESSION_STATES`]), by [`FRONTENDS`] order.
+    pub fn session_counts(&self) -> [[u64; SESSION_STATES.len()]; FRONTENDS.len()] {
+        let mut counts = [[0; SESSION_STATES.len()]; FRONTENDS.len()];
+        for row in self.shared.backends.rows() {
+            let doing = &row.activity.doing;
+            counts[doing.kind.index()][doing.state.index()] += 1;
+        }
+        counts
+    }
+
+    /// Readers' connections held by sessions, and how many there may be.
+    pub fn connections_in_use(&self) -> (usize, usize) {
+        (self.holding.load(Ordering::Acquire), self.max_connections)
     }
 
     /// Closes every connection and checkpoints the WAL into the file.

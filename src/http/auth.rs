@@ -60,9 +60,16 @@ pub async fn authenticate(
     if OPEN_PATHS.contains(&request.uri().path()) {
         return next.run(request).await;
     }
-    let caller = match identify(&auth, request.headers().get(header::AUTHORIZATION)) {
+    let presented = request.headers().get(header::AUTHORIZATION);
+    let caller = match identify(&auth, presented) {
         Ok(caller) => caller,
-        Err(message) => return unauthorized(&auth, &message),
+        Err(message) => {
+            // A request without credentials is asked for them, not refused.
+            if presented.is_some() {
+                auth.count_failure();
+            }
+            return unauthorized(&auth, &message);
+        }
     };
     request.extensions_mut().insert(caller);
     next.run(request).await

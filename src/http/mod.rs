@@ -6,6 +6,7 @@
 //! - `GET /health`: 200 when the database answers a query (on a connection of
 //!   its own: a full pool or busy sessions do not hold it up).
 //! - `GET /version`: litewire's and SQLite's versions, compile options, cache mode.
+//! - `GET /metrics`: Prometheus' text format (`metrics`).
 //! - Hrana (`/v2`, `/v3`, `/v1`), for the libsql SDKs: see [`hrana`].
 //!
 //! A request's statements run for at most `--http-timeout-ms`, and stop when the
@@ -28,6 +29,7 @@ mod auth;
 mod budget;
 pub mod hrana;
 mod limits;
+mod metrics;
 pub(crate) mod request;
 mod routes;
 mod serve;

@@ -1,8 +1,10 @@
 //! The routes of the HTTP front end: `POST /` (a batch of statements, answered
-//! as the rows come, see `answer`), `GET /health`, `GET /version`, and Hrana's
+//! as the rows come, see `answer`), `GET /health`, `GET /version`, `GET
+//! /metrics` (see `metrics`), and Hrana's
 //! (`hrana`); every one but `/health` behind the credentials check (`auth`) when
 //! users are configured.
 
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use axum::Router;
@@ -17,18 +19,34 @@ use super::answer::Answer;
 use super::auth::{Caller, authenticate};
 use super::hrana::{self, Streams};
 use super::limits::RequestLimits;
+use super::metrics::{Scraped, metrics};
 use super::request;
 use crate::auth::Auth;
 use crate::engine::{BackendKind, Blocks, Engine};
 
 /// The routes, behind the credentials check when users are configured.
-pub(super) fn router(engine: Arc<Engine>, auth: Arc<Auth>, streams: Arc<Streams>) -> Router {
+pub(super) fn router(
+    engine: Arc<Engine>,
+    auth: Arc<Auth>,
+    streams: Arc<Streams>,
+    db: PathBuf,
+) -> Router {
+    let scraped = Scraped {
+        engine: engine.clone(),
+        auth: auth.clone(),
+        db,
+    };
     let router = Router::new()
         .route("/", post(execute))
         .route("/health", get(health))
         .route("/version", get(version))
         .with_state(engine)
-        .merge(hrana::router(streams));
+        .merge(hrana::router(streams))
+        .merge(
+            Router::new()
+                .route("/metrics", get(metrics))
+                .with_state(scraped),
+        );
     match auth.enabled() {
         true => router.layer(axum::middleware::from_fn_with_state(auth, authenticate)),
         false => router,

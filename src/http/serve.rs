@@ -51,7 +51,7 @@ pub async fn serve(
         trusted: (!auth.enabled()).then(Caller::trusted),
         body_limit: config.http_body_limit,
     };
-    let app = router(engine, auth, streams.clone());
+    let app = router(engine, auth, streams.clone(), config.db.clone());
     serve_app(
         listener,
         app,

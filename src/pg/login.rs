@@ -104,7 +104,7 @@ impl Login {
             }) if methods.contains(&PgAuthMethod::Md5) => {
                 let mut salt = [0u8; 4];
                 ring::rand::SecureRandom::fill(&ring::rand::SystemRandom::new(), &mut salt)
-                    .map_err(|_| failed(&started.user))?;
+                    .map_err(|_| failed(&self.gate.auth, &started.user))?;
                 let message = Authentication::MD5Password(salt.to_vec());
                 (message, Stage::Md5(started, verifier.clone(), salt, *role))
             }
@@ -153,8 +153,8 @@ impl Login {
                     return Err(PgWireError::UnsupportedSASLAuthMethod(initial.auth_method));
                 }
                 let data = initial.data.unwrap_or_default();
-                let (exchange, server_first) =
-                    Exchange::start(verifier, &data).map_err(|_| failed(&started.user))?;
+                let (exchange, server_first) = Exchange::start(verifier, &data)
+                    .map_err(|_| failed(&self.gate.auth, &started.user))?;
                 self.set_stage(Stage::ScramFinal(started, exchange, role));
                 client
                     .send(PgWireBackendMessage::Authentication(
@@ -175,7 +175,7 @@ impl Login {
                             .await?;
                         admit(client, started, role).await
                     }
-                    _ => Err(failed(&started.user)),
+                    _ => Err(failed(&self.gate.auth, &started.user)),
                 }
             }
             Stage::Md5(started, verifier, salt, role) => {
@@ -183,7 +183,7 @@ impl Login {
                 if verifier.check_response(&salt, &password.password) {
                     admit(client, started, role).await
                 } else {
-                    Err(failed(&started.user))
+                    Err(failed(&self.gate.auth, &started.user))
                 }
             }
             Stage::Cleartext(started) => {
@@ -194,7 +194,7 @@ impl Login {
                     .check_password(&started.user, &password.password)
                 {
                     Some(role) => admit(client, started, role).await,
-                    None => Err(failed(&started.user)),
+                    None => Err(failed(&self.gate.auth, &started.user)),
                 }
             }
             Stage::Waiting | Stage::Done => {
@@ -270,7 +270,8 @@ where
         .await
 }
 
-fn failed(user: &str) -> PgWireError {
+fn failed(auth: &Auth, user: &str) -> PgWireError {
+    auth.count_failure();
     fatal("28P01", auth::failed(user))
 }
 

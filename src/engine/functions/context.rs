@@ -20,6 +20,7 @@ use libsqlite3_sys as ffi;
 use crate::engine::backends::Backends;
 use crate::engine::control::SessionId;
 use crate::engine::locks::{LockTable, Locker};
+use crate::engine::metrics::Metrics;
 use crate::engine::notifications::{Notifier, Pending};
 use crate::engine::sequences::{Sequences, SessionValues};
 use crate::engine::settings::SharedSettings;
@@ -31,6 +32,7 @@ pub(in crate::engine) struct ServerShared {
     pub(in crate::engine) locks: Arc<LockTable>,
     pub(in crate::engine) notifier: Arc<Notifier>,
     pub(in crate::engine) backends: Arc<Backends>,
+    pub(in crate::engine) metrics: Arc<Metrics>,
 }
 
 /// The state a connection's functions reach.

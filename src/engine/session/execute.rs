@@ -84,6 +84,7 @@ impl Session {
         let control = self.control.control().clone();
         // A session shut down or terminated runs nothing more.
         if let Some(reason) = control.ended() {
+            self.engine.shared.metrics.stopped(reason);
             return Err(control.stop_error(reason));
         }
         control.start(self.deadline());
@@ -91,7 +92,14 @@ impl Session {
             .execute_statement(stmt, params, sink)
             .await
             .map_err(|error| control.explain(error));
+        // Asked before the deadline is cleared: a timeout is one.
+        let stopped = result.as_ref().err().and_then(|_| control.reason());
         control.finish();
+        let metrics = &self.engine.shared.metrics;
+        metrics.statement(stmt.kind, result.is_err());
+        if let Some(reason) = stopped {
+            metrics.stopped(reason);
+        }
         result
     }
 

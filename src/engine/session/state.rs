@@ -141,6 +141,8 @@ pub(super) struct WriteLock {
     pub(super) conn: Option<HeldConnection>,
     /// Held to the end of the transaction (else: to the end of the statement).
     pub(super) transaction: bool,
+    /// When it was taken (`/metrics` counts how long it is held).
+    pub(super) since: Instant,
     /// A write ran under it (a locking read alone changes nothing).
     pub(super) wrote: bool,
 }
@@ -229,10 +231,11 @@ impl Session {
         settings: Settings,
     ) -> Self {
         let settings = SharedSettings::new(settings.with_server_defaults(&engine.server_defaults));
-        let control = engine
-            .shared
-            .backends
-            .register(identity.role, settings.clone());
+        let control = engine.shared.backends.register(
+            identity.role,
+            settings.clone(),
+            &engine.shared.metrics,
+        );
         identity.backend_pid = control.pid();
         control
             .activity()

@@ -10,6 +10,7 @@
 //! while the permit is still held, so in commit order.
 
 use std::sync::atomic::Ordering;
+use std::time::Instant;
 
 use tokio::sync::OwnedSemaphorePermit;
 
@@ -172,6 +173,7 @@ impl Session {
             permit,
             conn,
             transaction,
+            since: Instant::now(),
             wrote: false,
         });
         Ok(())
@@ -185,9 +187,15 @@ impl Session {
             permit,
             conn,
             wrote,
+            since,
             ..
         }) = self.write.take()
         {
+            self.engine
+                .shared
+                .metrics
+                .permit_holds
+                .observe(since.elapsed());
             if let Some(conn) = conn {
                 if self.open {
                     self.open = false;
@@ -365,6 +373,11 @@ impl Session {
     }
 
     pub(super) fn end_transaction(&mut self, committed: bool) {
+        let ended = match committed {
+            true => &self.engine.shared.metrics.commits,
+            false => &self.engine.shared.metrics.rollbacks,
+        };
+        ended.fetch_add(1, Ordering::Relaxed);
         self.state = TransactionState::Idle;
         if std::mem::take(&mut self.changed_schema) {
             self.engine.declared_types.invalidate();
@@ -426,6 +439,7 @@ impl Session {
             deadlock_timeout,
             may_deadlock,
         };
+        let waiting = Instant::now();
         let acquired = self
             .engine
             .shared
@@ -436,8 +450,13 @@ impl Session {
                 semaphore.acquire_owned(),
                 limits,
             )
-            .await?;
-        acquired
+            .await;
+        self.engine
+            .shared
+            .metrics
+            .permit_waits
+            .observe(waiting.elapsed());
+        acquired?
             .map_err(|_closed| Error::new(ErrorKind::Unavailable, "the server is shutting down"))
     }
 

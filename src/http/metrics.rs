@@ -1,0 +1,290 @@
+//! `GET /metrics`: the server's counters, histograms and gauges in
+//! Prometheus' text format (version 0.0.4), behind the same credentials as
+//! every other route. Names follow Prometheus' conventions: `litewire_`,
+//! base units (seconds, bytes), `_total` on counters; the process's own are
+//! the standard `process_*` (read from `/proc/self`).
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use axum::extract::State;
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
+
+use crate::auth::Auth;
+use crate::engine::{BUCKETS, Engine, FRONTENDS, Histogram, SESSION_STATES};
+
+/// What the route reads: the engine, the logins, and the database file (for
+/// its WAL's size).
+#[derive(Clone)]
+pub(super) struct Scraped {
+    pub(super) engine: Arc<Engine>,
+    /// Counts failed logins.
+    pub(super) auth: Arc<Auth>,
+    pub(super) db: PathBuf,
+}
+
+pub(super) async fn metrics(State(scraped): State<Scraped>) -> Response {
+    let body = render(&scraped.engine, &scraped.auth, &scraped.db);
+    (
+        [(
+            header::CONTENT_TYPE,
+            "text/plain; version=0.0.4; charset=utf-8",
+        )],
+        body,
+    )
+        .into_response()
+}
+
+fn render(engine: &Engine, auth: &Auth, db: &Path) -> String {
+    let mut out = String::with_capacity(8 * 1024);
+    let metrics = engine.metrics();
+
+    family(
+        &mut out,
+        "litewire_sessions",
+        "gauge",
+        "Live sessions, by front end and state.",
+    );
+    for (frontend, states) in FRONTENDS.iter().zip(engine.session_counts()) {
+        for (state, count) in SESSION_STATES.iter().zip(states) {
+            sample(
+                &mut out,
+                "litewire_sessions",
+                &[("frontend", frontend), ("state", state)],
+                count,
+            );
+        }
+    }
+
+    let (in_use, max) = engine.connections_in_use();
+    family(
+        &mut out,
+        "litewire_pool_connections",
+        "gauge",
+        "SQLite reader connections held by sessions.",
+    );
+    sample(&mut out, "litewire_pool_connections", &[], in_use);
+    family(
+        &mut out,
+        "litewire_pool_connections_max",
+        "gauge",
+        "SQLite reader connections there may be (--max-connections).",
+    );
+    sample(&mut out, "litewire_pool_connections_max", &[], max);
+
+    family(
+        &mut out,
+        "litewire_statements_total",
+        "counter",
+        "Statements run, by kind and outcome.",
+    );
+    for (kind, ok, failed) in metrics.statements() {
+        for (outcome, count) in [("ok", ok), ("error", failed)] {
+            sample(
+                &mut out,
+                "litewire_statements_total",
+                &[("kind", kind), ("outcome", outcome)],
+                count,
+            );
+        }
+    }
+
+    family(
+        &mut out,
+        "litewire_statements_stopped_total",
+        "counter",
+        "Statements stopped from outside, by reason.",
+    );
+    for (reason, count) in metrics.stops() {
+        sample(
+            &mut out,
+            "litewire_statements_stopped_total",
+            &[("reason", reason)],
+            count,
+        );
+    }
+
+    family(
+        &mut out,
+        "litewire_query_duration_seconds",
+        "histogram",
+        "Queries' durations (a query string, an Execute, an HTTP request, a Hrana statement), by front end.",
+    );
+    for (frontend, histogram) in FRONTENDS.iter().zip(&metrics.queries) {
+        histogram_samples(
+            &mut out,
+            "litewire_query_duration_seconds",
+            Some(("frontend", frontend)),
+            histogram,
+        );
+    }
+
+    family(
+        &mut out,
+        "litewire_transactions_total",
+        "counter",
+        "Transaction blocks ended, by outcome.",
+    );
+    let commits = metrics.commits.load(std::sync::atomic::Ordering::Relaxed);
+    let rollbacks = metrics.rollbacks.load(std::sync::atomic::Ordering::Relaxed);
+    sample(
+        &mut out,
+        "litewire_transactions_total",
+        &[("outcome", "commit")],
+        commits,
+    );
+    sample(
+        &mut out,
+        "litewire_transactions_total",
+        &[("outcome", "rollback")],
+        rollbacks,
+    );
+
+    family(
+        &mut out,
+        "litewire_write_permit_wait_seconds",
+        "histogram",
+        "Waits for the write permit (only those that had to wait).",
+    );
+    histogram_samples(
+        &mut out,
+        "litewire_write_permit_wait_seconds",
+        None,
+        &metrics.permit_waits,
+    );
+    family(
+        &mut out,
+        "litewire_write_permit_hold_seconds",
+        "histogram",
+        "How long the write permit was held, each time it was taken.",
+    );
+    histogram_samples(
+        &mut out,
+        "litewire_write_permit_hold_seconds",
+        None,
+        &metrics.permit_holds,
+    );
+
+    family(
+        &mut out,
+        "litewire_login_failures_total",
+        "counter",
+        "Logins refused (wrong password, unknown user, bad token), both ports.",
+    );
+    sample(
+        &mut out,
+        "litewire_login_failures_total",
+        &[],
+        auth.failures(),
+    );
+
+    family(
+        &mut out,
+        "litewire_wal_bytes",
+        "gauge",
+        "Size of the database's write-ahead log file.",
+    );
+    let mut wal = db.as_os_str().to_owned();
+    wal.push("-wal");
+    let wal_bytes = std::fs::metadata(&wal).map_or(0, |m| m.len());
+    sample(&mut out, "litewire_wal_bytes", &[], wal_bytes);
+
+    process_samples(&mut out);
+    out
+}
+
+fn family(out: &mut String, name: &str, kind: &str, help: &str) {
+    let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} {kind}");
+}
+
+fn sample(out: &mut String, name: &str, labels: &[(&str, &str)], value: impl std::fmt::Display) {
+    out.push_str(name);
+    if !labels.is_empty() {
+        out.push('{');
+        for (i, (label, value)) in labels.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            // Label values here are fixed words: nothing to escape.
+            let _ = write!(out, "{label}=\"{value}\"");
+        }
+        out.push('}');
+    }
+    let _ = writeln!(out, " {value}");
+}
+
+fn histogram_samples(
+    out: &mut String,
+    name: &str,
+    label: Option<(&str, &str)>,
+    histogram: &Histogram,
+) {
+    let (cumulative, sum) = histogram.read();
+    let bucket = format!("{name}_bucket");
+    let bounds = BUCKETS
+        .iter()
+        .map(f64::to_string)
+        .chain(std::iter::once("+Inf".to_owned()));
+    for (bound, count) in bounds.zip(&cumulative) {
+        let mut labels: Vec<(&str, &str)> = label.into_iter().collect();
+        labels.push(("le", &bound));
+        sample(out, &bucket, &labels, count);
+    }
+    let labels: Vec<(&str, &str)> = label.into_iter().collect();
+    sample(out, &format!("{name}_sum"), &labels, sum);
+    let count = cumulative.last().copied().unwrap_or(0);
+    sample(out, &format!("{name}_count"), &labels, count);
+}
+
+/// The standard process metrics, from `/proc/self` (absent where there is none).
+fn process_samples(out: &mut String) {
+    const PAGE: u64 = 4096;
+    const TICKS_PER_SECOND: f64 = 100.0;
+    if let Ok(statm) = std::fs::read_to_string("/proc/self/statm")
+        && let Some(pages) = statm
+            .split_whitespace()
+            .nth(1)
+            .and_then(|p| p.parse::<u64>().ok())
+    {
+        family(
+            out,
+            "process_resident_memory_bytes",
+            "gauge",
+            "Resident memory size in bytes.",
+        );
+        sample(out, "process_resident_memory_bytes", &[], pages * PAGE);
+    }
+    if let Ok(stat) = std::fs::read_to_string("/proc/self/stat")
+        // The fields after the command name, which is in parentheses.
+        && let Some((_, fields)) = stat.rsplit_once(')')
+    {
+        let fields: Vec<&str> = fields.split_whitespace().collect();
+        let ticks = |i: usize| fields.get(i).and_then(|f| f.parse::<u64>().ok());
+        // utime and stime are the stat file's fields 14 and 15 (11 and 12 here).
+        if let (Some(user), Some(system)) = (ticks(11), ticks(12)) {
+            family(
+                out,
+                "process_cpu_seconds_total",
+                "counter",
+                "Total user and system CPU time spent in seconds.",
+            );
+            sample(
+                out,
+                "process_cpu_seconds_total",
+                &[],
+                (user + system) as f64 / TICKS_PER_SECOND,
+            );
+        }
+    }
+    if let Ok(fds) = std::fs::read_dir("/proc/self/fd") {
+        family(
+            out,
+            "process_open_fds",
+            "gauge",
+            "Number of open file descriptors.",
+        );
+        sample(out, "process_open_fds", &[], fds.count());
+    }
+}
