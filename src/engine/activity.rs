@@ -229,7 +229,7 @@ impl Activity {
             return;
         };
         let took = now.duration_since(start).unwrap_or_default();
-        self.metrics.query(doing.kind, took);
+        self.metrics.query(doing.kind.index(), took);
         if self.slow.is_none_or(|slow| took < slow) {
             return;
         }

@@ -11,7 +11,6 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use super::activity::BackendKind;
 use super::control::StopReason;
 use crate::sql::CommandKind;
 
@@ -69,7 +68,7 @@ pub const STATEMENT_KINDS: [&str; 8] = [
     "other",
 ];
 
-/// The front ends (`frontend` label), as [`BackendKind`] numbers them.
+/// The front ends (`frontend` label), as `BackendKind::index` numbers them.
 pub const FRONTENDS: [&str; 3] = ["postgres", "http", "hrana"];
 
 /// Why statements were stopped (`reason` label), as [`StopReason`] numbers them.
@@ -105,8 +104,11 @@ impl Metrics {
         self.statements[kind][usize::from(failed)].fetch_add(1, Ordering::Relaxed);
     }
 
-    pub(super) fn query(&self, frontend: BackendKind, took: Duration) {
-        self.queries[frontend.index()].observe(took);
+    /// A query of the front end at `frontend` in [`FRONTENDS`] took `took`.
+    pub(super) fn query(&self, frontend: usize, took: Duration) {
+        if let Some(histogram) = self.queries.get(frontend) {
+            histogram.observe(took);
+        }
     }
 
     pub(super) fn stopped(&self, reason: StopReason) {
