@@ -815,3 +815,76 @@ async fn pipelines_keep_the_http_limits() {
         "{answer}"
     );
 }
+
+/// A stream is a session of `pg_stat_activity`: listed with its state and its
+/// last statement, and ended from psql, its transaction rolled back at once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stream_is_listed_and_can_be_terminated() {
+    let server = TestServer::start("private", &[]);
+    pipeline(
+        &server,
+        json!({"requests": [execute("CREATE TABLE t (x INTEGER)"), close()]}),
+    )
+    .await;
+    let open = pipeline(
+        &server,
+        json!({"requests": [execute("BEGIN"), execute("INSERT INTO t VALUES (1)")]}),
+    )
+    .await;
+    let baton = open["baton"].as_str().expect("a baton").to_owned();
+
+    // HTTP callers run as `litewire` in trust mode; a session of that user
+    // sees their sessions whole.
+    let conninfo = format!(
+        "host=127.0.0.1 port={} user=litewire dbname=litewire",
+        server.pg.port()
+    );
+    let (psql, connection) = tokio_postgres::connect(&conninfo, tokio_postgres::NoTls)
+        .await
+        .expect("connect");
+    tokio::spawn(connection);
+    let row = psql
+        .query_one(
+            "SELECT pid, state, query, wait_event FROM pg_stat_activity \
+             WHERE backend_type = 'hrana stream'",
+            &[],
+        )
+        .await
+        .expect("the stream's row");
+    let pid: i32 = row.get(0);
+    assert_eq!(row.get::<_, &str>(1), "idle in transaction");
+    assert_eq!(row.get::<_, &str>(2), "INSERT INTO t VALUES (1)");
+    assert_eq!(row.get::<_, &str>(3), "ClientRead");
+    let ended = psql
+        .query_one("SELECT pg_terminate_backend($1)", &[&pid])
+        .await
+        .expect("pg_terminate_backend");
+    assert!(ended.get::<_, bool>(0));
+
+    // Gone within the sweep (at most a second), its insert undone.
+    let started = std::time::Instant::now();
+    while psql
+        .query_one(
+            "SELECT count(*) FROM pg_stat_activity WHERE pid = $1",
+            &[&pid],
+        )
+        .await
+        .expect("count")
+        .get::<_, i64>(0)
+        > 0
+    {
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "the stream stays"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(count(&server, "t").await, integer(0));
+    let (status, _) = post(
+        &server,
+        "/v3/pipeline",
+        &json!({"baton": baton, "requests": [execute("COMMIT")]}),
+    )
+    .await;
+    assert_eq!(status, 400, "the baton names no stream any more");
+}

@@ -53,6 +53,11 @@ impl StreamState {
         }
     }
 
+    /// Whether another session ended this one (`pg_terminate_backend()`).
+    pub fn terminated(&self) -> bool {
+        self.session.control().terminated().is_some()
+    }
+
     /// Ends the stream: an open transaction is rolled back.
     pub async fn close(self) {
         self.session.close().await;

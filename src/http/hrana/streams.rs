@@ -231,14 +231,19 @@ impl Streams {
         }
     }
 
-    /// Closes the streams idle for longer than the expiry.
+    /// Closes the streams idle for longer than the expiry, and those another
+    /// session terminated (their transactions roll back now, not at expiry).
     async fn expire(&self) {
         let expiry = self.limits.expiry;
         let expired: Vec<StreamState> = {
             let mut open = self.lock();
             let ids: Vec<u64> = open
                 .iter()
-                .filter(|(_, e)| e.state.is_some() && e.last_used.elapsed() >= expiry)
+                .filter(|(_, e)| {
+                    e.state
+                        .as_ref()
+                        .is_some_and(|state| e.last_used.elapsed() >= expiry || state.terminated())
+                })
                 .map(|(id, _)| *id)
                 .collect();
             ids.iter()
