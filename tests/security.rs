@@ -436,7 +436,7 @@ fn basic((user, password): (&str, &str)) -> String {
 }
 
 #[tokio::test]
-async fn http_needs_credentials_except_health() {
+async fn http_needs_credentials_except_health_and_ready() {
     let users = users();
     let server = start(&users, &[]);
     let (status, challenge, body) = post(&server, None, "/", json!(["SELECT 1"])).await;
@@ -451,6 +451,8 @@ async fn http_needs_credentials_except_health() {
     assert_eq!(status, 401);
     let (status, _, body) = post(&server, None, "/health", json!(null)).await;
     assert_eq!((status, body), (200, json!({"status": "ok"})));
+    let (status, _, body) = post(&server, None, "/ready", json!(null)).await;
+    assert_eq!((status, body), (200, json!({"status": "ready"})));
 
     let (status, _, body) = post(
         &server,

@@ -1,5 +1,5 @@
-//! Who is calling, for every HTTP route but `/health` (left open for health
-//! checks): `Authorization: Basic` (a user of the store, checked against its
+//! Who is calling, for every HTTP route but `/health` and `/ready` (left open
+//! for probes): `Authorization: Basic` (a user of the store, checked against its
 //! SCRAM verifier) or `Authorization: Bearer <JWT>` (`--jwt-key-file`). Without
 //! credentials, or with wrong ones, the answer is 401 with `WWW-Authenticate` and
 //! a JSON error. In trust mode every caller is a `readwrite` user.
@@ -47,7 +47,7 @@ impl Caller {
 }
 
 /// The paths answered without credentials.
-const OPEN_PATHS: &[&str] = &["/health"];
+const OPEN_PATHS: &[&str] = &["/health", "/ready"];
 
 /// The middleware, when credentials are configured: puts the [`Caller`] in the
 /// request, or answers 401. (In trust mode the router adds [`Caller::trusted`]

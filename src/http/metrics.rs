@@ -1,4 +1,5 @@
-//! `GET /metrics`: the server's counters, histograms and gauges in
+//! The operators' routes: `GET /ready` for load balancers, and `GET /metrics`,
+//! the server's counters, histograms and gauges in
 //! Prometheus' text format (version 0.0.4), behind the same credentials as
 //! every other route. Names follow Prometheus' conventions: `litewire_`,
 //! base units (seconds, bytes), `_total` on counters; the process's own are
@@ -8,21 +9,40 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use axum::Json;
 use axum::extract::State;
-use axum::http::header;
+use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
+
+use serde_json::json;
 
 use crate::auth::Auth;
 use crate::engine::{BUCKETS, Engine, FRONTENDS, Histogram, SESSION_STATES};
+use crate::shutdown::Shutdown;
 
-/// What the route reads: the engine, the logins, and the database file (for
-/// its WAL's size).
+/// What the operators' routes read: the engine, the logins, the database
+/// file (for its WAL's size), and whether the server shuts down.
 #[derive(Clone)]
 pub(super) struct Scraped {
     pub(super) engine: Arc<Engine>,
     /// Counts failed logins.
     pub(super) auth: Arc<Auth>,
     pub(super) db: PathBuf,
+    /// `/ready` says when the server shuts down.
+    pub(super) shutdown: Shutdown,
+}
+
+/// `GET /ready`: 200 while the server serves, 503 once it shuts down (a load
+/// balancer stops sending it work while the requests in flight finish).
+pub(super) async fn ready(State(scraped): State<Scraped>) -> Response {
+    match scraped.shutdown.is_triggered() {
+        false => (StatusCode::OK, Json(json!({"status": "ready"}))).into_response(),
+        true => (
+            StatusCode::SERVICE_UNAVAILABLE,
+            Json(json!({"status": "shutting down"})),
+        )
+            .into_response(),
+    }
 }
 
 pub(super) async fn metrics(State(scraped): State<Scraped>) -> Response {

@@ -6,7 +6,8 @@
 //! - `GET /health`: 200 when the database answers a query (on a connection of
 //!   its own: a full pool or busy sessions do not hold it up).
 //! - `GET /version`: litewire's and SQLite's versions, compile options, cache mode.
-//! - `GET /metrics`: Prometheus' text format (`metrics`).
+//! - `GET /metrics`: Prometheus' text format; `GET /ready`: 503 once the
+//!   server shuts down (`metrics`).
 //! - Hrana (`/v2`, `/v3`, `/v1`), for the libsql SDKs: see [`hrana`].
 //!
 //! A request's statements run for at most `--http-timeout-ms`, and stop when the

@@ -1,6 +1,6 @@
 //! The routes of the HTTP front end: `POST /` (a batch of statements, answered
 //! as the rows come, see `answer`), `GET /health`, `GET /version`, `GET
-//! /metrics` (see `metrics`), and Hrana's
+//! /ready` and `GET /metrics` (see `metrics`), and Hrana's
 //! (`hrana`); every one but `/health` behind the credentials check (`auth`) when
 //! users are configured.
 
@@ -19,10 +19,11 @@ use super::answer::Answer;
 use super::auth::{Caller, authenticate};
 use super::hrana::{self, Streams};
 use super::limits::RequestLimits;
-use super::metrics::{Scraped, metrics};
+use super::metrics::{Scraped, metrics, ready};
 use super::request;
 use crate::auth::Auth;
 use crate::engine::{BackendKind, Blocks, Engine};
+use crate::shutdown::Shutdown;
 
 /// The routes, behind the credentials check when users are configured.
 pub(super) fn router(
@@ -30,11 +31,13 @@ pub(super) fn router(
     auth: Arc<Auth>,
     streams: Arc<Streams>,
     db: PathBuf,
+    shutdown: Shutdown,
 ) -> Router {
     let scraped = Scraped {
         engine: engine.clone(),
         auth: auth.clone(),
         db,
+        shutdown,
     };
     let router = Router::new()
         .route("/", post(execute))
@@ -45,6 +48,7 @@ pub(super) fn router(
         .merge(
             Router::new()
                 .route("/metrics", get(metrics))
+                .route("/ready", get(ready))
                 .with_state(scraped),
         );
     match auth.enabled() {

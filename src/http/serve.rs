@@ -51,7 +51,13 @@ pub async fn serve(
         trusted: (!auth.enabled()).then(Caller::trusted),
         body_limit: config.http_body_limit,
     };
-    let app = router(engine, auth, streams.clone(), config.db.clone());
+    let app = router(
+        engine,
+        auth,
+        streams.clone(),
+        config.db.clone(),
+        shutdown.clone(),
+    );
     serve_app(
         listener,
         app,
