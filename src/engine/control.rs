@@ -131,8 +131,8 @@ impl std::fmt::Debug for StatementControl {
 }
 
 impl StatementControl {
-    /// Stops the session's running statement, if any. A request that arrives
-    /// while no statement runs is forgotten when the next one starts, as in
+    /// Stops the session's running statement, if any. A cancel that arrives
+    /// while no query runs is forgotten when the next query starts, as in
     /// PostgreSQL; a shutdown or a termination is not.
     pub fn stop(&self, reason: StopReason) {
         self.stop.store(reason.code(), Ordering::SeqCst);
@@ -282,8 +282,8 @@ fn epoch() -> Instant {
     *EPOCH.get_or_init(Instant::now)
 }
 
-/// A live session, by the number its control is registered under (the lock
-/// table and the notifier know sessions by it).
+/// A live session, by the number it is registered under (see `backends`; the
+/// lock table and the notifier know sessions by it).
 pub(super) type SessionId = u64;
 
 thread_local! {

@@ -47,9 +47,13 @@ impl ConnectionLog {
         }
     }
 
-    /// The client logged in (the first call of many).
+    /// The client logged in (the first call of many: every message after
+    /// startup, so the others only read a flag).
     pub(super) fn authorized(&self, client: &impl ClientInfo) {
-        if self.logged_in.swap(true, Ordering::Relaxed) || !self.connections {
+        if self.logged_in.load(Ordering::Relaxed) || self.logged_in.swap(true, Ordering::Relaxed) {
+            return;
+        }
+        if !self.connections {
             return;
         }
         let (user, database) = who(client);
