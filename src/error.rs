@@ -82,6 +82,7 @@ impl SqlState {
     pub const NULL_VALUE_NOT_ALLOWED: SqlState = SqlState(*b"22004");
     pub const NUMERIC_VALUE_OUT_OF_RANGE: SqlState = SqlState(*b"22003");
     pub const OBJECT_NOT_IN_PREREQUISITE_STATE: SqlState = SqlState(*b"55000");
+    pub const QUERY_CANCELED: SqlState = SqlState(*b"57014");
     pub const READ_ONLY_SQL_TRANSACTION: SqlState = SqlState(*b"25006");
     pub const SEQUENCE_GENERATOR_LIMIT_EXCEEDED: SqlState = SqlState(*b"2200H");
     pub const UNDEFINED_PARAMETER: SqlState = SqlState(*b"42P02");

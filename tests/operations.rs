@@ -298,6 +298,11 @@ async fn cancel_and_terminate_follow_postgres_rules(target: &Target) {
     assert!(cancelled.get::<_, bool>(0));
     let (runner, outcome) = running.await.expect("the runner");
     assert_eq!(outcome, "57014", "the cancelled statement");
+    // A session that cancels itself stops the statement that asks.
+    let itself = runner
+        .query("SELECT pg_cancel_backend(pg_backend_pid())", &[])
+        .await;
+    assert_eq!(sqlstate_of(itself).await, "57014");
     // Cancelled, the session goes on.
     let row = runner
         .query_one("SELECT 1", &[])
@@ -409,6 +414,30 @@ async fn http_requests_and_pgbench_are_listed_and_can_be_ended() {
         waiting.get::<_, Option<IpAddr>>(4),
         Some(IpAddr::from([127, 0, 0, 1]))
     );
+    // pg_locks: the holder's permit, and the request's wait, since when.
+    let lock = watcher
+        .query_one(
+            "SELECT locktype, mode, granted, \
+                    CASE WHEN waitstart IS NULL THEN 'no' ELSE 'yes' END \
+             FROM pg_locks WHERE pid = $1",
+            &[&http_pid],
+        )
+        .await
+        .expect("the HTTP session's lock");
+    assert_eq!(lock.get::<_, &str>(0), "object");
+    assert_eq!(lock.get::<_, &str>(1), "ExclusiveLock");
+    assert!(!lock.get::<_, bool>(2));
+    assert_eq!(lock.get::<_, &str>(3), "yes");
+    let held = watcher
+        .query_one(
+            "SELECT granted, CASE WHEN waitstart IS NULL THEN 'no' ELSE 'yes' END \
+             FROM pg_locks WHERE pid = $1",
+            &[&holder_pid],
+        )
+        .await
+        .expect("the holder's lock");
+    assert!(held.get::<_, bool>(0));
+    assert_eq!(held.get::<_, &str>(1), "no");
     let holder_row = activity_of(&watcher, holder_pid).await;
     assert_eq!(holder_row[0].as_deref(), Some("idle in transaction"));
     // pgbench's two clients, once both have connected.

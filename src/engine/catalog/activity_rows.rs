@@ -68,7 +68,7 @@ pub(super) fn catalog_rows(
 }
 
 /// A time as `timestamptz` keeps it (UTC text), or NULL.
-fn timestamp(time: Option<SystemTime>) -> String {
+pub(super) fn timestamp(time: Option<SystemTime>) -> String {
     let Some(time) = time else {
         return "NULL".to_owned();
     };

@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 
 use sqlx::{AssertSqlSafe, SqliteConnection};
 
-use super::activity_rows::catalog_rows as activity_rows;
+use super::activity_rows::{catalog_rows as activity_rows, timestamp};
 use super::enum_types::{catalog_rows as enum_rows, remember_enums};
 use super::introspect::read_schema;
 use super::oids::{DATABASE_OID, ENUM_LABEL, ENUM_TYPE, PUBLIC_NAMESPACE, ROLE_OID};
@@ -171,10 +171,11 @@ fn lock_rows(script: &mut String, locks: &[LockRow]) {
         };
         let _ = writeln!(
             script,
-            "INSERT INTO temp.pg_locks VALUES ('{locktype}', {DATABASE_OID}, NULL, NULL, NULL, NULL, NULL, {classid}, {objid}, {objsubid}, '{pid}/1', {pid}, '{mode}', {granted}, false, NULL);",
+            "INSERT INTO temp.pg_locks VALUES ('{locktype}', {DATABASE_OID}, NULL, NULL, NULL, NULL, NULL, {classid}, {objid}, {objsubid}, '{pid}/1', {pid}, '{mode}', {granted}, false, {waitstart});",
             pid = lock.pid,
             mode = lock.mode,
             granted = lock.granted,
+            waitstart = timestamp(lock.waitstart),
         );
     }
 }

@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use std::future::Future;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, MutexGuard, PoisonError};
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
 use super::advisory::{AdvisoryKey, AdvisoryLocks, Request, Scope};
 use crate::engine::control::{SessionId, StatementControl};
@@ -45,6 +45,8 @@ struct State {
     advisory: AdvisoryLocks,
     /// Who waits for what, with the waiter's pid.
     waiting: HashMap<SessionId, (Resource, i32)>,
+    /// When each wait began (`pg_locks.waitstart`).
+    wait_started: HashMap<SessionId, SystemTime>,
     /// The pids of the sessions that took advisory locks (until they end).
     pids: HashMap<SessionId, i32>,
 }
@@ -98,6 +100,7 @@ impl LockTable {
         let mut state = self.state();
         state.advisory.release_all(session, None);
         state.waiting.remove(&session);
+        state.wait_started.remove(&session);
         state.pids.remove(&session);
         drop(state);
         let mut holder = self.holder();
@@ -127,6 +130,7 @@ impl LockTable {
         {
             let mut state = self.state();
             state.waiting.insert(locker.session, (resource, locker.pid));
+            state.wait_started.insert(locker.session, SystemTime::now());
         }
         let _waiting = Waiting {
             table: self,
@@ -279,6 +283,9 @@ impl LockTable {
                 pid: pid(&session),
                 mode: mode.name(),
                 granted,
+                waitstart: (!granted)
+                    .then(|| state.wait_started.get(&session).copied())
+                    .flatten(),
             })
             .collect();
         if let Some(holder) = holder {
@@ -287,15 +294,17 @@ impl LockTable {
                 pid: holder.pid,
                 mode: "ExclusiveLock",
                 granted: true,
+                waitstart: None,
             });
         }
-        for (resource, waiter) in state.waiting.values() {
+        for (session, (resource, waiter)) in &state.waiting {
             if *resource == Resource::WritePermit {
                 rows.push(LockRow {
                     advisory: None,
                     pid: *waiter,
                     mode: "ExclusiveLock",
                     granted: false,
+                    waitstart: state.wait_started.get(session).copied(),
                 });
             }
         }
@@ -310,6 +319,8 @@ pub(in crate::engine) struct LockRow {
     pub(in crate::engine) pid: i32,
     pub(in crate::engine) mode: &'static str,
     pub(in crate::engine) granted: bool,
+    /// When an ungranted lock's wait began.
+    pub(in crate::engine) waitstart: Option<SystemTime>,
 }
 
 impl State {
@@ -378,7 +389,9 @@ struct Waiting<'a> {
 
 impl Drop for Waiting<'_> {
     fn drop(&mut self) {
-        self.table.state().waiting.remove(&self.session);
+        let mut state = self.table.state();
+        state.waiting.remove(&self.session);
+        state.wait_started.remove(&self.session);
     }
 }
 
