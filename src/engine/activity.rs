@@ -186,9 +186,10 @@ impl Activity {
         self.doing().client = client;
     }
 
-    /// A query starts: the session is active, running `text`. A query outside
-    /// a transaction block starts a transaction too.
-    pub(super) fn query_starts(&self, text: &str) {
+    /// A query starts: the session is active, running the text of `parts`
+    /// joined by `; ` (an HTTP request's statements). A query outside a
+    /// transaction block starts a transaction too.
+    pub(super) fn query_starts<'a>(&self, parts: impl IntoIterator<Item = &'a str>) {
         let now = SystemTime::now();
         let mut doing = self.doing();
         if doing.state == State::Active {
@@ -197,7 +198,13 @@ impl Activity {
         }
         doing.state = State::Active;
         doing.query.clear();
-        doing.query.push_str(truncated(text, QUERY_SIZE - 1));
+        for (i, part) in parts.into_iter().enumerate() {
+            if i > 0 {
+                doing.query.push_str("; ");
+            }
+            let room = (QUERY_SIZE - 1).saturating_sub(doing.query.len());
+            doing.query.push_str(truncated(part, room));
+        }
         doing.query_start = Some(now);
         doing.xact_start.get_or_insert(now);
         doing.state_change = now;
@@ -290,12 +297,12 @@ mod tests {
         let settings = SharedSettings::new(crate::engine::Settings::default());
         let activity = Activity::new(1, Role::ReadWrite, None, settings, Arc::default());
         assert_eq!(activity.snapshot().doing.state.name(), None);
-        activity.query_starts("begin");
+        activity.query_starts(["begin"]);
         let begun = activity.snapshot().doing;
         assert_eq!(begun.state.name(), Some("active"));
         assert_eq!(begun.xact_start, begun.query_start);
         activity.waits_for_client(State::IdleInTransaction);
-        activity.query_starts("select 1");
+        activity.query_starts(["select 1"]);
         let inside = activity.snapshot().doing;
         assert_eq!(inside.xact_start, begun.xact_start);
         activity.waits_for_client(State::IdleInFailedTransaction);

@@ -92,22 +92,27 @@ impl Backends {
         if self.shutting_down.load(Ordering::SeqCst) {
             control.stop(StopReason::Shutdown);
         }
+        let slow = self.slow_query();
         let mut sessions = self.sessions();
-        let pid = loop {
+        let backend = loop {
             // Positive, as process ids are; wrapped around, a pid still in use
             // is skipped.
             let pid = self.next_pid.fetch_add(1, Ordering::Relaxed) & i32::MAX;
-            if pid != 0 && !sessions.contains_key(&pid) {
-                break pid;
+            if pid == 0 {
+                continue;
+            }
+            if let std::collections::hash_map::Entry::Vacant(vacant) = sessions.entry(pid) {
+                let backend = Arc::new(Backend {
+                    id: self.next_id.fetch_add(1, Ordering::Relaxed),
+                    pid,
+                    control,
+                    activity: Activity::new(pid, role, slow, settings, metrics.clone()),
+                });
+                vacant.insert(backend.clone());
+                break backend;
             }
         };
-        let backend = Arc::new(Backend {
-            id: self.next_id.fetch_add(1, Ordering::Relaxed),
-            pid,
-            control,
-            activity: Activity::new(pid, role, self.slow_query(), settings, metrics.clone()),
-        });
-        sessions.insert(pid, backend.clone());
+        drop(sessions);
         Registered {
             backend,
             backends: Arc::downgrade(self),

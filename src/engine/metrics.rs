@@ -20,6 +20,17 @@ pub const BUCKETS: [f64; 14] = [
     0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0,
 ];
 
+/// [`BUCKETS`] in nanoseconds, which observations compare with.
+const BUCKET_NANOS: [u64; BUCKETS.len()] = {
+    let mut nanos = [0; BUCKETS.len()];
+    let mut i = 0;
+    while i < BUCKETS.len() {
+        nanos[i] = (BUCKETS[i] * 1e9) as u64;
+        i += 1;
+    }
+    nanos
+};
+
 /// Durations counted into [`BUCKETS`] (and one more, `+Inf`).
 #[derive(Debug, Default)]
 pub struct Histogram {
@@ -29,13 +40,12 @@ pub struct Histogram {
 
 impl Histogram {
     pub(super) fn observe(&self, took: Duration) {
-        let seconds = took.as_secs_f64();
-        let bucket = BUCKETS
+        let nanos = u64::try_from(took.as_nanos()).unwrap_or(u64::MAX);
+        let bucket = BUCKET_NANOS
             .iter()
-            .position(|bound| seconds <= *bound)
+            .position(|bound| nanos <= *bound)
             .unwrap_or(BUCKETS.len());
         self.buckets[bucket].fetch_add(1, Ordering::Relaxed);
-        let nanos = u64::try_from(took.as_nanos()).unwrap_or(u64::MAX);
         self.sum_nanos.fetch_add(nanos, Ordering::Relaxed);
     }
 

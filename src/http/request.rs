@@ -29,18 +29,6 @@ fn bad(message: impl Into<String>) -> BadRequest {
     BadRequest(message.into())
 }
 
-/// The request's statements as one query text (what `pg_stat_activity` shows).
-pub fn text_of(batch: &[(Statement, Vec<Value>)]) -> String {
-    let mut text = String::new();
-    for (statement, _) in batch {
-        if !text.is_empty() {
-            text.push_str("; ");
-        }
-        text.push_str(&statement.sql);
-    }
-    text
-}
-
 /// Decodes and prepares every statement of the body.
 pub fn parse(body: &[u8]) -> Result<Vec<(Statement, Vec<Value>)>, BadRequest> {
     let body: Body = serde_json::from_slice(body).map_err(|e| bad(format!("invalid JSON: {e}")))?;

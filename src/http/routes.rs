@@ -80,7 +80,7 @@ async fn execute(
     }
     let mut session = caller.session(&engine, BackendKind::Http);
     limits.apply(&mut session);
-    session.report_query(&request::text_of(&batch));
+    session.report_query_parts(batch.iter().map(|(statement, _)| &*statement.sql));
     let mut answer = Answer::new(batch.len(), limits.response_bytes);
     session
         .execute_batch_into(&batch, Blocks::WholeBatch, &mut answer)

@@ -47,12 +47,9 @@ impl ConnectionLog {
         }
     }
 
-    /// The client logged in (the first call of many: every message after
-    /// startup, so the others only read a flag).
+    /// The client logged in (called once).
     pub(super) fn authorized(&self, client: &impl ClientInfo) {
-        if self.logged_in.load(Ordering::Relaxed) || self.logged_in.swap(true, Ordering::Relaxed) {
-            return;
-        }
+        self.logged_in.store(true, Ordering::Relaxed);
         if !self.connections {
             return;
         }

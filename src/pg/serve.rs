@@ -265,6 +265,7 @@ async fn message_loop(
     tokio::pin!(shutdown);
     let terminated = control.until_terminated();
     tokio::pin!(terminated);
+    let mut authorized = false;
     loop {
         // Another session ended this one (`pg_terminate_backend()`): the
         // client is told, unless a statement of its already failed saying so.
@@ -280,7 +281,8 @@ async fn message_loop(
                 | PgWireConnectionState::AwaitingStartup
                 | PgWireConnectionState::AuthenticationInProgress
         );
-        if !starting {
+        if !starting && !authorized {
+            authorized = true;
             log.authorized(socket);
         }
         // A message the client already sent (pipelined: Bind, Execute, Sync

@@ -311,8 +311,13 @@ impl Session {
     /// A client's query starts: `pg_stat_activity` shows it running, and a
     /// cancel from now on stops it (one sent before is forgotten).
     pub fn report_query(&self, text: &str) {
+        self.report_query_parts([text]);
+    }
+
+    /// [`Self::report_query`] for a query of several statements' texts.
+    pub fn report_query_parts<'a>(&self, parts: impl IntoIterator<Item = &'a str>) {
         self.control.control().query_starts();
-        self.control.activity().query_starts(text);
+        self.control.activity().query_starts(parts);
     }
 
     /// The session goes back to wait for its client: `pg_stat_activity`
