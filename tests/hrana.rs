@@ -835,14 +835,7 @@ async fn a_stream_is_listed_and_can_be_terminated() {
 
     // HTTP callers run as `litewire` in trust mode; a session of that user
     // sees their sessions whole.
-    let conninfo = format!(
-        "host=127.0.0.1 port={} user=litewire dbname=litewire",
-        server.pg.port()
-    );
-    let (psql, connection) = tokio_postgres::connect(&conninfo, tokio_postgres::NoTls)
-        .await
-        .expect("connect");
-    tokio::spawn(connection);
+    let (psql, _connection) = server.connect_as("litewire").await;
     let row = psql
         .query_one(
             "SELECT pid, state, query, wait_event FROM pg_stat_activity \

@@ -480,15 +480,7 @@ async fn http_requests_and_pgbench_are_listed_and_can_be_ended() {
 /// A client logged in as `litewire`: in trust mode HTTP requests run as that
 /// user, and a session of the same user sees them whole.
 async fn as_litewire(server: &TestServer) -> Client {
-    let conninfo = format!(
-        "host=127.0.0.1 port={} user=litewire dbname=litewire",
-        server.pg.port()
-    );
-    let (client, connection) = tokio_postgres::connect(&conninfo, tokio_postgres::NoTls)
-        .await
-        .expect("connect");
-    tokio::spawn(connection);
-    client
+    server.connect_as("litewire").await.0
 }
 
 fn pgbench(server: &TestServer, args: &[&str]) -> std::process::Command {

@@ -112,8 +112,16 @@ impl TestServer {
 
     /// A connected tokio-postgres client; its connection task runs in the background.
     pub async fn connect(&self) -> (tokio_postgres::Client, tokio::task::JoinHandle<()>) {
+        self.connect_as("postgres").await
+    }
+
+    /// A connected tokio-postgres client logged in as `user` (trust mode).
+    pub async fn connect_as(
+        &self,
+        user: &str,
+    ) -> (tokio_postgres::Client, tokio::task::JoinHandle<()>) {
         let config = format!(
-            "host=127.0.0.1 port={} user=postgres dbname=litewire",
+            "host=127.0.0.1 port={} user={user} dbname=litewire",
             self.pg.port()
         );
         let (client, connection) = tokio_postgres::connect(&config, tokio_postgres::NoTls)
