@@ -16,6 +16,7 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, SystemTime};
 
 use super::access::Role;
+use super::identity::{DEFAULT_NAME, SessionIdentity};
 use super::metrics::Metrics;
 use super::settings::SharedSettings;
 
@@ -114,8 +115,8 @@ pub(super) struct Activity {
 #[derive(Debug, Clone)]
 pub(super) struct Doing {
     pub(super) kind: BackendKind,
-    pub(super) user: String,
-    pub(super) database: String,
+    pub(super) user: Arc<str>,
+    pub(super) database: Arc<str>,
     pub(super) role: Role,
     pub(super) client: Option<SocketAddr>,
     pub(super) state: State,
@@ -149,8 +150,8 @@ impl Activity {
             metrics,
             now: Mutex::new(Doing {
                 kind: BackendKind::Postgres,
-                user: String::new(),
-                database: String::new(),
+                user: DEFAULT_NAME.clone(),
+                database: DEFAULT_NAME.clone(),
                 role,
                 client: None,
                 state: State::Starting,
@@ -167,13 +168,11 @@ impl Activity {
     }
 
     /// Who the session is, once its client said so.
-    pub(super) fn identify(&self, user: &str, database: &str, role: Role) {
+    pub(super) fn identify(&self, identity: &SessionIdentity) {
         let mut doing = self.doing();
-        doing.user.clear();
-        doing.user.push_str(user);
-        doing.database.clear();
-        doing.database.push_str(database);
-        doing.role = role;
+        doing.user = identity.user.clone();
+        doing.database = identity.database.clone();
+        doing.role = identity.role;
     }
 
     /// Which front end serves the session.

@@ -170,12 +170,12 @@ impl Backends {
         };
         let sender = self.find(from).map(|backend| backend.activity.snapshot());
         let (sender_role, sender_user) = match &sender {
-            Some(sender) => (sender.doing.role, sender.doing.user.as_str()),
+            Some(sender) => (sender.doing.role, &*sender.doing.user),
             None => (Role::ReadOnly, ""),
         };
         let target_doing = target.activity.snapshot().doing;
         if sender_role != Role::Admin
-            && (target_doing.role == Role::Admin || target_doing.user != sender_user)
+            && (target_doing.role == Role::Admin || &*target_doing.user != sender_user)
         {
             return Err(match signal {
                 Signal::Cancel => "permission denied to cancel query",
@@ -236,12 +236,17 @@ impl Drop for Registered {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::identity::SessionIdentity;
     use crate::engine::settings::Settings;
 
     fn session(backends: &Arc<Backends>, user: &str, role: Role) -> Registered {
         let settings = SharedSettings::new(Settings::default());
         let registered = backends.register(role, settings, &Arc::default());
-        registered.activity().identify(user, "litewire", role);
+        registered.activity().identify(&SessionIdentity {
+            user: Arc::from(user),
+            role,
+            ..SessionIdentity::default()
+        });
         registered
     }
 

@@ -43,7 +43,7 @@ pub use catalog::{format_type, numeric_modifier, type_modifier, type_oid};
 pub use control::{ClientGone, StatementControl, StopReason};
 pub use database::{Engine, ServerInfo};
 pub use functions::{format_array, parse_array};
-pub use identity::SessionIdentity;
+pub use identity::{DEFAULT_NAME, SessionIdentity};
 pub use metrics::{BUCKETS, FRONTENDS, Histogram, Metrics};
 pub use notifications::{Inbox, Notification};
 pub use result::{Column, Completion, Discard, LOOKAHEAD_ROWS, QueryResult, ResultSink};

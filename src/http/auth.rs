@@ -15,12 +15,12 @@ use base64::engine::general_purpose::STANDARD;
 use serde_json::json;
 
 use crate::auth::{self, Auth};
-use crate::engine::{BackendKind, Engine, Role, Session, SessionIdentity, Settings};
+use crate::engine::{BackendKind, DEFAULT_NAME, Engine, Role, Session, SessionIdentity, Settings};
 
 /// The caller a request runs as.
 #[derive(Debug, Clone)]
 pub struct Caller {
-    pub user: String,
+    pub user: Arc<str>,
     pub role: Role,
 }
 
@@ -28,7 +28,7 @@ impl Caller {
     /// Every caller when no credentials are configured (trust).
     pub fn trusted() -> Caller {
         Caller {
-            user: "litewire".to_owned(),
+            user: DEFAULT_NAME.clone(),
             role: Role::ReadWrite,
         }
     }
@@ -95,7 +95,7 @@ fn identify(auth: &Auth, header: Option<&HeaderValue>) -> Result<Caller, String>
             .ok_or("malformed Basic credentials")?;
         match auth.check_password(user, password) {
             Some(role) => Ok(Caller {
-                user: user.to_owned(),
+                user: Arc::from(user),
                 role,
             }),
             None => Err(auth::failed(user)),
@@ -103,7 +103,7 @@ fn identify(auth: &Auth, header: Option<&HeaderValue>) -> Result<Caller, String>
     } else if scheme.eq_ignore_ascii_case("bearer") {
         let role = auth.check_token(credentials)?;
         Ok(Caller {
-            user: "token".to_owned(),
+            user: Arc::from("token"),
             role,
         })
     } else {

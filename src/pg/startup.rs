@@ -3,6 +3,7 @@
 //! `COPY ... FREEZE` from 14 on).
 
 use std::fmt::Debug;
+use std::sync::Arc;
 
 use async_trait::async_trait;
 use futures::Sink;
@@ -41,8 +42,8 @@ pub fn session_start<C: ClientInfo>(client: &C) -> (SessionIdentity, Settings) {
         .collect();
     startup.push(("session_authorization".to_owned(), user.clone()));
     let identity = SessionIdentity {
-        user,
-        database,
+        user: Arc::from(user),
+        database: Arc::from(database),
         backend_pid: client.pid_and_secret_key().0,
         // Set by the login (`login`); a client that skipped it has no rights.
         role: client

@@ -237,9 +237,7 @@ impl Session {
             &engine.shared.metrics,
         );
         identity.backend_pid = control.pid();
-        control
-            .activity()
-            .identify(&identity.user, &identity.database, identity.role);
+        control.activity().identify(&identity);
         let served = Arc::new(ServedSession::new(
             settings.clone(),
             control.id(),
@@ -353,9 +351,7 @@ impl Session {
     /// first statement.
     pub fn identify(&mut self, mut identity: SessionIdentity, settings: Settings) {
         identity.backend_pid = self.control.pid();
-        self.control
-            .activity()
-            .identify(&identity.user, &identity.database, identity.role);
+        self.control.activity().identify(&identity);
         self.identity = identity;
         self.settings
             .replace(settings.with_server_defaults(&self.engine.server_defaults));

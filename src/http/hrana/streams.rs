@@ -133,7 +133,7 @@ impl Streams {
             open.insert(
                 id,
                 Entry {
-                    owner: caller.user.clone(),
+                    owner: caller.user.to_string(),
                     seq: 1,
                     state: None,
                     last_used: Instant::now(),
