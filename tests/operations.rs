@@ -669,6 +669,17 @@ async fn metrics_count_what_pgbench_and_http_did_and_pass_promtool() {
         .post(r#"{"statements": ["SELECT * FROM no_such_table"]}"#, None)
         .await;
     assert_eq!(status, 200);
+    // A one-request Hrana stream: one statement, its stream closed with it.
+    let hrana = reqwest::Client::new()
+        .post(server.url("/v3/pipeline"))
+        .json(&serde_json::json!({"requests": [
+            {"type": "execute", "stmt": {"sql": "SELECT 2"}},
+            {"type": "close"}
+        ]}))
+        .send()
+        .await
+        .expect("POST /v3/pipeline");
+    assert_eq!(hrana.status(), 200);
     let after = scrape(&server).await;
     let grew = |name: &str| sample(&after, name) - sample(&before, name);
     // TPC-B: 100 transactions of BEGIN, 3 UPDATEs, a SELECT, an INSERT, END.
@@ -686,7 +697,7 @@ async fn metrics_count_what_pgbench_and_http_did_and_pass_promtool() {
     );
     // pgbench's own look at the scale adds a few.
     let selects = grew(r#"litewire_statements_total{kind="select",outcome="ok"}"#);
-    assert!((101.0..=110.0).contains(&selects), "{selects}");
+    assert!((102.0..=111.0).contains(&selects), "{selects}");
     assert_eq!(
         grew(r#"litewire_statements_total{kind="select",outcome="error"}"#),
         1.0
@@ -694,6 +705,10 @@ async fn metrics_count_what_pgbench_and_http_did_and_pass_promtool() {
     assert_eq!(
         grew(r#"litewire_query_duration_seconds_count{frontend="http"}"#),
         2.0
+    );
+    assert_eq!(
+        grew(r#"litewire_query_duration_seconds_count{frontend="hrana"}"#),
+        1.0
     );
     assert!(grew(r#"litewire_query_duration_seconds_count{frontend="postgres"}"#) >= 700.0);
     assert!(grew(r#"litewire_write_permit_hold_seconds_count"#) >= 100.0);

@@ -85,7 +85,6 @@ async fn execute(
     session
         .execute_batch_into(&batch, Blocks::WholeBatch, &mut answer)
         .await;
-    session.report_idle();
     // A batch that opened a transaction and did not end it is rolled back here.
     session.close().await;
     answer.into_response()

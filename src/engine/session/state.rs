@@ -422,7 +422,9 @@ impl Session {
     }
 
     /// Ends the session: rolls back an open transaction and returns the connection.
+    /// A query still counted as running ends here (counted, and logged if slow).
     pub async fn close(mut self) {
+        self.report_idle();
         if self.state != TransactionState::Idle
             && let Err(error) = self.rollback().await
         {
