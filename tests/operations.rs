@@ -45,6 +45,38 @@ const ACTIVITY_COLUMNS: &[(&str, &str)] = &[
     ("backend_type", "text"),
 ];
 
+/// PostgreSQL 15's columns of `pg_stat_database`.
+const DATABASE_COLUMNS: &[(&str, &str)] = &[
+    ("datid", "oid"),
+    ("datname", "name"),
+    ("numbackends", "int4"),
+    ("xact_commit", "int8"),
+    ("xact_rollback", "int8"),
+    ("blks_read", "int8"),
+    ("blks_hit", "int8"),
+    ("tup_returned", "int8"),
+    ("tup_fetched", "int8"),
+    ("tup_inserted", "int8"),
+    ("tup_updated", "int8"),
+    ("tup_deleted", "int8"),
+    ("conflicts", "int8"),
+    ("temp_files", "int8"),
+    ("temp_bytes", "int8"),
+    ("deadlocks", "int8"),
+    ("checksum_failures", "int8"),
+    ("checksum_last_failure", "timestamptz"),
+    ("blk_read_time", "float8"),
+    ("blk_write_time", "float8"),
+    ("session_time", "float8"),
+    ("active_time", "float8"),
+    ("idle_in_transaction_time", "float8"),
+    ("sessions", "int8"),
+    ("sessions_abandoned", "int8"),
+    ("sessions_fatal", "int8"),
+    ("sessions_killed", "int8"),
+    ("stats_reset", "timestamptz"),
+];
+
 /// PostgreSQL 15's columns of `pg_locks`.
 const LOCKS_COLUMNS: &[(&str, &str)] = &[
     ("locktype", "text"),
@@ -91,6 +123,10 @@ async fn activity_views_have_postgres_columns(target: &Target) {
         owned(ACTIVITY_COLUMNS)
     );
     assert_eq!(columns_of(&client, "pg_locks").await, owned(LOCKS_COLUMNS));
+    assert_eq!(
+        columns_of(&client, "pg_stat_database").await,
+        owned(DATABASE_COLUMNS)
+    );
     // Every column reads back in binary format too (the extended protocol's
     // typed rows): the session's own row has an address, times and a state.
     let own = client
@@ -628,6 +664,53 @@ async fn json_logs_parse_line_by_line() {
     assert!(slow["timestamp"].is_string(), "{slow}");
 }
 
+/// `pg_stat_database`'s transaction counts for the database, and its backends.
+async fn database_counts(client: &Client) -> (i64, i64, i32) {
+    let row = client
+        .query_one(
+            "SELECT xact_commit, xact_rollback, numbackends FROM pg_stat_database \
+             WHERE datname = current_database()",
+            &[],
+        )
+        .await
+        .expect("pg_stat_database");
+    (row.get(0), row.get(1), row.get(2))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pg_stat_database_counts_pgbench_transactions() {
+    let server = TestServer::start("shared", &[]);
+    let init = pgbench(&server, &["-i", "-s", "1"])
+        .output()
+        .expect("pgbench -i");
+    assert!(init.status.success(), "{}", common::stderr(&init));
+    let (watcher, _conn) = server.connect().await;
+    let (commits, rollbacks, backends) = database_counts(&watcher).await;
+    assert_eq!(backends, 1, "the watcher alone");
+    let run = pgbench(&server, &["-n", "-S", "-c", "2", "-t", "100"])
+        .output()
+        .expect("pgbench -S");
+    assert!(run.status.success(), "{}", common::stderr(&run));
+    assert!(
+        common::stdout(&run).contains("number of transactions actually processed: 200/200"),
+        "{}",
+        common::stdout(&run)
+    );
+    // The 200 point reads, pgbench's two look-ups (the scale, partitions)
+    // and the watcher's first read (counted once it ended).
+    let (after, _, _) = database_counts(&watcher).await;
+    assert_eq!(after - commits, 200 + 2 + 1);
+    // TPC-B's explicit blocks count once each; a failed statement rolls back.
+    let run = pgbench(&server, &["-n", "-c", "1", "-t", "10"])
+        .output()
+        .expect("pgbench");
+    assert!(run.status.success(), "{}", common::stderr(&run));
+    assert!(watcher.batch_execute("SELECT 1/0").await.is_err());
+    let (last, failed, _) = database_counts(&watcher).await;
+    assert_eq!(last - after, 10 + 2 + 1);
+    assert_eq!(failed - rollbacks, 1);
+}
+
 /// `GET /metrics` as Prometheus reads it.
 async fn scrape(server: &TestServer) -> String {
     let response = reqwest::get(server.url("/metrics"))
@@ -682,10 +765,16 @@ async fn metrics_count_what_pgbench_and_http_did_and_pass_promtool() {
     assert_eq!(hrana.status(), 200);
     let after = scrape(&server).await;
     let grew = |name: &str| sample(&after, name) - sample(&before, name);
-    // TPC-B: 100 transactions of BEGIN, 3 UPDATEs, a SELECT, an INSERT, END.
+    // TPC-B: 100 transactions of BEGIN, 3 UPDATEs, a SELECT, an INSERT, END;
+    // and pgbench's two look-ups, the HTTP and the Hrana SELECT, each a
+    // transaction of its own; the failed HTTP one rolled back.
     assert_eq!(
         grew(r#"litewire_transactions_total{outcome="commit"}"#),
-        100.0
+        100.0 + 2.0 + 2.0
+    );
+    assert_eq!(
+        grew(r#"litewire_transactions_total{outcome="rollback"}"#),
+        1.0
     );
     assert_eq!(
         grew(r#"litewire_statements_total{kind="update",outcome="ok"}"#),

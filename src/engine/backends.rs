@@ -40,6 +40,8 @@ pub(super) struct Backends {
     slow_query_ms: AtomicU64,
     /// Set once the server shuts down: sessions started afterwards are stopped at once.
     shutting_down: AtomicBool,
+    /// Sessions ended by `pg_terminate_backend()` (`pg_stat_database.sessions_killed`).
+    terminated: AtomicU64,
 }
 
 /// A session's place in the registry, held while the session lives.
@@ -182,11 +184,20 @@ impl Backends {
                 Signal::Terminate => "permission denied to terminate process",
             });
         }
-        target.control.stop(match signal {
+        let reason = match signal {
             Signal::Cancel => StopReason::Cancel,
             Signal::Terminate => StopReason::Terminate,
-        });
+        };
+        if reason == StopReason::Terminate && target.control.terminated().is_none() {
+            self.terminated.fetch_add(1, Ordering::Relaxed);
+        }
+        target.control.stop(reason);
         Ok(true)
+    }
+
+    /// Sessions ended by another so far.
+    pub(super) fn terminated(&self) -> u64 {
+        self.terminated.load(Ordering::Relaxed)
     }
 
     /// Waits until the session of `pid` has ended, at most `timeout`; whether

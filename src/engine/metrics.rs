@@ -90,8 +90,14 @@ pub struct Metrics {
     statements: [[AtomicU64; 2]; STATEMENT_KINDS.len()],
     /// Queries' durations, by front end.
     pub queries: [Histogram; FRONTENDS.len()],
+    /// Transactions ended, PostgreSQL's way: a block (explicit, or a query
+    /// string's implicit one) or a statement run outside any.
     pub commits: AtomicU64,
     pub rollbacks: AtomicU64,
+    /// Waits given up with 40P01.
+    pub deadlocks: AtomicU64,
+    /// Sessions started, every front end.
+    pub sessions: AtomicU64,
     /// Waits for the write permit that did wait.
     pub permit_waits: Histogram,
     /// How long the write permit was held, each time.
@@ -122,13 +128,7 @@ impl Metrics {
     }
 
     pub(super) fn stopped(&self, reason: StopReason) {
-        let index = match reason {
-            StopReason::Cancel => 0,
-            StopReason::Timeout => 1,
-            StopReason::Shutdown => 2,
-            StopReason::Terminate => 3,
-        };
-        self.stopped[index].fetch_add(1, Ordering::Relaxed);
+        self.stopped[stop_index(reason)].fetch_add(1, Ordering::Relaxed);
     }
 
     /// Statements by kind: (kind, succeeded, failed).
@@ -151,6 +151,16 @@ impl Metrics {
             .iter()
             .zip(&self.stopped)
             .map(|(reason, count)| (*reason, count.load(Ordering::Relaxed)))
+    }
+}
+
+/// `reason`'s place in [`STOP_REASONS`].
+fn stop_index(reason: StopReason) -> usize {
+    match reason {
+        StopReason::Cancel => 0,
+        StopReason::Timeout => 1,
+        StopReason::Shutdown => 2,
+        StopReason::Terminate => 3,
     }
 }
 

@@ -145,7 +145,7 @@ fn render(engine: &Engine, auth: &Auth, db: &Path) -> String {
         &mut out,
         "litewire_transactions_total",
         "counter",
-        "Transaction blocks ended, by outcome.",
+        "Transactions ended (a block, or a statement outside any), by outcome.",
     );
     let commits = metrics.commits.load(std::sync::atomic::Ordering::Relaxed);
     let rollbacks = metrics.rollbacks.load(std::sync::atomic::Ordering::Relaxed);

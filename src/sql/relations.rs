@@ -287,6 +287,13 @@ pub const RELATIONS: &[Relation] = &[
         ),
     },
     Relation {
+        name: "pg_stat_database",
+        contents: Contents::Session,
+        definition: Definition::Table(
+            "datid oid, datname name, numbackends INTEGER, xact_commit bigint, xact_rollback bigint, blks_read bigint, blks_hit bigint, tup_returned bigint, tup_fetched bigint, tup_inserted bigint, tup_updated bigint, tup_deleted bigint, conflicts bigint, temp_files bigint, temp_bytes bigint, deadlocks bigint, checksum_failures bigint, checksum_last_failure timestamptz, blk_read_time float8, blk_write_time float8, session_time float8, active_time float8, idle_in_transaction_time float8, sessions bigint, sessions_abandoned bigint, sessions_fatal bigint, sessions_killed bigint, stats_reset timestamptz",
+        ),
+    },
+    Relation {
         name: "pg_stat_activity",
         contents: Contents::Session,
         definition: Definition::Table(

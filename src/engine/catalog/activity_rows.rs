@@ -1,5 +1,6 @@
 //! `pg_stat_activity`'s rows: every live session as the registry last heard
-//! of it (see `backends`), with what it waits for from the lock table.
+//! of it (see `backends`), with what it waits for from the lock table; and
+//! `pg_stat_database`'s, from the server's counters (see `metrics`).
 //!
 //! As in PostgreSQL, a session sees everything of its own user's sessions, and
 //! an admin (PostgreSQL's superuser) of everyone's; of another user's session
@@ -65,6 +66,34 @@ pub(super) fn catalog_rows(
             query = literal(&doing.query),
         );
     }
+}
+
+/// What `pg_stat_database` counts of the database.
+pub(in crate::engine) struct DatabaseStats {
+    pub(in crate::engine) backends: usize,
+    pub(in crate::engine) commits: u64,
+    pub(in crate::engine) rollbacks: u64,
+    pub(in crate::engine) deadlocks: u64,
+    pub(in crate::engine) sessions: u64,
+    pub(in crate::engine) killed: u64,
+}
+
+/// `pg_stat_database`'s row of the database. What SQLite cannot tell (blocks
+/// read and hit, tuples, temporary files, the times) is 0; checksums are off.
+pub(super) fn database_row(script: &mut String, stats: &DatabaseStats, database: &str) {
+    let DatabaseStats {
+        backends,
+        commits,
+        rollbacks,
+        deadlocks,
+        sessions,
+        killed,
+    } = stats;
+    let _ = writeln!(
+        script,
+        "INSERT INTO temp.pg_stat_database VALUES ({DATABASE_OID}, {}, {backends}, {commits}, {rollbacks}, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, {deadlocks}, NULL, NULL, 0, 0, 0, 0, 0, {sessions}, 0, 0, {killed}, NULL);",
+        literal(database)
+    );
 }
 
 /// A time as `timestamptz` keeps it (UTC text), or NULL.

@@ -23,6 +23,7 @@ mod rows;
 mod sequence_rows;
 pub(super) mod types;
 
+pub(super) use activity_rows::DatabaseStats;
 pub(super) use enum_types::{load as load_enums, remember_enums};
 pub(super) use introspect::read_columns;
 pub(super) use prepare::{SessionView, prepare};

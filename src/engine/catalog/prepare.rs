@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 
 use sqlx::{AssertSqlSafe, SqliteConnection};
 
-use super::activity_rows::{catalog_rows as activity_rows, timestamp};
+use super::activity_rows::{DatabaseStats, catalog_rows as activity_rows, database_row, timestamp};
 use super::enum_types::{catalog_rows as enum_rows, remember_enums};
 use super::introspect::read_schema;
 use super::oids::{DATABASE_OID, ENUM_LABEL, ENUM_TYPE, PUBLIC_NAMESPACE, ROLE_OID};
@@ -112,6 +112,7 @@ pub(in crate::engine) struct SessionView {
     /// Every live session (`pg_stat_activity`), and who waits in the lock table.
     pub(in crate::engine) backends: Vec<BackendRow>,
     pub(in crate::engine) waits: Vec<(i32, &'static str)>,
+    pub(in crate::engine) database: DatabaseStats,
 }
 
 fn session_rows(script: &mut String, session: &SessionView) {
@@ -121,6 +122,7 @@ fn session_rows(script: &mut String, session: &SessionView) {
     }
     lock_rows(script, &session.locks);
     activity_rows(script, &session.backends, &session.waits, identity);
+    database_row(script, &session.database, &identity.database);
     let user = literal(&identity.user);
     insert(
         script,

@@ -8,7 +8,7 @@ use super::state::{Session, TransactionState};
 use super::transaction::transaction_aborted;
 use crate::engine::result::{QueryResult, ResultSink};
 use crate::engine::value::Value;
-use crate::error::{Error, ErrorKind};
+use crate::error::{Error, ErrorKind, SqlState};
 use crate::sql::{self, Action, CommandKind, Dialect, Plan, Statement};
 
 impl Session {
@@ -82,6 +82,12 @@ impl Session {
             _ => (stmt, params),
         };
         let control = self.control.control().clone();
+        // Outside a transaction block a statement is a transaction of its own.
+        let own_transaction = self.state == TransactionState::Idle
+            && !matches!(
+                stmt.action,
+                Action::Begin | Action::Commit | Action::Rollback
+            );
         // A session shut down or terminated runs nothing more.
         if let Some(reason) = control.ended() {
             self.engine.shared.metrics.stopped(reason);
@@ -99,6 +105,20 @@ impl Session {
         metrics.statement(stmt.kind, result.is_err());
         if let Some(reason) = stopped {
             metrics.stopped(reason);
+        }
+        if own_transaction && self.state == TransactionState::Idle {
+            let ended = match result.is_ok() {
+                true => &metrics.commits,
+                false => &metrics.rollbacks,
+            };
+            ended.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
+        if let Err(error) = &result
+            && matches!(error.kind, ErrorKind::SqlState(state) if state == SqlState::DEADLOCK_DETECTED)
+        {
+            metrics
+                .deadlocks
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         }
         result
     }

@@ -6,7 +6,7 @@
 
 use super::state::{Session, TransactionState};
 use super::transaction::snapshot_conflict;
-use crate::engine::catalog::{self, SessionView};
+use crate::engine::catalog::{self, DatabaseStats, SessionView};
 use crate::engine::commands;
 use crate::engine::connection::HeldConnection;
 use crate::engine::declared_columns::DeclaredColumns;
@@ -324,12 +324,27 @@ impl Session {
     /// Brings the connection's catalog up to date with the schema and with
     /// this session (who it is, its settings, the locks held and waited for).
     pub(super) async fn prepare_catalog(&mut self) -> Result<(), Error> {
+        let shared = &self.engine.shared;
+        let backends = shared.backends.rows();
+        let metrics = &shared.metrics;
+        let count = |counter: &std::sync::atomic::AtomicU64| {
+            counter.load(std::sync::atomic::Ordering::Relaxed)
+        };
+        let database = DatabaseStats {
+            backends: backends.len(),
+            commits: count(&metrics.commits),
+            rollbacks: count(&metrics.rollbacks),
+            deadlocks: count(&metrics.deadlocks),
+            sessions: count(&metrics.sessions),
+            killed: shared.backends.terminated(),
+        };
         let view = SessionView {
             identity: self.identity.clone(),
             settings: self.settings.snapshot(),
-            locks: self.engine.shared.locks.rows(),
-            backends: self.engine.shared.backends.rows(),
-            waits: self.engine.shared.locks.waits(),
+            locks: shared.locks.rows(),
+            backends,
+            waits: shared.locks.waits(),
+            database,
         };
         let conn = self.connection().await?;
         catalog::prepare(conn, &view).await

@@ -231,6 +231,11 @@ impl Session {
         settings: Settings,
     ) -> Self {
         let settings = SharedSettings::new(settings.with_server_defaults(&engine.server_defaults));
+        engine
+            .shared
+            .metrics
+            .sessions
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let control = engine.shared.backends.register(
             identity.role,
             settings.clone(),
