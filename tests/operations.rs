@@ -346,7 +346,7 @@ async fn cancel_and_terminate_follow_postgres_rules(target: &Target) {
         .expect("after cancel");
     assert_eq!(row.get::<_, i32>(0), 1);
 
-    // Terminated, it ends, and its open transaction with it.
+    // Terminated inside a transaction block, it ends.
     runner.batch_execute("BEGIN").await.expect("BEGIN");
     let nobody = peer
         .query_one("SELECT pg_terminate_backend(2147483000)", &[])
