@@ -8,7 +8,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use axum::extract::{ConnectInfo, FromRequestParts};
+use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 
 use crate::engine::{ClientGone, Session};
@@ -44,11 +44,8 @@ impl<S: Send + Sync> FromRequestParts<S> for RequestLimits {
             client: parts
                 .extensions
                 .get::<Client>()
-                .map(|Client(probe)| probe.clone()),
-            peer: parts
-                .extensions
-                .get::<ConnectInfo<SocketAddr>>()
-                .map(|ConnectInfo(peer)| *peer),
+                .map(|client| client.probe.clone()),
+            peer: parts.extensions.get::<Client>().map(|client| client.peer),
             response_bytes: limits.map_or(usize::MAX, |l| l.response_bytes),
         })
     }
@@ -71,6 +68,10 @@ impl RequestLimits {
     }
 }
 
-/// The connection a request came on, to notice that its client hung up.
+/// The connection a request came on: to notice that its client hung up, and
+/// where it comes from (one extension: each more costs every request).
 #[derive(Clone)]
-pub(super) struct Client(pub(super) Arc<dyn ClientGone>);
+pub(super) struct Client {
+    pub(super) probe: Arc<dyn ClientGone>,
+    pub(super) peer: SocketAddr,
+}

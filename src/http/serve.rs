@@ -133,7 +133,10 @@ async fn serve_app(
                 app: app.clone(),
                 every_request: every_request.clone(),
                 // Seen from the TCP socket, under TLS too.
-                client: Client(Arc::new(SocketProbe::of(&socket))),
+                client: Client {
+                    probe: Arc::new(SocketProbe::of(&socket)),
+                    peer,
+                },
                 shutdown: shutdown.clone(),
                 header_timeout,
             };
@@ -184,7 +187,6 @@ impl HttpConnection {
                 move |mut request: axum::http::Request<hyper::body::Incoming>| {
                     let extensions = request.extensions_mut();
                     extensions.insert(client.clone());
-                    extensions.insert(axum::extract::ConnectInfo(peer));
                     if let Some(limits) = every_request.limits {
                         extensions.insert(limits);
                     }
