@@ -274,22 +274,28 @@ async fn stored_sql_and_its_limit() {
     assert_eq!(results[11]["code"], "STREAM_CLOSED");
 }
 
+/// Makes table `t` and opens a stream with a transaction that inserted one
+/// row into it; returns the stream's baton.
+async fn stream_inside_a_transaction(server: &TestServer) -> String {
+    pipeline(
+        server,
+        json!({"requests": [execute("CREATE TABLE t (x INTEGER)"), close()]}),
+    )
+    .await;
+    let open = pipeline(
+        server,
+        json!({"requests": [execute("BEGIN"), execute("INSERT INTO t VALUES (1)")]}),
+    )
+    .await;
+    open["baton"].as_str().expect("a baton").to_owned()
+}
+
 #[tokio::test]
 async fn transactions_span_requests_and_batons_cannot_be_forged_or_reused() {
     // Private cache: readers see the last commit instead of waiting for the
     // open transaction's table lock (shared cache).
     let server = TestServer::start("private", &[]);
-    pipeline(
-        &server,
-        json!({"requests": [execute("CREATE TABLE t (x INTEGER)"), close()]}),
-    )
-    .await;
-    let first = pipeline(
-        &server,
-        json!({"requests": [execute("BEGIN"), execute("INSERT INTO t VALUES (1)")]}),
-    )
-    .await;
-    let baton = first["baton"].as_str().expect("a baton").to_owned();
+    let baton = stream_inside_a_transaction(&server).await;
 
     // A baton with one character changed names no stream of this server.
     let mut forged = baton.clone().into_bytes();
@@ -821,17 +827,7 @@ async fn pipelines_keep_the_http_limits() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_stream_is_listed_and_can_be_terminated() {
     let server = TestServer::start("private", &[]);
-    pipeline(
-        &server,
-        json!({"requests": [execute("CREATE TABLE t (x INTEGER)"), close()]}),
-    )
-    .await;
-    let open = pipeline(
-        &server,
-        json!({"requests": [execute("BEGIN"), execute("INSERT INTO t VALUES (1)")]}),
-    )
-    .await;
-    let baton = open["baton"].as_str().expect("a baton").to_owned();
+    let baton = stream_inside_a_transaction(&server).await;
 
     // HTTP callers run as `litewire` in trust mode; a session of that user
     // sees their sessions whole.

@@ -274,7 +274,7 @@ async fn until_running(watcher: &Client, pid: i32) {
     }
 }
 
-async fn sqlstate_of(result: Result<Vec<tokio_postgres::Row>, tokio_postgres::Error>) -> String {
+fn sqlstate_of(result: Result<Vec<tokio_postgres::Row>, tokio_postgres::Error>) -> String {
     match result {
         Ok(_) => "no error".to_owned(),
         Err(error) => error
@@ -316,17 +316,17 @@ async fn cancel_and_terminate_follow_postgres_rules(target: &Target) {
     // cancel before its Execute is forgotten).
     let running = tokio::spawn(async move {
         let result = runner.simple_query(ENDLESS).await.map(|_| Vec::new());
-        (runner, sqlstate_of(result).await)
+        (runner, sqlstate_of(result))
     });
     until_running(&peer, pid).await;
     let refused = stranger
         .query("SELECT pg_cancel_backend($1)", &[&pid])
         .await;
-    assert_eq!(sqlstate_of(refused).await, "42501");
+    assert_eq!(sqlstate_of(refused), "42501");
     let refused = stranger
         .query("SELECT pg_terminate_backend($1)", &[&pid])
         .await;
-    assert_eq!(sqlstate_of(refused).await, "42501");
+    assert_eq!(sqlstate_of(refused), "42501");
     let cancelled = peer
         .query_one("SELECT pg_cancel_backend($1)", &[&pid])
         .await
@@ -335,10 +335,8 @@ async fn cancel_and_terminate_follow_postgres_rules(target: &Target) {
     let (runner, outcome) = running.await.expect("the runner");
     assert_eq!(outcome, "57014", "the cancelled statement");
     // A session that cancels itself stops the statement that asks.
-    let itself = runner
-        .query("SELECT pg_cancel_backend(pg_backend_pid())", &[])
-        .await;
-    assert_eq!(sqlstate_of(itself).await, "57014");
+    let itself = common::sqlstate(&runner, "SELECT pg_cancel_backend(pg_backend_pid())").await;
+    assert_eq!(itself, "57014");
     // Cancelled, the session goes on.
     let row = runner
         .query_one("SELECT 1", &[])
@@ -356,7 +354,7 @@ async fn cancel_and_terminate_follow_postgres_rules(target: &Target) {
     let negative = peer
         .query("SELECT pg_terminate_backend($1, -1)", &[&pid])
         .await;
-    assert_eq!(sqlstate_of(negative).await, "22003");
+    assert_eq!(sqlstate_of(negative), "22003");
     let terminated = peer
         .query_one("SELECT pg_terminate_backend($1, 10000)", &[&pid])
         .await
