@@ -274,6 +274,12 @@ pub struct Config {
     #[arg(long, env = "LITEWIRE_LOG_LOCK_WAITS")]
     pub log_lock_waits: bool,
 
+    /// Statements `pg_stat_statements` keeps counts of (PostgreSQL's
+    /// `pg_stat_statements.max`); when full, the least called go. 0 counts
+    /// none.
+    #[arg(long, env = "LITEWIRE_PG_STAT_STATEMENTS_MAX", default_value_t = 5000)]
+    pub pg_stat_statements_max: usize,
+
     /// Logs each PostgreSQL connection: received, and authorized with its user,
     /// database and application (PostgreSQL's `log_connections`).
     #[arg(long, env = "LITEWIRE_LOG_CONNECTIONS")]

@@ -73,6 +73,7 @@ impl SqlState {
     pub const DATATYPE_MISMATCH: SqlState = SqlState(*b"42804");
     pub const DEADLOCK_DETECTED: SqlState = SqlState(*b"40P01");
     pub const DUPLICATE_COLUMN: SqlState = SqlState(*b"42701");
+    pub const DUPLICATE_OBJECT: SqlState = SqlState(*b"42710");
     pub const FEATURE_NOT_SUPPORTED: SqlState = SqlState(*b"0A000");
     pub const INSUFFICIENT_PRIVILEGE: SqlState = SqlState(*b"42501");
     pub const INVALID_NAME: SqlState = SqlState(*b"42602");

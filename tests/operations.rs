@@ -17,6 +17,7 @@ against_litewire_and_postgres!(
     activity_views_have_postgres_columns,
     activity_follows_each_session,
     cancel_and_terminate_follow_postgres_rules,
+    statements_are_counted_as_postgres_counts_them,
 );
 
 /// PostgreSQL 15's columns of `pg_stat_activity`, with their type names.
@@ -97,6 +98,53 @@ const LOCKS_COLUMNS: &[(&str, &str)] = &[
     ("waitstart", "timestamptz"),
 ];
 
+/// PostgreSQL 15's columns of `pg_stat_statements` (version 1.10).
+const STATEMENTS_COLUMNS: &[(&str, &str)] = &[
+    ("userid", "oid"),
+    ("dbid", "oid"),
+    ("toplevel", "bool"),
+    ("queryid", "int8"),
+    ("query", "text"),
+    ("plans", "int8"),
+    ("total_plan_time", "float8"),
+    ("min_plan_time", "float8"),
+    ("max_plan_time", "float8"),
+    ("mean_plan_time", "float8"),
+    ("stddev_plan_time", "float8"),
+    ("calls", "int8"),
+    ("total_exec_time", "float8"),
+    ("min_exec_time", "float8"),
+    ("max_exec_time", "float8"),
+    ("mean_exec_time", "float8"),
+    ("stddev_exec_time", "float8"),
+    ("rows", "int8"),
+    ("shared_blks_hit", "int8"),
+    ("shared_blks_read", "int8"),
+    ("shared_blks_dirtied", "int8"),
+    ("shared_blks_written", "int8"),
+    ("local_blks_hit", "int8"),
+    ("local_blks_read", "int8"),
+    ("local_blks_dirtied", "int8"),
+    ("local_blks_written", "int8"),
+    ("temp_blks_read", "int8"),
+    ("temp_blks_written", "int8"),
+    ("blk_read_time", "float8"),
+    ("blk_write_time", "float8"),
+    ("temp_blk_read_time", "float8"),
+    ("temp_blk_write_time", "float8"),
+    ("wal_records", "int8"),
+    ("wal_fpi", "int8"),
+    ("wal_bytes", "numeric"),
+    ("jit_functions", "int8"),
+    ("jit_generation_time", "float8"),
+    ("jit_inlining_count", "int8"),
+    ("jit_inlining_time", "float8"),
+    ("jit_optimization_count", "int8"),
+    ("jit_optimization_time", "float8"),
+    ("jit_emission_count", "int8"),
+    ("jit_emission_time", "float8"),
+];
+
 async fn columns_of(client: &Client, relation: &str) -> Vec<(String, String)> {
     let statement = client
         .prepare(&format!("SELECT * FROM {relation}"))
@@ -145,6 +193,154 @@ async fn activity_views_have_postgres_columns(target: &Target) {
     assert!(own.get::<_, Option<std::time::SystemTime>>(2).is_some());
     assert_eq!(own.get::<_, &str>(3), "active");
     assert!(own.get::<_, u32>(4) > 0);
+}
+
+/// Statement counts by normalized text, calls and rows, of the statements
+/// that name the table `stats_probe`, with the times checked for sense.
+async fn probe_statements(client: &Client) -> Vec<(String, i64, i64)> {
+    let rows = client
+        .query(
+            "SELECT query, calls, rows, total_exec_time, min_exec_time, max_exec_time, \
+             mean_exec_time, stddev_exec_time FROM pg_stat_statements \
+             WHERE query LIKE '%stats_probe%' AND query NOT LIKE '%TABLE%' ORDER BY query",
+            &[],
+        )
+        .await
+        .expect("pg_stat_statements");
+    rows.iter()
+        .map(|row| {
+            let calls: i64 = row.get(1);
+            let (total, min, max, mean, stddev): (f64, f64, f64, f64, f64) =
+                (row.get(3), row.get(4), row.get(5), row.get(6), row.get(7));
+            assert!(
+                min >= 0.0 && min <= mean && mean <= max,
+                "{min} {mean} {max}"
+            );
+            assert!((mean * calls as f64 - total).abs() <= 1e-6 * total.max(1.0));
+            assert!(stddev >= 0.0 && (calls > 1 || stddev == 0.0));
+            (row.get(0), calls, row.get(2))
+        })
+        .collect()
+}
+
+async fn statements_are_counted_as_postgres_counts_them(target: &Target) {
+    let client = target.connect().await;
+    client
+        .batch_execute(
+            "CREATE EXTENSION IF NOT EXISTS pg_stat_statements; \
+             DROP TABLE IF EXISTS stats_probe; CREATE TABLE stats_probe (a int, b text)",
+        )
+        .await
+        .expect("setup");
+    let again = client
+        .batch_execute("CREATE EXTENSION pg_stat_statements")
+        .await;
+    assert_eq!(sqlstate_of(again.map(|_| Vec::new())), "42710");
+    let missing = client
+        .batch_execute("CREATE EXTENSION no_such_extension")
+        .await;
+    assert_eq!(sqlstate_of(missing.map(|_| Vec::new())), "0A000");
+    assert_eq!(
+        columns_of(&client, "pg_stat_statements").await,
+        owned(STATEMENTS_COLUMNS)
+    );
+    assert_eq!(
+        columns_of(&client, "pg_stat_statements_info").await,
+        owned(&[("dealloc", "int8"), ("stats_reset", "timestamptz")])
+    );
+    let listed = client
+        .query_one(
+            "SELECT extversion FROM pg_extension WHERE extname = 'pg_stat_statements'",
+            &[],
+        )
+        .await
+        .expect("pg_extension");
+    assert_eq!(listed.get::<_, &str>(0), "1.10");
+
+    client
+        .batch_execute("SELECT pg_stat_statements_reset()")
+        .await
+        .expect("reset");
+    // Constants become parameters; each statement of a string counts apart.
+    client
+        .batch_execute(
+            "INSERT INTO stats_probe VALUES (1, 'a'), (2, 'b'); \
+             INSERT INTO stats_probe VALUES (3, 'c'), (4, 'd'); \
+             SELECT a FROM stats_probe WHERE b = 'a' AND a > -5 ORDER BY 1",
+        )
+        .await
+        .expect("statements");
+    client
+        .batch_execute("select a from stats_probe where b = 'zz' and a > 7 order by 1")
+        .await
+        .expect("statement");
+    client
+        .batch_execute("UPDATE stats_probe SET b = 'x' WHERE a >= 3")
+        .await
+        .expect("update");
+    // A prepared statement keeps its own parameters.
+    let count = client
+        .prepare("SELECT count(*) FROM stats_probe WHERE a < $1")
+        .await
+        .expect("prepare");
+    for bound in [2, 3, 9] {
+        client.query_one(&count, &[&bound]).await.expect("count");
+    }
+    // A failed statement is not counted.
+    let failed = client.batch_execute("SELECT a / 0 FROM stats_probe").await;
+    assert_eq!(sqlstate_of(failed.map(|_| Vec::new())), "22012");
+    let counted = probe_statements(&client).await;
+    let expected = [
+        ("INSERT INTO stats_probe VALUES ($1, $2), ($3, $4)", 2, 4),
+        (
+            "SELECT a FROM stats_probe WHERE b = $1 AND a > $2 ORDER BY 1",
+            2,
+            1,
+        ),
+        ("SELECT count(*) FROM stats_probe WHERE a < $1", 3, 3),
+        ("UPDATE stats_probe SET b = $1 WHERE a >= $2", 1, 2),
+    ];
+    let expected: Vec<(String, i64, i64)> = expected
+        .iter()
+        .map(|(query, calls, rows)| ((*query).to_owned(), *calls, *rows))
+        .collect();
+    assert_eq!(counted, expected);
+
+    // One statement's counts go; then all, and the time of the reset moves.
+    let (before,): (std::time::SystemTime,) = {
+        let row = client
+            .query_one("SELECT stats_reset FROM pg_stat_statements_info", &[])
+            .await
+            .expect("info");
+        (row.get(0),)
+    };
+    let update_id: i64 = client
+        .query_one(
+            "SELECT queryid FROM pg_stat_statements WHERE query LIKE 'UPDATE stats_probe%'",
+            &[],
+        )
+        .await
+        .expect("queryid")
+        .get(0);
+    client
+        .query("SELECT pg_stat_statements_reset(0, 0, $1)", &[&update_id])
+        .await
+        .expect("reset one");
+    assert_eq!(probe_statements(&client).await.len(), 3);
+    client
+        .batch_execute("SELECT pg_stat_statements_reset()")
+        .await
+        .expect("reset all");
+    assert!(probe_statements(&client).await.is_empty());
+    let row = client
+        .query_one(
+            "SELECT dealloc, stats_reset FROM pg_stat_statements_info",
+            &[],
+        )
+        .await
+        .expect("info");
+    assert_eq!(row.get::<_, i64>(0), 0);
+    assert!(row.get::<_, std::time::SystemTime>(1) > before);
 }
 
 /// One row of `pg_stat_activity`, the times as whether they are set.
@@ -683,6 +879,10 @@ async fn pg_stat_database_counts_pgbench_transactions() {
         .expect("pgbench -i");
     assert!(init.status.success(), "{}", common::stderr(&init));
     let (watcher, _conn) = server.connect().await;
+    watcher
+        .batch_execute("SELECT pg_stat_statements_reset()")
+        .await
+        .expect("reset");
     let (commits, rollbacks, backends) = database_counts(&watcher).await;
     assert_eq!(backends, 1, "the watcher alone");
     let run = pgbench(&server, &["-n", "-S", "-c", "2", "-t", "100"])
@@ -707,6 +907,30 @@ async fn pg_stat_database_counts_pgbench_transactions() {
     let (last, failed, _) = database_counts(&watcher).await;
     assert_eq!(last - after, 10 + 2 + 1);
     assert_eq!(failed - rollbacks, 1);
+    // pg_stat_statements counted each of pgbench's statements once per
+    // transaction: 200 point reads, then 10 more in TPC-B's.
+    let calls = |text: &'static str| {
+        let watcher = &watcher;
+        async move {
+            let row = watcher
+                .query_one(
+                    "SELECT calls, rows FROM pg_stat_statements WHERE query = $1",
+                    &[&text],
+                )
+                .await
+                .expect(text);
+            (row.get::<_, i64>(0), row.get::<_, i64>(1))
+        }
+    };
+    assert_eq!(
+        calls("SELECT abalance FROM pgbench_accounts WHERE aid = $1").await,
+        (210, 210)
+    );
+    assert_eq!(
+        calls("UPDATE pgbench_accounts SET abalance = abalance + $1 WHERE aid = $2").await,
+        (10, 10)
+    );
+    assert_eq!(calls("END").await, (10, 0));
 }
 
 /// `GET /metrics` as Prometheus reads it.

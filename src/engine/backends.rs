@@ -147,6 +147,12 @@ impl Backends {
         self.sessions().get(&pid).cloned()
     }
 
+    /// The role of the session of `pid`, if it is live.
+    pub(super) fn role(&self, pid: i32) -> Option<Role> {
+        self.find(pid)
+            .map(|backend| backend.activity.snapshot().doing.role)
+    }
+
     /// Every live session's row, by pid.
     pub(super) fn rows(&self) -> Vec<BackendRow> {
         let backends: Vec<Arc<Backend>> = self.sessions().values().cloned().collect();

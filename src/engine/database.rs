@@ -26,6 +26,7 @@ use super::metrics::{FRONTENDS, Metrics};
 use super::schema::SchemaCache;
 use super::settings::ServerDefaults;
 use super::snapshots::SharedReads;
+use super::statement_stats::StatementStats;
 use super::{catalog, pool};
 use crate::config::{CacheMode, Config};
 use crate::error::Error;
@@ -124,7 +125,10 @@ struct Idle {
 impl Engine {
     /// Opens (creating if needed) the database file and its pool.
     pub async fn open(config: &Config) -> Result<Arc<Engine>, Error> {
-        let shared = ServerShared::default();
+        let shared = ServerShared {
+            statements: Arc::new(StatementStats::new(config.pg_stat_statements_max)),
+            ..ServerShared::default()
+        };
         shared.backends.log_queries_from(config.slow_query());
         shared.locks.log_waits(config.log_lock_waits);
         let pool = pool::connect(config, &shared).await?;

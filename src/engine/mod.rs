@@ -35,6 +35,7 @@ mod sequences;
 mod session;
 mod settings;
 mod snapshots;
+mod statement_stats;
 mod value;
 
 pub use access::Role;

@@ -261,6 +261,8 @@ fn encode_binary(buf: &mut BytesMut, value: &Value, field: &FieldType) -> Result
         (&Type::FLOAT8, Value::Text(s)) => buf.put_f64(s.parse().map_err(|_| mismatch())?),
         (&Type::BYTEA, Value::Blob(b)) => buf.put_slice(b),
         (&Type::BYTEA, Value::Text(s)) => buf.put_slice(s.as_bytes()),
+        // `void`'s binary form is no bytes, as PostgreSQL's `void_send`.
+        (&Type::VOID, _) => {}
         (&Type::TEXT | &Type::VARCHAR | &Type::BPCHAR | &Type::NAME | &Type::JSON, _) => {
             encode_text(buf, value, field, TextFormat::default())
         }

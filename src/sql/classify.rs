@@ -239,6 +239,8 @@ fn ddl_tag(verb: &str, word: &dyn Fn(usize) -> String) -> &'static str {
         ("DROP", "SEQUENCE") => "DROP SEQUENCE",
         ("ALTER", "SEQUENCE") => "ALTER SEQUENCE",
         ("CREATE", "TYPE") => "CREATE TYPE",
+        ("CREATE", "EXTENSION") => "CREATE EXTENSION",
+        ("DROP", "EXTENSION") => "DROP EXTENSION",
         ("DROP", "TYPE") => "DROP TYPE",
         ("ALTER", "TYPE") => "ALTER TYPE",
         ("ALTER", _) => "ALTER TABLE",

@@ -18,6 +18,7 @@ use sqlparser::dialect::PostgreSqlDialect;
 use sqlparser::parser::Parser;
 
 use super::classify::{self, Action, CommandKind};
+use super::fingerprint::fingerprint;
 use super::lexer::{Token, tokenize};
 use super::param_numbering::number_params;
 use super::parsed::Texts;
@@ -179,13 +180,22 @@ pub fn parse_single_in(sql: &str, dialect: Dialect) -> Result<Option<Statement>,
 /// statement alone.
 fn build(text: &str, tokens: &[Token], dialect: Dialect) -> Result<Statement, Error> {
     let tokens = rebased(tokens);
+    let statement = build_rebased(text, &tokens, dialect)?;
+    Ok(Statement {
+        fingerprint: Some(Arc::new(fingerprint(text, &tokens, false))),
+        ..statement
+    })
+}
+
+/// [`build`], with `tokens` positioned in `text`.
+fn build_rebased(text: &str, tokens: &[Token], dialect: Dialect) -> Result<Statement, Error> {
     // A cursor's or COPY's query means what it would mean on its own.
     let parse_query = |sql: &str| parse_single_in(sql, dialect);
-    if let Some(command) = cursors::recognise(text, &tokens, &parse_query)? {
+    if let Some(command) = cursors::recognise(text, tokens, &parse_query)? {
         return Ok(cursor_statement(text, command));
     }
     // A query's row locks are the engine's to take: the rest is the statement.
-    let statement = match row_locks::strip(text, &tokens)? {
+    let statement = match row_locks::strip(text, tokens)? {
         Some((unlocked, lock)) => {
             let tokens = tokenize(&unlocked);
             let stmt = build_unlocked(&unlocked, &tokens, dialect)?;
@@ -194,7 +204,7 @@ fn build(text: &str, tokens: &[Token], dialect: Dialect) -> Result<Statement, Er
                 ..stmt
             }
         }
-        None => build_unlocked(text, &tokens, dialect)?,
+        None => build_unlocked(text, tokens, dialect)?,
     };
     // What PostgreSQL's reading of it depends on.
     let read_against = match dialect {
@@ -458,6 +468,7 @@ pub(super) fn read_shape(text: &str, literals: usize, dialect: Dialect) -> Optio
     let statement = read_as_postgres(text, &shape, catalog, literals).ok()??;
     (statement.param_count == literals && !statement.catalog).then(|| Statement {
         read_against: Some((catalog.version(), Arc::from(text))),
+        fingerprint: Some(Arc::new(fingerprint(text, &tokens, true))),
         ..statement
     })
 }
@@ -546,6 +557,7 @@ fn cursor_statement(text: &str, command: CursorCommand) -> Statement {
         waits_for_locks: false,
         read_against: None,
         literals: None,
+        fingerprint: None,
     }
 }
 
@@ -577,6 +589,7 @@ fn statement(sql: Arc<str>, shape: &classify::Shape, param_count: usize, plan: P
         waits_for_locks,
         read_against: None,
         literals: None,
+        fingerprint: None,
     }
 }
 

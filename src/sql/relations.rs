@@ -21,6 +21,9 @@ pub enum Contents {
     Schema,
     /// Refilled for the session (user, settings) before each catalog statement.
     Session,
+    /// Refilled like `Session`, but only for a statement that names it: it
+    /// may hold thousands of rows (`pg_stat_statements`).
+    Statistics,
     /// Filled once, when the relations are created (types, namespaces, ...).
     Static,
     /// Always empty: SQLite has no such objects (policies, triggers, ...).
@@ -227,7 +230,7 @@ pub const RELATIONS: &[Relation] = &[
     },
     Relation {
         name: "pg_extension",
-        contents: Contents::Empty,
+        contents: Contents::Static,
         definition: Definition::Table(
             "oid INTEGER, extname TEXT, extowner INTEGER, extnamespace INTEGER, extrelocatable boolean, extversion TEXT, extconfig TEXT, extcondition TEXT",
         ),
@@ -292,6 +295,18 @@ pub const RELATIONS: &[Relation] = &[
         definition: Definition::Table(
             "datid oid, datname name, numbackends INTEGER, xact_commit bigint, xact_rollback bigint, blks_read bigint, blks_hit bigint, tup_returned bigint, tup_fetched bigint, tup_inserted bigint, tup_updated bigint, tup_deleted bigint, conflicts bigint, temp_files bigint, temp_bytes bigint, deadlocks bigint, checksum_failures bigint, checksum_last_failure timestamptz, blk_read_time float8, blk_write_time float8, session_time float8, active_time float8, idle_in_transaction_time float8, sessions bigint, sessions_abandoned bigint, sessions_fatal bigint, sessions_killed bigint, stats_reset timestamptz",
         ),
+    },
+    Relation {
+        name: "pg_stat_statements",
+        contents: Contents::Statistics,
+        definition: Definition::Table(
+            "userid oid, dbid oid, toplevel boolean, queryid bigint, query TEXT, plans bigint, total_plan_time float8, min_plan_time float8, max_plan_time float8, mean_plan_time float8, stddev_plan_time float8, calls bigint, total_exec_time float8, min_exec_time float8, max_exec_time float8, mean_exec_time float8, stddev_exec_time float8, rows bigint, shared_blks_hit bigint, shared_blks_read bigint, shared_blks_dirtied bigint, shared_blks_written bigint, local_blks_hit bigint, local_blks_read bigint, local_blks_dirtied bigint, local_blks_written bigint, temp_blks_read bigint, temp_blks_written bigint, blk_read_time float8, blk_write_time float8, temp_blk_read_time float8, temp_blk_write_time float8, wal_records bigint, wal_fpi bigint, wal_bytes numeric, jit_functions bigint, jit_generation_time float8, jit_inlining_count bigint, jit_inlining_time float8, jit_optimization_count bigint, jit_optimization_time float8, jit_emission_count bigint, jit_emission_time float8",
+        ),
+    },
+    Relation {
+        name: "pg_stat_statements_info",
+        contents: Contents::Statistics,
+        definition: Definition::Table("dealloc bigint, stats_reset timestamptz"),
     },
     Relation {
         name: "pg_stat_activity",

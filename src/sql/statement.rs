@@ -11,6 +11,7 @@ use super::classify::{Action, CommandKind};
 use super::copy::options::CopyOptions;
 use super::dialect::AlterTable;
 use super::enums::EnumChange;
+use super::fingerprint::Fingerprint;
 use super::notifications::NotifyCommand;
 use super::row_locks::RowLock;
 use super::session::SessionCommand;
@@ -60,6 +61,9 @@ pub struct Statement {
     /// parameters (see `literals`), in order: what it runs with when the
     /// client binds none.
     pub literals: Option<Arc<[i64]>>,
+    /// What `pg_stat_statements` counts it under: its text as PostgreSQL
+    /// normalizes it, and that form's id.
+    pub fingerprint: Option<Arc<Fingerprint>>,
 }
 
 /// How a statement runs on SQLite.

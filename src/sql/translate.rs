@@ -19,6 +19,8 @@
 //! - `generate_series(a, b [, step]) [AS] x` in FROM becomes a recursive CTE;
 //! - `COMMENT ON` keeps the description in a table of its own (see
 //!   [`super::comments`]);
+//! - `CREATE EXTENSION` and `DROP EXTENSION` answer for the built-in
+//!   extensions (see [`super::extensions`]);
 //! - `COPY` becomes the COPY plan the front end streams rows through (see
 //!   [`super::copy`]).
 //!
@@ -30,7 +32,7 @@ use super::quote::{identifier, unquote_identifier};
 use super::rewrite::Rewrite;
 use super::statement::ParseQuery;
 use super::words::Words;
-use super::{comments, copy};
+use super::{comments, copy, extensions};
 use crate::error::Error;
 
 /// Cheap check on the tokens the classifier already has: could this statement need
@@ -58,6 +60,8 @@ pub(super) fn translate(sql: &str, parse_query: ParseQuery<'_>) -> Result<Option
         drop_list(&words, "TABLE")
     } else if words.starts_with(&["DROP", "VIEW"]) {
         drop_list(&words, "VIEW")
+    } else if let Some(extension) = extensions::statement(&words) {
+        Some(extension?)
     } else if let Some(sql) = index_words(&words) {
         Some(Rewrite::single(sql))
     } else if words.starts_with(&["CREATE"]) {

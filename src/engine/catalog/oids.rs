@@ -12,6 +12,9 @@ pub(super) const CHECK: i64 = 1 << 27;
 pub(super) const ENUM_TYPE: i64 = 1 << 29;
 /// Enum labels (`pg_enum.oid`): this plus their row's rowid.
 pub(super) const ENUM_LABEL: i64 = 1 << 30;
-pub(super) const ROLE_OID: i64 = 10;
+pub(in crate::engine) const ROLE_OID: i64 = 10;
 pub(super) const PUBLIC_NAMESPACE: i64 = 2200;
-pub(super) const DATABASE_OID: i64 = 16383;
+pub(in crate::engine) const DATABASE_OID: i64 = 16383;
+/// The built-in extensions (`pg_extension.oid`): this plus their place in
+/// `sql::extensions::EXTENSIONS` (plpgsql's is PostgreSQL 15's).
+pub(super) const EXTENSION_OIDS: i64 = 13559;

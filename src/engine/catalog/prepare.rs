@@ -10,9 +10,12 @@ use sqlx::{AssertSqlSafe, SqliteConnection};
 use super::activity_rows::{DatabaseStats, catalog_rows as activity_rows, database_row, timestamp};
 use super::enum_types::{catalog_rows as enum_rows, remember_enums};
 use super::introspect::read_schema;
-use super::oids::{DATABASE_OID, ENUM_LABEL, ENUM_TYPE, PUBLIC_NAMESPACE, ROLE_OID};
+use super::oids::{
+    DATABASE_OID, ENUM_LABEL, ENUM_TYPE, EXTENSION_OIDS, PUBLIC_NAMESPACE, ROLE_OID,
+};
 use super::rows::{insert, schema_rows};
 use super::sequence_rows::catalog_rows as sequence_rows;
+use super::statement_rows::{StatementsView, catalog_rows as statement_rows};
 use super::types::TYPES;
 use crate::engine::backends::BackendRow;
 use crate::engine::functions;
@@ -113,6 +116,8 @@ pub(in crate::engine) struct SessionView {
     pub(in crate::engine) backends: Vec<BackendRow>,
     pub(in crate::engine) waits: Vec<(i32, &'static str)>,
     pub(in crate::engine) database: DatabaseStats,
+    /// The statement counts, for a statement that reads them.
+    pub(in crate::engine) statements: Option<StatementsView>,
 }
 
 fn session_rows(script: &mut String, session: &SessionView) {
@@ -123,6 +128,9 @@ fn session_rows(script: &mut String, session: &SessionView) {
     lock_rows(script, &session.locks);
     activity_rows(script, &session.backends, &session.waits, identity);
     database_row(script, &session.database, &identity.database);
+    if let Some(statements) = &session.statements {
+        statement_rows(script, statements, identity);
+    }
     let user = literal(&identity.user);
     insert(
         script,
@@ -186,6 +194,18 @@ fn lock_rows(script: &mut String, locks: &[LockRow]) {
 const PG_TYPE_COLUMNS: &str = "oid, typname, typnamespace, typowner, typlen, typbyval, typtype, typcategory, typispreferred, typisdefined, typdelim, typrelid, typelem, typarray, typbasetype, typtypmod, typndims, typcollation, typdefault, typacl";
 
 fn static_rows(script: &mut String) {
+    for (i, (name, version)) in crate::sql::extensions::EXTENSIONS.iter().enumerate() {
+        // plpgsql lives in pg_catalog, the others in public.
+        let namespace = if i == 0 { 11 } else { PUBLIC_NAMESPACE };
+        let _ = writeln!(
+            script,
+            "INSERT INTO temp.pg_extension VALUES ({oid}, {}, {ROLE_OID}, {namespace}, {}, {}, NULL, NULL);",
+            literal(name),
+            namespace != 11,
+            literal(version),
+            oid = EXTENSION_OIDS + i as i64,
+        );
+    }
     for (oid, name) in [
         (11, "pg_catalog"),
         (99, "pg_toast"),

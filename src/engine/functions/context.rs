@@ -24,6 +24,7 @@ use crate::engine::metrics::Metrics;
 use crate::engine::notifications::{Notifier, Pending};
 use crate::engine::sequences::{Sequences, SessionValues};
 use crate::engine::settings::SharedSettings;
+use crate::engine::statement_stats::StatementStats;
 
 /// What every connection's functions share with the whole server.
 #[derive(Debug, Clone, Default)]
@@ -33,6 +34,7 @@ pub(in crate::engine) struct ServerShared {
     pub(in crate::engine) notifier: Arc<Notifier>,
     pub(in crate::engine) backends: Arc<Backends>,
     pub(in crate::engine) metrics: Arc<Metrics>,
+    pub(in crate::engine) statements: Arc<StatementStats>,
 }
 
 /// The state a connection's functions reach.

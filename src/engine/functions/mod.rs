@@ -44,6 +44,7 @@ mod registry;
 mod sequences;
 mod settings;
 mod signals;
+mod stat_statements;
 mod statistics;
 mod strings;
 mod subqueries;

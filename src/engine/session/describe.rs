@@ -38,7 +38,7 @@ impl Session {
         }
         if stmt.catalog {
             // The catalog's tables must exist for SQLite to prepare the statement.
-            Box::pin(self.prepare_catalog()).await?;
+            Box::pin(self.prepare_catalog(stmt)).await?;
         }
         let (handle, statements) = self.held().await?.direct().await?;
         let parameters = stmt.param_count > 0;

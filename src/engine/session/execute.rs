@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use super::state::{Session, TransactionState};
 use super::transaction::transaction_aborted;
-use crate::engine::result::{QueryResult, ResultSink};
+use crate::engine::result::{Column, Completion, QueryResult, ResultSink};
 use crate::engine::value::Value;
 use crate::error::{Error, ErrorKind, SqlState};
 use crate::sql::{self, Action, CommandKind, Dialect, Plan, Statement};
@@ -94,10 +94,34 @@ impl Session {
             return Err(control.stop_error(reason));
         }
         control.start(self.deadline());
+        // Timed for `pg_stat_statements` when it counts statements.
+        let counted = stmt
+            .fingerprint
+            .as_ref()
+            .filter(|_| self.engine.shared.statements.counts());
+        let started = counted.map(|_| Instant::now());
+        let mut sink = Counted { sink, rows: 0 };
         let result = self
-            .execute_statement(stmt, params, sink)
+            .execute_statement(stmt, params, &mut sink)
             .await
             .map_err(|error| control.explain(error));
+        if let (Some(fingerprint), Some(started), Ok(())) = (counted, started, &result) {
+            let rows = match stmt.kind {
+                CommandKind::Other(_)
+                | CommandKind::Begin
+                | CommandKind::Commit
+                | CommandKind::Rollback => 0,
+                _ => sink.rows,
+            };
+            let identity = &self.identity;
+            self.engine.shared.statements.record(
+                fingerprint,
+                &identity.user,
+                &identity.database,
+                started.elapsed(),
+                rows,
+            );
+        }
         // Asked before the deadline is cleared: a timeout is one.
         let stopped = result.as_ref().err().and_then(|_| control.reason());
         control.finish();
@@ -312,5 +336,43 @@ fn literal_values(stmt: &Statement, params: &[Value]) -> Option<Vec<Value>> {
     match (&stmt.literals, params.is_empty()) {
         (Some(literals), true) => Some(literals.iter().map(|n| Value::Integer(*n)).collect()),
         _ => None,
+    }
+}
+
+/// A sink that notes how many rows its statement returned or changed, for
+/// `pg_stat_statements`.
+struct Counted<'s, S> {
+    sink: &'s mut S,
+    rows: u64,
+}
+
+impl<S: ResultSink> ResultSink for Counted<'_, S> {
+    fn begin_statement(&mut self) -> Result<(), Error> {
+        self.sink.begin_statement()
+    }
+
+    fn columns(&mut self, columns: &std::sync::Arc<Vec<Column>>) -> Result<(), Error> {
+        self.sink.columns(columns)
+    }
+
+    fn row(&mut self, row: Vec<Value>) -> Result<(), Error> {
+        self.sink.row(row)
+    }
+
+    fn wants_flush(&self) -> bool {
+        self.sink.wants_flush()
+    }
+
+    fn flush(&mut self) -> impl Future<Output = Result<(), Error>> + Send {
+        self.sink.flush()
+    }
+
+    fn finish_statement(&mut self, completion: Completion) -> Result<(), Error> {
+        self.rows = completion.rows_affected;
+        self.sink.finish_statement(completion)
+    }
+
+    fn error(&mut self, error: &Error) {
+        self.sink.error(error);
     }
 }

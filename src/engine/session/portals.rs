@@ -67,7 +67,7 @@ impl Session {
         params: &[Value],
     ) -> Result<direct::Cursor, Error> {
         if stmt.catalog {
-            Box::pin(self.prepare_catalog()).await?;
+            Box::pin(self.prepare_catalog(stmt)).await?;
         }
         let (handle, _) = self.held().await?.direct().await?;
         direct::Cursor::open(

@@ -6,7 +6,7 @@
 
 use super::state::{Session, TransactionState};
 use super::transaction::snapshot_conflict;
-use crate::engine::catalog::{self, DatabaseStats, SessionView};
+use crate::engine::catalog::{self, DatabaseStats, SessionView, StatementsView};
 use crate::engine::commands;
 use crate::engine::connection::HeldConnection;
 use crate::engine::declared_columns::DeclaredColumns;
@@ -129,7 +129,7 @@ impl Session {
         }
         let engine = self.engine.clone();
         if stmt.catalog {
-            Box::pin(self.prepare_catalog()).await?;
+            Box::pin(self.prepare_catalog(stmt)).await?;
         }
         // A table made with columns of an enum type gets their CHECKs.
         let with_checks = match writes && enums::makes_table(stmt) {
@@ -323,8 +323,17 @@ fn leaves_state(stmt: &Statement) -> bool {
 impl Session {
     /// Brings the connection's catalog up to date with the schema and with
     /// this session (who it is, its settings, the locks held and waited for).
-    pub(super) async fn prepare_catalog(&mut self) -> Result<(), Error> {
+    pub(super) async fn prepare_catalog(&mut self, stmt: &Statement) -> Result<(), Error> {
         let shared = &self.engine.shared;
+        // Thousands of rows, filled only for a statement that reads them.
+        let statements = stmt.sql.contains("pg_stat_statements").then(|| {
+            let (dealloc, reset) = shared.statements.info();
+            StatementsView {
+                entries: shared.statements.rows(),
+                dealloc,
+                reset,
+            }
+        });
         let backends = shared.backends.rows();
         let metrics = &shared.metrics;
         let count = |counter: &std::sync::atomic::AtomicU64| {
@@ -345,6 +354,7 @@ impl Session {
             backends,
             waits: shared.locks.waits(),
             database,
+            statements,
         };
         let conn = self.connection().await?;
         catalog::prepare(conn, &view).await
