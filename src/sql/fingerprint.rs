@@ -24,7 +24,6 @@ pub struct Fingerprint {
 /// `literal_params`: its parameters stand for the literals a client wrote
 /// (a shape: see `literals`), and count as constants.
 pub(super) fn fingerprint(text: &str, tokens: &[Token], literal_params: bool) -> Fingerprint {
-    let text = text.trim();
     let normalizes = tokens.first().is_some_and(|first| {
         first.kind == TokenKind::LeftParen
             || [
@@ -34,6 +33,7 @@ pub(super) fn fingerprint(text: &str, tokens: &[Token], literal_params: bool) ->
             .any(|kw| first.is_keyword(text, kw))
     });
     if !normalizes {
+        let text = text.trim();
         let mut hash = Fnv::default();
         hash.write(text.as_bytes());
         return Fingerprint {
@@ -54,7 +54,9 @@ pub(super) fn fingerprint(text: &str, tokens: &[Token], literal_params: bool) ->
     };
     let mut normalized = String::with_capacity(text.len());
     let mut hash = Fnv::default();
-    let mut copied = 0;
+    // The statement from its first token to its last character.
+    let mut copied = tokens.first().map_or(0, |first| first.start);
+    let end = text.trim_end().len().max(copied);
     let mut syntax = Syntax {
         literal_params,
         ..Syntax::default()
@@ -78,7 +80,9 @@ pub(super) fn fingerprint(text: &str, tokens: &[Token], literal_params: bool) ->
         hash.write(b"$");
         i = constant + 1;
     }
-    normalized.push_str(&text[copied..]);
+    if copied < end {
+        normalized.push_str(&text[copied..end]);
+    }
     Fingerprint {
         queryid: hash.finish(),
         text: normalized.into(),
@@ -374,6 +378,12 @@ mod tests {
         let shape = "SELECT $2, 'abc', -$1, 1.5";
         let normalized = fingerprint(shape, &tokenize(shape), true);
         assert_eq!(&*normalized.text, "SELECT $1, $2, $3, $4");
+    }
+
+    #[test]
+    fn space_around_the_statement_is_not_its_text() {
+        assert_eq!(normalized("\n  SELECT 1 \n"), "SELECT $1");
+        assert_eq!(normalized(" BEGIN "), "BEGIN");
     }
 
     #[test]
