@@ -18,6 +18,7 @@ against_litewire_and_postgres!(
     activity_follows_each_session,
     cancel_and_terminate_follow_postgres_rules,
     statements_are_counted_as_postgres_counts_them,
+    table_changes_are_counted_as_postgres_counts_them,
 );
 
 /// PostgreSQL 15's columns of `pg_stat_activity`, with their type names.
@@ -143,6 +144,33 @@ const STATEMENTS_COLUMNS: &[(&str, &str)] = &[
     ("jit_optimization_time", "float8"),
     ("jit_emission_count", "int8"),
     ("jit_emission_time", "float8"),
+];
+
+/// PostgreSQL 15's columns of `pg_stat_user_tables`.
+const USER_TABLES_COLUMNS: &[(&str, &str)] = &[
+    ("relid", "oid"),
+    ("schemaname", "name"),
+    ("relname", "name"),
+    ("seq_scan", "int8"),
+    ("seq_tup_read", "int8"),
+    ("idx_scan", "int8"),
+    ("idx_tup_fetch", "int8"),
+    ("n_tup_ins", "int8"),
+    ("n_tup_upd", "int8"),
+    ("n_tup_del", "int8"),
+    ("n_tup_hot_upd", "int8"),
+    ("n_live_tup", "int8"),
+    ("n_dead_tup", "int8"),
+    ("n_mod_since_analyze", "int8"),
+    ("n_ins_since_vacuum", "int8"),
+    ("last_vacuum", "timestamptz"),
+    ("last_autovacuum", "timestamptz"),
+    ("last_analyze", "timestamptz"),
+    ("last_autoanalyze", "timestamptz"),
+    ("vacuum_count", "int8"),
+    ("autovacuum_count", "int8"),
+    ("analyze_count", "int8"),
+    ("autoanalyze_count", "int8"),
 ];
 
 async fn columns_of(client: &Client, relation: &str) -> Vec<(String, String)> {
@@ -341,6 +369,67 @@ async fn statements_are_counted_as_postgres_counts_them(target: &Target) {
         .expect("info");
     assert_eq!(row.get::<_, i64>(0), 0);
     assert!(row.get::<_, std::time::SystemTime>(1) > before);
+}
+
+/// `pg_stat_user_tables`' rows inserted, updated and deleted of a table,
+/// once the session's counts are reported.
+async fn table_changes(client: &Client, table: &str) -> (i64, i64, i64) {
+    client
+        .batch_execute("SELECT pg_stat_force_next_flush()")
+        .await
+        .expect("flush");
+    let row = client
+        .query_one(
+            "SELECT n_tup_ins, n_tup_upd, n_tup_del, schemaname::text, relid = $1::text::regclass \
+             FROM pg_stat_user_tables WHERE relname = $1",
+            &[&table],
+        )
+        .await
+        .expect("pg_stat_user_tables");
+    assert_eq!(row.get::<_, &str>(3), "public");
+    assert!(row.get::<_, bool>(4), "relid is the table's oid");
+    (row.get(0), row.get(1), row.get(2))
+}
+
+async fn table_changes_are_counted_as_postgres_counts_them(target: &Target) {
+    let client = target.connect().await;
+    client
+        .batch_execute(
+            "DROP TABLE IF EXISTS tup_probe; \
+             CREATE TABLE tup_probe (a int PRIMARY KEY, b text)",
+        )
+        .await
+        .expect("setup");
+    assert_eq!(
+        columns_of(&client, "pg_stat_user_tables").await,
+        owned(USER_TABLES_COLUMNS)
+    );
+    assert_eq!(table_changes(&client, "tup_probe").await, (0, 0, 0));
+    // Rows of a transaction that rolled back count too; an upsert that
+    // updates is an update.
+    client
+        .batch_execute(
+            "INSERT INTO tup_probe VALUES (1, 'a'), (2, 'b'), (3, 'c'); \
+             UPDATE tup_probe SET b = 'x' WHERE a >= 2; \
+             DELETE FROM tup_probe WHERE a = 3; \
+             INSERT INTO tup_probe VALUES (1, 'z') ON CONFLICT (a) DO UPDATE SET b = excluded.b",
+        )
+        .await
+        .expect("changes");
+    client
+        .batch_execute("BEGIN; INSERT INTO tup_probe VALUES (7, 'r'); ROLLBACK")
+        .await
+        .expect("rolled back");
+    assert_eq!(table_changes(&client, "tup_probe").await, (4, 3, 1));
+    // A table made again under the name starts from nothing.
+    client
+        .batch_execute(
+            "DROP TABLE tup_probe; CREATE TABLE tup_probe (a int PRIMARY KEY, b text); \
+             INSERT INTO tup_probe VALUES (5, 'e')",
+        )
+        .await
+        .expect("again");
+    assert_eq!(table_changes(&client, "tup_probe").await, (1, 0, 0));
 }
 
 /// One row of `pg_stat_activity`, the times as whether they are set.

@@ -36,6 +36,7 @@ use std::sync::{Arc, Mutex};
 
 use libsqlite3_sys as ffi;
 
+use super::table_stats::TableStats;
 use crate::error::{Error, ErrorKind};
 use crate::sql::relations;
 
@@ -111,6 +112,9 @@ pub(super) struct Access {
     denial: Mutex<Option<Error>>,
     /// A PRAGMA changed this connection: it must not serve another session.
     changed: AtomicBool,
+    /// The rows changed per table, forgotten for a table dropped or altered
+    /// (a new table of its name starts from none, as a new table's oid does).
+    tables: Arc<TableStats>,
 }
 
 /// The name of the client data slot holding the connection's `Access`.
@@ -122,12 +126,17 @@ impl Access {
     ///
     /// # Safety
     /// `db` must be a valid connection, locked for the caller.
-    pub(super) unsafe fn install(db: *mut ffi::sqlite3, attach: AttachRule) -> Result<(), String> {
+    pub(super) unsafe fn install(
+        db: *mut ffi::sqlite3,
+        attach: AttachRule,
+        tables: Arc<TableStats>,
+    ) -> Result<(), String> {
         let access = Arc::new(Access {
             role: AtomicU8::new(Role::Admin.to_u8()),
             attach,
             denial: Mutex::new(None),
             changed: AtomicBool::new(false),
+            tables,
         });
         let raw = Arc::into_raw(access) as *mut c_void;
         // SAFETY: `db` is valid (caller's contract); SQLite owns `raw` from here
@@ -380,7 +389,17 @@ unsafe extern "C" fn authorize(
         access.decide(action, arg1, arg2, db)
     }));
     match decided {
-        Ok(Ok(())) => ffi::SQLITE_OK,
+        Ok(Ok(())) => {
+            let altered = match action {
+                ffi::SQLITE_DROP_TABLE if db == Some("main") => arg1,
+                ffi::SQLITE_ALTER_TABLE if arg1 == Some("main") => arg2,
+                _ => None,
+            };
+            if let Some(table) = altered {
+                access.tables.forget(table);
+            }
+            ffi::SQLITE_OK
+        }
         Ok(Err(error)) => {
             access.deny(error);
             ffi::SQLITE_DENY

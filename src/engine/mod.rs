@@ -36,6 +36,7 @@ mod session;
 mod settings;
 mod snapshots;
 mod statement_stats;
+mod table_stats;
 mod value;
 
 pub use access::Role;

@@ -10,6 +10,7 @@ use sqlx::{AssertSqlSafe, Connection, Executor, SqliteConnection, SqlitePool};
 
 use super::access::{Access, AttachRule, Role};
 use super::functions::ServerShared;
+use super::table_stats::TableStats;
 use crate::config::{CacheMode, Config, Synchronous};
 use crate::error::Error;
 use crate::sql::quote::identifier;
@@ -132,7 +133,8 @@ fn synchronous(level: Synchronous) -> SqliteSynchronous {
 /// - PostgreSQL's functions that SQLite lacks are registered (see `functions`),
 ///   with the server's state they share (sequence counters, the lock table).
 /// - the progress handler that lets a statement be stopped is installed (see
-///   `control`).
+///   `control`), and the update hook that counts rows changed per table (see
+///   `table_stats`).
 async fn prepare_connection(
     conn: &mut SqliteConnection,
     attach: AttachRule,
@@ -156,9 +158,11 @@ async fn prepare_connection(
             )
         };
         // SAFETY: as above.
-        unsafe { Access::install(db, attach) }
+        unsafe { Access::install(db, attach, shared.tables.clone()) }
             // SAFETY: as above.
             .and_then(|()| unsafe { super::functions::register(db, &shared) })
+            // SAFETY: as above.
+            .and_then(|()| unsafe { TableStats::watch(db, &shared.tables) })
     };
     registered.map_err(|message| sqlx::Error::Configuration(message.into()))?;
     // The first session locks the handle again at once: SQLx's connection thread

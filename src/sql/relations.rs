@@ -304,6 +304,13 @@ pub const RELATIONS: &[Relation] = &[
         ),
     },
     Relation {
+        name: "pg_stat_user_tables",
+        contents: Contents::Statistics,
+        definition: Definition::Table(
+            "relid oid, schemaname name, relname name, seq_scan bigint, seq_tup_read bigint, idx_scan bigint, idx_tup_fetch bigint, n_tup_ins bigint, n_tup_upd bigint, n_tup_del bigint, n_tup_hot_upd bigint, n_live_tup bigint, n_dead_tup bigint, n_mod_since_analyze bigint, n_ins_since_vacuum bigint, last_vacuum timestamptz, last_autovacuum timestamptz, last_analyze timestamptz, last_autoanalyze timestamptz, vacuum_count bigint, autovacuum_count bigint, analyze_count bigint, autoanalyze_count bigint",
+        ),
+    },
+    Relation {
         name: "pg_stat_statements_info",
         contents: Contents::Statistics,
         definition: Definition::Table("dealloc bigint, stats_reset timestamptz"),

@@ -14,6 +14,7 @@ use super::oids::{DATABASE_OID, ROLE_OID};
 use crate::engine::access::Role;
 use crate::engine::backends::BackendRow;
 use crate::engine::identity::SessionIdentity;
+use crate::engine::table_stats::Changes;
 use crate::sql::datetime::{PG_EPOCH_DAYS, USECS_PER_DAY, format_timestamp};
 use crate::sql::quote::literal;
 
@@ -76,10 +77,13 @@ pub(in crate::engine) struct DatabaseStats {
     pub(in crate::engine) deadlocks: u64,
     pub(in crate::engine) sessions: u64,
     pub(in crate::engine) killed: u64,
+    /// Rows inserted, updated and deleted (see `table_stats`).
+    pub(in crate::engine) tuples: Changes,
 }
 
 /// `pg_stat_database`'s row of the database. What SQLite cannot tell (blocks
-/// read and hit, tuples, temporary files, the times) is 0; checksums are off.
+/// read and hit, tuples read, temporary files, the times) is 0; checksums are
+/// off.
 pub(super) fn database_row(script: &mut String, stats: &DatabaseStats, database: &str) {
     let DatabaseStats {
         backends,
@@ -88,10 +92,11 @@ pub(super) fn database_row(script: &mut String, stats: &DatabaseStats, database:
         deadlocks,
         sessions,
         killed,
+        tuples: [inserted, updated, deleted],
     } = stats;
     let _ = writeln!(
         script,
-        "INSERT INTO temp.pg_stat_database VALUES ({DATABASE_OID}, {}, {backends}, {commits}, {rollbacks}, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, {deadlocks}, NULL, NULL, 0, 0, 0, 0, 0, {sessions}, 0, 0, {killed}, NULL);",
+        "INSERT INTO temp.pg_stat_database VALUES ({DATABASE_OID}, {}, {backends}, {commits}, {rollbacks}, 0, 0, 0, 0, {inserted}, {updated}, {deleted}, 0, 0, 0, {deadlocks}, NULL, NULL, 0, 0, 0, 0, 0, {sessions}, 0, 0, {killed}, NULL);",
         literal(database)
     );
 }

@@ -22,6 +22,7 @@ mod prepare;
 mod rows;
 mod sequence_rows;
 mod statement_rows;
+mod table_stat_rows;
 pub(super) mod types;
 
 pub(super) use activity_rows::DatabaseStats;

@@ -16,12 +16,14 @@ use super::oids::{
 use super::rows::{insert, schema_rows};
 use super::sequence_rows::catalog_rows as sequence_rows;
 use super::statement_rows::{StatementsView, catalog_rows as statement_rows};
+use super::table_stat_rows::catalog_rows as table_stat_rows;
 use super::types::TYPES;
 use crate::engine::backends::BackendRow;
 use crate::engine::functions;
 use crate::engine::identity::SessionIdentity;
 use crate::engine::locks::{AdvisoryKey, LockRow};
 use crate::engine::settings::Settings;
+use crate::engine::table_stats::Changes;
 use crate::error::Error;
 use crate::sql::COMMENTS_TABLE;
 use crate::sql::quote::literal;
@@ -116,8 +118,9 @@ pub(in crate::engine) struct SessionView {
     pub(in crate::engine) backends: Vec<BackendRow>,
     pub(in crate::engine) waits: Vec<(i32, &'static str)>,
     pub(in crate::engine) database: DatabaseStats,
-    /// The statement counts, for a statement that reads them.
+    /// The statement and table counts, for a statement that reads them.
     pub(in crate::engine) statements: Option<StatementsView>,
+    pub(in crate::engine) tables: Option<Vec<(String, Changes)>>,
 }
 
 fn session_rows(script: &mut String, session: &SessionView) {
@@ -130,6 +133,9 @@ fn session_rows(script: &mut String, session: &SessionView) {
     database_row(script, &session.database, &identity.database);
     if let Some(statements) = &session.statements {
         statement_rows(script, statements, identity);
+    }
+    if let Some(tables) = &session.tables {
+        table_stat_rows(script, tables);
     }
     let user = literal(&identity.user);
     insert(

@@ -25,6 +25,7 @@ use crate::engine::notifications::{Notifier, Pending};
 use crate::engine::sequences::{Sequences, SessionValues};
 use crate::engine::settings::SharedSettings;
 use crate::engine::statement_stats::StatementStats;
+use crate::engine::table_stats::TableStats;
 
 /// What every connection's functions share with the whole server.
 #[derive(Debug, Clone, Default)]
@@ -35,6 +36,7 @@ pub(in crate::engine) struct ServerShared {
     pub(in crate::engine) backends: Arc<Backends>,
     pub(in crate::engine) metrics: Arc<Metrics>,
     pub(in crate::engine) statements: Arc<StatementStats>,
+    pub(in crate::engine) tables: Arc<TableStats>,
 }
 
 /// The state a connection's functions reach.

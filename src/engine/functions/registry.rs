@@ -14,7 +14,7 @@ use super::definition::{Args, Body, Function, Volatility};
 use super::{
     arithmetic, arrays, bytes, catalog, comparisons, conversions, date_parsing, datetime, decimal,
     encoding, format, formatting, intervals, json, locks, math, modifiers, number_format,
-    ordered_sets, random, regexp_rows, regexps, sequences, settings, signals, stat_statements,
+    ordered_sets, random, regexp_rows, regexps, sequences, settings, signals, stat_views,
     statistics, strings, subqueries, trigonometry,
 };
 use crate::engine::catalog::types::type_oid;
@@ -34,7 +34,7 @@ fn families() -> [&'static [Function]; 30] {
         sequences::FUNCTIONS,
         locks::FUNCTIONS,
         signals::FUNCTIONS,
-        stat_statements::FUNCTIONS,
+        stat_views::FUNCTIONS,
         catalog::FUNCTIONS,
         arrays::FUNCTIONS,
         bytes::FUNCTIONS,

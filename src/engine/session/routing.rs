@@ -325,7 +325,11 @@ impl Session {
     /// this session (who it is, its settings, the locks held and waited for).
     pub(super) async fn prepare_catalog(&mut self, stmt: &Statement) -> Result<(), Error> {
         let shared = &self.engine.shared;
-        // Thousands of rows, filled only for a statement that reads them.
+        // Thousands of rows, filled only for a statement that names them.
+        let tables = stmt
+            .sql
+            .contains("pg_stat_user_tables")
+            .then(|| shared.tables.rows());
         let statements = stmt.sql.contains("pg_stat_statements").then(|| {
             let (dealloc, reset) = shared.statements.info();
             StatementsView {
@@ -346,6 +350,7 @@ impl Session {
             deadlocks: count(&metrics.deadlocks),
             sessions: count(&metrics.sessions),
             killed: shared.backends.terminated(),
+            tuples: shared.tables.totals(),
         };
         let view = SessionView {
             identity: self.identity.clone(),
@@ -355,6 +360,7 @@ impl Session {
             waits: shared.locks.waits(),
             database,
             statements,
+            tables,
         };
         let conn = self.connection().await?;
         catalog::prepare(conn, &view).await

@@ -136,6 +136,17 @@ fn qualified_column(parts: &[Ident]) -> Option<Replacement> {
     })
 }
 
+/// Whether `expr` is a cast to a text type (`$1::text`, `name::varchar`):
+/// under `::regclass` a name, not an oid.
+fn is_text(expr: &Expr) -> bool {
+    let expr = match expr {
+        Expr::Nested(inner) => inner,
+        expr => expr,
+    };
+    matches!(expr, Expr::Cast { data_type, .. }
+        if matches!(type_name(data_type).as_str(), "text" | "varchar" | "character varying" | "name"))
+}
+
 fn list(items: &[Expr]) -> String {
     items
         .iter()
@@ -148,15 +159,20 @@ fn cast(inner: &Expr, data_type: &DataType) -> Option<Replacement> {
     let name = type_name(data_type);
     let literal = string_literal(inner);
     match name.as_str() {
-        // A parameter is a name to look up, as a literal is; a column an oid to name.
+        // A parameter or a text is a name to look up, as a literal is; a
+        // column an oid to name.
         "regclass" => Some(match literal {
             Some(text) => oid_or_lookup(&text, "class")?,
-            None if is_parameter(inner) => oid_by_name("class", &inner.to_string())?,
+            None if is_parameter(inner) || is_text(inner) => {
+                oid_by_name("class", &inner.to_string())?
+            }
             None => name_of("class", inner)?,
         }),
         "regtype" => Some(match literal {
             Some(text) => oid_or_lookup(&text, "type")?,
-            None if is_parameter(inner) => oid_by_name("type", &inner.to_string())?,
+            None if is_parameter(inner) || is_text(inner) => {
+                oid_by_name("type", &inner.to_string())?
+            }
             None => plain(format!("format_type({inner}, NULL)"))?,
         }),
         "regnamespace" => name_of("namespace", inner),

@@ -1,3 +1,9 @@
+//! The statistics views' functions.
+//!
+//! `pg_stat_force_next_flush()`: PostgreSQL's sessions report their counts
+//! now and then, litewire's counts are the server's own and always current,
+//! so there is nothing to flush.
+//!
 //! `pg_stat_statements_reset([userid [, dbid [, queryid]]])`: forgets the
 //! statement counts `pg_stat_statements` shows (see `statement_stats`). A
 //! readonly user may not (42501, as anyone but a superuser in PostgreSQL);
@@ -14,6 +20,13 @@ use crate::engine::statement_stats::ResetFilter;
 use crate::error::SqlState;
 
 pub(super) const FUNCTIONS: &[Function] = &[
+    Function::pg(
+        "pg_stat_force_next_flush",
+        &[],
+        "void",
+        Volatility::Volatile,
+        |_, _| Out::Text(String::new()),
+    ),
     Function::pg(
         "pg_stat_statements_reset",
         &[],
