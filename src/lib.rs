@@ -28,6 +28,7 @@
 //! - [`auth`]: users, passwords (SCRAM-SHA-256, md5), tokens and the role a
 //!   login grants, for both front ends.
 //! - [`tls`]: TLS for both ports (rustls).
+//! - [`traffic`]: the bytes each front end's clients send and receive, counted.
 //! - [`config`]: every knob (clap, `LITEWIRE_*` environment variables).
 //! - [`server`]: startup (engine, listeners) and the clean shutdown path.
 //! - [`shutdown`]: signals, and the shutdown notice everything that serves watches.
@@ -47,6 +48,7 @@ pub mod server;
 pub mod shutdown;
 pub mod sql;
 pub mod tls;
+pub mod traffic;
 pub mod workers;
 
 /// The PostgreSQL version litewire presents itself as: psql picks its catalog

@@ -1113,6 +1113,21 @@ async fn metrics_count_what_pgbench_and_http_did_and_pass_promtool() {
     assert!(grew(r#"litewire_query_duration_seconds_count{frontend="postgres"}"#) >= 700.0);
     assert!(grew(r#"litewire_write_permit_hold_seconds_count"#) >= 100.0);
     assert!(sample(&after, "process_resident_memory_bytes") > 1e6);
+    // Rows: TPC-B's, as the tables saw them change; the SELECTs' one row each.
+    assert_eq!(grew(r#"litewire_rows_total{operation="inserted"}"#), 100.0);
+    assert_eq!(grew(r#"litewire_rows_total{operation="updated"}"#), 300.0);
+    assert_eq!(grew(r#"litewire_rows_total{operation="deleted"}"#), 0.0);
+    let returned = grew(r#"litewire_rows_total{operation="returned"}"#);
+    assert!((104.0..=113.0).contains(&returned), "{returned}");
+    // Bytes: at least what each client wrote and read.
+    for (frontend, least) in [("postgres", 100.0 * 7.0 * 20.0), ("http", 200.0)] {
+        for direction in ["received", "sent"] {
+            let name = format!(
+                r#"litewire_network_bytes_total{{frontend="{frontend}",direction="{direction}"}}"#
+            );
+            assert!(grew(&name) >= least, "{name}: {}", grew(&name));
+        }
+    }
 
     let mut promtool = std::process::Command::new("promtool")
         .args(["check", "metrics"])

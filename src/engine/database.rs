@@ -294,8 +294,14 @@ impl Engine {
     }
 
     /// The server's counters and histograms (`/metrics`).
-    pub fn metrics(&self) -> &Metrics {
+    pub fn metrics(&self) -> &Arc<Metrics> {
         &self.shared.metrics
+    }
+
+    /// Rows inserted, updated and deleted in the database's tables since the
+    /// server started (see `table_stats`).
+    pub fn rows_changed(&self) -> [u64; 3] {
+        self.shared.tables.totals()
     }
 
     /// How many live sessions each front end has in each state (see

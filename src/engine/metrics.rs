@@ -1,7 +1,8 @@
 //! The server's counters and histograms, for Prometheus (`GET /metrics`).
 //!
 //! Kept as plain atomics, added to where the event happens: a statement's
-//! outcome (one add), a query's duration (three), a write transaction's end
+//! outcome and the rows it returned (an add each), a query's duration (three),
+//! a read or write of a client's socket (one), a write transaction's end
 //! and its hold on the write permit, a wait for the permit, a stopped
 //! statement (failed logins are counted by `auth`). Nothing is allocated or locked on the statement
 //! path, and no library sits in it. What can be read when scraped (sessions
@@ -11,6 +12,7 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
+use super::activity::BackendKind;
 use super::control::StopReason;
 use crate::sql::CommandKind;
 
@@ -103,6 +105,11 @@ pub struct Metrics {
     /// How long the write permit was held, each time.
     pub permit_holds: Histogram,
     stopped: [AtomicU64; STOP_REASONS.len()],
+    /// Rows statements returned to clients.
+    pub rows_returned: AtomicU64,
+    /// Bytes received from and sent to clients, by front end.
+    received: [AtomicU64; FRONTENDS.len()],
+    sent: [AtomicU64; FRONTENDS.len()],
 }
 
 impl Metrics {
@@ -125,6 +132,30 @@ impl Metrics {
         if let Some(histogram) = self.queries.get(frontend) {
             histogram.observe(took);
         }
+    }
+
+    /// `bytes` came from a client of `frontend`.
+    pub fn received(&self, frontend: BackendKind, bytes: usize) {
+        self.received[frontend.index()].fetch_add(bytes as u64, Ordering::Relaxed);
+    }
+
+    /// `bytes` went to a client of `frontend`.
+    pub fn sent(&self, frontend: BackendKind, bytes: usize) {
+        self.sent[frontend.index()].fetch_add(bytes as u64, Ordering::Relaxed);
+    }
+
+    /// Bytes received and sent, by front end.
+    pub fn traffic(&self) -> impl Iterator<Item = (&'static str, u64, u64)> + '_ {
+        FRONTENDS
+            .iter()
+            .zip(self.received.iter().zip(&self.sent))
+            .map(|(frontend, (received, sent))| {
+                (
+                    *frontend,
+                    received.load(Ordering::Relaxed),
+                    sent.load(Ordering::Relaxed),
+                )
+            })
     }
 
     pub(super) fn stopped(&self, reason: StopReason) {

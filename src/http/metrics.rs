@@ -164,6 +164,63 @@ fn render(engine: &Engine, auth: &Auth, db: &Path) -> String {
 
     family(
         &mut out,
+        "litewire_rows_total",
+        "counter",
+        "Rows statements returned to clients, and rows inserted, updated and deleted in tables.",
+    );
+    let returned = metrics
+        .rows_returned
+        .load(std::sync::atomic::Ordering::Relaxed);
+    let [inserted, updated, deleted] = engine.rows_changed();
+    for (operation, count) in [
+        ("returned", returned),
+        ("inserted", inserted),
+        ("updated", updated),
+        ("deleted", deleted),
+    ] {
+        sample(
+            &mut out,
+            "litewire_rows_total",
+            &[("operation", operation)],
+            count,
+        );
+    }
+
+    family(
+        &mut out,
+        "litewire_network_bytes_total",
+        "counter",
+        "Bytes received from and sent to clients (after TLS), by front end (Hrana's are HTTP's).",
+    );
+    for (frontend, received, sent) in metrics.traffic() {
+        if frontend == "hrana" {
+            continue;
+        }
+        for (direction, count) in [("received", received), ("sent", sent)] {
+            sample(
+                &mut out,
+                "litewire_network_bytes_total",
+                &[("frontend", frontend), ("direction", direction)],
+                count,
+            );
+        }
+    }
+
+    family(
+        &mut out,
+        "litewire_deadlocks_total",
+        "counter",
+        "Waits given up to break a deadlock (40P01).",
+    );
+    sample(
+        &mut out,
+        "litewire_deadlocks_total",
+        &[],
+        metrics.deadlocks.load(std::sync::atomic::Ordering::Relaxed),
+    );
+
+    family(
+        &mut out,
         "litewire_write_permit_wait_seconds",
         "histogram",
         "Waits for the write permit (only those that had to wait).",

@@ -22,8 +22,9 @@ use super::routes::router;
 use super::socket_probe::SocketProbe;
 use crate::auth::Auth;
 use crate::config::Config;
-use crate::engine::Engine;
+use crate::engine::{BackendKind, Engine, Metrics};
 use crate::shutdown::Shutdown;
+use crate::traffic::Metered;
 use crate::workers::Workers;
 
 /// Serves HTTP until `shutdown` fires; requests in flight are finished first.
@@ -50,6 +51,7 @@ pub async fn serve(
         // Without users every caller is trusted; with them, `auth` says who.
         trusted: (!auth.enabled()).then(Caller::trusted),
         body_limit: config.http_body_limit,
+        metrics: engine.metrics().clone(),
     };
     let app = router(
         engine,
@@ -86,6 +88,7 @@ pub async fn serve_router(
         limits: None,
         trusted: Some(Caller::trusted()),
         body_limit: DEFAULT_BODY_LIMIT,
+        metrics: Arc::default(),
     };
     serve_app(
         listener,
@@ -111,6 +114,8 @@ struct EveryRequest {
     /// The caller when no credentials are asked for.
     trusted: Option<Caller>,
     body_limit: usize,
+    /// Counts the bytes of every connection.
+    metrics: Arc<Metrics>,
 }
 
 /// hyper's own default for the time a client may take to send its headers.
@@ -141,13 +146,20 @@ async fn serve_app(
                 header_timeout,
             };
             let tls = tls.clone();
+            let metrics = every_request.metrics.clone();
             async move {
                 match tls {
-                    None => connection.serve(socket).await,
+                    None => {
+                        let socket = Metered::new(socket, metrics, BackendKind::Http);
+                        connection.serve(socket).await
+                    }
                     Some(tls) => match tokio::time::timeout(header_timeout, tls.accept(socket))
                         .await
                     {
-                        Ok(Ok(socket)) => connection.serve(socket).await,
+                        Ok(Ok(socket)) => {
+                            let socket = Metered::new(socket, metrics, BackendKind::Http);
+                            connection.serve(socket).await
+                        }
                         Ok(Err(error)) => tracing::debug!(%error, %peer, "TLS handshake failed"),
                         Err(_) => tracing::debug!(%peer, "TLS handshake timed out"),
                     },

@@ -45,6 +45,7 @@ use super::reply::notification_message;
 use crate::config::Config;
 use crate::engine::{BackendKind, Engine, Role, StatementControl, StopReason};
 use crate::shutdown::Shutdown;
+use crate::traffic::Metered;
 use crate::workers::Workers;
 
 /// What every connection of the front end shares.
@@ -64,7 +65,7 @@ struct Frontend {
 }
 
 type Socket = Framed<
-    Guarded<MaybeTls>,
+    Guarded<Metered<MaybeTls>>,
     PgWireMessageServerCodec<<PgConnection as ExtendedQueryHandler>::Statement>,
 >;
 
@@ -241,7 +242,11 @@ async fn negotiate(socket: TcpStream, peer: SocketAddr, frontend: &Frontend) -> 
     // What the negotiation read past its own messages (the StartupMessage, when
     // the client asked for no TLS) goes through the frame checks too.
     let parts = framed.into_parts();
-    let io = Guarded::with_read(parts.io, frontend.max_message, parts.read_buf);
+    let metrics = frontend.engine.metrics().clone();
+    // The bytes of the startup that negotiation read count too.
+    metrics.received(BackendKind::Postgres, parts.read_buf.len());
+    let io = Metered::new(parts.io, metrics, BackendKind::Postgres);
+    let io = Guarded::with_read(io, frontend.max_message, parts.read_buf);
     let mut guarded = FramedParts::new(io, parts.codec);
     guarded.write_buf = parts.write_buf;
     Some(Framed::from_parts(guarded))

@@ -127,6 +127,11 @@ impl Session {
         control.finish();
         let metrics = &self.engine.shared.metrics;
         metrics.statement(stmt.kind, result.is_err());
+        if stmt.returns_rows || stmt.kind == CommandKind::Fetch {
+            metrics
+                .rows_returned
+                .fetch_add(sink.rows, std::sync::atomic::Ordering::Relaxed);
+        }
         if let Some(reason) = stopped {
             metrics.stopped(reason);
         }
