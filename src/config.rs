@@ -103,6 +103,12 @@ pub struct Config {
     #[arg(long, env = "LITEWIRE_HTTP_LISTEN", default_value = "127.0.0.1:8080")]
     pub http_listen: SocketAddr,
 
+    /// Address of a listener of its own for `GET /metrics` and `GET /ready`,
+    /// without the HTTP port's credentials or TLS: for a scraper on a private
+    /// network. Off by default (both routes are on the HTTP port anyway).
+    #[arg(long, env = "LITEWIRE_METRICS_LISTEN")]
+    pub metrics_listen: Option<SocketAddr>,
+
     /// Page cache sharing between the pool's SQLite connections.
     #[arg(long, env = "LITEWIRE_CACHE", value_enum, default_value = "shared")]
     pub cache: CacheMode,

@@ -23,6 +23,8 @@ pub struct Server {
     engine: Arc<Engine>,
     pg_listener: TcpListener,
     http_listener: TcpListener,
+    /// `--metrics-listen`'s.
+    metrics_listener: Option<TcpListener>,
     workers: Arc<Workers>,
     auth: Arc<Auth>,
     tls: Option<Tls>,
@@ -45,11 +47,16 @@ impl Server {
         report_build(&engine);
         let pg_listener = TcpListener::bind(config.pg_listen).await?;
         let http_listener = TcpListener::bind(config.http_listen).await?;
+        let metrics_listener = match config.metrics_listen {
+            Some(address) => Some(TcpListener::bind(address).await?),
+            None => None,
+        };
         let workers = Arc::new(Workers::start(config.workers(), config.thread_per_core)?);
         Ok(Server {
             engine,
             pg_listener,
             http_listener,
+            metrics_listener,
             workers,
             auth,
             tls,
@@ -62,6 +69,7 @@ impl Server {
         tracing::info!(
             postgres = %self.pg_listener.local_addr().map_or_else(|e| e.to_string(), |a| a.to_string()),
             http = %self.http_listener.local_addr().map_or_else(|e| e.to_string(), |a| a.to_string()),
+            metrics = %self.metrics_listener.as_ref().and_then(|l| l.local_addr().ok()).map_or_else(|| "off".to_owned(), |a| a.to_string()),
             db = %self.config.db.display(),
             cache = self.config.cache.as_str(),
             auth = if self.auth.enabled() { "password" } else { "trust" },
@@ -100,9 +108,22 @@ impl Server {
             &self.config,
             self.auth.clone(),
             self.tls.as_ref().map(|tls| tls.http.clone()),
-            shutdown,
+            shutdown.clone(),
         );
-        tokio::join!(pg, http);
+        let operations = async {
+            if let Some(listener) = self.metrics_listener {
+                http::serve_operations(
+                    listener,
+                    self.engine.clone(),
+                    self.workers.clone(),
+                    &self.config,
+                    self.auth.clone(),
+                    shutdown,
+                )
+                .await;
+            }
+        };
+        tokio::join!(pg, http, operations);
         stopper.abort();
         self.engine.close().await;
         tracing::info!("litewire stopped");

@@ -1153,6 +1153,52 @@ async fn metrics_count_what_pgbench_and_http_did_and_pass_promtool() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_metrics_listener_serves_scrapers_without_credentials() {
+    let server = TestServer::start(
+        "shared",
+        &["--password", "s3cret", "--metrics-listen", "127.0.0.1:0"],
+    );
+    let serving = server
+        .logs()
+        .into_iter()
+        .find(|line| line.contains("litewire is serving"))
+        .expect("the serving line");
+    let address = serving
+        .split_whitespace()
+        .find_map(|field| field.strip_prefix("metrics="))
+        .expect("the metrics listener's address");
+    let client = reqwest::Client::new();
+    let scrape = client
+        .get(format!("http://{address}/metrics"))
+        .send()
+        .await
+        .expect("GET /metrics");
+    assert_eq!(scrape.status(), 200);
+    let text = scrape.text().await.expect("body");
+    assert!(text.contains("# TYPE litewire_sessions gauge"), "{text}");
+    let ready = client
+        .get(format!("http://{address}/ready"))
+        .send()
+        .await
+        .expect("GET /ready");
+    assert_eq!(ready.status(), 200);
+    // Nothing else is served there; the HTTP port still asks for credentials.
+    let other = client
+        .post(format!("http://{address}/"))
+        .body(r#"{"statements": ["SELECT 1"]}"#)
+        .send()
+        .await
+        .expect("POST /");
+    assert_eq!(other.status(), 404);
+    let guarded = client
+        .get(server.url("/metrics"))
+        .send()
+        .await
+        .expect("GET /metrics on the HTTP port");
+    assert_eq!(guarded.status(), 401);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn prometheus_scrapes_the_server() {
     let server = TestServer::start("shared", &[]);
     server.http_query("CREATE TABLE p (v int)").await;

@@ -37,4 +37,4 @@ mod serve;
 mod socket_probe;
 
 pub use limits::RequestLimits;
-pub use serve::{serve, serve_router};
+pub use serve::{serve, serve_operations, serve_router};

@@ -45,16 +45,20 @@ pub(super) fn router(
         .route("/version", get(version))
         .with_state(engine)
         .merge(hrana::router(streams))
-        .merge(
-            Router::new()
-                .route("/metrics", get(metrics))
-                .route("/ready", get(ready))
-                .with_state(scraped),
-        );
+        .merge(operations_router(scraped));
     match auth.enabled() {
         true => router.layer(axum::middleware::from_fn_with_state(auth, authenticate)),
         false => router,
     }
+}
+
+/// `GET /metrics` and `GET /ready`: on the HTTP port, and alone on
+/// `--metrics-listen`.
+pub(super) fn operations_router(scraped: Scraped) -> Router {
+    Router::new()
+        .route("/metrics", get(metrics))
+        .route("/ready", get(ready))
+        .with_state(scraped)
 }
 
 async fn execute(

@@ -18,7 +18,8 @@ use tokio_rustls::TlsAcceptor;
 use super::auth::Caller;
 use super::hrana::{Limits, Streams};
 use super::limits::{Client, ServerLimits};
-use super::routes::router;
+use super::metrics::Scraped;
+use super::routes::{operations_router, router};
 use super::socket_probe::SocketProbe;
 use crate::auth::Auth;
 use crate::config::Config;
@@ -98,6 +99,32 @@ pub async fn serve_router(
         tls,
         shutdown,
         DEFAULT_HEADER_TIMEOUT,
+    )
+    .await;
+}
+
+/// Serves `GET /metrics` and `GET /ready` alone on `listener`
+/// (`--metrics-listen`): no credentials, no TLS, until `shutdown` fires.
+pub async fn serve_operations(
+    listener: TcpListener,
+    engine: Arc<Engine>,
+    workers: Arc<Workers>,
+    config: &Config,
+    auth: Arc<Auth>,
+    shutdown: Shutdown,
+) {
+    let scraped = Scraped {
+        engine,
+        auth,
+        db: config.db.clone(),
+        shutdown: shutdown.clone(),
+    };
+    serve_router(
+        listener,
+        operations_router(scraped),
+        workers,
+        None,
+        shutdown,
     )
     .await;
 }
