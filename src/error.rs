@@ -70,12 +70,14 @@ const FUNCTION_ERROR: char = '\u{1f}';
 pub struct SqlState([u8; 5]);
 
 impl SqlState {
+    pub const ADMIN_SHUTDOWN: SqlState = SqlState(*b"57P01");
     pub const DATATYPE_MISMATCH: SqlState = SqlState(*b"42804");
     pub const DEADLOCK_DETECTED: SqlState = SqlState(*b"40P01");
     pub const DUPLICATE_COLUMN: SqlState = SqlState(*b"42701");
     pub const DUPLICATE_OBJECT: SqlState = SqlState(*b"42710");
     pub const FEATURE_NOT_SUPPORTED: SqlState = SqlState(*b"0A000");
     pub const INSUFFICIENT_PRIVILEGE: SqlState = SqlState(*b"42501");
+    pub const INVALID_DATETIME_FORMAT: SqlState = SqlState(*b"22007");
     pub const INVALID_NAME: SqlState = SqlState(*b"42602");
     pub const INVALID_PARAMETER_VALUE: SqlState = SqlState(*b"22023");
     pub const INVALID_TABLE_DEFINITION: SqlState = SqlState(*b"42P16");

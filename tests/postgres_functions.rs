@@ -38,6 +38,7 @@ against_litewire_and_postgres!(
     recursive_queries_as_postgres_allows_them,
     arrays_join_with_concatenation,
     bytea_functions_count_bytes,
+    sleeping_waits_until_told_otherwise,
 );
 
 /// One case: a statement and its answer, rows joined by `\n`, columns by `|`,
@@ -1138,4 +1139,36 @@ async fn bytea_functions_count_bytes(target: &Target) {
         ],
     )
     .await;
+}
+
+async fn sleeping_waits_until_told_otherwise(target: &Target) {
+    let client = target.connect().await;
+    check(
+        &client,
+        "",
+        &[
+            ("SELECT pg_sleep(0.05) IS NULL", "f"),
+            (
+                "SELECT pg_sleep(0) IS NULL, pg_sleep(-1) IS NULL, pg_sleep(NULL) IS NULL",
+                "f|f|t",
+            ),
+            ("SELECT pg_sleep_for('20 milliseconds') IS NULL", "f"),
+            ("SELECT pg_sleep_for('nonsense')", "ERROR 22007"),
+        ],
+    )
+    .await;
+    // It waits as long as asked, and a timeout ends the wait.
+    let started = std::time::Instant::now();
+    client
+        .simple_query("SELECT pg_sleep(0.2)")
+        .await
+        .expect("sleep");
+    assert!(started.elapsed() >= std::time::Duration::from_millis(200));
+    let started = std::time::Instant::now();
+    let stopped = client
+        .simple_query("SET statement_timeout = 100; SELECT pg_sleep(30)")
+        .await
+        .expect_err("the timeout ends the sleep");
+    assert_eq!(error_answer(&stopped), "ERROR 57014");
+    assert!(started.elapsed() < std::time::Duration::from_secs(10));
 }

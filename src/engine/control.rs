@@ -328,6 +328,18 @@ impl Drop for Running<'_> {
     }
 }
 
+/// Calls `f` with the control of the statement running on this thread, if
+/// any (a SQL function that waits looks at it).
+pub(super) fn with_running<T>(f: impl FnOnce(Option<&StatementControl>) -> T) -> T {
+    RUNNING.with(|running| {
+        let control = running.get();
+        // SAFETY: a non-null pointer was set by a `Running` that borrows the
+        // control and is still alive (see `progress`); `f` runs inside it, on
+        // this thread.
+        f(unsafe { control.as_ref() })
+    })
+}
+
 /// SQLite's progress handler: non-zero stops the running statement.
 ///
 /// # Safety

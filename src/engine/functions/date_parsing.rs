@@ -81,10 +81,7 @@ fn out_of_range(text: &str) -> Out {
 }
 
 fn bad_input(message: String) -> Out {
-    Out::Fail(
-        SqlState::parse("22007").unwrap_or(SqlState::INVALID_PARAMETER_VALUE),
-        message,
-    )
+    Out::Fail(SqlState::INVALID_DATETIME_FORMAT, message)
 }
 
 /// `litewire_parse_date(text, format, timestamp)`: a date, or (for

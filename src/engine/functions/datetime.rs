@@ -131,7 +131,7 @@ enum Moment {
 fn read(value: &str, kind: Kind) -> Result<Moment, Out> {
     let invalid = || {
         Out::Fail(
-            SqlState::parse("22007").unwrap_or(SqlState::INVALID_TEXT_REPRESENTATION),
+            SqlState::INVALID_DATETIME_FORMAT,
             format!(
                 "invalid input syntax for type {}: \"{value}\"",
                 kind.display()
@@ -332,7 +332,7 @@ fn requested(args: &[Arg]) -> Result<Option<Value>, Out> {
         };
         let interval = Interval::parse(&text).map_err(|_| {
             Out::Fail(
-                SqlState::parse("22007").unwrap_or(SqlState::INVALID_TEXT_REPRESENTATION),
+                SqlState::INVALID_DATETIME_FORMAT,
                 format!("invalid input syntax for type interval: \"{text}\""),
             )
         })?;
@@ -504,7 +504,7 @@ fn datetime_in(call: &Call, args: &[Arg]) -> Out {
     match stored(&text, target, DateOrder::of_style(&style)) {
         Ok(stored) => Out::Text(stored),
         Err(InputError::BadFormat) => Out::Fail(
-            SqlState::parse("22007").unwrap_or(SqlState::INVALID_TEXT_REPRESENTATION),
+            SqlState::INVALID_DATETIME_FORMAT,
             format!("invalid input syntax for type {shown}: \"{text}\""),
         ),
         Err(InputError::OutOfRange) => out_of_range(format!(
@@ -565,7 +565,7 @@ fn at_zone(_: &Call, args: &[Arg]) -> Out {
     let with_tz = kind == "timestamptz";
     let Some(usecs) = datetime::parse_timestamp(&value, with_tz) else {
         return Out::Fail(
-            SqlState::parse("22007").unwrap_or(SqlState::INVALID_TEXT_REPRESENTATION),
+            SqlState::INVALID_DATETIME_FORMAT,
             format!("invalid input syntax for type timestamp: \"{value}\""),
         );
     };

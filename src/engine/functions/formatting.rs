@@ -291,7 +291,7 @@ fn to_char(_: &Call, args: &[Arg]) -> Out {
         }
         Some(usecs) => Out::Text(render(&format, usecs, with_tz)),
         None => Out::Fail(
-            SqlState::parse("22007").unwrap_or(SqlState::INVALID_TEXT_REPRESENTATION),
+            SqlState::INVALID_DATETIME_FORMAT,
             format!("invalid input syntax for type timestamp: \"{value}\""),
         ),
     }

@@ -99,7 +99,7 @@ pub(super) const FUNCTIONS: &[Function] = &[
 fn failure(error: IntervalError, text: &str) -> Out {
     match error {
         IntervalError::Syntax => Out::Fail(
-            SqlState::parse("22007").unwrap_or(SqlState::INVALID_TEXT_REPRESENTATION),
+            SqlState::INVALID_DATETIME_FORMAT,
             format!("invalid input syntax for type interval: \"{text}\""),
         ),
         IntervalError::OutOfRange => Out::Fail(
@@ -128,7 +128,7 @@ fn timestamp(arg: &Arg, with_tz: bool) -> Result<Option<i64>, Out> {
         .map(Some)
         .ok_or_else(|| {
             Out::Fail(
-                SqlState::parse("22007").unwrap_or(SqlState::INVALID_TEXT_REPRESENTATION),
+                SqlState::INVALID_DATETIME_FORMAT,
                 format!("invalid input syntax for type timestamp: \"{text}\""),
             )
         })

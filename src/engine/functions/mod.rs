@@ -1,6 +1,6 @@
 //! PostgreSQL's SQL functions that SQLite lacks, registered on every connection.
 //!
-//! One file per family (settings, sequences, signals to other sessions, the statistics views, catalog, arrays, strings,
+//! One file per family (settings, sequences, signals to other sessions, sleeping, the statistics views, catalog, arrays, strings,
 //! regular expressions, `bytea` functions, digests and encodings, dates and times, intervals,
 //! ordered-set aggregates, `to_char`, JSON,
 //! `format` and quoting, random values and UUIDs, statistics aggregates, and the arithmetic (numeric in decimal), math, trigonometry, comparisons,
@@ -44,6 +44,7 @@ mod registry;
 mod sequences;
 mod settings;
 mod signals;
+mod sleep;
 mod stat_views;
 mod statistics;
 mod strings;

@@ -14,14 +14,14 @@ use super::definition::{Args, Body, Function, Volatility};
 use super::{
     arithmetic, arrays, bytes, catalog, comparisons, conversions, date_parsing, datetime, decimal,
     encoding, format, formatting, intervals, json, locks, math, modifiers, number_format,
-    ordered_sets, random, regexp_rows, regexps, sequences, settings, signals, stat_views,
+    ordered_sets, random, regexp_rows, regexps, sequences, settings, signals, sleep, stat_views,
     statistics, strings, subqueries, trigonometry,
 };
 use crate::engine::catalog::types::type_oid;
 use crate::sql::quote::literal;
 
 /// Every family's functions.
-fn families() -> [&'static [Function]; 30] {
+fn families() -> [&'static [Function]; 31] {
     [
         settings::FUNCTIONS,
         arithmetic::FUNCTIONS,
@@ -35,6 +35,7 @@ fn families() -> [&'static [Function]; 30] {
         locks::FUNCTIONS,
         signals::FUNCTIONS,
         stat_views::FUNCTIONS,
+        sleep::FUNCTIONS,
         catalog::FUNCTIONS,
         arrays::FUNCTIONS,
         bytes::FUNCTIONS,

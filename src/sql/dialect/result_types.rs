@@ -188,6 +188,8 @@ const VOID_FUNCTIONS: &[&str] = &[
     "pg_advisory_xact_lock_shared",
     "pg_advisory_unlock_all",
     "pg_notify",
+    "pg_sleep",
+    "pg_sleep_for",
     "pg_stat_force_next_flush",
     "pg_stat_statements_reset",
 ];

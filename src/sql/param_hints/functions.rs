@@ -77,6 +77,8 @@ pub(super) fn signature(name: &str, argc: usize) -> Option<Signature> {
         }
         ("pg_terminate_backend", 2) => fixed(&["integer", "bigint"], None),
         ("pg_notify", 2) => fixed(&["text", "text"], None),
+        ("pg_sleep", 1) => fixed(&["double precision"], None),
+        ("pg_sleep_for", 1) => fixed(&["interval"], None),
         ("pg_stat_statements_reset", n @ 1..=3) => fixed(&["oid", "oid", "bigint"][..n], None),
         _ => None,
     }
