@@ -110,6 +110,9 @@ impl Server {
             self.tls.as_ref().map(|tls| tls.http.clone()),
             shutdown.clone(),
         );
+        // The operations listener outlives the others: while they drain it
+        // answers `/ready` with 503 (and `/metrics` with the draining).
+        let (drained, operations_stop) = Shutdown::new();
         let operations = async {
             if let Some(listener) = self.metrics_listener {
                 http::serve_operations(
@@ -119,11 +122,16 @@ impl Server {
                     &self.config,
                     self.auth.clone(),
                     shutdown,
+                    operations_stop,
                 )
                 .await;
             }
         };
-        tokio::join!(pg, http, operations);
+        let serving = async {
+            tokio::join!(pg, http);
+            drained.trigger();
+        };
+        tokio::join!(serving, operations);
         stopper.abort();
         self.engine.close().await;
         tracing::info!("litewire stopped");

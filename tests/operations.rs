@@ -1158,15 +1158,7 @@ async fn the_metrics_listener_serves_scrapers_without_credentials() {
         "shared",
         &["--password", "s3cret", "--metrics-listen", "127.0.0.1:0"],
     );
-    let serving = server
-        .logs()
-        .into_iter()
-        .find(|line| line.contains("litewire is serving"))
-        .expect("the serving line");
-    let address = serving
-        .split_whitespace()
-        .find_map(|field| field.strip_prefix("metrics="))
-        .expect("the metrics listener's address");
+    let address = metrics_address(&server);
     let client = reqwest::Client::new();
     let scrape = client
         .get(format!("http://{address}/metrics"))
@@ -1196,6 +1188,66 @@ async fn the_metrics_listener_serves_scrapers_without_credentials() {
         .await
         .expect("GET /metrics on the HTTP port");
     assert_eq!(guarded.status(), 401);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn readiness_ends_when_shutdown_begins() {
+    let mut server = TestServer::start(
+        "shared",
+        &[
+            "--metrics-listen",
+            "127.0.0.1:0",
+            "--shutdown-grace-ms",
+            "10000",
+        ],
+    );
+    let address = metrics_address(&server);
+    let ready = format!("http://{address}/ready");
+    assert_eq!(
+        reqwest::get(&ready).await.expect("GET /ready").status(),
+        200
+    );
+    // A statement that runs on keeps the server draining for a while.
+    let (client, _conn) = server.connect().await;
+    let running = tokio::spawn(async move { client.simple_query("SELECT pg_sleep(2)").await });
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let pid = server.pid().to_string();
+    let _ = std::process::Command::new("kill")
+        .args(["-TERM", &pid])
+        .status();
+    let deadline = Instant::now() + Duration::from_secs(2);
+    let mut status = 200;
+    while status == 200 && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        status = reqwest::get(&ready)
+            .await
+            .expect("GET /ready while draining")
+            .status()
+            .as_u16();
+    }
+    assert_eq!(status, 503, "/ready while shutting down");
+    let scrape = reqwest::get(format!("http://{address}/metrics"))
+        .await
+        .expect("GET /metrics while draining");
+    assert_eq!(scrape.status(), 200);
+    // The running statement finished within the grace period.
+    assert!(running.await.expect("join").is_ok());
+    assert!(server.stop().success());
+}
+
+/// The `--metrics-listen` listener's address, from the line the server
+/// announces itself with.
+fn metrics_address(server: &TestServer) -> String {
+    let serving = server
+        .logs()
+        .into_iter()
+        .find(|line| line.contains("litewire is serving"))
+        .expect("the serving line");
+    serving
+        .split_whitespace()
+        .find_map(|field| field.strip_prefix("metrics="))
+        .expect("the metrics listener's address")
+        .to_owned()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -130,7 +130,10 @@ impl StatementStats {
         let took = took.as_secs_f64() * 1000.0;
         let mut entries = self.entries();
         let id = fingerprint.queryid;
-        let mine = |entry: &&mut Entry| entry.user == *user && entry.database == *database;
+        // A session's user and database are the same `Arc`s statement after
+        // statement: compared by address first.
+        let same = |a: &Arc<str>, b: &Arc<str>| Arc::ptr_eq(a, b) || a == b;
+        let mine = |entry: &&mut Entry| same(&entry.user, user) && same(&entry.database, database);
         if let Some(entry) = entries
             .by_id
             .get_mut(&id)

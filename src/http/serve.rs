@@ -104,7 +104,8 @@ pub async fn serve_router(
 }
 
 /// Serves `GET /metrics` and `GET /ready` alone on `listener`
-/// (`--metrics-listen`): no credentials, no TLS, until `shutdown` fires.
+/// (`--metrics-listen`): no credentials, no TLS. `/ready` answers 503 once
+/// `shutdown` fires; the listener serves until `stop` does.
 pub async fn serve_operations(
     listener: TcpListener,
     engine: Arc<Engine>,
@@ -112,21 +113,15 @@ pub async fn serve_operations(
     config: &Config,
     auth: Arc<Auth>,
     shutdown: Shutdown,
+    stop: Shutdown,
 ) {
     let scraped = Scraped {
         engine,
         auth,
         db: config.db.clone(),
-        shutdown: shutdown.clone(),
-    };
-    serve_router(
-        listener,
-        operations_router(scraped),
-        workers,
-        None,
         shutdown,
-    )
-    .await;
+    };
+    serve_router(listener, operations_router(scraped), workers, None, stop).await;
 }
 
 /// axum's own default for the size of a request body.

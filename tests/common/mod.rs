@@ -67,10 +67,11 @@ impl TestServer {
         let sink = logs.clone();
         std::thread::spawn(move || {
             for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                // Kept before it is announced: `logs()` has it once started.
+                sink.lock().unwrap().push(line.clone());
                 if line.contains("litewire is serving") {
-                    let _ = ready_tx.send(line.clone());
+                    let _ = ready_tx.send(line);
                 }
-                sink.lock().unwrap().push(line);
             }
         });
         let line = ready_rx
