@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 
 use common::TestServer;
 use common::target::Target;
+use futures::SinkExt;
 use tokio_postgres::Client;
 
 against_litewire_and_postgres!(
@@ -306,6 +307,16 @@ async fn statements_are_counted_as_postgres_counts_them(target: &Target) {
         .batch_execute("UPDATE stats_probe SET b = 'x' WHERE a >= 3")
         .await
         .expect("update");
+    // COPY counts the rows it copied.
+    let copy = client
+        .copy_in("COPY stats_probe (a, b) FROM STDIN")
+        .await
+        .expect("COPY");
+    futures::pin_mut!(copy);
+    copy.send(bytes::Bytes::from_static(b"10\tj\n11\tk\n"))
+        .await
+        .expect("copy data");
+    assert_eq!(copy.finish().await.expect("COPY done"), 2);
     // A prepared statement keeps its own parameters.
     let count = client
         .prepare("SELECT count(*) FROM stats_probe WHERE a < $1")
@@ -319,6 +330,7 @@ async fn statements_are_counted_as_postgres_counts_them(target: &Target) {
     assert_eq!(sqlstate_of(failed.map(|_| Vec::new())), "22012");
     let counted = probe_statements(&client).await;
     let expected = [
+        ("COPY stats_probe (a, b) FROM STDIN", 1, 2),
         ("INSERT INTO stats_probe VALUES ($1, $2), ($3, $4)", 2, 4),
         (
             "SELECT a FROM stats_probe WHERE b = $1 AND a > $2 ORDER BY 1",
@@ -354,7 +366,7 @@ async fn statements_are_counted_as_postgres_counts_them(target: &Target) {
         .query("SELECT pg_stat_statements_reset(0, 0, $1)", &[&update_id])
         .await
         .expect("reset one");
-    assert_eq!(probe_statements(&client).await.len(), 3);
+    assert_eq!(probe_statements(&client).await.len(), 4);
     client
         .batch_execute("SELECT pg_stat_statements_reset()")
         .await

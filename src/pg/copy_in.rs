@@ -3,6 +3,7 @@
 //! ended by CopyDone (commit) or CopyFail (nothing is left behind).
 
 use std::fmt::Debug;
+use std::sync::Arc;
 
 use async_trait::async_trait;
 use futures::{Sink, SinkExt};
@@ -17,7 +18,7 @@ use super::copy_decoder::CopyDecoder;
 use super::encode::command_tag;
 use super::errors::to_pgwire;
 use super::reply::{feed, transaction_status};
-use crate::sql::{CopyFormat, CopyFrom};
+use crate::sql::{CopyFormat, CopyFrom, Fingerprint};
 
 impl PgConnection {
     /// Starts `COPY ... FROM STDIN`: answers CopyInResponse and waits for data.
@@ -26,6 +27,7 @@ impl PgConnection {
         client: &mut C,
         state: &mut State,
         spec: &CopyFrom,
+        fingerprint: Option<&Arc<Fingerprint>>,
         extended: bool,
     ) -> PgWireResult<()>
     where
@@ -34,7 +36,7 @@ impl PgConnection {
     {
         let sink = state
             .session
-            .copy_begin(spec)
+            .copy_begin(spec, fingerprint)
             .await
             .map_err(|e| to_pgwire(&e))?;
         let decoder = CopyDecoder::new(spec, sink.columns());

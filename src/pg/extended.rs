@@ -216,7 +216,10 @@ impl ExtendedQueryHandler for PgConnection {
             .await;
         };
         if let Plan::CopyFrom(spec) = &statement.plan {
-            let result = self.start_copy(client, state, spec, true).await;
+            let fingerprint = statement.fingerprint.as_ref();
+            let result = self
+                .start_copy(client, state, spec, fingerprint, true)
+                .await;
             client.set_transaction_status(transaction_status(&state.session));
             return result;
         }

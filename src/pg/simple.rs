@@ -60,9 +60,13 @@ impl SimpleQueryHandler for PgConnection {
                     [
                         Statement {
                             plan: Plan::CopyFrom(spec),
+                            fingerprint,
                             ..
                         },
-                    ] => self.start_copy(client, &mut state, spec, false).await,
+                    ] => {
+                        self.start_copy(client, &mut state, spec, fingerprint.as_ref(), false)
+                            .await
+                    }
                     _ => Err(to_pgwire(&Error::new(
                         ErrorKind::Unsupported,
                         "COPY FROM STDIN must be sent as a query of its own",

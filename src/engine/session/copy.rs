@@ -8,6 +8,7 @@
 
 use std::future::Future;
 use std::sync::Arc;
+use std::time::Instant;
 
 use super::state::Session;
 use crate::engine::declared_columns::DeclaredColumns;
@@ -17,7 +18,7 @@ use crate::engine::value::Value;
 use crate::error::{Error, ErrorKind};
 use crate::sql::CommandKind;
 use crate::sql::quote::identifier;
-use crate::sql::{self, CopyFrom, CopyTo, ForceQuote};
+use crate::sql::{self, CopyFrom, CopyTo, Fingerprint, ForceQuote};
 
 /// Bound variables per INSERT stay well under SQLite's limit (32766).
 const MAX_VARIABLES: usize = 8192;
@@ -35,6 +36,8 @@ pub struct CopyIn {
     /// The COPY started the transaction (and so commits it), rather than a
     /// savepoint inside the client's.
     own_transaction: bool,
+    /// What `pg_stat_statements` counts it under, and when it began.
+    counted: Option<(Arc<Fingerprint>, Instant)>,
 }
 
 impl CopyIn {
@@ -47,12 +50,29 @@ impl CopyIn {
 impl Session {
     /// Starts a COPY into `spec.table`. A COPY that cannot start inside a
     /// transaction fails the transaction, as any failed statement does.
-    pub async fn copy_begin(&mut self, spec: &CopyFrom) -> Result<CopyIn, Error> {
+    pub async fn copy_begin(
+        &mut self,
+        spec: &CopyFrom,
+        fingerprint: Option<&Arc<Fingerprint>>,
+    ) -> Result<CopyIn, Error> {
+        let began = Instant::now();
         let started = self.open_copy(spec).await;
-        if started.is_err() {
-            self.fail_transaction();
+        match started {
+            Ok(mut copy) => {
+                copy.counted = fingerprint
+                    .filter(|_| self.engine.shared.statements.counts())
+                    .map(|fingerprint| (fingerprint.clone(), began));
+                Ok(copy)
+            }
+            Err(error) => {
+                self.fail_transaction();
+                self.engine
+                    .shared
+                    .metrics
+                    .statement(CommandKind::Copy, true);
+                Err(error)
+            }
         }
-        started
     }
 
     async fn open_copy(&mut self, spec: &CopyFrom) -> Result<CopyIn, Error> {
@@ -84,6 +104,7 @@ impl Session {
             columns,
             rows: 0,
             own_transaction,
+            counted: None,
         })
     }
 
@@ -119,8 +140,15 @@ impl Session {
                 return Err(error);
             }
         }
-        self.end_copy_transaction(copy.own_transaction, true)
-            .await?;
+        let ended = self.end_copy_transaction(copy.own_transaction, true).await;
+        self.engine
+            .shared
+            .metrics
+            .statement(CommandKind::Copy, ended.is_err());
+        ended?;
+        if let Some((fingerprint, began)) = &copy.counted {
+            self.count_statement(fingerprint, *began, copy.rows);
+        }
         let mut result = QueryResult::empty(CommandKind::Copy);
         result.rows_affected = copy.rows;
         Ok(result)
@@ -128,6 +156,10 @@ impl Session {
 
     /// Undoes the whole COPY (malformed data, CopyFail, or a lost client).
     pub async fn copy_abort(&mut self, copy: CopyIn) {
+        self.engine
+            .shared
+            .metrics
+            .statement(CommandKind::Copy, true);
         if let Err(error) = self.end_copy_transaction(copy.own_transaction, false).await {
             tracing::warn!(%error, "rolling back a COPY failed");
         }

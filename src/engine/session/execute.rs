@@ -2,6 +2,7 @@
 //! session's statement control (cancel, timeouts), with PostgreSQL's rules for
 //! an error inside a transaction (it fails the transaction until ROLLBACK).
 
+use std::sync::Arc;
 use std::time::Instant;
 
 use super::state::{Session, TransactionState};
@@ -9,7 +10,7 @@ use super::transaction::transaction_aborted;
 use crate::engine::result::{Column, Completion, QueryResult, ResultSink};
 use crate::engine::value::Value;
 use crate::error::{Error, ErrorKind, SqlState};
-use crate::sql::{self, Action, CommandKind, Dialect, Plan, Statement};
+use crate::sql::{self, Action, CommandKind, Dialect, Fingerprint, Plan, Statement};
 
 impl Session {
     /// Runs one statement with its parameters (`?1..?N`) and collects its result.
@@ -113,14 +114,7 @@ impl Session {
                 | CommandKind::Rollback => 0,
                 _ => sink.rows,
             };
-            let identity = &self.identity;
-            self.engine.shared.statements.record(
-                fingerprint,
-                &identity.user,
-                &identity.database,
-                started.elapsed(),
-                rows,
-            );
+            self.count_statement(fingerprint, started, rows);
         }
         // Asked before the deadline is cleared: a timeout is one.
         let stopped = result.as_ref().err().and_then(|_| control.reason());
@@ -150,6 +144,24 @@ impl Session {
                 .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         }
         result
+    }
+
+    /// `pg_stat_statements` counts a statement that started at `started` and
+    /// completed now, with `rows`.
+    pub(super) fn count_statement(
+        &self,
+        fingerprint: &Arc<Fingerprint>,
+        started: Instant,
+        rows: u64,
+    ) {
+        let identity = &self.identity;
+        self.engine.shared.statements.record(
+            fingerprint,
+            &identity.user,
+            &identity.database,
+            started.elapsed(),
+            rows,
+        );
     }
 
     /// When a statement starting now must stop: `statement_timeout` from now, or
@@ -356,7 +368,7 @@ impl<S: ResultSink> ResultSink for Counted<'_, S> {
         self.sink.begin_statement()
     }
 
-    fn columns(&mut self, columns: &std::sync::Arc<Vec<Column>>) -> Result<(), Error> {
+    fn columns(&mut self, columns: &Arc<Vec<Column>>) -> Result<(), Error> {
         self.sink.columns(columns)
     }
 
