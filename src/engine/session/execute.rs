@@ -357,7 +357,7 @@ fn literal_values(stmt: &Statement, params: &[Value]) -> Option<Vec<Value>> {
 }
 
 /// A sink that notes how many rows its statement returned or changed, for
-/// `pg_stat_statements`.
+/// `pg_stat_statements` and the rows metric.
 struct Counted<'s, S> {
     sink: &'s mut S,
     rows: u64,
