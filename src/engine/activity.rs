@@ -16,6 +16,7 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, SystemTime};
 
 use super::access::Role;
+use super::backend_kind::BackendKind;
 use super::identity::{DEFAULT_NAME, SessionIdentity};
 use super::metrics::Metrics;
 use super::settings::SharedSettings;
@@ -23,36 +24,6 @@ use super::settings::SharedSettings;
 /// PostgreSQL's `track_activity_query_size` default: the query text kept is at
 /// most this many bytes, less the C string's terminator.
 const QUERY_SIZE: usize = 1024;
-
-/// Which front end a session serves.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum BackendKind {
-    Postgres,
-    /// A `POST /` request (its session lasts the request).
-    Http,
-    /// A Hrana stream (its session lasts the stream).
-    Hrana,
-}
-
-impl BackendKind {
-    /// Its place in [`super::metrics::FRONTENDS`].
-    pub(super) fn index(self) -> usize {
-        match self {
-            BackendKind::Postgres => 0,
-            BackendKind::Http => 1,
-            BackendKind::Hrana => 2,
-        }
-    }
-
-    /// `pg_stat_activity.backend_type`.
-    pub(super) fn backend_type(self) -> &'static str {
-        match self {
-            BackendKind::Postgres => "client backend",
-            BackendKind::Http => "http request",
-            BackendKind::Hrana => "hrana stream",
-        }
-    }
-}
 
 /// `pg_stat_activity.state`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -18,11 +18,12 @@ use sqlx::{Row, SqlitePool};
 use tokio::sync::Semaphore;
 
 use super::activity::SESSION_STATES;
+use super::backend_kind::FRONTENDS;
 use super::connection::HeldConnection;
 use super::control::StopReason;
 use super::declared_types::DeclaredTypes;
 use super::functions::ServerShared;
-use super::metrics::{FRONTENDS, Metrics};
+use super::metrics::Metrics;
 use super::schema::SchemaCache;
 use super::settings::ServerDefaults;
 use super::snapshots::SharedReads;

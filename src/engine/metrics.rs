@@ -12,7 +12,7 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use super::activity::BackendKind;
+use super::backend_kind::{BackendKind, FRONTENDS};
 use super::control::StopReason;
 use crate::sql::CommandKind;
 
@@ -79,9 +79,6 @@ pub const STATEMENT_KINDS: [&str; 8] = [
     "fetch",
     "other",
 ];
-
-/// The front ends (`frontend` label), as `BackendKind::index` numbers them.
-pub const FRONTENDS: [&str; 3] = ["postgres", "http", "hrana"];
 
 /// Why statements were stopped (`reason` label), as [`StopReason`] numbers them.
 pub const STOP_REASONS: [&str; 4] = ["cancel", "timeout", "shutdown", "terminate"];

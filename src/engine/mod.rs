@@ -10,6 +10,7 @@
 
 mod access;
 mod activity;
+mod backend_kind;
 mod backends;
 mod catalog;
 mod commands;
@@ -40,13 +41,14 @@ mod table_stats;
 mod value;
 
 pub use access::Role;
-pub use activity::{BackendKind, SESSION_STATES};
+pub use activity::SESSION_STATES;
+pub use backend_kind::{BackendKind, FRONTENDS};
 pub use catalog::{format_type, numeric_modifier, type_modifier, type_oid};
 pub use control::{ClientGone, StatementControl, StopReason};
 pub use database::{Engine, ServerInfo};
 pub use functions::{format_array, parse_array};
 pub use identity::{DEFAULT_NAME, SessionIdentity};
-pub use metrics::{BUCKETS, FRONTENDS, Histogram, Metrics};
+pub use metrics::{BUCKETS, Histogram, Metrics};
 pub use notifications::{Inbox, Notification};
 pub use result::{Column, Completion, Discard, LOOKAHEAD_ROWS, QueryResult, ResultSink};
 pub use schema::SchemaCatalog;

@@ -17,7 +17,7 @@
 mod activity_rows;
 mod enum_types;
 mod introspect;
-mod oids;
+pub(super) mod oids;
 mod prepare;
 mod rows;
 mod sequence_rows;
@@ -28,7 +28,6 @@ pub(super) mod types;
 pub(super) use activity_rows::DatabaseStats;
 pub(super) use enum_types::{load as load_enums, remember_enums};
 pub(super) use introspect::read_columns;
-pub(super) use oids::{DATABASE_OID, ROLE_OID};
 pub(super) use prepare::{SessionView, prepare};
 pub(super) use statement_rows::StatementsView;
 pub use types::{format_type, numeric_modifier, type_modifier, type_oid};

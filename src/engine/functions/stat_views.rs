@@ -15,7 +15,7 @@
 use super::call::{Arg, Call, Out};
 use super::definition::{Function, Volatility};
 use crate::engine::access::Role;
-use crate::engine::catalog::{DATABASE_OID, ROLE_OID};
+use crate::engine::catalog::oids::{DATABASE_OID, ROLE_OID};
 use crate::engine::statement_stats::ResetFilter;
 use crate::error::SqlState;
 

@@ -20,7 +20,8 @@ use std::time::Instant;
 use tokio::sync::OwnedSemaphorePermit;
 
 use crate::engine::access::Role;
-use crate::engine::activity::{self, BackendKind};
+use crate::engine::activity;
+use crate::engine::backend_kind::BackendKind;
 use crate::engine::backends::Registered;
 use crate::engine::connection::HeldConnection;
 use crate::engine::control::StatementControl;
