@@ -1131,6 +1131,30 @@ async fn metrics_count_what_pgbench_and_http_did_and_pass_promtool() {
     assert_eq!(grew(r#"litewire_rows_total{operation="deleted"}"#), 0.0);
     let returned = grew(r#"litewire_rows_total{operation="returned"}"#);
     assert!((104.0..=113.0).contains(&returned), "{returned}");
+    // The WAL holds TPC-B's pages until a checkpoint copies them (here one
+    // from another connection to the file, as any checkpointer may).
+    let written = sample(&after, r#"litewire_wal_frames{state="written"}"#);
+    assert!(written > 0.0, "{written}");
+    assert!(sample(&after, r#"litewire_wal_frames{state="checkpointed"}"#) <= written);
+    {
+        use sqlx::{ConnectOptions, Executor};
+        let mut file = sqlx::sqlite::SqliteConnectOptions::new()
+            .filename(&server.db)
+            .connect()
+            .await
+            .expect("open the database file");
+        file.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            .await
+            .expect("checkpoint");
+    }
+    let checkpointed = scrape(&server).await;
+    assert_eq!(
+        sample(
+            &checkpointed,
+            r#"litewire_wal_frames{state="checkpointed"}"#
+        ),
+        sample(&checkpointed, r#"litewire_wal_frames{state="written"}"#),
+    );
     // Bytes: at least what each client wrote and read.
     for (frontend, least) in [("postgres", 100.0 * 7.0 * 20.0), ("http", 200.0)] {
         for direction in ["received", "sent"] {

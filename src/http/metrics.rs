@@ -267,9 +267,47 @@ fn render(engine: &Engine, auth: &Auth, db: &Path) -> String {
     wal.push("-wal");
     let wal_bytes = std::fs::metadata(&wal).map_or(0, |m| m.len());
     sample(&mut out, "litewire_wal_bytes", &[], wal_bytes);
+    wal_frame_samples(&mut out, db);
 
     process_samples(&mut out);
     out
+}
+
+/// The WAL's frames, and how many of them checkpoints have copied into the
+/// database file, from the WAL index's header (the `-shm` file, in SQLite's
+/// documented format: `mxFrame` at byte 16, `nBackfill` at byte 96, in the
+/// machine's byte order). The difference is what the next checkpoint has to
+/// copy; both drop to 0 when the WAL starts over. Absent without a WAL index.
+fn wal_frame_samples(out: &mut String, db: &Path) {
+    use std::io::Read as _;
+    let mut shm = db.as_os_str().to_owned();
+    shm.push("-shm");
+    let mut header = [0u8; 100];
+    let read = std::fs::File::open(&shm).and_then(|mut file| file.read_exact(&mut header));
+    if read.is_err() {
+        return;
+    }
+    let word = |at: usize| {
+        u32::from_ne_bytes([header[at], header[at + 1], header[at + 2], header[at + 3]])
+    };
+    family(
+        out,
+        "litewire_wal_frames",
+        "gauge",
+        "Pages in the write-ahead log: written to it, and copied into the database file by checkpoints.",
+    );
+    sample(
+        out,
+        "litewire_wal_frames",
+        &[("state", "written")],
+        word(16),
+    );
+    sample(
+        out,
+        "litewire_wal_frames",
+        &[("state", "checkpointed")],
+        word(96),
+    );
 }
 
 fn family(out: &mut String, name: &str, kind: &str, help: &str) {
