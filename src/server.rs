@@ -43,15 +43,39 @@ impl Server {
                     .into(),
             );
         }
-        let engine = Engine::open(&config).await?;
+        let workers = Arc::new(Workers::start(config.workers(), config.thread_per_core)?);
+        // The operations listener opens first: while the database opens, its
+        // `/ready` answers 503.
+        let metrics_listener = match config.metrics_listen {
+            Some(address) => {
+                let listener = std::net::TcpListener::bind(address)?;
+                listener.set_nonblocking(true)?;
+                Some(listener)
+            }
+            None => None,
+        };
+        let starting = match &metrics_listener {
+            Some(listener) => Some(TcpListener::from_std(listener.try_clone()?)?),
+            None => None,
+        };
+        let (started, stop) = Shutdown::new();
+        let opening = async {
+            let engine = Engine::open(&config).await;
+            started.trigger();
+            engine
+        };
+        let answering = async {
+            if let Some(listener) = starting {
+                let router = http::starting_router();
+                http::serve_router(listener, router, workers.clone(), None, stop).await;
+            }
+        };
+        let (engine, ()) = tokio::join!(opening, answering);
+        let engine = engine?;
         report_build(&engine);
         let pg_listener = TcpListener::bind(config.pg_listen).await?;
         let http_listener = TcpListener::bind(config.http_listen).await?;
-        let metrics_listener = match config.metrics_listen {
-            Some(address) => Some(TcpListener::bind(address).await?),
-            None => None,
-        };
-        let workers = Arc::new(Workers::start(config.workers(), config.thread_per_core)?);
+        let metrics_listener = metrics_listener.map(TcpListener::from_std).transpose()?;
         Ok(Server {
             engine,
             pg_listener,

@@ -1271,6 +1271,59 @@ async fn readiness_ends_when_shutdown_begins() {
     assert!(server.stop().success());
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn readiness_waits_for_the_database_to_open() {
+    use sqlx::{ConnectOptions, Executor};
+    // Another process's exclusive lock keeps the database from opening.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db = dir.path().join("test.db");
+    let mut holder = sqlx::sqlite::SqliteConnectOptions::new()
+        .filename(&db)
+        .create_if_missing(true)
+        .journal_mode(sqlx::sqlite::SqliteJournalMode::Wal)
+        .connect()
+        .await
+        .expect("create the database");
+    holder
+        .execute("PRAGMA locking_mode = EXCLUSIVE; BEGIN EXCLUSIVE; CREATE TABLE held (a int)")
+        .await
+        .expect("hold the database");
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|listener| listener.local_addr())
+        .expect("a free port")
+        .port();
+    let address = format!("127.0.0.1:{port}");
+    let starting = {
+        let address = address.clone();
+        std::thread::spawn(move || {
+            TestServer::start_at(
+                dir,
+                db,
+                "shared",
+                &["--metrics-listen", &address, "--busy-timeout-ms", "20000"],
+            )
+        })
+    };
+    let ready = format!("http://{address}/ready");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let status = loop {
+        if let Ok(response) = reqwest::get(&ready).await {
+            break response.status().as_u16();
+        }
+        assert!(Instant::now() < deadline, "the listener did not open");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    assert_eq!(status, 503, "/ready while the database opens");
+    holder.execute("COMMIT").await.expect("let go");
+    drop(holder);
+    let server = starting.join().expect("the server started");
+    assert_eq!(
+        reqwest::get(&ready).await.expect("GET /ready").status(),
+        200
+    );
+    assert_eq!(metrics_address(&server), address);
+}
+
 /// The `--metrics-listen` listener's address, from the line the server
 /// announces itself with.
 fn metrics_address(server: &TestServer) -> String {

@@ -1,4 +1,5 @@
-//! The operators' routes: `GET /ready` for load balancers, and `GET /metrics`,
+//! The operators' routes: `GET /ready` for load balancers (503 while the
+//! server starts or stops), and `GET /metrics`,
 //! the server's counters, histograms and gauges in
 //! Prometheus' text format (version 0.0.4), behind the same credentials as
 //! every other route. Names follow Prometheus' conventions: `litewire_`,
@@ -43,6 +44,17 @@ pub(super) async fn ready(State(scraped): State<Scraped>) -> Response {
         )
             .into_response(),
     }
+}
+
+/// What `--metrics-listen`'s listener answers while the database opens:
+/// `/ready` (and anything else) 503.
+pub fn starting_router() -> axum::Router {
+    axum::Router::new().fallback(|| async {
+        (
+            StatusCode::SERVICE_UNAVAILABLE,
+            Json(json!({"status": "starting"})),
+        )
+    })
 }
 
 pub(super) async fn metrics(State(scraped): State<Scraped>) -> Response {

@@ -37,4 +37,5 @@ mod serve;
 mod socket_probe;
 
 pub use limits::RequestLimits;
+pub use metrics::starting_router;
 pub use serve::{serve, serve_operations, serve_router};
