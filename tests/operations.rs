@@ -666,6 +666,18 @@ async fn cancel_and_terminate_follow_postgres_rules(target: &Target) {
         .await
         .expect("count");
     assert_eq!(left.get::<_, i64>(0), 0);
+
+    // A session that cancels itself fails its statement; one that terminates
+    // itself ends at once, with no answer to its statement.
+    let cancelled = peer
+        .query("SELECT pg_cancel_backend(pg_backend_pid())", &[])
+        .await;
+    assert_eq!(sqlstate_of(cancelled), "57014");
+    let ended = peer
+        .query("SELECT pg_terminate_backend(pg_backend_pid())", &[])
+        .await;
+    assert_eq!(sqlstate_of(ended), "57P01");
+    assert!(peer.is_closed() || peer.query("SELECT 1", &[]).await.is_err());
 }
 
 /// litewire's own sessions: HTTP requests waiting for the write permit are

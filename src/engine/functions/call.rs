@@ -87,6 +87,9 @@ pub(in crate::engine) enum Out {
     Error(String),
     /// An error with PostgreSQL's SQLSTATE.
     Fail(SqlState, String),
+    /// The statement was told to stop (cancel, timeout, terminate): it fails
+    /// as SQLite's interrupt does, which the engine explains with the reason.
+    Interrupted,
 }
 
 /// What a function body gets besides its arguments: the connection it runs on
@@ -233,6 +236,7 @@ pub(super) unsafe fn set_result(ctx: *mut ffi::sqlite3_context, out: Out) {
                 let message = Error::function_message(state, &message);
                 ffi::sqlite3_result_error(ctx, message.as_ptr().cast(), message.len() as c_int)
             }
+            Out::Interrupted => ffi::sqlite3_result_error_code(ctx, ffi::SQLITE_INTERRUPT),
         }
     }
 }

@@ -8,7 +8,6 @@ use std::time::Duration;
 use super::call::{Arg, Call, Out};
 use super::definition::{Function, Volatility};
 use crate::engine::backends::Signal;
-use crate::engine::control::StopReason;
 use crate::error::SqlState;
 
 pub(super) const FUNCTIONS: &[Function] = &[
@@ -74,12 +73,10 @@ fn send(call: &Call, args: &[Arg], signal: Signal) -> Out {
     };
     let from = call.context.served().map_or(0, |served| served.pid());
     match call.context.server.backends.signal(from, pid, signal) {
-        // A session that cancels itself stops this very statement, as
-        // PostgreSQL's does at its next look at its interrupts. (One that
-        // terminates itself ends once the statement has answered.)
-        Ok(true) if pid == from && signal == Signal::Cancel => {
-            Out::Fail(SqlState::QUERY_CANCELED, StopReason::Cancel.error().message)
-        }
+        // A session that signals itself stops this very statement, as
+        // PostgreSQL's does at its next look at its interrupts: 57014, or
+        // FATAL 57P01 and the connection closes.
+        Ok(true) if pid == from => Out::Interrupted,
         Ok(sent) => Out::Int(i64::from(sent)),
         Err(refusal) => Out::Fail(SqlState::INSUFFICIENT_PRIVILEGE, refusal.into()),
     }

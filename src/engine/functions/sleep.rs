@@ -3,14 +3,14 @@
 //! The wait blocks the thread the statement runs on, so that thread's other
 //! work moves elsewhere first (see `control::off_serving_thread`), and it
 //! looks at the statement's control every few milliseconds: a cancel, a
-//! timeout, a terminate or the shutdown ends it with the error they give, as
-//! in PostgreSQL.
+//! timeout, a terminate or the shutdown ends it, the statement failing with
+//! the error they give, as in PostgreSQL.
 
 use std::time::{Duration, Instant};
 
 use super::call::{Arg, Call, Out};
 use super::definition::{Function, Volatility};
-use crate::engine::control::{StopReason, off_serving_thread, with_running};
+use crate::engine::control::{off_serving_thread, with_running};
 use crate::error::SqlState;
 use crate::sql::interval::Interval;
 
@@ -57,25 +57,19 @@ fn wait(duration: Duration) -> Out {
     let stopped = off_serving_thread(|| {
         with_running(|control| {
             loop {
-                if let Some(reason) = control.and_then(|control| control.reason()) {
-                    return Some(reason);
+                if control.is_some_and(|control| control.reason().is_some()) {
+                    return true;
                 }
                 let now = Instant::now();
                 if now >= until {
-                    return None;
+                    return false;
                 }
                 std::thread::sleep((until - now).min(LOOK_INTERVAL));
             }
         })
     });
     match stopped {
-        None => Out::Text(String::new()),
-        Some(reason) => {
-            let state = match reason {
-                StopReason::Cancel | StopReason::Timeout => SqlState::QUERY_CANCELED,
-                StopReason::Shutdown | StopReason::Terminate => SqlState::ADMIN_SHUTDOWN,
-            };
-            Out::Fail(state, reason.error().message)
-        }
+        false => Out::Text(String::new()),
+        true => Out::Interrupted,
     }
 }
