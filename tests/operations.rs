@@ -253,7 +253,7 @@ async fn probe_statements(client: &Client) -> Vec<(String, i64, i64)> {
 }
 
 async fn statements_are_counted_as_postgres_counts_them(target: &Target) {
-    let client = target.connect().await;
+    let mut client = target.connect().await;
     client
         .batch_execute(
             "CREATE EXTENSION IF NOT EXISTS pg_stat_statements; \
@@ -317,6 +317,24 @@ async fn statements_are_counted_as_postgres_counts_them(target: &Target) {
         .await
         .expect("copy data");
     assert_eq!(copy.finish().await.expect("COPY done"), 2);
+    // A portal read a few rows at a time counts once, with the rows of its
+    // last Execute (PostgreSQL's count).
+    let transaction = client.transaction().await.expect("BEGIN");
+    let ordered = transaction
+        .prepare("SELECT a FROM stats_probe ORDER BY a")
+        .await
+        .expect("prepare");
+    let portal = transaction.bind(&ordered, &[]).await.expect("bind");
+    let mut fetched = 0;
+    loop {
+        let batch = transaction.query_portal(&portal, 4).await.expect("execute");
+        fetched += batch.len();
+        if batch.len() < 4 {
+            break;
+        }
+    }
+    assert_eq!(fetched, 6);
+    transaction.commit().await.expect("COMMIT");
     // A prepared statement keeps its own parameters.
     let count = client
         .prepare("SELECT count(*) FROM stats_probe WHERE a < $1")
@@ -332,6 +350,7 @@ async fn statements_are_counted_as_postgres_counts_them(target: &Target) {
     let expected = [
         ("COPY stats_probe (a, b) FROM STDIN", 1, 2),
         ("INSERT INTO stats_probe VALUES ($1, $2), ($3, $4)", 2, 4),
+        ("SELECT a FROM stats_probe ORDER BY a", 1, 2),
         (
             "SELECT a FROM stats_probe WHERE b = $1 AND a > $2 ORDER BY 1",
             2,
@@ -366,7 +385,7 @@ async fn statements_are_counted_as_postgres_counts_them(target: &Target) {
         .query("SELECT pg_stat_statements_reset(0, 0, $1)", &[&update_id])
         .await
         .expect("reset one");
-    assert_eq!(probe_statements(&client).await.len(), 4);
+    assert_eq!(probe_statements(&client).await.len(), 5);
     client
         .batch_execute("SELECT pg_stat_statements_reset()")
         .await

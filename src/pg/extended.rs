@@ -230,6 +230,7 @@ impl ExtendedQueryHandler for PgConnection {
             let opened = state.session.open_cursor(&statement, &portal.params).await;
             client.set_transaction_status(transaction_status(&state.session));
             if let Some(id) = opened.map_err(|e| to_pgwire_in(&e, &portal.prepared.query))? {
+                state.session.count_portal(id, &statement);
                 progress = Progress::Cursor(id);
             }
         }

@@ -147,7 +147,7 @@ impl Session {
             .statement(CommandKind::Copy, ended.is_err());
         ended?;
         if let Some((fingerprint, began)) = &copy.counted {
-            self.count_statement(fingerprint, *began, copy.rows);
+            self.count_statement(fingerprint, began.elapsed(), copy.rows);
         }
         let mut result = QueryResult::empty(CommandKind::Copy);
         result.rows_affected = copy.rows;

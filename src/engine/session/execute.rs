@@ -3,7 +3,7 @@
 //! an error inside a transaction (it fails the transaction until ROLLBACK).
 
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use super::state::{Session, TransactionState};
 use super::transaction::transaction_aborted;
@@ -101,7 +101,7 @@ impl Session {
             .as_ref()
             .filter(|_| self.engine.shared.statements.counts());
         let started = counted.map(|_| Instant::now());
-        let mut sink = Counted { sink, rows: 0 };
+        let mut sink = Counted::new(sink);
         let result = self
             .execute_statement(stmt, params, &mut sink)
             .await
@@ -114,7 +114,7 @@ impl Session {
                 | CommandKind::Rollback => 0,
                 _ => sink.rows,
             };
-            self.count_statement(fingerprint, started, rows);
+            self.count_statement(fingerprint, started.elapsed(), rows);
         }
         // Asked before the deadline is cleared: a timeout is one.
         let stopped = result.as_ref().err().and_then(|_| control.reason());
@@ -146,12 +146,12 @@ impl Session {
         result
     }
 
-    /// `pg_stat_statements` counts a statement that started at `started` and
-    /// completed now, with `rows`.
+    /// `pg_stat_statements` counts a statement that completed, having run for
+    /// `took`, with `rows`.
     pub(super) fn count_statement(
         &self,
         fingerprint: &Arc<Fingerprint>,
-        started: Instant,
+        took: Duration,
         rows: u64,
     ) {
         let identity = &self.identity;
@@ -159,7 +159,7 @@ impl Session {
             fingerprint,
             &identity.user,
             &identity.database,
-            started.elapsed(),
+            took,
             rows,
         );
     }
@@ -358,9 +358,26 @@ fn literal_values(stmt: &Statement, params: &[Value]) -> Option<Vec<Value>> {
 
 /// A sink that notes how many rows its statement returned or changed, for
 /// `pg_stat_statements` and the rows metric.
-struct Counted<'s, S> {
+pub(super) struct Counted<'s, S> {
     sink: &'s mut S,
-    rows: u64,
+    /// As the statement's completion says.
+    pub(super) rows: u64,
+    /// Rows handed on (a portal's batch ends without a completion).
+    pub(super) streamed: u64,
+}
+
+impl<'s, S> Counted<'s, S> {
+    pub(super) fn new(sink: &'s mut S) -> Self {
+        Counted {
+            sink,
+            rows: 0,
+            streamed: 0,
+        }
+    }
+
+    pub(super) fn into_inner(self) -> &'s mut S {
+        self.sink
+    }
 }
 
 impl<S: ResultSink> ResultSink for Counted<'_, S> {
@@ -373,6 +390,7 @@ impl<S: ResultSink> ResultSink for Counted<'_, S> {
     }
 
     fn row(&mut self, row: Vec<Value>) -> Result<(), Error> {
+        self.streamed += 1;
         self.sink.row(row)
     }
 

@@ -2,6 +2,9 @@
 //! session's own connection, its rows fetched as the client asks for them
 //! (an Execute with a row limit, a named cursor that streams).
 
+use std::time::{Duration, Instant};
+
+use super::execute::Counted;
 use super::state::{CursorId, OpenCursor, Session, TransactionState};
 use crate::engine::control::StatementControl;
 use crate::engine::declared_columns::DeclaredColumns;
@@ -56,6 +59,7 @@ impl Session {
                 cursor,
                 column_types: stmt.column_types.clone(),
                 _read: read,
+                counted: None,
             },
         );
         Ok(Some(id))
@@ -82,6 +86,18 @@ impl Session {
         )
     }
 
+    /// Counts the portal read through cursor `id` in `pg_stat_statements`, as
+    /// one run of `stmt`, once its last row is fetched. (A named cursor's
+    /// query is not counted: its `DECLARE` and `FETCH`es are.)
+    pub fn count_portal(&mut self, id: CursorId, stmt: &Statement) {
+        let counts = self.engine.shared.statements.counts();
+        if let (true, Some(fingerprint), Some(open)) =
+            (counts, &stmt.fingerprint, self.cursors.get_mut(&id))
+        {
+            open.counted = Some((fingerprint.clone(), Duration::ZERO));
+        }
+    }
+
     /// Hands up to `max_rows` more rows of cursor `id` to `sink` (0: all of
     /// them), finishing the statement when none is left. Returns whether rows are
     /// left; a cursor with none left, or that failed, is closed.
@@ -91,16 +107,30 @@ impl Session {
         max_rows: usize,
         sink: &mut S,
     ) -> Result<bool, Error> {
+        let began = Instant::now();
+        let mut sink = Counted::new(sink);
         let fetched = match sink.begin_statement() {
             Ok(()) => {
                 let control = self.control.control().clone();
                 control.start(self.deadline());
-                let fetched = self.fetch_from(id, max_rows, &control, sink).await;
+                let fetched = self.fetch_from(id, max_rows, &control, &mut sink).await;
                 control.finish();
                 fetched.map_err(|error| control.explain(error))
             }
             Err(error) => Err(error),
         };
+        // Its time is every fetch's; its rows, as PostgreSQL counts a portal's,
+        // the last fetch's.
+        if let (Ok(left), Some(open)) = (&fetched, self.cursors.get_mut(&id))
+            && let Some((fingerprint, ran)) = &mut open.counted
+        {
+            *ran += began.elapsed();
+            if !left {
+                let (fingerprint, ran) = (fingerprint.clone(), *ran);
+                self.count_statement(&fingerprint, ran, sink.streamed);
+            }
+        }
+        let sink = sink.into_inner();
         match &fetched {
             Ok(true) => {}
             Ok(false) => self.close_cursor(id),

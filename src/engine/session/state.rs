@@ -15,7 +15,7 @@
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use tokio::sync::OwnedSemaphorePermit;
 
@@ -37,6 +37,7 @@ use crate::engine::settings::{Settings, SharedSettings};
 use crate::engine::snapshots::SharedRead;
 use crate::engine::value::Value;
 use crate::error::{Error, ErrorKind};
+use crate::sql::Fingerprint;
 use crate::sql::Isolation;
 
 /// Where a session stands with respect to transactions (PostgreSQL's I / T / E).
@@ -133,6 +134,9 @@ pub(super) struct OpenCursor {
     /// The statement's `column_types`.
     pub(super) column_types: Option<Arc<[Option<&'static str>]>>,
     pub(super) _read: Option<SharedRead>,
+    /// A portal's statement, counted by `pg_stat_statements` once its last
+    /// row is fetched: what it is counted under, and its time so far.
+    pub(super) counted: Option<(Arc<Fingerprint>, Duration)>,
 }
 
 /// The write permit and, unless the session runs everything on its own
