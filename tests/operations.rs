@@ -1186,6 +1186,28 @@ async fn metrics_count_what_pgbench_and_http_did_and_pass_promtool() {
         ),
         sample(&checkpointed, r#"litewire_wal_frames{state="written"}"#),
     );
+    // A portal read three rows at a time returns its rows once each.
+    {
+        let (mut client, _conn) = server.connect().await;
+        let transaction = client.transaction().await.expect("BEGIN");
+        let ten = transaction
+            .prepare("SELECT aid FROM pgbench_accounts WHERE aid <= 10")
+            .await
+            .expect("prepare");
+        let portal = transaction.bind(&ten, &[]).await.expect("bind");
+        let before = scrape(&server).await;
+        while transaction
+            .query_portal(&portal, 3)
+            .await
+            .expect("execute")
+            .len()
+            == 3
+        {}
+        let read = scrape(&server).await;
+        let returned = r#"litewire_rows_total{operation="returned"}"#;
+        assert_eq!(sample(&read, returned) - sample(&before, returned), 10.0);
+        transaction.commit().await.expect("COMMIT");
+    }
     // Bytes: at least what each client wrote and read.
     for (frontend, least) in [("postgres", 100.0 * 7.0 * 20.0), ("http", 200.0)] {
         for direction in ["received", "sent"] {

@@ -59,6 +59,7 @@ impl Session {
                 cursor,
                 column_types: stmt.column_types.clone(),
                 _read: read,
+                portal: false,
                 counted: None,
             },
         );
@@ -86,15 +87,19 @@ impl Session {
         )
     }
 
-    /// Counts the portal read through cursor `id` in `pg_stat_statements`, as
-    /// one run of `stmt`, once its last row is fetched. (A named cursor's
-    /// query is not counted: its `DECLARE` and `FETCH`es are.)
+    /// Counts the portal read through cursor `id` as one run of `stmt`: in
+    /// `pg_stat_statements` once its last row is fetched, in the rows metric
+    /// as they are. (A named cursor's query is not counted: its `DECLARE` and
+    /// `FETCH`es are.)
     pub fn count_portal(&mut self, id: CursorId, stmt: &Statement) {
         let counts = self.engine.shared.statements.counts();
-        if let (true, Some(fingerprint), Some(open)) =
-            (counts, &stmt.fingerprint, self.cursors.get_mut(&id))
-        {
-            open.counted = Some((fingerprint.clone(), Duration::ZERO));
+        if let Some(open) = self.cursors.get_mut(&id) {
+            open.portal = true;
+            open.counted = stmt
+                .fingerprint
+                .as_ref()
+                .filter(|_| counts)
+                .map(|fingerprint| (fingerprint.clone(), Duration::ZERO));
         }
     }
 
@@ -119,6 +124,12 @@ impl Session {
             }
             Err(error) => Err(error),
         };
+        if self.cursors.get(&id).is_some_and(|open| open.portal) {
+            let metrics = &self.engine.shared.metrics;
+            metrics
+                .rows_returned
+                .fetch_add(sink.streamed, std::sync::atomic::Ordering::Relaxed);
+        }
         // Its time is every fetch's; its rows, as PostgreSQL counts a portal's,
         // the last fetch's.
         if let (Ok(left), Some(open)) = (&fetched, self.cursors.get_mut(&id))

@@ -134,6 +134,9 @@ pub(super) struct OpenCursor {
     /// The statement's `column_types`.
     pub(super) column_types: Option<Arc<[Option<&'static str>]>>,
     pub(super) _read: Option<SharedRead>,
+    /// Whether a protocol portal reads it (a named cursor's rows are counted
+    /// by its FETCHes instead).
+    pub(super) portal: bool,
     /// A portal's statement, counted by `pg_stat_statements` once its last
     /// row is fetched: what it is counted under, and its time so far.
     pub(super) counted: Option<(Arc<Fingerprint>, Duration)>,
