@@ -252,6 +252,27 @@ async fn probe_statements(client: &Client) -> Vec<(String, i64, i64)> {
         .collect()
 }
 
+/// Reads the rows of `sql` through a portal, `batch` rows per Execute, in a
+/// transaction of its own; how many there were.
+async fn read_portal(client: &mut Client, sql: &str, batch: i32) -> usize {
+    let transaction = client.transaction().await.expect("BEGIN");
+    let statement = transaction.prepare(sql).await.expect("prepare");
+    let portal = transaction.bind(&statement, &[]).await.expect("bind");
+    let mut read = 0;
+    loop {
+        let rows = transaction
+            .query_portal(&portal, batch)
+            .await
+            .expect("execute");
+        read += rows.len();
+        if rows.len() < batch as usize {
+            break;
+        }
+    }
+    transaction.commit().await.expect("COMMIT");
+    read
+}
+
 async fn statements_are_counted_as_postgres_counts_them(target: &Target) {
     let mut client = target.connect().await;
     client
@@ -319,22 +340,8 @@ async fn statements_are_counted_as_postgres_counts_them(target: &Target) {
     assert_eq!(copy.finish().await.expect("COPY done"), 2);
     // A portal read a few rows at a time counts once, with the rows of its
     // last Execute (PostgreSQL's count).
-    let transaction = client.transaction().await.expect("BEGIN");
-    let ordered = transaction
-        .prepare("SELECT a FROM stats_probe ORDER BY a")
-        .await
-        .expect("prepare");
-    let portal = transaction.bind(&ordered, &[]).await.expect("bind");
-    let mut fetched = 0;
-    loop {
-        let batch = transaction.query_portal(&portal, 4).await.expect("execute");
-        fetched += batch.len();
-        if batch.len() < 4 {
-            break;
-        }
-    }
-    assert_eq!(fetched, 6);
-    transaction.commit().await.expect("COMMIT");
+    let read = read_portal(&mut client, "SELECT a FROM stats_probe ORDER BY a", 4).await;
+    assert_eq!(read, 6);
     // A prepared statement keeps its own parameters.
     let count = client
         .prepare("SELECT count(*) FROM stats_probe WHERE a < $1")
@@ -1189,24 +1196,12 @@ async fn metrics_count_what_pgbench_and_http_did_and_pass_promtool() {
     // A portal read three rows at a time returns its rows once each.
     {
         let (mut client, _conn) = server.connect().await;
-        let transaction = client.transaction().await.expect("BEGIN");
-        let ten = transaction
-            .prepare("SELECT aid FROM pgbench_accounts WHERE aid <= 10")
-            .await
-            .expect("prepare");
-        let portal = transaction.bind(&ten, &[]).await.expect("bind");
         let before = scrape(&server).await;
-        while transaction
-            .query_portal(&portal, 3)
-            .await
-            .expect("execute")
-            .len()
-            == 3
-        {}
+        let sql = "SELECT aid FROM pgbench_accounts WHERE aid <= 10";
+        assert_eq!(read_portal(&mut client, sql, 3).await, 10);
         let read = scrape(&server).await;
         let returned = r#"litewire_rows_total{operation="returned"}"#;
         assert_eq!(sample(&read, returned) - sample(&before, returned), 10.0);
-        transaction.commit().await.expect("COMMIT");
     }
     // Bytes: at least what each client wrote and read.
     for (frontend, least) in [("postgres", 100.0 * 7.0 * 20.0), ("http", 200.0)] {
