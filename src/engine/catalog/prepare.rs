@@ -202,7 +202,10 @@ const PG_TYPE_COLUMNS: &str = "oid, typname, typnamespace, typowner, typlen, typ
 fn static_rows(script: &mut String) {
     for (i, (name, version)) in crate::sql::extensions::EXTENSIONS.iter().enumerate() {
         // plpgsql lives in pg_catalog, the others in public.
-        let namespace = if i == 0 { 11 } else { PUBLIC_NAMESPACE };
+        let namespace = match *name {
+            "plpgsql" => 11,
+            _ => PUBLIC_NAMESPACE,
+        };
         let _ = writeln!(
             script,
             "INSERT INTO temp.pg_extension VALUES ({oid}, {}, {ROLE_OID}, {namespace}, {}, {}, NULL, NULL);",
