@@ -79,6 +79,7 @@ impl SqlState {
     pub const INSUFFICIENT_PRIVILEGE: SqlState = SqlState(*b"42501");
     pub const INVALID_DATETIME_FORMAT: SqlState = SqlState(*b"22007");
     pub const INVALID_NAME: SqlState = SqlState(*b"42602");
+    pub const INVALID_SCHEMA_NAME: SqlState = SqlState(*b"3F000");
     pub const INVALID_PARAMETER_VALUE: SqlState = SqlState(*b"22023");
     pub const INVALID_TABLE_DEFINITION: SqlState = SqlState(*b"42P16");
     pub const INVALID_TEXT_REPRESENTATION: SqlState = SqlState(*b"22P02");

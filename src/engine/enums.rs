@@ -53,6 +53,7 @@ async fn widen(conn: &mut HeldConnection, change: &EnumChange) -> Result<(), Err
     .await?;
     for table in tables {
         let alter = AlterTable {
+            only_if: None,
             table,
             if_exists: false,
             before: Vec::new(),

@@ -65,8 +65,19 @@ struct Dependent {
 
 async fn rebuild(conn: &mut HeldConnection, alter: &AlterTable) -> Result<(), Error> {
     let sqlx = conn.sqlx();
-    for statement in &alter.before {
+    for (i, statement) in alter.before.iter().enumerate() {
         execute(sqlx, statement).await?;
+        if i == 0
+            && let Some(condition) = &alter.only_if
+        {
+            let holds: bool =
+                sqlx::query_scalar(AssertSqlSafe(format!("SELECT ({condition}) <> 0")))
+                    .fetch_one(&mut *sqlx)
+                    .await?;
+            if !holds {
+                return Ok(());
+            }
+        }
     }
     let Some(row) = sqlx::query(
         "SELECT name, sql FROM sqlite_schema WHERE type = 'table' AND name = ?1 COLLATE NOCASE",

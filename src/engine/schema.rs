@@ -106,13 +106,19 @@ async fn read_schemas(
                 .await?,
         );
     }
+    let identities = identity_columns(conn).await?;
     let mut relations = HashMap::with_capacity(rows.len());
     for (name, kind, sql) in rows {
         let view = kind == "view";
         // A view litewire made names its computed columns' types.
         let header = sql.as_deref().filter(|_| view).and_then(views::header);
         let types = header.map(|(types, _)| types).unwrap_or_default();
-        if let Ok(columns) = read_columns(conn, &name, &types).await {
+        if let Ok(mut columns) = read_columns(conn, &name, &types).await {
+            for column in &mut columns {
+                column.identity = identities
+                    .get(&(name.to_ascii_lowercase(), column.name.to_ascii_lowercase()))
+                    .copied();
+            }
             relations.insert(
                 name.to_ascii_lowercase(),
                 Relation {
@@ -127,6 +133,37 @@ async fn read_schemas(
         generation,
         relations,
     })
+}
+
+/// The identity columns, by (table, column) in lower case: their sequences'
+/// rows say so (see `sql::dialect::sequences`).
+async fn identity_columns(
+    conn: &mut SqliteConnection,
+) -> Result<HashMap<(String, String), char>, Error> {
+    let kept: Option<i64> = sqlx::query_scalar(
+        "SELECT 1 FROM main.sqlite_schema WHERE type = 'table' AND name = 'litewire_sequences'",
+    )
+    .fetch_optional(&mut *conn)
+    .await?;
+    if kept.is_none() {
+        return Ok(HashMap::new());
+    }
+    let rows: Vec<(String, String, String)> = sqlx::query_as(
+        "SELECT owned_table, owned_column, identity FROM main.litewire_sequences \
+         WHERE identity IS NOT NULL AND owned_table IS NOT NULL AND owned_column IS NOT NULL",
+    )
+    .fetch_all(&mut *conn)
+    .await?;
+    Ok(rows
+        .into_iter()
+        .filter_map(|(table, column, kind)| {
+            let kind = kind.chars().next()?;
+            Some((
+                (table.to_ascii_lowercase(), column.to_ascii_lowercase()),
+                kind,
+            ))
+        })
+        .collect())
 }
 
 /// One relation's columns, in order.
@@ -178,6 +215,7 @@ async fn read_columns(
                 generated: row.try_get::<i64, _>(4)? != 0,
                 primary_key: primary_key > 0,
                 default: row.try_get(6)?,
+                identity: None,
             })
         })
         .collect()

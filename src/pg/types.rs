@@ -251,6 +251,10 @@ fn encode_binary(buf: &mut BytesMut, value: &Value, field: &FieldType) -> Result
         (&Type::OID | &Type::XID, Value::Integer(i)) => {
             buf.put_u32(u32::try_from(*i).map_err(|_| out_of_range())?)
         }
+        // A type kept by its name (`pg_sequences.data_type`), sent as its oid.
+        (&Type::REGTYPE, Value::Text(name)) => {
+            buf.put_u32(u32::try_from(crate::engine::type_oid(name)).map_err(|_| mismatch())?)
+        }
         (&Type::INET, Value::Text(text)) => encode_binary_inet(buf, text).ok_or_else(mismatch)?,
         (&Type::FLOAT4, Value::Real(f)) => buf.put_f32(*f as f32),
         (&Type::FLOAT4, Value::Integer(i)) => buf.put_f32(*i as f32),

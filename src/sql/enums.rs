@@ -69,6 +69,18 @@ fn type_name(w: &Words, i: usize) -> Result<(String, usize), Error> {
     Ok((folded, next))
 }
 
+/// The statements that fail with PostgreSQL's error unless the enum type
+/// `name` (folded) exists.
+pub(super) fn must_exist(name: &str) -> Vec<String> {
+    vec![
+        CREATE_TABLE.to_owned(),
+        fail_if(
+            &format!("NOT {}", exists(name)),
+            &format!("type \"{name}\" does not exist"),
+        ),
+    ]
+}
+
 fn exists(name: &str) -> String {
     format!(
         "EXISTS (SELECT 1 FROM main.{ENUMS_TABLE} WHERE type = {})",

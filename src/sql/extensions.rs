@@ -1,10 +1,15 @@
-//! `CREATE EXTENSION` and `DROP EXTENSION`. The extensions litewire has are
-//! built in and always installed, as `plpgsql` is in every PostgreSQL
-//! database: creating one that is there is what PostgreSQL answers for an
-//! installed extension (42710, or nothing with `IF NOT EXISTS`), any other is
-//! not available (0A000), and a built-in one cannot be dropped (0A000).
+//! `CREATE EXTENSION` and `DROP EXTENSION`. Some extensions are built in and
+//! always installed, as `plpgsql` is in every PostgreSQL database: creating
+//! one that is there is what PostgreSQL answers for an installed extension
+//! (42710, or nothing with `IF NOT EXISTS`), and it cannot be dropped (0A000).
+//! Others are available ([`AVAILABLE`]): their functions are always there,
+//! and `CREATE EXTENSION` records the extension in `litewire_extensions` (a
+//! table of litewire's own, hidden from the catalog) for `pg_extension`,
+//! transactionally; `DROP EXTENSION` forgets it. Any other extension is not
+//! available (0A000).
 
 use super::lexer::TokenKind;
+use super::quote::literal;
 use super::rewrite::Rewrite;
 use super::words::Words;
 use crate::error::{Error, ErrorKind, SqlState};
@@ -12,6 +17,22 @@ use crate::error::{Error, ErrorKind, SqlState};
 /// The extensions every database has: name, version, what `pg_extension`
 /// shows.
 pub const EXTENSIONS: &[(&str, &str)] = &[("plpgsql", "1.0"), ("pg_stat_statements", "1.10")];
+
+/// The extensions `CREATE EXTENSION` installs: name, version.
+pub const AVAILABLE: &[(&str, &str)] = &[("pgcrypto", "1.3"), ("uuid-ossp", "1.1")];
+
+/// The table the installed ones are kept in.
+pub const EXTENSIONS_TABLE: &str = "litewire_extensions";
+
+const CREATE_TABLE: &str = "CREATE TABLE IF NOT EXISTS main.litewire_extensions (\
+     name TEXT PRIMARY KEY, version TEXT NOT NULL)";
+
+fn installed(name: &str) -> String {
+    format!(
+        "EXISTS (SELECT 1 FROM main.{EXTENSIONS_TABLE} WHERE name = {})",
+        literal(name)
+    )
+}
 
 /// The statement when it is `CREATE EXTENSION` or `DROP EXTENSION`.
 pub(super) fn statement(w: &Words) -> Option<Result<Rewrite, Error>> {
@@ -30,6 +51,22 @@ fn create(w: &Words) -> Result<Rewrite, Error> {
     let guarded = w.is(2, "IF") && w.is(3, "NOT") && w.is(4, "EXISTS");
     let at = if guarded { 5 } else { 2 };
     let name = extension_name(w, at)?;
+    if let Some((_, version)) = AVAILABLE.iter().find(|(known, _)| *known == name) {
+        let mut script = vec![CREATE_TABLE.to_owned()];
+        if !guarded {
+            script.push(format!(
+                "SELECT litewire_error('42710', {}) WHERE {}",
+                literal(&format!("extension \"{name}\" already exists")),
+                installed(&name)
+            ));
+        }
+        script.push(format!(
+            "INSERT OR IGNORE INTO main.{EXTENSIONS_TABLE} VALUES ({}, {})",
+            literal(&name),
+            literal(version)
+        ));
+        return Ok(Rewrite::script(script));
+    }
     if !EXTENSIONS.iter().any(|(known, _)| *known == name) {
         return Err(Error::state(
             SqlState::FEATURE_NOT_SUPPORTED,
@@ -50,6 +87,21 @@ fn drop(w: &Words) -> Result<Rewrite, Error> {
     let guarded = w.is(2, "IF") && w.is(3, "EXISTS");
     let at = if guarded { 4 } else { 2 };
     let name = extension_name(w, at)?;
+    if AVAILABLE.iter().any(|(known, _)| *known == name) {
+        let mut script = vec![CREATE_TABLE.to_owned()];
+        if !guarded {
+            script.push(format!(
+                "SELECT litewire_error('42704', {}) WHERE NOT {}",
+                literal(&format!("extension \"{name}\" does not exist")),
+                installed(&name)
+            ));
+        }
+        script.push(format!(
+            "DELETE FROM main.{EXTENSIONS_TABLE} WHERE name = {}",
+            literal(&name)
+        ));
+        return Ok(Rewrite::script(script));
+    }
     if EXTENSIONS.iter().any(|(known, _)| *known == name) {
         return Err(Error::state(
             SqlState::FEATURE_NOT_SUPPORTED,

@@ -23,6 +23,7 @@ mod known_queries;
 mod lexer;
 mod literals;
 mod notifications;
+mod ownership;
 mod param_hints;
 mod param_numbering;
 mod parse;

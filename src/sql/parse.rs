@@ -26,9 +26,10 @@ use super::postgres::{self, Catalog};
 use super::row_locks;
 use super::split::split;
 use super::statement::{CursorCommand, Plan, Statement};
+use super::words::Words;
 use super::{
-    create_as, cursors, dialect, enums, known_queries, literals, notifications, parsed, session,
-    sort_operators, transaction_modes, translate, views,
+    create_as, cursors, dialect, enums, known_queries, literals, notifications, ownership, parsed,
+    session, sort_operators, transaction_modes, translate, views,
 };
 use crate::error::{Error, ErrorKind};
 
@@ -258,6 +259,14 @@ fn build_unlocked(text: &str, tokens: &[Token], dialect: Dialect) -> Result<Stat
             ..statement(text.into(), &shape, 0, Plan::Session(command))
         });
     }
+    let words = Words {
+        sql: text,
+        tokens: &tokens,
+    };
+    if let Some(rewrite) = ownership::statement(&words) {
+        let rewrite = rewrite?;
+        return Ok(statement(rewrite.sql.into(), &shape, 0, rewrite.plan));
+    }
     if let Some(parts) = dialect::sequence_statement(text, &tokens)? {
         return Ok(statement(
             parts.join("; ").into(),
@@ -270,6 +279,18 @@ fn build_unlocked(text: &str, tokens: &[Token], dialect: Dialect) -> Result<Stat
         return Ok(Statement {
             action: Action::Write,
             ..statement(text.into(), &shape, 0, Plan::Enum(Arc::new(change)))
+        });
+    }
+    if let Some(change) = dialect::identity_statement(text, &tokens)? {
+        let plan = match change {
+            dialect::IdentityChange::Rebuild(alter) => Plan::Rebuild(Arc::new(alter)),
+            dialect::IdentityChange::Script(parts) => {
+                Plan::Script(parts.into_iter().map(Arc::from).collect())
+            }
+        };
+        return Ok(Statement {
+            action: Action::Write,
+            ..statement(text.into(), &shape, 0, plan)
         });
     }
     if let Dialect::Postgres(catalog) = dialect

@@ -356,6 +356,13 @@ pub const RELATIONS: &[Relation] = &[
         ),
     },
     Relation {
+        name: "pg_sequences",
+        contents: Contents::Schema,
+        definition: Definition::Table(
+            "schemaname name, sequencename name, sequenceowner name, data_type regtype, start_value bigint, min_value bigint, max_value bigint, increment_by bigint, cycle boolean, cache_size bigint, last_value bigint",
+        ),
+    },
+    Relation {
         name: "pg_sequence",
         contents: Contents::Schema,
         definition: Definition::Table(

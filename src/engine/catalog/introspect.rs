@@ -52,8 +52,8 @@ pub(super) async fn read_schema(conn: &mut SqliteConnection) -> Result<Vec<Objec
     let rows = sqlx::query(
         "SELECT rowid, type, name, sql FROM main.sqlite_schema \
          WHERE type IN ('table', 'view', 'index') \
-           AND name NOT IN ('sqlite_sequence', 'sqlite_stat1', 'sqlite_stat4', 'litewire_sequences', \
-                            'litewire_comments', 'litewire_enums') \
+           AND name NOT IN ('sqlite_sequence', 'sqlite_stat1', 'sqlite_stat4') \
+           AND name NOT LIKE 'litewire\\_%' ESCAPE '\\' \
          ORDER BY rowid",
     )
     .fetch_all(&mut *conn)

@@ -26,6 +26,7 @@ use crate::engine::settings::Settings;
 use crate::engine::table_stats::Changes;
 use crate::error::Error;
 use crate::sql::COMMENTS_TABLE;
+use crate::sql::extensions::{EXTENSIONS, EXTENSIONS_TABLE};
 use crate::sql::quote::literal;
 use crate::sql::relations::{Contents, Definition, RELATIONS};
 
@@ -64,11 +65,12 @@ pub(in crate::engine) async fn prepare(
             "DELETE FROM temp.litewire_catalog_state; INSERT INTO temp.litewire_catalog_state VALUES ({version});"
         );
     }
+    session_rows(&mut script, session);
     // Sequences, comments and enum types are rows, not schema: their relations
-    // are filled every time.
+    // are filled every time (after the session's, which name their owner).
     let own_tables: Vec<String> = sqlx::query_scalar(
         "SELECT name FROM main.sqlite_schema WHERE type = 'table' \
-         AND name IN ('litewire_sequences', 'litewire_comments', 'litewire_enums')",
+         AND name IN ('litewire_sequences', 'litewire_comments', 'litewire_enums', 'litewire_extensions')",
     )
     .fetch_all(&mut *conn)
     .await?;
@@ -78,12 +80,14 @@ pub(in crate::engine) async fn prepare(
     if own_tables.iter().any(|t| t == COMMENTS_TABLE) {
         script.push_str(&comment_rows());
     }
+    if own_tables.iter().any(|t| t == EXTENSIONS_TABLE) {
+        script.push_str(&extension_rows());
+    }
     // So are enum types.
     let enums = own_tables.iter().any(|t| t == "litewire_enums");
     if enums {
         script.push_str(&enum_rows(ENUM_TYPE, ENUM_LABEL));
     }
-    session_rows(&mut script, session);
     script.push_str("RELEASE litewire_catalog;\n");
     sqlx::raw_sql(AssertSqlSafe(script))
         .execute(&mut *conn)
@@ -92,6 +96,17 @@ pub(in crate::engine) async fn prepare(
         remember_enums(conn).await?;
     }
     Ok(())
+}
+
+/// The installed extensions' `pg_extension` rows (after the built-in ones),
+/// from the table `CREATE EXTENSION` keeps them in (see `sql::extensions`).
+fn extension_rows() -> String {
+    let first = EXTENSION_OIDS + EXTENSIONS.len() as i64;
+    format!(
+        "DELETE FROM temp.pg_extension WHERE oid >= {first};\n\
+         INSERT INTO temp.pg_extension SELECT {first} + e.rowid, e.name, {ROLE_OID}, {PUBLIC_NAMESPACE}, \
+         true, e.version, NULL, NULL FROM main.{EXTENSIONS_TABLE} e;\n"
+    )
 }
 
 /// `pg_description`'s rows, from the comments `COMMENT ON` kept (see
@@ -200,7 +215,7 @@ fn lock_rows(script: &mut String, locks: &[LockRow]) {
 const PG_TYPE_COLUMNS: &str = "oid, typname, typnamespace, typowner, typlen, typbyval, typtype, typcategory, typispreferred, typisdefined, typdelim, typrelid, typelem, typarray, typbasetype, typtypmod, typndims, typcollation, typdefault, typacl";
 
 fn static_rows(script: &mut String) {
-    for (i, (name, version)) in crate::sql::extensions::EXTENSIONS.iter().enumerate() {
+    for (i, (name, version)) in EXTENSIONS.iter().enumerate() {
         // plpgsql lives in pg_catalog, the others in public.
         let namespace = match *name {
             "plpgsql" => 11,

@@ -1,5 +1,5 @@
 //! Sequences as the catalog knows them: `pg_class` rows of kind `S`,
-//! `pg_sequence`, and the identity columns of `pg_attribute`, read from
+//! `pg_sequence`, `pg_sequences` (with the last value handed out), and the identity columns of `pg_attribute`, read from
 //! `litewire_sequences` (see `sql::dialect::sequences`, which writes it).
 
 use crate::engine::sequences::SEQUENCE_OID;
@@ -13,11 +13,15 @@ pub(super) fn catalog_rows() -> String {
     format!(
         "DELETE FROM temp.pg_class WHERE relkind = 'S';\n\
          DELETE FROM temp.pg_sequence;\n\
+         DELETE FROM temp.pg_sequences;\n\
          INSERT INTO temp.pg_class SELECT {SEQUENCE_OID} + s.oid, s.name, 2200, 0, 0, 10, 0, {SEQUENCE_OID} + s.oid, 0, 1, -1, 0, 0, \
          false, false, 'p', 'S', 3, 0, false, false, false, false, false, true, 'n', false, 0, NULL, NULL, NULL \
          FROM main.litewire_sequences s WHERE {visible};\n\
          INSERT INTO temp.pg_sequence SELECT {SEQUENCE_OID} + s.oid, CASE s.type WHEN 'smallint' THEN 21 WHEN 'integer' THEN 23 ELSE 20 END, \
          s.start_value, s.increment, s.max_value, s.min_value, 1, s.cycle FROM main.litewire_sequences s WHERE {visible};\n\
+         INSERT INTO temp.pg_sequences SELECT 'public', s.name, (SELECT user_name FROM temp.litewire_session), s.type, \
+         s.start_value, s.min_value, s.max_value, s.increment, s.cycle, 1, CASE WHEN s.is_called THEN s.last_value END \
+         FROM main.litewire_sequences s WHERE {visible} ORDER BY s.name;\n\
          UPDATE temp.pg_attribute SET attidentity = s.identity FROM main.litewire_sequences s \
          JOIN temp.pg_class c ON c.relname = s.owned_table COLLATE NOCASE AND c.relkind = 'r' \
          WHERE s.identity IS NOT NULL AND pg_attribute.attrelid = c.oid AND pg_attribute.attname = s.owned_column;\n"

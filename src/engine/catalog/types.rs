@@ -42,6 +42,7 @@ pub(super) const TYPES: &[PgType] = &[
     ty(23, "int4", "integer", 4, "N", 1007),
     ty(25, "text", "text", -1, "S", 1009),
     ty(26, "oid", "oid", 4, "N", 1028),
+    ty(2206, "regtype", "regtype", 4, "N", 2211),
     ty(28, "xid", "xid", 4, "U", 1011),
     ty(114, "json", "json", -1, "U", 199),
     ty(700, "float4", "real", 4, "N", 1021),
@@ -150,6 +151,7 @@ fn affinity_oid(base: &str) -> i64 {
         "xid" => 28,
         "inet" => 869,
         "name" => 19,
+        "regtype" => 2206,
         // The result of a function that returns nothing (`pg_advisory_lock`).
         "void" => 2278,
         _ if base.contains("int") => 20,

@@ -21,6 +21,7 @@ mod catalog;
 mod comparisons;
 mod context;
 mod conversions;
+mod crypto;
 mod date_parsing;
 mod datetime;
 mod decimal;

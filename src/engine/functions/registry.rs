@@ -12,8 +12,8 @@ use super::call::{Registered, call_scalar, release};
 use super::context::{FunctionContext, ServerShared};
 use super::definition::{Args, Body, Function, Volatility};
 use super::{
-    arithmetic, arrays, bytes, catalog, comparisons, conversions, date_parsing, datetime, decimal,
-    encoding, format, formatting, intervals, json, locks, math, modifiers, number_format,
+    arithmetic, arrays, bytes, catalog, comparisons, conversions, crypto, date_parsing, datetime,
+    decimal, encoding, format, formatting, intervals, json, locks, math, modifiers, number_format,
     ordered_sets, random, regexp_rows, regexps, sequences, settings, signals, sleep, stat_views,
     statistics, strings, subqueries, trigonometry,
 };
@@ -21,7 +21,7 @@ use crate::engine::catalog::types::type_oid;
 use crate::sql::quote::literal;
 
 /// Every family's functions.
-fn families() -> [&'static [Function]; 31] {
+fn families() -> [&'static [Function]; 32] {
     [
         settings::FUNCTIONS,
         arithmetic::FUNCTIONS,
@@ -54,6 +54,7 @@ fn families() -> [&'static [Function]; 31] {
         format::FUNCTIONS,
         subqueries::FUNCTIONS,
         random::FUNCTIONS,
+        crypto::FUNCTIONS,
     ]
 }
 

@@ -23,6 +23,7 @@ use sqlparser::parser::Parser;
 
 use super::create_table::{create_table, folded, folded_last};
 use super::rewriter::Rewriter;
+use super::schemas::unqualify;
 use super::sequences::owned_sequences;
 use crate::error::{Error, ErrorKind};
 use crate::sql::lexer::Token;
@@ -36,6 +37,11 @@ pub struct AlterTable {
     pub table: String,
     /// `ALTER TABLE IF EXISTS`: a missing table is no error.
     pub if_exists: bool,
+    /// A condition (SQL), read once the first of `before` ran (which makes
+    /// the tables of litewire's own it may read): the statement does nothing
+    /// more where it does not hold (`DROP IDENTITY IF EXISTS` of a column that
+    /// has none).
+    pub only_if: Option<String>,
     /// Statements that run first, in the same transaction (the sequences of
     /// `serial` columns being added).
     pub before: Vec<String>,
@@ -102,6 +108,7 @@ pub(crate) fn statement(sql: &str, tokens: &[Token]) -> Result<Option<AlterTable
     let mut plan = AlterTable {
         table: table.clone(),
         if_exists: alter.if_exists,
+        only_if: None,
         before: Vec::new(),
         actions: Vec::new(),
     };
@@ -113,7 +120,11 @@ pub(crate) fn statement(sql: &str, tokens: &[Token]) -> Result<Option<AlterTable
                 {
                     return Ok(None);
                 }
-                let mut constraint = Constraint::parse(&sqlite_constraint(constraint)?)?;
+                let mut constraint = constraint.clone();
+                if let TableConstraint::ForeignKey(key) = &mut constraint {
+                    unqualify(&mut key.foreign_table);
+                }
+                let mut constraint = Constraint::parse(&sqlite_constraint(&constraint)?)?;
                 // PostgreSQL folds an unquoted name to lower case.
                 constraint.name = constraint_name(operation).or(constraint.name);
                 AlterAction::AddConstraint(constraint)

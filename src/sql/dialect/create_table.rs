@@ -10,6 +10,7 @@ use sqlparser::ast::{
 };
 
 use super::replacement::parse_expr;
+use super::schemas::unqualify;
 use super::sequences::{Options, OwnedSequence};
 use super::type_names::type_name;
 use crate::sql::quote::{identifier_as_postgres, literal};
@@ -33,7 +34,18 @@ pub(super) fn create_table(create: &mut CreateTable) -> Option<(bool, Vec<OwnedS
         }
         _ => None,
     });
+    // SQLite reads a referenced table's qualifier as a database.
+    for constraint in &mut create.constraints {
+        if let TableConstraint::ForeignKey(key) = constraint {
+            changed |= unqualify(&mut key.foreign_table);
+        }
+    }
     for column in &mut create.columns {
+        for option in &mut column.options {
+            if let ColumnOption::ForeignKey(key) = &mut option.option {
+                changed |= unqualify(&mut key.foreign_table);
+            }
+        }
         let type_lower = type_name(&column.data_type);
         let serial = matches!(
             type_lower.as_str(),
@@ -81,6 +93,7 @@ pub(super) fn create_table(create: &mut CreateTable) -> Option<(bool, Vec<OwnedS
                     column_type: type_lower.clone(),
                     options,
                     identity: identity.as_ref().map(|(kind, _)| *kind),
+                    named: None,
                 };
                 if serial {
                     let integer = match type_lower.as_str() {

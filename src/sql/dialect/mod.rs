@@ -52,5 +52,8 @@ mod type_names;
 pub(super) use alter_table::statement as alter_table;
 pub use alter_table::{AlterAction, AlterTable};
 pub use sequences::relation_name;
-pub(super) use sequences::{restart_owned_sequences, statement as sequence_statement};
+pub(super) use sequences::{
+    IdentityChange, identity_statement, restart_owned_sequences, sequence_must_exist,
+    statement as sequence_statement,
+};
 pub(super) use translation::{Translated, translate, translate_parsed, wants};

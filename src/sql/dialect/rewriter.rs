@@ -11,7 +11,7 @@ use sqlparser::ast::{
 
 use super::column_names::expr_name;
 use super::expressions::{name_of_reg_cast, rewrite_expr};
-use super::schemas::relation_in_schema;
+use super::schemas::unqualify;
 use super::set_operations::unwrap_members;
 use super::set_returning::expand;
 use super::table_factors::{named_values, table_factor};
@@ -32,15 +32,7 @@ impl VisitorMut for Rewriter {
     type Break = ();
 
     fn pre_visit_relation(&mut self, relation: &mut ObjectName) -> ControlFlow<()> {
-        let parts = idents(relation);
-        let renamed = match parts.as_slice() {
-            [schema, name] => relation_in_schema(schema, &Ident::new(name)),
-            _ => None,
-        };
-        if let Some(name) = renamed {
-            *relation = ObjectName::from(vec![name]);
-            self.changed = true;
-        }
+        self.changed |= unqualify(relation);
         if let Some(last) = idents(relation).last() {
             let last = last.to_ascii_lowercase();
             if relations::find(&last).is_some_and(|r| r.contents != Contents::State) {

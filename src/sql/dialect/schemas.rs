@@ -3,7 +3,9 @@
 //! the relation itself, and `information_schema.x` is the table
 //! `information_schema_x`.
 
-use sqlparser::ast::Ident;
+use sqlparser::ast::{Ident, ObjectName};
+
+use crate::sql::syntax_tree::idents;
 
 /// Whether `part`, the schema of a qualified name, names `schema`.
 pub(super) fn is_schema(part: &str, schema: &str) -> bool {
@@ -19,5 +21,21 @@ pub(super) fn relation_in_schema(schema: &str, relation: &Ident) -> Option<Ident
         Some(relation.clone())
     } else {
         None
+    }
+}
+
+/// `name` without a schema that is litewire's own (`public.t`, `"public"."t"`
+/// name `t`): whether it had one. SQLite reads a qualifier as a database.
+pub(super) fn unqualify(name: &mut ObjectName) -> bool {
+    let renamed = match idents(name).as_slice() {
+        [schema, relation] => relation_in_schema(schema, &Ident::new(relation.as_str())),
+        _ => None,
+    };
+    match renamed {
+        Some(relation) => {
+            *name = ObjectName::from(vec![relation]);
+            true
+        }
+        None => false,
     }
 }

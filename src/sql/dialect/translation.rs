@@ -96,6 +96,14 @@ pub(crate) fn wants(sql: &str, tokens: &[Token]) -> bool {
                     || TRIGGER_WORDS.iter().any(|w| w.eq_ignore_ascii_case(word))
             }
             TokenKind::String => t.text(sql).starts_with(['E', 'e', '$']),
+            // `"public"."t"`: a schema SQLite would read as a database.
+            TokenKind::QuotedIdent => {
+                tokens.get(i + 1).is_some_and(|n| n.text(sql) == ".")
+                    && matches!(
+                        t.text(sql),
+                        "\"public\"" | "\"pg_catalog\"" | "\"information_schema\""
+                    )
+            }
             TokenKind::Punct => {
                 let p = t.text(sql);
                 p == "~" || (p == ":" && tokens.get(i + 1).is_some_and(|n| n.text(sql) == ":"))

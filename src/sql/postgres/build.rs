@@ -44,6 +44,11 @@ pub(super) fn null() -> Expr {
     Expr::value(Value::Null)
 }
 
+/// `DEFAULT` where a value may stand (a row of `VALUES`, an assignment).
+pub(super) fn default_keyword() -> Expr {
+    Expr::Identifier(Ident::new("DEFAULT"))
+}
+
 /// A boolean as SQLite stores it.
 pub(super) fn boolean(value: bool) -> Expr {
     number(if value { "1" } else { "0" })
@@ -101,6 +106,14 @@ pub(super) fn parsed_query(text: &str) -> Option<Box<Query>> {
         Statement::Query(query) => Some(query),
         _ => None,
     }
+}
+
+/// The expression `text` is (a frame the translation fills in).
+pub(super) fn parsed_expr(text: &str) -> Option<Expr> {
+    sqlparser::parser::Parser::new(&sqlparser::dialect::PostgreSqlDialect {})
+        .try_with_sql(text)
+        .and_then(|mut parser| parser.parse_expr())
+        .ok()
 }
 
 /// The select `text` is.

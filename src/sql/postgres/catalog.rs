@@ -42,6 +42,8 @@ pub struct RelColumn {
     pub primary_key: bool,
     /// Its default, as SQLite's text of it (`7`, `nextval('t_id_seq')`).
     pub default: Option<String>,
+    /// An identity column: `a` (`GENERATED ALWAYS`) or `d` (`BY DEFAULT`).
+    pub identity: Option<char>,
 }
 
 /// A catalog that knows nothing (every relation is unknown to it).

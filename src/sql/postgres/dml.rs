@@ -4,13 +4,13 @@
 //! conditions booleans, and `RETURNING` named and typed as a select list.
 
 use sqlparser::ast::{
-    Assignment, AssignmentTarget, Delete, Expr, FromTable, Insert, ObjectName, OnConflictAction,
-    OnInsert, SetExpr, Statement as Ast, TableFactor, TableObject, Values,
+    Assignment, AssignmentTarget, Delete, Expr, FromTable, Insert, InsertOverriding, ObjectName,
+    OnConflictAction, OnInsert, SetExpr, Statement as Ast, TableFactor, TableObject, Values,
 };
 
 use super::build::ident;
 use super::columns::QueryColumn;
-use super::errors::{Fail, Result, syntax, undefined_column_of};
+use super::errors::{Fail, Result, generated_always, syntax, undefined_column_of};
 use super::queries::is_default;
 use super::row_assignment::{RowValue, Target};
 use super::scope::{Item, Scope, ScopeColumn};
@@ -29,7 +29,9 @@ impl Translator<'_> {
             return Err(Fail::Unsupported("INSERT target"));
         };
         let (relation, columns) = self.target(name)?;
+        let identities = self.identity_columns(&relation);
         let mut out = insert.clone();
+        out.overriding = None;
         // The columns values go into, in order, with their types.
         let targets: Option<Vec<ColumnType>> = match (&columns, insert.columns.is_empty()) {
             (Some(columns), true) => Some(
@@ -69,7 +71,13 @@ impl Translator<'_> {
                     // `DEFAULT` in any row: the column's default, as SQLite
                     // would fill it (NULL where it has none).
                     let target_columns = insert_targets(insert, columns.as_deref());
-                    let (values, defaults) = without_defaults(values);
+                    let values = identity_values(
+                        values,
+                        target_columns.as_deref(),
+                        &identities,
+                        insert.overriding.as_ref(),
+                    )?;
+                    let (values, defaults) = without_defaults(&values);
                     let (mut values, _) = self.values(&values, None, targets.as_deref())?;
                     for (row, column) in defaults {
                         let default = match &target_columns {
@@ -96,6 +104,17 @@ impl Translator<'_> {
                     source_out.body = Box::new(SetExpr::Values(values));
                 }
                 _ => {
+                    let target_columns =
+                        insert_targets(insert, columns.as_deref()).unwrap_or_default();
+                    for column in target_columns {
+                        match (identity_of(&identities, &column.name), &insert.overriding) {
+                            (Some(_), Some(InsertOverriding::User)) => {
+                                return Err(Fail::Unsupported("OVERRIDING USER VALUE of a query"));
+                            }
+                            (Some('a'), None) => return Err(generated_always(&column.name, false)),
+                            _ => {}
+                        }
+                    }
                     let (query, source_columns) = self.query(source, None)?;
                     if let (Some(targets), Some(source_columns)) = (&targets, &source_columns)
                         && source_columns.len() > targets.len()
@@ -245,6 +264,20 @@ impl Translator<'_> {
         Ok((Ast::Delete(out), columns))
     }
 
+    /// The identity columns of `relation`, with their kind (`a` for `GENERATED
+    /// ALWAYS`, `d` for `BY DEFAULT`).
+    fn identity_columns(&self, relation: &str) -> Vec<(String, char)> {
+        self.catalog
+            .relation(relation)
+            .map(|r| {
+                r.columns
+                    .into_iter()
+                    .filter_map(|c| Some((c.name, c.identity?)))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
     /// The table a statement writes: its name and columns, when known.
     fn target(
         &mut self,
@@ -287,8 +320,29 @@ impl Translator<'_> {
                 None => Ok(None),
             }
         };
+        let identities = self.identity_columns(relation);
         let mut assigned: Vec<String> = Vec::new();
         for assignment in assignments {
+            // A `GENERATED ALWAYS` identity column takes no value but its own.
+            let values: Vec<Option<&Expr>> = match (&assignment.target, &assignment.value) {
+                (AssignmentTarget::ColumnName(_), value) => vec![Some(value)],
+                (AssignmentTarget::Tuple(names), Expr::Tuple(values))
+                    if names.len() == values.len() =>
+                {
+                    values.iter().map(Some).collect()
+                }
+                (AssignmentTarget::Tuple(names), _) => vec![None; names.len()],
+            };
+            let names = match &assignment.target {
+                AssignmentTarget::ColumnName(target) => std::slice::from_ref(target),
+                AssignmentTarget::Tuple(names) => names.as_slice(),
+            };
+            for (name, value) in names.iter().zip(values) {
+                let name = idents(name).last().cloned().unwrap_or_default();
+                if identity_of(&identities, &name) == Some('a') && !value.is_some_and(is_default) {
+                    return Err(generated_always(&name, true));
+                }
+            }
             let names = match &assignment.target {
                 AssignmentTarget::ColumnName(target) => std::slice::from_ref(target),
                 AssignmentTarget::Tuple(names) => names.as_slice(),
@@ -411,6 +465,48 @@ fn insert_targets<'c>(
             columns.iter().find(|c| c.name.eq_ignore_ascii_case(&name))
         })
         .collect()
+}
+
+fn identity_of(identities: &[(String, char)], column: &str) -> Option<char> {
+    identities
+        .iter()
+        .find(|(name, _)| name.eq_ignore_ascii_case(column))
+        .map(|(_, kind)| *kind)
+}
+
+/// The rows as an identity column takes them: a value for a `GENERATED
+/// ALWAYS` one is refused (428C9) unless `OVERRIDING SYSTEM VALUE`, and with
+/// `OVERRIDING USER VALUE` every identity column's value is its default.
+fn identity_values(
+    values: &Values,
+    targets: Option<&[&ScopeColumn]>,
+    identities: &[(String, char)],
+    overriding: Option<&InsertOverriding>,
+) -> Result<Values> {
+    let mut values = values.clone();
+    let Some(targets) = targets else {
+        return Ok(values);
+    };
+    for (position, column) in targets.iter().enumerate() {
+        let Some(kind) = identity_of(identities, &column.name) else {
+            continue;
+        };
+        for row in &mut values.rows {
+            let Some(value) = row.get_mut(position) else {
+                continue;
+            };
+            if is_default(value) {
+                continue;
+            }
+            match overriding {
+                Some(InsertOverriding::User) => *value = super::build::default_keyword(),
+                Some(InsertOverriding::System) => {}
+                None if kind == 'a' => return Err(generated_always(&column.name, false)),
+                None => {}
+            }
+        }
+    }
+    Ok(values)
 }
 
 /// The rows with each `DEFAULT` made NULL, and where they were.

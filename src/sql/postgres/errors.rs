@@ -60,6 +60,24 @@ pub(super) fn missing_from_entry(relation: &str) -> Fail {
     )
 }
 
+/// 428C9: a value for a `GENERATED ALWAYS` identity column, in an INSERT
+/// (without `OVERRIDING SYSTEM VALUE`) or an UPDATE.
+pub(super) fn generated_always(column: &str, update: bool) -> Fail {
+    let message = match update {
+        true => format!("column \"{column}\" can only be updated to DEFAULT"),
+        false => format!("cannot insert a non-DEFAULT value into column \"{column}\""),
+    };
+    Fail::Pg(
+        Error::state(
+            SqlState::parse("428C9").unwrap_or(SqlState::FEATURE_NOT_SUPPORTED),
+            message,
+        )
+        .with_detail(format!(
+            "Column \"{column}\" is an identity column defined as GENERATED ALWAYS."
+        )),
+    )
+}
+
 pub(super) fn undefined_table(name: &str) -> Fail {
     fail("42P01", format!("relation \"{name}\" does not exist"))
 }

@@ -311,6 +311,11 @@ impl Translator<'_> {
             {
                 Ok(rows)
             }
+            _ if let Some(function) = RowFunction::of(factor)
+                && let Some(rows) = self.function_value(&function, scope)? =>
+            {
+                Ok(rows)
+            }
             TableFactor::Table { name, alias, .. } | TableFactor::Function { name, alias, .. } => {
                 // A set-returning function: its columns are SQLite's to know.
                 let item_name = alias.as_ref().map_or_else(

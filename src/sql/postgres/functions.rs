@@ -166,8 +166,14 @@ fn lookup(name: &str) -> Option<Known> {
         "now" | "transaction_timestamp" | "statement_timestamp" | "clock_timestamp" => {
             known(Fixed(Timestamptz), &[], None)
         }
-        "gen_random_uuid" | "uuid_generate_v4" => known(Fixed(Uuid), &[], None),
+        "gen_random_uuid" | "uuid_generate_v4" | "uuid_generate_v1" | "uuid_generate_v1mc"
+        | "uuid_nil" | "uuid_ns_dns" | "uuid_ns_url" | "uuid_ns_oid" | "uuid_ns_x500"
+        | "uuid_generate_v3" | "uuid_generate_v5" => known(Fixed(Uuid), &[], None),
+        "digest" => known(Fixed(Bytea), &[Arg::Bytes, TEXT], None),
+        "hmac" => known(Fixed(Bytea), &[Arg::Bytes, Arg::Bytes, TEXT], None),
+        "gen_random_bytes" => known(Fixed(Bytea), &[INT], None),
         "version" | "current_setting" => known(Fixed(Text), &[], None),
+        "current_schema" | "current_database" => known(Fixed(Name), &[], None),
         "repeat" | "left" | "right" => known(Fixed(Text), &[TEXT, INT], None),
         "split_part" => known(Fixed(Text), &[TEXT, TEXT, INT], None),
         "lpad" | "rpad" => known(Fixed(Text), &[TEXT, INT, TEXT], None),

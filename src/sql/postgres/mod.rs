@@ -16,6 +16,7 @@ mod dml;
 mod errors;
 mod expressions;
 mod from;
+mod function_values;
 mod functions;
 mod grouping;
 mod grouping_sets;

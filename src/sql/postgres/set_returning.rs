@@ -197,6 +197,52 @@ impl Translator<'_> {
                 }])?;
                 self.each(scope, &item, source, columns).map(Some)
             }
+            ("generate_subscripts", [array, dimension] | [array, dimension, _]) => {
+                // Arrays here have one dimension, numbered from 1.
+                let array = self.argument(array, scope)?;
+                if !matches!(array.ty, PgType::Array(_)) {
+                    return Ok(None);
+                }
+                let dimension = self.argument(dimension, scope)?;
+                let dimension = self.cast(dimension, &PgType::Int4, CastContext::Implicit)?;
+                let reverse = match function.args.get(2) {
+                    Some(reverse) => {
+                        let reverse = self.argument(reverse, scope)?;
+                        self.cast(reverse, &PgType::Bool, CastContext::Implicit)?
+                            .expr
+                    }
+                    None => super::build::boolean(false),
+                };
+                let source = super::build::parsed_expr(
+                    "litewire_series_json(\
+                     CASE WHEN litewire_reverse THEN litewire_length ELSE 1 END, \
+                     CASE WHEN litewire_reverse THEN 1 ELSE litewire_length END, \
+                     CASE WHEN litewire_reverse THEN -1 ELSE 1 END)",
+                )
+                .ok_or(Fail::Unsupported("generate_subscripts"))?;
+                let length = super::build::parsed_expr(
+                    "CASE WHEN litewire_dimension = 1 \
+                     THEN coalesce(litewire_array_length(litewire_array), 0) ELSE 0 END",
+                )
+                .ok_or(Fail::Unsupported("generate_subscripts"))?;
+                let length = replaced(
+                    length,
+                    &[
+                        ("litewire_dimension", dimension.expr),
+                        ("litewire_array", array.expr),
+                    ],
+                );
+                let source = replaced(
+                    source,
+                    &[("litewire_reverse", reverse), ("litewire_length", length)],
+                );
+                let columns = function.numbered(vec![EachColumn {
+                    name: column,
+                    computed: each_column(&item, "value"),
+                    ty: PgType::Int4,
+                }])?;
+                self.each(scope, &item, source, columns).map(Some)
+            }
             ("regexp_matches" | "regexp_split_to_table", [_, _] | [_, _, _]) => {
                 let mut args = Vec::with_capacity(3);
                 for arg in &function.args {
@@ -374,6 +420,7 @@ fn is_moved(function: &sqlparser::ast::Function) -> bool {
         && matches!(
             name.as_str(),
             "generate_series"
+                | "generate_subscripts"
                 | "unnest"
                 | "regexp_matches"
                 | "regexp_split_to_table"
@@ -386,8 +433,21 @@ fn is_moved(function: &sqlparser::ast::Function) -> bool {
         )
 }
 
+/// `expr` with each identifier named in `by` replaced by its expression.
+fn replaced(mut expr: Expr, by: &[(&str, Expr)]) -> Expr {
+    let _ = visit_expressions_mut(&mut expr, |part| {
+        if let Expr::Identifier(name) = part
+            && let Some((_, with)) = by.iter().find(|(n, _)| name.value == *n)
+        {
+            *part = with.clone();
+        }
+        ControlFlow::<()>::Continue(())
+    });
+    expr
+}
+
 /// Whether a translated argument reads a column (of an item beside it).
-fn reads_columns(typed: &Typed) -> bool {
+pub(super) fn reads_columns(typed: &Typed) -> bool {
     let mut found = false;
     let _ = visit_expressions(&typed.expr, |part| {
         if matches!(part, Expr::Identifier(_) | Expr::CompoundIdentifier(_)) {

@@ -27,13 +27,15 @@
 //! with it: they stay out of the catalog (their owner is gone) and are removed
 //! when a table of that name is created again.
 
+mod identity;
 mod names;
 mod options;
 mod owned;
 mod sequence_table;
 mod statements;
 
+pub(crate) use identity::{IdentityChange, statement as identity_statement};
 pub use names::relation_name;
 pub(crate) use options::Options;
 pub(crate) use owned::{OwnedSequence, owned_sequences, restart_owned_sequences};
-pub(crate) use statements::statement;
+pub(crate) use statements::{must_exist as sequence_must_exist, statement};

@@ -36,11 +36,16 @@ pub(crate) struct OwnedSequence {
     pub options: Options,
     /// `a` (ALWAYS) or `d` (BY DEFAULT) for identity columns.
     pub identity: Option<char>,
+    /// The name `SEQUENCE NAME` gives it, where not PostgreSQL's own.
+    pub named: Option<String>,
 }
 
 impl OwnedSequence {
     pub(crate) fn name(&self) -> String {
-        serial_sequence_name(&self.table, &self.column)
+        match &self.named {
+            Some(name) => name.clone(),
+            None => serial_sequence_name(&self.table, &self.column),
+        }
     }
 }
 
@@ -61,9 +66,19 @@ pub(crate) fn owned_sequences(
         let absent = format!(
             "{presence}EXISTS (SELECT 1 FROM main.sqlite_schema WHERE type = 'table' AND name = {table} COLLATE NOCASE)"
         );
-        let cleanup = format!(
-            "DELETE FROM main.{SEQUENCES_TABLE} WHERE owned_table = {table} COLLATE NOCASE AND {absent}"
-        );
+        // What a dropped table of the same name left: its sequences, or,
+        // when the table is there, the one a dropped column of the same
+        // name left (never the sequences of its other columns).
+        let cleanup = match table_exists {
+            false => format!(
+                "DELETE FROM main.{SEQUENCES_TABLE} WHERE owned_table = {table} COLLATE NOCASE AND {absent}"
+            ),
+            true => format!(
+                "DELETE FROM main.{SEQUENCES_TABLE} WHERE owned_table = {table} COLLATE NOCASE \
+                 AND owned_column = {} COLLATE NOCASE",
+                literal(&sequence.column)
+            ),
+        };
         if !script.contains(&cleanup) {
             script.push(cleanup);
         }

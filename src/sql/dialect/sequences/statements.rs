@@ -82,6 +82,18 @@ fn owner_check(table: &str) -> String {
     )
 }
 
+/// The statements that fail with PostgreSQL's error unless the sequence
+/// `name` exists.
+pub(crate) fn must_exist(name: &str) -> Vec<String> {
+    vec![
+        CREATE_TABLE.to_owned(),
+        fail_when(
+            &format!("NOT {}", exists(name)),
+            &format!("relation \"{name}\" does not exist"),
+        ),
+    ]
+}
+
 /// `ALTER SEQUENCE [IF EXISTS] name options`.
 fn alter(w: &Words, i: usize) -> Result<Vec<String>, Error> {
     let (if_exists, i) = if_exists(w, i);

@@ -1,0 +1,110 @@
+//! `ALTER {TABLE | VIEW | MATERIALIZED VIEW | FOREIGN TABLE | SEQUENCE | TYPE |
+//! SCHEMA | FUNCTION | PROCEDURE | AGGREGATE | DATABASE} name OWNER TO role`, as
+//! every `pg_dump` script and many migration tools write after each `CREATE`.
+//!
+//! litewire keeps no owner per object: every object belongs to the database's
+//! one owner, which `pg_class.relowner` and friends show. So the statement checks
+//! that its object exists (PostgreSQL's error where it does not) and changes
+//! nothing. Who may log in is decided by the users file, not by ownership.
+
+use super::lexer::TokenKind;
+use super::quote::{literal, unquote_identifier};
+use super::rewrite::Rewrite;
+use super::words::Words;
+use crate::error::{Error, SqlState};
+
+/// The statement when it is an `ALTER ... OWNER TO`: the checks it runs.
+pub(super) fn statement(w: &Words) -> Option<Result<Rewrite, Error>> {
+    let len = w.tokens.len();
+    if !w.is(0, "ALTER") || len < 5 || !(w.is(len - 3, "OWNER") && w.is(len - 2, "TO")) {
+        return None;
+    }
+    if !matches!(
+        w.kind(len - 1),
+        Some(TokenKind::Word | TokenKind::QuotedIdent)
+    ) {
+        return Some(Err(w.syntax_error(len - 1)));
+    }
+    let (kind, mut at) = match (w.text(1).to_ascii_uppercase().as_str(), w.is(2, "VIEW")) {
+        ("MATERIALIZED", true) => (Kind::Relation, 3),
+        ("FOREIGN", _) if w.is(2, "TABLE") => (Kind::Relation, 3),
+        ("TABLE" | "VIEW", _) => (Kind::Relation, 2),
+        ("SEQUENCE", _) => (Kind::Sequence, 2),
+        ("TYPE" | "DOMAIN", _) => (Kind::Type, 2),
+        ("SCHEMA", _) => (Kind::Schema, 2),
+        ("FUNCTION" | "PROCEDURE" | "ROUTINE" | "AGGREGATE" | "DATABASE", _) => {
+            (Kind::Unchecked, 2)
+        }
+        _ => return None,
+    };
+    let if_exists = w.is(at, "IF") && w.is(at + 1, "EXISTS");
+    if if_exists {
+        at += 2;
+    }
+    Some(checks(w, kind, at, if_exists, len - 3))
+}
+
+#[derive(Clone, Copy)]
+enum Kind {
+    Relation,
+    Sequence,
+    Type,
+    Schema,
+    /// Functions (all built in) and the database: nothing to check.
+    Unchecked,
+}
+
+fn checks(
+    w: &Words,
+    kind: Kind,
+    at: usize,
+    if_exists: bool,
+    owner: usize,
+) -> Result<Rewrite, Error> {
+    if matches!(kind, Kind::Unchecked) {
+        return Ok(Rewrite::nothing());
+    }
+    let (name, end) = w.name(at).ok_or_else(|| w.syntax_error(at))?;
+    if end != owner {
+        return Err(w.syntax_error(end));
+    }
+    if name.contains('.') {
+        let schema = name.split('.').next().unwrap_or_default();
+        return Err(Error::state(
+            SqlState::INVALID_SCHEMA_NAME,
+            format!("schema \"{}\" does not exist", unquote_identifier(schema)),
+        ));
+    }
+    let name = folded(&name);
+    let checks = match kind {
+        Kind::Schema => {
+            return match name.as_str() {
+                "public" | "pg_catalog" | "information_schema" => Ok(Rewrite::nothing()),
+                _ => Err(Error::state(
+                    SqlState::INVALID_SCHEMA_NAME,
+                    format!("schema \"{name}\" does not exist"),
+                )),
+            };
+        }
+        _ if if_exists => return Ok(Rewrite::nothing()),
+        Kind::Relation => vec![format!(
+            "SELECT litewire_error('42P01', {}) WHERE NOT EXISTS (SELECT 1 FROM main.sqlite_schema \
+             WHERE type IN ('table', 'view') AND name = {} COLLATE NOCASE)",
+            literal(&format!("relation \"{name}\" does not exist")),
+            literal(&name)
+        )],
+        Kind::Sequence => super::dialect::sequence_must_exist(&name),
+        Kind::Type => super::enums::must_exist(&name),
+        Kind::Unchecked => return Ok(Rewrite::nothing()),
+    };
+    Ok(Rewrite::script(checks))
+}
+
+/// A name as PostgreSQL reads it: folded to lower case unless quoted.
+fn folded(name: &str) -> String {
+    if name.starts_with('"') {
+        unquote_identifier(name)
+    } else {
+        name.to_ascii_lowercase()
+    }
+}

@@ -1,0 +1,567 @@
+//! DDL as migration tools, ORMs and `pg_dump` write it: `ALTER ... OWNER TO`,
+//! names qualified with `public` (quoted or not) wherever a table is named,
+//! identity columns (`GENERATED ALWAYS` refusing values, identity added to,
+//! changed on and dropped from a column, `pg_sequences`), the `pgcrypto` and
+//! `uuid-ossp` extensions, and functions of one value in FROM. Every test
+//! passes against PostgreSQL 15 too (`LITEWIRE_TEST_POSTGRES=... cargo test
+//! --test migrations -- --ignored`).
+
+mod common;
+
+use common::sqlstate;
+use common::target::Target;
+use tokio_postgres::{Client, SimpleQueryMessage};
+
+against_litewire_and_postgres!(
+    owner_to_checks_its_object_and_changes_nothing,
+    tables_qualified_with_public_are_the_tables,
+    generated_always_identity_takes_no_values,
+    identity_is_added_to_changed_on_and_dropped_from_a_column,
+    pgcrypto_and_uuid_ossp_are_created_and_work,
+    functions_of_one_value_are_relations_in_from,
+);
+
+/// The rows of `sql` in text format (simple protocol), NULL as `None`.
+async fn rows(client: &Client, sql: &str) -> Vec<Vec<Option<String>>> {
+    client
+        .simple_query(sql)
+        .await
+        .unwrap_or_else(|e| panic!("{sql}: {e:?}"))
+        .into_iter()
+        .filter_map(|message| match message {
+            SimpleQueryMessage::Row(row) => Some(
+                (0..row.len())
+                    .map(|i| row.get(i).map(str::to_owned))
+                    .collect(),
+            ),
+            _ => None,
+        })
+        .collect()
+}
+
+/// One row's values, every one present.
+fn row(values: &[&str]) -> Vec<Option<String>> {
+    values.iter().map(|v| Some((*v).to_owned())).collect()
+}
+
+/// The message and detail `sql` fails with.
+async fn failure(client: &Client, sql: &str) -> (String, String, Option<String>) {
+    let error = client
+        .batch_execute(sql)
+        .await
+        .expect_err(&format!("{sql} should fail"));
+    let db = error
+        .as_db_error()
+        .unwrap_or_else(|| panic!("{sql}: {error:?}"));
+    (
+        db.code().code().to_owned(),
+        db.message().to_owned(),
+        db.detail().map(str::to_owned),
+    )
+}
+
+async fn owner_to_checks_its_object_and_changes_nothing(target: &Target) {
+    let client = target.connect().await;
+    client
+        .batch_execute(
+            "DROP VIEW IF EXISTS mig_owned_view; DROP TABLE IF EXISTS mig_owned; \
+             DROP SEQUENCE IF EXISTS mig_owned_seq; DROP TYPE IF EXISTS mig_owned_mood; \
+             CREATE TABLE mig_owned (id int PRIMARY KEY, v text); \
+             CREATE VIEW mig_owned_view AS SELECT id FROM mig_owned; \
+             CREATE SEQUENCE mig_owned_seq; CREATE TYPE mig_owned_mood AS ENUM ('ok')",
+        )
+        .await
+        .unwrap();
+    // What pg_dump writes after each object: accepted, and nothing changes.
+    for sql in [
+        "ALTER TABLE mig_owned OWNER TO postgres",
+        "ALTER TABLE public.mig_owned OWNER TO CURRENT_USER",
+        "ALTER TABLE IF EXISTS mig_nothing OWNER TO postgres",
+        "ALTER VIEW mig_owned_view OWNER TO postgres",
+        "ALTER SEQUENCE public.mig_owned_seq OWNER TO postgres",
+        "ALTER TYPE mig_owned_mood OWNER TO postgres",
+        "ALTER SCHEMA public OWNER TO postgres",
+    ] {
+        client
+            .batch_execute(sql)
+            .await
+            .unwrap_or_else(|e| panic!("{sql}: {e:?}"));
+    }
+    assert_eq!(
+        rows(&client, "SELECT count(*) FROM mig_owned").await,
+        [row(&["0"])]
+    );
+    for (sql, state) in [
+        ("ALTER TABLE mig_nothing OWNER TO postgres", "42P01"),
+        ("ALTER SEQUENCE mig_nothing OWNER TO postgres", "42P01"),
+        ("ALTER TYPE mig_nothing OWNER TO postgres", "42704"),
+        ("ALTER SCHEMA mig_nothing OWNER TO postgres", "3F000"),
+        ("ALTER TABLE mig_nothing.t OWNER TO postgres", "3F000"),
+        ("ALTER TABLE mig_owned OWNER TO 'postgres'", "42601"),
+    ] {
+        assert_eq!(sqlstate(&client, sql).await, state, "{sql}");
+    }
+}
+
+async fn tables_qualified_with_public_are_the_tables(target: &Target) {
+    let client = target.connect().await;
+    client
+        .batch_execute(
+            "DROP TABLE IF EXISTS mig_child, mig_child2, mig_parent; \
+             CREATE TABLE \"public\".\"mig_parent\" (id int PRIMARY KEY); \
+             CREATE TABLE mig_child (id int REFERENCES public.mig_parent (id)); \
+             CREATE TABLE mig_child2 (id int, \
+                CONSTRAINT mig_child2_fk FOREIGN KEY (id) REFERENCES \"public\".\"mig_parent\" (id)); \
+             ALTER TABLE \"public\".\"mig_child\" ADD COLUMN note text; \
+             INSERT INTO \"public\".\"mig_parent\" VALUES (1)",
+        )
+        .await
+        .unwrap();
+    client
+        .batch_execute("INSERT INTO mig_child VALUES (1, 'a'); INSERT INTO mig_child2 VALUES (1)")
+        .await
+        .unwrap();
+    // The references are enforced: they name the table.
+    assert_eq!(
+        sqlstate(&client, "INSERT INTO mig_child VALUES (2, 'b')").await,
+        "23503"
+    );
+    assert_eq!(
+        sqlstate(&client, "INSERT INTO mig_child2 VALUES (2)").await,
+        "23503"
+    );
+    assert_eq!(
+        rows(
+            &client,
+            "SELECT c.id, c.note FROM \"public\".\"mig_child\" c JOIN public.mig_parent p USING (id)"
+        )
+        .await,
+        [row(&["1", "a"])]
+    );
+}
+
+async fn generated_always_identity_takes_no_values(target: &Target) {
+    let client = target.connect().await;
+    client
+        .batch_execute(
+            "DROP TABLE IF EXISTS mig_always; \
+             CREATE TABLE mig_always (k text PRIMARY KEY, \
+                id int GENERATED ALWAYS AS IDENTITY (START WITH 10), v int)",
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        rows(
+            &client,
+            "INSERT INTO mig_always (k, v) VALUES ('a', 1) RETURNING id"
+        )
+        .await,
+        [row(&["10"])]
+    );
+    let refused = failure(
+        &client,
+        "INSERT INTO mig_always (k, id, v) VALUES ('b', 5, 2)",
+    )
+    .await;
+    assert_eq!(
+        refused,
+        (
+            "428C9".to_owned(),
+            "cannot insert a non-DEFAULT value into column \"id\"".to_owned(),
+            Some("Column \"id\" is an identity column defined as GENERATED ALWAYS.".to_owned())
+        )
+    );
+    // A row of DEFAULTs and one with a value: the whole statement fails.
+    assert_eq!(
+        sqlstate(
+            &client,
+            "INSERT INTO mig_always (k, id) VALUES ('c', DEFAULT), ('d', 7)"
+        )
+        .await,
+        "428C9"
+    );
+    assert_eq!(
+        sqlstate(&client, "INSERT INTO mig_always VALUES ('e', 8, 0)").await,
+        "428C9"
+    );
+    assert_eq!(
+        sqlstate(&client, "INSERT INTO mig_always (k, id) SELECT 'f', 9").await,
+        "428C9"
+    );
+    let (state, message, _) = failure(&client, "UPDATE mig_always SET id = 3").await;
+    assert_eq!(
+        (state.as_str(), message.as_str()),
+        ("428C9", "column \"id\" can only be updated to DEFAULT")
+    );
+    assert_eq!(
+        rows(
+            &client,
+            "INSERT INTO mig_always (k, id, v) VALUES ('g', DEFAULT, 3) RETURNING id"
+        )
+        .await,
+        [row(&["11"])]
+    );
+    // OVERRIDING SYSTEM VALUE takes the value; OVERRIDING USER VALUE the
+    // sequence's.
+    assert_eq!(
+        rows(
+            &client,
+            "INSERT INTO mig_always (k, id, v) OVERRIDING SYSTEM VALUE VALUES ('h', 100, 4) RETURNING id"
+        )
+        .await,
+        [row(&["100"])]
+    );
+    assert_eq!(
+        rows(
+            &client,
+            "INSERT INTO mig_always (k, id, v) OVERRIDING USER VALUE VALUES ('i', 200, 5) RETURNING id"
+        )
+        .await,
+        [row(&["12"])]
+    );
+    assert_eq!(
+        rows(
+            &client,
+            "UPDATE mig_always SET id = DEFAULT WHERE k = 'a' RETURNING id"
+        )
+        .await,
+        [row(&["13"])]
+    );
+    assert_eq!(
+        rows(&client, "SELECT k, id FROM mig_always ORDER BY k").await,
+        [
+            row(&["a", "13"]),
+            row(&["g", "11"]),
+            row(&["h", "100"]),
+            row(&["i", "12"])
+        ]
+    );
+}
+
+async fn identity_is_added_to_changed_on_and_dropped_from_a_column(target: &Target) {
+    let client = target.connect().await;
+    client
+        .batch_execute(
+            "DROP TABLE IF EXISTS mig_added, mig_defaulted, mig_serials; \
+             DROP SEQUENCE IF EXISTS mig_added_named_seq; \
+             CREATE TABLE mig_added (id bigint, v text NOT NULL); \
+             CREATE TABLE mig_defaulted (id int NOT NULL DEFAULT 4); \
+             CREATE TABLE mig_serials (k int PRIMARY KEY, a serial, b int)",
+        )
+        .await
+        .unwrap();
+    let add = "ALTER TABLE mig_added ALTER COLUMN id ADD GENERATED BY DEFAULT AS IDENTITY \
+               (SEQUENCE NAME public.mig_added_named_seq START WITH 10 INCREMENT BY 10 \
+               NO MINVALUE NO MAXVALUE CACHE 1)";
+    for (sql, state, message) in [
+        (
+            add,
+            "55000",
+            "column \"id\" of relation \"mig_added\" must be declared NOT NULL before identity can be added",
+        ),
+        (
+            "ALTER TABLE mig_added ALTER COLUMN v ADD GENERATED ALWAYS AS IDENTITY",
+            "22023",
+            "identity column type must be smallint, integer, or bigint",
+        ),
+        (
+            "ALTER TABLE mig_defaulted ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY",
+            "55000",
+            "column \"id\" of relation \"mig_defaulted\" already has a default value",
+        ),
+        (
+            "ALTER TABLE mig_defaulted ALTER COLUMN id DROP IDENTITY",
+            "55000",
+            "column \"id\" of relation \"mig_defaulted\" is not an identity column",
+        ),
+        (
+            "ALTER TABLE mig_defaulted ALTER COLUMN id SET GENERATED ALWAYS",
+            "55000",
+            "column \"id\" of relation \"mig_defaulted\" is not an identity column",
+        ),
+        (
+            "ALTER TABLE mig_defaulted ALTER COLUMN nope ADD GENERATED ALWAYS AS IDENTITY",
+            "42703",
+            "column \"nope\" of relation \"mig_defaulted\" does not exist",
+        ),
+        (
+            "ALTER TABLE mig_nothing ALTER COLUMN id DROP IDENTITY",
+            "42P01",
+            "relation \"mig_nothing\" does not exist",
+        ),
+    ] {
+        let (got_state, got_message, _) = failure(&client, sql).await;
+        assert_eq!(
+            (got_state.as_str(), got_message.as_str()),
+            (state, message),
+            "{sql}"
+        );
+    }
+    // IF EXISTS: nothing to do, no error, the default kept.
+    client
+        .batch_execute(
+            "ALTER TABLE mig_defaulted ALTER COLUMN id DROP IDENTITY IF EXISTS; \
+             ALTER TABLE IF EXISTS mig_nothing ALTER COLUMN id DROP IDENTITY",
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        rows(
+            &client,
+            "INSERT INTO mig_defaulted DEFAULT VALUES RETURNING id"
+        )
+        .await,
+        [row(&["4"])]
+    );
+    // As pg_dump writes it: the column made NOT NULL first, the sequence named.
+    client
+        .batch_execute(&format!(
+            "ALTER TABLE mig_added ALTER COLUMN id SET NOT NULL; {add}"
+        ))
+        .await
+        .unwrap();
+    assert_eq!(
+        rows(
+            &client,
+            "INSERT INTO mig_added (v) VALUES ('a'), ('b') RETURNING id"
+        )
+        .await,
+        [row(&["10"]), row(&["20"])]
+    );
+    assert_eq!(
+        rows(
+            &client,
+            "SELECT sequencename, data_type, start_value, increment_by, max_value, last_value \
+             FROM pg_sequences WHERE sequencename = 'mig_added_named_seq'"
+        )
+        .await,
+        [row(&[
+            "mig_added_named_seq",
+            "bigint",
+            "10",
+            "10",
+            "9223372036854775807",
+            "20"
+        ])]
+    );
+    assert_eq!(
+        rows(
+            &client,
+            "SELECT attidentity, pg_get_serial_sequence('mig_added', 'id') FROM pg_attribute \
+             WHERE attrelid = 'mig_added'::regclass AND attname = 'id'"
+        )
+        .await,
+        [row(&["d", "public.mig_added_named_seq"])]
+    );
+    assert_eq!(
+        sqlstate(
+            &client,
+            "ALTER TABLE mig_added ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY"
+        )
+        .await,
+        "55000"
+    );
+    client
+        .batch_execute("ALTER TABLE mig_added ALTER COLUMN id SET GENERATED ALWAYS")
+        .await
+        .unwrap();
+    assert_eq!(
+        sqlstate(&client, "INSERT INTO mig_added (id, v) VALUES (1, 'c')").await,
+        "428C9"
+    );
+    client
+        .batch_execute(
+            "ALTER TABLE mig_added ALTER COLUMN id DROP IDENTITY; \
+             INSERT INTO mig_added (id, v) VALUES (1, 'c')",
+        )
+        .await
+        .unwrap();
+    // Dropped with its sequence and its default.
+    assert_eq!(
+        rows(
+            &client,
+            "SELECT count(*) FROM pg_sequences WHERE sequencename = 'mig_added_named_seq'"
+        )
+        .await,
+        [row(&["0"])]
+    );
+    assert_eq!(
+        sqlstate(&client, "INSERT INTO mig_added (v) VALUES ('d')").await,
+        "23502"
+    );
+    // A serial column added later leaves the table's other sequences alone.
+    client
+        .batch_execute("ALTER TABLE mig_serials ADD COLUMN c serial")
+        .await
+        .unwrap();
+    assert_eq!(
+        rows(
+            &client,
+            "INSERT INTO mig_serials (k) VALUES (1) RETURNING a, c"
+        )
+        .await,
+        [row(&["1", "1"])]
+    );
+}
+
+async fn pgcrypto_and_uuid_ossp_are_created_and_work(target: &Target) {
+    let client = target.connect().await;
+    client
+        .batch_execute("DROP EXTENSION IF EXISTS pgcrypto; DROP EXTENSION IF EXISTS \"uuid-ossp\"")
+        .await
+        .unwrap();
+    client
+        .batch_execute(
+            "CREATE EXTENSION pgcrypto; CREATE EXTENSION IF NOT EXISTS \"uuid-ossp\" WITH SCHEMA public; \
+             CREATE EXTENSION IF NOT EXISTS pgcrypto",
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        sqlstate(&client, "CREATE EXTENSION pgcrypto").await,
+        "42710"
+    );
+    assert_eq!(
+        rows(
+            &client,
+            "SELECT extname, extversion, extnamespace::int FROM pg_extension \
+             WHERE extname IN ('pgcrypto', 'uuid-ossp') ORDER BY extname"
+        )
+        .await,
+        [
+            row(&["pgcrypto", "1.3", "2200"]),
+            row(&["uuid-ossp", "1.1", "2200"])
+        ]
+    );
+    assert_eq!(
+        rows(
+            &client,
+            "SELECT digest('abc', 'sha1'), digest('abc'::bytea, 'md5'), \
+             hmac('abc', 'key', 'sha256'), hmac('abc'::bytea, 'k'::bytea, 'md5'), \
+             length(gen_random_bytes(16))"
+        )
+        .await,
+        [row(&[
+            "\\xa9993e364706816aba3e25717850c26c9cd0d89d",
+            "\\x900150983cd24fb0d6963f7d28e17f72",
+            "\\x9c196e32dc0175f86f4b1cb89289d6619de6bee699e4c378e68309ed97a1a6ab",
+            "\\x75972c9c6569f2f407752ddb02ac79de",
+            "16"
+        ])]
+    );
+    assert_eq!(
+        sqlstate(&client, "SELECT digest('abc', 'nosuch')").await,
+        "22023"
+    );
+    assert_eq!(
+        sqlstate(&client, "SELECT gen_random_bytes(0)").await,
+        "39000"
+    );
+    assert_eq!(
+        rows(
+            &client,
+            "SELECT uuid_nil(), uuid_ns_url(), uuid_generate_v5(uuid_ns_url(), 'x'), \
+             uuid_generate_v3(uuid_ns_dns(), 'x'), substr(uuid_generate_v1()::text, 15, 1), \
+             substr(uuid_generate_v1mc()::text, 15, 1), substr(uuid_generate_v4()::text, 15, 1), \
+             uuid_generate_v4() <> uuid_generate_v4()"
+        )
+        .await,
+        [row(&[
+            "00000000-0000-0000-0000-000000000000",
+            "6ba7b811-9dad-11d1-80b4-00c04fd430c8",
+            "4cd605e7-afa2-5360-b5b9-c5e9fb5c76f4",
+            "ec794efe-a384-3b11-a0b6-ec8995bc6acc",
+            "1",
+            "1",
+            "4",
+            "t"
+        ])]
+    );
+    // The typed value, read through the driver's binary format.
+    let typed = client
+        .query_one("SELECT uuid_generate_v5(uuid_ns_url(), 'x')", &[])
+        .await
+        .unwrap();
+    assert_eq!(
+        typed.get::<_, uuid::Uuid>(0).to_string(),
+        "4cd605e7-afa2-5360-b5b9-c5e9fb5c76f4"
+    );
+    client
+        .batch_execute("DROP EXTENSION \"uuid-ossp\"")
+        .await
+        .unwrap();
+    assert_eq!(
+        sqlstate(&client, "DROP EXTENSION \"uuid-ossp\"").await,
+        "42704"
+    );
+    assert_eq!(
+        rows(
+            &client,
+            "SELECT extname FROM pg_extension WHERE extname IN ('pgcrypto', 'uuid-ossp')"
+        )
+        .await,
+        [row(&["pgcrypto"])]
+    );
+    assert_eq!(
+        sqlstate(&client, "CREATE EXTENSION nosuch_extension").await,
+        "0A000"
+    );
+    client
+        .batch_execute("DROP EXTENSION pgcrypto")
+        .await
+        .unwrap();
+}
+
+async fn functions_of_one_value_are_relations_in_from(target: &Target) {
+    let client = target.connect().await;
+    client
+        .batch_execute(
+            "DROP TABLE IF EXISTS mig_tags; CREATE TABLE mig_tags (id int, tags text[]); \
+             INSERT INTO mig_tags VALUES (1, '{x,y}')",
+        )
+        .await
+        .unwrap();
+    for (sql, expected) in [
+        ("SELECT * FROM lower('A')", vec![row(&["a"])]),
+        ("SELECT x FROM lower('A') AS x", vec![row(&["a"])]),
+        ("SELECT y FROM lower('A') AS x (y)", vec![row(&["a"])]),
+        (
+            "SELECT lower, ordinality FROM lower('A') WITH ORDINALITY",
+            vec![row(&["a", "1"])],
+        ),
+        (
+            "SELECT current_schema FROM current_schema()",
+            vec![row(&["public"])],
+        ),
+        (
+            "SELECT * FROM generate_subscripts(ARRAY[5, 6, 7], 1)",
+            vec![row(&["1"]), row(&["2"]), row(&["3"])],
+        ),
+        (
+            "SELECT g, ordinality FROM generate_subscripts(ARRAY[5, 6, 7], 1, true) WITH ORDINALITY AS g",
+            vec![row(&["3", "1"]), row(&["2", "2"]), row(&["1", "3"])],
+        ),
+        (
+            "SELECT count(*) FROM generate_subscripts(ARRAY[5, 6, 7], 2)",
+            vec![row(&["0"])],
+        ),
+        (
+            "SELECT id, s FROM mig_tags, generate_subscripts(mig_tags.tags, 1) AS s ORDER BY s",
+            vec![row(&["1", "1"]), row(&["1", "2"])],
+        ),
+        (
+            "SELECT id, generate_subscripts(tags, 1) AS i FROM mig_tags ORDER BY i",
+            vec![row(&["1", "1"]), row(&["1", "2"])],
+        ),
+    ] {
+        assert_eq!(rows(&client, sql).await, expected, "{sql}");
+    }
+    // The column is typed as the function's value.
+    let typed = client
+        .prepare("SELECT * FROM current_schema()")
+        .await
+        .unwrap();
+    assert_eq!(typed.columns()[0].name(), "current_schema");
+    assert_eq!(typed.columns()[0].type_().name(), "name");
+    assert_eq!(sqlstate(&client, "SELECT * FROM count(1)").await, "42803");
+}
