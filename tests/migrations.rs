@@ -2,7 +2,8 @@
 //! names qualified with `public` (quoted or not) wherever a table is named,
 //! identity columns (`GENERATED ALWAYS` refusing values, identity added to,
 //! changed on and dropped from a column, `pg_sequences`), the `pgcrypto` and
-//! `uuid-ossp` extensions, and functions of one value in FROM. Every test
+//! `uuid-ossp` extensions, functions of one value in FROM, and aggregates over
+//! the catalog as introspecting tools read it. Every test
 //! passes against PostgreSQL 15 too (`LITEWIRE_TEST_POSTGRES=... cargo test
 //! --test migrations -- --ignored`).
 
@@ -19,6 +20,7 @@ against_litewire_and_postgres!(
     identity_is_added_to_changed_on_and_dropped_from_a_column,
     pgcrypto_and_uuid_ossp_are_created_and_work,
     functions_of_one_value_are_relations_in_from,
+    aggregates_over_empty_catalog_relations_are_one_row,
 );
 
 /// The rows of `sql` in text format (simple protocol), NULL as `None`.
@@ -564,4 +566,35 @@ async fn functions_of_one_value_are_relations_in_from(target: &Target) {
     assert_eq!(typed.columns()[0].name(), "current_schema");
     assert_eq!(typed.columns()[0].type_().name(), "name");
     assert_eq!(sqlstate(&client, "SELECT * FROM count(1)").await, "42803");
+}
+
+async fn aggregates_over_empty_catalog_relations_are_one_row(target: &Target) {
+    let client = target.connect().await;
+    for (sql, names, expected) in [
+        (
+            "SELECT count(*) FROM pg_policy",
+            vec!["count"],
+            vec![row(&["0"])],
+        ),
+        (
+            "SELECT count(*) AS n, max(pubname) FROM pg_catalog.pg_publication",
+            vec!["n", "max"],
+            vec![vec![Some("0".to_owned()), None]],
+        ),
+        (
+            "SELECT count(*) FROM pg_policy GROUP BY polname",
+            vec!["count"],
+            vec![],
+        ),
+        (
+            "SELECT count(*) FROM pg_class WHERE relname = 'mig_none'",
+            vec!["count"],
+            vec![row(&["0"])],
+        ),
+    ] {
+        let statement = client.prepare(sql).await.unwrap();
+        let named: Vec<&str> = statement.columns().iter().map(|c| c.name()).collect();
+        assert_eq!(named, names, "{sql}");
+        assert_eq!(rows(&client, sql).await, expected, "{sql}");
+    }
 }

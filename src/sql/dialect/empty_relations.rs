@@ -1,11 +1,18 @@
 //! A query over catalog relations that are always empty here (policies, triggers,
-//! publications, inheritance, ...) is answered with no rows and its column names
+//! publications, inheritance, ...) is answered with no rows (unless it aggregates
+//! them into one: `count(*)` is 0) and its column names
 //! without being translated at all: psql asks those questions in syntax SQLite has
 //! no equivalent for, and the answer is known.
 
-use sqlparser::ast::{JoinOperator, Query, Select, SetExpr, SetOperator, TableFactor};
+use std::ops::ControlFlow;
+
+use sqlparser::ast::{
+    Expr, GroupByExpr, JoinOperator, Query, Select, SetExpr, SetOperator, TableFactor,
+    visit_expressions,
+};
 
 use super::column_names::output_name;
+use crate::sql::postgres::is_aggregate;
 use crate::sql::quote::identifier;
 use crate::sql::relations::{self, Contents};
 use crate::sql::syntax_tree::{first_select, idents};
@@ -47,6 +54,12 @@ pub(super) fn set_is_empty(body: &SetExpr) -> bool {
 }
 
 fn select_is_empty(select: &Select) -> bool {
+    // An aggregate over no rows is one row (`count(*)` is 0), unless grouped.
+    let ungrouped =
+        matches!(&select.group_by, GroupByExpr::Expressions(keys, _) if keys.is_empty());
+    if ungrouped && (select.having.is_some() || aggregates(select)) {
+        return false;
+    }
     select.from.iter().any(|table| {
         is_empty_relation(&table.relation)
             || table.joins.iter().any(|join| {
@@ -56,6 +69,20 @@ fn select_is_empty(select: &Select) -> bool {
                 ) && is_empty_relation(&join.relation)
             })
     })
+}
+
+/// Whether the select list calls an aggregate (outside a window).
+fn aggregates(select: &Select) -> bool {
+    let found = visit_expressions(&select.projection, |expr| match expr {
+        Expr::Function(function)
+            if function.over.is_none()
+                && is_aggregate(&function.name.to_string().to_ascii_lowercase()) =>
+        {
+            ControlFlow::Break(())
+        }
+        _ => ControlFlow::Continue(()),
+    });
+    found.is_break()
 }
 
 fn is_empty_relation(factor: &TableFactor) -> bool {

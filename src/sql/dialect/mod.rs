@@ -38,6 +38,7 @@ mod create_table;
 mod empty_relations;
 mod expressions;
 mod functions;
+mod rebuild_plan;
 mod replacement;
 mod result_types;
 mod rewriter;
@@ -50,7 +51,7 @@ mod translation;
 mod type_names;
 
 pub(super) use alter_table::statement as alter_table;
-pub use alter_table::{AlterAction, AlterTable};
+pub use rebuild_plan::{AlterAction, AlterTable};
 pub use sequences::relation_name;
 pub(super) use sequences::{
     IdentityChange, identity_statement, restart_owned_sequences, sequence_must_exist,

@@ -26,6 +26,9 @@ pub(super) struct Rewriter {
     pub(super) changed: bool,
     /// Whether the statement reads litewire's catalog relations.
     pub(super) catalog: bool,
+    /// Whether a result column was given PostgreSQL's name for it (`count`
+    /// for `count(*)`), which SQLite would name by its text.
+    pub(super) named: bool,
 }
 
 impl VisitorMut for Rewriter {
@@ -61,6 +64,7 @@ impl VisitorMut for Rewriter {
                     expr: expr.clone(),
                     alias,
                 };
+                self.named = true;
             }
             if let SelectItem::ExprWithAlias { expr, .. } = item
                 && is_sequence_call(expr)

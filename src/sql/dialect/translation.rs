@@ -173,9 +173,9 @@ pub(crate) fn translate_parsed(ast: &mut Ast, original: Option<&str>) -> Option<
         plain_types
     };
     let sql = match (rewriter.changed, rewriter.catalog, original) {
-        (false, true, Some(original)) => original.to_owned(),
+        (false, true, Some(original)) if !rewriter.named => original.to_owned(),
         // Unchanged, but it reads catalog relations that must be filled first.
-        (false, true, None) => printed(ast),
+        (false, true, _) => printed(ast),
         // Unchanged, but its columns have types to announce (and the names
         // PostgreSQL gives them), or it was read with PostgreSQL's rules.
         (true, _, _) | (false, false, None) => printed(ast),

@@ -219,7 +219,7 @@ fn first_is(args: &[Typed], ty: &PgType) -> bool {
 }
 
 /// The functions that aggregate rows (outside a window).
-pub(super) fn is_aggregate(name: &str) -> bool {
+pub(crate) fn is_aggregate(name: &str) -> bool {
     matches!(
         name,
         "count"

@@ -42,6 +42,7 @@ mod types;
 
 pub use casts::bytea_from_text;
 pub use catalog::{Catalog, NoCatalog, RelColumn, Relation};
+pub(crate) use functions::is_aggregate;
 pub use table_expressions::{alter_expressions, table_expressions};
 pub use translator::{OutputColumn, Translation, translate, translate_view};
 pub use types::{Category, Modifier, PgType};

@@ -12,7 +12,7 @@
 //! SQLite fills the table's `INTEGER PRIMARY KEY` with its rowid, whatever its
 //! default says, so that column cannot take its values from a sequence.
 
-use super::super::alter_table::{AlterAction, AlterTable};
+use super::super::rebuild_plan::{AlterAction, AlterTable};
 use super::names::serial_sequence_name;
 use super::names::{folded, sequence_name};
 use super::options::{Options, read_options};
