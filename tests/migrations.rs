@@ -2,8 +2,8 @@
 //! names qualified with `public` (quoted or not) wherever a table is named,
 //! identity columns (`GENERATED ALWAYS` refusing values, identity added to,
 //! changed on and dropped from a column, `pg_sequences`), the `pgcrypto` and
-//! `uuid-ossp` extensions, functions of one value in FROM, and aggregates over
-//! the catalog as introspecting tools read it. Every test
+//! `uuid-ossp` extensions, functions of one value in FROM, materialized views,
+//! and aggregates over the catalog as introspecting tools read it. Every test
 //! passes against PostgreSQL 15 too (`LITEWIRE_TEST_POSTGRES=... cargo test
 //! --test migrations -- --ignored`).
 
@@ -21,6 +21,7 @@ against_litewire_and_postgres!(
     pgcrypto_and_uuid_ossp_are_created_and_work,
     functions_of_one_value_are_relations_in_from,
     aggregates_over_empty_catalog_relations_are_one_row,
+    materialized_views_hold_their_query_rows_until_refreshed,
 );
 
 /// The rows of `sql` in text format (simple protocol), NULL as `None`.
@@ -597,4 +598,157 @@ async fn aggregates_over_empty_catalog_relations_are_one_row(target: &Target) {
         assert_eq!(named, names, "{sql}");
         assert_eq!(rows(&client, sql).await, expected, "{sql}");
     }
+}
+
+async fn materialized_views_hold_their_query_rows_until_refreshed(target: &Target) {
+    let client = target.connect().await;
+    client
+        .batch_execute(
+            "DROP MATERIALIZED VIEW IF EXISTS mig_mv, mig_mv_empty; DROP TABLE IF EXISTS mig_mv_source; \
+             CREATE TABLE mig_mv_source (id int PRIMARY KEY, b boolean, t timestamptz); \
+             INSERT INTO mig_mv_source VALUES (1, true, '2024-01-01 00:00:00+00'), (2, false, NULL)",
+        )
+        .await
+        .unwrap();
+    // Made with its rows (the tag counts them) and the query's types.
+    let made = client
+        .simple_query("CREATE MATERIALIZED VIEW mig_mv AS SELECT id, b, t FROM mig_mv_source")
+        .await
+        .unwrap();
+    assert!(
+        made.iter()
+            .any(|m| matches!(m, SimpleQueryMessage::CommandComplete(2))),
+        "{made:?}"
+    );
+    client
+        .batch_execute(
+            "CREATE MATERIALIZED VIEW mig_mv_empty (n) AS SELECT count(*) FROM mig_mv_source WITH NO DATA; \
+             CREATE MATERIALIZED VIEW IF NOT EXISTS mig_mv AS SELECT 1",
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        rows(&client, "SELECT id, b, t FROM mig_mv ORDER BY id").await,
+        [
+            row(&["1", "t", "2024-01-01 00:00:00+00"]),
+            vec![Some("2".to_owned()), Some("f".to_owned()), None]
+        ]
+    );
+    let (state, message, _) = failure(&client, "SELECT * FROM mig_mv_empty").await;
+    assert_eq!(
+        (state.as_str(), message.as_str()),
+        (
+            "55000",
+            "materialized view \"mig_mv_empty\" has not been populated"
+        )
+    );
+    // The rows stay until a refresh reads the query again.
+    client
+        .batch_execute("INSERT INTO mig_mv_source VALUES (3, true, NULL)")
+        .await
+        .unwrap();
+    assert_eq!(
+        rows(&client, "SELECT count(*) FROM mig_mv").await,
+        [row(&["2"])]
+    );
+    client
+        .batch_execute("REFRESH MATERIALIZED VIEW mig_mv; REFRESH MATERIALIZED VIEW mig_mv_empty")
+        .await
+        .unwrap();
+    assert_eq!(
+        rows(
+            &client,
+            "SELECT (SELECT count(*) FROM mig_mv), n FROM mig_mv_empty"
+        )
+        .await,
+        [row(&["3", "3"])]
+    );
+    // CONCURRENTLY needs a unique index.
+    assert_eq!(
+        sqlstate(&client, "REFRESH MATERIALIZED VIEW CONCURRENTLY mig_mv").await,
+        "55000"
+    );
+    client
+        .batch_execute(
+            "CREATE UNIQUE INDEX mig_mv_id ON mig_mv (id); \
+             REFRESH MATERIALIZED VIEW CONCURRENTLY mig_mv",
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        rows(
+            &client,
+            "SELECT matviewname, hasindexes, ispopulated FROM pg_matviews \
+             WHERE matviewname LIKE 'mig_mv%' ORDER BY 1"
+        )
+        .await,
+        [row(&["mig_mv", "t", "t"]), row(&["mig_mv_empty", "f", "t"])]
+    );
+    assert_eq!(
+        rows(
+            &client,
+            "SELECT relname, relkind FROM pg_class WHERE relname LIKE 'mig_mv%' \
+             AND relkind IN ('r', 'm') ORDER BY 1"
+        )
+        .await,
+        [
+            row(&["mig_mv", "m"]),
+            row(&["mig_mv_empty", "m"]),
+            row(&["mig_mv_source", "r"])
+        ]
+    );
+    assert_eq!(
+        rows(
+            &client,
+            "SELECT count(*) FROM information_schema.tables WHERE table_name LIKE 'mig_mv%'"
+        )
+        .await,
+        [row(&["1"])]
+    );
+    // Neither written to nor dropped as a table or a view.
+    for (sql, state) in [
+        ("INSERT INTO mig_mv VALUES (9, true, NULL)", "42809"),
+        ("UPDATE mig_mv_empty SET n = 1", "42809"),
+        ("DELETE FROM mig_mv", "42809"),
+        ("DROP TABLE mig_mv", "42809"),
+        ("DROP VIEW mig_mv", "42809"),
+        ("REFRESH MATERIALIZED VIEW mig_mv_source", "0A000"),
+        ("REFRESH MATERIALIZED VIEW mig_nothing", "42P01"),
+        (
+            "REFRESH MATERIALIZED VIEW CONCURRENTLY mig_mv WITH NO DATA",
+            "42601",
+        ),
+        ("DROP MATERIALIZED VIEW mig_mv_source", "42809"),
+        ("DROP MATERIALIZED VIEW mig_nothing", "42P01"),
+    ] {
+        assert_eq!(sqlstate(&client, sql).await, state, "{sql}");
+    }
+    client
+        .batch_execute(
+            "REFRESH MATERIALIZED VIEW mig_mv WITH NO DATA; \
+             DROP MATERIALIZED VIEW IF EXISTS mig_nothing, mig_mv_empty",
+        )
+        .await
+        .unwrap();
+    assert_eq!(sqlstate(&client, "SELECT * FROM mig_mv").await, "55000");
+    client
+        .batch_execute("DROP MATERIALIZED VIEW mig_mv")
+        .await
+        .unwrap();
+    assert_eq!(
+        rows(
+            &client,
+            "SELECT count(*) FROM pg_matviews WHERE matviewname LIKE 'mig_mv%'"
+        )
+        .await,
+        [row(&["0"])]
+    );
+    // The same name makes a new one.
+    client
+        .batch_execute(
+            "CREATE MATERIALIZED VIEW mig_mv AS SELECT id FROM mig_mv_source WHERE b; \
+             DROP MATERIALIZED VIEW mig_mv",
+        )
+        .await
+        .unwrap();
 }

@@ -107,6 +107,7 @@ async fn read_schemas(
         );
     }
     let identities = identity_columns(conn).await?;
+    let materialized = materialized_views(conn).await?;
     let mut relations = HashMap::with_capacity(rows.len());
     for (name, kind, sql) in rows {
         let view = kind == "view";
@@ -122,6 +123,7 @@ async fn read_schemas(
             relations.insert(
                 name.to_ascii_lowercase(),
                 Relation {
+                    materialized: materialized.get(&name.to_ascii_lowercase()).copied(),
                     name,
                     columns,
                     view,
@@ -163,6 +165,27 @@ async fn identity_columns(
                 kind,
             ))
         })
+        .collect())
+}
+
+/// The materialized views, by name in lower case, and whether each holds
+/// rows (see `sql::matviews`).
+async fn materialized_views(conn: &mut SqliteConnection) -> Result<HashMap<String, bool>, Error> {
+    let kept: Option<i64> = sqlx::query_scalar(
+        "SELECT 1 FROM main.sqlite_schema WHERE type = 'table' AND name = 'litewire_matviews'",
+    )
+    .fetch_optional(&mut *conn)
+    .await?;
+    if kept.is_none() {
+        return Ok(HashMap::new());
+    }
+    let rows: Vec<(String, i64)> =
+        sqlx::query_as("SELECT name, populated FROM main.litewire_matviews")
+            .fetch_all(&mut *conn)
+            .await?;
+    Ok(rows
+        .into_iter()
+        .map(|(name, populated)| (name.to_ascii_lowercase(), populated != 0))
         .collect())
 }
 

@@ -23,6 +23,9 @@ pub(super) struct CreateAs {
     /// The last statement stores the rows (its completion says how many);
     /// not for `WITH NO DATA`, nor for a table `IF NOT EXISTS` finds.
     pub(super) fills: bool,
+    /// The query in SQLite's terms (empty where `IF NOT EXISTS` found the
+    /// table).
+    pub(super) query: String,
 }
 
 /// The statements that make and fill the table, or `None` where the text is
@@ -58,6 +61,7 @@ pub(super) fn read(text: &str, catalog: &dyn Catalog) -> Result<Option<CreateAs>
         return Ok(Some(CreateAs {
             statements: Vec::new(),
             fills: false,
+            query: String::new(),
         }));
     }
     let Some(translation) = postgres::translate(&Ast::Query(query), catalog, &[])? else {
@@ -114,6 +118,7 @@ pub(super) fn read(text: &str, catalog: &dyn Catalog) -> Result<Option<CreateAs>
     Ok(Some(CreateAs {
         statements,
         fills: with_data,
+        query: select.sql,
     }))
 }
 
@@ -136,7 +141,7 @@ pub(super) fn select_into(text: &str) -> Option<String> {
 }
 
 /// The text without a trailing `WITH [NO] DATA`, and whether rows are wanted.
-fn data_clause(text: &str) -> (&str, bool) {
+pub(super) fn data_clause(text: &str) -> (&str, bool) {
     let body = text.trim_end().trim_end_matches(';').trim_end();
     let words: Vec<&str> = body.rsplitn(4, char::is_whitespace).collect();
     let is = |word: &str, expected: &str| word.eq_ignore_ascii_case(expected);

@@ -22,6 +22,7 @@ pub mod jsonb;
 mod known_queries;
 mod lexer;
 mod literals;
+pub mod matviews;
 mod notifications;
 mod ownership;
 mod param_hints;

@@ -28,8 +28,8 @@ use super::split::split;
 use super::statement::{CursorCommand, Plan, Statement};
 use super::words::Words;
 use super::{
-    create_as, cursors, dialect, enums, known_queries, literals, notifications, ownership, parsed,
-    session, sort_operators, transaction_modes, translate, views,
+    create_as, cursors, dialect, enums, known_queries, literals, matviews, notifications,
+    ownership, parsed, session, sort_operators, transaction_modes, translate, views,
 };
 use crate::error::{Error, ErrorKind};
 
@@ -94,6 +94,15 @@ pub(super) fn parse_uncached(sql: &str, dialect: Dialect) -> Result<Vec<Statemen
                 (Dialect::Postgres(_), true) if creates_table(text, tokens) => {
                     build(text, tokens, dialect)?
                 }
+                // SQLite has no materialized views, and a new one's query is
+                // read as PostgreSQL reads it: read when it runs.
+                (Dialect::Postgres(_), true) if about_materialized_view(text, tokens) => {
+                    let shape = classify::classify(text, &rebased(tokens))?;
+                    Statement {
+                        read_against: Some((STALE, Arc::from(text))),
+                        ..statement(text.into(), &shape, 0, Plan::Nothing)
+                    }
+                }
                 // The schema it is to be read against is not there yet: the
                 // statements before it change it. Read when it runs.
                 (Dialect::Postgres(_), true) => {
@@ -127,6 +136,18 @@ fn rebased(tokens: &[Token]) -> Vec<Token> {
         })
         .collect();
     tokens
+}
+
+/// `CREATE`, `REFRESH` or `DROP MATERIALIZED VIEW`.
+fn about_materialized_view(text: &str, tokens: &[Token]) -> bool {
+    let tokens = rebased(tokens);
+    let words = Words {
+        sql: text,
+        tokens: &tokens,
+    };
+    ["CREATE", "REFRESH", "DROP"]
+        .iter()
+        .any(|verb| words.starts_with(&[verb, "MATERIALIZED", "VIEW"]))
 }
 
 /// A plain `CREATE TABLE` (not `... AS query`).
@@ -332,6 +353,25 @@ fn build_unlocked(text: &str, tokens: &[Token], dialect: Dialect) -> Result<Stat
         && let Some(create) = create_as::select_into(text)
     {
         return build_unlocked(&create, &tokenize(&create), dialect);
+    }
+    if let Dialect::Postgres(catalog) = dialect
+        && let Some(matview) = matviews::statement(text, &words, catalog)
+    {
+        let matview = matview?;
+        // With its rows stored, PostgreSQL's tag counts them.
+        let shape = match matview.fills {
+            true => classify::Shape {
+                kind: CommandKind::CreateTableAs,
+                ..shape
+            },
+            false => shape,
+        };
+        let parts = matview.statements;
+        let plan = match parts.is_empty() {
+            true => Plan::Nothing,
+            false => Plan::Script(parts.iter().map(|p| Arc::from(p.as_str())).collect()),
+        };
+        return Ok(statement(parts.join("; ").into(), &shape, 0, plan));
     }
     if let Dialect::Postgres(catalog) = dialect
         && shape.kind == CommandKind::CreateTableAs

@@ -356,6 +356,13 @@ pub const RELATIONS: &[Relation] = &[
         ),
     },
     Relation {
+        name: "pg_matviews",
+        contents: Contents::Schema,
+        definition: Definition::Table(
+            "schemaname name, matviewname name, matviewowner name, tablespace name, hasindexes boolean, ispopulated boolean, definition text",
+        ),
+    },
+    Relation {
         name: "pg_sequences",
         contents: Contents::Schema,
         definition: Definition::Table(

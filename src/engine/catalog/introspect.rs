@@ -49,8 +49,12 @@ pub(in crate::engine) struct ForeignKey {
 }
 
 pub(super) async fn read_schema(conn: &mut SqliteConnection) -> Result<Vec<Object>, Error> {
+    // A materialized view is a table with a view of litewire's beside it
+    // (see `sql::matviews`): kind `matview` here.
     let rows = sqlx::query(
-        "SELECT rowid, type, name, sql FROM main.sqlite_schema \
+        "SELECT rowid, CASE WHEN type = 'table' AND EXISTS (SELECT 1 FROM main.sqlite_schema v \
+         WHERE v.type = 'view' AND v.name = 'litewire_matview_' || s.name COLLATE NOCASE) \
+         THEN 'matview' ELSE type END, name, sql FROM main.sqlite_schema s \
          WHERE type IN ('table', 'view', 'index') \
            AND name NOT IN ('sqlite_sequence', 'sqlite_stat1', 'sqlite_stat4') \
            AND name NOT LIKE 'litewire\\_%' ESCAPE '\\' \
@@ -84,7 +88,7 @@ pub(super) async fn read_schema(conn: &mut SqliteConnection) -> Result<Vec<Objec
                 }
             }
         }
-        if object.kind == "table" {
+        if matches!(object.kind.as_str(), "table" | "matview") {
             object.indexes = read_indexes(conn, &object.name).await?;
             object.foreign_keys = read_foreign_keys(conn, &object.name).await?;
         }

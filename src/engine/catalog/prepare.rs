@@ -27,6 +27,7 @@ use crate::engine::table_stats::Changes;
 use crate::error::Error;
 use crate::sql::COMMENTS_TABLE;
 use crate::sql::extensions::{EXTENSIONS, EXTENSIONS_TABLE};
+use crate::sql::matviews::MATVIEWS_TABLE;
 use crate::sql::quote::literal;
 use crate::sql::relations::{Contents, Definition, RELATIONS};
 
@@ -70,7 +71,8 @@ pub(in crate::engine) async fn prepare(
     // are filled every time (after the session's, which name their owner).
     let own_tables: Vec<String> = sqlx::query_scalar(
         "SELECT name FROM main.sqlite_schema WHERE type = 'table' \
-         AND name IN ('litewire_sequences', 'litewire_comments', 'litewire_enums', 'litewire_extensions')",
+         AND name IN ('litewire_sequences', 'litewire_comments', 'litewire_enums', \
+         'litewire_extensions', 'litewire_matviews')",
     )
     .fetch_all(&mut *conn)
     .await?;
@@ -82,6 +84,9 @@ pub(in crate::engine) async fn prepare(
     }
     if own_tables.iter().any(|t| t == EXTENSIONS_TABLE) {
         script.push_str(&extension_rows());
+    }
+    if own_tables.iter().any(|t| t == MATVIEWS_TABLE) {
+        script.push_str(&matview_rows());
     }
     // So are enum types.
     let enums = own_tables.iter().any(|t| t == "litewire_enums");
@@ -106,6 +111,18 @@ fn extension_rows() -> String {
         "DELETE FROM temp.pg_extension WHERE oid >= {first};\n\
          INSERT INTO temp.pg_extension SELECT {first} + e.rowid, e.name, {ROLE_OID}, {PUBLIC_NAMESPACE}, \
          true, e.version, NULL, NULL FROM main.{EXTENSIONS_TABLE} e;\n"
+    )
+}
+
+/// `pg_matviews`' rows, from the definitions `CREATE MATERIALIZED VIEW`
+/// keeps (see `sql::matviews`), whether populated or not.
+fn matview_rows() -> String {
+    format!(
+        "DELETE FROM temp.pg_matviews;\n\
+         INSERT INTO temp.pg_matviews SELECT 'public', m.name, (SELECT user_name FROM temp.litewire_session), \
+         NULL, EXISTS (SELECT 1 FROM main.sqlite_schema i WHERE i.type = 'index' AND i.tbl_name = m.name COLLATE NOCASE), \
+         m.populated <> 0, m.definition FROM main.{MATVIEWS_TABLE} m \
+         WHERE EXISTS (SELECT 1 FROM main.sqlite_schema t WHERE t.type = 'table' AND t.name = m.name COLLATE NOCASE);\n"
     )
 }
 

@@ -68,7 +68,7 @@ pub(super) fn schema_rows(script: &mut String, objects: &[Object]) {
     };
     for object in objects {
         match object.kind.as_str() {
-            "table" => table_rows(script, object, objects, &oid_of),
+            "table" | "matview" => table_rows(script, object, objects, &oid_of),
             "view" => view_rows(script, object),
             _ => {}
         }
@@ -92,21 +92,24 @@ fn table_rows(
                 .iter()
                 .any(|k| k.table.eq_ignore_ascii_case(&table.name))
         });
+    let materialized = table.kind == "matview";
     relation_row(
         script,
         oid,
         &table.name,
-        "r",
+        if materialized { "m" } else { "r" },
         table.columns.len(),
         (has_index, has_triggers),
     );
     storage_row(script, oid, &table.name);
     attribute_rows(script, oid, &table.columns);
-    let _ = writeln!(
-        script,
-        "INSERT INTO temp.pg_tables VALUES ('public', {}, (SELECT user_name FROM temp.litewire_session), NULL, {has_index}, false, false, false);",
-        literal(&table.name)
-    );
+    if !materialized {
+        let _ = writeln!(
+            script,
+            "INSERT INTO temp.pg_tables VALUES ('public', {}, (SELECT user_name FROM temp.litewire_session), NULL, {has_index}, false, false, false);",
+            literal(&table.name)
+        );
+    }
     if let Some(column) = rowid_pk {
         let name = definition(table)
             .and_then(|def| def.key_name(ConstraintKind::PrimaryKey, std::slice::from_ref(&column)))

@@ -22,6 +22,9 @@ pub struct Relation {
     pub name: String,
     pub columns: Vec<RelColumn>,
     pub view: bool,
+    /// A materialized view, and whether it holds rows (`WITH NO DATA` makes
+    /// one that does not).
+    pub materialized: Option<bool>,
 }
 
 #[derive(Debug, Clone, PartialEq)]

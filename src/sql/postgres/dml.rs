@@ -10,7 +10,9 @@ use sqlparser::ast::{
 
 use super::build::ident;
 use super::columns::QueryColumn;
-use super::errors::{Fail, Result, generated_always, syntax, undefined_column_of};
+use super::errors::{
+    Fail, Result, generated_always, materialized_view_written, syntax, undefined_column_of,
+};
 use super::queries::is_default;
 use super::row_assignment::{RowValue, Target};
 use super::scope::{Item, Scope, ScopeColumn};
@@ -283,6 +285,12 @@ impl Translator<'_> {
         &mut self,
         name: &sqlparser::ast::ObjectName,
     ) -> Result<(String, Option<Vec<ScopeColumn>>)> {
+        if let Some(relation) = idents(name).last()
+            && let Some(found) = self.catalog.relation(relation)
+            && found.materialized.is_some()
+        {
+            return Err(materialized_view_written(&found.name));
+        }
         self.relation_columns(name)
     }
 

@@ -60,6 +60,22 @@ pub(super) fn missing_from_entry(relation: &str) -> Fail {
     )
 }
 
+/// 55000: a materialized view made `WITH NO DATA` and not refreshed since.
+pub(super) fn not_populated(name: &str) -> Fail {
+    fail(
+        "55000",
+        format!("materialized view \"{name}\" has not been populated"),
+    )
+}
+
+/// 42809: an INSERT, UPDATE or DELETE of a materialized view.
+pub(super) fn materialized_view_written(name: &str) -> Fail {
+    fail(
+        "42809",
+        format!("cannot change materialized view \"{name}\""),
+    )
+}
+
 /// 428C9: a value for a `GENERATED ALWAYS` identity column, in an INSERT
 /// (without `OVERRIDING SYSTEM VALUE`) or an UPDATE.
 pub(super) fn generated_always(column: &str, update: bool) -> Fail {

@@ -15,7 +15,9 @@ use sqlparser::ast::{
 
 use super::build::{ident, parsed_select, query_of};
 use super::columns::QueryColumn;
-use super::errors::{Fail, Result, datatype_mismatch, lateral_reference, undefined_table};
+use super::errors::{
+    Fail, Result, datatype_mismatch, lateral_reference, not_populated, undefined_table,
+};
 use super::expressions::alias_name;
 use super::scope::{Item, Scope, ScopeColumn};
 use super::set_returning::RowFunction;
@@ -432,6 +434,7 @@ impl Translator<'_> {
             Some(_) => return Err(undefined_table(&parts.join("."))),
         }
         match self.catalog.relation(&relation) {
+            Some(found) if found.materialized == Some(false) => Err(not_populated(&found.name)),
             Some(found) => Ok((
                 relation,
                 Some(
