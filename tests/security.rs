@@ -597,6 +597,20 @@ async fn readonly_users_cannot_write_on_either_front_end() {
 
     let output = psql(&server, READER, &["-c", "SELECT a FROM t"]);
     assert!(output.status.success(), "{}", stderr(&output));
+    // The privilege functions answer from the role.
+    for (user, expected) in [(READER, "t|f|t|f"), (ADMIN, "t|t|t|t")] {
+        let output = psql(
+            &server,
+            user,
+            &[
+                "-tA",
+                "-c",
+                "SELECT has_table_privilege('t', 'SELECT'), has_table_privilege('t', 'INSERT, SELECT'), \
+                 has_schema_privilege('public', 'USAGE'), has_schema_privilege('public', 'CREATE')",
+            ],
+        );
+        assert_eq!(stdout(&output).trim(), expected, "{}", stderr(&output));
+    }
     for sql in [
         "INSERT INTO t VALUES (2)",
         "UPDATE t SET a = 3",

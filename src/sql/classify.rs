@@ -151,6 +151,8 @@ pub(super) fn classify(sql: &str, tokens: &[Token]) -> Result<Shape, Error> {
         },
         "TRUNCATE" => Shape::ddl("TRUNCATE TABLE"),
         "REFRESH" => Shape::ddl("REFRESH MATERIALIZED VIEW"),
+        "GRANT" => Shape::ddl("GRANT"),
+        "REVOKE" => Shape::ddl("REVOKE"),
         "COPY" => Shape::new(Action::Write, CommandKind::Copy, false),
         "ANALYZE" => Shape::ddl("ANALYZE"),
         "REINDEX" => Shape::ddl("REINDEX"),

@@ -17,6 +17,7 @@ mod dialect;
 pub mod enums;
 pub mod extensions;
 mod fingerprint;
+mod grants;
 pub mod interval;
 pub mod jsonb;
 mod known_queries;

@@ -8,7 +8,7 @@
 //! nothing. Who may log in is decided by the users file, not by ownership.
 
 use super::lexer::TokenKind;
-use super::quote::{literal, unquote_identifier};
+use super::quote::unquote_identifier;
 use super::rewrite::Rewrite;
 use super::words::Words;
 use crate::error::{Error, SqlState};
@@ -44,8 +44,9 @@ pub(super) fn statement(w: &Words) -> Option<Result<Rewrite, Error>> {
     Some(checks(w, kind, at, if_exists, len - 3))
 }
 
+/// What a statement names.
 #[derive(Clone, Copy)]
-enum Kind {
+pub(super) enum Kind {
     Relation,
     Sequence,
     Type,
@@ -68,6 +69,20 @@ fn checks(
     if end != owner {
         return Err(w.syntax_error(end));
     }
+    if if_exists && !matches!(kind, Kind::Schema) {
+        return Ok(Rewrite::nothing());
+    }
+    let checks = must_exist(kind, &name)?;
+    Ok(match checks.is_empty() {
+        true => Rewrite::nothing(),
+        false => Rewrite::script(checks),
+    })
+}
+
+/// The statements that fail with PostgreSQL's error unless the object of
+/// `kind` named `name` (as written, maybe `public.`-qualified) exists; an
+/// error at once where no such object can exist.
+pub(super) fn must_exist(kind: Kind, name: &str) -> Result<Vec<String>, Error> {
     if name.contains('.') {
         let schema = name.split('.').next().unwrap_or_default();
         return Err(Error::state(
@@ -75,29 +90,23 @@ fn checks(
             format!("schema \"{}\" does not exist", unquote_identifier(schema)),
         ));
     }
-    let name = folded(&name);
-    let checks = match kind {
-        Kind::Schema => {
-            return match name.as_str() {
-                "public" | "pg_catalog" | "information_schema" => Ok(Rewrite::nothing()),
-                _ => Err(Error::state(
+    let name = folded(name);
+    Ok(match kind {
+        Kind::Schema => match name.as_str() {
+            "public" | "pg_catalog" | "information_schema" => Vec::new(),
+            _ => {
+                return Err(Error::state(
                     SqlState::INVALID_SCHEMA_NAME,
                     format!("schema \"{name}\" does not exist"),
-                )),
-            };
-        }
-        _ if if_exists => return Ok(Rewrite::nothing()),
-        Kind::Relation => vec![format!(
-            "SELECT litewire_error('42P01', {}) WHERE NOT EXISTS (SELECT 1 FROM main.sqlite_schema \
-             WHERE type IN ('table', 'view') AND name = {} COLLATE NOCASE)",
-            literal(&format!("relation \"{name}\" does not exist")),
-            literal(&name)
-        )],
+                ));
+            }
+        },
+        // `ALTER TABLE` names a sequence too (pg_dump writes it so).
+        Kind::Relation => super::dialect::relation_must_exist(&name),
         Kind::Sequence => super::dialect::sequence_must_exist(&name),
         Kind::Type => super::enums::must_exist(&name),
-        Kind::Unchecked => return Ok(Rewrite::nothing()),
-    };
-    Ok(Rewrite::script(checks))
+        Kind::Unchecked => Vec::new(),
+    })
 }
 
 /// A name as PostgreSQL reads it: folded to lower case unless quoted.

@@ -75,7 +75,9 @@ pub const RELATIONS: &[Relation] = &[
     Relation {
         name: "litewire_session",
         contents: Contents::Session,
-        definition: Definition::Table("user_name TEXT, database_name TEXT, backend_pid INTEGER"),
+        definition: Definition::Table(
+            "user_name TEXT, database_name TEXT, backend_pid INTEGER, role TEXT",
+        ),
     },
     Relation {
         name: "litewire_definitions",

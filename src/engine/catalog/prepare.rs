@@ -177,6 +177,7 @@ fn session_rows(script: &mut String, session: &SessionView) {
             user.clone(),
             literal(&identity.database),
             identity.backend_pid.to_string(),
+            literal(identity.role.as_str()),
         ],
     );
     let _ = writeln!(

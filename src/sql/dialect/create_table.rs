@@ -10,7 +10,7 @@ use sqlparser::ast::{
 };
 
 use super::replacement::parse_expr;
-use super::schemas::unqualify;
+use super::schemas::{unqualify, unqualify_type};
 use super::sequences::{Options, OwnedSequence};
 use super::type_names::type_name;
 use crate::sql::quote::{identifier_as_postgres, literal};
@@ -41,6 +41,7 @@ pub(super) fn create_table(create: &mut CreateTable) -> Option<(bool, Vec<OwnedS
         }
     }
     for column in &mut create.columns {
+        changed |= unqualify_type(&mut column.data_type);
         for option in &mut column.options {
             if let ColumnOption::ForeignKey(key) = &mut option.option {
                 changed |= unqualify(&mut key.foreign_table);

@@ -13,6 +13,11 @@ use super::replacement::{Replacement, from_catalog, parse_expr, plain};
 use super::schemas::is_schema;
 use crate::sql::syntax_tree::{idents, is_parameter};
 
+/// The privileges that change something (a sequence's `UPDATE` is `setval`).
+const WRITE_PRIVILEGES: &[&str] = &[
+    "INSERT", "UPDATE", "DELETE", "TRUNCATE", "CREATE", "TRIGGER", "MAINTAIN",
+];
+
 pub(super) fn function_call(function: &Function) -> Option<Replacement> {
     let parts = idents(&function.name);
     let (schema, name) = match parts.as_slice() {
@@ -56,15 +61,27 @@ pub(super) fn function_call(function: &Function) -> Option<Replacement> {
             | "pg_opclass_is_visible"
             | "pg_operator_is_visible"
             | "pg_conversion_is_visible"
-            | "has_table_privilege"
+            | "has_function_privilege",
+            _,
+        ) => plain("true".into()),
+        // What a session may do is its role's (see `sql::grants`): a
+        // read-only one reads, and writes nothing.
+        (
+            "has_table_privilege"
             | "has_schema_privilege"
             | "has_database_privilege"
             | "has_column_privilege"
             | "has_any_column_privilege"
-            | "has_function_privilege"
             | "has_sequence_privilege",
-            _,
-        ) => plain("true".into()),
+            1..,
+        ) => from_catalog(format!(
+            "((SELECT role FROM litewire_session) <> 'readonly' OR NOT ({}))",
+            WRITE_PRIVILEGES
+                .iter()
+                .map(|p| format!("instr(upper({}), '{p}') > 0", arg(args.len() - 1)))
+                .collect::<Vec<_>>()
+                .join(" OR ")
+        )),
         ("pg_is_in_recovery" | "pg_relation_is_publishable", _) => plain("false".into()),
         ("to_regtype", 1) => oid_by_name("type", &arg(0)),
         ("to_regclass", 1) => oid_by_name("class", &arg(0)),

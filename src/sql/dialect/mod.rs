@@ -54,7 +54,7 @@ pub(super) use alter_table::statement as alter_table;
 pub use rebuild_plan::{AlterAction, AlterTable};
 pub use sequences::relation_name;
 pub(super) use sequences::{
-    IdentityChange, identity_statement, restart_owned_sequences, sequence_must_exist,
-    statement as sequence_statement,
+    IdentityChange, identity_statement, relation_must_exist, restart_owned_sequences,
+    sequence_must_exist, statement as sequence_statement,
 };
 pub(super) use translation::{Translated, translate, translate_parsed, wants};

@@ -166,10 +166,21 @@ fn function_type(
     }
 }
 
-/// The functions that answer a boolean: the advisory lock functions that
-/// answer whether they took (or gave back) the lock, and the signals to other
-/// sessions, whether they were sent.
+/// The functions that answer a boolean: the privilege and visibility
+/// checks, the advisory lock functions that answer whether they took (or
+/// gave back) the lock, and the signals to other sessions, whether they were
+/// sent.
 const BOOLEAN_FUNCTIONS: &[&str] = &[
+    "has_table_privilege",
+    "has_schema_privilege",
+    "has_database_privilege",
+    "has_column_privilege",
+    "has_any_column_privilege",
+    "has_sequence_privilege",
+    "has_function_privilege",
+    "pg_table_is_visible",
+    "pg_type_is_visible",
+    "pg_function_is_visible",
     "pg_cancel_backend",
     "pg_terminate_backend",
     "pg_try_advisory_lock",

@@ -3,7 +3,7 @@
 //! the relation itself, and `information_schema.x` is the table
 //! `information_schema_x`.
 
-use sqlparser::ast::{Ident, ObjectName};
+use sqlparser::ast::{DataType, Ident, ObjectName};
 
 use crate::sql::syntax_tree::idents;
 
@@ -37,5 +37,25 @@ pub(super) fn unqualify(name: &mut ObjectName) -> bool {
             true
         }
         None => false,
+    }
+}
+
+/// A type named with a schema that is litewire's own (`public.mood`,
+/// `pg_catalog.int4`) named without it: whether it had one.
+pub(super) fn unqualify_type(data_type: &mut DataType) -> bool {
+    match data_type {
+        DataType::Custom(name, _) => match idents(name).as_slice() {
+            [schema, _] if is_schema(schema, "public") || is_schema(schema, "pg_catalog") => {
+                let last = name.0.pop();
+                name.0 = last.into_iter().collect();
+                true
+            }
+            _ => false,
+        },
+        DataType::Array(sqlparser::ast::ArrayElemTypeDef::SquareBracket(inner, _))
+        | DataType::Array(sqlparser::ast::ArrayElemTypeDef::AngleBracket(inner)) => {
+            unqualify_type(inner)
+        }
+        _ => false,
     }
 }

@@ -237,13 +237,13 @@ fn plan(
                 ),
             ));
             let name = named.unwrap_or_else(|| serial_sequence_name(&table, &column));
+            // What a dropped table or column of the same name left.
+            before.push(format!("DELETE FROM main.{SEQUENCES_TABLE} WHERE {owned}"));
             before.push(fail(
                 "42P07",
                 &format!("relation \"{name}\" already exists"),
                 &exists(&name),
             ));
-            // What a dropped column of the same name left.
-            before.push(format!("DELETE FROM main.{SEQUENCES_TABLE} WHERE {owned}"));
             // The sequence has the column's type unless its options say: one
             // row made for whichever type the column has.
             for (type_name, spellings) in INTEGER_TYPES {

@@ -38,4 +38,4 @@ pub(crate) use identity::{IdentityChange, statement as identity_statement};
 pub use names::relation_name;
 pub(crate) use options::Options;
 pub(crate) use owned::{OwnedSequence, owned_sequences, restart_owned_sequences};
-pub(crate) use statements::{must_exist as sequence_must_exist, statement};
+pub(crate) use statements::{must_exist as sequence_must_exist, relation_must_exist, statement};

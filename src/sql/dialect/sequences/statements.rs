@@ -94,6 +94,21 @@ pub(crate) fn must_exist(name: &str) -> Vec<String> {
     ]
 }
 
+/// The statements that fail with PostgreSQL's error unless a table, view or
+/// sequence `name` exists (`ALTER TABLE` takes any of them).
+pub(crate) fn relation_must_exist(name: &str) -> Vec<String> {
+    vec![
+        CREATE_TABLE.to_owned(),
+        format!(
+            "SELECT litewire_error('42P01', {}) WHERE NOT {} AND NOT EXISTS (SELECT 1 FROM \
+             main.sqlite_schema WHERE type IN ('table', 'view') AND name = {} COLLATE NOCASE)",
+            literal(&format!("relation \"{name}\" does not exist")),
+            exists(name),
+            literal(name)
+        ),
+    ]
+}
+
 /// `ALTER SEQUENCE [IF EXISTS] name options`.
 fn alter(w: &Words, i: usize) -> Result<Vec<String>, Error> {
     let (if_exists, i) = if_exists(w, i);
