@@ -3,8 +3,9 @@
 //! identity columns (`GENERATED ALWAYS` refusing values, identity added to,
 //! changed on and dropped from a column, `pg_sequences`), the `pgcrypto` and
 //! `uuid-ossp` extensions, functions of one value in FROM, materialized views,
-//! `GRANT` and `REVOKE`, aggregates over the catalog as introspecting tools
-//! read it, and a plain dump made by PostgreSQL 15's `pg_dump` loaded by psql. Every test
+//! `GRANT` and `REVOKE`, `LOCK TABLE`, the catalog as `pg_dump` and
+//! introspecting tools read it (aggregates, `tableoid`), and a plain dump made
+//! by PostgreSQL 15's `pg_dump` loaded by psql. Every test
 //! passes against PostgreSQL 15 too (`LITEWIRE_TEST_POSTGRES=... cargo test
 //! --test migrations -- --ignored`).
 
@@ -28,6 +29,8 @@ against_litewire_and_postgres!(
     materialized_views_hold_their_query_rows_until_refreshed,
     grants_check_their_objects_and_change_nothing,
     a_postgres_15_dump_loads_with_psql,
+    table_locks_are_taken_in_transaction_blocks,
+    catalog_rows_name_their_relation_by_tableoid,
 );
 
 /// The rows of `sql` in text format (simple protocol), NULL as `None`.
@@ -902,5 +905,73 @@ async fn a_postgres_15_dump_loads_with_psql(target: &Target) {
     assert_eq!(
         rows(&client, "SELECT id FROM dump_note ORDER BY id").await,
         [row(&["2"]), row(&["3"])]
+    );
+}
+
+async fn table_locks_are_taken_in_transaction_blocks(target: &Target) {
+    let client = target.connect().await;
+    client
+        .batch_execute(
+            "DROP TABLE IF EXISTS mig_locked, mig_locked2; \
+             CREATE TABLE mig_locked (a int); CREATE TABLE mig_locked2 (a int)",
+        )
+        .await
+        .unwrap();
+    let (state, message, _) = failure(&client, "LOCK TABLE mig_locked").await;
+    assert_eq!(
+        (state.as_str(), message.as_str()),
+        ("25P01", "LOCK TABLE can only be used in transaction blocks")
+    );
+    for sql in [
+        // As pg_dump takes them, in its read-only snapshot.
+        "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY; \
+         LOCK TABLE public.mig_locked IN ACCESS SHARE MODE; SELECT count(*) FROM mig_locked; COMMIT",
+        "BEGIN; LOCK TABLE mig_locked, ONLY mig_locked2 IN EXCLUSIVE MODE NOWAIT; \
+         INSERT INTO mig_locked VALUES (1); COMMIT",
+        "BEGIN; LOCK mig_locked; COMMIT",
+        "BEGIN; LOCK TABLE mig_locked IN SHARE ROW EXCLUSIVE MODE; ROLLBACK",
+    ] {
+        client
+            .batch_execute(sql)
+            .await
+            .unwrap_or_else(|e| panic!("{sql}: {e:?}"));
+    }
+    for (sql, state) in [
+        ("BEGIN; LOCK TABLE mig_nothing", "42P01"),
+        ("BEGIN; LOCK TABLE mig_locked IN BOGUS MODE", "42601"),
+    ] {
+        assert_eq!(sqlstate(&client, sql).await, state, "{sql}");
+        client.batch_execute("ROLLBACK").await.unwrap();
+    }
+    assert_eq!(
+        rows(&client, "SELECT count(*) FROM mig_locked").await,
+        [row(&["1"])]
+    );
+}
+
+async fn catalog_rows_name_their_relation_by_tableoid(target: &Target) {
+    let client = target.connect().await;
+    assert_eq!(
+        rows(
+            &client,
+            "SELECT x.tableoid, n.tableoid, x.extname FROM pg_extension x \
+             JOIN pg_namespace n ON n.oid = x.extnamespace WHERE x.extname = 'plpgsql'"
+        )
+        .await,
+        [row(&["3079", "2615", "plpgsql"])]
+    );
+    let statement = client
+        .prepare("SELECT tableoid, relname FROM pg_class WHERE relname = 'pg_class'")
+        .await
+        .unwrap();
+    assert_eq!(statement.columns()[0].name(), "tableoid");
+    assert_eq!(
+        rows(
+            &client,
+            "SELECT array_remove(ARRAY[1, 2, 3, 2], 2), \
+             array_remove(ARRAY['check_option=local', 'x'], 'check_option=local')"
+        )
+        .await,
+        [row(&["{1,3}", "{x}"])]
     );
 }

@@ -152,6 +152,14 @@ pub(super) fn classify(sql: &str, tokens: &[Token]) -> Result<Shape, Error> {
         "TRUNCATE" => Shape::ddl("TRUNCATE TABLE"),
         "REFRESH" => Shape::ddl("REFRESH MATERIALIZED VIEW"),
         "GRANT" => Shape::ddl("GRANT"),
+        "LOCK" => {
+            let words = super::words::Words { sql, tokens };
+            let action = match super::table_locks::writes(&words) {
+                true => Action::Write,
+                false => Action::Read,
+            };
+            Shape::new(action, CommandKind::Other("LOCK TABLE"), false)
+        }
         "REVOKE" => Shape::ddl("REVOKE"),
         "COPY" => Shape::new(Action::Write, CommandKind::Copy, false),
         "ANALYZE" => Shape::ddl("ANALYZE"),

@@ -42,6 +42,7 @@ mod split;
 mod statement;
 mod syntax_tree;
 pub mod table_definition;
+mod table_locks;
 mod transaction_modes;
 mod translate;
 pub mod views;

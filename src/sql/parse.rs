@@ -29,7 +29,7 @@ use super::statement::{CursorCommand, Plan, Statement};
 use super::words::Words;
 use super::{
     create_as, cursors, dialect, enums, grants, known_queries, literals, matviews, notifications,
-    ownership, parsed, session, sort_operators, transaction_modes, translate, views,
+    ownership, parsed, session, sort_operators, table_locks, transaction_modes, translate, views,
 };
 use crate::error::{Error, ErrorKind};
 
@@ -284,7 +284,10 @@ fn build_unlocked(text: &str, tokens: &[Token], dialect: Dialect) -> Result<Stat
         sql: text,
         tokens: &tokens,
     };
-    if let Some(rewrite) = ownership::statement(&words).or_else(|| grants::statement(&words)) {
+    if let Some(rewrite) = ownership::statement(&words)
+        .or_else(|| grants::statement(&words))
+        .or_else(|| table_locks::statement(&words))
+    {
         let rewrite = rewrite?;
         return Ok(statement(rewrite.sql.into(), &shape, 0, rewrite.plan));
     }

@@ -98,7 +98,7 @@ pub const RELATIONS: &[Relation] = &[
         name: "pg_class",
         contents: Contents::Schema,
         definition: Definition::Table(
-            "oid INTEGER PRIMARY KEY, relname TEXT, relnamespace INTEGER, reltype INTEGER, reloftype INTEGER, relowner INTEGER, relam INTEGER, relfilenode INTEGER, reltablespace INTEGER, relpages INTEGER, reltuples REAL, relallvisible INTEGER, reltoastrelid INTEGER, relhasindex boolean, relisshared boolean, relpersistence TEXT, relkind TEXT, relnatts INTEGER, relchecks INTEGER, relhasrules boolean, relhastriggers boolean, relhassubclass boolean, relrowsecurity boolean, relforcerowsecurity boolean, relispopulated boolean, relreplident TEXT, relispartition boolean, relrewrite INTEGER, relacl TEXT, reloptions TEXT, relpartbound TEXT",
+            "oid INTEGER PRIMARY KEY, relname TEXT, relnamespace INTEGER, reltype INTEGER, reloftype INTEGER, relowner INTEGER, relam INTEGER, relfilenode INTEGER, reltablespace INTEGER, relpages INTEGER, reltuples REAL, relallvisible INTEGER, reltoastrelid INTEGER, relhasindex boolean, relisshared boolean, relpersistence TEXT, relkind TEXT, relnatts INTEGER, relchecks INTEGER, relhasrules boolean, relhastriggers boolean, relhassubclass boolean, relrowsecurity boolean, relforcerowsecurity boolean, relispopulated boolean, relreplident TEXT, relispartition boolean, relrewrite INTEGER, relfrozenxid INTEGER, relminmxid INTEGER, relacl TEXT, reloptions TEXT, relpartbound TEXT",
         ),
     },
     Relation {

@@ -350,6 +350,9 @@ fn relation_row(
             "'d'".into(),
             "false".into(),
             "0".into(),
+            // relfrozenxid, relminmxid: SQLite has no transaction ids.
+            "0".into(),
+            "0".into(),
             "NULL".into(),
             "NULL".into(),
             "NULL".into(),

@@ -15,7 +15,7 @@ pub(super) fn catalog_rows() -> String {
          DELETE FROM temp.pg_sequence;\n\
          DELETE FROM temp.pg_sequences;\n\
          INSERT INTO temp.pg_class SELECT {SEQUENCE_OID} + s.oid, s.name, 2200, 0, 0, 10, 0, {SEQUENCE_OID} + s.oid, 0, 1, -1, 0, 0, \
-         false, false, 'p', 'S', 3, 0, false, false, false, false, false, true, 'n', false, 0, NULL, NULL, NULL \
+         false, false, 'p', 'S', 3, 0, false, false, false, false, false, true, 'n', false, 0, 0, 0, NULL, NULL, NULL \
          FROM main.litewire_sequences s WHERE {visible};\n\
          INSERT INTO temp.pg_sequence SELECT {SEQUENCE_OID} + s.oid, CASE s.type WHEN 'smallint' THEN 21 WHEN 'integer' THEN 23 ELSE 20 END, \
          s.start_value, s.increment, s.max_value, s.min_value, 1, s.cycle FROM main.litewire_sequences s WHERE {visible};\n\

@@ -99,6 +99,13 @@ pub(super) const FUNCTIONS: &[Function] = &[
         array_append,
     ),
     Function::pg(
+        "array_remove",
+        &["anyarray", "anyelement"],
+        "anyarray",
+        Volatility::Immutable,
+        array_remove,
+    ),
+    Function::pg(
         "array_prepend",
         &["anyelement", "anyarray"],
         "anyarray",
@@ -180,6 +187,23 @@ fn array_append(_: &Call, args: &[Arg]) -> Out {
         Ok(mut items) => {
             items.push(args[1].text());
             Out::Text(format_array(&items))
+        }
+        Err(out) => out,
+    }
+}
+
+/// `array_remove(a, e)`: `a` without the elements equal to `e` (NULLs for a
+/// NULL `e`).
+fn array_remove(_: &Call, args: &[Arg]) -> Out {
+    if matches!(args[0], Arg::Null) {
+        return Out::Null;
+    }
+    match items_of(&args[0]) {
+        Ok(items) => {
+            let removed = args[1].text();
+            let kept: Vec<Option<String>> =
+                items.into_iter().filter(|item| *item != removed).collect();
+            Out::Text(format_array(&kept))
         }
         Err(out) => out,
     }

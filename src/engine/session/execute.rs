@@ -89,6 +89,14 @@ impl Session {
                 stmt.action,
                 Action::Begin | Action::Commit | Action::Rollback
             );
+        // A table lock lasts until the transaction ends: one of its own
+        // would end at once (PostgreSQL refuses it).
+        if own_transaction && stmt.kind == CommandKind::Other("LOCK TABLE") {
+            return Err(Error::new(
+                ErrorKind::NoActiveTransaction,
+                "LOCK TABLE can only be used in transaction blocks",
+            ));
+        }
         // A session shut down or terminated runs nothing more.
         if let Some(reason) = control.ended() {
             self.engine.shared.metrics.stopped(reason);

@@ -83,6 +83,9 @@ pub(super) fn function_call(function: &Function) -> Option<Replacement> {
                 .join(" OR ")
         )),
         ("pg_is_in_recovery" | "pg_relation_is_publishable", _) => plain("false".into()),
+        // No object has privileges of its own (see `sql::grants`): every ACL,
+        // and so every default one, is NULL.
+        ("acldefault", 2) => plain("NULL".into()),
         ("to_regtype", 1) => oid_by_name("type", &arg(0)),
         ("to_regclass", 1) => oid_by_name("class", &arg(0)),
         ("pg_get_userbyid", 1) => name_of("role", arg(0)),

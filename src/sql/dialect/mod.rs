@@ -46,6 +46,7 @@ mod schemas;
 mod sequences;
 mod set_operations;
 mod set_returning;
+mod system_columns;
 mod table_factors;
 mod translation;
 mod type_names;

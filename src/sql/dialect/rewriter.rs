@@ -14,6 +14,7 @@ use super::expressions::{name_of_reg_cast, rewrite_expr};
 use super::schemas::unqualify;
 use super::set_operations::unwrap_members;
 use super::set_returning::expand;
+use super::system_columns::table_oids;
 use super::table_factors::{named_values, table_factor};
 use super::type_names::type_name;
 use crate::sql::relations::{self, Contents};
@@ -78,6 +79,7 @@ impl VisitorMut for Rewriter {
             }
         }
         self.changed |= expand(select);
+        self.changed |= table_oids(select);
         ControlFlow::Continue(())
     }
 
