@@ -31,6 +31,7 @@ against_litewire_and_postgres!(
     a_postgres_15_dump_loads_with_psql,
     table_locks_are_taken_in_transaction_blocks,
     catalog_rows_name_their_relation_by_tableoid,
+    catalog_relations_have_postgres_15_columns,
 );
 
 /// The rows of `sql` in text format (simple protocol), NULL as `None`.
@@ -974,4 +975,86 @@ async fn catalog_rows_name_their_relation_by_tableoid(target: &Target) {
         .await,
         [row(&["{1,3}", "{x}"])]
     );
+}
+
+async fn catalog_relations_have_postgres_15_columns(target: &Target) {
+    let client = target.connect().await;
+    for (relation, columns) in [
+        ("pg_am", "oid,amname,amhandler,amtype"),
+        (
+            "pg_collation",
+            "oid,collname,collnamespace,collowner,collprovider,collisdeterministic,collencoding,\
+             collcollate,collctype,colliculocale,collversion",
+        ),
+        (
+            "pg_constraint",
+            "oid,conname,connamespace,contype,condeferrable,condeferred,convalidated,conrelid,\
+             contypid,conindid,conparentid,confrelid,confupdtype,confdeltype,confmatchtype,\
+             conislocal,coninhcount,connoinherit,conkey,confkey,conpfeqop,conppeqop,conffeqop,\
+             confdelsetcols,conexclop,conbin",
+        ),
+        (
+            "pg_database",
+            "oid,datname,datdba,encoding,datlocprovider,datistemplate,datallowconn,datconnlimit,\
+             datfrozenxid,datminmxid,dattablespace,datcollate,datctype,daticulocale,\
+             datcollversion,datacl",
+        ),
+        (
+            "pg_proc",
+            "oid,proname,pronamespace,proowner,prolang,procost,prorows,provariadic,prosupport,\
+             prokind,prosecdef,proleakproof,proisstrict,proretset,provolatile,proparallel,\
+             pronargs,pronargdefaults,prorettype,proargtypes,proallargtypes,proargmodes,\
+             proargnames,proargdefaults,protrftypes,prosrc,probin,prosqlbody,proconfig,proacl",
+        ),
+        (
+            "pg_subscription",
+            "oid,subdbid,subskiplsn,subname,subowner,subenabled,subbinary,substream,\
+             subtwophasestate,subdisableonerr,subconninfo,subslotname,subsynccommit,\
+             subpublications",
+        ),
+        ("pg_auth_members", "roleid,member,grantor,admin_option"),
+        (
+            "pg_prepared_xacts",
+            "transaction,gid,prepared,owner,database",
+        ),
+        (
+            "pg_init_privs",
+            "objoid,classoid,objsubid,privtype,initprivs",
+        ),
+        (
+            "pg_language",
+            "oid,lanname,lanowner,lanispl,lanpltrusted,lanplcallfoid,laninline,lanvalidator,lanacl",
+        ),
+        (
+            "pg_ts_config",
+            "oid,cfgname,cfgnamespace,cfgowner,cfgparser",
+        ),
+    ] {
+        let statement = client
+            .prepare(&format!("SELECT * FROM pg_catalog.{relation}"))
+            .await
+            .unwrap_or_else(|e| panic!("{relation}: {e:?}"));
+        let named: Vec<&str> = statement.columns().iter().map(|c| c.name()).collect();
+        assert_eq!(named.join(","), columns, "{relation}");
+    }
+    // What pg_dump reads in a read-only snapshot of its own: no options, no
+    // rows where nothing is kept.
+    client
+        .batch_execute("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+        .await
+        .unwrap();
+    assert_eq!(
+        rows(
+            &client,
+            "SELECT count(*) FROM pg_class c, pg_options_to_table(c.reloptions) o \
+             WHERE c.relname = 'pg_class'"
+        )
+        .await,
+        [row(&["0"])]
+    );
+    assert_eq!(
+        rows(&client, "SELECT count(*) FROM pg_prepared_xacts").await,
+        [row(&["0"])]
+    );
+    client.batch_execute("COMMIT").await.unwrap();
 }

@@ -23,6 +23,7 @@ use super::lexer::{Token, tokenize};
 use super::param_numbering::number_params;
 use super::parsed::Texts;
 use super::postgres::{self, Catalog};
+use super::rewrite::Rewrite;
 use super::row_locks;
 use super::split::split;
 use super::statement::{CursorCommand, Plan, Statement};
@@ -286,7 +287,7 @@ fn build_unlocked(text: &str, tokens: &[Token], dialect: Dialect) -> Result<Stat
     };
     if let Some(rewrite) = ownership::statement(&words)
         .or_else(|| grants::statement(&words))
-        .or_else(|| table_locks::statement(&words))
+        .or_else(|| table_locks::statement(&words).map(|checks| checks.map(Rewrite::script)))
     {
         let rewrite = rewrite?;
         return Ok(statement(rewrite.sql.into(), &shape, 0, rewrite.plan));

@@ -6,6 +6,10 @@
 //!
 //! Booleans are declared `boolean` so that they print as `t`/`f`.
 
+use std::sync::LazyLock;
+
+use super::pg15_relations::EMPTY_RELATIONS;
+
 /// One catalog relation.
 #[derive(Debug)]
 pub struct Relation {
@@ -45,8 +49,25 @@ pub enum Definition {
 
 /// The relation named `name` (lower case, unqualified), if the catalog has it.
 pub fn find(name: &str) -> Option<&'static Relation> {
-    RELATIONS.iter().find(|r| r.name == name)
+    all().find(|r| r.name == name)
 }
+
+/// Every catalog relation: those with rows and state, and PostgreSQL 15's
+/// others, always empty (see `pg15_relations`).
+pub fn all() -> impl Iterator<Item = &'static Relation> {
+    RELATIONS.iter().chain(EMPTY.iter())
+}
+
+static EMPTY: LazyLock<Vec<Relation>> = LazyLock::new(|| {
+    EMPTY_RELATIONS
+        .iter()
+        .map(|(name, columns)| Relation {
+            name,
+            contents: Contents::Empty,
+            definition: Definition::Table(columns),
+        })
+        .collect()
+});
 
 impl Relation {
     /// The declared type of a table's column (a parameter compared with it
@@ -124,7 +145,7 @@ pub const RELATIONS: &[Relation] = &[
         name: "pg_constraint",
         contents: Contents::Schema,
         definition: Definition::Table(
-            "oid INTEGER, conname TEXT, connamespace INTEGER, contype TEXT, condeferrable boolean, condeferred boolean, convalidated boolean, conrelid INTEGER, contypid INTEGER, conindid INTEGER, conparentid INTEGER, confrelid INTEGER, confupdtype TEXT, confdeltype TEXT, confmatchtype TEXT, conislocal boolean, coninhcount INTEGER, connoinherit boolean, conkey TEXT, confkey TEXT, conbin TEXT",
+            "oid INTEGER, conname TEXT, connamespace INTEGER, contype TEXT, condeferrable boolean, condeferred boolean, convalidated boolean, conrelid INTEGER, contypid INTEGER, conindid INTEGER, conparentid INTEGER, confrelid INTEGER, confupdtype TEXT, confdeltype TEXT, confmatchtype TEXT, conislocal boolean, coninhcount INTEGER, connoinherit boolean, conkey TEXT, confkey TEXT, conpfeqop TEXT, conppeqop TEXT, conffeqop TEXT, confdelsetcols TEXT, conexclop TEXT, conbin TEXT",
         ),
     },
     Relation {
@@ -137,13 +158,13 @@ pub const RELATIONS: &[Relation] = &[
     Relation {
         name: "pg_am",
         contents: Contents::Static,
-        definition: Definition::Table("oid INTEGER, amname TEXT, amtype TEXT"),
+        definition: Definition::Table("oid INTEGER, amname TEXT, amhandler TEXT, amtype TEXT"),
     },
     Relation {
         name: "pg_collation",
         contents: Contents::Static,
         definition: Definition::Table(
-            "oid INTEGER, collname TEXT, collnamespace INTEGER, collprovider TEXT, collencoding INTEGER, collcollate TEXT, collctype TEXT",
+            "oid INTEGER, collname TEXT, collnamespace INTEGER, collowner INTEGER, collprovider TEXT, collisdeterministic boolean, collencoding INTEGER, collcollate TEXT, collctype TEXT, colliculocale TEXT, collversion TEXT",
         ),
     },
     Relation {
@@ -164,7 +185,7 @@ pub const RELATIONS: &[Relation] = &[
         name: "pg_database",
         contents: Contents::Session,
         definition: Definition::Table(
-            "oid INTEGER, datname TEXT, datdba INTEGER, encoding INTEGER, datlocprovider TEXT, datistemplate boolean, datallowconn boolean, datconnlimit INTEGER, dattablespace INTEGER, datcollate TEXT, datctype TEXT, daticulocale TEXT, datacl TEXT",
+            "oid INTEGER, datname TEXT, datdba INTEGER, encoding INTEGER, datlocprovider TEXT, datistemplate boolean, datallowconn boolean, datconnlimit INTEGER, datfrozenxid INTEGER, datminmxid INTEGER, dattablespace INTEGER, datcollate TEXT, datctype TEXT, daticulocale TEXT, datcollversion TEXT, datacl TEXT",
         ),
     },
     Relation {
@@ -213,7 +234,7 @@ pub const RELATIONS: &[Relation] = &[
         name: "pg_auth_members",
         contents: Contents::Empty,
         definition: Definition::Table(
-            "oid INTEGER, roleid INTEGER, member INTEGER, grantor INTEGER, admin_option boolean",
+            "roleid INTEGER, member INTEGER, grantor INTEGER, admin_option boolean",
         ),
     },
     Relation {
@@ -328,7 +349,7 @@ pub const RELATIONS: &[Relation] = &[
         name: "pg_proc",
         contents: Contents::Static,
         definition: Definition::Table(
-            "oid INTEGER, proname TEXT, pronamespace INTEGER, proowner INTEGER, prolang INTEGER, procost REAL, prorows REAL, provariadic INTEGER, prosupport INTEGER, prokind TEXT, prosecdef boolean, proleakproof boolean, proisstrict boolean, proretset boolean, provolatile TEXT, proparallel TEXT, pronargs INTEGER, pronargdefaults INTEGER, prorettype INTEGER, proargtypes TEXT, proallargtypes TEXT, proargmodes TEXT, proargnames TEXT, prosrc TEXT, proacl TEXT",
+            "oid INTEGER, proname TEXT, pronamespace INTEGER, proowner INTEGER, prolang INTEGER, procost REAL, prorows REAL, provariadic INTEGER, prosupport INTEGER, prokind TEXT, prosecdef boolean, proleakproof boolean, proisstrict boolean, proretset boolean, provolatile TEXT, proparallel TEXT, pronargs INTEGER, pronargdefaults INTEGER, prorettype INTEGER, proargtypes TEXT, proallargtypes TEXT, proargmodes TEXT, proargnames TEXT, proargdefaults TEXT, protrftypes TEXT, prosrc TEXT, probin TEXT, prosqlbody TEXT, proconfig TEXT, proacl TEXT",
         ),
     },
     Relation {
@@ -389,7 +410,7 @@ pub const RELATIONS: &[Relation] = &[
         name: "pg_subscription",
         contents: Contents::Empty,
         definition: Definition::Table(
-            "oid INTEGER, subdbid INTEGER, subname TEXT, subowner INTEGER, subenabled boolean, subconninfo TEXT, subslotname TEXT, subsynccommit TEXT, subpublications TEXT",
+            "oid INTEGER, subdbid INTEGER, subskiplsn TEXT, subname TEXT, subowner INTEGER, subenabled boolean, subbinary boolean, substream boolean, subtwophasestate TEXT, subdisableonerr boolean, subconninfo TEXT, subslotname TEXT, subsynccommit TEXT, subpublications TEXT",
         ),
     },
     Relation {

@@ -13,7 +13,6 @@
 //! transaction block the statement is 25P01 (see the session).
 
 use super::quote::literal;
-use super::rewrite::Rewrite;
 use super::words::Words;
 use crate::error::Error;
 
@@ -90,28 +89,26 @@ fn read(w: &Words) -> Result<(Vec<String>, usize), Error> {
 }
 
 /// The statement when it is a `LOCK`: the checks that its tables exist.
-pub(super) fn statement(w: &Words) -> Option<Result<Rewrite, Error>> {
+pub(super) fn statement(w: &Words) -> Option<Result<Vec<String>, Error>> {
     if !w.is(0, "LOCK") {
         return None;
     }
     Some(read(w).map(|(names, _)| {
-        Rewrite::script(
-            names
-                .iter()
-                .map(|name| {
-                    let name = match name.strip_prefix('"') {
-                        Some(_) => super::quote::unquote_identifier(name),
-                        None => name.to_ascii_lowercase(),
-                    };
-                    format!(
-                        "SELECT litewire_error('42P01', {}) WHERE NOT EXISTS (SELECT 1 FROM \
+        names
+            .iter()
+            .map(|name| {
+                let name = match name.strip_prefix('"') {
+                    Some(_) => super::quote::unquote_identifier(name),
+                    None => name.to_ascii_lowercase(),
+                };
+                format!(
+                    "SELECT litewire_error('42P01', {}) WHERE NOT EXISTS (SELECT 1 FROM \
                          main.sqlite_schema WHERE type IN ('table', 'view') AND name = {} \
                          COLLATE NOCASE)",
-                        literal(&format!("relation \"{name}\" does not exist")),
-                        literal(&name)
-                    )
-                })
-                .collect(),
-        )
+                    literal(&format!("relation \"{name}\" does not exist")),
+                    literal(&name)
+                )
+            })
+            .collect()
     }))
 }

@@ -29,7 +29,7 @@ use crate::sql::COMMENTS_TABLE;
 use crate::sql::extensions::{EXTENSIONS, EXTENSIONS_TABLE};
 use crate::sql::matviews::MATVIEWS_TABLE;
 use crate::sql::quote::literal;
-use crate::sql::relations::{Contents, Definition, RELATIONS};
+use crate::sql::relations::{self, Contents, Definition, RELATIONS};
 
 /// Brings the catalog tables of this connection up to date with the schema and
 /// with the session, creating them on first use.
@@ -190,7 +190,7 @@ fn session_rows(script: &mut String, session: &SessionView) {
     );
     let _ = writeln!(
         script,
-        "INSERT INTO temp.pg_database VALUES ({DATABASE_OID}, {}, {ROLE_OID}, 6, 'c', false, true, -1, 1663, 'C.UTF-8', 'C.UTF-8', NULL, NULL);",
+        "INSERT INTO temp.pg_database VALUES ({DATABASE_OID}, {}, {ROLE_OID}, 6, 'c', false, true, -1, 0, 1, 1663, 'C.UTF-8', 'C.UTF-8', NULL, NULL, NULL);",
         literal(&identity.database)
     );
     for (name, value, description) in settings.all() {
@@ -282,15 +282,15 @@ fn static_rows(script: &mut String) {
         );
     }
     script.push_str(
-        "INSERT INTO temp.pg_am VALUES (2, 'heap', 't'), (403, 'btree', 'i');\n\
-         INSERT INTO temp.pg_collation VALUES (100, 'default', 11, 'd', 6, NULL, NULL), (950, 'C', 11, 'c', -1, 'C', 'C'), (951, 'POSIX', 11, 'c', -1, 'POSIX', 'POSIX');\n\
+        "INSERT INTO temp.pg_am VALUES (2, 'heap', 'heap_tableam_handler', 't'), (403, 'btree', 'bthandler', 'i');\n\
+         INSERT INTO temp.pg_collation VALUES (100, 'default', 11, 10, 'd', true, -1, NULL, NULL, NULL, NULL), (950, 'C', 11, 10, 'c', true, -1, 'C', 'C', NULL, NULL), (951, 'POSIX', 11, 10, 'c', true, -1, 'POSIX', 'POSIX', NULL, NULL);\n\
          INSERT INTO temp.pg_tablespace VALUES (1663, 'pg_default', 10, NULL, NULL), (1664, 'pg_global', 10, NULL, NULL);\n",
     );
 }
 
 /// Creates every catalog relation of the list in the connection's temp schema.
 fn create_relations(script: &mut String) {
-    for relation in RELATIONS {
+    for relation in relations::all() {
         let _ = match relation.definition {
             Definition::Table(columns) => {
                 writeln!(script, "CREATE TEMP TABLE {} ({columns});", relation.name)

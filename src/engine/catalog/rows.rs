@@ -604,6 +604,12 @@ fn constraint_row(
             "true".into(),
             literal(key),
             foreign_key.to_owned(),
+            // conpfeqop, conppeqop, conffeqop, confdelsetcols, conexclop, conbin.
+            "NULL".into(),
+            "NULL".into(),
+            "NULL".into(),
+            "NULL".into(),
+            "NULL".into(),
             "NULL".into(),
         ],
     );

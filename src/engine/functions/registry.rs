@@ -173,7 +173,7 @@ pub(in crate::engine) fn catalog_rows() -> String {
         );
         let _ = writeln!(
             script,
-            "INSERT INTO temp.pg_proc VALUES ({oid}, {name}, 11, 10, 12, 1, 0, {variadic}, 0, '{kind}', false, false, true, false, '{volatility}', 's', {nargs}, 0, {result}, {argtypes}, NULL, NULL, NULL, {name}, NULL);",
+            "INSERT INTO temp.pg_proc VALUES ({oid}, {name}, 11, 10, 12, 1, 0, {variadic}, 0, '{kind}', false, false, true, false, '{volatility}', 's', {nargs}, 0, {result}, {argtypes}, NULL, NULL, NULL, NULL, NULL, {name}, NULL, NULL, NULL, NULL);",
             oid = FIRST_OID + index as i64,
             name = literal(function.name),
             result = oid_of(function.result),

@@ -74,6 +74,11 @@ pub(super) fn table_factor(factor: &TableFactor) -> Option<TableFactor> {
             &column,
             ordinality,
         ),
+        // No relation, column or server has options here (`reloptions` and
+        // the like are NULL): no rows, with the function's columns.
+        ("pg_options_to_table", [_]) => {
+            "SELECT NULL AS option_name, NULL AS option_value WHERE false".to_owned()
+        }
         ("generate_series", [start, stop, step @ ..]) if step.len() <= 1 && !ordinality => {
             // Up to `stop` with a positive step, down to it with a negative
             // one; a zero step fails (22023) rather than never ending.
