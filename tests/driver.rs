@@ -5,7 +5,7 @@ mod common;
 use std::str::FromStr;
 
 use chrono::{DateTime, NaiveDate, NaiveDateTime, NaiveTime, Utc};
-use common::{TestServer, stderr, stdout};
+use common::{TestServer, stderr, stdout, text_rows};
 use rust_decimal::Decimal;
 use serde_json::{Value as Json, json};
 use tokio_postgres::error::SqlState;
@@ -464,24 +464,6 @@ fn date(y: i32, m: u32, d: u32) -> NaiveDate {
 
 fn time(h: u32, m: u32, s: u32, micro: u32) -> NaiveTime {
     NaiveTime::from_hms_micro_opt(h, m, s, micro).unwrap()
-}
-
-/// The text-format rows of a simple query.
-async fn text_rows(client: &Client, sql: &str) -> Vec<Vec<Option<String>>> {
-    client
-        .simple_query(sql)
-        .await
-        .unwrap()
-        .iter()
-        .filter_map(|m| match m {
-            SimpleQueryMessage::Row(row) => Some(
-                (0..row.len())
-                    .map(|i| row.get(i).map(str::to_owned))
-                    .collect(),
-            ),
-            _ => None,
-        })
-        .collect()
 }
 
 async fn every_type_round_trips_as_typed_parameters(cache: &str) {

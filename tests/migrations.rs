@@ -15,7 +15,7 @@ use std::process::Command;
 
 use common::clients::without_pg_environment;
 use common::target::Target;
-use common::{sqlstate, stderr};
+use common::{sqlstate, stderr, text_rows};
 use tokio_postgres::{Client, SimpleQueryMessage};
 
 against_litewire_and_postgres!(
@@ -36,20 +36,7 @@ against_litewire_and_postgres!(
 
 /// The rows of `sql` in text format (simple protocol), NULL as `None`.
 async fn rows(client: &Client, sql: &str) -> Vec<Vec<Option<String>>> {
-    client
-        .simple_query(sql)
-        .await
-        .unwrap_or_else(|e| panic!("{sql}: {e:?}"))
-        .into_iter()
-        .filter_map(|message| match message {
-            SimpleQueryMessage::Row(row) => Some(
-                (0..row.len())
-                    .map(|i| row.get(i).map(str::to_owned))
-                    .collect(),
-            ),
-            _ => None,
-        })
-        .collect()
+    text_rows(client, sql).await
 }
 
 /// One row's values, every one present.

@@ -11,6 +11,7 @@ mod common;
 
 use chrono::NaiveDate;
 use common::target::Target;
+use common::text_rows;
 use tokio_postgres::types::Type;
 use tokio_postgres::{Client, SimpleQueryMessage};
 
@@ -65,24 +66,6 @@ async fn table(client: &Client, name: &str, definition: &str, rows: &str) {
         ))
         .await
         .unwrap();
-}
-
-/// The rows of `sql` in text format (simple protocol), NULL as `None`.
-async fn text_rows(client: &Client, sql: &str) -> Vec<Vec<Option<String>>> {
-    client
-        .simple_query(sql)
-        .await
-        .unwrap_or_else(|e| panic!("{sql}: {e:?}"))
-        .into_iter()
-        .filter_map(|message| match message {
-            SimpleQueryMessage::Row(row) => Some(
-                (0..row.len())
-                    .map(|i| row.get(i).map(str::to_owned))
-                    .collect(),
-            ),
-            _ => None,
-        })
-        .collect()
 }
 
 /// The one row of `sql` in text format, NULL as `"NULL"`.

@@ -282,3 +282,21 @@ pub async fn sqlstate(client: &tokio_postgres::Client, sql: &str) -> String {
         .map(|c| c.code().to_owned())
         .unwrap_or_else(|| panic!("{sql}: no SQLSTATE in {error:?}"))
 }
+
+/// The rows of a simple query in text format, NULL as `None`.
+pub async fn text_rows(client: &tokio_postgres::Client, sql: &str) -> Vec<Vec<Option<String>>> {
+    client
+        .simple_query(sql)
+        .await
+        .unwrap_or_else(|e| panic!("{sql}: {e:?}"))
+        .into_iter()
+        .filter_map(|message| match message {
+            tokio_postgres::SimpleQueryMessage::Row(row) => Some(
+                (0..row.len())
+                    .map(|i| row.get(i).map(str::to_owned))
+                    .collect(),
+            ),
+            _ => None,
+        })
+        .collect()
+}

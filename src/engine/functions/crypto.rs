@@ -51,7 +51,13 @@ pub(super) const FUNCTIONS: &[Function] = &[
         IMMUTABLE,
         name_md5,
     ),
-    Function::pg("uuid_generate_v4", &[], "uuid", VOLATILE, random_uuid),
+    Function::pg(
+        "uuid_generate_v4",
+        &[],
+        "uuid",
+        VOLATILE,
+        super::random::random_uuid,
+    ),
     Function::pg(
         "uuid_generate_v5",
         &["uuid", "text"],
@@ -174,7 +180,7 @@ fn random_bytes(_: &Call, args: &[Arg]) -> Out {
 }
 
 /// A UUID as PostgreSQL prints it.
-fn shown(bytes: &[u8; 16]) -> Out {
+pub(super) fn shown(bytes: &[u8; 16]) -> Out {
     let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
     Out::Text(format!(
         "{}-{}-{}-{}-{}",
@@ -205,7 +211,7 @@ fn parsed(arg: &Arg) -> Option<[u8; 16]> {
 }
 
 /// The bytes with the version and RFC 4122 variant set.
-fn versioned(mut bytes: [u8; 16], version: u8) -> [u8; 16] {
+pub(super) fn versioned(mut bytes: [u8; 16], version: u8) -> [u8; 16] {
     bytes[6] = (bytes[6] & 0x0f) | (version << 4);
     bytes[8] = (bytes[8] & 0x3f) | 0x80;
     bytes
@@ -260,12 +266,6 @@ fn name_md5(_: &Call, args: &[Arg]) -> Out {
 
 fn name_sha1(_: &Call, args: &[Arg]) -> Out {
     name_based(args, Algorithm::Sha1, 5)
-}
-
-fn random_uuid(_: &Call, _: &[Arg]) -> Out {
-    let mut bytes = [0u8; 16];
-    random(&mut bytes);
-    shown(&versioned(bytes, 4))
 }
 
 /// A version 1 UUID: 100-nanosecond intervals since 1582-10-15, a random

@@ -79,22 +79,13 @@ fn setseed(call: &Call, args: &[Arg]) -> Out {
     Out::Text(String::new())
 }
 
-/// `gen_random_uuid()`: a version 4 UUID from SQLite's randomness source.
-fn random_uuid(_: &Call, _args: &[Arg]) -> Out {
+/// `gen_random_uuid()` (and `uuid-ossp`'s `uuid_generate_v4()`): a version 4
+/// UUID from SQLite's randomness source.
+pub(super) fn random_uuid(_: &Call, _args: &[Arg]) -> Out {
     let mut bytes = [0u8; 16];
     // SAFETY: the buffer is 16 writable bytes.
     unsafe { ffi::sqlite3_randomness(16, bytes.as_mut_ptr().cast()) };
-    bytes[6] = (bytes[6] & 0x0f) | 0x40;
-    bytes[8] = (bytes[8] & 0x3f) | 0x80;
-    let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
-    Out::Text(format!(
-        "{}-{}-{}-{}-{}",
-        &hex[0..8],
-        &hex[8..12],
-        &hex[12..16],
-        &hex[16..20],
-        &hex[20..32]
-    ))
+    super::crypto::shown(&super::crypto::versioned(bytes, 4))
 }
 
 #[cfg(test)]
