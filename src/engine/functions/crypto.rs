@@ -16,6 +16,7 @@ use sha2::Digest;
 
 use super::call::{Arg, Call, Out};
 use super::definition::{Function, Volatility};
+use super::random::{random_uuid, shown, versioned};
 use crate::error::SqlState;
 
 const IMMUTABLE: Volatility = Volatility::Immutable;
@@ -51,13 +52,7 @@ pub(super) const FUNCTIONS: &[Function] = &[
         IMMUTABLE,
         name_md5,
     ),
-    Function::pg(
-        "uuid_generate_v4",
-        &[],
-        "uuid",
-        VOLATILE,
-        super::random::random_uuid,
-    ),
+    Function::pg("uuid_generate_v4", &[], "uuid", VOLATILE, random_uuid),
     Function::pg(
         "uuid_generate_v5",
         &["uuid", "text"],
@@ -179,19 +174,6 @@ fn random_bytes(_: &Call, args: &[Arg]) -> Out {
     Out::Blob(out)
 }
 
-/// A UUID as PostgreSQL prints it.
-pub(super) fn shown(bytes: &[u8; 16]) -> Out {
-    let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
-    Out::Text(format!(
-        "{}-{}-{}-{}-{}",
-        &hex[0..8],
-        &hex[8..12],
-        &hex[12..16],
-        &hex[16..20],
-        &hex[20..32]
-    ))
-}
-
 /// A UUID's bytes from its text (with or without hyphens or braces).
 fn parsed(arg: &Arg) -> Option<[u8; 16]> {
     let text = arg.text()?;
@@ -208,13 +190,6 @@ fn parsed(arg: &Arg) -> Option<[u8; 16]> {
         out[i] = u8::from_str_radix(pair, 16).ok()?;
     }
     Some(out)
-}
-
-/// The bytes with the version and RFC 4122 variant set.
-pub(super) fn versioned(mut bytes: [u8; 16], version: u8) -> [u8; 16] {
-    bytes[6] = (bytes[6] & 0x0f) | (version << 4);
-    bytes[8] = (bytes[8] & 0x3f) | 0x80;
-    bytes
 }
 
 fn nil(_: &Call, _: &[Arg]) -> Out {

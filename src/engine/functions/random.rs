@@ -85,7 +85,27 @@ pub(super) fn random_uuid(_: &Call, _args: &[Arg]) -> Out {
     let mut bytes = [0u8; 16];
     // SAFETY: the buffer is 16 writable bytes.
     unsafe { ffi::sqlite3_randomness(16, bytes.as_mut_ptr().cast()) };
-    super::crypto::shown(&super::crypto::versioned(bytes, 4))
+    shown(&versioned(bytes, 4))
+}
+
+/// A UUID as PostgreSQL prints it.
+pub(super) fn shown(bytes: &[u8; 16]) -> Out {
+    let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    Out::Text(format!(
+        "{}-{}-{}-{}-{}",
+        &hex[0..8],
+        &hex[8..12],
+        &hex[12..16],
+        &hex[16..20],
+        &hex[20..32]
+    ))
+}
+
+/// The bytes with the version and RFC 4122 variant set.
+pub(super) fn versioned(mut bytes: [u8; 16], version: u8) -> [u8; 16] {
+    bytes[6] = (bytes[6] & 0x0f) | (version << 4);
+    bytes[8] = (bytes[8] & 0x3f) | 0x80;
+    bytes
 }
 
 #[cfg(test)]
