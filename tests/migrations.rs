@@ -32,6 +32,8 @@ against_litewire_and_postgres!(
     table_locks_are_taken_in_transaction_blocks,
     catalog_rows_name_their_relation_by_tableoid,
     catalog_relations_have_postgres_15_columns,
+    prepared_statements_run_by_name,
+    sequences_read_as_relations,
 );
 
 /// The rows of `sql` in text format (simple protocol), NULL as `None`.
@@ -894,6 +896,24 @@ async fn a_postgres_15_dump_loads_with_psql(target: &Target) {
         rows(&client, "SELECT id FROM dump_note ORDER BY id").await,
         [row(&["2"]), row(&["3"])]
     );
+    // And pg_dump reads it back: its catalog queries, its prepared
+    // statements, its sequences read as relations, its COPY.
+    let mut pg_dump = Command::new("pg_dump");
+    without_pg_environment(&mut pg_dump).args([target.conninfo().as_str()]);
+    let dumped = pg_dump.output().expect("run pg_dump");
+    assert!(dumped.status.success(), "{}", stderr(&dumped));
+    let script = String::from_utf8_lossy(&dumped.stdout);
+    for expected in [
+        "CREATE TYPE public.dump_mood AS ENUM (",
+        "CREATE TABLE public.dump_person (",
+        "CREATE MATERIALIZED VIEW public.dump_counts AS",
+        "COPY public.dump_note (id, person, body) FROM stdin;",
+        "\n2\tbob\tsad\t\\N\t\\N\t\\N\t2024-05-07 00:00:00+00\n",
+        "SELECT pg_catalog.setval('public.dump_note_id_seq', 3, true);",
+        "CREATE INDEX dump_note_person ON public.dump_note USING btree (person);",
+    ] {
+        assert!(script.contains(expected), "{expected}\n{script}");
+    }
 }
 
 async fn table_locks_are_taken_in_transaction_blocks(target: &Target) {
@@ -1044,4 +1064,92 @@ async fn catalog_relations_have_postgres_15_columns(target: &Target) {
         [row(&["0"])]
     );
     client.batch_execute("COMMIT").await.unwrap();
+}
+
+async fn prepared_statements_run_by_name(target: &Target) {
+    let client = target.connect().await;
+    client
+        .batch_execute(
+            "DEALLOCATE ALL; DROP TABLE IF EXISTS mig_prepared; \
+             CREATE TABLE mig_prepared (id int PRIMARY KEY, v text); \
+             INSERT INTO mig_prepared VALUES (1, 'a'), (2, 'b'); \
+             PREPARE mig_get(int) AS SELECT id, v FROM mig_prepared WHERE id = $1; \
+             PREPARE mig_put(int, text) AS INSERT INTO mig_prepared VALUES ($1, $2)",
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        rows(&client, "EXECUTE mig_get(2)").await,
+        [row(&["2", "b"])]
+    );
+    assert_eq!(
+        rows(&client, "EXECUTE mig_get('1')").await,
+        [row(&["1", "a"])]
+    );
+    client
+        .batch_execute("EXECUTE mig_put(3, 'c'); EXECUTE mig_put(4, NULL)")
+        .await
+        .unwrap();
+    client
+        .batch_execute("BEGIN; EXECUTE mig_put(5, 'e'); ROLLBACK")
+        .await
+        .unwrap();
+    assert_eq!(
+        rows(
+            &client,
+            "SELECT id, v FROM mig_prepared WHERE id > 2 ORDER BY id"
+        )
+        .await,
+        [row(&["3", "c"]), vec![Some("4".to_owned()), None]]
+    );
+    let (state, message, detail) = failure(&client, "EXECUTE mig_get").await;
+    assert_eq!(
+        (state.as_str(), message.as_str(), detail.as_deref()),
+        (
+            "42601",
+            "wrong number of parameters for prepared statement \"mig_get\"",
+            Some("Expected 1 parameters but got 0.")
+        )
+    );
+    for (sql, state) in [
+        ("PREPARE mig_get AS SELECT 1", "42P05"),
+        ("EXECUTE mig_nothing(1)", "26000"),
+    ] {
+        assert_eq!(sqlstate(&client, sql).await, state, "{sql}");
+    }
+    client.batch_execute("DEALLOCATE mig_get").await.unwrap();
+    assert_eq!(sqlstate(&client, "EXECUTE mig_get(1)").await, "26000");
+    client.batch_execute("DEALLOCATE ALL").await.unwrap();
+    assert_eq!(sqlstate(&client, "EXECUTE mig_put(6, 'f')").await, "26000");
+}
+
+async fn sequences_read_as_relations(target: &Target) {
+    let client = target.connect().await;
+    client
+        .batch_execute(
+            "DROP SEQUENCE IF EXISTS mig_counter; CREATE SEQUENCE mig_counter START WITH 5",
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        rows(
+            &client,
+            "SELECT last_value, log_cnt, is_called FROM mig_counter"
+        )
+        .await,
+        [row(&["5", "0", "f"])]
+    );
+    client
+        .batch_execute("SELECT nextval('mig_counter'); SELECT nextval('mig_counter')")
+        .await
+        .unwrap();
+    // As pg_dump reads it: qualified, two of its columns.
+    assert_eq!(
+        rows(
+            &client,
+            "SELECT last_value, is_called FROM public.mig_counter"
+        )
+        .await,
+        [row(&["6", "t"])]
+    );
 }

@@ -5,7 +5,7 @@
 //! Read once per schema generation (see `declared_types`) through the asking
 //! session's connection, and shared by every session until the next change.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 
 use sqlx::{Row, SqliteConnection};
@@ -20,6 +20,8 @@ pub struct SchemaCatalog {
     generation: u64,
     /// By name in lower case (SQLite's names match without regard to case).
     relations: HashMap<String, Relation>,
+    /// The sequences' names, in lower case.
+    sequences: HashSet<String>,
 }
 
 impl Catalog for SchemaCatalog {
@@ -29,6 +31,10 @@ impl Catalog for SchemaCatalog {
 
     fn version(&self) -> u64 {
         self.generation
+    }
+
+    fn is_sequence(&self, name: &str) -> bool {
+        self.sequences.contains(&name.to_ascii_lowercase())
     }
 }
 
@@ -131,9 +137,18 @@ async fn read_schemas(
             );
         }
     }
+    let sequences = match sequences_kept(conn).await? {
+        true => sqlx::query_scalar::<_, String>("SELECT lower(name) FROM main.litewire_sequences")
+            .fetch_all(&mut *conn)
+            .await?
+            .into_iter()
+            .collect(),
+        false => HashSet::new(),
+    };
     Ok(SchemaCatalog {
         generation,
         relations,
+        sequences,
     })
 }
 
@@ -142,12 +157,7 @@ async fn read_schemas(
 async fn identity_columns(
     conn: &mut SqliteConnection,
 ) -> Result<HashMap<(String, String), char>, Error> {
-    let kept: Option<i64> = sqlx::query_scalar(
-        "SELECT 1 FROM main.sqlite_schema WHERE type = 'table' AND name = 'litewire_sequences'",
-    )
-    .fetch_optional(&mut *conn)
-    .await?;
-    if kept.is_none() {
+    if !sequences_kept(conn).await? {
         return Ok(HashMap::new());
     }
     let rows: Vec<(String, String, String)> = sqlx::query_as(
@@ -166,6 +176,16 @@ async fn identity_columns(
             ))
         })
         .collect())
+}
+
+/// Whether the file has sequences (their table, `litewire_sequences`).
+async fn sequences_kept(conn: &mut SqliteConnection) -> Result<bool, Error> {
+    let kept: Option<i64> = sqlx::query_scalar(
+        "SELECT 1 FROM main.sqlite_schema WHERE type = 'table' AND name = 'litewire_sequences'",
+    )
+    .fetch_optional(&mut *conn)
+    .await?;
+    Ok(kept.is_some())
 }
 
 /// The materialized views, by name in lower case, and whether each holds

@@ -152,6 +152,9 @@ pub(super) fn classify(sql: &str, tokens: &[Token]) -> Result<Shape, Error> {
         "TRUNCATE" => Shape::ddl("TRUNCATE TABLE"),
         "REFRESH" => Shape::ddl("REFRESH MATERIALIZED VIEW"),
         "GRANT" => Shape::ddl("GRANT"),
+        // The session keeps the statement; `EXECUTE` runs it as what it is.
+        "PREPARE" => Shape::new(Action::Read, CommandKind::Other("PREPARE"), false),
+        "EXECUTE" => Shape::new(Action::Read, CommandKind::Other("EXECUTE"), true),
         "LOCK" => {
             let words = super::words::Words { sql, tokens };
             let action = match super::table_locks::writes(&words) {

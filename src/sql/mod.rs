@@ -33,6 +33,7 @@ mod parsed;
 mod pg15_relations;
 mod positions;
 pub mod postgres;
+mod prepared;
 pub mod quote;
 pub mod relations;
 mod rewrite;
@@ -63,5 +64,5 @@ pub use parse::{Dialect, parse_batch, parse_batch_in, parse_single, parse_single
 pub use positions::error_position;
 pub use row_locks::{LockWait, RowLock};
 pub use session::SessionCommand;
-pub use statement::{CopyFrom, CopyTo, CursorCommand, Plan, Statement};
+pub use statement::{CopyFrom, CopyTo, CursorCommand, Plan, PreparedCommand, Statement};
 pub use transaction_modes::{Begin, Isolation, TransactionModes, savepoint_name};

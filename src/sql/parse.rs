@@ -26,11 +26,12 @@ use super::postgres::{self, Catalog};
 use super::rewrite::Rewrite;
 use super::row_locks;
 use super::split::split;
-use super::statement::{CursorCommand, Plan, Statement};
+use super::statement::{CursorCommand, Plan, PreparedCommand, Statement};
 use super::words::Words;
 use super::{
     create_as, cursors, dialect, enums, grants, known_queries, literals, matviews, notifications,
-    ownership, parsed, session, sort_operators, table_locks, transaction_modes, translate, views,
+    ownership, parsed, prepared, session, sort_operators, table_locks, transaction_modes,
+    translate, views,
 };
 use crate::error::{Error, ErrorKind};
 
@@ -285,6 +286,29 @@ fn build_unlocked(text: &str, tokens: &[Token], dialect: Dialect) -> Result<Stat
         sql: text,
         tokens: &tokens,
     };
+    if let Some(prepared) = prepared::prepare(&words) {
+        let (name, start) = prepared?;
+        let inner = parse_single_in(&text[start..], dialect)?
+            .ok_or_else(|| Error::new(ErrorKind::Syntax, "syntax error at end of input"))?;
+        let command = PreparedCommand::Prepare {
+            name,
+            statement: inner,
+        };
+        return Ok(statement(
+            text.into(),
+            &shape,
+            0,
+            Plan::Prepared(Arc::new(command)),
+        ));
+    }
+    if let Some(execute) = prepared::execute(&words) {
+        return Ok(statement(
+            text.into(),
+            &shape,
+            0,
+            Plan::Prepared(Arc::new(execute?)),
+        ));
+    }
     if let Some(rewrite) = ownership::statement(&words)
         .or_else(|| grants::statement(&words))
         .or_else(|| table_locks::statement(&words).map(|checks| checks.map(Rewrite::script)))

@@ -95,6 +95,22 @@ pub enum Plan {
     Chain,
     /// `LISTEN`, `UNLISTEN`, `NOTIFY`: channels the engine keeps.
     Notify(Arc<NotifyCommand>),
+    /// `PREPARE name AS statement`, `EXECUTE name (args)`: statements the
+    /// session keeps by name (see `sql::prepared`).
+    Prepared(Arc<PreparedCommand>),
+}
+
+/// A prepared-statement command (see `sql::prepared`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum PreparedCommand {
+    /// `PREPARE name [(types)] AS statement`: the statement, read now.
+    Prepare { name: String, statement: Statement },
+    /// `EXECUTE name [(args)]`: each argument as text (`None` for NULL), and
+    /// whether it was written as a number.
+    Execute {
+        name: String,
+        args: Vec<(Option<String>, bool)>,
+    },
 }
 
 impl Statement {

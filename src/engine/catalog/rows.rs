@@ -103,7 +103,15 @@ fn table_rows(
     );
     storage_row(script, oid, &table.name);
     attribute_rows(script, oid, &table.columns);
-    if !materialized {
+    if materialized {
+        // Its query as written (see `sql::matviews`), for `pg_get_viewdef`.
+        let _ = writeln!(
+            script,
+            "INSERT INTO temp.litewire_definitions SELECT {oid}, ' ' || definition || ';' \
+             FROM main.litewire_matviews WHERE name = {} COLLATE NOCASE;",
+            literal(&table.name)
+        );
+    } else {
         let _ = writeln!(
             script,
             "INSERT INTO temp.pg_tables VALUES ('public', {}, (SELECT user_name FROM temp.litewire_session), NULL, {has_index}, false, false, false);",

@@ -10,7 +10,9 @@ use super::transaction::transaction_aborted;
 use crate::engine::result::{Column, Completion, QueryResult, ResultSink};
 use crate::engine::value::Value;
 use crate::error::{Error, ErrorKind, SqlState};
-use crate::sql::{self, Action, CommandKind, Dialect, Fingerprint, Plan, Statement};
+use crate::sql::{
+    self, Action, CommandKind, Dialect, Fingerprint, Plan, PreparedCommand, Statement,
+};
 
 impl Session {
     /// Runs one statement with its parameters (`?1..?N`) and collects its result.
@@ -49,6 +51,19 @@ impl Session {
         params: &[Value],
         sink: &mut S,
     ) -> Result<(), Error> {
+        // `EXECUTE name (args)`: the statement `PREPARE` kept, with the
+        // values as its parameters (see `prepared`).
+        let executed;
+        let (stmt, params) = match &stmt.plan {
+            Plan::Prepared(command) => match &**command {
+                PreparedCommand::Execute { name, args } => {
+                    executed = self.prepared_execution(name, args)?;
+                    (&*executed.0, executed.1.as_slice())
+                }
+                PreparedCommand::Prepare { .. } => (stmt, params),
+            },
+            _ => (stmt, params),
+        };
         // A statement read with its literals as parameters runs with them.
         let literal_values = literal_values(stmt, params);
         let params = literal_values.as_deref().unwrap_or(params);

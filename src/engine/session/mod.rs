@@ -17,6 +17,7 @@ mod isolation;
 mod locking;
 mod named_cursors;
 mod portals;
+mod prepared;
 mod routing;
 mod state;
 mod transaction;

@@ -16,7 +16,7 @@ use crate::engine::result::{QueryResult, ResultSink};
 use crate::engine::value::Value;
 use crate::engine::{enums, rebuild};
 use crate::error::{Error, ErrorKind};
-use crate::sql::{Action, CommandKind, LockWait, Plan, SessionCommand, Statement};
+use crate::sql::{Action, CommandKind, LockWait, Plan, PreparedCommand, SessionCommand, Statement};
 
 impl Session {
     /// Runs a statement where it belongs: writes, and everything in a transaction
@@ -85,7 +85,11 @@ impl Session {
                 command,
                 stmt.kind,
             )?;
+            if let SessionCommand::Deallocate(name) = command {
+                self.deallocate(name.as_deref());
+            }
             if *command == SessionCommand::DiscardAll {
+                self.deallocate(None);
                 // Boxed, as the rare paths below are: the futures of every
                 // statement stay small (they are moved, whole, on each call).
                 Box::pin(self.discard_connection_state()).await?;
@@ -200,6 +204,18 @@ impl Session {
             Plan::Enum(change) => match Box::pin(enums::run(self.held().await?, change)).await {
                 Ok(()) => QueryResult::empty(stmt.kind).send_to(sink).await,
                 Err(error) => Err(error),
+            },
+            Plan::Prepared(command) => match &**command {
+                PreparedCommand::Prepare { name, statement } => {
+                    match self.prepare(name, statement) {
+                        Ok(()) => QueryResult::empty(stmt.kind).send_to(sink).await,
+                        Err(error) => Err(error),
+                    }
+                }
+                // Resolved before it is routed (see `execute`).
+                PreparedCommand::Execute { .. } => {
+                    Err(Error::new(ErrorKind::Internal, "EXECUTE reached SQLite"))
+                }
             },
             Plan::Begin(_) | Plan::Chain | Plan::Notify(_) => Err(Error::new(
                 ErrorKind::Internal,

@@ -39,6 +39,7 @@ use crate::engine::value::Value;
 use crate::error::{Error, ErrorKind};
 use crate::sql::Fingerprint;
 use crate::sql::Isolation;
+use crate::sql::Statement;
 
 /// Where a session stands with respect to transactions (PostgreSQL's I / T / E).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -123,7 +124,13 @@ pub struct Session {
     pub(super) sequence_values: Arc<SessionValues>,
     /// Cursors made with `DECLARE` (see `named_cursors`).
     pub(super) named_cursors: NamedCursors,
+    /// Statements kept by `PREPARE` (see `prepared`).
+    pub(super) prepared: PreparedStatements,
 }
+
+/// The statements `PREPARE` kept, by name (see `prepared`).
+#[derive(Debug, Default)]
+pub(super) struct PreparedStatements(pub(super) HashMap<String, Arc<Statement>>);
 
 /// Names an open cursor of a session.
 pub type CursorId = u64;
@@ -288,6 +295,7 @@ impl Session {
             time_limit: None,
             sequence_values: served.sequence_values.clone(),
             named_cursors: NamedCursors::default(),
+            prepared: PreparedStatements::default(),
         }
     }
 

@@ -14,6 +14,12 @@ pub trait Catalog {
     /// Changes whenever the schema may have: a statement read against
     /// another version is read again.
     fn version(&self) -> u64;
+
+    /// Whether `name` (unqualified, as written) is a sequence, which a query
+    /// may read as a relation of one row (`SELECT last_value FROM s`).
+    fn is_sequence(&self, _name: &str) -> bool {
+        false
+    }
 }
 
 /// A table or view.

@@ -13,7 +13,7 @@ use sqlparser::ast::{
     TableFactor, TableWithJoins,
 };
 
-use super::build::{ident, parsed_select, query_of};
+use super::build::{ident, parsed_query, parsed_select, query_of};
 use super::columns::QueryColumn;
 use super::errors::{
     Fail, Result, datatype_mismatch, lateral_reference, not_populated, undefined_table,
@@ -193,6 +193,14 @@ impl Translator<'_> {
         scope: &mut Scope,
     ) -> Result<TableFactor> {
         match factor {
+            TableFactor::Table {
+                name,
+                alias,
+                args: None,
+                ..
+            } if let Some(sequence) = self.sequence_named(name) => {
+                self.sequence_row(&sequence, alias.as_ref(), scope)
+            }
             TableFactor::Table {
                 name,
                 alias,
@@ -393,6 +401,55 @@ impl Translator<'_> {
         Ok(TableFactor::Derived {
             lateral: false,
             subquery: query_of(SetExpr::Select(select)).ok_or(Fail::Unsupported("aliased join"))?,
+            alias: Some(TableAlias {
+                explicit: true,
+                name: ident(&name),
+                columns: Vec::new(),
+                at: None,
+            }),
+            sample: None,
+        })
+    }
+
+    /// The sequence a name in FROM names, where no `WITH` query, table or
+    /// view has that name.
+    fn sequence_named(&self, name: &ObjectName) -> Option<String> {
+        let parts = idents(name);
+        let sequence = match parts.as_slice() {
+            [sequence] => sequence,
+            [schema, sequence] if schema.eq_ignore_ascii_case("public") => sequence,
+            _ => return None,
+        };
+        let known = self.cte_named(sequence).is_some() || self.catalog.relation(sequence).is_some();
+        (!known && self.catalog.is_sequence(sequence)).then(|| sequence.to_ascii_lowercase())
+    }
+
+    /// A sequence read as a relation: its one row of `last_value`, `log_cnt`
+    /// and `is_called`, as PostgreSQL shows it.
+    fn sequence_row(
+        &mut self,
+        sequence: &str,
+        alias: Option<&TableAlias>,
+        scope: &mut Scope,
+    ) -> Result<TableFactor> {
+        let name = alias.map_or_else(|| sequence.to_owned(), |a| a.name.value.clone());
+        scope.items.push(Item {
+            name: name.clone(),
+            columns: vec![
+                ScopeColumn::new("last_value", PgType::Int8),
+                ScopeColumn::new("log_cnt", PgType::Int8),
+                ScopeColumn::new("is_called", PgType::Bool),
+            ],
+            open: false,
+        });
+        let query = parsed_query(&format!(
+            "SELECT last_value, 0 AS log_cnt, is_called FROM main.litewire_sequences WHERE name = {}",
+            crate::sql::quote::literal(sequence)
+        ));
+        let subquery = query.ok_or(Fail::Unsupported("a sequence's row"))?;
+        Ok(TableFactor::Derived {
+            lateral: false,
+            subquery,
             alias: Some(TableAlias {
                 explicit: true,
                 name: ident(&name),
