@@ -140,6 +140,35 @@ fn rebased(tokens: &[Token]) -> Vec<Token> {
     tokens
 }
 
+/// `PREPARE` or `EXECUTE` (see `prepared`). Apart from `build_unlocked`, and
+/// boxed: a statement held in its frame would make the frame of every
+/// statement's reading larger, which recurses (`COPY (query)`, rewrites).
+#[inline(never)]
+fn prepared_statement(
+    text: &str,
+    words: &Words,
+    shape: &classify::Shape,
+    dialect: Dialect,
+) -> Option<Result<Box<Statement>, Error>> {
+    let command = if let Some(prepared) = prepared::prepare(words) {
+        prepared.and_then(|(name, start)| {
+            let statement = parse_single_in(&text[start..], dialect)?
+                .ok_or_else(|| Error::new(ErrorKind::Syntax, "syntax error at end of input"))?;
+            Ok(PreparedCommand::Prepare { name, statement })
+        })
+    } else {
+        prepared::execute(words)?
+    };
+    Some(command.map(|command| {
+        Box::new(statement(
+            text.into(),
+            shape,
+            0,
+            Plan::Prepared(Arc::new(command)),
+        ))
+    }))
+}
+
 /// `CREATE`, `REFRESH` or `DROP MATERIALIZED VIEW`.
 fn about_materialized_view(text: &str, tokens: &[Token]) -> bool {
     let tokens = rebased(tokens);
@@ -286,28 +315,8 @@ fn build_unlocked(text: &str, tokens: &[Token], dialect: Dialect) -> Result<Stat
         sql: text,
         tokens: &tokens,
     };
-    if let Some(prepared) = prepared::prepare(&words) {
-        let (name, start) = prepared?;
-        let inner = parse_single_in(&text[start..], dialect)?
-            .ok_or_else(|| Error::new(ErrorKind::Syntax, "syntax error at end of input"))?;
-        let command = PreparedCommand::Prepare {
-            name,
-            statement: inner,
-        };
-        return Ok(statement(
-            text.into(),
-            &shape,
-            0,
-            Plan::Prepared(Arc::new(command)),
-        ));
-    }
-    if let Some(execute) = prepared::execute(&words) {
-        return Ok(statement(
-            text.into(),
-            &shape,
-            0,
-            Plan::Prepared(Arc::new(execute?)),
-        ));
+    if let Some(prepared) = prepared_statement(text, &words, &shape, dialect) {
+        return prepared.map(|boxed| *boxed);
     }
     if let Some(rewrite) = ownership::statement(&words)
         .or_else(|| grants::statement(&words))

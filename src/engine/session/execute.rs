@@ -52,18 +52,14 @@ impl Session {
         sink: &mut S,
     ) -> Result<(), Error> {
         // `EXECUTE name (args)`: the statement `PREPARE` kept, with the
-        // values as its parameters (see `prepared`).
-        let executed;
-        let (stmt, params) = match &stmt.plan {
-            Plan::Prepared(command) => match &**command {
-                PreparedCommand::Execute { name, args } => {
-                    executed = self.prepared_execution(name, args)?;
-                    (&*executed.0, executed.1.as_slice())
-                }
-                PreparedCommand::Prepare { .. } => (stmt, params),
-            },
-            _ => (stmt, params),
-        };
+        // values as its parameters (see `prepared`). Boxed, as the rare paths
+        // are: every statement's future stays small.
+        if let Plan::Prepared(command) = &stmt.plan
+            && let PreparedCommand::Execute { name, args } = &**command
+        {
+            let (kept, values) = self.prepared_execution(name, args)?;
+            return Box::pin(self.dispatch(&kept, &values, sink)).await;
+        }
         // A statement read with its literals as parameters runs with them.
         let literal_values = literal_values(stmt, params);
         let params = literal_values.as_deref().unwrap_or(params);

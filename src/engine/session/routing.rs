@@ -96,6 +96,13 @@ impl Session {
             }
             return result.send_to(sink).await;
         }
+        // `EXECUTE` was resolved before it was routed (see `execute`).
+        if let Plan::Prepared(command) = &stmt.plan
+            && let PreparedCommand::Prepare { name, statement } = &**command
+        {
+            self.prepare(name, statement)?;
+            return QueryResult::empty(stmt.kind).send_to(sink).await;
+        }
         if let Plan::Notify(command) = &stmt.plan {
             return self
                 .channel_command(command, stmt.kind)?
@@ -205,21 +212,9 @@ impl Session {
                 Ok(()) => QueryResult::empty(stmt.kind).send_to(sink).await,
                 Err(error) => Err(error),
             },
-            Plan::Prepared(command) => match &**command {
-                PreparedCommand::Prepare { name, statement } => {
-                    match self.prepare(name, statement) {
-                        Ok(()) => QueryResult::empty(stmt.kind).send_to(sink).await,
-                        Err(error) => Err(error),
-                    }
-                }
-                // Resolved before it is routed (see `execute`).
-                PreparedCommand::Execute { .. } => {
-                    Err(Error::new(ErrorKind::Internal, "EXECUTE reached SQLite"))
-                }
-            },
-            Plan::Begin(_) | Plan::Chain | Plan::Notify(_) => Err(Error::new(
+            Plan::Begin(_) | Plan::Chain | Plan::Notify(_) | Plan::Prepared(_) => Err(Error::new(
                 ErrorKind::Internal,
-                "transaction control and channels do not run on SQLite",
+                "transaction control, channels and EXECUTE do not run on SQLite",
             )),
         }
         .map_err(|error| enums::explain(self.explain(snapshot_conflict(error))));

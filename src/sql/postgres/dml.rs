@@ -351,10 +351,6 @@ impl Translator<'_> {
                     return Err(generated_always(&name, true));
                 }
             }
-            let names = match &assignment.target {
-                AssignmentTarget::ColumnName(target) => std::slice::from_ref(target),
-                AssignmentTarget::Tuple(names) => names.as_slice(),
-            };
             let targets = names
                 .iter()
                 .map(|name| {
