@@ -140,16 +140,24 @@ fn rebased(tokens: &[Token]) -> Vec<Token> {
     tokens
 }
 
-/// `PREPARE` or `EXECUTE` (see `prepared`). Apart from `build_unlocked`, and
-/// boxed: a statement held in its frame would make the frame of every
-/// statement's reading larger, which recurses (`COPY (query)`, rewrites).
+/// `PREPARE` or `EXECUTE` (see `prepared`), read before `build_unlocked` and
+/// boxed: a statement held in that frame would make the frame of every
+/// statement's reading larger, and it recurses (`COPY (query)`, rewrites).
 #[inline(never)]
 fn prepared_statement(
     text: &str,
-    words: &Words,
-    shape: &classify::Shape,
+    tokens: &[Token],
     dialect: Dialect,
 ) -> Option<Result<Box<Statement>, Error>> {
+    let words = &Words { sql: text, tokens };
+    if !(words.is(0, "PREPARE") || words.is(0, "EXECUTE")) {
+        return None;
+    }
+    let shape = match classify::classify(text, tokens) {
+        Ok(shape) => shape,
+        Err(error) => return Some(Err(error)),
+    };
+    let shape = &shape;
     let command = if let Some(prepared) = prepared::prepare(words) {
         prepared.and_then(|(name, start)| {
             let statement = parse_single_in(&text[start..], dialect)?
@@ -217,7 +225,10 @@ pub fn parse_single(sql: &str) -> Result<Option<Statement>, Error> {
 /// [`parse_single`] in `dialect`: the statement takes exactly the parameters
 /// it names (a prepared statement's are the client's to bind).
 pub fn parse_single_in(sql: &str, dialect: Dialect) -> Result<Option<Statement>, Error> {
-    let mut statements = parse_texts(sql, dialect)?;
+    // A statement's reading recurses (a cursor's or COPY's query, a prepared
+    // statement's, rewrites), on more stack as it needs it.
+    let mut statements =
+        stacker::maybe_grow(256 * 1024, 4 * 1024 * 1024, || parse_texts(sql, dialect))?;
     match statements.len() {
         0 => Ok(None),
         1 => Ok(statements.pop()),
@@ -246,6 +257,9 @@ fn build_rebased(text: &str, tokens: &[Token], dialect: Dialect) -> Result<State
     let parse_query = |sql: &str| parse_single_in(sql, dialect);
     if let Some(command) = cursors::recognise(text, tokens, &parse_query)? {
         return Ok(cursor_statement(text, command));
+    }
+    if let Some(prepared) = prepared_statement(text, tokens, dialect) {
+        return prepared.map(|boxed| *boxed);
     }
     // A query's row locks are the engine's to take: the rest is the statement.
     let statement = match row_locks::strip(text, tokens)? {
@@ -315,9 +329,6 @@ fn build_unlocked(text: &str, tokens: &[Token], dialect: Dialect) -> Result<Stat
         sql: text,
         tokens: &tokens,
     };
-    if let Some(prepared) = prepared_statement(text, &words, &shape, dialect) {
-        return prepared.map(|boxed| *boxed);
-    }
     if let Some(rewrite) = ownership::statement(&words)
         .or_else(|| grants::statement(&words))
         .or_else(|| table_locks::statement(&words).map(|checks| checks.map(Rewrite::script)))
