@@ -199,6 +199,13 @@ where
     }
 }
 
+/// The stack of a thread that serves connections. A statement is read and
+/// run through nested futures and recursive readings (a cursor's or COPY's
+/// query inside a statement), which an unoptimized build lays out on far more
+/// stack than a release build: 2 MiB, a thread's default, was found too
+/// little there. Only the pages a thread touches are ever committed.
+const SERVING_STACK: usize = 8 * 1024 * 1024;
+
 /// The triage of connections that need none.
 type NoTriage = fn(TcpStream) -> std::future::Ready<Option<TcpStream>>;
 
@@ -216,14 +223,20 @@ impl Worker {
     /// whatever is left on it) when told to stop: a runtime must not be dropped from
     /// async code.
     fn start(mut runtime: tokio::runtime::Builder, name: String) -> std::io::Result<Worker> {
-        let runtime = runtime.enable_all().build()?;
+        let runtime = runtime
+            .enable_all()
+            .thread_stack_size(SERVING_STACK)
+            .build()?;
         let handle = runtime.handle().clone();
         let (stop, stopped) = oneshot::channel::<()>();
-        let thread = std::thread::Builder::new().name(name).spawn(move || {
-            // A current-thread runtime runs its connections here; a multi-thread
-            // one on its own workers, while this thread only waits.
-            let _ = runtime.block_on(stopped);
-        })?;
+        let thread = std::thread::Builder::new()
+            .name(name)
+            .stack_size(SERVING_STACK)
+            .spawn(move || {
+                // A current-thread runtime runs its connections here; a multi-thread
+                // one on its own workers, while this thread only waits.
+                let _ = runtime.block_on(stopped);
+            })?;
         Ok(Worker {
             handle,
             stop: Some(stop),
