@@ -146,6 +146,21 @@ pub(super) fn select_from(query: Box<Query>, alias: &str) -> Result<Box<Select>,
     }
 }
 
+/// `(subquery) AS name`, a FROM item.
+pub(super) fn derived(subquery: Box<Query>, name: &str) -> TableFactor {
+    TableFactor::Derived {
+        lateral: false,
+        subquery,
+        alias: Some(sqlparser::ast::TableAlias {
+            explicit: true,
+            name: ident(name),
+            columns: Vec::new(),
+            at: None,
+        }),
+        sample: None,
+    }
+}
+
 /// A query of `body` alone.
 pub(super) fn query_of(body: SetExpr) -> Option<Box<Query>> {
     let mut query = parsed_query("SELECT 1")?;

@@ -13,7 +13,7 @@ use sqlparser::ast::{
     TableFactor, TableWithJoins,
 };
 
-use super::build::{ident, parsed_query, parsed_select, query_of};
+use super::build::{derived, ident, parsed_query, parsed_select, query_of};
 use super::columns::QueryColumn;
 use super::errors::{
     Fail, Result, datatype_mismatch, lateral_reference, not_populated, undefined_table,
@@ -398,17 +398,9 @@ impl Translator<'_> {
             columns: renamed_scope(named, Some(alias)),
             open: false,
         });
-        Ok(TableFactor::Derived {
-            lateral: false,
-            subquery: query_of(SetExpr::Select(select)).ok_or(Fail::Unsupported("aliased join"))?,
-            alias: Some(TableAlias {
-                explicit: true,
-                name: ident(&name),
-                columns: Vec::new(),
-                at: None,
-            }),
-            sample: None,
-        })
+        let subquery =
+            query_of(SetExpr::Select(select)).ok_or(Fail::Unsupported("aliased join"))?;
+        Ok(derived(subquery, &name))
     }
 
     /// The sequence a name in FROM names, where no `WITH` query, table or
@@ -447,17 +439,7 @@ impl Translator<'_> {
             crate::sql::quote::literal(sequence)
         ));
         let subquery = query.ok_or(Fail::Unsupported("a sequence's row"))?;
-        Ok(TableFactor::Derived {
-            lateral: false,
-            subquery,
-            alias: Some(TableAlias {
-                explicit: true,
-                name: ident(&name),
-                columns: Vec::new(),
-                at: None,
-            }),
-            sample: None,
-        })
+        Ok(derived(subquery, &name))
     }
 
     /// The relation a name in FROM names: a `WITH` query, a table or view of

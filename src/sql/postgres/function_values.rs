@@ -5,9 +5,9 @@
 //! functions there, so the call becomes a subquery of one row. A call that
 //! reads the items before it (implicitly LATERAL) is left as it is.
 
-use sqlparser::ast::{SelectItem, SetExpr, TableAlias, TableFactor};
+use sqlparser::ast::{SelectItem, SetExpr, TableFactor};
 
-use super::build::{call, ident, parsed_select, query_of};
+use super::build::{call, derived, ident, parsed_select, query_of};
 use super::errors::{Fail, Result, grouping};
 use super::functions::is_aggregate;
 use super::scope::{Item, Scope, ScopeColumn};
@@ -58,16 +58,7 @@ impl Translator<'_> {
             columns,
             open: false,
         });
-        Ok(Some(TableFactor::Derived {
-            lateral: false,
-            subquery: query_of(SetExpr::Select(select)).ok_or(Fail::Unsupported("FROM value"))?,
-            alias: Some(TableAlias {
-                explicit: true,
-                name: ident(&item),
-                columns: Vec::new(),
-                at: None,
-            }),
-            sample: None,
-        }))
+        let subquery = query_of(SetExpr::Select(select)).ok_or(Fail::Unsupported("FROM value"))?;
+        Ok(Some(derived(subquery, &item)))
     }
 }
