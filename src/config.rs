@@ -36,7 +36,25 @@ pub enum Synchronous {
     Extra,
 }
 
-/// Whether clients must authenticate.
+/// Who checkpoints the WAL into the database file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Replication {
+    /// litewire: SQLite's automatic checkpoints, and a last one at shutdown.
+    None,
+    /// Litestream replicates the file from its WAL and must be its only
+    /// checkpointer: litewire never checkpoints.
+    Litestream,
+}
+
+impl Replication {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Replication::None => "none",
+            Replication::Litestream => "litestream",
+        }
+    }
+}
+
 /// How log lines are written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum LogFormat {
@@ -46,6 +64,7 @@ pub enum LogFormat {
     Json,
 }
 
+/// Whether clients must authenticate.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum AuthMode {
     /// Everyone who reaches a port is let in, as a `readwrite` user.
@@ -112,6 +131,12 @@ pub struct Config {
     /// Page cache sharing between the pool's SQLite connections.
     #[arg(long, env = "LITEWIRE_CACHE", value_enum, default_value = "shared")]
     pub cache: CacheMode,
+
+    /// Who checkpoints the WAL: `litestream` when Litestream replicates the file
+    /// (litewire then never checkpoints, see docs/operations.md). Unset: found on
+    /// its own, from Litestream's directory beside the file (`.NAME-litestream`).
+    #[arg(long, env = "LITEWIRE_REPLICATION", value_enum)]
+    pub replication: Option<Replication>,
 
     /// `PRAGMA synchronous` for every connection.
     #[arg(
@@ -374,6 +399,19 @@ impl Config {
             Some(AuthMode::Password) => true,
             None => self.users.is_some() || self.password.is_some(),
         }
+    }
+
+    /// Whether Litestream replicates the file: `--replication`, else whether
+    /// Litestream's directory of state sits beside it.
+    pub fn replication(&self) -> Replication {
+        self.replication.unwrap_or_else(|| {
+            let name = self.db.file_name().map(|name| name.to_string_lossy());
+            let state = name.map(|name| self.db.with_file_name(format!(".{name}-litestream")));
+            match state {
+                Some(dir) if dir.is_dir() => Replication::Litestream,
+                _ => Replication::None,
+            }
+        })
     }
 
     /// Whether TLS is configured.

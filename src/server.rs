@@ -33,7 +33,9 @@ pub struct Server {
 
 impl Server {
     /// Checks the security settings, opens the database and binds both listeners.
-    pub async fn bind(config: Config) -> Result<Server, Box<dyn std::error::Error>> {
+    pub async fn bind(mut config: Config) -> Result<Server, Box<dyn std::error::Error>> {
+        // Looked for once: Litestream's directory may appear later.
+        config.replication = Some(config.replication());
         let auth = Arc::new(Auth::from_config(&config)?);
         let tls = Tls::from_config(&config)?;
         if config.pg_require_tls && tls.is_none() {
@@ -96,6 +98,7 @@ impl Server {
             metrics = %self.metrics_listener.as_ref().and_then(|l| l.local_addr().ok()).map_or_else(|| "off".to_owned(), |a| a.to_string()),
             db = %self.config.db.display(),
             cache = self.config.cache.as_str(),
+            replication = self.config.replication().as_str(),
             auth = if self.auth.enabled() { "password" } else { "trust" },
             users = self.auth.user_count(),
             tls = self.tls.is_some(),

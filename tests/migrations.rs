@@ -140,6 +140,26 @@ async fn tables_qualified_with_public_are_the_tables(target: &Target) {
         .await,
         [row(&["1", "a"])]
     );
+    // `'public'::regnamespace` is the schema's oid, as `relnamespace` holds
+    // it; a column of oids cast so reads as names.
+    assert_eq!(
+        rows(
+            &client,
+            "SELECT relname, relnamespace::regnamespace::text FROM pg_class \
+             WHERE relnamespace = 'public'::regnamespace AND relname = 'mig_parent'"
+        )
+        .await,
+        [row(&["mig_parent", "public"])]
+    );
+    assert_eq!(
+        rows(
+            &client,
+            "SELECT 'pg_catalog'::regnamespace::oid = (SELECT oid FROM pg_namespace WHERE nspname = 'pg_catalog'), \
+                    'postgres'::regrole::oid = (SELECT oid FROM pg_roles WHERE rolname = 'postgres')"
+        )
+        .await,
+        [row(&["t", "t"])]
+    );
 }
 
 async fn generated_always_identity_takes_no_values(target: &Target) {

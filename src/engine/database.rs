@@ -112,7 +112,7 @@ pub struct Engine {
     /// The connection `/health` asks, outside the pool: a full pool must not make
     /// the server look dead.
     health: tokio::sync::Mutex<Option<sqlx::SqliteConnection>>,
-    health_options: sqlx::sqlite::SqliteConnectOptions,
+    outside: pool::Outside,
 }
 
 /// The parked connections; once the engine closes, nothing more is parked (the
@@ -160,18 +160,18 @@ impl Engine {
             // Those that are PostgreSQL's own defaults need not be set.
             server_defaults: Arc::new(ServerDefaults::new(server_defaults(config))),
             health: tokio::sync::Mutex::new(None),
-            health_options: pool::health_options(config),
+            outside: pool::Outside::new(config),
         }))
     }
 
     /// Checks that the database answers a query, on a connection of its own: it
     /// never waits for the pool, nor for sessions' statements.
     pub async fn ping(self: &Arc<Self>) -> Result<(), Error> {
-        use sqlx::{ConnectOptions, Connection};
+        use sqlx::Connection;
         let mut health = self.health.lock().await;
         let conn = match &mut *health {
             Some(conn) => conn,
-            empty => empty.insert(self.health_options.connect().await?),
+            empty => empty.insert(self.outside.connect().await?),
         };
         let answered = sqlx::query("SELECT count(*) FROM sqlite_schema")
             .fetch_one(&mut *conn)
@@ -321,7 +321,8 @@ impl Engine {
         (self.holding.load(Ordering::Acquire), self.max_connections)
     }
 
-    /// Closes every connection and checkpoints the WAL into the file.
+    /// Closes every connection and checkpoints the WAL into the file (unless
+    /// Litestream replicates it, see `pool::Checkpoints`).
     pub async fn close(&self) {
         let idle = match self.idle.lock() {
             Ok(mut idle) => {
@@ -347,16 +348,18 @@ impl Engine {
         // The last connection to close checkpoints the WAL into the file; a
         // discarded connection still closing behind could be that one, so the
         // checkpoint is made here too.
-        use sqlx::{ConnectOptions, Connection};
-        if let Ok(mut conn) = self.health_options.connect().await {
+        use sqlx::Connection;
+        if let Ok(mut conn) = self.outside.connect().await {
             // Values handed out in rolled-back transactions are not handed out
             // again (see `sequences`).
             self.shared.sequences.persist(&mut conn).await;
-            let checkpoint = sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)")
-                .execute(&mut conn)
-                .await;
-            if let Err(error) = checkpoint {
-                tracing::warn!(%error, "WAL checkpoint at shutdown");
+            if self.outside.checkpoints() == pool::Checkpoints::Litewire {
+                let checkpoint = sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)")
+                    .execute(&mut conn)
+                    .await;
+                if let Err(error) = checkpoint {
+                    tracing::warn!(%error, "WAL checkpoint at shutdown");
+                }
             }
             let _ = conn.close().await;
         }

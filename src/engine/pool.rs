@@ -11,7 +11,7 @@ use sqlx::{AssertSqlSafe, Connection, Executor, SqliteConnection, SqlitePool};
 use super::access::{Access, AttachRule, Role};
 use super::functions::ServerShared;
 use super::table_stats::TableStats;
-use crate::config::{CacheMode, Config, Synchronous};
+use crate::config::{CacheMode, Config, Replication, Synchronous};
 use crate::error::Error;
 use crate::sql::quote::identifier;
 
@@ -68,6 +68,7 @@ async fn open(
         allowed: config.allow_attach,
         admin_only: config.auth_enabled(),
     };
+    let checkpoints = Checkpoints::of(config);
     let pool = SqlitePoolOptions::new()
         .max_connections(max_connections)
         .min_connections(min_connections)
@@ -78,7 +79,7 @@ async fn open(
         .idle_timeout(None)
         .after_connect(move |conn, _meta| {
             let shared = shared.clone();
-            Box::pin(async move { prepare_connection(conn, attach, shared).await })
+            Box::pin(async move { prepare_connection(conn, attach, checkpoints, shared).await })
         })
         .after_release(move |conn, _meta| {
             let reset = reset.clone();
@@ -105,14 +106,92 @@ fn options(config: &Config) -> SqliteConnectOptions {
         .statement_cache_capacity(config.statement_cache)
         .pragma("mmap_size", config.mmap_size.to_string())
         .pragma("cache_size", format!("-{}", config.cache_size_kib))
+        .pragma(
+            "wal_autocheckpoint",
+            Checkpoints::of(config).autocheckpoint_pages().to_string(),
+        )
 }
 
-/// The health check's connection: the pool's options, but a private cache (a
-/// table lock in the shared cache must not hold it up) and a short busy wait.
-pub(super) fn health_options(config: &Config) -> SqliteConnectOptions {
-    options(config)
-        .shared_cache(false)
-        .busy_timeout(std::time::Duration::from_millis(1000))
+/// Whether litewire checkpoints the WAL into the database file. When Litestream
+/// replicates the file it must be the only checkpointer: it copies each page
+/// from the WAL before a checkpoint of its own moves it into the file, and a
+/// checkpoint it did not make leaves a gap in the replica it can only mend with
+/// a new snapshot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Checkpoints {
+    /// SQLite's automatic checkpoint every 1000 pages, and one when the last
+    /// connection closes.
+    Litewire,
+    /// None at all: not automatic, not on close, not at shutdown.
+    Never,
+}
+
+impl Checkpoints {
+    pub(super) fn of(config: &Config) -> Self {
+        match config.replication() {
+            Replication::None => Checkpoints::Litewire,
+            Replication::Litestream => Checkpoints::Never,
+        }
+    }
+
+    /// `PRAGMA wal_autocheckpoint`.
+    fn autocheckpoint_pages(self) -> u32 {
+        match self {
+            Checkpoints::Litewire => 1000,
+            Checkpoints::Never => 0,
+        }
+    }
+}
+
+/// Connections opened outside the pools (the health check's, the one that
+/// closes the file at shutdown): the pool's options, but a private cache (a
+/// table lock in the shared cache must not hold them up) and a short busy wait.
+#[derive(Debug, Clone)]
+pub(super) struct Outside {
+    options: SqliteConnectOptions,
+    checkpoints: Checkpoints,
+}
+
+impl Outside {
+    pub(super) fn new(config: &Config) -> Self {
+        Outside {
+            options: options(config)
+                .shared_cache(false)
+                .busy_timeout(std::time::Duration::from_millis(1000)),
+            checkpoints: Checkpoints::of(config),
+        }
+    }
+
+    pub(super) async fn connect(&self) -> Result<SqliteConnection, sqlx::Error> {
+        use sqlx::ConnectOptions;
+        let mut conn = self.options.connect().await?;
+        if self.checkpoints == Checkpoints::Never {
+            {
+                let mut handle = conn.lock_handle().await?;
+                // SAFETY: the handle is locked for us and valid for the duration of the call.
+                unsafe { no_checkpoint_on_close(handle.as_raw_handle().as_ptr()) };
+            }
+            // The next statement locks the handle again: SQLx's connection
+            // thread must have taken it back first (see `direct`).
+            conn.ping().await?;
+        }
+        Ok(conn)
+    }
+
+    pub(super) fn checkpoints(&self) -> Checkpoints {
+        self.checkpoints
+    }
+}
+
+/// The last connection to the file to close must not checkpoint it.
+///
+/// # Safety
+/// `db` must be a valid connection handle, locked for the caller.
+unsafe fn no_checkpoint_on_close(db: *mut libsqlite3_sys::sqlite3) {
+    // SAFETY: per the caller.
+    unsafe {
+        super::rebuild::set_db_config(db, libsqlite3_sys::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1)
+    };
 }
 
 fn synchronous(level: Synchronous) -> SqliteSynchronous {
@@ -138,11 +217,16 @@ fn synchronous(level: Synchronous) -> SqliteSynchronous {
 async fn prepare_connection(
     conn: &mut SqliteConnection,
     attach: AttachRule,
+    checkpoints: Checkpoints,
     shared: ServerShared,
 ) -> Result<(), sqlx::Error> {
     let registered = {
         let mut handle = conn.lock_handle().await?;
         let db = handle.as_raw_handle().as_ptr();
+        if checkpoints == Checkpoints::Never {
+            // SAFETY: the handle is locked for us and valid for the duration of the call.
+            unsafe { no_checkpoint_on_close(db) };
+        }
         if !attach.allowed {
             // SAFETY: the handle is locked for us and valid for the duration of the call.
             unsafe { libsqlite3_sys::sqlite3_limit(db, libsqlite3_sys::SQLITE_LIMIT_ATTACHED, 1) };
@@ -219,7 +303,7 @@ impl Reset {
              PRAGMA busy_timeout = {busy_timeout};
              PRAGMA max_page_count = 4294967294;
              PRAGMA locking_mode = NORMAL;
-             PRAGMA wal_autocheckpoint = 1000;
+             PRAGMA wal_autocheckpoint = {autocheckpoint};
              PRAGMA journal_size_limit = -1;
              PRAGMA recursive_triggers = OFF;
              PRAGMA defer_foreign_keys = OFF;
@@ -236,6 +320,7 @@ impl Reset {
             cache_size = config.cache_size_kib,
             mmap_size = config.mmap_size,
             busy_timeout = config.busy_timeout_ms,
+            autocheckpoint = Checkpoints::of(config).autocheckpoint_pages(),
         );
         Reset {
             pragmas: Arc::from(pragmas),

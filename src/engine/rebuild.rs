@@ -396,8 +396,8 @@ impl Flags {
         // (int, int*) pair these options take.
         let flags = unsafe {
             Flags {
-                foreign_keys: set(db, ffi::SQLITE_DBCONFIG_ENABLE_FKEY, 0),
-                legacy_alter_table: set(db, ffi::SQLITE_DBCONFIG_LEGACY_ALTER_TABLE, 1),
+                foreign_keys: set_db_config(db, ffi::SQLITE_DBCONFIG_ENABLE_FKEY, 0),
+                legacy_alter_table: set_db_config(db, ffi::SQLITE_DBCONFIG_LEGACY_ALTER_TABLE, 1),
             }
         };
         Ok(flags)
@@ -408,8 +408,8 @@ impl Flags {
         let db = handle.db();
         // SAFETY: as in `switch`.
         unsafe {
-            set(db, ffi::SQLITE_DBCONFIG_ENABLE_FKEY, self.foreign_keys);
-            set(
+            set_db_config(db, ffi::SQLITE_DBCONFIG_ENABLE_FKEY, self.foreign_keys);
+            set_db_config(
                 db,
                 ffi::SQLITE_DBCONFIG_LEGACY_ALTER_TABLE,
                 self.legacy_alter_table,
@@ -423,7 +423,7 @@ impl Flags {
 ///
 /// # Safety
 /// `db` must be a valid connection handle, locked for the caller.
-unsafe fn set(db: *mut ffi::sqlite3, option: c_int, value: c_int) -> c_int {
+pub(super) unsafe fn set_db_config(db: *mut ffi::sqlite3, option: c_int, value: c_int) -> c_int {
     let mut before: c_int = 0;
     // SAFETY: per the caller; -1 only reads the option.
     unsafe {

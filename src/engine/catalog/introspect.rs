@@ -50,7 +50,8 @@ pub(in crate::engine) struct ForeignKey {
 
 pub(super) async fn read_schema(conn: &mut SqliteConnection) -> Result<Vec<Object>, Error> {
     // A materialized view is a table with a view of litewire's beside it
-    // (see `sql::matviews`): kind `matview` here.
+    // (see `sql::matviews`): kind `matview` here. Litestream's bookkeeping
+    // tables (`_litestream_seq`, `_litestream_lock`) are not the user's.
     let rows = sqlx::query(
         "SELECT rowid, CASE WHEN type = 'table' AND EXISTS (SELECT 1 FROM main.sqlite_schema v \
          WHERE v.type = 'view' AND v.name = 'litewire_matview_' || s.name COLLATE NOCASE) \
@@ -58,6 +59,7 @@ pub(super) async fn read_schema(conn: &mut SqliteConnection) -> Result<Vec<Objec
          WHERE type IN ('table', 'view', 'index') \
            AND name NOT IN ('sqlite_sequence', 'sqlite_stat1', 'sqlite_stat4') \
            AND name NOT LIKE 'litewire\\_%' ESCAPE '\\' \
+           AND name NOT LIKE '\\_litestream\\_%' ESCAPE '\\' \
          ORDER BY rowid",
     )
     .fetch_all(&mut *conn)

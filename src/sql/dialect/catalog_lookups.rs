@@ -12,10 +12,14 @@ pub(super) fn oid_or_lookup(text: &str, kind: &str) -> Option<Replacement> {
         return plain(oid.to_string());
     }
     let name = text.rsplit('.').next().unwrap_or(text).trim_matches('"');
+    oid_named(kind, &literal(name))
+}
+
+/// The oid of the object of `kind` whose name is the SQL expression `name`.
+pub(super) fn oid_named(kind: &str, name: &str) -> Option<Replacement> {
     from_catalog(format!(
-        "(SELECT litewire_oid FROM {} WHERE litewire_name = {})",
-        named(kind)?,
-        literal(name)
+        "(SELECT litewire_oid FROM {} WHERE litewire_name = {name})",
+        named(kind)?
     ))
 }
 

@@ -7,7 +7,7 @@ use sqlparser::ast::{
     AccessExpr, BinaryOperator, DataType, Expr, Ident, Subscript, TrimWhereField, Value,
 };
 
-use super::catalog_lookups::{name_of, oid_by_name, oid_or_lookup};
+use super::catalog_lookups::{name_of, oid_by_name, oid_named, oid_or_lookup};
 use super::empty_relations::set_is_empty;
 use super::functions::{arguments, function_call};
 use super::replacement::{Replacement, plain};
@@ -175,10 +175,23 @@ fn cast(inner: &Expr, data_type: &DataType) -> Option<Replacement> {
             }
             None => plain(format!("format_type({inner}, NULL)"))?,
         }),
-        "regnamespace" => name_of("namespace", inner),
-        "regproc" | "regprocedure" | "regoper" | "regrole" => {
-            plain(format!("CAST({inner} AS TEXT)"))
+        // A schema or a role by name, as `regclass`; a column of oids is
+        // shown by name.
+        "regnamespace" | "regrole" => {
+            let kind = if name == "regrole" {
+                "role"
+            } else {
+                "namespace"
+            };
+            match literal {
+                Some(text) => oid_or_lookup(&text, kind),
+                None if is_parameter(inner) || is_text(inner) => {
+                    oid_named(kind, &inner.to_string())
+                }
+                None => name_of(kind, inner),
+            }
         }
+        "regproc" | "regprocedure" | "regoper" => plain(format!("CAST({inner} AS TEXT)")),
         "bool" | "boolean" => match literal.as_deref().map(parse_bool) {
             Some(Some(b)) => plain(b.to_string()),
             _ => plain(format!("CAST({inner} AS INTEGER)")),
