@@ -21,7 +21,9 @@ work=$(mktemp -d)
 pids=()
 cleanup() {
   for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-  wait 2>/dev/null || true
+  for pid in "${pids[@]}"; do
+    for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  done
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -36,7 +38,7 @@ fi
 serve() {
   local name=$1 port=$2; shift 2
   target/release/litewire --db "$work/$name.db" --pg-listen "127.0.0.1:$port" \
-    --http-listen 127.0.0.1:0 --log-level warn "$@" 2>"$work/$name.log" &
+    --http-listen 127.0.0.1:0 --log-level warn "$@" >/dev/null 2>"$work/$name.log" &
   echo $!
 }
 plain=$(serve plain 25441 --replication none); pids+=("$plain")
@@ -53,7 +55,7 @@ sleep 2
 
 ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 hz=$(getconf CLK_TCK)
-# measure PORT: prints "tps litewire_us_per_txn litestream_us_per_txn".
+# measure PORT PID: prints "tps litewire_us_per_txn litestream_us_per_txn".
 measure() {
   local port=$1 server=$2 out lw0 ls0 lw1 ls1 txns
   lw0=$(ticks "$server"); ls0=$(ticks "$shipper")
@@ -67,14 +69,13 @@ measure() {
 
 median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 echo "tpcb-like, scale $SCALE, $CLIENTS clients, ${DURATION}s a round, Litestream sync-interval $SYNC_INTERVAL"
-echo "round  alone: tps  us/txn   replicated: tps  us/txn  litestream us/txn"
+echo "round   alone: tps  us/txn   replicated: tps  us/txn  + Litestream us/txn"
 : >"$work/alone"; : >"$work/replicated"
 for round in $(seq "$ROUNDS"); do
-  alone=$(measure 25441 "$plain")
-  with=$(measure 25442 "$replicated")
-  echo "$alone" >>"$work/alone"; echo "$with" >>"$work/replicated"
-  printf '%5s  %11s %7s   %16s %7s %18s\n' "$round" $alone "$(echo "$with" | cut -d' ' -f1)" \
-    "$(echo "$with" | cut -d' ' -f2)" "$(echo "$with" | cut -d' ' -f3)"
+  read -r a_tps a_cpu _ <<<"$(measure 25441 "$plain")"
+  read -r r_tps r_cpu l_cpu <<<"$(measure 25442 "$replicated")"
+  echo "$a_tps $a_cpu" >>"$work/alone"; echo "$r_tps $r_cpu $l_cpu" >>"$work/replicated"
+  printf '%5s  %12s %7s   %15s %7s  %20s\n' "$round" "$a_tps" "$a_cpu" "$r_tps" "$r_cpu" "$l_cpu"
 done
 a_tps=$(cut -d' ' -f1 "$work/alone" | median); r_tps=$(cut -d' ' -f1 "$work/replicated" | median)
 a_cpu=$(cut -d' ' -f2 "$work/alone" | median); r_cpu=$(cut -d' ' -f2 "$work/replicated" | median)

@@ -132,6 +132,13 @@ pub struct Config {
     #[arg(long, env = "LITEWIRE_CACHE", value_enum, default_value = "shared")]
     pub cache: CacheMode,
 
+    /// Serve a file that something else writes (a Litestream follower, `litestream
+    /// restore -f`, another process): opened read-only, every write refused
+    /// (25006) on both ports, changes followed as they arrive, `/health`
+    /// reporting the lag.
+    #[arg(long, env = "LITEWIRE_READ_ONLY")]
+    pub read_only: bool,
+
     /// Who checkpoints the WAL: `litestream` when Litestream replicates the file
     /// (litewire then never checkpoints, see docs/operations.md). Unset: found on
     /// its own, from Litestream's directory beside the file (`.NAME-litestream`).

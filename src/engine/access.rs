@@ -108,6 +108,9 @@ pub(super) struct AttachRule {
 pub(super) struct Access {
     role: AtomicU8,
     attach: AttachRule,
+    /// The server serves a file something else writes (`--read-only`): every
+    /// session reads only, whatever its role.
+    follower: bool,
     /// Why the authorizer last refused: SQLite only says "not authorized".
     denial: Mutex<Option<Error>>,
     /// A PRAGMA changed this connection: it must not serve another session.
@@ -129,11 +132,13 @@ impl Access {
     pub(super) unsafe fn install(
         db: *mut ffi::sqlite3,
         attach: AttachRule,
+        follower: bool,
         tables: Arc<TableStats>,
     ) -> Result<(), String> {
         let access = Arc::new(Access {
             role: AtomicU8::new(Role::Admin.to_u8()),
             attach,
+            follower,
             denial: Mutex::new(None),
             changed: AtomicBool::new(false),
             tables,
@@ -182,6 +187,12 @@ impl Access {
             // data slot, alive as long as the connection.
             unsafe { authorize_with(db, Arc::as_ptr(self) as *mut c_void) };
         }
+    }
+
+    /// The role a session of `role` works under: read-only on a follower, as
+    /// every session of a PostgreSQL standby is.
+    pub(super) fn session_role(&self, role: Role) -> Role {
+        if self.follower { Role::ReadOnly } else { role }
     }
 
     /// Whether a PRAGMA or a TEMP object of a client's changed the connection since

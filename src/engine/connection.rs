@@ -87,7 +87,7 @@ impl HeldConnection {
             })?,
         };
         // SAFETY: `access` is the state installed on `db`, which is locked for us.
-        unsafe { access.set_role(db, role) };
+        unsafe { access.set_role(db, access.session_role(role)) };
         self.access = Some(access);
         Ok(())
     }

@@ -22,6 +22,7 @@ use super::backend_kind::FRONTENDS;
 use super::connection::HeldConnection;
 use super::control::StopReason;
 use super::declared_types::DeclaredTypes;
+use super::file_watch::{self, FileWatch, Watcher};
 use super::functions::ServerShared;
 use super::metrics::Metrics;
 use super::schema::SchemaCache;
@@ -113,6 +114,10 @@ pub struct Engine {
     /// the server look dead.
     health: tokio::sync::Mutex<Option<sqlx::SqliteConnection>>,
     outside: pool::Outside,
+    /// Changes other processes make to the file (see `file_watch`).
+    pub(super) file_watch: FileWatch,
+    /// `--read-only`: a follower of a file something else writes.
+    read_only: bool,
 }
 
 /// The parked connections; once the engine closes, nothing more is parked (the
@@ -132,12 +137,16 @@ impl Engine {
         };
         shared.backends.log_queries_from(config.slow_query());
         shared.locks.log_waits(config.log_lock_waits);
+        if config.read_only {
+            file_watch::rollback_mode_for_litestream(&config.db).await?;
+        }
         let pool = pool::connect(config, &shared).await?;
         let writer_pool = pool::connect_writer(config, &shared).await?;
         let fresh_pool = pool::connect_fresh(config, &shared).await?;
         let info = read_server_info(&pool, config.cache).await?;
         catalog::remember_enums(&mut *pool.acquire().await?).await?;
-        Ok(Arc::new(Engine {
+        let outside = pool::Outside::new(config);
+        let engine = Arc::new(Engine {
             pool,
             writer_pool,
             writer_idle: Mutex::new(None),
@@ -160,8 +169,46 @@ impl Engine {
             // Those that are PostgreSQL's own defaults need not be set.
             server_defaults: Arc::new(ServerDefaults::new(server_defaults(config))),
             health: tokio::sync::Mutex::new(None),
-            outside: pool::Outside::new(config),
-        }))
+            outside: outside.clone(),
+            file_watch: FileWatch::new(&config.db),
+            read_only: config.read_only,
+        });
+        let watcher = Watcher::new(outside, &config.db);
+        tokio::spawn(Engine::watch_file(Arc::downgrade(&engine), watcher));
+        Ok(engine)
+    }
+
+    /// Follows the changes other processes make to the file until the engine
+    /// closes (see `file_watch`).
+    async fn watch_file(engine: std::sync::Weak<Engine>, mut watcher: Watcher) {
+        loop {
+            tokio::time::sleep(file_watch::INTERVAL).await;
+            let Some(engine) = engine.upgrade().filter(|engine| !engine.is_closed()) else {
+                break;
+            };
+            let changes = watcher.look(&engine.file_watch).await;
+            if changes.schema {
+                engine.declared_types.invalidate();
+            }
+            if changes.data
+                && let Some(reads) = &engine.shared_reads
+            {
+                // Reads that start from now on must see it (see `snapshots`).
+                reads.committed();
+            }
+        }
+        watcher.close().await;
+    }
+
+    /// Whether the engine was closed (see `close`).
+    pub(super) fn is_closed(&self) -> bool {
+        self.idle.lock().map_or(true, |idle| idle.closed)
+    }
+
+    /// A follower's lag: how long since it last saw the file change, `None`
+    /// unless it is one (`--read-only`).
+    pub fn replica_lag(&self) -> Option<Duration> {
+        self.read_only.then(|| self.file_watch.lag())
     }
 
     /// Checks that the database answers a query, on a connection of its own: it
@@ -386,6 +433,10 @@ fn server_defaults(config: &Config) -> Vec<(&'static str, String)> {
             "default_transaction_isolation",
             config.default_transaction_isolation.clone(),
         ));
+    }
+    if config.read_only {
+        // As on a PostgreSQL standby: every transaction reads only.
+        defaults.push(("default_transaction_read_only", "on".to_owned()));
     }
     defaults
 }

@@ -22,6 +22,7 @@ mod declared_types;
 mod direct;
 mod enums;
 mod exec;
+mod file_watch;
 mod functions;
 mod handle;
 mod identity;

@@ -69,6 +69,7 @@ async fn open(
         admin_only: config.auth_enabled(),
     };
     let checkpoints = Checkpoints::of(config);
+    let follower = config.read_only;
     let pool = SqlitePoolOptions::new()
         .max_connections(max_connections)
         .min_connections(min_connections)
@@ -79,7 +80,9 @@ async fn open(
         .idle_timeout(None)
         .after_connect(move |conn, _meta| {
             let shared = shared.clone();
-            Box::pin(async move { prepare_connection(conn, attach, checkpoints, shared).await })
+            Box::pin(async move {
+                prepare_connection(conn, attach, follower, checkpoints, shared).await
+            })
         })
         .after_release(move |conn, _meta| {
             let reset = reset.clone();
@@ -93,23 +96,44 @@ async fn open(
     Ok(pool)
 }
 
-/// How every connection to the file is opened.
+/// How every connection to the file is opened. A follower's (`--read-only`)
+/// opens the file read-only, as it is, in whatever journal mode its writer
+/// keeps it (Litestream's follower writes it in rollback mode).
 fn options(config: &Config) -> SqliteConnectOptions {
-    SqliteConnectOptions::new()
-        .filename(&config.db)
-        .create_if_missing(true)
-        .journal_mode(SqliteJournalMode::Wal)
+    let options = SqliteConnectOptions::new().filename(&config.db);
+    let options = if config.read_only {
+        options.read_only(true).create_if_missing(false)
+    } else {
+        options
+            .create_if_missing(true)
+            .journal_mode(SqliteJournalMode::Wal)
+    };
+    options
         .synchronous(synchronous(config.synchronous))
         .busy_timeout(config.busy_timeout())
         .foreign_keys(true)
         .shared_cache(config.cache == CacheMode::Shared)
         .statement_cache_capacity(config.statement_cache)
-        .pragma("mmap_size", config.mmap_size.to_string())
+        .pragma("mmap_size", mmap_size(config).to_string())
         .pragma("cache_size", format!("-{}", config.cache_size_kib))
         .pragma(
             "wal_autocheckpoint",
             Checkpoints::of(config).autocheckpoint_pages().to_string(),
         )
+}
+
+/// The most of the file read through a memory map: `--mmap-size`, and on a
+/// follower all of it that SQLite maps (2 GiB). Litestream's follower writes
+/// pages straight into the file and says so to SQLite's page cache only when
+/// it writes page 1 (see `file_watch`); a page read through the map is read
+/// from the file as it is, and never kept in the cache.
+fn mmap_size(config: &Config) -> u64 {
+    const FOLLOWER: u64 = 0x7fff_0000;
+    if config.read_only {
+        config.mmap_size.max(FOLLOWER)
+    } else {
+        config.mmap_size
+    }
 }
 
 /// Whether litewire checkpoints the WAL into the database file. When Litestream
@@ -217,6 +241,7 @@ fn synchronous(level: Synchronous) -> SqliteSynchronous {
 async fn prepare_connection(
     conn: &mut SqliteConnection,
     attach: AttachRule,
+    follower: bool,
     checkpoints: Checkpoints,
     shared: ServerShared,
 ) -> Result<(), sqlx::Error> {
@@ -242,7 +267,7 @@ async fn prepare_connection(
             )
         };
         // SAFETY: as above.
-        unsafe { Access::install(db, attach, shared.tables.clone()) }
+        unsafe { Access::install(db, attach, follower, shared.tables.clone()) }
             // SAFETY: as above.
             .and_then(|()| unsafe { super::functions::register(db, &shared) })
             // SAFETY: as above.
@@ -318,7 +343,7 @@ impl Reset {
              PRAGMA threads = 0;
              SELECT count(*) FROM main.sqlite_schema;",
             cache_size = config.cache_size_kib,
-            mmap_size = config.mmap_size,
+            mmap_size = mmap_size(config),
             busy_timeout = config.busy_timeout_ms,
             autocheckpoint = Checkpoints::of(config).autocheckpoint_pages(),
         );

@@ -94,9 +94,21 @@ async fn execute(
     answer.into_response()
 }
 
+/// Whether the database answers; a follower (`--read-only`) also says how long
+/// since it last saw its file change.
 async fn health(State(engine): State<Arc<Engine>>) -> Response {
     match engine.ping().await {
-        Ok(()) => (StatusCode::OK, axum::Json(json!({"status": "ok"}))).into_response(),
+        Ok(()) => {
+            let body = match engine.replica_lag() {
+                Some(lag) => json!({
+                    "status": "ok",
+                    "read_only": true,
+                    "lag_seconds": lag.as_secs_f64(),
+                }),
+                None => json!({"status": "ok"}),
+            };
+            (StatusCode::OK, axum::Json(body)).into_response()
+        }
         Err(e) => error(StatusCode::SERVICE_UNAVAILABLE, &e.message),
     }
 }
