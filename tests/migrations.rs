@@ -34,6 +34,7 @@ against_litewire_and_postgres!(
     catalog_relations_have_postgres_15_columns,
     prepared_statements_run_by_name,
     sequences_read_as_relations,
+    search_path_decides_the_current_schemas,
 );
 
 /// The rows of `sql` in text format (simple protocol), NULL as `None`.
@@ -1171,5 +1172,59 @@ async fn sequences_read_as_relations(target: &Target) {
         )
         .await,
         [row(&["6", "t"])]
+    );
+}
+
+/// `current_schema()` and `current_schemas()` follow `search_path`: what
+/// `pg_dump` reads to write the path its script restores under.
+async fn search_path_decides_the_current_schemas(target: &Target) {
+    let client = target.connect().await;
+    let ask = "SELECT current_schema(), current_schemas(false)::text, current_schemas(true)::text";
+    for (path, expected) in [
+        ("''", [None, Some("{}"), Some("{pg_catalog}")]),
+        (
+            "public",
+            [
+                Some("public"),
+                Some("{public}"),
+                Some("{pg_catalog,public}"),
+            ],
+        ),
+        (
+            "pg_catalog, \"$user\", public",
+            [
+                Some("pg_catalog"),
+                Some("{pg_catalog,public}"),
+                Some("{pg_catalog,public}"),
+            ],
+        ),
+        (
+            "nothing_here, public",
+            [
+                Some("public"),
+                Some("{public}"),
+                Some("{pg_catalog,public}"),
+            ],
+        ),
+    ] {
+        client
+            .batch_execute(&format!("SET search_path = {path}"))
+            .await
+            .unwrap();
+        let expected: Vec<Option<String>> = expected.iter().map(|v| v.map(str::to_owned)).collect();
+        assert_eq!(rows(&client, ask).await, [expected], "search_path = {path}");
+    }
+    client
+        .batch_execute("SELECT pg_catalog.set_config('search_path', '', false)")
+        .await
+        .unwrap();
+    assert_eq!(
+        rows(&client, "SELECT current_schemas(false)::text").await,
+        [row(&["{}"])]
+    );
+    client.batch_execute("RESET search_path").await.unwrap();
+    assert_eq!(
+        rows(&client, ask).await,
+        [row(&["public", "{public}", "{pg_catalog,public}"])]
     );
 }

@@ -18,6 +18,8 @@ use crate::sql::views;
 #[derive(Debug, Default)]
 pub struct SchemaCatalog {
     generation: u64,
+    /// SQLite's `schema_version` of the file when it was read.
+    file_version: i64,
     /// By name in lower case (SQLite's names match without regard to case).
     relations: HashMap<String, Relation>,
     /// The sequences' names, in lower case.
@@ -43,6 +45,20 @@ impl SchemaCatalog {
     pub(super) fn version_read(&self) -> u64 {
         self.generation
     }
+
+    /// Whether the file's schema moved on since it was read (another process
+    /// changed it, see `file_watch`), as `conn` sees the file now.
+    pub(super) async fn is_behind(&self, conn: &mut SqliteConnection) -> bool {
+        file_version(conn)
+            .await
+            .is_ok_and(|version| version != self.file_version)
+    }
+}
+
+async fn file_version(conn: &mut SqliteConnection) -> Result<i64, Error> {
+    Ok(sqlx::query_scalar("PRAGMA main.schema_version")
+        .fetch_one(&mut *conn)
+        .await?)
 }
 
 /// The catalog of the latest generation read.
@@ -103,6 +119,7 @@ async fn read_schemas(
     generation: u64,
     temp: bool,
 ) -> Result<SchemaCatalog, Error> {
+    let file_version = file_version(conn).await?;
     let mut rows: Vec<(String, String, Option<String>)> =
         sqlx::query_as(MAIN_RELATIONS).fetch_all(&mut *conn).await?;
     if temp {
@@ -147,6 +164,7 @@ async fn read_schemas(
     };
     Ok(SchemaCatalog {
         generation,
+        file_version,
         relations,
         sequences,
     })

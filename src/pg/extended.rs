@@ -58,8 +58,12 @@ impl ExtendedQueryHandler for PgConnection {
         let statement = {
             let mut state = self.state.lock().await;
             state.identify(client);
-            let schema = state.session.schema().await.map_err(|e| to_pgwire(&e))?;
-            sql::parse_single_in(&message.query, Dialect::Postgres(&*schema))
+            state
+                .session
+                .read_against_schema(|schema| {
+                    sql::parse_single_in(&message.query, Dialect::Postgres(schema))
+                })
+                .await
                 .map_err(|e| to_pgwire_in(&e, &message.query))?
         };
         let param_types = message

@@ -39,10 +39,12 @@ impl SimpleQueryHandler for PgConnection {
         let mut state = self.state.lock().await;
         state.identify(client);
         state.session.report_query(&query.query);
-        let parsed = match state.session.schema().await {
-            Ok(schema) => sql::parse_batch_in(&query.query, Dialect::Postgres(&*schema)),
-            Err(e) => Err(e),
-        };
+        let parsed = state
+            .session
+            .read_against_schema(|schema| {
+                sql::parse_batch_in(&query.query, Dialect::Postgres(schema))
+            })
+            .await;
         match parsed {
             Ok(statements) if statements.is_empty() => {
                 feed(

@@ -14,6 +14,15 @@ pub(super) const ENUM_TYPE: i64 = 1 << 29;
 pub(super) const ENUM_LABEL: i64 = 1 << 30;
 pub(in crate::engine) const ROLE_OID: i64 = 10;
 pub(super) const PUBLIC_NAMESPACE: i64 = 2200;
+
+/// The schemas there are: PostgreSQL's own, and `public` that holds the file's
+/// relations.
+pub(in crate::engine) const NAMESPACES: &[(i64, &str)] = &[
+    (11, "pg_catalog"),
+    (99, "pg_toast"),
+    (PUBLIC_NAMESPACE, "public"),
+    (13183, "information_schema"),
+];
 pub(in crate::engine) const DATABASE_OID: i64 = 16383;
 /// The built-in extensions (`pg_extension.oid`): this plus their place in
 /// `sql::extensions::EXTENSIONS` (plpgsql's is PostgreSQL 15's).

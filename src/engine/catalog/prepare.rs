@@ -11,7 +11,7 @@ use super::activity_rows::{DatabaseStats, catalog_rows as activity_rows, databas
 use super::enum_types::{catalog_rows as enum_rows, remember_enums};
 use super::introspect::read_schema;
 use super::oids::{
-    DATABASE_OID, ENUM_LABEL, ENUM_TYPE, EXTENSION_OIDS, PUBLIC_NAMESPACE, ROLE_OID,
+    DATABASE_OID, ENUM_LABEL, ENUM_TYPE, EXTENSION_OIDS, NAMESPACES, PUBLIC_NAMESPACE, ROLE_OID,
 };
 use super::rows::{insert, schema_rows};
 use super::sequence_rows::catalog_rows as sequence_rows;
@@ -248,12 +248,7 @@ fn static_rows(script: &mut String) {
             oid = EXTENSION_OIDS + i as i64,
         );
     }
-    for (oid, name) in [
-        (11, "pg_catalog"),
-        (99, "pg_toast"),
-        (PUBLIC_NAMESPACE, "public"),
-        (13183, "information_schema"),
-    ] {
+    for &(oid, name) in NAMESPACES {
         let _ = writeln!(
             script,
             "INSERT INTO temp.pg_namespace VALUES ({oid}, {}, {ROLE_OID}, NULL);",

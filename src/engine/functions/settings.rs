@@ -1,5 +1,6 @@
 //! Settings functions: `current_setting()` and `set_config()`, anywhere in a
-//! statement.
+//! statement; `current_schema()` and `current_schemas()`, which follow
+//! `search_path`.
 //!
 //! Drivers call them inside ordinary queries (asyncpg runs `SELECT
 //! current_setting('jit') AS cur, set_config('jit', 'off', false) AS new`
@@ -10,6 +11,7 @@
 
 use super::call::{Arg, Call, Out};
 use super::definition::{Function, Volatility};
+use crate::engine::catalog::oids::NAMESPACES;
 use crate::engine::settings::SharedSettings;
 
 pub(super) const FUNCTIONS: &[Function] = &[
@@ -33,6 +35,20 @@ pub(super) const FUNCTIONS: &[Function] = &[
         "text",
         Volatility::Volatile,
         set_config,
+    ),
+    Function::pg(
+        "current_schema",
+        &[],
+        "name",
+        Volatility::Stable,
+        current_schema,
+    ),
+    Function::pg(
+        "current_schemas",
+        &["bool"],
+        "name[]",
+        Volatility::Stable,
+        current_schemas,
     ),
 ];
 
@@ -95,5 +111,50 @@ fn set_config(call: &Call, args: &[Arg]) -> Out {
     match result {
         Ok(value) => Out::Text(value),
         Err(error) => Out::Error(error.message),
+    }
+}
+
+/// The schemas of the session's `search_path` that exist, in its order
+/// (`"$user"` names a schema of the user's name, which there never is), and
+/// with `implicit` `pg_catalog` first unless the path places it.
+fn search_path_schemas(call: &Call, implicit: bool) -> Result<Vec<&'static str>, String> {
+    let path = settings(call)?
+        .lock()
+        .current_setting("search_path", true)
+        .ok()
+        .flatten()
+        .unwrap_or_default();
+    let mut schemas: Vec<&'static str> = path
+        .split(',')
+        .map(|item| item.trim().trim_matches('"'))
+        .filter_map(|item| {
+            NAMESPACES
+                .iter()
+                .find(|(_, name)| *name == item)
+                .map(|(_, name)| *name)
+        })
+        .collect();
+    if implicit && !schemas.contains(&"pg_catalog") {
+        schemas.insert(0, "pg_catalog");
+    }
+    Ok(schemas)
+}
+
+/// `current_schema()`: the first schema of the path that exists, NULL for none.
+fn current_schema(call: &Call, _: &[Arg]) -> Out {
+    match search_path_schemas(call, false) {
+        Ok(schemas) => schemas
+            .first()
+            .map_or(Out::Null, |schema| Out::Text((*schema).to_owned())),
+        Err(message) => Out::Error(message),
+    }
+}
+
+/// `current_schemas(include_implicit)`, as an array.
+fn current_schemas(call: &Call, args: &[Arg]) -> Out {
+    let implicit = truth(&args[0]).unwrap_or(false);
+    match search_path_schemas(call, implicit) {
+        Ok(schemas) => Out::Text(format!("{{{}}}", schemas.join(","))),
+        Err(message) => Out::Error(message),
     }
 }

@@ -421,6 +421,28 @@ impl Session {
         Ok(catalog)
     }
 
+    /// Reads a statement with `read` against the schema. A name the cached
+    /// schema lacks may be one that another process has just made (a
+    /// follower's writer, a `sqlite3` shell): when the read fails and the
+    /// file's schema has moved on since the cache was read, the cache is
+    /// dropped and the statement read once more. Only failures pay the look.
+    pub async fn read_against_schema<T>(
+        &mut self,
+        read: impl Fn(&SchemaCatalog) -> Result<T, Error>,
+    ) -> Result<T, Error> {
+        let schema = self.schema().await?;
+        let error = match read(&schema) {
+            Ok(done) => return Ok(done),
+            Err(error) => error,
+        };
+        if !schema.is_behind(self.connection().await?).await {
+            return Err(error);
+        }
+        self.engine.declared_types.invalidate();
+        let schema = self.schema().await?;
+        read(&schema)
+    }
+
     /// The catalog of a session with TEMP objects, read on its own
     /// connection, where they are (over the main schema's relations of the
     /// same name, as SQLite and PostgreSQL both resolve a name), and kept

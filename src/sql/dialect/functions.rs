@@ -44,11 +44,6 @@ pub(super) fn function_call(function: &Function) -> Option<Replacement> {
             from_catalog("(SELECT database_name FROM litewire_session)".into())
         }
         ("pg_backend_pid", 0) => from_catalog("(SELECT backend_pid FROM litewire_session)".into()),
-        ("current_schema", 0) => plain("'public'".into()),
-        ("current_schemas", 1) => plain(format!(
-            "CASE WHEN {} THEN '{{pg_catalog,public}}' ELSE '{{public}}' END",
-            arg(0)
-        )),
         ("version", 0) => plain(format!(
             "'PostgreSQL {} on SQLite ' || sqlite_version()",
             crate::SERVER_VERSION
