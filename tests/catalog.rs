@@ -169,13 +169,13 @@ unique, btree, for table \"public.parent\"
         // SQLite has no sequences (PostgreSQL lists parent_id_seq here); psql
         // says "Did not find any relations." on stderr.
         ("\\ds", ""),
-        // PostgreSQL's owner of public is pg_database_owner.
+        // As initdb leaves it, public belongs to pg_database_owner.
         (
             "\\dn",
-            "  List of schemas
-  Name  |  Owner   
---------+----------
- public | postgres
+            "      List of schemas
+  Name  |       Owner       
+--------+-------------------
+ public | pg_database_owner
 (1 row)
 
 ",

@@ -34,6 +34,8 @@ mod pg15_relations;
 mod positions;
 pub mod postgres;
 mod prepared;
+pub mod qualified_names;
+mod qualified_operators;
 pub mod quote;
 pub mod relations;
 mod rewrite;

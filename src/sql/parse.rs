@@ -23,6 +23,7 @@ use super::lexer::{Token, tokenize};
 use super::param_numbering::number_params;
 use super::parsed::Texts;
 use super::postgres::{self, Catalog};
+use super::qualified_operators;
 use super::rewrite::Rewrite;
 use super::row_locks;
 use super::split::split;
@@ -260,6 +261,11 @@ fn build_rebased(text: &str, tokens: &[Token], dialect: Dialect) -> Result<State
     }
     if let Some(prepared) = prepared_statement(text, tokens, dialect) {
         return prepared.map(|boxed| *boxed);
+    }
+    if matches!(dialect, Dialect::Postgres(_))
+        && let Some(plain) = qualified_operators::unqualified(text, tokens)
+    {
+        return build_rebased(&plain, &tokenize(&plain), dialect);
     }
     // A query's row locks are the engine's to take: the rest is the statement.
     let statement = match row_locks::strip(text, tokens)? {

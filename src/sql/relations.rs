@@ -239,7 +239,7 @@ pub const RELATIONS: &[Relation] = &[
     },
     Relation {
         name: "pg_depend",
-        contents: Contents::Empty,
+        contents: Contents::Schema,
         definition: Definition::Table(
             "classid INTEGER, objid INTEGER, objsubid INTEGER, refclassid INTEGER, refobjid INTEGER, refobjsubid INTEGER, deptype TEXT",
         ),
@@ -373,7 +373,7 @@ pub const RELATIONS: &[Relation] = &[
     },
     Relation {
         name: "pg_rewrite",
-        contents: Contents::Empty,
+        contents: Contents::Schema,
         definition: Definition::Table(
             "oid INTEGER, rulename TEXT, ev_class INTEGER, ev_type TEXT, ev_enabled TEXT, is_instead boolean, ev_qual TEXT, ev_action TEXT",
         ),

@@ -4,6 +4,7 @@
 
 pub mod clients;
 pub mod python;
+pub mod scratch_postgres;
 pub mod target;
 
 use std::io::{BufRead, BufReader};

@@ -60,7 +60,8 @@ pub(in crate::engine) async fn remember_enums(conn: &mut SqliteConnection) -> Re
 }
 
 /// The SQL that fills the catalog's rows for enum types (`pg_type` rows of
-/// type `e`, `pg_enum`, and the `atttypid` of the columns declared with one).
+/// type `e`, `pg_enum`, and the `atttypid` of the columns declared with one,
+/// stored plain as their type is).
 pub(super) fn catalog_rows(type_oid: i64, label_oid: i64) -> String {
     format!(
         "DELETE FROM temp.pg_type WHERE typtype = 'e';\n\
@@ -72,7 +73,7 @@ pub(super) fn catalog_rows(type_oid: i64, label_oid: i64) -> String {
          FROM main.{ENUMS_TABLE} GROUP BY type;\n\
          INSERT INTO temp.pg_enum SELECT {label_oid} + e.rowid, t.oid, e.sort, e.label \
          FROM main.{ENUMS_TABLE} AS e JOIN temp.pg_type AS t ON t.typtype = 'e' AND t.typname = e.type;\n\
-         UPDATE temp.pg_attribute SET atttypid = e.oid, attlen = 4, attcollation = 0 FROM \
+         UPDATE temp.pg_attribute SET atttypid = e.oid, attlen = 4, attstorage = 'p', attcollation = 0 FROM \
          (SELECT 16384 + m.rowid AS rel, c.cid + 1 AS num, t.oid AS oid \
           FROM main.sqlite_schema AS m, pragma_table_info(m.name) AS c, temp.pg_type AS t \
           WHERE m.type IN ('table', 'view') AND t.typtype = 'e' \

@@ -10,9 +10,15 @@ pub(super) const FOREIGN_KEY: i64 = 1 << 26;
 pub(super) const CHECK: i64 = 1 << 27;
 /// Enum types: this plus the rowid of their first label's row.
 pub(super) const ENUM_TYPE: i64 = 1 << 29;
+/// A view's rule (`pg_rewrite.oid`, which `pg_depend` names as what depends
+/// on the relations the view reads): this plus the view's oid.
+pub(super) const REWRITE_RULE: i64 = 3 << 28;
 /// Enum labels (`pg_enum.oid`): this plus their row's rowid.
 pub(super) const ENUM_LABEL: i64 = 1 << 30;
 pub(in crate::engine) const ROLE_OID: i64 = 10;
+/// `pg_database_owner`: the owner of `public`, as in PostgreSQL 15 (whoever
+/// owns the database).
+pub(super) const DATABASE_OWNER_ROLE: i64 = 6171;
 pub(super) const PUBLIC_NAMESPACE: i64 = 2200;
 
 /// The schemas there are: PostgreSQL's own, and `public` that holds the file's

@@ -11,13 +11,14 @@ use super::activity_rows::{DatabaseStats, catalog_rows as activity_rows, databas
 use super::enum_types::{catalog_rows as enum_rows, remember_enums};
 use super::introspect::read_schema;
 use super::oids::{
-    DATABASE_OID, ENUM_LABEL, ENUM_TYPE, EXTENSION_OIDS, NAMESPACES, PUBLIC_NAMESPACE, ROLE_OID,
+    DATABASE_OID, DATABASE_OWNER_ROLE, ENUM_LABEL, ENUM_TYPE, EXTENSION_OIDS, NAMESPACES,
+    PUBLIC_NAMESPACE, ROLE_OID,
 };
 use super::rows::{insert, schema_rows};
 use super::sequence_rows::catalog_rows as sequence_rows;
 use super::statement_rows::{StatementsView, catalog_rows as statement_rows};
 use super::table_stat_rows::catalog_rows as table_stat_rows;
-use super::types::TYPES;
+use super::types::{TYPES, storage_of};
 use crate::engine::backends::BackendRow;
 use crate::engine::functions;
 use crate::engine::identity::SessionIdentity;
@@ -131,7 +132,7 @@ fn matview_rows() -> String {
 /// Comments whose object is gone are left out.
 fn comment_rows() -> String {
     format!(
-        "DELETE FROM temp.pg_description;\n\
+        "DELETE FROM temp.pg_description WHERE classoid = 1259;\n\
          INSERT INTO temp.pg_description SELECT c.oid, 1259, coalesce(a.attnum, 0), m.description \
          FROM main.{COMMENTS_TABLE} m JOIN temp.pg_class c ON c.relname = m.relation COLLATE NOCASE \
          LEFT JOIN temp.pg_attribute a ON m.column_name <> '' AND a.attrelid = c.oid \
@@ -182,7 +183,8 @@ fn session_rows(script: &mut String, session: &SessionView) {
     );
     let _ = writeln!(
         script,
-        "INSERT INTO temp.pg_roles VALUES ({user}, true, true, true, true, true, true, -1, '********', NULL, true, NULL, {ROLE_OID});"
+        "INSERT INTO temp.pg_roles VALUES ({user}, true, true, true, true, true, true, -1, '********', NULL, true, NULL, {ROLE_OID}), \
+         ('pg_database_owner', false, true, false, false, false, false, -1, '********', NULL, false, NULL, {DATABASE_OWNER_ROLE});"
     );
     let _ = writeln!(
         script,
@@ -230,7 +232,7 @@ fn lock_rows(script: &mut String, locks: &[LockRow]) {
 }
 
 /// The `pg_type` columns `static_rows` fills (the others keep their defaults).
-const PG_TYPE_COLUMNS: &str = "oid, typname, typnamespace, typowner, typlen, typbyval, typtype, typcategory, typispreferred, typisdefined, typdelim, typrelid, typelem, typarray, typbasetype, typtypmod, typndims, typcollation, typdefault, typacl";
+const PG_TYPE_COLUMNS: &str = "oid, typname, typnamespace, typowner, typlen, typbyval, typtype, typcategory, typispreferred, typisdefined, typdelim, typrelid, typelem, typarray, typbasetype, typtypmod, typndims, typcollation, typdefault, typacl, typstorage";
 
 fn static_rows(script: &mut String) {
     for (i, (name, version)) in EXTENSIONS.iter().enumerate() {
@@ -249,28 +251,40 @@ fn static_rows(script: &mut String) {
         );
     }
     for &(oid, name) in NAMESPACES {
+        // As initdb leaves it: `public` belongs to `pg_database_owner` and
+        // has its comment (`pg_dump` writes neither unless they changed).
+        let owner = if oid == PUBLIC_NAMESPACE {
+            DATABASE_OWNER_ROLE
+        } else {
+            ROLE_OID
+        };
         let _ = writeln!(
             script,
-            "INSERT INTO temp.pg_namespace VALUES ({oid}, {}, {ROLE_OID}, NULL);",
+            "INSERT INTO temp.pg_namespace VALUES ({oid}, {}, {owner}, NULL);",
             literal(name)
         );
     }
+    let _ = writeln!(
+        script,
+        "INSERT INTO temp.pg_description VALUES ({PUBLIC_NAMESPACE}, 2615, 0, 'standard public schema');"
+    );
     script.push_str(&functions::catalog_rows());
     for t in TYPES {
         let collation = if t.category == "S" { 100 } else { 0 };
         let _ = writeln!(
             script,
-            "INSERT INTO temp.pg_type ({PG_TYPE_COLUMNS}) VALUES ({}, {}, 11, {ROLE_OID}, {}, {}, 'b', {}, false, true, ',', 0, 0, {}, 0, -1, 0, {collation}, NULL, NULL);",
+            "INSERT INTO temp.pg_type ({PG_TYPE_COLUMNS}) VALUES ({}, {}, 11, {ROLE_OID}, {}, {}, 'b', {}, false, true, ',', 0, 0, {}, 0, -1, 0, {collation}, NULL, NULL, {});",
             t.oid,
             literal(t.name),
             t.len,
             t.len > 0 && t.len <= 8,
             literal(t.category),
-            t.array
+            t.array,
+            literal(storage_of(t.oid).1)
         );
         let _ = writeln!(
             script,
-            "INSERT INTO temp.pg_type ({PG_TYPE_COLUMNS}) VALUES ({}, {}, 11, {ROLE_OID}, -1, false, 'b', 'A', false, true, ',', 0, {}, 0, 0, -1, 0, {collation}, NULL, NULL);",
+            "INSERT INTO temp.pg_type ({PG_TYPE_COLUMNS}) VALUES ({}, {}, 11, {ROLE_OID}, -1, false, 'b', 'A', false, true, ',', 0, {}, 0, 0, -1, 0, {collation}, NULL, NULL, 'x');",
             t.array,
             literal(&format!("_{}", t.name)),
             t.oid

@@ -7,9 +7,11 @@ use std::fmt::Write as _;
 
 use super::introspect::{ColumnInfo, ForeignKey, IndexInfo, Object};
 use super::oids::{
-    CHECK, CONSTRAINT, FIRST_OID, FOREIGN_KEY, PUBLIC_NAMESPACE, ROLE_OID, SYNTHETIC_INDEX,
+    CHECK, CONSTRAINT, FIRST_OID, FOREIGN_KEY, PUBLIC_NAMESPACE, REWRITE_RULE, ROLE_OID,
+    SYNTHETIC_INDEX,
 };
-use super::types::{TYPES, type_modifier, type_oid};
+use super::types::{storage_of, type_modifier, type_oid};
+use crate::sql::qualified_names::relations_read;
 use crate::sql::quote::{identifier_as_postgres, literal, optional_literal, same_columns};
 use crate::sql::relations::{Contents, RELATIONS};
 use crate::sql::table_definition::{ConstraintKind, TableDefinition};
@@ -69,7 +71,7 @@ pub(super) fn schema_rows(script: &mut String, objects: &[Object]) {
     for object in objects {
         match object.kind.as_str() {
             "table" | "matview" => table_rows(script, object, objects, &oid_of),
-            "view" => view_rows(script, object),
+            "view" => view_rows(script, object, &oid_of),
             _ => {}
         }
     }
@@ -381,10 +383,8 @@ fn collation(typid: i64) -> i64 {
 fn attribute_rows(script: &mut String, relation: i64, columns: &[ColumnInfo]) {
     for (i, column) in columns.iter().enumerate() {
         let typid = type_oid(&column.decl);
-        let len = TYPES.iter().find(|t| t.oid == typid).map_or(-1, |t| t.len);
+        let (len, storage) = storage_of(typid);
         let generated = if column.hidden >= 2 { "'s'" } else { "''" };
-        // Fixed-length types are stored plain, the others extended.
-        let storage = if len > 0 { "'p'" } else { "'x'" };
         let collation = collation(typid);
         let attnum = i + 1;
         insert(
@@ -399,7 +399,7 @@ fn attribute_rows(script: &mut String, relation: i64, columns: &[ColumnInfo]) {
                 attnum.to_string(),
                 "0".into(),
                 type_modifier(&column.decl).to_string(),
-                storage.into(),
+                literal(storage),
                 "''".into(),
                 (column.not_null || column.pk > 0).to_string(),
                 column.default.is_some().to_string(),
@@ -739,7 +739,7 @@ fn action_code(action: &str) -> &'static str {
     }
 }
 
-fn view_rows(script: &mut String, view: &Object) {
+fn view_rows(script: &mut String, view: &Object, oid_of: &dyn Fn(&str) -> Option<i64>) {
     let oid = FIRST_OID + view.rowid;
     relation_row(
         script,
@@ -776,4 +776,18 @@ fn view_rows(script: &mut String, view: &Object) {
         literal(&view.name),
         literal(&definition)
     );
+    // Its rule, and what the rule reads: `pg_dump` makes a view after them.
+    let rule = REWRITE_RULE + oid;
+    let _ = writeln!(
+        script,
+        "INSERT INTO temp.pg_rewrite VALUES ({rule}, '_RETURN', {oid}, '1', 'O', true, NULL, NULL);"
+    );
+    for read in relations_read(&definition) {
+        if let Some(relation) = oid_of(&read) {
+            let _ = writeln!(
+                script,
+                "INSERT INTO temp.pg_depend VALUES (2618, {rule}, 0, 1259, {relation}, 0, 'n');"
+            );
+        }
+    }
 }

@@ -213,6 +213,29 @@ fn is_enum(name: &str) -> bool {
         .is_ok_and(|known| known.iter().any(|(_, n)| n.eq_ignore_ascii_case(name)))
 }
 
+/// Whether `oid` is one of the enum types: the user's own, in `public`.
+pub fn is_user_type(oid: i64) -> bool {
+    ENUMS
+        .read()
+        .is_ok_and(|known| known.iter().any(|(o, _)| *o == oid))
+}
+
+/// A type's `typlen` and `typstorage`, as PostgreSQL 15 has them (and so a
+/// column's `attlen` and `attstorage`, which `pg_dump` compares with its
+/// type's): fixed-length types plain, `numeric` main, other variable-length
+/// types extended; an enum is four bytes, plain.
+pub(super) fn storage_of(oid: i64) -> (i64, &'static str) {
+    if is_user_type(oid) {
+        return (4, "p");
+    }
+    match TYPES.iter().find(|t| t.oid == oid) {
+        Some(t) if t.len > 0 => (t.len, "p"),
+        Some(t) if t.oid == 1700 => (t.len, "m"),
+        Some(t) => (t.len, "x"),
+        None => (-1, "x"),
+    }
+}
+
 /// Records the enum types of the catalog just filled.
 pub(super) fn remember_enums(enums: Vec<(i64, String)>) {
     if let Ok(mut known) = ENUMS.write() {

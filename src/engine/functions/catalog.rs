@@ -1,11 +1,15 @@
 //! Catalog and introspection functions psql and drivers call in their catalog
-//! queries: `format_type()`, `pg_size_pretty()`; and `litewire_written`,
-//! which carries the PostgreSQL text of a stored expression for the catalog
-//! to show (see `sql::written`).
+//! queries: `format_type()`, `pg_size_pretty()`; `litewire_written`, which
+//! carries the PostgreSQL text of a stored expression for the catalog to show
+//! (see `sql::written`); and `litewire_qualified`, a definition with its names
+//! qualified when `public` is not on `search_path` (see
+//! `sql::qualified_names`), as a user type's name is by `format_type()`.
 
 use super::call::{Arg, Call, Out};
 use super::definition::{Args, Function, Volatility};
-use crate::engine::catalog::types::format_type;
+use super::settings::search_path_schemas;
+use crate::engine::catalog::types::{format_type, is_user_type};
+use crate::sql::qualified_names::{FUNCTION as QUALIFIED, qualified};
 
 pub(super) const FUNCTIONS: &[Function] = &[
     Function::pg(
@@ -28,7 +32,28 @@ pub(super) const FUNCTIONS: &[Function] = &[
         Volatility::Immutable,
         first,
     ),
+    Function::helper(
+        QUALIFIED,
+        Args::Fixed(&["text"]),
+        Volatility::Stable,
+        qualified_fn,
+    ),
 ];
+
+/// Whether the file's relations and types (all in `public`) are found by
+/// their bare names on the session's `search_path`.
+fn public_visible(call: &Call) -> bool {
+    search_path_schemas(call, false).map_or(true, |schemas| schemas.contains(&"public"))
+}
+
+/// `litewire_qualified(definition)`.
+fn qualified_fn(call: &Call, args: &[Arg]) -> Out {
+    match args[0].text() {
+        Some(text) if public_visible(call) => Out::Text(text.to_owned()),
+        Some(text) => Out::Text(qualified(&text)),
+        None => Out::Null,
+    }
+}
 
 /// `litewire_written(value, text)`: the value.
 fn first(_: &Call, args: &[Arg]) -> Out {
@@ -41,9 +66,13 @@ fn first(_: &Call, args: &[Arg]) -> Out {
     }
 }
 
-/// `format_type(type_oid, typemod)`.
-fn format_type_fn(_: &Call, args: &[Arg]) -> Out {
+/// `format_type(type_oid, typemod)`; a type of the user's named with its
+/// schema when that is not on `search_path`, as PostgreSQL names it.
+fn format_type_fn(call: &Call, args: &[Arg]) -> Out {
     match args[0].int() {
+        Some(oid) if is_user_type(oid) && !public_visible(call) => {
+            Out::Text(format!("public.{}", format_type(oid, args[1].int())))
+        }
         Some(oid) => Out::Text(format_type(oid, args[1].int())),
         None => Out::Null,
     }

@@ -117,7 +117,10 @@ fn set_config(call: &Call, args: &[Arg]) -> Out {
 /// The schemas of the session's `search_path` that exist, in its order
 /// (`"$user"` names a schema of the user's name, which there never is), and
 /// with `implicit` `pg_catalog` first unless the path places it.
-fn search_path_schemas(call: &Call, implicit: bool) -> Result<Vec<&'static str>, String> {
+pub(super) fn search_path_schemas(
+    call: &Call,
+    implicit: bool,
+) -> Result<Vec<&'static str>, String> {
     let path = settings(call)?
         .lock()
         .current_setting("search_path", true)

@@ -4,6 +4,7 @@
 //! that has it.
 
 use super::replacement::{Replacement, from_catalog, plain};
+use super::system_columns::relation_oid;
 use crate::sql::quote::literal;
 
 /// `'16384'::regclass` is an oid; `'t'::regclass` the oid of relation `t`.
@@ -12,6 +13,12 @@ pub(super) fn oid_or_lookup(text: &str, kind: &str) -> Option<Replacement> {
         return plain(oid.to_string());
     }
     let name = text.rsplit('.').next().unwrap_or(text).trim_matches('"');
+    // A catalog relation is no row of `pg_class`, but has its oid.
+    if kind == "class"
+        && let Some(oid) = relation_oid(name)
+    {
+        return plain(oid.to_string());
+    }
     oid_named(kind, &literal(name))
 }
 

@@ -13,6 +13,19 @@ use super::replacement::{Replacement, from_catalog, parse_expr, plain};
 use super::schemas::is_schema;
 use crate::sql::syntax_tree::{idents, is_parameter};
 
+/// A definition with the names it refers to qualified when the session's
+/// `search_path` leaves their schema out (see `sql::qualified_names`).
+fn qualified(definition: Replacement) -> Option<Replacement> {
+    Some(Replacement {
+        expr: parse_expr(&format!(
+            "{}({})",
+            crate::sql::qualified_names::FUNCTION,
+            definition.expr
+        ))?,
+        catalog: definition.catalog,
+    })
+}
+
 /// The privileges that change something (a sequence's `UPDATE` is `setval`).
 const WRITE_PRIVILEGES: &[&str] = &[
     "INSERT", "UPDATE", "DELETE", "TRUNCATE", "CREATE", "TRIGGER", "MAINTAIN",
@@ -97,7 +110,7 @@ pub(super) fn function_call(function: &Function) -> Option<Replacement> {
         }
         ("col_description", 2) => description(&arg(0), &arg(1)),
         ("obj_description" | "col_description" | "shobj_description", _) => plain("NULL".into()),
-        ("pg_get_expr", 2 | 3) => strict(&args[1..], plain(arg(0))?),
+        ("pg_get_expr", 2 | 3) => strict(&args[1..], qualified(plain(arg(0))?)?),
         // `pg_get_indexdef(index, column, pretty)`: one column's name, or the
         // whole definition for column 0.
         ("pg_get_indexdef", 3) => {
@@ -119,11 +132,13 @@ pub(super) fn function_call(function: &Function) -> Option<Replacement> {
             ) =>
         {
             let oid = oid_by_name("class", &arg(0))?;
-            strict(&args[1..], name_of("definition", oid.expr)?)
+            strict(&args[1..], qualified(name_of("definition", oid.expr)?)?)
         }
-        ("pg_get_indexdef" | "pg_get_constraintdef" | "pg_get_viewdef", 1..=3) => {
-            strict(&args[1..], name_of("definition", arg(0))?)
+        ("pg_get_constraintdef" | "pg_get_viewdef", 1..=3) => {
+            strict(&args[1..], qualified(name_of("definition", arg(0))?)?)
         }
+        // Its table is always qualified, as PostgreSQL's is.
+        ("pg_get_indexdef", 1..=2) => strict(&args[1..], name_of("definition", arg(0))?),
         ("pg_get_triggerdef" | "pg_get_statisticsobjdef_columns" | "pg_get_functiondef", _) => {
             plain("NULL".into())
         }

@@ -450,7 +450,7 @@ mod tests {
         // A parameter the rewrite does not need stays in the statement.
         assert_eq!(
             tr("SELECT pg_get_constraintdef(c.oid, $1) FROM pg_constraint c"),
-            "SELECT CASE WHEN ($1) IS NULL THEN NULL ELSE (SELECT litewire_name FROM (SELECT oid AS litewire_oid, definition AS litewire_name FROM litewire_definitions) WHERE litewire_oid = c.oid) END AS \"pg_get_constraintdef\" FROM pg_constraint c"
+            "SELECT CASE WHEN ($1) IS NULL THEN NULL ELSE litewire_qualified((SELECT litewire_name FROM (SELECT oid AS litewire_oid, definition AS litewire_name FROM litewire_definitions) WHERE litewire_oid = c.oid)) END AS \"pg_get_constraintdef\" FROM pg_constraint c"
         );
         assert_eq!(
             tr(
