@@ -54,6 +54,11 @@ async fn a_follower_reads_what_the_writer_commits_and_writes_nothing(cache: &str
         text_rows(&client, "SHOW transaction_read_only").await,
         [[Some("off".into())]]
     );
+    // A standby, as PostgreSQL's says.
+    let recovery = "SELECT pg_is_in_recovery()";
+    let standby: bool = client.query_one(recovery, &[]).await.unwrap().get(0);
+    let primary_standby: bool = primary.query_one(recovery, &[]).await.unwrap().get(0);
+    assert!(standby && !primary_standby);
     let (status, answer) = follower
         .post(
             r#"{"statements": ["INSERT INTO notes (body) VALUES ('no')"]}"#,

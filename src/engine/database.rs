@@ -133,6 +133,7 @@ impl Engine {
     pub async fn open(config: &Config) -> Result<Arc<Engine>, Error> {
         let shared = ServerShared {
             statements: Arc::new(StatementStats::new(config.pg_stat_statements_max)),
+            follower: config.read_only,
             ..ServerShared::default()
         };
         shared.backends.log_queries_from(config.slow_query());

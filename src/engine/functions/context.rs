@@ -37,6 +37,8 @@ pub(in crate::engine) struct ServerShared {
     pub(in crate::engine) metrics: Arc<Metrics>,
     pub(in crate::engine) statements: Arc<StatementStats>,
     pub(in crate::engine) tables: Arc<TableStats>,
+    /// The server is a follower (`--read-only`).
+    pub(in crate::engine) follower: bool,
 }
 
 /// The state a connection's functions reach.

@@ -39,6 +39,7 @@ mod number_format;
 mod ordered_sets;
 mod prng;
 mod random;
+mod recovery;
 mod regexp_rows;
 mod regexps;
 mod registry;

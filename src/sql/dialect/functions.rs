@@ -90,7 +90,7 @@ pub(super) fn function_call(function: &Function) -> Option<Replacement> {
                 .collect::<Vec<_>>()
                 .join(" OR ")
         )),
-        ("pg_is_in_recovery" | "pg_relation_is_publishable", _) => plain("false".into()),
+        ("pg_relation_is_publishable", _) => plain("false".into()),
         // No object has privileges of its own (see `sql::grants`): every ACL,
         // and so every default one, is NULL.
         ("acldefault", 2) => plain("NULL".into()),

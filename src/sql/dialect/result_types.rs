@@ -183,6 +183,7 @@ const BOOLEAN_FUNCTIONS: &[&str] = &[
     "pg_function_is_visible",
     "pg_cancel_backend",
     "pg_terminate_backend",
+    "pg_is_in_recovery",
     "pg_try_advisory_lock",
     "pg_try_advisory_lock_shared",
     "pg_try_advisory_xact_lock",
