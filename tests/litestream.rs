@@ -130,46 +130,35 @@ fn pgbench_command(server: &TestServer, args: &[&str]) -> Command {
 }
 
 /// The TPC-B sums (accounts, tellers, branches, history) and the history's
-/// length, of a file.
+/// length: after any number of whole transactions the four sums are equal.
+const TPCB_SUMS: &str = "SELECT (SELECT sum(abalance) FROM pgbench_accounts), \
+                (SELECT sum(tbalance) FROM pgbench_tellers), \
+                (SELECT sum(bbalance) FROM pgbench_branches), \
+                (SELECT coalesce(sum(delta), 0) FROM pgbench_history), \
+                (SELECT count(*) FROM pgbench_history)";
+
+/// [`TPCB_SUMS`] of a file, which must pass `integrity_check`.
 fn sums(db: &Path) -> [i64; 5] {
     let conn = rusqlite::Connection::open(db).expect("open restored file");
     let check: String = conn
         .query_row("PRAGMA integrity_check", [], |row| row.get(0))
         .expect("integrity_check");
     assert_eq!(check, "ok", "{}", db.display());
-    conn.query_row(
-        "SELECT (SELECT sum(abalance) FROM pgbench_accounts), \
-                (SELECT sum(tbalance) FROM pgbench_tellers), \
-                (SELECT sum(bbalance) FROM pgbench_branches), \
-                (SELECT coalesce(sum(delta), 0) FROM pgbench_history), \
-                (SELECT count(*) FROM pgbench_history)",
-        [],
-        |row| {
-            Ok([
-                row.get(0)?,
-                row.get(1)?,
-                row.get(2)?,
-                row.get(3)?,
-                row.get(4)?,
-            ])
-        },
-    )
+    conn.query_row(TPCB_SUMS, [], |row| {
+        Ok([
+            row.get(0)?,
+            row.get(1)?,
+            row.get(2)?,
+            row.get(3)?,
+            row.get(4)?,
+        ])
+    })
     .expect("TPC-B sums")
 }
 
 /// The same sums, asked of the server.
 fn served_sums(server: &TestServer) -> [i64; 5] {
-    let out = server.psql(&[
-        "-At",
-        "-F",
-        " ",
-        "-c",
-        "SELECT (SELECT sum(abalance) FROM pgbench_accounts), \
-                (SELECT sum(tbalance) FROM pgbench_tellers), \
-                (SELECT sum(bbalance) FROM pgbench_branches), \
-                (SELECT coalesce(sum(delta), 0) FROM pgbench_history), \
-                (SELECT count(*) FROM pgbench_history)",
-    ]);
+    let out = server.psql(&["-At", "-F", " ", "-c", TPCB_SUMS]);
     assert!(out.status.success(), "{}", stderr(&out));
     let values: Vec<i64> = stdout(&out)
         .split_whitespace()

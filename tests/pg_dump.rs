@@ -103,18 +103,15 @@ fn contents(postgres: &ScratchPostgres, db: &str) -> (String, Vec<String>) {
 
 fn restore_plain(postgres: &ScratchPostgres, db: &str, script: &[u8], what: &str) {
     postgres.run("postgres", &format!("CREATE DATABASE {db}"));
+    run_script(postgres, db, script, what);
+}
+
+/// Runs a plain dump's script in `db` with psql, stopping at its first error.
+fn run_script(postgres: &ScratchPostgres, db: &str, script: &[u8], what: &str) {
     let file = tempfile::NamedTempFile::new().expect("temp file");
     std::fs::write(file.path(), script).expect("write the dump");
-    let out = postgres.psql(
-        db,
-        &[
-            "-v",
-            "ON_ERROR_STOP=1",
-            "-q",
-            "-f",
-            &file.path().to_string_lossy(),
-        ],
-    );
+    let path = file.path().to_string_lossy();
+    let out = postgres.psql(db, &["-v", "ON_ERROR_STOP=1", "-q", "-f", &path]);
     assert!(out.status.success(), "restoring {what}: {}", stderr(&out));
 }
 
@@ -191,19 +188,7 @@ fn pg_dump_of_litewire_restores_into_postgres_as_the_same_database() {
             "--schema-only",
         );
         let data = pg_dump(port, "postgres", &["--data-only"]);
-        let file = tempfile::NamedTempFile::new().expect("temp file");
-        std::fs::write(file.path(), data).expect("write");
-        let out = postgres.psql(
-            &db,
-            &[
-                "-v",
-                "ON_ERROR_STOP=1",
-                "-q",
-                "-f",
-                &file.path().to_string_lossy(),
-            ],
-        );
-        assert!(out.status.success(), "--data-only: {}", stderr(&out));
+        run_script(&postgres, &db, &data, "--data-only");
         assert_eq!(
             contents(&postgres, &db),
             expected,
@@ -214,19 +199,8 @@ fn pg_dump_of_litewire_restores_into_postgres_as_the_same_database() {
         let db = format!("table_{cache}");
         postgres.run("postgres", &format!("CREATE DATABASE {db}"));
         postgres.run(&db, "CREATE TYPE mood AS ENUM ('sad', 'ok', 'happy')");
-        let file = tempfile::NamedTempFile::new().expect("temp file");
-        std::fs::write(file.path(), pg_dump(port, "postgres", &["-t", "products"])).expect("write");
-        let out = postgres.psql(
-            &db,
-            &[
-                "-v",
-                "ON_ERROR_STOP=1",
-                "-q",
-                "-f",
-                &file.path().to_string_lossy(),
-            ],
-        );
-        assert!(out.status.success(), "-t products: {}", stderr(&out));
+        let table = pg_dump(port, "postgres", &["-t", "products"]);
+        run_script(&postgres, &db, &table, "-t products");
         assert_eq!(
             comparable(&pg_dump(postgres.port, &db, &["-t", "products"])),
             comparable(&pg_dump(postgres.port, "direct", &["-t", "products"])),

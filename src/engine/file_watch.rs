@@ -17,7 +17,7 @@ use std::time::{Duration, SystemTime};
 
 use sqlx::SqliteConnection;
 
-use super::pool::Outside;
+use super::pool::{FOLLOWER_MAPPED, Outside};
 
 /// How often the file is asked: how long a change can go unnoticed.
 pub(super) const INTERVAL: Duration = Duration::from_millis(50);
@@ -76,8 +76,21 @@ fn last_modified(db: &Path) -> Option<SystemTime> {
 pub(super) async fn rollback_mode_for_litestream(db: &Path) -> Result<(), sqlx::Error> {
     use sqlx::ConnectOptions;
     let beside = |suffix: &str| PathBuf::from(format!("{}{suffix}", db.display()));
+    if !beside("-txid").exists() {
+        return Ok(());
+    }
+    let size = std::fs::metadata(db).map_or(0, |meta| meta.len());
+    if size > FOLLOWER_MAPPED {
+        tracing::warn!(
+            db = %db.display(),
+            size,
+            "a Litestream follow copy larger than the 2 GiB read through a memory map: \
+             pages past it are read through SQLite's cache, which Litestream does not \
+             tell of every change"
+        );
+    }
     let wal_empty = std::fs::metadata(beside("-wal")).map_or(true, |meta| meta.len() == 0);
-    if !beside("-txid").exists() || !wal_empty || !in_wal_mode(db) {
+    if !wal_empty || !in_wal_mode(db) {
         return Ok(());
     }
     tracing::info!(db = %db.display(), "a Litestream follow copy in WAL mode: switching it to rollback mode");

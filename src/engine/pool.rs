@@ -122,15 +122,18 @@ fn options(config: &Config) -> SqliteConnectOptions {
         )
 }
 
+/// How much of a follower's file SQLite reads through a memory map: the most
+/// it maps.
+pub(super) const FOLLOWER_MAPPED: u64 = 0x7fff_0000;
+
 /// The most of the file read through a memory map: `--mmap-size`, and on a
 /// follower all of it that SQLite maps (2 GiB). Litestream's follower writes
 /// pages straight into the file and says so to SQLite's page cache only when
 /// it writes page 1 (see `file_watch`); a page read through the map is read
 /// from the file as it is, and never kept in the cache.
 fn mmap_size(config: &Config) -> u64 {
-    const FOLLOWER: u64 = 0x7fff_0000;
     if config.read_only {
-        config.mmap_size.max(FOLLOWER)
+        config.mmap_size.max(FOLLOWER_MAPPED)
     } else {
         config.mmap_size
     }

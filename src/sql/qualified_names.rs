@@ -136,36 +136,27 @@ impl VisitorMut for Qualify<'_> {
 
 /// `... REFERENCES t(id) ...` with `public.t`.
 fn references(definition: &str) -> String {
-    const KEYWORD: &str = "REFERENCES ";
-    match definition.find(KEYWORD) {
-        Some(at) => {
-            let name_at = at + KEYWORD.len();
-            let rest = &definition[name_at..];
-            let name_end = rest.find('(').unwrap_or(rest.len());
-            if rest[..name_end].contains('.') {
-                return definition.to_owned();
-            }
-            format!("{}public.{rest}", &definition[..name_at])
-        }
-        None => definition.to_owned(),
-    }
+    qualify_after(definition, "REFERENCES ", '(')
 }
 
 /// `nextval('s'::regclass)` with `'public.s'`.
 fn sequence(definition: &str) -> String {
-    const CALL: &str = "nextval('";
-    match definition.find(CALL) {
-        Some(at) => {
-            let name_at = at + CALL.len();
-            let rest = &definition[name_at..];
-            let name_end = rest.find('\'').unwrap_or(rest.len());
-            if rest[..name_end].contains('.') {
-                return definition.to_owned();
-            }
-            format!("{}public.{rest}", &definition[..name_at])
-        }
-        None => definition.to_owned(),
+    qualify_after(definition, "nextval('", '\'')
+}
+
+/// `definition` with `public.` before the name that follows `marker` (up to
+/// `end`), unless that name is qualified already.
+fn qualify_after(definition: &str, marker: &str, end: char) -> String {
+    let Some(at) = definition.find(marker) else {
+        return definition.to_owned();
+    };
+    let name_at = at + marker.len();
+    let rest = &definition[name_at..];
+    let name = &rest[..rest.find(end).unwrap_or(rest.len())];
+    if name.contains('.') {
+        return definition.to_owned();
     }
+    format!("{}public.{rest}", &definition[..name_at])
 }
 
 #[cfg(test)]
