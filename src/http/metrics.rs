@@ -106,6 +106,21 @@ fn render(engine: &Engine, auth: &Auth, db: &Path) -> String {
     );
     sample(&mut out, "litewire_pool_connections_max", &[], max);
 
+    if let Some(lag) = engine.replica_lag() {
+        family(
+            &mut out,
+            "litewire_replica_lag_seconds",
+            "gauge",
+            "A follower's (--read-only) time since it last saw its file change.",
+        );
+        sample(
+            &mut out,
+            "litewire_replica_lag_seconds",
+            &[],
+            lag.as_secs_f64(),
+        );
+    }
+
     family(
         &mut out,
         "litewire_statements_total",
