@@ -1,8 +1,11 @@
 //! A follower (`--read-only`) serves a file that something else writes: here
 //! another litewire on the same file. Every write is refused with 25006 on both
-//! ports, whatever the session sets; rows and schema changes the writer makes
-//! are seen as soon as they are committed; `/health` says how long since the last change.
-//! (A follower of a Litestream replica is in tests/litestream.rs.)
+//! ports and a transaction asked to write with 0A000, whatever the session
+//! sets; rows and schema changes the writer makes are seen as soon as they are
+//! committed; `/health` and `/metrics` say how long since the last change.
+//! Every SQLSTATE here is what a PostgreSQL 15 hot standby answers (checked on
+//! one made with `pg_basebackup -R`). (A follower of a Litestream replica is
+//! in tests/litestream.rs.)
 
 mod common;
 
@@ -50,10 +53,29 @@ async fn a_follower_reads_what_the_writer_commits_and_writes_nothing(cache: &str
         sqlstate(&client, "INSERT INTO notes (body) VALUES ('no')").await,
         "25006"
     );
+    // As on a PostgreSQL standby: every transaction reads only, and asking
+    // for one that writes is refused.
     assert_eq!(
         text_rows(&client, "SHOW transaction_read_only").await,
-        [[Some("off".into())]]
+        [[Some("on".into())]]
     );
+    for sql in [
+        "BEGIN READ WRITE",
+        "SET transaction_read_only = off",
+        "START TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ WRITE",
+    ] {
+        assert_eq!(sqlstate(&client, sql).await, "0A000", "{sql}");
+    }
+    client.batch_execute("BEGIN").await.unwrap();
+    assert_eq!(
+        text_rows(&client, "SHOW transaction_read_only").await,
+        [[Some("on".into())]]
+    );
+    assert_eq!(
+        sqlstate(&client, "SET TRANSACTION READ WRITE").await,
+        "0A000"
+    );
+    client.batch_execute("ROLLBACK").await.unwrap();
     // A standby, as PostgreSQL's says.
     let recovery = "SELECT pg_is_in_recovery()";
     let standby: bool = client.query_one(recovery, &[]).await.unwrap().get(0);

@@ -206,6 +206,12 @@ impl Engine {
         self.idle.lock().map_or(true, |idle| idle.closed)
     }
 
+    /// Whether the server is a follower (`--read-only`): a standby, whose every
+    /// transaction reads only.
+    pub(super) fn is_follower(&self) -> bool {
+        self.read_only
+    }
+
     /// A follower's lag: how long since it last saw the file change, `None`
     /// unless it is one (`--read-only`).
     pub fn replica_lag(&self) -> Option<Duration> {

@@ -21,6 +21,7 @@
 use std::sync::atomic::Ordering;
 
 use super::state::{Session, Snapshot, TransactionState};
+use super::transaction::read_write_on_follower;
 use crate::engine::result::QueryResult;
 use crate::error::{Error, ErrorKind};
 use crate::sql::quote::parse_bool;
@@ -126,6 +127,7 @@ impl Session {
                         "transaction_read_only",
                         match in_transaction {
                             true => on(self.read_only).to_owned(),
+                            false if self.engine.is_follower() => on(true).to_owned(),
                             false => self.settings.lock().get("default_transaction_read_only")?,
                         },
                     ),
@@ -163,6 +165,8 @@ impl Session {
         };
         if in_transaction {
             self.set_transaction_modes(modes)?;
+        } else if modes.read_only == Some(false) && self.engine.is_follower() {
+            return Err(read_write_on_follower());
         }
         Ok(Some(QueryResult::empty(kind)))
     }

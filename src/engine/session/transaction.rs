@@ -78,7 +78,10 @@ impl Session {
             let value = |name: &str| settings.get(name).unwrap_or_default();
             TransactionModes {
                 isolation: Isolation::parse(&value("default_transaction_isolation")),
-                read_only: Some(value("default_transaction_read_only") == "on"),
+                // A follower's transactions read only, as a standby's do.
+                read_only: Some(
+                    value("default_transaction_read_only") == "on" || self.engine.is_follower(),
+                ),
                 deferrable: Some(value("default_transaction_deferrable") == "on"),
             }
         };
@@ -104,6 +107,9 @@ impl Session {
             self.isolation = isolation;
         }
         if let Some(read_only) = modes.read_only {
+            if !read_only && self.engine.is_follower() {
+                return Err(read_write_on_follower());
+            }
             if self.began_work && self.read_only && !read_only {
                 return Err(Error::new(
                     ErrorKind::ActiveTransaction,
@@ -515,4 +521,13 @@ pub(super) fn snapshot_conflict(error: Error) -> Error {
         ),
         _ => error,
     }
+}
+
+/// A standby's answer to a transaction asked to write (0A000, as
+/// PostgreSQL's).
+pub(super) fn read_write_on_follower() -> Error {
+    Error::new(
+        ErrorKind::Unsupported,
+        "cannot set transaction read-write mode during recovery",
+    )
 }
