@@ -7,9 +7,11 @@
 //! updates, or any file a `sqlite3` shell changes under a running server. A
 //! task asks SQLite on a connection of its own every [`INTERVAL`]: `PRAGMA
 //! data_version` moves when another connection committed, `PRAGMA
-//! schema_version` when the schema changed. A new schema drops the cached
-//! declarations; a commit is counted for the shared cache's readers; and the
-//! time of the last one seen is a follower's lag (`/health`).
+//! schema_version` when the schema changed, and the file's own time when
+//! Litestream wrote pages straight into it (which SQLite does not notice). A
+//! new schema drops the cached declarations; a commit is counted for the
+//! shared cache's readers; and the time of the last one seen is a follower's
+//! lag (`/health`, `/metrics`).
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
