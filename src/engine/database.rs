@@ -116,8 +116,6 @@ pub struct Engine {
     outside: pool::Outside,
     /// Changes other processes make to the file (see `file_watch`).
     pub(super) file_watch: FileWatch,
-    /// `--read-only`: a follower of a file something else writes.
-    read_only: bool,
 }
 
 /// The parked connections; once the engine closes, nothing more is parked (the
@@ -172,7 +170,6 @@ impl Engine {
             health: tokio::sync::Mutex::new(None),
             outside: outside.clone(),
             file_watch: FileWatch::new(&config.db),
-            read_only: config.read_only,
         });
         let watcher = Watcher::new(outside, &config.db);
         tokio::spawn(Engine::watch_file(Arc::downgrade(&engine), watcher));
@@ -209,13 +206,13 @@ impl Engine {
     /// Whether the server is a follower (`--read-only`): a standby, whose every
     /// transaction reads only.
     pub(super) fn is_follower(&self) -> bool {
-        self.read_only
+        self.shared.follower
     }
 
     /// A follower's lag: how long since it last saw the file change, `None`
     /// unless it is one (`--read-only`).
     pub fn replica_lag(&self) -> Option<Duration> {
-        self.read_only.then(|| self.file_watch.lag())
+        self.is_follower().then(|| self.file_watch.lag())
     }
 
     /// Checks that the database answers a query, on a connection of its own: it

@@ -69,7 +69,6 @@ async fn open(
         admin_only: config.auth_enabled(),
     };
     let checkpoints = Checkpoints::of(config);
-    let follower = config.read_only;
     let pool = SqlitePoolOptions::new()
         .max_connections(max_connections)
         .min_connections(min_connections)
@@ -80,9 +79,7 @@ async fn open(
         .idle_timeout(None)
         .after_connect(move |conn, _meta| {
             let shared = shared.clone();
-            Box::pin(async move {
-                prepare_connection(conn, attach, follower, checkpoints, shared).await
-            })
+            Box::pin(async move { prepare_connection(conn, attach, checkpoints, shared).await })
         })
         .after_release(move |conn, _meta| {
             let reset = reset.clone();
@@ -244,7 +241,6 @@ fn synchronous(level: Synchronous) -> SqliteSynchronous {
 async fn prepare_connection(
     conn: &mut SqliteConnection,
     attach: AttachRule,
-    follower: bool,
     checkpoints: Checkpoints,
     shared: ServerShared,
 ) -> Result<(), sqlx::Error> {
@@ -270,7 +266,7 @@ async fn prepare_connection(
             )
         };
         // SAFETY: as above.
-        unsafe { Access::install(db, attach, follower, shared.tables.clone()) }
+        unsafe { Access::install(db, attach, shared.follower, shared.tables.clone()) }
             // SAFETY: as above.
             .and_then(|()| unsafe { super::functions::register(db, &shared) })
             // SAFETY: as above.
