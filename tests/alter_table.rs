@@ -678,7 +678,7 @@ async fn enum_types_hold_columns_to_their_labels(cache: &str) {
         .unwrap();
     // Values come back as text, typed as drivers expect.
     let row = client
-        .query_one("SELECT name, current FROM person WHERE id = 4", &[])
+        .query_one("SELECT name, current FROM person WHERE name = 'd'", &[])
         .await
         .unwrap();
     assert_eq!(row.get::<_, String>(1), "angry");

@@ -62,13 +62,14 @@ async fn backslash_commands_describe_the_schema(cache: &str) {
         ),
         (
             "\\d",
-            "         List of relations
- Schema |  Name  | Type  |  Owner   
---------+--------+-------+----------
- public | child  | table | postgres
- public | parent | table | postgres
- public | v      | view  | postgres
-(3 rows)
+            "              List of relations
+ Schema |     Name      |   Type   |  Owner   
+--------+---------------+----------+----------
+ public | child         | table    | postgres
+ public | parent        | table    | postgres
+ public | parent_id_seq | sequence | postgres
+ public | v             | view     | postgres
+(4 rows)
 
 ",
         ),
@@ -94,13 +95,12 @@ Foreign-key constraints:
 
 ",
         ),
-        // PostgreSQL shows the serial's default, nextval('parent_id_seq'::regclass).
         (
             "\\d parent",
-            "                        Table \"public.parent\"
- Column  |           Type           | Collation | Nullable | Default 
----------+--------------------------+-----------+----------+---------
- id      | integer                  |           | not null | 
+            "                                     Table \"public.parent\"
+ Column  |           Type           | Collation | Nullable |              Default               
+---------+--------------------------+-----------+----------+------------------------------------
+ id      | integer                  |           | not null | nextval('parent_id_seq'::regclass)
  name    | character varying(40)    |           | not null | 
  created | timestamp with time zone |           |          | now()
 Indexes:
@@ -166,9 +166,16 @@ unique, btree, for table \"public.parent\"
 
 ",
         ),
-        // SQLite has no sequences (PostgreSQL lists parent_id_seq here); psql
-        // says "Did not find any relations." on stderr.
-        ("\\ds", ""),
+        (
+            "\\ds",
+            "              List of relations
+ Schema |     Name      |   Type   |  Owner   
+--------+---------------+----------+----------
+ public | parent_id_seq | sequence | postgres
+(1 row)
+
+",
+        ),
         // As initdb leaves it, public belongs to pg_database_owner.
         (
             "\\dn",
@@ -434,9 +441,12 @@ async fn catalog_never_touches_the_database_file(cache: &str) {
         .output()
         .expect("run the sqlite3 CLI (is sqlite3 installed?)");
     assert!(out.status.success(), "{}", stderr(&out));
+    // What the schema's DDL made (`litewire_sequences` holds parent's serial),
+    // nothing more.
     assert_eq!(
         stdout(&out),
-        "table|child\nindex|child_pid\ntable|parent\nindex|sqlite_autoindex_parent_1\nview|v\n"
+        "table|child\nindex|child_pid\ntable|litewire_sequences\ntable|parent\n\
+         index|sqlite_autoindex_litewire_sequences_1\nindex|sqlite_autoindex_parent_1\nview|v\n"
     );
 }
 

@@ -35,6 +35,7 @@ against_litewire_and_postgres!(
     prepared_statements_run_by_name,
     sequences_read_as_relations,
     search_path_decides_the_current_schemas,
+    serial_and_identity_primary_keys_are_numbered_by_their_sequences,
 );
 
 /// The rows of `sql` in text format (simple protocol), NULL as `None`.
@@ -1172,6 +1173,119 @@ async fn sequences_read_as_relations(target: &Target) {
         )
         .await,
         [row(&["6", "t"])]
+    );
+}
+
+/// The shape almost every ORM's table has: a `serial`, `bigserial` or
+/// identity primary key. Its rows are numbered by its sequence, whichever way
+/// they arrive (VALUES with the column left out or `DEFAULT`, `INSERT ...
+/// SELECT`), so `currval` and the sequence's row follow them; the catalog
+/// keeps its declared type and its default or identity, which `pg_dump`
+/// writes.
+async fn serial_and_identity_primary_keys_are_numbered_by_their_sequences(target: &Target) {
+    let client = target.connect().await;
+    client
+        .batch_execute(
+            "DROP TABLE IF EXISTS mig_pk_serial, mig_pk_identity, mig_pk_source; \
+             CREATE TABLE mig_pk_serial (id serial PRIMARY KEY, x text); \
+             CREATE TABLE mig_pk_identity (id bigint GENERATED ALWAYS AS IDENTITY, y int, \
+                 PRIMARY KEY (id)); \
+             CREATE TABLE mig_pk_source (x text, n int); \
+             INSERT INTO mig_pk_source VALUES ('p', 1), ('q', 2)",
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        rows(
+            &client,
+            "INSERT INTO mig_pk_serial (x) VALUES ('a'), ('b') RETURNING id"
+        )
+        .await,
+        [row(&["1"]), row(&["2"])]
+    );
+    assert_eq!(
+        rows(&client, "SELECT nextval('mig_pk_serial_id_seq')").await,
+        [row(&["3"])]
+    );
+    assert_eq!(
+        rows(
+            &client,
+            "INSERT INTO mig_pk_serial (x) SELECT x FROM mig_pk_source ORDER BY n RETURNING id, x"
+        )
+        .await,
+        [row(&["4", "p"]), row(&["5", "q"])]
+    );
+    assert_eq!(
+        rows(
+            &client,
+            "INSERT INTO mig_pk_serial VALUES (DEFAULT, 'c') RETURNING id"
+        )
+        .await,
+        [row(&["6"])]
+    );
+    assert_eq!(
+        rows(
+            &client,
+            "SELECT currval('mig_pk_serial_id_seq'), lastval(), \
+             (SELECT last_value FROM mig_pk_serial_id_seq)"
+        )
+        .await,
+        [row(&["6", "6", "6"])]
+    );
+    assert_eq!(
+        rows(
+            &client,
+            "INSERT INTO mig_pk_identity (y) VALUES (7) RETURNING id, pg_typeof(id)"
+        )
+        .await,
+        [row(&["1", "bigint"])]
+    );
+    let (state, _, _) = failure(&client, "INSERT INTO mig_pk_identity VALUES (9, 1)").await;
+    assert_eq!(state, "428C9");
+    assert_eq!(
+        rows(
+            &client,
+            "SELECT c.relname, a.attname, format_type(a.atttypid, a.atttypmod), a.attnotnull, \
+             a.attidentity, pg_get_expr(d.adbin, d.adrelid), \
+             pg_get_serial_sequence(c.relname, a.attname) \
+             FROM pg_class c JOIN pg_attribute a ON a.attrelid = c.oid \
+             LEFT JOIN pg_attrdef d ON d.adrelid = c.oid AND d.adnum = a.attnum \
+             WHERE c.relname IN ('mig_pk_serial', 'mig_pk_identity') AND a.attname = 'id' \
+             ORDER BY 1"
+        )
+        .await,
+        [
+            vec![
+                Some("mig_pk_identity".into()),
+                Some("id".into()),
+                Some("bigint".into()),
+                Some("t".into()),
+                Some("a".into()),
+                None,
+                Some("public.mig_pk_identity_id_seq".into()),
+            ],
+            row(&[
+                "mig_pk_serial",
+                "id",
+                "integer",
+                "t",
+                "",
+                "nextval('mig_pk_serial_id_seq'::regclass)",
+                "public.mig_pk_serial_id_seq",
+            ]),
+        ]
+    );
+    assert_eq!(
+        rows(
+            &client,
+            "SELECT sequencename, data_type FROM pg_sequences \
+             WHERE sequencename LIKE 'mig_pk_%' ORDER BY 1"
+        )
+        .await,
+        [
+            row(&["mig_pk_identity_id_seq", "bigint"]),
+            row(&["mig_pk_serial_id_seq", "integer"]),
+        ]
     );
 }
 

@@ -126,8 +126,11 @@ async fn serial_and_identity_columns_take_values_from_their_sequences(cache: &st
         Some("public.u_id_seq")
     );
     assert_eq!(owned.get::<_, Option<String>>(2), None);
-    // A serial primary key stays SQLite's rowid (no sequence of its own).
-    assert_eq!(owned.get::<_, Option<String>>(3), None);
+    // A serial primary key stays SQLite's rowid, numbered by its sequence.
+    assert_eq!(
+        owned.get::<_, Option<String>>(3).as_deref(),
+        Some("public.p_id_seq")
+    );
     assert_eq!(
         values(
             &client,

@@ -10,6 +10,7 @@ use std::sync::{Arc, Mutex};
 
 use sqlx::{Row, SqliteConnection};
 
+use super::catalog::rowid_type;
 use crate::error::Error;
 use crate::sql::postgres::{Catalog, Modifier, PgType, RelColumn, Relation};
 use crate::sql::views;
@@ -245,10 +246,28 @@ async fn read_columns(
     .bind(name)
     .fetch_all(&mut *conn)
     .await?;
+    let mut rowid_decl = None;
+    for row in &rows {
+        let (primary_key, key_columns): (i64, i64) = (row.try_get(3)?, row.try_get(5)?);
+        if primary_key == 1 && key_columns == 1 {
+            let (column, decl, default): (String, String, Option<String>) =
+                (row.try_get(0)?, row.try_get(1)?, row.try_get(6)?);
+            rowid_decl = rowid_type(conn, name, &column, &decl, default.as_deref()).await?;
+        }
+    }
     rows.iter()
         .enumerate()
         .map(|(i, row)| {
-            let reported: String = row.try_get::<Option<String>, _>(1)?.unwrap_or_default();
+            let sqlite_type: String = row.try_get::<Option<String>, _>(1)?.unwrap_or_default();
+            let primary_key: i64 = row.try_get(3)?;
+            let key_columns: i64 = row.try_get(5)?;
+            // A one-column `INTEGER PRIMARY KEY` is the rowid: never NULL.
+            let rowid =
+                primary_key == 1 && key_columns == 1 && sqlite_type.eq_ignore_ascii_case("integer");
+            let reported = match &rowid_decl {
+                Some(ty) if rowid => ty.clone(),
+                _ => sqlite_type,
+            };
             // The header's type is PostgreSQL's; SQLite's declared type,
             // which may name the same type with its modifier, stands where
             // it agrees.
@@ -261,11 +280,6 @@ async fn read_columns(
                 }
                 _ => (reported.as_str(), true),
             };
-            let primary_key: i64 = row.try_get(3)?;
-            let key_columns: i64 = row.try_get(5)?;
-            // A one-column `INTEGER PRIMARY KEY` is the rowid: never NULL.
-            let rowid =
-                primary_key == 1 && key_columns == 1 && decl.eq_ignore_ascii_case("integer");
             let ty = PgType::from_declared(decl);
             Ok(RelColumn {
                 name: row.try_get(0)?,
@@ -277,6 +291,7 @@ async fn read_columns(
                 primary_key: primary_key > 0,
                 default: row.try_get(6)?,
                 identity: None,
+                rowid,
             })
         })
         .collect()

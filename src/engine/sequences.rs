@@ -50,12 +50,15 @@ pub(super) struct Sequences {
 
 /// A sequence's state in memory, for the incarnation its row's `token` names,
 /// with the definition it was last advanced by.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub(super) struct Counter {
     pub(super) token: i64,
     pub(super) last_value: i64,
     pub(super) is_called: bool,
     pub(super) bounds: Bounds,
+    /// The table whose rowid column owns the sequence: rows SQLite numbered
+    /// itself (an `INSERT ... SELECT`, COPY, the HTTP port) are passed over.
+    pub(super) numbers: Option<Arc<str>>,
 }
 
 /// How a sequence advances.
@@ -71,7 +74,10 @@ impl Sequences {
     /// Writes every counter back to its row (at shutdown, outside any transaction).
     pub(super) async fn persist(&self, conn: &mut SqliteConnection) {
         let counters: Vec<(String, Counter)> = match self.counters.lock() {
-            Ok(counters) => counters.iter().map(|(k, v)| (k.clone(), *v)).collect(),
+            Ok(counters) => counters
+                .iter()
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
             Err(_) => return,
         };
         for (name, counter) in counters {

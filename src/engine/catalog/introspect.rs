@@ -112,7 +112,8 @@ pub(in crate::engine) async fn read_columns(
     .bind(schema)
     .fetch_all(&mut *conn)
     .await?;
-    rows.iter()
+    let mut columns = rows
+        .iter()
         .map(|r| {
             Ok(ColumnInfo {
                 name: r.try_get(0)?,
@@ -123,7 +124,48 @@ pub(in crate::engine) async fn read_columns(
                 hidden: r.try_get(5)?,
             })
         })
-        .collect()
+        .collect::<Result<Vec<_>, Error>>()?;
+    let keys = columns.iter().filter(|c| c.pk > 0).count();
+    if schema == "main"
+        && let Some(rowid) = columns.iter_mut().find(|c| c.pk == 1 && keys == 1)
+        && let Some(ty) = rowid_type(
+            conn,
+            table,
+            &rowid.name,
+            &rowid.decl,
+            rowid.default.as_deref(),
+        )
+        .await?
+    {
+        rowid.decl = ty;
+    }
+    Ok(columns)
+}
+
+/// The PostgreSQL type of a table's rowid alias that a sequence fills
+/// (`bigserial PRIMARY KEY`, `bigint GENERATED ... AS IDENTITY PRIMARY KEY`):
+/// SQLite numbers only a column declared `INTEGER`, so its sequence's row
+/// keeps the type it was declared with. `None` for any other column.
+pub(in crate::engine) async fn rowid_type(
+    conn: &mut SqliteConnection,
+    table: &str,
+    column: &str,
+    decl: &str,
+    default: Option<&str>,
+) -> Result<Option<String>, Error> {
+    if !decl.eq_ignore_ascii_case("integer") || !default.is_some_and(|d| d.starts_with("nextval("))
+    {
+        return Ok(None);
+    }
+    let ty: Option<String> = sqlx::query_scalar(
+        "SELECT type FROM main.litewire_sequences \
+         WHERE owned_table = ?1 COLLATE NOCASE AND owned_column = ?2 COLLATE NOCASE",
+    )
+    .bind(table)
+    .bind(column)
+    .fetch_optional(&mut *conn)
+    .await?;
+    Ok(ty.filter(|ty| ty != "integer"))
 }
 
 async fn read_indexes(conn: &mut SqliteConnection, table: &str) -> Result<Vec<IndexInfo>, Error> {

@@ -4,7 +4,7 @@
 //! connection they run on, inside the caller's statement, and its counter in
 //! the server's memory (see `engine::sequences` for why both).
 
-use std::ffi::{CStr, c_int};
+use std::ffi::{CStr, CString, c_int};
 use std::sync::Arc;
 
 use libsqlite3_sys as ffi;
@@ -74,6 +74,8 @@ struct Row {
     last_value: i64,
     is_called: bool,
     token: i64,
+    /// See `Counter::numbers`.
+    numbers: Option<Arc<str>>,
 }
 
 /// One value of a row read back.
@@ -190,8 +192,9 @@ fn not_found(name: &str) -> Out {
 /// # Safety
 /// `db` must be the connection the calling function runs on.
 unsafe fn read_row(db: *mut ffi::sqlite3, arg: &Arg) -> Result<Row, Out> {
-    const BY_NAME: &CStr = c"SELECT name, increment, min_value, max_value, cycle, last_value, is_called, token FROM main.litewire_sequences WHERE name = ?1";
-    const BY_OID: &CStr = c"SELECT name, increment, min_value, max_value, cycle, last_value, is_called, token FROM main.litewire_sequences WHERE oid = ?1";
+    // The last column: the owning table when the owning column is its rowid.
+    const BY_NAME: &CStr = c"SELECT name, increment, min_value, max_value, cycle, last_value, is_called, token, CASE WHEN owned_table IS NOT NULL AND (SELECT count(*) FROM pragma_table_info(owned_table) k WHERE k.pk > 0) = 1 AND EXISTS (SELECT 1 FROM pragma_table_info(owned_table) p WHERE p.pk = 1 AND p.name = owned_column COLLATE NOCASE AND upper(p.type) = 'INTEGER') THEN owned_table END FROM main.litewire_sequences WHERE name = ?1";
+    const BY_OID: &CStr = c"SELECT name, increment, min_value, max_value, cycle, last_value, is_called, token, CASE WHEN owned_table IS NOT NULL AND (SELECT count(*) FROM pragma_table_info(owned_table) k WHERE k.pk > 0) = 1 AND EXISTS (SELECT 1 FROM pragma_table_info(owned_table) p WHERE p.pk = 1 AND p.name = owned_column COLLATE NOCASE AND upper(p.type) = 'INTEGER') THEN owned_table END FROM main.litewire_sequences WHERE oid = ?1";
     let (name, found) = match arg {
         Arg::Text(text) => {
             let name = relation_name(text).ok_or_else(|| {
@@ -231,6 +234,10 @@ unsafe fn read_row(db: *mut ffi::sqlite3, arg: &Arg) -> Result<Row, Out> {
             last_value: cells[5].int(),
             is_called: cells[6].int() != 0,
             token: cells[7].int(),
+            numbers: match &cells[8] {
+                Cell::Text(table) => Some(table.as_str().into()),
+                _ => None,
+            },
         }),
         Ok(None) => Err(not_found(&name)),
         // No sequence was ever made in this file.
@@ -247,7 +254,7 @@ unsafe fn write_row(
     db: *mut ffi::sqlite3,
     function: &str,
     row: &Row,
-    counter: Counter,
+    counter: &Counter,
 ) -> Result<(), Out> {
     const UPDATE: &CStr = c"UPDATE main.litewire_sequences SET last_value = ?1, is_called = ?2 WHERE name = ?3 AND token = ?4";
     // SAFETY: per the caller.
@@ -331,12 +338,13 @@ fn nextval(call: &Call, args: &[Arg]) -> Out {
             .lock()
             .map_err(|_| Out::Error("the sequence counters are unavailable".into()))?;
         let current = match counters.get(&row.name) {
-            Some(counter) if counter.token == row.token => *counter,
+            Some(counter) if counter.token == row.token => counter.clone(),
             _ => Counter {
                 token: row.token,
                 last_value: row.last_value,
                 is_called: row.is_called,
                 bounds: row.bounds,
+                numbers: row.numbers.clone(),
             },
         };
         let next = if current.is_called {
@@ -345,20 +353,71 @@ fn nextval(call: &Call, args: &[Arg]) -> Out {
         } else {
             current.last_value
         };
+        // SAFETY: as above.
+        let next = unsafe { past_numbered_rows(db, &row.name, &current, next) }?;
         let counter = Counter {
             token: row.token,
             last_value: next,
             is_called: true,
             bounds: row.bounds,
+            numbers: row.numbers.clone(),
         };
         // Written while the counter is held: the row never goes back in time.
         // SAFETY: as above.
-        unsafe { write_row(db, "nextval", &row, counter) }?;
+        unsafe { write_row(db, "nextval", &row, &counter) }?;
         counters.insert(row.name.clone(), counter);
         drop(counters);
         session(call).record(&row.name, next, true);
         Ok(Out::Int(next))
     })
+}
+
+/// `next`, or the first value after it that no row has, when the sequence
+/// numbers a table's rowid (see `Counter::numbers`) and a row SQLite numbered
+/// itself has it already: rows an `INSERT ... SELECT`, a COPY or the HTTP port
+/// added without it. (PostgreSQL's sequence would have given them its own
+/// values; where a row was given `next` explicitly, PostgreSQL fails with
+/// 23505 and litewire passes over it.)
+///
+/// # Safety
+/// `db` must be the connection the calling function runs on.
+unsafe fn past_numbered_rows(
+    db: *mut ffi::sqlite3,
+    name: &str,
+    counter: &Counter,
+    next: i64,
+) -> Result<i64, Out> {
+    let Some(table) = &counter.numbers else {
+        return Ok(next);
+    };
+    if counter.bounds.increment != 1 {
+        return Ok(next);
+    }
+    let table = format!("main.\"{}\"", table.replace('"', "\"\""));
+    let Ok(sql) = CString::new(format!(
+        "SELECT CASE WHEN EXISTS (SELECT 1 FROM {table} WHERE rowid = ?1) \
+         THEN (SELECT a.rowid + 1 FROM {table} a WHERE a.rowid >= ?1 \
+         AND NOT EXISTS (SELECT 1 FROM {table} b WHERE b.rowid = a.rowid + 1) \
+         ORDER BY a.rowid LIMIT 1) ELSE ?1 END"
+    )) else {
+        return Ok(next);
+    };
+    // SAFETY: per the caller.
+    match unsafe { first_row(db, &sql, &[Bind::Int(next)]) } {
+        Ok(Some(cells)) => match &cells[0] {
+            Cell::Int(free) if *free > counter.bounds.max => Err(fail(
+                SqlState::SEQUENCE_GENERATOR_LIMIT_EXCEEDED,
+                format!(
+                    "nextval: reached maximum value of sequence \"{name}\" ({})",
+                    counter.bounds.max
+                ),
+            )),
+            Cell::Int(free) => Ok(*free),
+            _ => Ok(next),
+        },
+        Ok(None) => Ok(next),
+        Err(failure) => Err(Out::Error(failure.message)),
+    }
 }
 
 /// `nextval` of a sequence whose counter this server has already advanced:
@@ -380,7 +439,7 @@ unsafe fn advance_known(call: &Call, arg: &Arg) -> Result<Option<i64>, Out> {
     let Ok(mut counters) = call.context.server.sequences.counters.lock() else {
         return Ok(None);
     };
-    let Some(counter) = counters.get(&name).copied() else {
+    let Some(counter) = counters.get(&name).cloned() else {
         return Ok(None);
     };
     let bounds = counter.bounds;
@@ -391,6 +450,10 @@ unsafe fn advance_known(call: &Call, arg: &Arg) -> Result<Option<i64>, Out> {
             Err(_) => return Ok(None),
         },
         false => counter.last_value,
+    };
+    // SAFETY: per the caller.
+    let Ok(next) = (unsafe { past_numbered_rows(db, &name, &counter, next) }) else {
+        return Ok(None);
     };
     // SAFETY: per the caller.
     let written = unsafe {
@@ -535,6 +598,7 @@ fn setval(call: &Call, args: &[Arg]) -> Out {
             last_value: value,
             is_called,
             bounds: row.bounds,
+            numbers: row.numbers.clone(),
         };
         let mut counters = call
             .context
@@ -544,7 +608,7 @@ fn setval(call: &Call, args: &[Arg]) -> Out {
             .lock()
             .map_err(|_| Out::Error("the sequence counters are unavailable".into()))?;
         // SAFETY: as above.
-        unsafe { write_row(db, "setval", &row, counter) }?;
+        unsafe { write_row(db, "setval", &row, &counter) }?;
         counters.insert(row.name.clone(), counter);
         drop(counters);
         if is_called {

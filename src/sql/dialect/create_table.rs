@@ -80,10 +80,7 @@ pub(super) fn create_table(create: &mut CreateTable) -> Option<(bool, Vec<OwnedS
                     .iter()
                     .any(|o| matches!(o.option, ColumnOption::PrimaryKey(_)));
             changed = true;
-            if primary_key {
-                column.data_type =
-                    DataType::Custom(ObjectName::from(vec![Ident::new("INTEGER")]), vec![]);
-            } else {
+            {
                 let options = match &identity {
                     Some((_, options)) => Options::from_ast(options).ok()?,
                     None => Options::default(),
@@ -96,12 +93,18 @@ pub(super) fn create_table(create: &mut CreateTable) -> Option<(bool, Vec<OwnedS
                     identity: identity.as_ref().map(|(kind, _)| *kind),
                     named: None,
                 };
-                if serial {
-                    let integer = match type_lower.as_str() {
-                        "bigserial" | "serial8" => "BIGINT",
-                        "smallserial" | "serial2" => "SMALLINT",
-                        _ => "INTEGER",
-                    };
+                // The primary key is the rowid's alias, which SQLite
+                // numbers itself (never by its default): declared `INTEGER`,
+                // whatever its PostgreSQL type, which its sequence's row
+                // keeps (see `engine::catalog::introspect`).
+                let integer = match type_lower.as_str() {
+                    _ if primary_key => Some("INTEGER"),
+                    "bigserial" | "serial8" => Some("BIGINT"),
+                    "smallserial" | "serial2" => Some("SMALLINT"),
+                    _ if serial => Some("INTEGER"),
+                    _ => None,
+                };
+                if let Some(integer) = integer {
                     column.data_type =
                         DataType::Custom(ObjectName::from(vec![Ident::new(integer)]), vec![]);
                 }

@@ -314,16 +314,29 @@ mod tests {
 
     #[test]
     fn create_table_serial_and_defaults() {
+        let translated = translate(
+            "CREATE TABLE IF NOT EXISTS t (id serial PRIMARY KEY, ts timestamptz DEFAULT now(), n numeric(10,2))",
+        )
+        .unwrap();
         assert_eq!(
-            tr(
-                "CREATE TABLE IF NOT EXISTS t (id serial PRIMARY KEY, ts timestamptz DEFAULT now(), n numeric(10,2))"
-            ),
-            "CREATE TABLE IF NOT EXISTS t (id INTEGER PRIMARY KEY, ts TIMESTAMPTZ DEFAULT (strftime('%Y-%m-%d %H:%M:%f+00', 'now')), n NUMERIC(10,2))"
+            translated.sql,
+            "CREATE TABLE IF NOT EXISTS t (id INTEGER PRIMARY KEY NOT NULL DEFAULT (nextval('t_id_seq')), ts TIMESTAMPTZ DEFAULT (strftime('%Y-%m-%d %H:%M:%f+00', 'now')), n NUMERIC(10,2))"
         );
+        let identity = translate(
+            "CREATE TABLE t (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, v text)",
+        )
+        .unwrap();
         assert_eq!(
-            tr("CREATE TABLE t (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, v text)"),
-            "CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)"
+            identity.sql,
+            "CREATE TABLE t (id INTEGER PRIMARY KEY NOT NULL DEFAULT (nextval('t_id_seq')), v TEXT)"
         );
+        // The sequence keeps the column's PostgreSQL type, SQLite's rowid
+        // needs `INTEGER`.
+        assert!(identity.script.is_some_and(|script| {
+            script
+                .iter()
+                .any(|s| s.contains("SELECT 't_id_seq', 'bigint', 1, 1, 1, 9223372036854775807"))
+        }),);
     }
 
     #[test]
@@ -360,10 +373,17 @@ mod tests {
             "{}",
             quoted.sql
         );
-        // The one-column primary key stays SQLite's rowid, with no sequence.
+        // The one-column primary key stays SQLite's rowid, with a sequence
+        // (which the INSERTs of the PostgreSQL port number its rows by).
         let rowid = translate("CREATE TABLE p (id serial, v text, PRIMARY KEY (id))").unwrap();
-        assert!(rowid.script.is_none());
-        assert!(rowid.sql.contains("id INTEGER,"), "{}", rowid.sql);
+        assert!(rowid.script.is_some());
+        assert!(
+            rowid
+                .sql
+                .contains("id INTEGER NOT NULL DEFAULT (nextval('p_id_seq')),"),
+            "{}",
+            rowid.sql
+        );
     }
 
     #[test]

@@ -53,6 +53,9 @@ pub struct RelColumn {
     pub default: Option<String>,
     /// An identity column: `a` (`GENERATED ALWAYS`) or `d` (`BY DEFAULT`).
     pub identity: Option<char>,
+    /// The rowid's alias (a one-column `INTEGER PRIMARY KEY`): SQLite numbers
+    /// a row that does not give it a value itself, never by its default.
+    pub rowid: bool,
 }
 
 /// A catalog that knows nothing (every relation is unknown to it).

@@ -5,7 +5,8 @@
 
 use sqlparser::ast::{
     Assignment, AssignmentTarget, Delete, Expr, FromTable, Insert, InsertOverriding, ObjectName,
-    OnConflictAction, OnInsert, SetExpr, Statement as Ast, TableFactor, TableObject, Values,
+    OnConflictAction, OnInsert, Query, SelectItem, SetExpr, Statement as Ast, TableFactor,
+    TableObject, Values,
 };
 
 use super::build::ident;
@@ -103,6 +104,15 @@ impl Translator<'_> {
                                 .collect();
                         }
                     }
+                    if let Some((column, default)) = self.rowid_left_out(&relation, insert, &out)? {
+                        if out.columns.is_empty() {
+                            out.columns.clone_from(&insert.columns);
+                        }
+                        out.columns.push(column);
+                        for row in &mut values.rows {
+                            row.push(default.clone());
+                        }
+                    }
                     source_out.body = Box::new(SetExpr::Values(values));
                 }
                 _ => {
@@ -125,7 +135,13 @@ impl Translator<'_> {
                             "INSERT has more expressions than target columns".into(),
                         ));
                     }
-                    source_out = query;
+                    source_out = match self.rowid_left_out(&relation, insert, &out)? {
+                        Some((column, default)) => {
+                            out.columns.push(column);
+                            numbered(query, default)?
+                        }
+                        None => query,
+                    };
                 }
             }
             out.source = Some(Box::new(source_out));
@@ -166,6 +182,48 @@ impl Translator<'_> {
         }
         let columns = self.returning(&mut out.returning, &scope)?;
         Ok((Ast::Insert(out), columns))
+    }
+
+    /// The rowid column the rows leave out, with its default (a `serial`'s
+    /// or identity's `nextval`), which the INSERT then gives it, as in
+    /// PostgreSQL: SQLite would number the rows itself, never asking the
+    /// sequence. `out.columns`: the columns the rows fill, where the INSERT
+    /// names none but fills fewer than the table has.
+    fn rowid_left_out(
+        &self,
+        relation: &str,
+        insert: &Insert,
+        out: &Insert,
+    ) -> Result<Option<(ObjectName, Expr)>> {
+        let Some(found) = self.catalog.relation(relation) else {
+            return Ok(None);
+        };
+        let Some(rowid) = found
+            .columns
+            .iter()
+            .find(|c| c.rowid && c.default.is_some())
+        else {
+            return Ok(None);
+        };
+        let filled = match (insert.columns.is_empty(), out.columns.is_empty()) {
+            (false, _) => &insert.columns,
+            (true, false) => &out.columns,
+            // Every column in the table's order, the rowid's too.
+            (true, true) => return Ok(None),
+        };
+        let given = filled.iter().any(|name| {
+            idents(name)
+                .last()
+                .is_some_and(|n| n.eq_ignore_ascii_case(&rowid.name))
+        });
+        if given {
+            return Ok(None);
+        }
+        let default = default_of(Some(&ScopeColumn {
+            default: rowid.default.clone(),
+            ..ScopeColumn::new(rowid.name.clone(), rowid.ty.clone())
+        }))?;
+        Ok(Some((ObjectName::from(vec![ident(&rowid.name)]), default)))
     }
 
     pub(super) fn update(&mut self, update: &sqlparser::ast::Update) -> Result<Translated> {
@@ -511,6 +569,26 @@ fn identity_values(
         }
     }
     Ok(values)
+}
+
+/// `SELECT *, default FROM (query)`: an INSERT's rows with the value of the
+/// rowid column they leave out (see `rowid_left_out`).
+fn numbered(query: Query, default: Expr) -> Result<Query> {
+    let mut outer = sqlparser::parser::Parser::new(&sqlparser::dialect::SQLiteDialect {})
+        .try_with_sql("SELECT *, NULL FROM (SELECT NULL) AS litewire_rows")
+        .and_then(|mut parser| parser.parse_query())
+        .map_err(|_| Fail::Unsupported("an INSERT's rows"))?;
+    if let SetExpr::Select(select) = &mut *outer.body {
+        if let Some(SelectItem::UnnamedExpr(value)) = select.projection.get_mut(1) {
+            *value = default;
+        }
+        if let Some(TableFactor::Derived { subquery, .. }) =
+            select.from.first_mut().map(|from| &mut from.relation)
+        {
+            **subquery = query;
+        }
+    }
+    Ok(*outer)
 }
 
 /// The rows with each `DEFAULT` made NULL, and where they were.
