@@ -9,7 +9,9 @@
 # Usage: bench/instructions.sh REV   (env: N=20000 operations counted, TOP=15
 #                                     functions shown, BEFORE_BIN=: REV's binary,
 #                                     MODE=prepared: pgbench's -M; simple parses
-#                                     every statement's text)
+#                                     every statement's text; SCRIPT=FILE: pgbench
+#                                     runs FILE instead of -S, after the SQL of
+#                                     FILE.setup if there is one)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 REV=${1:?usage: bench/instructions.sh REV}
@@ -39,8 +41,10 @@ serve() { # binary [wrapper...]: starts it on the bench ports, waits for /health
   for _ in $(seq 600); do curl -fs -o /dev/null "http://127.0.0.1:$HTTP_PORT/health" && break; sleep 0.2; done
 }
 
+SCRIPT=${SCRIPT:-}
+if [ -n "$SCRIPT" ]; then workload=(-f "$SCRIPT"); else workload=(-S); fi
 pgbench_run() { # transactions [clients]
-  pgbench -h 127.0.0.1 -p "$PG_PORT" -U postgres -n -S -M "$MODE" -c "${2:-1}" -t "$1" postgres >/dev/null 2>&1
+  pgbench -h 127.0.0.1 -p "$PG_PORT" -U postgres -n "${workload[@]}" -M "$MODE" -c "${2:-1}" -t "$1" postgres >/dev/null 2>&1
 }
 http_run() { # requests [clients]
   hey -n "$1" -c "${2:-1}" -m POST -T text/html -d "$BODY" "http://127.0.0.1:$HTTP_PORT/" >/dev/null
@@ -51,6 +55,9 @@ measure() { # name binary: dumps NAME-{pg,http}.{1,2}
   rm -f "$work"/db*
   serve "$binary"
   seed
+  if [ -f "$SCRIPT.setup" ]; then
+    psql -h 127.0.0.1 -p "$PG_PORT" -U postgres -X -q -v ON_ERROR_STOP=1 -f "$SCRIPT.setup" postgres
+  fi
   stop
   for kind in pg http; do
     serve "$binary" valgrind --tool=callgrind --callgrind-out-file="$work/$name-$kind.%p"
@@ -78,7 +85,7 @@ measure before "$work/before"
 measure after "$work/after"
 for kind in pg http; do
   case $kind in
-    pg) echo "== per pgbench -S -M $MODE transaction" ;;
+    pg) echo "== per pgbench ${SCRIPT:--S} -M $MODE transaction" ;;
     http) echo "== per legacy HTTP request" ;;
   esac
   python3 bench/lib/per-operation.py "$N" "$work/before-$kind.1" "$work/before-$kind.2" \

@@ -105,9 +105,6 @@ impl Translator<'_> {
                         }
                     }
                     if let Some((column, default)) = self.rowid_left_out(&relation, insert, &out)? {
-                        if out.columns.is_empty() {
-                            out.columns.clone_from(&insert.columns);
-                        }
                         out.columns.push(column);
                         for row in &mut values.rows {
                             row.push(default.clone());
