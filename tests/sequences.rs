@@ -139,6 +139,21 @@ async fn serial_and_identity_columns_take_values_from_their_sequences(cache: &st
         .await,
         [1, 2]
     );
+    // Rows SQLite numbers itself (DEFAULT VALUES, COPY, the HTTP port) and
+    // rows given their ids are passed over: nextval never hands out an id a
+    // row has (where PostgreSQL would, and fail the INSERT with 23505).
+    client
+        .batch_execute("INSERT INTO p DEFAULT VALUES; INSERT INTO p VALUES (10, 'ten')")
+        .await
+        .unwrap();
+    assert_eq!(
+        values(&client, "INSERT INTO p (v) VALUES ('z') RETURNING id").await,
+        [11]
+    );
+    assert_eq!(
+        values(&client, "SELECT id FROM p ORDER BY id").await,
+        [1, 2, 3, 10, 11]
+    );
     assert_eq!(
         sqlstate(&client, "SELECT pg_get_serial_sequence('nope', 'id')").await,
         "42P01"

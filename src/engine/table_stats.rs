@@ -27,27 +27,54 @@ pub type Changes = [u64; 3];
 
 #[derive(Debug, Default)]
 pub struct TableStats {
-    tables: Mutex<HashMap<Box<str>, Changes, foldhash::fast::RandomState>>,
+    tables: Mutex<HashMap<Box<str>, Counts, foldhash::fast::RandomState>>,
+}
+
+/// One table's changes, and the highest rowid a row was inserted with: a
+/// sequence that numbers the table's rowid passes over it (see
+/// `functions::sequences`).
+#[derive(Debug, Default, Clone, Copy)]
+struct Counts {
+    changes: Changes,
+    highest_rowid: Option<i64>,
+}
+
+impl Counts {
+    fn record(&mut self, change: usize, rowid: i64) {
+        self.changes[change] += 1;
+        if change == 0 {
+            self.highest_rowid = Some(self.highest_rowid.map_or(rowid, |h| h.max(rowid)));
+        }
+    }
 }
 
 /// The connection's slot that keeps the hook's reference to the counts.
 const SLOT: &CStr = c"litewire_table_stats";
 
 impl TableStats {
-    fn tables(&self) -> MutexGuard<'_, HashMap<Box<str>, Changes, foldhash::fast::RandomState>> {
+    fn tables(&self) -> MutexGuard<'_, HashMap<Box<str>, Counts, foldhash::fast::RandomState>> {
         self.tables.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    fn count(&self, table: &str, change: usize) {
+    fn count(&self, table: &str, change: usize, rowid: i64) {
         let mut tables = self.tables();
         match tables.get_mut(table) {
-            Some(changes) => changes[change] += 1,
+            Some(counts) => counts.record(change, rowid),
             None => {
-                let mut changes = Changes::default();
-                changes[change] = 1;
-                tables.insert(table.into(), changes);
+                let mut counts = Counts::default();
+                counts.record(change, rowid);
+                tables.insert(table.into(), counts);
             }
         }
+    }
+
+    /// The highest rowid a row of `table` (its name as SQLite spells it) was
+    /// inserted with since the server started, in a transaction that
+    /// committed or not.
+    pub(super) fn highest_rowid(&self, table: &str) -> Option<i64> {
+        self.tables()
+            .get(table)
+            .and_then(|counts| counts.highest_rowid)
     }
 
     /// Forgets `table`'s changes: it is being dropped, renamed or rebuilt.
@@ -60,13 +87,14 @@ impl TableStats {
         let tables = self.tables();
         tables
             .iter()
-            .map(|(name, changes)| (name.to_string(), *changes))
+            .map(|(name, counts)| (name.to_string(), counts.changes))
             .collect()
     }
 
     /// The changes of every table together.
     pub fn totals(&self) -> Changes {
-        self.tables().values().fold([0; 3], |sum, changes| {
+        self.tables().values().fold([0; 3], |sum, counts| {
+            let changes = counts.changes;
             [
                 sum[0] + changes[0],
                 sum[1] + changes[1],
@@ -105,7 +133,7 @@ extern "C" fn changed(
     operation: c_int,
     database: *const c_char,
     table: *const c_char,
-    _rowid: i64,
+    rowid: i64,
 ) {
     // SAFETY: SQLite passes the slot's `TableStats` (see `watch`) and two
     // NUL-terminated names valid for the call.
@@ -131,7 +159,7 @@ extern "C" fn changed(
         ffi::SQLITE_DELETE => 2,
         _ => return,
     };
-    stats.count(table, change);
+    stats.count(table, change, rowid);
 }
 
 /// Frees the slot's reference when the connection closes.

@@ -193,8 +193,8 @@ fn not_found(name: &str) -> Out {
 /// `db` must be the connection the calling function runs on.
 unsafe fn read_row(db: *mut ffi::sqlite3, arg: &Arg) -> Result<Row, Out> {
     // The last column: the owning table when the owning column is its rowid.
-    const BY_NAME: &CStr = c"SELECT name, increment, min_value, max_value, cycle, last_value, is_called, token, CASE WHEN owned_table IS NOT NULL AND (SELECT count(*) FROM pragma_table_info(owned_table) k WHERE k.pk > 0) = 1 AND EXISTS (SELECT 1 FROM pragma_table_info(owned_table) p WHERE p.pk = 1 AND p.name = owned_column COLLATE NOCASE AND upper(p.type) = 'INTEGER') THEN owned_table END FROM main.litewire_sequences WHERE name = ?1";
-    const BY_OID: &CStr = c"SELECT name, increment, min_value, max_value, cycle, last_value, is_called, token, CASE WHEN owned_table IS NOT NULL AND (SELECT count(*) FROM pragma_table_info(owned_table) k WHERE k.pk > 0) = 1 AND EXISTS (SELECT 1 FROM pragma_table_info(owned_table) p WHERE p.pk = 1 AND p.name = owned_column COLLATE NOCASE AND upper(p.type) = 'INTEGER') THEN owned_table END FROM main.litewire_sequences WHERE oid = ?1";
+    const BY_NAME: &CStr = c"SELECT name, increment, min_value, max_value, cycle, last_value, is_called, token, CASE WHEN owned_table IS NOT NULL AND (SELECT count(*) FROM pragma_table_info(owned_table) k WHERE k.pk > 0) = 1 AND EXISTS (SELECT 1 FROM pragma_table_info(owned_table) p WHERE p.pk = 1 AND p.name = owned_column COLLATE NOCASE AND upper(p.type) = 'INTEGER') THEN (SELECT m.name FROM main.sqlite_schema m WHERE m.type = 'table' AND m.name = owned_table COLLATE NOCASE) END FROM main.litewire_sequences WHERE name = ?1";
+    const BY_OID: &CStr = c"SELECT name, increment, min_value, max_value, cycle, last_value, is_called, token, CASE WHEN owned_table IS NOT NULL AND (SELECT count(*) FROM pragma_table_info(owned_table) k WHERE k.pk > 0) = 1 AND EXISTS (SELECT 1 FROM pragma_table_info(owned_table) p WHERE p.pk = 1 AND p.name = owned_column COLLATE NOCASE AND upper(p.type) = 'INTEGER') THEN (SELECT m.name FROM main.sqlite_schema m WHERE m.type = 'table' AND m.name = owned_table COLLATE NOCASE) END FROM main.litewire_sequences WHERE oid = ?1";
     let (name, found) = match arg {
         Arg::Text(text) => {
             let name = relation_name(text).ok_or_else(|| {
@@ -353,8 +353,11 @@ fn nextval(call: &Call, args: &[Arg]) -> Out {
         } else {
             current.last_value
         };
+        let loaded = counters
+            .get(&row.name)
+            .is_none_or(|counter| counter.token != row.token);
         // SAFETY: as above.
-        let next = unsafe { past_numbered_rows(db, &row.name, &current, next) }?;
+        let next = unsafe { past_numbered_rows(call, &row.name, &current, next, loaded) }?;
         let counter = Counter {
             token: row.token,
             last_value: next,
@@ -372,51 +375,53 @@ fn nextval(call: &Call, args: &[Arg]) -> Out {
     })
 }
 
-/// `next`, or the first value after it that no row has, when the sequence
-/// numbers a table's rowid (see `Counter::numbers`) and a row SQLite numbered
-/// itself has it already: rows an `INSERT ... SELECT`, a COPY or the HTTP port
-/// added without it. (PostgreSQL's sequence would have given them its own
-/// values; where a row was given `next` explicitly, PostgreSQL fails with
-/// 23505 and litewire passes over it.)
+/// `next`, or past the rows of the table whose rowid the sequence numbers
+/// (see `Counter::numbers`) that were inserted with a value from elsewhere:
+/// rows SQLite numbered itself (an `INSERT ... DEFAULT VALUES`, a COPY, the
+/// HTTP port) and rows given their ids. The server's update hook keeps the
+/// highest rowid inserted since it started; `loaded`, a counter just read
+/// from its row, also looks at the rows that were there before. (PostgreSQL's
+/// sequence would have numbered the first kind; for the second, its `nextval`
+/// would go on handing out values up to them, and an INSERT of one would fail
+/// with 23505.)
 ///
 /// # Safety
 /// `db` must be the connection the calling function runs on.
 unsafe fn past_numbered_rows(
-    db: *mut ffi::sqlite3,
+    call: &Call,
     name: &str,
     counter: &Counter,
     next: i64,
+    loaded: bool,
 ) -> Result<i64, Out> {
     let Some(table) = &counter.numbers else {
         return Ok(next);
     };
-    if counter.bounds.increment != 1 {
+    if counter.bounds.increment <= 0 {
         return Ok(next);
     }
-    let table = format!("main.\"{}\"", table.replace('"', "\"\""));
-    let Ok(sql) = CString::new(format!(
-        "SELECT CASE WHEN EXISTS (SELECT 1 FROM {table} WHERE rowid = ?1) \
-         THEN (SELECT a.rowid + 1 FROM {table} a WHERE a.rowid >= ?1 \
-         AND NOT EXISTS (SELECT 1 FROM {table} b WHERE b.rowid = a.rowid + 1) \
-         ORDER BY a.rowid LIMIT 1) ELSE ?1 END"
-    )) else {
-        return Ok(next);
-    };
-    // SAFETY: per the caller.
-    match unsafe { first_row(db, &sql, &[Bind::Int(next)]) } {
-        Ok(Some(cells)) => match &cells[0] {
-            Cell::Int(free) if *free > counter.bounds.max => Err(fail(
-                SqlState::SEQUENCE_GENERATOR_LIMIT_EXCEEDED,
-                format!(
-                    "nextval: reached maximum value of sequence \"{name}\" ({})",
-                    counter.bounds.max
-                ),
-            )),
-            Cell::Int(free) => Ok(*free),
-            _ => Ok(next),
-        },
-        Ok(None) => Ok(next),
-        Err(failure) => Err(Out::Error(failure.message)),
+    let mut highest = call.context.server.tables.highest_rowid(table);
+    if loaded {
+        let sql = CString::new(format!(
+            "SELECT max(rowid) FROM main.\"{}\"",
+            table.replace('"', "\"\"")
+        ))
+        .map_err(|_| Out::Error(format!("invalid table name \"{table}\"")))?;
+        // SAFETY: per the caller.
+        match unsafe { first_row(call.db, &sql, &[]) } {
+            Ok(Some(cells)) => {
+                if let Cell::Int(max) = cells[0] {
+                    highest = Some(highest.map_or(max, |h| h.max(max)));
+                }
+            }
+            Ok(None) => {}
+            Err(failure) => return Err(Out::Error(failure.message)),
+        }
+    }
+    match highest {
+        Some(highest) if highest >= next => advance(name, &counter.bounds, highest)
+            .map_err(|limit| fail(SqlState::SEQUENCE_GENERATOR_LIMIT_EXCEEDED, limit)),
+        _ => Ok(next),
     }
 }
 
@@ -452,7 +457,7 @@ unsafe fn advance_known(call: &Call, arg: &Arg) -> Result<Option<i64>, Out> {
         false => counter.last_value,
     };
     // SAFETY: per the caller.
-    let Ok(next) = (unsafe { past_numbered_rows(db, &name, &counter, next) }) else {
+    let Ok(next) = (unsafe { past_numbered_rows(call, &name, &counter, next, false) }) else {
         return Ok(None);
     };
     // SAFETY: per the caller.
