@@ -100,6 +100,15 @@ pub enum Command {
         #[arg(long)]
         md5: bool,
     },
+    /// Writes the database (`--db`) as a plain SQL script that `psql -f`
+    /// restores into PostgreSQL: its types, tables, sequences, views, rows
+    /// (as COPY), keys, indexes and comments. Opens the file read-only, so it
+    /// runs beside a serving litewire.
+    Dump {
+        /// Where to write the script (standard output when absent).
+        #[arg(short = 'f', long)]
+        file: Option<PathBuf>,
+    },
 }
 
 /// Command-line and environment configuration of the server.

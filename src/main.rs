@@ -28,9 +28,35 @@ fn main() -> std::process::ExitCode {
     let mut runtime = tokio::runtime::Builder::new_current_thread();
     runtime.enable_all();
     match runtime.build() {
-        Ok(runtime) => runtime.block_on(serve(config)),
+        Ok(runtime) => match &config.command {
+            Some(Command::Dump { file }) => runtime.block_on(dump(&config, file.as_deref())),
+            _ => runtime.block_on(serve(config)),
+        },
         Err(error) => {
             eprintln!("litewire could not start its runtime: {error}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+/// `litewire dump`: the script to `file`, or to standard output.
+async fn dump(config: &Config, file: Option<&std::path::Path>) -> std::process::ExitCode {
+    let written = match file {
+        Some(path) => match std::fs::File::create(path) {
+            Ok(file) => litewire::pg::dump::dump(config, &mut std::io::BufWriter::new(file)).await,
+            Err(error) => {
+                eprintln!("litewire dump: {}: {error}", path.display());
+                return std::process::ExitCode::FAILURE;
+            }
+        },
+        None => {
+            litewire::pg::dump::dump(config, &mut std::io::BufWriter::new(std::io::stdout())).await
+        }
+    };
+    match written {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("litewire dump: {error}");
             std::process::ExitCode::FAILURE
         }
     }

@@ -1,10 +1,10 @@
-//! The way out to PostgreSQL: PostgreSQL 15's `pg_dump` run against litewire
-//! (plain, `-Fc`, `--schema-only`, `--data-only`, `-t`) writes what restores
-//! into a real PostgreSQL 15 as the database the same statements make there.
-//! The same schema and rows go to litewire and, directly, to a PostgreSQL of
-//! the test's own; litewire's dump is restored into a second database of that
-//! PostgreSQL; `pg_dump --schema-only` of the two is the same text and each
-//! table's `COPY ... TO STDOUT` the same bytes.
+//! The way out to PostgreSQL: `litewire dump`, and PostgreSQL 15's `pg_dump`
+//! run against litewire (plain, `-Fc`, `--schema-only`, `--data-only`, `-t`),
+//! write what restores into a real PostgreSQL 15 as the database the same
+//! statements make there. The same schema and rows go to litewire and,
+//! directly, to a PostgreSQL of the test's own; litewire's dump is restored
+//! into a second database of that PostgreSQL; `pg_dump --schema-only` of the
+//! two is the same text and each table's `COPY ... TO STDOUT` the same bytes.
 
 mod common;
 
@@ -54,7 +54,9 @@ CREATE TABLE events (
 );
 CREATE INDEX orders_note ON orders (note);
 CREATE VIEW cheap AS SELECT id, name FROM products WHERE price < 2;
+CREATE MATERIALIZED VIEW busy AS SELECT product, count(*) AS n FROM orders GROUP BY product;
 COMMENT ON TABLE products IS 'what we sell';
+COMMENT ON COLUMN products.price IS 'in euros';
 INSERT INTO products (id, name, m, price, created, made, on_sale, flags, doc, u, tags, raw, day) VALUES
     (1, 'apple', 'happy', 1.50, '2026-05-06 07:08:09.5+00', '2026-05-06 07:08:09', true, '{t,f}',
      '{\"k\": [1, 2]}', 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11', '{x,\"y z\"}', '\\x00ff', '2026-01-02'),
@@ -127,6 +129,87 @@ fn run_script(postgres: &ScratchPostgres, db: &str, script: &[u8], what: &str) {
     assert!(out.status.success(), "restoring {what}: {}", stderr(&out));
 }
 
+/// The sequences go on past the rows, as they do where they were made.
+fn sequences_go_on(postgres: &ScratchPostgres, db: &str, what: &str) {
+    let out = postgres.psql(
+        db,
+        &[
+            "-Atq",
+            "-c",
+            "INSERT INTO orders (id, product) VALUES (4, 2) RETURNING serial_no, line",
+            "-c",
+            "INSERT INTO customers (name) VALUES ('cy') RETURNING id",
+            "-c",
+            "INSERT INTO events (customer) VALUES (3) RETURNING id",
+        ],
+    );
+    assert_eq!(stdout(&out), "4|4\n3\n3\n", "{what}: {}", stderr(&out));
+}
+
+#[test]
+fn litewire_dump_restores_into_postgres_as_the_same_database() {
+    let postgres = ScratchPostgres::start();
+    postgres.run("postgres", "CREATE DATABASE direct");
+    postgres.run("direct", SCHEMA);
+    let expected = contents(&postgres, "direct");
+
+    for cache in common::CACHE_MODES {
+        let server = TestServer::start(cache, &[]);
+        let out = server.psql(&["-v", "ON_ERROR_STOP=1", "-q", "-c", SCHEMA]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        // Beside the serving litewire, to standard output and to a file.
+        let out = Command::new(env!("CARGO_BIN_EXE_litewire"))
+            .arg("--db")
+            .arg(server.db_path())
+            .arg("dump")
+            .output()
+            .expect("run litewire dump");
+        assert!(out.status.success(), "litewire dump: {}", stderr(&out));
+        let db = format!("dumped_{cache}");
+        restore_plain(&postgres, &db, &out.stdout, "litewire dump");
+        assert_eq!(
+            contents(&postgres, &db),
+            expected,
+            "{cache}: litewire dump restored"
+        );
+        sequences_go_on(&postgres, &db, cache);
+
+        let file = tempfile::NamedTempFile::new().expect("temp file");
+        let written = Command::new(env!("CARGO_BIN_EXE_litewire"))
+            .arg("--db")
+            .arg(server.db_path())
+            .args(["dump", "-f"])
+            .arg(file.path())
+            .output()
+            .expect("run litewire dump -f");
+        assert!(written.status.success(), "{}", stderr(&written));
+        assert_eq!(
+            std::fs::read(file.path()).expect("read the dump"),
+            out.stdout,
+            "{cache}: -f writes what standard output gets"
+        );
+    }
+}
+
+#[test]
+fn litewire_dump_of_no_file_fails_and_creates_none() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let missing = dir.path().join("missing.db");
+    let out = Command::new(env!("CARGO_BIN_EXE_litewire"))
+        .arg("--db")
+        .arg(&missing)
+        .arg("dump")
+        .output()
+        .expect("run litewire dump");
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).starts_with("litewire dump: "),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!missing.exists());
+}
+
 #[test]
 fn pg_dump_of_litewire_restores_into_postgres_as_the_same_database() {
     let postgres = ScratchPostgres::start();
@@ -149,32 +232,7 @@ fn pg_dump_of_litewire_restores_into_postgres_as_the_same_database() {
             expected,
             "{cache}: plain dump restored"
         );
-        // The sequences go on past the rows, as they do where they were made.
-        let out = postgres.psql(
-            &db,
-            &[
-                "-At",
-                "-c",
-                "INSERT INTO orders (id, product) VALUES (4, 2) RETURNING serial_no, line",
-            ],
-        );
-        assert_eq!(
-            stdout(&out).lines().next(),
-            Some("4|4"),
-            "{cache}: {}",
-            stderr(&out)
-        );
-        let out = postgres.psql(
-            &db,
-            &[
-                "-Atq",
-                "-c",
-                "INSERT INTO customers (name) VALUES ('cy') RETURNING id",
-                "-c",
-                "INSERT INTO events (customer) VALUES (3) RETURNING id",
-            ],
-        );
-        assert_eq!(stdout(&out), "3\n3\n", "{cache}: {}", stderr(&out));
+        sequences_go_on(&postgres, &db, cache);
 
         // Custom format, through pg_restore.
         let custom = tempfile::NamedTempFile::new().expect("temp file");

@@ -24,6 +24,7 @@ mod connection_log;
 pub(crate) mod copy_decoder;
 mod copy_in;
 mod copy_out;
+pub mod dump;
 mod encode;
 mod errors;
 mod extended;

@@ -19,6 +19,8 @@ pub(in crate::engine) struct Object {
     pub(in crate::engine) columns: Vec<ColumnInfo>,
     pub(in crate::engine) indexes: Vec<IndexInfo>,
     pub(in crate::engine) foreign_keys: Vec<ForeignKey>,
+    /// A materialized view's query as written (see `sql::matviews`).
+    pub(in crate::engine) query: Option<String>,
 }
 
 pub(in crate::engine) struct ColumnInfo {
@@ -74,6 +76,7 @@ pub(super) async fn read_schema(conn: &mut SqliteConnection) -> Result<Vec<Objec
             columns: Vec::new(),
             indexes: Vec::new(),
             foreign_keys: Vec::new(),
+            query: None,
         };
         if object.kind != "index" {
             object.columns = read_columns(conn, "main", &object.name).await?;
@@ -93,6 +96,14 @@ pub(super) async fn read_schema(conn: &mut SqliteConnection) -> Result<Vec<Objec
         if matches!(object.kind.as_str(), "table" | "matview") {
             object.indexes = read_indexes(conn, &object.name).await?;
             object.foreign_keys = read_foreign_keys(conn, &object.name).await?;
+        }
+        if object.kind == "matview" {
+            object.query = sqlx::query_scalar(
+                "SELECT definition FROM main.litewire_matviews WHERE name = ?1 COLLATE NOCASE",
+            )
+            .bind(&object.name)
+            .fetch_optional(&mut *conn)
+            .await?;
         }
         objects.push(object);
     }

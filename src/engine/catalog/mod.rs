@@ -20,6 +20,7 @@ mod introspect;
 pub(super) mod oids;
 mod prepare;
 mod rows;
+mod rules;
 mod sequence_rows;
 mod statement_rows;
 mod table_stat_rows;

@@ -7,11 +7,10 @@ use std::fmt::Write as _;
 
 use super::introspect::{ColumnInfo, ForeignKey, IndexInfo, Object};
 use super::oids::{
-    CHECK, CONSTRAINT, FIRST_OID, FOREIGN_KEY, PUBLIC_NAMESPACE, REWRITE_RULE, ROLE_OID,
-    SYNTHETIC_INDEX,
+    CHECK, CONSTRAINT, FIRST_OID, FOREIGN_KEY, PUBLIC_NAMESPACE, ROLE_OID, SYNTHETIC_INDEX,
 };
+use super::rules::rule_rows;
 use super::types::{storage_of, type_modifier, type_oid};
-use crate::sql::qualified_names::relations_read;
 use crate::sql::quote::{identifier_as_postgres, literal, optional_literal, same_columns};
 use crate::sql::relations::{Contents, RELATIONS};
 use crate::sql::table_definition::{ConstraintKind, TableDefinition};
@@ -107,12 +106,13 @@ fn table_rows(
     attribute_rows(script, oid, &table.columns);
     if materialized {
         // Its query as written (see `sql::matviews`), for `pg_get_viewdef`.
-        let _ = writeln!(
+        let definition = format!(" {};", table.query.as_deref().unwrap_or_default());
+        insert(
             script,
-            "INSERT INTO temp.litewire_definitions SELECT {oid}, ' ' || definition || ';' \
-             FROM main.litewire_matviews WHERE name = {} COLLATE NOCASE;",
-            literal(&table.name)
+            "litewire_definitions",
+            &[oid.to_string(), literal(&definition)],
         );
+        rule_rows(script, oid, &definition, oid_of);
     } else {
         let _ = writeln!(
             script,
@@ -776,18 +776,5 @@ fn view_rows(script: &mut String, view: &Object, oid_of: &dyn Fn(&str) -> Option
         literal(&view.name),
         literal(&definition)
     );
-    // Its rule, and what the rule reads: `pg_dump` makes a view after them.
-    let rule = REWRITE_RULE + oid;
-    let _ = writeln!(
-        script,
-        "INSERT INTO temp.pg_rewrite VALUES ({rule}, '_RETURN', {oid}, '1', 'O', true, NULL, NULL);"
-    );
-    for read in relations_read(&definition) {
-        if let Some(relation) = oid_of(&read) {
-            let _ = writeln!(
-                script,
-                "INSERT INTO temp.pg_depend VALUES (2618, {rule}, 0, 1259, {relation}, 0, 'n');"
-            );
-        }
-    }
+    rule_rows(script, oid, &definition, oid_of);
 }
