@@ -142,6 +142,19 @@ async fn tables_qualified_with_public_are_the_tables(target: &Target) {
         .await,
         [row(&["1", "a"])]
     );
+    // A quoted name keeps its quotes (and its spaces and capitals) qualified.
+    client
+        .batch_execute(
+            "DROP TABLE IF EXISTS \"Mig Odd\"; \
+             CREATE TABLE public.\"Mig Odd\" (\"Note\" text); \
+             INSERT INTO \"public\".\"Mig Odd\" VALUES ('x')",
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        rows(&client, "SELECT \"Note\" FROM public.\"Mig Odd\"").await,
+        [row(&["x"])]
+    );
     // `'public'::regnamespace` is the schema's oid, as `relnamespace` holds
     // it; a column of oids cast so reads as names.
     assert_eq!(

@@ -3,7 +3,7 @@
 //! the relation itself, and `information_schema.x` is the table
 //! `information_schema_x`.
 
-use sqlparser::ast::{DataType, Ident, ObjectName};
+use sqlparser::ast::{DataType, Ident, ObjectName, ObjectNamePart};
 
 use crate::sql::syntax_tree::idents;
 
@@ -27,8 +27,11 @@ pub(super) fn relation_in_schema(schema: &str, relation: &Ident) -> Option<Ident
 /// `name` without a schema that is litewire's own (`public.t`, `"public"."t"`
 /// name `t`): whether it had one. SQLite reads a qualifier as a database.
 pub(super) fn unqualify(name: &mut ObjectName) -> bool {
-    let renamed = match idents(name).as_slice() {
-        [schema, relation] => relation_in_schema(schema, &Ident::new(relation.as_str())),
+    // The relation's identifier as written: quoted, it keeps its quotes.
+    let renamed = match (idents(name).as_slice(), name.0.last()) {
+        ([schema, _], Some(ObjectNamePart::Identifier(relation))) => {
+            relation_in_schema(schema, relation)
+        }
         _ => None,
     };
     match renamed {
