@@ -18,7 +18,8 @@ use common::{TestServer, stderr, stdout};
 /// booleans, arrays, jsonb, uuid, bytea, a bigserial and an identity with
 /// their sequences (and a bigserial and an identity primary key, which SQLite
 /// numbers as its rowid), defaults, CHECK/UNIQUE/PRIMARY KEY/FOREIGN KEY
-/// constraints, an index, a view and a comment.
+/// constraints, an index and one on an expression, a generated column, a
+/// table whose name needs quotes, a view, a materialized view and comments.
 const SCHEMA: &str = "
 CREATE TYPE mood AS ENUM ('sad', 'ok', 'happy');
 CREATE TABLE products (
@@ -52,7 +53,10 @@ CREATE TABLE events (
     customer bigint REFERENCES customers (id),
     at timestamptz
 );
+CREATE TABLE \"Odd Name\" (id int PRIMARY KEY, \"User\" text, qty int,
+    twice int GENERATED ALWAYS AS (qty * 2) STORED);
 CREATE INDEX orders_note ON orders (note);
+CREATE UNIQUE INDEX odd_lower ON \"Odd Name\" (lower(\"User\")) WHERE qty > 0;
 CREATE VIEW cheap AS SELECT id, name FROM products WHERE price < 2;
 CREATE MATERIALIZED VIEW busy AS SELECT product, count(*) AS n FROM orders GROUP BY product;
 COMMENT ON TABLE products IS 'what we sell';
@@ -63,10 +67,11 @@ INSERT INTO products (id, name, m, price, created, made, on_sale, flags, doc, u,
     (2, 'pear', DEFAULT, 3, '2026-05-06 07:08:09+00', NULL, false, NULL, NULL, NULL, NULL, NULL, NULL);
 INSERT INTO orders (id, product, note) VALUES (1, 1, 'first'), (2, 2, 'second'), (3, 1, NULL);
 INSERT INTO customers (name) VALUES ('ann'), ('bob');
+INSERT INTO \"Odd Name\" (id, \"User\", qty) VALUES (1, 'tab' || chr(9) || 'in\\side', 1), (2, 'B', 2);
 INSERT INTO events (customer, at) VALUES (2, '2026-01-01 00:00:00+00'), (1, NULL);
 ";
 
-const TABLES: [&str; 4] = ["products", "orders", "customers", "events"];
+const TABLES: [&str; 5] = ["products", "orders", "customers", "events", "\"Odd Name\""];
 
 fn pg_dump(port: u16, db: &str, args: &[&str]) -> Vec<u8> {
     let mut command = Command::new("pg_dump");

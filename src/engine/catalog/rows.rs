@@ -13,7 +13,7 @@ use super::rules::rule_rows;
 use super::types::{storage_of, type_modifier, type_oid};
 use crate::sql::quote::{identifier_as_postgres, literal, optional_literal, same_columns};
 use crate::sql::relations::{Contents, RELATIONS};
-use crate::sql::table_definition::{ConstraintKind, TableDefinition};
+use crate::sql::table_definition::{ConstraintKind, TableDefinition, index_keys};
 use crate::sql::{views, written};
 
 fn idents(names: &[String]) -> String {
@@ -103,7 +103,11 @@ fn table_rows(
         (has_index, has_triggers),
     );
     storage_row(script, oid, &table.name);
-    attribute_rows(script, oid, &table.columns);
+    let def = definition(table);
+    let generations: Vec<Option<String>> = (table.columns.iter())
+        .map(|c| Some(def.as_ref()?.generation_of(&c.name)?.to_owned()))
+        .collect();
+    attribute_rows(script, oid, &table.columns, &generations);
     if materialized {
         // Its query as written (see `sql::matviews`), for `pg_get_viewdef`.
         let definition = format!(" {};", table.query.as_deref().unwrap_or_default());
@@ -121,7 +125,7 @@ fn table_rows(
         );
     }
     if let Some(column) = rowid_pk {
-        let name = definition(table)
+        let name = (def.as_ref())
             .and_then(|def| def.key_name(ConstraintKind::PrimaryKey, std::slice::from_ref(&column)))
             .unwrap_or_else(|| format!("{}_pkey", table.name));
         let index = IndexInfo {
@@ -380,7 +384,13 @@ fn collation(typid: i64) -> i64 {
     }
 }
 
-fn attribute_rows(script: &mut String, relation: i64, columns: &[ColumnInfo]) {
+/// `generations`: each generated column's expression, where known.
+fn attribute_rows(
+    script: &mut String,
+    relation: i64,
+    columns: &[ColumnInfo],
+    generations: &[Option<String>],
+) {
     for (i, column) in columns.iter().enumerate() {
         let typid = type_oid(&column.decl);
         let (len, storage) = storage_of(typid);
@@ -402,14 +412,19 @@ fn attribute_rows(script: &mut String, relation: i64, columns: &[ColumnInfo]) {
                 literal(storage),
                 "''".into(),
                 (column.not_null || column.pk > 0).to_string(),
-                column.default.is_some().to_string(),
+                (column.default.is_some() || generations.get(i).is_some_and(Option::is_some))
+                    .to_string(),
                 "''".into(),
                 generated.into(),
                 "false".into(),
                 collation.to_string(),
             ],
         );
-        if let Some(default) = &column.default {
+        let default = column
+            .default
+            .as_ref()
+            .or(generations.get(i).and_then(Option::as_ref));
+        if let Some(default) = default {
             let _ = writeln!(
                 script,
                 "INSERT INTO temp.pg_attrdef VALUES ({}, {relation}, {attnum}, {});",
@@ -479,7 +494,11 @@ fn index_rows(
         "CREATE {unique}INDEX {} ON public.{} USING btree ({}){predicate}",
         identifier_as_postgres(&name),
         identifier_as_postgres(&table.name),
-        idents(&index.columns)
+        // An index on expressions as its statement lists them.
+        match sql.and_then(index_keys) {
+            Some(keys) if index.columns.iter().any(|c| c == "expression") => keys.to_owned(),
+            _ => idents(&index.columns),
+        }
     );
     insert(
         script,
@@ -572,7 +591,7 @@ fn index_attributes(script: &mut String, table: &Object, oid: i64, index: &Index
             hidden: 0,
         })
         .collect();
-    attribute_rows(script, oid, &columns);
+    attribute_rows(script, oid, &columns, &[]);
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -749,7 +768,7 @@ fn view_rows(script: &mut String, view: &Object, oid_of: &dyn Fn(&str) -> Option
         view.columns.len(),
         (false, false),
     );
-    attribute_rows(script, oid, &view.columns);
+    attribute_rows(script, oid, &view.columns, &[]);
     // The query as written, if litewire made the view and SQLite has not
     // rewritten it since; else SQLite's text of it.
     let written = view

@@ -1,7 +1,7 @@
-//! `CREATE TABLE` in SQLite's terms: a `serial` or identity column that is the
-//! table's one-column primary key becomes SQLite's `INTEGER PRIMARY KEY`, any
-//! other gets a sequence of its own (see [`super::sequences`]), and expression
-//! defaults get the parentheses SQLite requires. `ALTER TABLE ... ADD COLUMN`
+//! `CREATE TABLE` in SQLite's terms: a `serial` or identity column gets a
+//! sequence of its own (see [`super::sequences`]), and is declared `INTEGER`
+//! when it is the table's one-column primary key, which makes it SQLite's
+//! rowid; expression defaults get the parentheses SQLite requires. `ALTER TABLE ... ADD COLUMN`
 //! reads its column the same way (see [`mod@super::alter_table`]).
 
 use sqlparser::ast::{
@@ -15,10 +15,10 @@ use super::sequences::{Options, OwnedSequence};
 use super::type_names::type_name;
 use crate::sql::quote::{identifier_as_postgres, literal};
 
-/// `CREATE TABLE`: a `serial`/identity column that is the table's one-column
-/// primary key becomes SQLite's rowid alias (the only auto-assigned column it
-/// has); any other takes its values from a sequence of its own, returned here
-/// (see [`super::sequences`]). Expression defaults are parenthesised as SQLite
+/// `CREATE TABLE`: a `serial`/identity column takes its values from a
+/// sequence of its own, returned here (see [`super::sequences`]); the table's
+/// one-column primary key stays SQLite's rowid alias, whose sequence the
+/// PostgreSQL port's INSERTs ask (see `sql::postgres::dml`). Expression defaults are parenthesised as SQLite
 /// requires. Returns whether anything changed, and the sequences to create;
 /// `None` for identity options that make no sequence.
 pub(super) fn create_table(create: &mut CreateTable) -> Option<(bool, Vec<OwnedSequence>)> {
@@ -80,57 +80,55 @@ pub(super) fn create_table(create: &mut CreateTable) -> Option<(bool, Vec<OwnedS
                     .iter()
                     .any(|o| matches!(o.option, ColumnOption::PrimaryKey(_)));
             changed = true;
-            {
-                let options = match &identity {
-                    Some((_, options)) => Options::from_ast(options).ok()?,
-                    None => Options::default(),
-                };
-                let sequence = OwnedSequence {
-                    table: table.clone(),
-                    column: name,
-                    column_type: type_lower.clone(),
-                    options,
-                    identity: identity.as_ref().map(|(kind, _)| *kind),
-                    named: None,
-                };
-                // The primary key is the rowid's alias, which SQLite
-                // numbers itself (never by its default): declared `INTEGER`,
-                // whatever its PostgreSQL type, which its sequence's row
-                // keeps (see `engine::catalog::introspect`).
-                let integer = match type_lower.as_str() {
-                    _ if primary_key => Some("INTEGER"),
-                    "bigserial" | "serial8" => Some("BIGINT"),
-                    "smallserial" | "serial2" => Some("SMALLINT"),
-                    _ if serial => Some("INTEGER"),
-                    _ => None,
-                };
-                if let Some(integer) = integer {
-                    column.data_type =
-                        DataType::Custom(ObjectName::from(vec![Ident::new(integer)]), vec![]);
-                }
-                // The name as `regclass` text reads it back: quoted unless
-                // it is all lower case.
-                let name = identifier_as_postgres(&sequence.name());
-                if let Some(default) = parse_expr(&format!("(nextval({}))", literal(&name))) {
-                    column
-                        .options
-                        .retain(|o| !matches!(o.option, ColumnOption::Default(_)));
-                    if !column
-                        .options
-                        .iter()
-                        .any(|o| matches!(o.option, ColumnOption::NotNull))
-                    {
-                        column.options.push(ColumnOptionDef {
-                            name: None,
-                            option: ColumnOption::NotNull,
-                        });
-                    }
+            let options = match &identity {
+                Some((_, options)) => Options::from_ast(options).ok()?,
+                None => Options::default(),
+            };
+            let sequence = OwnedSequence {
+                table: table.clone(),
+                column: name,
+                column_type: type_lower.clone(),
+                options,
+                identity: identity.as_ref().map(|(kind, _)| *kind),
+                named: None,
+            };
+            // The primary key is the rowid's alias, which SQLite
+            // numbers itself (never by its default): declared `INTEGER`,
+            // whatever its PostgreSQL type, which its sequence's row
+            // keeps (see `engine::catalog::introspect`).
+            let integer = match type_lower.as_str() {
+                _ if primary_key => Some("INTEGER"),
+                "bigserial" | "serial8" => Some("BIGINT"),
+                "smallserial" | "serial2" => Some("SMALLINT"),
+                _ if serial => Some("INTEGER"),
+                _ => None,
+            };
+            if let Some(integer) = integer {
+                column.data_type =
+                    DataType::Custom(ObjectName::from(vec![Ident::new(integer)]), vec![]);
+            }
+            // The name as `regclass` text reads it back: quoted unless
+            // it is all lower case.
+            let name = identifier_as_postgres(&sequence.name());
+            if let Some(default) = parse_expr(&format!("(nextval({}))", literal(&name))) {
+                column
+                    .options
+                    .retain(|o| !matches!(o.option, ColumnOption::Default(_)));
+                if !column
+                    .options
+                    .iter()
+                    .any(|o| matches!(o.option, ColumnOption::NotNull))
+                {
                     column.options.push(ColumnOptionDef {
                         name: None,
-                        option: ColumnOption::Default(default),
+                        option: ColumnOption::NotNull,
                     });
-                    owned.push(sequence);
                 }
+                column.options.push(ColumnOptionDef {
+                    name: None,
+                    option: ColumnOption::Default(default),
+                });
+                owned.push(sequence);
             }
         }
         for option in &mut column.options {

@@ -14,10 +14,10 @@
 //! - functions: `now()`, `current_user`, `version()`, `current_setting()`,
 //!   `pg_get_indexdef()` and the others psql and drivers call are answered from the
 //!   catalog or from litewire's SQL functions;
-//! - `CREATE TABLE`: a `serial` or identity column that is the table's primary
-//!   key becomes SQLite's auto-assigned `INTEGER PRIMARY KEY`; any other gets a
-//!   sequence of its own (see [`sequences`]); non-constant defaults get SQLite's
-//!   parentheses;
+//! - `CREATE TABLE`: a `serial` or identity column gets a sequence of its own
+//!   (see [`sequences`]), and stays SQLite's `INTEGER PRIMARY KEY` (the rowid)
+//!   when it is the table's one-column primary key; non-constant defaults get
+//!   SQLite's parentheses;
 //! - `nextval('s'::regclass)` and the other sequence functions take the name as
 //!   text (the sequence is no catalog relation SQLite could look up);
 //! - parenthesised members of `UNION`/`EXCEPT`/`INTERSECT` are made ones SQLite

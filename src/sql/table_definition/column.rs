@@ -81,6 +81,22 @@ impl Column {
         out
     }
 
+    /// A generated column's expression (`GENERATED ALWAYS AS (expr)` or `AS
+    /// (expr)`), without its parentheses.
+    pub fn generation(&self) -> Option<&str> {
+        self.constraints.iter().find_map(|c| {
+            let body = c.body.as_str();
+            let tokens = tokenize(body);
+            let first = tokens.first()?.text(body);
+            if !first.eq_ignore_ascii_case("GENERATED") && !first.eq_ignore_ascii_case("AS") {
+                return None;
+            }
+            let open = tokens.iter().position(|t| t.kind == TokenKind::LeftParen)?;
+            let close = tokens.get(skip_group(&tokens, open).checked_sub(1)?)?;
+            body.get(tokens[open].end..close.start).map(str::trim)
+        })
+    }
+
     fn has(&self, kind: ConstraintKind) -> bool {
         self.constraints.iter().any(|c| c.kind == kind)
     }

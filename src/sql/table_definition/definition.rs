@@ -105,6 +105,13 @@ impl TableDefinition {
         upper.contains("WITHOUT") && upper.contains("ROWID")
     }
 
+    /// The expression of the generated column `name`, if it is one.
+    pub fn generation_of(&self, name: &str) -> Option<&str> {
+        self.columns()
+            .find(|c| c.name.eq_ignore_ascii_case(name))?
+            .generation()
+    }
+
     pub fn columns(&self) -> impl Iterator<Item = &Column> {
         self.elements.iter().filter_map(|e| match e {
             Element::Column(c) => Some(c),

@@ -23,5 +23,5 @@ pub use column::Column;
 pub use constraint::{Constraint, ConstraintKind};
 pub use definition::TableDefinition;
 pub use errors::no_such_column;
-pub use index_statement::renamed_index;
+pub use index_statement::{index_keys, renamed_index};
 pub use tokens::mentions;
