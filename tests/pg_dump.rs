@@ -294,3 +294,47 @@ fn pg_dump_of_litewire_restores_into_postgres_as_the_same_database() {
         );
     }
 }
+
+/// The way in: a PostgreSQL 15 dump whose database runs code (a plpgsql
+/// trigger function, the trigger) stops at the function with 0A000 naming
+/// it and its language, not at a syntax error.
+#[test]
+fn a_postgres_dump_with_plpgsql_stops_at_the_function_by_name() {
+    let postgres = ScratchPostgres::start();
+    postgres.run("postgres", "CREATE DATABASE coded");
+    postgres.run(
+        "coded",
+        "CREATE TABLE items (id int PRIMARY KEY, touched timestamptz);
+         CREATE FUNCTION touch() RETURNS trigger LANGUAGE plpgsql AS
+             $$ BEGIN NEW.touched := now(); RETURN NEW; END $$;
+         CREATE TRIGGER items_touch BEFORE UPDATE ON items
+             FOR EACH ROW EXECUTE FUNCTION touch();",
+    );
+    let script = tempfile::NamedTempFile::new().expect("temp file");
+    std::fs::write(script.path(), pg_dump(postgres.port, "coded", &[])).expect("write");
+    let server = TestServer::start("shared", &[]);
+    let path = script.path().to_string_lossy();
+    let out = server.psql(&["-v", "VERBOSITY=verbose", "-q", "-f", &path]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains(
+            "ERROR:  0A000: function \"touch\" cannot be created: functions in LANGUAGE plpgsql are not supported"
+        ),
+        "{}",
+        stderr(&out)
+    );
+    // The trigger, on its own, is refused by name too.
+    let out = server.psql(&[
+        "-v",
+        "VERBOSITY=verbose",
+        "-c",
+        "CREATE TABLE items (id int PRIMARY KEY)",
+        "-c",
+        "CREATE TRIGGER items_touch BEFORE UPDATE ON items FOR EACH ROW EXECUTE FUNCTION touch()",
+    ]);
+    assert!(
+        stderr(&out).contains("ERROR:  0A000: trigger \"items_touch\" cannot be created"),
+        "{}",
+        stderr(&out)
+    );
+}

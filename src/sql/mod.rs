@@ -39,6 +39,7 @@ mod qualified_operators;
 pub mod quote;
 pub mod relations;
 mod rewrite;
+mod routines;
 mod row_locks;
 mod session;
 mod sort_operators;

@@ -33,7 +33,7 @@ use super::quote::{identifier, unquote_identifier};
 use super::rewrite::Rewrite;
 use super::statement::ParseQuery;
 use super::words::Words;
-use super::{comments, copy, extensions, matviews};
+use super::{comments, copy, extensions, matviews, routines};
 use crate::error::Error;
 
 /// Cheap check on the tokens the classifier already has: could this statement need
@@ -63,6 +63,12 @@ pub(super) fn translate(sql: &str, parse_query: ParseQuery<'_>) -> Result<Option
         drop_list(&words, "VIEW")
     } else if let Some(extension) = extensions::statement(&words) {
         Some(extension?)
+    } else if let Some(refused) = words
+        .starts_with(&["CREATE"])
+        .then(|| routines::refused(&words))
+        .flatten()
+    {
+        return Err(refused);
     } else if let Some(sql) = index_words(&words) {
         Some(Rewrite::single(sql))
     } else if words.starts_with(&["CREATE"]) {
