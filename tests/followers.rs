@@ -59,13 +59,29 @@ async fn a_follower_reads_what_the_writer_commits_and_writes_nothing(cache: &str
         text_rows(&client, "SHOW transaction_read_only").await,
         [[Some("on".into())]]
     );
+    // SERIALIZABLE needs the primary's read-write conflicts: refused too.
     for sql in [
         "BEGIN READ WRITE",
         "SET transaction_read_only = off",
         "START TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ WRITE",
+        "BEGIN ISOLATION LEVEL SERIALIZABLE",
+        "SET transaction_isolation = serializable",
     ] {
         assert_eq!(sqlstate(&client, sql).await, "0A000", "{sql}");
     }
+    client
+        .batch_execute("BEGIN ISOLATION LEVEL REPEATABLE READ; SELECT 1; COMMIT")
+        .await
+        .unwrap();
+    client
+        .batch_execute("SET default_transaction_isolation = serializable")
+        .await
+        .unwrap();
+    assert_eq!(sqlstate(&client, "BEGIN; SELECT 1; COMMIT").await, "0A000");
+    client
+        .batch_execute("ROLLBACK; RESET default_transaction_isolation")
+        .await
+        .unwrap();
     client.batch_execute("BEGIN").await.unwrap();
     assert_eq!(
         text_rows(&client, "SHOW transaction_read_only").await,

@@ -163,6 +163,7 @@ impl Session {
             },
             _ => return Ok(None),
         };
+        self.standby_isolation(modes.isolation)?;
         if in_transaction {
             self.set_transaction_modes(modes)?;
         } else if modes.read_only == Some(false) && self.engine.is_follower() {

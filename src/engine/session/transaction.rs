@@ -46,7 +46,10 @@ impl Session {
         };
         // `BEGIN IMMEDIATE|EXCLUSIVE` (SQLite's) asks for the write lock now.
         self.begin_transaction(begin.immediate).await?;
-        if let Err(error) = self.set_transaction_modes(begin.modes) {
+        let modes = self
+            .set_transaction_modes(begin.modes)
+            .and_then(|()| self.standby_isolation(Some(self.isolation)));
+        if let Err(error) = modes {
             self.rollback().await?;
             return Err(error);
         }
@@ -122,6 +125,18 @@ impl Session {
             self.deferrable = deferrable;
         }
         Ok(())
+    }
+
+    /// A follower refuses SERIALIZABLE, as a PostgreSQL standby does (0A000:
+    /// its serializable snapshots need the primary's read-write conflicts).
+    pub(super) fn standby_isolation(&self, isolation: Option<Isolation>) -> Result<(), Error> {
+        match isolation {
+            Some(Isolation::Serializable) if self.engine.is_follower() => Err(Error::new(
+                ErrorKind::Unsupported,
+                "cannot use serializable mode in a hot standby",
+            )),
+            _ => Ok(()),
+        }
     }
 
     /// Takes the write permit (and the writer connection) until the transaction
