@@ -346,14 +346,13 @@ async fn driver_errors(cache: &str) {
 /// One column of each PostgreSQL type litewire maps.
 const ALL_TYPES: &str = "CREATE TABLE everything (b boolean, i2 smallint, i4 integer, i8 bigint, f4 real, f8 double precision, n numeric(10,2), t text, vc varchar(20), c char(3), by bytea, d date, tm time, ts timestamp, tz timestamptz, u uuid, j json, jb jsonb)";
 
-/// The types `everything`'s columns are described as (SQLite keeps every REAL as a
-/// double, so `real` is float8).
+/// The types `everything`'s columns are described as, PostgreSQL's.
 const ALL_TYPE_OIDS: [Type; 18] = [
     Type::BOOL,
     Type::INT2,
     Type::INT4,
     Type::INT8,
-    Type::FLOAT8,
+    Type::FLOAT4,
     Type::FLOAT8,
     Type::NUMERIC,
     Type::TEXT,
@@ -399,7 +398,7 @@ impl Everything {
             i2: row.get("i2"),
             i4: row.get("i4"),
             i8: row.get("i8"),
-            f4: row.get::<_, f64>("f4") as f32,
+            f4: row.get("f4"),
             f8: row.get("f8"),
             n: row.get("n"),
             t: row.get("t"),

@@ -14,7 +14,7 @@ use common::scratch_postgres::ScratchPostgres;
 use common::{TestServer, stderr, stdout};
 
 /// An application's schema in the types a dump must keep: an enum, varchar
-/// and numeric with their modifiers, timestamps with and without a zone,
+/// and numeric with their modifiers, real, timestamps with and without a zone,
 /// booleans, arrays, jsonb, uuid, bytea, a bigserial and an identity with
 /// their sequences (and a bigserial and an identity primary key, which SQLite
 /// numbers as its rowid), defaults, CHECK/UNIQUE/PRIMARY KEY/FOREIGN KEY
@@ -27,6 +27,7 @@ CREATE TABLE products (
     name varchar(40) NOT NULL UNIQUE,
     m mood DEFAULT 'ok',
     price numeric(10,2) CHECK (price >= 0),
+    weight real,
     created timestamptz DEFAULT now(),
     made timestamp,
     on_sale boolean NOT NULL DEFAULT false,
@@ -61,10 +62,10 @@ CREATE VIEW cheap AS SELECT id, name FROM products WHERE price < 2;
 CREATE MATERIALIZED VIEW busy AS SELECT product, count(*) AS n FROM orders GROUP BY product;
 COMMENT ON TABLE products IS 'what we sell';
 COMMENT ON COLUMN products.price IS 'in euros';
-INSERT INTO products (id, name, m, price, created, made, on_sale, flags, doc, u, tags, raw, day) VALUES
-    (1, 'apple', 'happy', 1.50, '2026-05-06 07:08:09.5+00', '2026-05-06 07:08:09', true, '{t,f}',
+INSERT INTO products (id, name, m, price, weight, created, made, on_sale, flags, doc, u, tags, raw, day) VALUES
+    (1, 'apple', 'happy', 1.50, 0.1, '2026-05-06 07:08:09.5+00', '2026-05-06 07:08:09', true, '{t,f}',
      '{\"k\": [1, 2]}', 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11', '{x,\"y z\"}', '\\x00ff', '2026-01-02'),
-    (2, 'pear', DEFAULT, 3, '2026-05-06 07:08:09+00', NULL, false, NULL, NULL, NULL, NULL, NULL, NULL);
+    (2, 'pear', DEFAULT, 3, NULL, '2026-05-06 07:08:09+00', NULL, false, NULL, NULL, NULL, NULL, NULL, NULL);
 INSERT INTO orders (id, product, note) VALUES (1, 1, 'first'), (2, 2, 'second'), (3, 1, NULL);
 INSERT INTO customers (name) VALUES ('ann'), ('bob');
 INSERT INTO \"Odd Name\" (id, \"User\", qty) VALUES (1, 'tab' || chr(9) || 'in\\side', 1), (2, 'B', 2);

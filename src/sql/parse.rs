@@ -535,7 +535,8 @@ fn alter_table(
     let [sqlparser::ast::Statement::AlterTable(alter)] = parsed.as_mut_slice() else {
         return Ok(None);
     };
-    if !postgres::alter_expressions(alter, catalog)? {
+    let widened = postgres::added_float_widths(alter);
+    if !postgres::alter_expressions(alter, catalog)? && !widened {
         return Ok(None);
     }
     Ok(Some(parsed[0].to_string()))
@@ -554,7 +555,11 @@ fn create_table(text: &str, catalog: &dyn Catalog) -> Result<Option<dialect::Tra
     let sqlparser::ast::Statement::CreateTable(create) = ast else {
         return Ok(None);
     };
-    if create.query.is_some() || !postgres::table_expressions(create, catalog)? {
+    if create.query.is_some() {
+        return Ok(None);
+    }
+    let widened = postgres::float_widths(create);
+    if !postgres::table_expressions(create, catalog)? && !widened {
         return Ok(None);
     }
     Ok(dialect::translate_parsed(ast, None))

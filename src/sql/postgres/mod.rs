@@ -15,6 +15,7 @@ mod distinct_on;
 mod dml;
 mod errors;
 mod expressions;
+mod float_widths;
 mod from;
 mod function_values;
 mod functions;
@@ -42,6 +43,7 @@ mod types;
 
 pub use casts::bytea_from_text;
 pub use catalog::{Catalog, NoCatalog, RelColumn, Relation};
+pub use float_widths::{added_float_widths, float_widths};
 pub(crate) use functions::is_aggregate;
 pub use table_expressions::{alter_expressions, table_expressions};
 pub use translator::{OutputColumn, Translation, translate, translate_view};
