@@ -36,6 +36,7 @@ against_litewire_and_postgres!(
     sequences_read_as_relations,
     search_path_decides_the_current_schemas,
     serial_and_identity_primary_keys_are_numbered_by_their_sequences,
+    generated_columns_take_only_default,
 );
 
 /// The rows of `sql` in text format (simple protocol), NULL as `None`.
@@ -1298,6 +1299,52 @@ async fn serial_and_identity_primary_keys_are_numbered_by_their_sequences(target
         [
             row(&["mig_pk_identity_id_seq", "bigint"]),
             row(&["mig_pk_serial_id_seq", "integer"]),
+        ]
+    );
+}
+
+/// A generated column takes `DEFAULT` (in any row of VALUES, with or without
+/// a column list, and in `SET`) and refuses any other value with 428C9.
+async fn generated_columns_take_only_default(target: &Target) {
+    let client = target.connect().await;
+    client
+        .batch_execute(
+            "DROP TABLE IF EXISTS mig_generated; \
+             CREATE TABLE mig_generated (a int, g int GENERATED ALWAYS AS (a * 2) STORED, b text); \
+             INSERT INTO mig_generated VALUES (1, DEFAULT, 'x'), (2, DEFAULT, 'y'); \
+             INSERT INTO mig_generated VALUES (3); \
+             INSERT INTO mig_generated (a, g) VALUES (4, DEFAULT)",
+        )
+        .await
+        .unwrap();
+    for sql in [
+        "INSERT INTO mig_generated VALUES (5, 10, 'z')",
+        "INSERT INTO mig_generated (g) SELECT 1",
+        "UPDATE mig_generated SET g = 5",
+    ] {
+        let (state, _, detail) = failure(&client, sql).await;
+        assert_eq!(state, "428C9", "{sql}");
+        assert_eq!(
+            detail.as_deref(),
+            Some("Column \"g\" is a generated column."),
+            "{sql}"
+        );
+    }
+    assert_eq!(
+        rows(
+            &client,
+            "UPDATE mig_generated SET g = DEFAULT, a = 10 WHERE a = 4 RETURNING a, g"
+        )
+        .await,
+        [row(&["10", "20"])]
+    );
+    assert_eq!(
+        rows(&client, "SELECT a, g, b FROM mig_generated ORDER BY a").await,
+        [
+            row(&["1", "2", "x"]),
+            row(&["2", "4", "y"]),
+            vec![Some("3".into()), Some("6".into()), None],
+            vec![Some("10".into()), Some("20".into()), None],
         ]
     );
 }

@@ -12,7 +12,8 @@ use sqlparser::ast::{
 use super::build::ident;
 use super::columns::QueryColumn;
 use super::errors::{
-    Fail, Result, generated_always, materialized_view_written, syntax, undefined_column_of,
+    Fail, Result, generated_always, generated_column, materialized_view_written, syntax,
+    undefined_column_of,
 };
 use super::queries::is_default;
 use super::row_assignment::{RowValue, Target};
@@ -32,6 +33,9 @@ impl Translator<'_> {
             return Err(Fail::Unsupported("INSERT target"));
         };
         let (relation, columns) = self.target(name)?;
+        if let Some(without) = without_generated(insert, columns.as_deref())? {
+            return self.insert(&without);
+        }
         let identities = self.identity_columns(&relation);
         let mut out = insert.clone();
         out.overriding = None;
@@ -386,6 +390,18 @@ impl Translator<'_> {
         let identities = self.identity_columns(relation);
         let mut assigned: Vec<String> = Vec::new();
         for assignment in assignments {
+            // A generated column is computed again whatever sets it: `SET g =
+            // DEFAULT` says so (SQLite takes no assignment to it), any other
+            // value is 428C9.
+            if let AssignmentTarget::ColumnName(target) = &assignment.target
+                && let Ok(Some(column)) = column_of(target)
+                && column.generated
+            {
+                if !is_default(&assignment.value) {
+                    return Err(generated_column(&column.name, true));
+                }
+                continue;
+            }
             // A `GENERATED ALWAYS` identity column takes no value but its own.
             let values: Vec<Option<&Expr>> = match (&assignment.target, &assignment.value) {
                 (AssignmentTarget::ColumnName(_), value) => vec![Some(value)],
@@ -450,6 +466,15 @@ impl Translator<'_> {
             out.push(Assignment {
                 target: assignment.target.clone(),
                 value: self.assigned(&assignment.value, &targets[0], scope)?,
+            });
+        }
+        // Only generated columns set to DEFAULT: the row is written as it is.
+        if out.is_empty()
+            && let Some(first) = columns.and_then(|c| c.iter().find(|c| !c.generated))
+        {
+            out.push(Assignment {
+                target: AssignmentTarget::ColumnName(ObjectName::from(vec![ident(&first.name)])),
+                value: Expr::Identifier(ident(&first.name)),
             });
         }
         Ok(out)
@@ -566,6 +591,74 @@ fn identity_values(
         }
     }
     Ok(values)
+}
+
+/// The INSERT without the generated columns it writes `DEFAULT` to (SQLite
+/// takes no value for them, not even `DEFAULT`), naming the columns it
+/// fills; a value other than `DEFAULT` for one is 428C9, as in PostgreSQL.
+/// `None` when it writes none.
+fn without_generated(insert: &Insert, columns: Option<&[ScopeColumn]>) -> Result<Option<Insert>> {
+    let Some(columns) = columns.filter(|c| c.iter().any(|c| c.generated)) else {
+        return Ok(None);
+    };
+    let values = match insert.source.as_deref().map(|s| &*s.body) {
+        Some(SetExpr::Values(values)) => Some(values),
+        _ => None,
+    };
+    // The columns written, in order: the list's, or the table's (as many as
+    // the longest row fills).
+    let written: Vec<&ScopeColumn> = match (insert.columns.is_empty(), values) {
+        (false, _) => insert
+            .columns
+            .iter()
+            .filter_map(|target| {
+                let name = idents(target).last().cloned().unwrap_or_default();
+                columns.iter().find(|c| c.name.eq_ignore_ascii_case(&name))
+            })
+            .collect(),
+        (true, Some(values)) => {
+            let width = values.rows.iter().map(|row| row.len()).max().unwrap_or(0);
+            columns.iter().take(width).collect()
+        }
+        (true, None) => return Ok(None),
+    };
+    if !written.iter().any(|c| c.generated) {
+        return Ok(None);
+    }
+    let Some(values) = values else {
+        let column = written.iter().find(|c| c.generated).map_or("", |c| &c.name);
+        return Err(generated_column(column, false));
+    };
+    let mut rows = values.rows.clone();
+    for (position, column) in written.iter().enumerate().rev() {
+        if !column.generated {
+            continue;
+        }
+        for row in &mut rows {
+            match row.get(position) {
+                Some(value) if !is_default(value) => {
+                    return Err(generated_column(&column.name, false));
+                }
+                Some(_) => {
+                    row.remove(position);
+                }
+                None => {}
+            }
+        }
+    }
+    let mut without = insert.clone();
+    without.columns = written
+        .iter()
+        .filter(|c| !c.generated)
+        .map(|c| ObjectName::from(vec![ident(&c.name)]))
+        .collect();
+    if let Some(source) = &mut without.source {
+        *source.body = SetExpr::Values(Values {
+            rows,
+            ..values.clone()
+        });
+    }
+    Ok(Some(without))
 }
 
 /// `SELECT *, default FROM (query)`: an INSERT's rows with the value of the

@@ -79,6 +79,23 @@ pub(super) fn materialized_view_written(name: &str) -> Fail {
 /// 428C9: a value for a `GENERATED ALWAYS` identity column, in an INSERT
 /// (without `OVERRIDING SYSTEM VALUE`) or an UPDATE.
 pub(super) fn generated_always(column: &str, update: bool) -> Fail {
+    not_default(
+        column,
+        update,
+        format!("Column \"{column}\" is an identity column defined as GENERATED ALWAYS."),
+    )
+}
+
+/// 428C9: a value for a generated column (`GENERATED ALWAYS AS (expr)`).
+pub(super) fn generated_column(column: &str, update: bool) -> Fail {
+    not_default(
+        column,
+        update,
+        format!("Column \"{column}\" is a generated column."),
+    )
+}
+
+fn not_default(column: &str, update: bool, detail: String) -> Fail {
     let message = match update {
         true => format!("column \"{column}\" can only be updated to DEFAULT"),
         false => format!("cannot insert a non-DEFAULT value into column \"{column}\""),
@@ -88,9 +105,7 @@ pub(super) fn generated_always(column: &str, update: bool) -> Fail {
             SqlState::parse("428C9").unwrap_or(SqlState::FEATURE_NOT_SUPPORTED),
             message,
         )
-        .with_detail(format!(
-            "Column \"{column}\" is an identity column defined as GENERATED ALWAYS."
-        )),
+        .with_detail(detail),
     )
 }
 
