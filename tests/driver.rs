@@ -750,15 +750,16 @@ async fn parameter_types_inferred_from_columns(cache: &str) {
         .await
         .unwrap();
 
-    // Multi-row VALUES, literals among the parameters, a generated column skipped.
+    // Multi-row VALUES, literals among the parameters, a generated column
+    // given its DEFAULT.
     client
         .batch_execute(
-            "CREATE TABLE pairs (a bigint, b text, twice bigint GENERATED ALWAYS AS (a * 2), c boolean)",
+            "CREATE TABLE pairs (a bigint, b text, twice bigint GENERATED ALWAYS AS (a * 2) STORED, c boolean)",
         )
         .await
         .unwrap();
     let pairs = client
-        .prepare("INSERT INTO pairs VALUES ($1, 'x', $2), ($3, $4, false)")
+        .prepare("INSERT INTO pairs VALUES ($1, 'x', DEFAULT, $2), ($3, $4, DEFAULT, false)")
         .await
         .unwrap();
     assert_eq!(

@@ -22,8 +22,9 @@ struct Table {
     /// `pragma_table_info` and a result column's origin give the canonical
     /// spelling from the schema, so no case folding (and no allocation) per lookup.
     by_name: HashMap<String, Arc<str>>,
-    /// The declared types of the columns an INSERT without a column list fills,
-    /// in order (generated columns take no values); `None` for an untyped one.
+    /// The declared types of the columns an INSERT without a column list
+    /// fills, in order, as PostgreSQL numbers them (a generated column's
+    /// position takes `DEFAULT`); `None` for an untyped one.
     insertable: Vec<Option<Arc<str>>>,
 }
 
@@ -100,8 +101,9 @@ impl DeclaredTypes {
         let mut types = Table::default();
         for column in read_columns(conn, schema, name).await? {
             let decl = (!column.decl.is_empty()).then(|| Arc::<str>::from(column.decl));
-            // `hidden` is 0 for an ordinary column, 2 or 3 for a generated one.
-            if column.hidden == 0 {
+            // `hidden` is 0 for an ordinary column, 2 or 3 for a generated
+            // one, which has a position in VALUES (where only DEFAULT goes).
+            if column.hidden != 1 {
                 types.insertable.push(decl.clone());
             }
             if let Some(decl) = decl {
