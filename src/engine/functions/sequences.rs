@@ -193,8 +193,30 @@ fn not_found(name: &str) -> Out {
 /// `db` must be the connection the calling function runs on.
 unsafe fn read_row(db: *mut ffi::sqlite3, arg: &Arg) -> Result<Row, Out> {
     // The last column: the owning table when the owning column is its rowid.
-    const BY_NAME: &CStr = c"SELECT name, increment, min_value, max_value, cycle, last_value, is_called, token, CASE WHEN owned_table IS NOT NULL AND (SELECT count(*) FROM pragma_table_info(owned_table) k WHERE k.pk > 0) = 1 AND EXISTS (SELECT 1 FROM pragma_table_info(owned_table) p WHERE p.pk = 1 AND p.name = owned_column COLLATE NOCASE AND upper(p.type) = 'INTEGER') THEN (SELECT m.name FROM main.sqlite_schema m WHERE m.type = 'table' AND m.name = owned_table COLLATE NOCASE) END FROM main.litewire_sequences WHERE name = ?1";
-    const BY_OID: &CStr = c"SELECT name, increment, min_value, max_value, cycle, last_value, is_called, token, CASE WHEN owned_table IS NOT NULL AND (SELECT count(*) FROM pragma_table_info(owned_table) k WHERE k.pk > 0) = 1 AND EXISTS (SELECT 1 FROM pragma_table_info(owned_table) p WHERE p.pk = 1 AND p.name = owned_column COLLATE NOCASE AND upper(p.type) = 'INTEGER') THEN (SELECT m.name FROM main.sqlite_schema m WHERE m.type = 'table' AND m.name = owned_table COLLATE NOCASE) END FROM main.litewire_sequences WHERE oid = ?1";
+    macro_rules! row_where {
+        ($condition:literal) => {
+            match CStr::from_bytes_with_nul(
+                concat!(
+                    "SELECT name, increment, min_value, max_value, cycle, last_value, is_called, token, \
+                     CASE WHEN owned_table IS NOT NULL \
+                     AND (SELECT count(*) FROM pragma_table_info(owned_table) k WHERE k.pk > 0) = 1 \
+                     AND EXISTS (SELECT 1 FROM pragma_table_info(owned_table) p WHERE p.pk = 1 \
+                     AND p.name = owned_column COLLATE NOCASE AND upper(p.type) = 'INTEGER') \
+                     THEN (SELECT m.name FROM main.sqlite_schema m \
+                     WHERE m.type = 'table' AND m.name = owned_table COLLATE NOCASE) END \
+                     FROM main.litewire_sequences WHERE ",
+                    $condition,
+                    "\0"
+                )
+                .as_bytes(),
+            ) {
+                Ok(sql) => sql,
+                Err(_) => panic!("a query with one NUL, at its end"),
+            }
+        };
+    }
+    const BY_NAME: &CStr = row_where!("name = ?1");
+    const BY_OID: &CStr = row_where!("oid = ?1");
     let (name, found) = match arg {
         Arg::Text(text) => {
             let name = relation_name(text).ok_or_else(|| {
