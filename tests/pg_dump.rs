@@ -152,17 +152,29 @@ fn sequences_go_on(postgres: &ScratchPostgres, db: &str, what: &str) {
     assert_eq!(stdout(&out), "4|4\n3\n3\n", "{what}: {}", stderr(&out));
 }
 
-#[test]
-fn litewire_dump_restores_into_postgres_as_the_same_database() {
+/// A PostgreSQL of the test's own with the schema made directly in its
+/// database `direct`, and what that database is.
+fn postgres_with_the_schema() -> (ScratchPostgres, (String, Vec<String>)) {
     let postgres = ScratchPostgres::start();
     postgres.run("postgres", "CREATE DATABASE direct");
     postgres.run("direct", SCHEMA);
     let expected = contents(&postgres, "direct");
+    (postgres, expected)
+}
 
+/// A litewire in `cache` mode with the schema made through psql.
+fn litewire_with_the_schema(cache: &str) -> TestServer {
+    let server = TestServer::start(cache, &[]);
+    let out = server.psql(&["-v", "ON_ERROR_STOP=1", "-q", "-c", SCHEMA]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    server
+}
+
+#[test]
+fn litewire_dump_restores_into_postgres_as_the_same_database() {
+    let (postgres, expected) = postgres_with_the_schema();
     for cache in common::CACHE_MODES {
-        let server = TestServer::start(cache, &[]);
-        let out = server.psql(&["-v", "ON_ERROR_STOP=1", "-q", "-c", SCHEMA]);
-        assert!(out.status.success(), "{}", stderr(&out));
+        let server = litewire_with_the_schema(cache);
         // Beside the serving litewire, to standard output and to a file.
         let out = Command::new(env!("CARGO_BIN_EXE_litewire"))
             .arg("--db")
@@ -218,15 +230,9 @@ fn litewire_dump_of_no_file_fails_and_creates_none() {
 
 #[test]
 fn pg_dump_of_litewire_restores_into_postgres_as_the_same_database() {
-    let postgres = ScratchPostgres::start();
-    postgres.run("postgres", "CREATE DATABASE direct");
-    postgres.run("direct", SCHEMA);
-    let expected = contents(&postgres, "direct");
-
+    let (postgres, expected) = postgres_with_the_schema();
     for cache in common::CACHE_MODES {
-        let server = TestServer::start(cache, &[]);
-        let out = server.psql(&["-v", "ON_ERROR_STOP=1", "-q", "-c", SCHEMA]);
-        assert!(out.status.success(), "{}", stderr(&out));
+        let server = litewire_with_the_schema(cache);
         let port = server.pg.port();
 
         // Plain, through psql.
