@@ -1193,9 +1193,9 @@ async fn sequences_read_as_relations(target: &Target) {
 /// The shape almost every ORM's table has: a `serial`, `bigserial` or
 /// identity primary key. Its rows are numbered by its sequence, whichever way
 /// they arrive (VALUES with the column left out or `DEFAULT`, `INSERT ...
-/// SELECT`), so `currval` and the sequence's row follow them; the catalog
-/// keeps its declared type and its default or identity, which `pg_dump`
-/// writes.
+/// SELECT`, `DEFAULT VALUES`), so `currval` and the sequence's row follow
+/// them; the catalog keeps its declared type and its default or identity,
+/// which `pg_dump` writes.
 async fn serial_and_identity_primary_keys_are_numbered_by_their_sequences(target: &Target) {
     let client = target.connect().await;
     client
@@ -1245,6 +1245,14 @@ async fn serial_and_identity_primary_keys_are_numbered_by_their_sequences(target
         )
         .await,
         [row(&["6", "6", "6"])]
+    );
+    assert_eq!(
+        rows(
+            &client,
+            "INSERT INTO mig_pk_serial DEFAULT VALUES RETURNING id, currval('mig_pk_serial_id_seq')"
+        )
+        .await,
+        [row(&["7", "7"])]
     );
     assert_eq!(
         rows(

@@ -146,6 +146,10 @@ impl Translator<'_> {
                 }
             }
             out.source = Some(Box::new(source_out));
+        } else if let Some((column, default)) = self.rowid_default(&relation)? {
+            // `DEFAULT VALUES`: the rowid's default too.
+            out.columns = vec![column];
+            out.source = Some(Box::new(one_row(default)?));
         }
         let alias = insert
             .table_alias
@@ -196,6 +200,27 @@ impl Translator<'_> {
         insert: &Insert,
         out: &Insert,
     ) -> Result<Option<(ObjectName, Expr)>> {
+        let filled = match (insert.columns.is_empty(), out.columns.is_empty()) {
+            (false, _) => &insert.columns,
+            (true, false) => &out.columns,
+            // Every column in the table's order, the rowid's too.
+            (true, true) => return Ok(None),
+        };
+        let Some((column, default)) = self.rowid_default(relation)? else {
+            return Ok(None);
+        };
+        let given = filled.iter().any(|name| {
+            let (name, rowid) = (idents(name), idents(&column));
+            name.last()
+                .zip(rowid.last())
+                .is_some_and(|(n, r)| n.eq_ignore_ascii_case(r))
+        });
+        Ok((!given).then_some((column, default)))
+    }
+
+    /// The table's rowid column with a default (a `serial`'s or identity's
+    /// `nextval`), and that default as SQLite evaluates it.
+    fn rowid_default(&self, relation: &str) -> Result<Option<(ObjectName, Expr)>> {
         let Some(found) = self.catalog.relation(relation) else {
             return Ok(None);
         };
@@ -206,20 +231,6 @@ impl Translator<'_> {
         else {
             return Ok(None);
         };
-        let filled = match (insert.columns.is_empty(), out.columns.is_empty()) {
-            (false, _) => &insert.columns,
-            (true, false) => &out.columns,
-            // Every column in the table's order, the rowid's too.
-            (true, true) => return Ok(None),
-        };
-        let given = filled.iter().any(|name| {
-            idents(name)
-                .last()
-                .is_some_and(|n| n.eq_ignore_ascii_case(&rowid.name))
-        });
-        if given {
-            return Ok(None);
-        }
         let default = default_of(Some(&ScopeColumn {
             default: rowid.default.clone(),
             ..ScopeColumn::new(rowid.name.clone(), rowid.ty.clone())
@@ -659,6 +670,20 @@ fn without_generated(insert: &Insert, columns: Option<&[ScopeColumn]>) -> Result
         });
     }
     Ok(Some(without))
+}
+
+/// `VALUES (value)`.
+fn one_row(value: Expr) -> Result<Query> {
+    let mut query = sqlparser::parser::Parser::new(&sqlparser::dialect::SQLiteDialect {})
+        .try_with_sql("VALUES (NULL)")
+        .and_then(|mut parser| parser.parse_query())
+        .map_err(|_| Fail::Unsupported("an INSERT's row"))?;
+    if let SetExpr::Values(values) = &mut *query.body
+        && let Some(cell) = values.rows.first_mut().and_then(|row| row.first_mut())
+    {
+        *cell = value;
+    }
+    Ok(*query)
 }
 
 /// `SELECT *, default FROM (query)`: an INSERT's rows with the value of the
