@@ -1,6 +1,7 @@
 //! Rows inserted, updated and deleted per table, for `pg_stat_user_tables`
 //! (`n_tup_ins`, `n_tup_upd`, `n_tup_del`) and `pg_stat_database`'s
-//! `tup_*`.
+//! `tup_*`; and the highest rowid inserted, which a sequence that numbers
+//! the table's rowid passes over.
 //!
 //! SQLite tells every connection's update hook of each row a statement
 //! changes, in the table it changes (a trigger's, a cascade's, an upsert's

@@ -1,6 +1,7 @@
 //! Reading SQLite's schema: every table, view and index of the main database,
 //! with columns (`pragma_table_xinfo`), indexes (`pragma_index_list`,
-//! `pragma_index_info`) and foreign keys (`pragma_foreign_key_list`). The one
+//! `pragma_index_info`) and foreign keys (`pragma_foreign_key_list`); a rowid
+//! column a sequence numbers is typed from the sequence's row. The one
 //! reader of this metadata: the catalog is built from it, and the declared-type
 //! cache (`engine::declared_types`) reads columns through it.
 
