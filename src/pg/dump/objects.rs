@@ -7,6 +7,7 @@
 use std::io::Write;
 
 use super::reader::{Reader, flag, integer, io_error, text};
+use crate::engine::Value;
 use crate::error::Error;
 use crate::sql::quote::{identifier_as_postgres as ident, literal_as_postgres as literal};
 
@@ -298,13 +299,11 @@ impl Catalog {
                         ident(&table.name)
                     ))
                     .await?;
-                if let Some(Some(highest)) = highest.first().map(|row| match &row[0] {
-                    crate::engine::Value::Null => None,
-                    value => Some(integer(value)),
-                }) && (!called || highest > value)
-                    && highest >= sequence.start
+                if let Some(Value::Integer(highest)) = highest.first().map(|row| &row[0])
+                    && (!called || *highest > value)
+                    && *highest >= sequence.start
                 {
-                    (value, called) = (highest, true);
+                    (value, called) = (*highest, true);
                 }
             }
             sql += &format!(
@@ -358,7 +357,7 @@ impl Catalog {
 impl Relation {
     /// The relation of a `pg_class` row (oid, name, kind, populated) with its
     /// columns, constraints, indexes and query.
-    async fn read(reader: &mut Reader, row: &[crate::engine::Value]) -> Result<Relation, Error> {
+    async fn read(reader: &mut Reader, row: &[Value]) -> Result<Relation, Error> {
         let oid = integer(&row[0]);
         let columns = reader
             .rows(&format!(

@@ -148,7 +148,7 @@ impl Translator<'_> {
             out.source = Some(Box::new(source_out));
         } else if let Some((column, default)) = self.rowid_default(&relation)? {
             // `DEFAULT VALUES`: the rowid's default too.
-            out.columns = vec![column];
+            out.columns = vec![ObjectName::from(vec![ident(&column)])];
             out.source = Some(Box::new(one_row(default)?));
         }
         let alias = insert
@@ -210,17 +210,16 @@ impl Translator<'_> {
             return Ok(None);
         };
         let given = filled.iter().any(|name| {
-            let (name, rowid) = (idents(name), idents(&column));
-            name.last()
-                .zip(rowid.last())
-                .is_some_and(|(n, r)| n.eq_ignore_ascii_case(r))
+            idents(name)
+                .last()
+                .is_some_and(|n| n.eq_ignore_ascii_case(&column))
         });
-        Ok((!given).then_some((column, default)))
+        Ok((!given).then(|| (ObjectName::from(vec![ident(&column)]), default)))
     }
 
     /// The table's rowid column with a default (a `serial`'s or identity's
-    /// `nextval`), and that default as SQLite evaluates it.
-    fn rowid_default(&self, relation: &str) -> Result<Option<(ObjectName, Expr)>> {
+    /// `nextval`): its name, and that default as SQLite evaluates it.
+    fn rowid_default(&self, relation: &str) -> Result<Option<(String, Expr)>> {
         let Some(found) = self.catalog.relation(relation) else {
             return Ok(None);
         };
@@ -235,7 +234,7 @@ impl Translator<'_> {
             default: rowid.default.clone(),
             ..ScopeColumn::new(rowid.name.clone(), rowid.ty.clone())
         }))?;
-        Ok(Some((ObjectName::from(vec![ident(&rowid.name)]), default)))
+        Ok(Some((rowid.name.clone(), default)))
     }
 
     pub(super) fn update(&mut self, update: &sqlparser::ast::Update) -> Result<Translated> {
