@@ -75,6 +75,9 @@ impl SqlState {
     pub const DEADLOCK_DETECTED: SqlState = SqlState(*b"40P01");
     pub const DUPLICATE_COLUMN: SqlState = SqlState(*b"42701");
     pub const DUPLICATE_OBJECT: SqlState = SqlState(*b"42710");
+    pub const DUPLICATE_SCHEMA: SqlState = SqlState(*b"42P06");
+    pub const DEPENDENT_OBJECTS_STILL_EXIST: SqlState = SqlState(*b"2BP01");
+    pub const RESERVED_NAME: SqlState = SqlState(*b"42939");
     pub const FEATURE_NOT_SUPPORTED: SqlState = SqlState(*b"0A000");
     pub const INSUFFICIENT_PRIVILEGE: SqlState = SqlState(*b"42501");
     pub const INVALID_DATETIME_FORMAT: SqlState = SqlState(*b"22007");

@@ -13,6 +13,7 @@ use sqlx::{Row, SqliteConnection};
 use super::catalog::rowid_type;
 use crate::error::Error;
 use crate::sql::postgres::{Catalog, Modifier, PgType, RelColumn, Relation};
+use crate::sql::schemas::{SCHEMAS_TABLE, referenced_tables};
 use crate::sql::views;
 
 /// The relations of one schema generation.
@@ -25,6 +26,8 @@ pub struct SchemaCatalog {
     relations: HashMap<String, Relation>,
     /// The sequences' names, in lower case.
     sequences: HashSet<String>,
+    /// The schemas made with `CREATE SCHEMA`.
+    schemas: Vec<String>,
 }
 
 impl Catalog for SchemaCatalog {
@@ -38,6 +41,14 @@ impl Catalog for SchemaCatalog {
 
     fn is_sequence(&self, name: &str) -> bool {
         self.sequences.contains(&name.to_ascii_lowercase())
+    }
+
+    fn relations(&self) -> Vec<Relation> {
+        self.relations.values().cloned().collect()
+    }
+
+    fn schemas(&self) -> &[String] {
+        &self.schemas
     }
 }
 
@@ -148,6 +159,7 @@ async fn read_schemas(
                 name.to_ascii_lowercase(),
                 Relation {
                     materialized: materialized.get(&name.to_ascii_lowercase()).copied(),
+                    references: sql.as_deref().map(referenced_tables).unwrap_or_default(),
                     name,
                     columns,
                     view,
@@ -163,11 +175,20 @@ async fn read_schemas(
             .collect(),
         false => HashSet::new(),
     };
+    let schemas = match relations.contains_key(SCHEMAS_TABLE) {
+        true => {
+            sqlx::query_scalar("SELECT name FROM main.litewire_schemas ORDER BY name")
+                .fetch_all(&mut *conn)
+                .await?
+        }
+        false => Vec::new(),
+    };
     Ok(SchemaCatalog {
         generation,
         file_version,
         relations,
         sequences,
+        schemas,
     })
 }
 

@@ -78,6 +78,7 @@ fn error_message_sqlstate(message: &str) -> &'static str {
         ("incomplete input", "42601"),
         ("unrecognized token", "42601"),
         ("no such table", "42P01"),
+        ("unknown database ", "3F000"),
         ("no such view", "42P01"),
         ("no such index", "42704"),
         ("no such column", "42703"),
@@ -168,6 +169,11 @@ fn postgres_message(message: &str) -> Option<String> {
     if let Some(name) = message.strip_prefix("no such table: ") {
         let name = name.strip_prefix("main.").unwrap_or(name);
         return Some(format!("relation \"{name}\" does not exist"));
+    }
+    // A name qualified with a schema there is not (SQLite reads the
+    // qualifier as a database).
+    if let Some(schema) = message.strip_prefix("unknown database ") {
+        return Some(format!("schema \"{schema}\" does not exist"));
     }
     if let Some(name) = message.strip_prefix("no such column: ") {
         return Some(match name.contains('.') {

@@ -262,6 +262,8 @@ fn ddl_tag(verb: &str, word: &dyn Fn(usize) -> String) -> &'static str {
         ("CREATE", "MATERIALIZED") => "CREATE MATERIALIZED VIEW",
         ("DROP", "MATERIALIZED") => "DROP MATERIALIZED VIEW",
         ("ALTER", "SCHEMA") => "ALTER SCHEMA",
+        ("CREATE", "SCHEMA") => "CREATE SCHEMA",
+        ("DROP", "SCHEMA") => "DROP SCHEMA",
         ("ALTER", "FUNCTION") => "ALTER FUNCTION",
         ("ALTER", "PROCEDURE") => "ALTER PROCEDURE",
         ("ALTER", "ROUTINE") => "ALTER ROUTINE",

@@ -263,17 +263,21 @@ fn drop(w: &Words) -> Result<Vec<String>, Error> {
             &format!("\"{name}\" is not a materialized view"),
             &format!("{} AND NOT {}", is_relation(&name), is_matview(&name)),
         ));
-        script.push(format!("DROP TABLE IF EXISTS main.{}", identifier(&name)));
-        script.push(format!(
-            "DROP VIEW IF EXISTS main.{}",
-            identifier(&query_view(&name))
-        ));
-        script.push(format!(
-            "DELETE FROM main.{MATVIEWS_TABLE} WHERE name = {}",
-            literal(&name)
-        ));
+        script.extend(dropped(&name));
     }
     Ok(script)
+}
+
+/// The statements that drop materialized view `name`, which exists.
+pub(super) fn dropped(name: &str) -> [String; 3] {
+    [
+        format!("DROP TABLE IF EXISTS main.{}", identifier(name)),
+        format!("DROP VIEW IF EXISTS main.{}", identifier(&query_view(name))),
+        format!(
+            "DELETE FROM main.{MATVIEWS_TABLE} WHERE name = {}",
+            literal(name)
+        ),
+    ]
 }
 
 /// The check a `DROP TABLE` or `DROP VIEW` of `name` runs first: a

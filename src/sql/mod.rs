@@ -41,6 +41,8 @@ pub mod relations;
 mod rewrite;
 mod routines;
 mod row_locks;
+pub mod schema_names;
+pub mod schemas;
 mod session;
 mod sort_operators;
 mod split;

@@ -92,15 +92,7 @@ pub(super) fn must_exist(kind: Kind, name: &str) -> Result<Vec<String>, Error> {
     }
     let name = folded(name);
     Ok(match kind {
-        Kind::Schema => match name.as_str() {
-            "public" | "pg_catalog" | "information_schema" => Vec::new(),
-            _ => {
-                return Err(Error::state(
-                    SqlState::INVALID_SCHEMA_NAME,
-                    format!("schema \"{name}\" does not exist"),
-                ));
-            }
-        },
+        Kind::Schema => super::schemas::must_exist(&name),
         // `ALTER TABLE` names a sequence too (pg_dump writes it so).
         Kind::Relation => super::dialect::relation_must_exist(&name),
         Kind::Sequence => super::dialect::sequence_must_exist(&name),

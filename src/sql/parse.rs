@@ -26,12 +26,13 @@ use super::postgres::{self, Catalog};
 use super::qualified_operators;
 use super::rewrite::Rewrite;
 use super::row_locks;
+use super::schema_names;
 use super::split::split;
 use super::statement::{CursorCommand, Plan, PreparedCommand, Statement};
 use super::words::Words;
 use super::{
     create_as, cursors, dialect, enums, grants, known_queries, literals, matviews, notifications,
-    ownership, parsed, prepared, session, sort_operators, table_locks, transaction_modes,
+    ownership, parsed, prepared, schemas, session, sort_operators, table_locks, transaction_modes,
     translate, views,
 };
 use crate::error::{Error, ErrorKind};
@@ -93,13 +94,21 @@ pub(super) fn parse_uncached(sql: &str, dialect: Dialect) -> Result<Vec<Statemen
         .map(|range| {
             let (text, tokens) = (&sql[range.0..range.1], &tokens[range.2..range.3]);
             let statement = match (dialect, schema_changed) {
-                // A new table's expressions read only its own columns.
-                (Dialect::Postgres(_), true) if creates_table(text, tokens) => {
+                // A new table's expressions read only its own columns (but
+                // its schema may be new too: see below).
+                (Dialect::Postgres(_), true)
+                    if creates_table(text, tokens)
+                        && !schema_names::mentions_schema(text, &rebased(tokens)) =>
+                {
                     build(text, tokens, dialect)?
                 }
                 // SQLite has no materialized views, and a new one's query is
-                // read as PostgreSQL reads it: read when it runs.
-                (Dialect::Postgres(_), true) if about_materialized_view(text, tokens) => {
+                // read as PostgreSQL reads it; a schema the statements before
+                // may have made is not known yet: read when it runs.
+                (Dialect::Postgres(_), true)
+                    if about_materialized_view(text, tokens)
+                        || schema_names::mentions_schema(text, &rebased(tokens)) =>
+                {
                     let shape = classify::classify(text, &rebased(tokens))?;
                     Statement {
                         read_against: Some((STALE, Arc::from(text))),
@@ -267,6 +276,11 @@ fn build_rebased(text: &str, tokens: &[Token], dialect: Dialect) -> Result<State
     {
         return build_rebased(&plain, &tokenize(&plain), dialect);
     }
+    if let Dialect::Postgres(catalog) = dialect
+        && let Some(stored) = schema_names::resolved(text, tokens, catalog.schemas())
+    {
+        return build_rebased(&stored, &tokenize(&stored), dialect);
+    }
     // A query's row locks are the engine's to take: the rest is the statement.
     let statement = match row_locks::strip(text, tokens)? {
         Some((unlocked, lock)) => {
@@ -335,6 +349,12 @@ fn build_unlocked(text: &str, tokens: &[Token], dialect: Dialect) -> Result<Stat
         sql: text,
         tokens: &tokens,
     };
+    if let Dialect::Postgres(catalog) = dialect
+        && let Some(script) = schemas::statement(&words, catalog)
+    {
+        let plan = Plan::Script(script?.iter().map(|p| Arc::from(p.as_str())).collect());
+        return Ok(statement(text.into(), &shape, 0, plan));
+    }
     if let Some(rewrite) = ownership::statement(&words)
         .or_else(|| grants::statement(&words))
         .or_else(|| table_locks::statement(&words).map(|checks| checks.map(Rewrite::script)))

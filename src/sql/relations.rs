@@ -450,7 +450,7 @@ pub const RELATIONS: &[Relation] = &[
         contents: Contents::View,
         definition: Definition::View(
             r#"AS
-  SELECT (SELECT database_name FROM litewire_session) AS table_catalog, 'public' AS table_schema,
+  SELECT (SELECT database_name FROM litewire_session) AS table_catalog, (SELECT nspname FROM pg_namespace WHERE oid = relnamespace) AS table_schema,
          relname AS table_name, CASE relkind WHEN 'v' THEN 'VIEW' ELSE 'BASE TABLE' END AS table_type,
          NULL AS self_referencing_column_name, NULL AS reference_generation,
          NULL AS user_defined_type_catalog, NULL AS user_defined_type_schema, NULL AS user_defined_type_name,
@@ -474,7 +474,7 @@ pub const RELATIONS: &[Relation] = &[
         contents: Contents::View,
         definition: Definition::View(
             r#"AS
-  SELECT (SELECT database_name FROM litewire_session) AS table_catalog, 'public' AS table_schema,
+  SELECT (SELECT database_name FROM litewire_session) AS table_catalog, (SELECT nspname FROM pg_namespace WHERE oid = c.relnamespace) AS table_schema,
          c.relname AS table_name, a.attname AS column_name, a.attnum AS ordinal_position,
          d.adbin AS column_default, CASE WHEN a.attnotnull THEN 'NO' ELSE 'YES' END AS is_nullable,
          format_type(a.atttypid, NULL) AS data_type,
@@ -499,7 +499,8 @@ pub const RELATIONS: &[Relation] = &[
             r#"AS
   SELECT c.oid AS constraint_oid, c.conname AS constraint_name, c.contype AS contype,
          r.relname AS table_name, a.attname AS column_name, k.key + 1 AS ordinal_position,
-         f.relname AS referenced_table_name, fa.attname AS referenced_column_name
+         f.relname AS referenced_table_name, fa.attname AS referenced_column_name,
+         r.relnamespace AS table_namespace, f.relnamespace AS referenced_namespace
   FROM pg_constraint c JOIN pg_class r ON r.oid = c.conrelid,
        json_each(litewire_array_json(c.conkey)) k
   JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = k.value
@@ -513,9 +514,9 @@ pub const RELATIONS: &[Relation] = &[
         contents: Contents::View,
         definition: Definition::View(
             r#"AS
-  SELECT (SELECT database_name FROM litewire_session) AS constraint_catalog, 'public' AS constraint_schema,
+  SELECT (SELECT database_name FROM litewire_session) AS constraint_catalog, (SELECT nspname FROM pg_namespace WHERE oid = c.connamespace) AS constraint_schema,
          c.conname AS constraint_name, (SELECT database_name FROM litewire_session) AS table_catalog,
-         'public' AS table_schema, r.relname AS table_name,
+         (SELECT nspname FROM pg_namespace WHERE oid = r.relnamespace) AS table_schema, r.relname AS table_name,
          CASE c.contype WHEN 'p' THEN 'PRIMARY KEY' WHEN 'u' THEN 'UNIQUE' WHEN 'f' THEN 'FOREIGN KEY' ELSE 'CHECK' END AS constraint_type,
          CASE WHEN c.condeferrable THEN 'YES' ELSE 'NO' END AS is_deferrable,
          CASE WHEN c.condeferred THEN 'YES' ELSE 'NO' END AS initially_deferred,
@@ -529,9 +530,9 @@ pub const RELATIONS: &[Relation] = &[
         contents: Contents::View,
         definition: Definition::View(
             r#"AS
-  SELECT (SELECT database_name FROM litewire_session) AS constraint_catalog, 'public' AS constraint_schema,
+  SELECT (SELECT database_name FROM litewire_session) AS constraint_catalog, (SELECT nspname FROM pg_namespace WHERE oid = table_namespace) AS constraint_schema,
          constraint_name, (SELECT database_name FROM litewire_session) AS table_catalog,
-         'public' AS table_schema, table_name, column_name, ordinal_position,
+         (SELECT nspname FROM pg_namespace WHERE oid = table_namespace) AS table_schema, table_name, column_name, ordinal_position,
          CASE WHEN contype = 'f' THEN ordinal_position END AS position_in_unique_constraint
   FROM litewire_constraint_columns WHERE contype IN ('p', 'u', 'f')"#,
         ),
@@ -541,10 +542,10 @@ pub const RELATIONS: &[Relation] = &[
         contents: Contents::View,
         definition: Definition::View(
             r#"AS
-  SELECT (SELECT database_name FROM litewire_session) AS constraint_catalog, 'public' AS constraint_schema,
+  SELECT (SELECT database_name FROM litewire_session) AS constraint_catalog, (SELECT nspname FROM pg_namespace WHERE oid = c.connamespace) AS constraint_schema,
          c.conname AS constraint_name,
          CASE WHEN u.conname IS NOT NULL THEN (SELECT database_name FROM litewire_session) END AS unique_constraint_catalog,
-         CASE WHEN u.conname IS NOT NULL THEN 'public' END AS unique_constraint_schema,
+         CASE WHEN u.conname IS NOT NULL THEN (SELECT nspname FROM pg_namespace WHERE oid = u.connamespace) END AS unique_constraint_schema,
          u.conname AS unique_constraint_name, 'NONE' AS match_option,
          CASE c.confupdtype WHEN 'c' THEN 'CASCADE' WHEN 'n' THEN 'SET NULL' WHEN 'd' THEN 'SET DEFAULT' WHEN 'r' THEN 'RESTRICT' ELSE 'NO ACTION' END AS update_rule,
          CASE c.confdeltype WHEN 'c' THEN 'CASCADE' WHEN 'n' THEN 'SET NULL' WHEN 'd' THEN 'SET DEFAULT' WHEN 'r' THEN 'RESTRICT' ELSE 'NO ACTION' END AS delete_rule
@@ -558,10 +559,11 @@ pub const RELATIONS: &[Relation] = &[
         contents: Contents::View,
         definition: Definition::View(
             r#"AS
-  SELECT DISTINCT (SELECT database_name FROM litewire_session) AS table_catalog, 'public' AS table_schema,
+  SELECT DISTINCT (SELECT database_name FROM litewire_session) AS table_catalog,
+         (SELECT nspname FROM pg_namespace WHERE oid = CASE WHEN contype = 'f' THEN referenced_namespace ELSE table_namespace END) AS table_schema,
          CASE WHEN contype = 'f' THEN referenced_table_name ELSE table_name END AS table_name,
          CASE WHEN contype = 'f' THEN referenced_column_name ELSE column_name END AS column_name,
-         (SELECT database_name FROM litewire_session) AS constraint_catalog, 'public' AS constraint_schema,
+         (SELECT database_name FROM litewire_session) AS constraint_catalog, (SELECT nspname FROM pg_namespace WHERE oid = table_namespace) AS constraint_schema,
          constraint_name
   FROM litewire_constraint_columns"#,
         ),

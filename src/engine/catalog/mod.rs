@@ -16,11 +16,14 @@
 
 mod activity_rows;
 mod enum_types;
+mod foreign_key_rows;
 mod introspect;
 pub(super) mod oids;
 mod prepare;
 mod rows;
 mod rules;
+mod schema_namespaces;
+mod schema_rows;
 mod sequence_rows;
 mod statement_rows;
 mod table_stat_rows;

@@ -20,6 +20,8 @@ pub(in crate::engine) const ROLE_OID: i64 = 10;
 /// owns the database).
 pub(super) const DATABASE_OWNER_ROLE: i64 = 6171;
 pub(super) const PUBLIC_NAMESPACE: i64 = 2200;
+/// The schemas made with `CREATE SCHEMA`: this plus their row's rowid.
+pub(super) const SCHEMA_NAMESPACES: i64 = crate::sql::schema_names::FIRST_SCHEMA_OID;
 
 /// The schemas there are: PostgreSQL's own, and `public` that holds the file's
 /// relations.

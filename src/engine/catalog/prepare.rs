@@ -14,7 +14,9 @@ use super::oids::{
     DATABASE_OID, DATABASE_OWNER_ROLE, ENUM_LABEL, ENUM_TYPE, EXTENSION_OIDS, NAMESPACES,
     PUBLIC_NAMESPACE, ROLE_OID,
 };
-use super::rows::{insert, schema_rows};
+use super::rows::insert;
+use super::schema_namespaces::{schema_names, stored_names};
+use super::schema_rows::schema_rows;
 use super::sequence_rows::catalog_rows as sequence_rows;
 use super::statement_rows::{StatementsView, catalog_rows as statement_rows};
 use super::table_stat_rows::catalog_rows as table_stat_rows;
@@ -31,6 +33,7 @@ use crate::sql::extensions::{EXTENSIONS, EXTENSIONS_TABLE};
 use crate::sql::matviews::MATVIEWS_TABLE;
 use crate::sql::quote::literal;
 use crate::sql::relations::{self, Contents, Definition, RELATIONS};
+use crate::sql::schemas::SCHEMAS_TABLE;
 
 /// Brings the catalog tables of this connection up to date with the schema and
 /// with the session, creating them on first use.
@@ -59,9 +62,28 @@ pub(in crate::engine) async fn prepare(
         }
         None => None,
     };
+    let own_tables: Vec<String> = sqlx::query_scalar(
+        "SELECT name FROM main.sqlite_schema WHERE type = 'table' \
+         AND name IN ('litewire_sequences', 'litewire_comments', 'litewire_enums', \
+         'litewire_extensions', 'litewire_matviews', 'litewire_schemas')",
+    )
+    .fetch_all(&mut *conn)
+    .await?;
+    let schemas = own_tables.iter().any(|t| t == SCHEMAS_TABLE);
+    if schemas && created.is_some() {
+        script.push_str(&stored_names());
+    }
     if filled != Some(version) {
         let schema = read_schema(conn).await?;
-        schema_rows(&mut script, &schema);
+        let names: Vec<String> = match schemas {
+            true => {
+                sqlx::query_scalar("SELECT name FROM main.litewire_schemas")
+                    .fetch_all(&mut *conn)
+                    .await?
+            }
+            false => Vec::new(),
+        };
+        schema_rows(&mut script, &schema, &names);
         let _ = writeln!(
             script,
             "DELETE FROM temp.litewire_catalog_state; INSERT INTO temp.litewire_catalog_state VALUES ({version});"
@@ -70,13 +92,6 @@ pub(in crate::engine) async fn prepare(
     session_rows(&mut script, session);
     // Sequences, comments and enum types are rows, not schema: their relations
     // are filled every time (after the session's, which name their owner).
-    let own_tables: Vec<String> = sqlx::query_scalar(
-        "SELECT name FROM main.sqlite_schema WHERE type = 'table' \
-         AND name IN ('litewire_sequences', 'litewire_comments', 'litewire_enums', \
-         'litewire_extensions', 'litewire_matviews')",
-    )
-    .fetch_all(&mut *conn)
-    .await?;
     if own_tables.iter().any(|t| t == "litewire_sequences") {
         script.push_str(&sequence_rows());
     }
@@ -93,6 +108,9 @@ pub(in crate::engine) async fn prepare(
     let enums = own_tables.iter().any(|t| t == "litewire_enums");
     if enums {
         script.push_str(&enum_rows(ENUM_TYPE, ENUM_LABEL));
+    }
+    if schemas {
+        script.push_str(&schema_names());
     }
     script.push_str("RELEASE litewire_catalog;\n");
     sqlx::raw_sql(AssertSqlSafe(script))

@@ -5,18 +5,16 @@
 
 use std::fmt::Write as _;
 
-use super::introspect::{ColumnInfo, ForeignKey, IndexInfo, Object};
-use super::oids::{
-    CHECK, CONSTRAINT, FIRST_OID, FOREIGN_KEY, PUBLIC_NAMESPACE, ROLE_OID, SYNTHETIC_INDEX,
-};
+use super::introspect::{ColumnInfo, IndexInfo, Object};
+use super::oids::{CHECK, CONSTRAINT, FIRST_OID, PUBLIC_NAMESPACE, ROLE_OID, SYNTHETIC_INDEX};
 use super::rules::rule_rows;
 use super::types::{storage_of, type_modifier, type_oid};
 use crate::sql::quote::{identifier_as_postgres, literal, optional_literal, same_columns};
-use crate::sql::relations::{Contents, RELATIONS};
+use crate::sql::schema_names::{qualified, shown, split_stored};
 use crate::sql::table_definition::{ConstraintKind, TableDefinition, index_keys};
-use crate::sql::{views, written};
+use crate::sql::{relation_name, views, written};
 
-fn idents(names: &[String]) -> String {
+pub(super) fn idents(names: &[String]) -> String {
     names
         .iter()
         .map(|n| identifier_as_postgres(n))
@@ -50,37 +48,19 @@ fn index_name(table: &Object, index: &IndexInfo) -> String {
 }
 
 /// The table's definition, read from its `CREATE TABLE` text.
-fn definition(table: &Object) -> Option<TableDefinition> {
+pub(super) fn definition(table: &Object) -> Option<TableDefinition> {
     table
         .sql
         .as_deref()
         .and_then(|sql| TableDefinition::parse(sql).ok())
 }
 
-pub(super) fn schema_rows(script: &mut String, objects: &[Object]) {
-    for relation in RELATIONS.iter().filter(|r| r.contents == Contents::Schema) {
-        let _ = writeln!(script, "DELETE FROM temp.{};", relation.name);
-    }
-    let oid_of = |name: &str| {
-        objects
-            .iter()
-            .find(|o| o.name.eq_ignore_ascii_case(name) && o.kind != "index")
-            .map(|o| FIRST_OID + o.rowid)
-    };
-    for object in objects {
-        match object.kind.as_str() {
-            "table" | "matview" => table_rows(script, object, objects, &oid_of),
-            "view" => view_rows(script, object, &oid_of),
-            _ => {}
-        }
-    }
-}
-
-fn table_rows(
+pub(super) fn table_rows(
     script: &mut String,
     table: &Object,
     objects: &[Object],
     oid_of: &dyn Fn(&str) -> Option<i64>,
+    schemas: &[String],
 ) {
     let oid = FIRST_OID + table.rowid;
     let rowid_pk = rowid_primary_key(table);
@@ -107,7 +87,7 @@ fn table_rows(
     let generations: Vec<Option<String>> = (table.columns.iter())
         .map(|c| Some(def.as_ref()?.generation_of(&c.name)?.to_owned()))
         .collect();
-    attribute_rows(script, oid, &table.columns, &generations);
+    attribute_rows(script, oid, &table.columns, &generations, schemas);
     if materialized {
         // Its query as written (see `sql::matviews`), for `pg_get_viewdef`.
         let definition = format!(" {};", table.query.as_deref().unwrap_or_default());
@@ -142,6 +122,7 @@ fn table_rows(
             SYNTHETIC_INDEX + table.rowid,
             &index,
             None,
+            schemas,
         );
     }
     for index in &table.indexes {
@@ -155,10 +136,8 @@ fn table_rows(
             index_oid(table, objects, index),
             index,
             sql,
+            schemas,
         );
-    }
-    for key in &table.foreign_keys {
-        foreign_key_rows(script, table, oid, key, objects, oid_of);
     }
     check_rows(script, table, oid);
 }
@@ -200,7 +179,7 @@ fn index_oid(table: &Object, objects: &[Object], index: &IndexInfo) -> i64 {
 
 /// The oid of the unique index of `table` over exactly `columns` (what a
 /// foreign key that references them relies on), 0 for none.
-fn unique_index_over(table: &Object, objects: &[Object], columns: &[String]) -> i64 {
+pub(super) fn unique_index_over(table: &Object, objects: &[Object], columns: &[String]) -> i64 {
     let same = |names: &[String]| same_columns(names, columns);
     if let Some(column) = rowid_primary_key(table)
         && same(std::slice::from_ref(&column))
@@ -390,6 +369,7 @@ fn attribute_rows(
     relation: i64,
     columns: &[ColumnInfo],
     generations: &[Option<String>],
+    schemas: &[String],
 ) {
     for (i, column) in columns.iter().enumerate() {
         let typid = type_oid(&column.decl);
@@ -429,7 +409,7 @@ fn attribute_rows(
                 script,
                 "INSERT INTO temp.pg_attrdef VALUES ({}, {relation}, {attnum}, {});",
                 CONSTRAINT + relation * 64 + attnum as i64,
-                literal(&shown_default(default))
+                literal(&shown_default(default, schemas))
             );
         }
     }
@@ -437,7 +417,7 @@ fn attribute_rows(
 
 /// A column default as PostgreSQL would show it: the expressions the dialect
 /// translation wrote for `now()` and `gen_random_uuid()` read back as those.
-fn shown_default(default: &str) -> String {
+fn shown_default(default: &str, schemas: &[String]) -> String {
     let default = &written::shown(default);
     let bare = default
         .strip_prefix('(')
@@ -448,7 +428,11 @@ fn shown_default(default: &str) -> String {
         "gen_random_uuid()" => "gen_random_uuid()".to_owned(),
         // A sequence's name, as PostgreSQL shows it.
         _ if bare.starts_with("nextval('") && bare.ends_with("')") && !bare.contains("::") => {
-            format!("{}::regclass)", &bare[..bare.len() - 1])
+            let name = &bare["nextval('".len()..bare.len() - 2];
+            match relation_name(name) {
+                Some(stored) => format!("nextval('{}'::regclass)", shown(&stored, schemas)),
+                None => format!("{}::regclass)", &bare[..bare.len() - 1]),
+            }
         }
         _ => default.to_owned(),
     }
@@ -461,6 +445,7 @@ fn index_rows(
     oid: i64,
     index: &IndexInfo,
     sql: Option<&str>,
+    schemas: &[String],
 ) {
     let name = index_name(table, index);
     let primary = index.origin == "pk";
@@ -491,9 +476,9 @@ fn index_rows(
         })
         .unwrap_or_default();
     let definition = format!(
-        "CREATE {unique}INDEX {} ON public.{} USING btree ({}){predicate}",
-        identifier_as_postgres(&name),
-        identifier_as_postgres(&table.name),
+        "CREATE {unique}INDEX {} ON {} USING btree ({}){predicate}",
+        identifier_as_postgres(split_stored(&name, schemas).map_or(name.as_str(), |(_, n)| n)),
+        qualified(&table.name, schemas),
         // An index on expressions as its statement lists them.
         match sql.and_then(index_keys) {
             Some(keys) if index.columns.iter().any(|c| c == "expression") => keys.to_owned(),
@@ -591,11 +576,12 @@ fn index_attributes(script: &mut String, table: &Object, oid: i64, index: &Index
             hidden: 0,
         })
         .collect();
-    attribute_rows(script, oid, &columns, &[]);
+    // No defaults: no names to show.
+    attribute_rows(script, oid, &columns, &[], &[]);
 }
 
 #[allow(clippy::too_many_arguments)]
-fn constraint_row(
+pub(super) fn constraint_row(
     script: &mut String,
     oid: i64,
     name: &str,
@@ -644,7 +630,7 @@ fn constraint_row(
 
 /// The `{1,2}` array of the attnums of `table`'s columns `names` (0 for a
 /// name it lacks).
-fn attnums(table: &Object, names: &[String]) -> String {
+pub(super) fn attnums(table: &Object, names: &[String]) -> String {
     format!("{{{}}}", attnum_list(table, names).join(","))
 }
 
@@ -664,101 +650,12 @@ fn attnum_list(table: &Object, names: &[String]) -> Vec<String> {
         .collect()
 }
 
-fn foreign_key_rows(
+pub(super) fn view_rows(
     script: &mut String,
-    table: &Object,
-    table_oid: i64,
-    key: &ForeignKey,
-    objects: &[Object],
+    view: &Object,
     oid_of: &dyn Fn(&str) -> Option<i64>,
+    schemas: &[String],
 ) {
-    let referenced = objects
-        .iter()
-        .find(|o| o.kind == "table" && o.name.eq_ignore_ascii_case(&key.table));
-    let name = definition(table)
-        .and_then(|def| def.foreign_key_name(&key.from))
-        .unwrap_or_else(|| format!("{}_{}_fkey", table.name, key.from.join("_")));
-    let deferral =
-        definition(table).map_or((false, false), |def| def.foreign_key_deferral(&key.from));
-    let to: Vec<String> = key.to.iter().flatten().cloned().collect();
-    // A key that names no columns references the primary key.
-    let referenced_columns = match referenced {
-        Some(parent) if to.is_empty() => {
-            let mut pk: Vec<&ColumnInfo> = parent.columns.iter().filter(|c| c.pk > 0).collect();
-            pk.sort_by_key(|c| c.pk);
-            pk.into_iter().map(|c| c.name.clone()).collect()
-        }
-        _ => to.clone(),
-    };
-    let foreign_key = referenced.map_or_else(
-        || "NULL".to_owned(),
-        |parent| literal(&attnums(parent, &referenced_columns)),
-    );
-    let index = referenced.map_or(0, |parent| {
-        unique_index_over(parent, objects, &referenced_columns)
-    });
-    let references = if referenced_columns.is_empty() {
-        identifier_as_postgres(&key.table)
-    } else {
-        format!(
-            "{}({})",
-            identifier_as_postgres(&key.table),
-            idents(&referenced_columns)
-        )
-    };
-    let mut definition = format!(
-        "FOREIGN KEY ({}) REFERENCES {references}",
-        idents(&key.from)
-    );
-    for (event, action) in [("UPDATE", &key.on_update), ("DELETE", &key.on_delete)] {
-        if action != "NO ACTION" {
-            let _ = write!(definition, " ON {event} {action}");
-        }
-    }
-    let (deferrable, deferred) = deferral;
-    match (deferrable, deferred) {
-        (true, true) => definition.push_str(" DEFERRABLE INITIALLY DEFERRED"),
-        (true, false) => definition.push_str(" DEFERRABLE"),
-        _ => {}
-    }
-    let oid = FOREIGN_KEY + table_oid * 64 + key.id;
-    constraint_row(
-        script,
-        oid,
-        &name,
-        "f",
-        table_oid,
-        index,
-        oid_of(&key.table).unwrap_or(0),
-        &attnums(table, &key.from),
-        &foreign_key,
-        (action_code(&key.on_update), action_code(&key.on_delete)),
-    );
-    if deferrable {
-        let _ = writeln!(
-            script,
-            "UPDATE temp.pg_constraint SET condeferrable = true, condeferred = {deferred} WHERE oid = {oid};"
-        );
-    }
-    insert(
-        script,
-        "litewire_definitions",
-        &[oid.to_string(), literal(&definition)],
-    );
-}
-
-/// `pg_constraint.confupdtype` / `confdeltype` for SQLite's action names.
-fn action_code(action: &str) -> &'static str {
-    match action {
-        "RESTRICT" => "r",
-        "CASCADE" => "c",
-        "SET NULL" => "n",
-        "SET DEFAULT" => "d",
-        _ => "a",
-    }
-}
-
-fn view_rows(script: &mut String, view: &Object, oid_of: &dyn Fn(&str) -> Option<i64>) {
     let oid = FIRST_OID + view.rowid;
     relation_row(
         script,
@@ -768,7 +665,7 @@ fn view_rows(script: &mut String, view: &Object, oid_of: &dyn Fn(&str) -> Option
         view.columns.len(),
         (false, false),
     );
-    attribute_rows(script, oid, &view.columns, &[]);
+    attribute_rows(script, oid, &view.columns, &[], schemas);
     // The query as written, if litewire made the view and SQLite has not
     // rewritten it since; else SQLite's text of it.
     let written = view

@@ -15,6 +15,7 @@ use crate::engine::sequences::{Bounds, Counter, SEQUENCE_OID, SessionValues, adv
 use crate::error::SqlState;
 use crate::sql::quote::identifier_as_postgres;
 use crate::sql::relation_name;
+use crate::sql::schema_names::qualified;
 
 pub(super) const FUNCTIONS: &[Function] = &[
     Function::pg(
@@ -261,10 +262,35 @@ unsafe fn read_row(db: *mut ffi::sqlite3, arg: &Arg) -> Result<Row, Out> {
                 _ => None,
             },
         }),
-        Ok(None) => Err(not_found(&name)),
+        // SAFETY: per the caller.
+        Ok(None) => Err(unsafe { not_found_in(db, &name) }),
         // No sequence was ever made in this file.
-        Err(failure) if failure.message.contains("no such table") => Err(not_found(&name)),
+        Err(failure) if failure.message.contains("no such table") => {
+            // SAFETY: per the caller.
+            Err(unsafe { not_found_in(db, &name) })
+        }
         Err(failure) => Err(Out::Error(failure.message)),
+    }
+}
+
+/// [`not_found`], or for `app.s` where there is no schema `app`, PostgreSQL's
+/// error for that.
+///
+/// # Safety
+/// `db` must be the connection the calling function runs on.
+unsafe fn not_found_in(db: *mut ffi::sqlite3, name: &str) -> Out {
+    const SCHEMA: &CStr = c"SELECT 1 FROM main.litewire_schemas WHERE name = ?1";
+    let Some((schema, _)) = name.split_once('.') else {
+        return not_found(name);
+    };
+    // SAFETY: per the caller.
+    match unsafe { first_row(db, SCHEMA, &[Bind::Text(schema)]) } {
+        Ok(Some(_)) => not_found(name),
+        // No such schema (or no table of schemas at all).
+        _ => fail(
+            SqlState::INVALID_SCHEMA_NAME,
+            format!("schema \"{schema}\" does not exist"),
+        ),
     }
 }
 
@@ -669,7 +695,25 @@ fn serial_sequence(call: &Call, args: &[Arg]) -> Out {
     // SAFETY: as above.
     match unsafe { first_row(db, OWNED, &[Bind::Text(&table), Bind::Text(column)]) } {
         Ok(Some(cells)) => match &cells[0] {
-            Cell::Text(name) => Out::Text(format!("public.{}", identifier_as_postgres(name))),
+            Cell::Text(name) => {
+                // A sequence of a schema of the user's is named `app.s` in
+                // SQLite (see `sql::schema_names`).
+                const SCHEMA: &CStr =
+                    c"SELECT name FROM main.litewire_schemas WHERE ?1 LIKE name || '.%'";
+                // SAFETY: as above.
+                let schemas = match unsafe { first_row(db, SCHEMA, &[Bind::Text(name)]) } {
+                    Ok(Some(cells)) => cells
+                        .into_iter()
+                        .filter_map(|cell| match cell {
+                            Cell::Text(schema) => Some(schema),
+                            _ => None,
+                        })
+                        .collect(),
+                    // No table of schemas: no schema of the user's.
+                    _ => Vec::new(),
+                };
+                Out::Text(qualified(name, &schemas))
+            }
             _ => Out::Null,
         },
         // No table of sequences: no sequence at all.

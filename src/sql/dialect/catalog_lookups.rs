@@ -6,20 +6,40 @@
 use super::replacement::{Replacement, from_catalog, plain};
 use super::system_columns::relation_oid;
 use crate::sql::quote::literal;
+use crate::sql::schema_names::FIRST_SCHEMA_OID;
 
 /// `'16384'::regclass` is an oid; `'t'::regclass` the oid of relation `t`.
 pub(super) fn oid_or_lookup(text: &str, kind: &str) -> Option<Replacement> {
     if let Ok(oid) = text.trim().parse::<i64>() {
         return plain(oid.to_string());
     }
-    let name = text.rsplit('.').next().unwrap_or(text).trim_matches('"');
+    let name = match kind {
+        // As SQLite names it: `app.t` for `t` of schema `app` (see
+        // `schema_names`), `t` for `public.t`.
+        "class" => super::sequences::relation_name(text)?,
+        _ => text
+            .rsplit('.')
+            .next()
+            .unwrap_or(text)
+            .trim_matches('"')
+            .to_owned(),
+    };
     // A catalog relation is no row of `pg_class`, but has its oid.
     if kind == "class"
-        && let Some(oid) = relation_oid(name)
+        && let Some(oid) = relation_oid(&name)
     {
         return plain(oid.to_string());
     }
-    oid_named(kind, &literal(name))
+    oid_named(kind, &literal(&name))
+}
+
+/// A `pg_class` row's name as SQLite knows the relation: qualified with its
+/// schema when that is one of the user's (see `schema_names`).
+fn stored_relname() -> String {
+    format!(
+        "CASE WHEN relnamespace < {FIRST_SCHEMA_OID} THEN relname \
+         ELSE (SELECT nspname FROM pg_namespace WHERE oid = relnamespace) || '.' || relname END"
+    )
 }
 
 /// The oid of the object of `kind` whose name is the SQL expression `name`.
@@ -38,7 +58,7 @@ pub(super) fn oid_named(kind: &str, name: &str) -> Option<Replacement> {
 /// inference of a whole statement walks every branch of what it reads.
 pub(super) fn named(kind: &str) -> Option<String> {
     let (oid, name, relation) = match kind {
-        "class" => ("oid", "relname", "pg_class"),
+        "class" => ("oid", &*stored_relname(), "pg_class"),
         "namespace" => ("oid", "nspname", "pg_namespace"),
         "role" => ("oid", "rolname", "pg_roles"),
         "type" => ("oid", "typname", "pg_type"),
@@ -64,10 +84,14 @@ pub(super) fn oid_by_name(kind: &str, name: &str) -> Option<Replacement> {
             "typname AS litewire_name, format_type(oid, NULL) AS litewire_sql_name",
             "pg_type",
         ),
-        _ => (
-            "relname AS litewire_name, relname AS litewire_sql_name",
-            "pg_class",
-        ),
+        _ => {
+            return from_catalog(format!(
+                "(SELECT litewire_oid FROM (SELECT oid AS litewire_oid, lower({}) AS litewire_name FROM pg_class), \
+                 (SELECT lower(CASE WHEN lower({name}) LIKE 'public.%' OR lower({name}) LIKE 'pg\\_catalog.%' ESCAPE '\\' \
+                 THEN substr({name}, instr({name}, '.') + 1) ELSE {name} END) AS litewire_wanted) WHERE litewire_wanted = litewire_name)",
+                stored_relname()
+            ));
+        }
     };
     from_catalog(format!(
         "(SELECT litewire_oid FROM (SELECT oid AS litewire_oid, {names} FROM {relation}), (SELECT lower(CASE WHEN instr({name}, '.') > 0 THEN substr({name}, instr({name}, '.') + 1) ELSE {name} END) AS litewire_wanted) WHERE litewire_wanted IN (litewire_name, litewire_sql_name))"

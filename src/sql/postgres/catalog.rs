@@ -20,6 +20,16 @@ pub trait Catalog {
     fn is_sequence(&self, _name: &str) -> bool {
         false
     }
+
+    /// Every table and view it knows.
+    fn relations(&self) -> Vec<Relation> {
+        Vec::new()
+    }
+
+    /// The schemas made with `CREATE SCHEMA` (not `public`), as named.
+    fn schemas(&self) -> &[String] {
+        &[]
+    }
 }
 
 /// A table or view.
@@ -31,6 +41,8 @@ pub struct Relation {
     /// A materialized view, and whether it holds rows (`WITH NO DATA` makes
     /// one that does not).
     pub materialized: Option<bool>,
+    /// The tables its foreign keys refer to, as written in its definition.
+    pub references: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq)]

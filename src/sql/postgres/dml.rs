@@ -516,6 +516,19 @@ impl Translator<'_> {
         };
         let list = self.select_list(items, scope)?;
         *items = list.items;
+        // SQLite's RETURNING reads the target's columns by their names
+        // alone: `t.c` or `alias.c` is `c` there.
+        if let Some(target) = scope.items.first() {
+            let _ = sqlparser::ast::visit_expressions_mut(items, |expr| {
+                if let Expr::CompoundIdentifier(parts) = expr
+                    && let [table, column] = parts.as_slice()
+                    && table.value.eq_ignore_ascii_case(&target.name)
+                {
+                    *expr = Expr::Identifier(column.clone());
+                }
+                std::ops::ControlFlow::<()>::Continue(())
+            });
+        }
         let columns = list.columns;
         Ok(columns.map(|c| c.iter().map(QueryColumn::output).collect()))
     }

@@ -36,7 +36,15 @@ pub fn relation_name(text: &str) -> Option<String> {
             Some(_) => return None,
         }
     }
-    parts.pop()
+    // `public.s` is `s`; `app.s` is the SQLite name of `s` of schema `app`
+    // (see `schema_names`).
+    let name = parts.pop()?;
+    match parts.pop() {
+        Some(schema) if schema != "public" && schema != "pg_catalog" && parts.is_empty() => {
+            Some(crate::sql::schema_names::stored_name(&schema, &name))
+        }
+        _ => Some(name),
+    }
 }
 
 /// The name PostgreSQL gives the sequence of a `serial` or identity column.

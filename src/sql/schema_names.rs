@@ -1,0 +1,482 @@
+//! Names qualified with a schema of the user's (`CREATE SCHEMA`, see
+//! `schemas`): the relation `t` of schema `s` is the SQLite table `"s.t"`,
+//! in the one database file, so a transaction spans schemas and `sqlite3`
+//! reads it as `"s.t"`. On the PostgreSQL port such a name is written as that
+//! one identifier before anything else reads the statement (and the catalog
+//! splits it again), so every statement that takes a relation, sequence,
+//! index or type takes it qualified.
+//!
+//! `a.b` names a relation or a type only where one stands: after `FROM`,
+//! `JOIN`, `INTO`, `UPDATE`, `TABLE`, `REFERENCES`, `INDEX ... ON` and their
+//! kin, in a `FROM` list or a list of names to drop, after `::` or `AS`, as a
+//! column's type. Elsewhere it is column `b` of relation `a`, as in
+//! PostgreSQL, and stays as it is; `s.t.c` is column `c` of `s.t`. A relation
+//! read in `FROM` keeps its own name as its alias (`FROM s.t` is `FROM "s.t"
+//! AS t`), so that `t.c` and `s.t.c` refer to it as they do in PostgreSQL.
+
+use super::lexer::{Token, TokenKind};
+use super::quote::{identifier, identifier_as_postgres, unquote_identifier};
+
+/// The oid of a schema's `pg_namespace` row: this plus its row's rowid in
+/// `litewire_schemas` (see `schemas`).
+pub const FIRST_SCHEMA_OID: i64 = 1 << 23;
+
+/// The SQLite name of `name` of schema `schema`.
+pub fn stored_name(schema: &str, name: &str) -> String {
+    format!("{schema}.{name}")
+}
+
+/// A SQLite name as the schema (one of `schemas`) and the name in it; `None`
+/// for a name of `public`.
+pub fn split_stored<'a>(stored: &'a str, schemas: &[String]) -> Option<(&'a str, &'a str)> {
+    let (schema, name) = stored.split_once('.')?;
+    schemas
+        .iter()
+        .any(|s| s == schema)
+        .then_some((schema, name))
+}
+
+/// A SQLite name as PostgreSQL shows the object's name: `app.t` for `t` of
+/// schema `app`, `t` for one of `public` (each part quoted where it needs it).
+pub fn shown(stored: &str, schemas: &[String]) -> String {
+    match split_stored(stored, schemas) {
+        Some((schema, name)) => format!(
+            "{}.{}",
+            identifier_as_postgres(schema),
+            identifier_as_postgres(name)
+        ),
+        None => identifier_as_postgres(stored),
+    }
+}
+
+/// [`shown`], always qualified: `public.t` too.
+pub fn qualified(stored: &str, schemas: &[String]) -> String {
+    match split_stored(stored, schemas) {
+        Some(_) => shown(stored, schemas),
+        None => format!("public.{}", identifier_as_postgres(stored)),
+    }
+}
+
+/// An identifier token as the name PostgreSQL reads: folded to lower case
+/// unless quoted.
+fn folded(text: &str, token: &Token) -> Option<String> {
+    match token.kind {
+        TokenKind::Word => Some(token.text(text).to_ascii_lowercase()),
+        TokenKind::QuotedIdent => Some(unquote_identifier(token.text(text))),
+        _ => None,
+    }
+}
+
+/// Words after which a name is a relation's (or a type's, stored alike).
+const RELATION_WORDS: &[&str] = &[
+    "FROM",
+    "JOIN",
+    "INTO",
+    "UPDATE",
+    "TABLE",
+    "ONLY",
+    "REFERENCES",
+    "TRUNCATE",
+    "VIEW",
+    "SEQUENCE",
+    "INDEX",
+    "EXISTS",
+    "TYPE",
+    "DOMAIN",
+    "COPY",
+    "LOCK",
+    "ANALYZE",
+    "VACUUM",
+];
+
+/// Words after which a name is a type's.
+const TYPE_WORDS: &[&str] = &["AS"];
+
+/// Words that end a `FROM` item where an alias could stand instead.
+const AFTER_ITEM: &[&str] = &[
+    "WHERE",
+    "JOIN",
+    "INNER",
+    "LEFT",
+    "RIGHT",
+    "FULL",
+    "CROSS",
+    "NATURAL",
+    "ON",
+    "USING",
+    "GROUP",
+    "ORDER",
+    "LIMIT",
+    "OFFSET",
+    "UNION",
+    "INTERSECT",
+    "EXCEPT",
+    "WINDOW",
+    "HAVING",
+    "FOR",
+    "FETCH",
+    "RETURNING",
+    "SET",
+    "TABLESAMPLE",
+];
+
+/// What a comma continues, at one depth of parentheses.
+#[derive(Clone, Copy, PartialEq)]
+enum List {
+    /// `FROM a, b` (and `USING a, b` of a DELETE).
+    From,
+    /// `DROP TABLE a, b`, `TRUNCATE a, b`, ...
+    Names,
+    Other,
+}
+
+fn list_after(word: &str) -> Option<List> {
+    const NAMES: &[&str] = &[
+        "TABLE", "VIEW", "SEQUENCE", "INDEX", "TYPE", "TRUNCATE", "LOCK",
+    ];
+    const OTHER: &[&str] = &[
+        "SELECT",
+        "WHERE",
+        "GROUP",
+        "HAVING",
+        "ORDER",
+        "LIMIT",
+        "OFFSET",
+        "WINDOW",
+        "RETURNING",
+        "SET",
+        "VALUES",
+        "INTO",
+    ];
+    let is = |list: &[&str]| list.iter().any(|w| w.eq_ignore_ascii_case(word));
+    if word.eq_ignore_ascii_case("FROM") || word.eq_ignore_ascii_case("USING") {
+        Some(List::From)
+    } else if is(NAMES) {
+        Some(List::Names)
+    } else if is(OTHER) {
+        Some(List::Other)
+    } else {
+        None
+    }
+}
+
+/// How a qualified name is read where it stands.
+#[derive(Clone, Copy, PartialEq)]
+enum Place {
+    /// A relation read in `FROM` (or `UPDATE`'s target): aliased by its name.
+    FromItem,
+    /// `INSERT`'s target, aliased by its name too (a column list may follow).
+    InsertTarget,
+    /// A relation, sequence, index or type: its stored name.
+    Object,
+    /// A column reference (`a.b`): left alone.
+    Column,
+}
+
+/// The statement's text with each name qualified by one of `schemas` as its
+/// SQLite name; `None` when it has none.
+pub(super) fn resolved(text: &str, tokens: &[Token], schemas: &[String]) -> Option<String> {
+    if schemas.is_empty() {
+        return None;
+    }
+    rewritten(text, tokens, &|schema| schemas.iter().any(|s| s == schema))
+}
+
+/// Whether the statement is about a schema or names an object qualified
+/// with a schema other than litewire's own: read again when it runs if the
+/// statements before it may have made that schema.
+pub(super) fn mentions_schema(text: &str, tokens: &[Token]) -> bool {
+    let about = tokens.len() > 1
+        && ["CREATE", "DROP", "ALTER"]
+            .iter()
+            .any(|verb| tokens[0].is_keyword(text, verb))
+        && tokens[1].is_keyword(text, "SCHEMA");
+    about
+        || rewritten(text, tokens, &|schema| {
+            !["public", "pg_catalog", "information_schema", "main", "temp"].contains(&schema)
+        })
+        .is_some()
+}
+
+/// The statement's text with each name qualified by a schema `is_schema`
+/// holds to be one as its SQLite name; `None` when it has none.
+fn rewritten(text: &str, tokens: &[Token], is_schema: &dyn Fn(&str) -> bool) -> Option<String> {
+    let word = |i: usize, kw: &str| tokens.get(i).is_some_and(|t| t.is_keyword(text, kw));
+    let is_dot = |i: usize| {
+        tokens
+            .get(i)
+            .is_some_and(|t| t.kind == TokenKind::Punct && t.text(text) == ".")
+    };
+    let schema_at = |i: usize| -> Option<String> {
+        let schema = folded(text, tokens.get(i)?)?;
+        let qualifies = is_dot(i + 1)
+            && tokens.get(i + 2).and_then(|t| folded(text, t)).is_some()
+            && !(i > 0 && is_dot(i - 1))
+            && is_schema(&schema);
+        qualifies.then_some(schema)
+    };
+    let creates_index = word(0, "CREATE") && (word(1, "INDEX") || word(2, "INDEX"));
+    let grants = word(0, "GRANT") || word(0, "REVOKE");
+    let defines_table = (word(0, "CREATE") || word(0, "ALTER"))
+        && tokens[..tokens.len().min(4)]
+            .iter()
+            .any(|t| t.is_keyword(text, "TABLE"));
+    let index_name = creates_index
+        .then(|| index_renamed(text, tokens, &schema_at))
+        .flatten();
+
+    let mut out = String::new();
+    let mut copied = 0;
+    let mut lists = vec![List::Other];
+    // The schema of the statement's first object, where `RENAME TO` keeps it.
+    let mut target_schema: Option<String> = None;
+    let mut i = 0;
+    while i < tokens.len() {
+        if let Some((at, schema)) = &index_name
+            && *at == i
+        {
+            out.push_str(&text[copied..tokens[i].start]);
+            let name = folded(text, &tokens[i]).unwrap_or_default();
+            out.push_str(&identifier(&stored_name(schema, &name)));
+            copied = tokens[i].end;
+        }
+        if word(i, "TO")
+            && i >= 1
+            && word(i - 1, "RENAME")
+            && let Some(schema) = &target_schema
+            && let Some(name) = tokens.get(i + 1).and_then(|t| folded(text, t))
+            && !is_dot(i + 2)
+        {
+            out.push_str(&text[copied..tokens[i + 1].start]);
+            out.push_str(&identifier(&stored_name(schema, &name)));
+            copied = tokens[i + 1].end;
+            i += 2;
+            continue;
+        }
+        let Some(schema) = schema_at(i) else {
+            let token = &tokens[i];
+            match token.kind {
+                TokenKind::LeftParen => lists.push(List::Other),
+                TokenKind::RightParen if lists.len() > 1 => {
+                    lists.pop();
+                }
+                TokenKind::Word => {
+                    if let (Some(list), Some(last)) =
+                        (list_after(token.text(text)), lists.last_mut())
+                    {
+                        *last = list;
+                    }
+                }
+                _ => {}
+            }
+            i += 1;
+            continue;
+        };
+        let name = folded(text, &tokens[i + 2]).unwrap_or_default();
+        let list = lists.last().copied().unwrap_or(List::Other);
+        let place = place(
+            text,
+            tokens,
+            i,
+            list,
+            creates_index || grants,
+            defines_table,
+        );
+        if is_dot(i + 3) && tokens.get(i + 4).is_some_and(|t| folded(text, t).is_some()) {
+            // `s.t.c`: a column of `s.t`, read as `t.c` where `s.t` is read
+            // under its own name; after COLUMN or OWNED BY, `"s.t".c`.
+            out.push_str(&text[copied..tokens[i].start]);
+            if word(i.wrapping_sub(1), "COLUMN") || word(i.wrapping_sub(1), "BY") {
+                out.push_str(&identifier(&stored_name(&schema, &name)));
+                copied = tokens[i + 2].end;
+            } else {
+                copied = tokens[i + 2].start;
+            }
+            i += 3;
+            continue;
+        }
+        if place == Place::Column
+            || (place == Place::FromItem
+                && tokens
+                    .get(i + 3)
+                    .is_some_and(|t| t.kind == TokenKind::LeftParen))
+        {
+            i += 3;
+            continue;
+        }
+        out.push_str(&text[copied..tokens[i].start]);
+        out.push_str(&identifier(&stored_name(&schema, &name)));
+        let aliases = match place {
+            Place::FromItem => !aliased(text, tokens.get(i + 3)),
+            Place::InsertTarget => !tokens.get(i + 3).is_some_and(|t| t.is_keyword(text, "AS")),
+            _ => false,
+        };
+        if aliases {
+            out.push_str(" AS ");
+            out.push_str(&identifier(&name));
+        }
+        copied = tokens[i + 2].end;
+        target_schema.get_or_insert(schema);
+        i += 3;
+    }
+    (copied > 0).then(|| {
+        out.push_str(&text[copied..]);
+        out
+    })
+}
+
+/// How the qualified name at `i` reads, by the tokens before it.
+fn place(
+    text: &str,
+    tokens: &[Token],
+    i: usize,
+    list: List,
+    on_names_relation: bool,
+    defines_table: bool,
+) -> Place {
+    let Some(before) = i.checked_sub(1).and_then(|p| tokens.get(p)) else {
+        return Place::Column;
+    };
+    let word = |p: usize, kw: &str| tokens.get(p).is_some_and(|t| t.is_keyword(text, kw));
+    let from_word = |p: usize| {
+        ["FROM", "JOIN", "UPDATE", "USING"]
+            .iter()
+            .any(|kw| word(p, kw))
+            || (tokens.get(p).is_some_and(|t| t.text(text) == ",") && list == List::From)
+    };
+    let prev = i - 1;
+    if from_word(prev) || (word(prev, "ONLY") && prev >= 1 && from_word(prev - 1)) {
+        // `DELETE FROM`, `COPY ... FROM` and `TRUNCATE` name a relation
+        // only; an alias there is harmless for DELETE and wrong elsewhere.
+        let copy_from = tokens.first().is_some_and(|t| t.is_keyword(text, "COPY"));
+        return match copy_from {
+            true => Place::Object,
+            false => Place::FromItem,
+        };
+    }
+    if word(prev, "INTO") && prev >= 1 && word(prev - 1, "INSERT") {
+        return Place::InsertTarget;
+    }
+    let is_colon = |p: usize| tokens.get(p).is_some_and(|t| t.text(text) == ":");
+    if RELATION_WORDS.iter().any(|kw| word(prev, kw))
+        || TYPE_WORDS.iter().any(|kw| word(prev, kw))
+        || (before.text(text) == "," && list == List::Names)
+        || (word(prev, "ON") && on_names_relation)
+        || (is_colon(prev) && prev >= 1 && is_colon(prev - 1))
+    {
+        return Place::Object;
+    }
+    // A column's type: `(c s.t`, `, c s.t`, `ADD [COLUMN] c s.t`.
+    let column_name = matches!(before.kind, TokenKind::Word | TokenKind::QuotedIdent);
+    let opens_column = prev >= 1
+        && tokens.get(prev - 1).is_some_and(|t| {
+            matches!(t.text(text), "(" | ",")
+                || t.is_keyword(text, "COLUMN")
+                || t.is_keyword(text, "ADD")
+        });
+    if defines_table && column_name && opens_column {
+        return Place::Object;
+    }
+    Place::Column
+}
+
+/// Whether the token after a `FROM` item is its alias (or `AS`).
+fn aliased(text: &str, next: Option<&Token>) -> bool {
+    match next {
+        Some(t) if t.kind == TokenKind::QuotedIdent => true,
+        Some(t) if t.kind == TokenKind::Word => {
+            let word = t.text(text);
+            word.eq_ignore_ascii_case("AS")
+                || !AFTER_ITEM.iter().any(|w| w.eq_ignore_ascii_case(word))
+        }
+        _ => false,
+    }
+}
+
+/// In `CREATE INDEX name ON s.t`, the index's name token and the schema it
+/// goes in (PostgreSQL puts an index in its table's schema).
+fn index_renamed(
+    text: &str,
+    tokens: &[Token],
+    schema_at: &dyn Fn(usize) -> Option<String>,
+) -> Option<(usize, String)> {
+    let on = tokens
+        .iter()
+        .position(|t| t.is_keyword(text, "ON"))
+        .filter(|&on| on >= 1)?;
+    let schema = schema_at(on + 1)?;
+    let name = &tokens[on - 1];
+    let named = matches!(name.kind, TokenKind::Word | TokenKind::QuotedIdent)
+        && !["INDEX", "CONCURRENTLY", "EXISTS"]
+            .iter()
+            .any(|kw| name.is_keyword(text, kw));
+    named.then_some((on - 1, schema))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::resolved;
+    use crate::sql::lexer::tokenize;
+
+    fn run(text: &str) -> String {
+        let schemas = vec!["app".to_owned(), "Odd".to_owned()];
+        resolved(text, &tokenize(text), &schemas).unwrap_or_else(|| text.to_owned())
+    }
+
+    #[test]
+    fn relations_become_one_name() {
+        assert_eq!(
+            run("SELECT t.a, app.t.b FROM app.t WHERE x = 1"),
+            "SELECT t.a, t.b FROM \"app.t\" AS \"t\" WHERE x = 1"
+        );
+        assert_eq!(
+            run("SELECT * FROM app.t x, \"Odd\".\"U\" JOIN app.v ON v.a = x.a"),
+            "SELECT * FROM \"app.t\" x, \"Odd.U\" AS \"U\" JOIN \"app.v\" AS \"v\" ON v.a = x.a"
+        );
+        assert_eq!(
+            run("INSERT INTO app.t (a) SELECT a FROM public.u"),
+            "INSERT INTO \"app.t\" AS \"t\" (a) SELECT a FROM public.u"
+        );
+        assert_eq!(
+            run("CREATE TABLE APP.T (id int REFERENCES app.u(id), m app.mood, n \"Odd\".e[])"),
+            "CREATE TABLE \"app.t\" (id int REFERENCES \"app.u\"(id), m \"app.mood\", n \"Odd.e\"[])"
+        );
+        assert_eq!(
+            run("DROP TABLE app.a, app.b"),
+            "DROP TABLE \"app.a\", \"app.b\""
+        );
+        assert_eq!(
+            run("SELECT 'a'::app.mood, CAST(x AS app.mood)"),
+            "SELECT 'a'::\"app.mood\", CAST(x AS \"app.mood\")"
+        );
+    }
+
+    #[test]
+    fn columns_stay_columns() {
+        // `app` is a relation's name here, as PostgreSQL reads it.
+        assert_eq!(
+            run("SELECT app.x FROM t AS app WHERE app.y = 1"),
+            "SELECT app.x FROM t AS app WHERE app.y = 1"
+        );
+        assert_eq!(
+            run("SELECT other.t FROM other"),
+            "SELECT other.t FROM other"
+        );
+    }
+
+    #[test]
+    fn indexes_and_renames_stay_in_their_schema() {
+        assert_eq!(
+            run("CREATE UNIQUE INDEX i ON app.t (a)"),
+            "CREATE UNIQUE INDEX \"app.i\" ON \"app.t\" (a)"
+        );
+        assert_eq!(
+            run("ALTER TABLE app.t RENAME TO u"),
+            "ALTER TABLE \"app.t\" RENAME TO \"app.u\""
+        );
+        assert_eq!(
+            run("COMMENT ON COLUMN app.t.c IS 'x'"),
+            "COMMENT ON COLUMN \"app.t\".c IS 'x'"
+        );
+    }
+}

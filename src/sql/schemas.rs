@@ -1,0 +1,394 @@
+//! `CREATE SCHEMA`, `DROP SCHEMA` and `ALTER SCHEMA ... RENAME TO` on the
+//! PostgreSQL port.
+//!
+//! A schema of the user's is a row of `litewire_schemas` in the database
+//! file, and its objects are named `"schema.name"` there (see
+//! `schema_names`), so creating, filling and dropping one is as transactional
+//! as any other DDL, and `sqlite3` sees every table. `public`, `pg_catalog`
+//! and `information_schema` are litewire's own and always there.
+
+use super::postgres::{Catalog, Relation};
+use super::quote::{identifier, literal};
+use super::schema_names::stored_name;
+use super::words::Words;
+use crate::error::{Error, SqlState};
+
+/// The table the schemas live in.
+pub const SCHEMAS_TABLE: &str = "litewire_schemas";
+
+const CREATE_TABLE: &str = "CREATE TABLE IF NOT EXISTS main.litewire_schemas (\
+     name TEXT PRIMARY KEY, owner TEXT)";
+
+/// The schemas every database has.
+const BUILT_IN: &[&str] = &["public", "pg_catalog", "information_schema", "pg_toast"];
+
+/// The statements a schema statement runs (none: it changes nothing).
+pub(super) fn statement(w: &Words, catalog: &dyn Catalog) -> Option<Result<Vec<String>, Error>> {
+    if w.starts_with(&["CREATE", "SCHEMA"]) {
+        Some(create(w))
+    } else if w.starts_with(&["DROP", "SCHEMA"]) {
+        Some(drop(w, catalog))
+    } else if w.starts_with(&["ALTER", "SCHEMA"]) && w.is(3, "RENAME") {
+        Some(rename(w, catalog))
+    } else {
+        None
+    }
+}
+
+/// The statements that fail with PostgreSQL's error unless schema `name`
+/// exists.
+pub(super) fn must_exist(name: &str) -> Vec<String> {
+    if BUILT_IN.contains(&name) {
+        return Vec::new();
+    }
+    vec![
+        CREATE_TABLE.to_owned(),
+        fail(
+            "3F000",
+            &format!("schema \"{name}\" does not exist"),
+            &format!("NOT {}", is_schema(name)),
+        ),
+    ]
+}
+
+/// `CREATE SCHEMA [IF NOT EXISTS] s [AUTHORIZATION role]` or `CREATE SCHEMA
+/// [IF NOT EXISTS] AUTHORIZATION role` (the schema named as the role).
+fn create(w: &Words) -> Result<Vec<String>, Error> {
+    let guarded = w.is(2, "IF") && w.is(3, "NOT") && w.is(4, "EXISTS");
+    let mut i = if guarded { 5 } else { 2 };
+    let mut name = None;
+    if !w.is(i, "AUTHORIZATION") {
+        name = Some(w.ident(i).ok_or_else(|| w.syntax_error(i))?);
+        name = name.map(|n| folded(w, i, n));
+        i += 1;
+    }
+    let mut owner = None;
+    if w.is(i, "AUTHORIZATION") {
+        let role = w.ident(i + 1).ok_or_else(|| w.syntax_error(i + 1))?;
+        owner = Some(folded(w, i + 1, role));
+        i += 2;
+    }
+    if i < w.tokens.len() {
+        return Err(Error::state(
+            SqlState::FEATURE_NOT_SUPPORTED,
+            "CREATE SCHEMA with the objects to create in it is not supported: create them after it",
+        ));
+    }
+    let Some(name) = name.or_else(|| owner.clone()) else {
+        return Err(w.syntax_error(i));
+    };
+    if name.starts_with("pg_") {
+        return Err(Error::state(
+            SqlState::RESERVED_NAME,
+            format!("unacceptable schema name \"{name}\""),
+        ));
+    }
+    let exists = format!("schema \"{name}\" already exists");
+    if BUILT_IN.contains(&name.as_str()) {
+        return match guarded {
+            true => Ok(Vec::new()),
+            false => Err(Error::state(SqlState::DUPLICATE_SCHEMA, exists)),
+        };
+    }
+    let mut script = vec![CREATE_TABLE.to_owned()];
+    if !guarded {
+        script.push(fail("42P06", &exists, &is_schema(&name)));
+    }
+    script.push(format!(
+        "INSERT OR IGNORE INTO main.{SCHEMAS_TABLE} (name, owner) VALUES ({}, {})",
+        literal(&name),
+        owner.as_deref().map_or_else(|| "NULL".to_owned(), literal)
+    ));
+    Ok(script)
+}
+
+/// `DROP SCHEMA [IF EXISTS] s, ... [CASCADE | RESTRICT]`: with CASCADE, what
+/// it holds goes too (views, then tables, then sequences and types).
+fn drop(w: &Words, catalog: &dyn Catalog) -> Result<Vec<String>, Error> {
+    let guarded = w.is(2, "IF") && w.is(3, "EXISTS");
+    let mut i = if guarded { 4 } else { 2 };
+    let mut names = Vec::new();
+    loop {
+        let name = w.ident(i).ok_or_else(|| w.syntax_error(i))?;
+        names.push(folded(w, i, name));
+        i += 1;
+        if w.text(i) != "," {
+            break;
+        }
+        i += 1;
+    }
+    let cascade = w.is(i, "CASCADE");
+    if cascade || w.is(i, "RESTRICT") {
+        i += 1;
+    }
+    if i < w.tokens.len() {
+        return Err(w.syntax_error(i));
+    }
+    let mut script = vec![CREATE_TABLE.to_owned()];
+    for name in &names {
+        if BUILT_IN.contains(&name.as_str()) {
+            return Err(Error::state(
+                SqlState::DEPENDENT_OBJECTS_STILL_EXIST,
+                format!("cannot drop schema {name} because it is required by the database system"),
+            ));
+        }
+        if !guarded {
+            script.push(fail(
+                "3F000",
+                &format!("schema \"{name}\" does not exist"),
+                &format!("NOT {}", is_schema(name)),
+            ));
+        }
+        let contents = Contents::of(name, catalog);
+        if cascade {
+            script.extend(contents.dropped());
+        } else {
+            script.push(fail(
+                "2BP01",
+                &format!("cannot drop schema {name} because other objects depend on it"),
+                &contents.any(),
+            ));
+        }
+        script.push(format!(
+            "DELETE FROM main.{SCHEMAS_TABLE} WHERE name = {}",
+            literal(name)
+        ));
+    }
+    Ok(script)
+}
+
+/// `ALTER SCHEMA s RENAME TO t`: its tables are renamed. SQLite keeps an
+/// index's or a view's name and a default's sequence name as written, so a
+/// schema holding those is refused rather than left half renamed.
+fn rename(w: &Words, catalog: &dyn Catalog) -> Result<Vec<String>, Error> {
+    let from = w.ident(2).map(|n| folded(w, 2, n));
+    let to = w.ident(5).map(|n| folded(w, 5, n));
+    let (Some(from), Some(to), true, 6) = (from, to, w.is(4, "TO"), w.tokens.len()) else {
+        return Err(w.syntax_error(w.tokens.len().min(6)));
+    };
+    if BUILT_IN.contains(&from.as_str()) {
+        return Err(Error::state(
+            SqlState::FEATURE_NOT_SUPPORTED,
+            format!("schema \"{from}\" cannot be renamed here"),
+        ));
+    }
+    if to.starts_with("pg_") {
+        return Err(Error::state(
+            SqlState::RESERVED_NAME,
+            format!("unacceptable schema name \"{to}\""),
+        ));
+    }
+    let contents = Contents::of(&from, catalog);
+    let mut script = vec![
+        CREATE_TABLE.to_owned(),
+        fail(
+            "3F000",
+            &format!("schema \"{from}\" does not exist"),
+            &format!("NOT {}", is_schema(&from)),
+        ),
+        fail(
+            "42P06",
+            &format!("schema \"{to}\" already exists"),
+            &match BUILT_IN.contains(&to.as_str()) {
+                true => "1".to_owned(),
+                false => is_schema(&to),
+            },
+        ),
+        fail(
+            "0A000",
+            &format!(
+                "schema \"{from}\" holds indexes, views, sequences or types, which cannot be renamed with it"
+            ),
+            &contents.beyond_tables(),
+        ),
+    ];
+    for table in &contents.tables {
+        let name = &table.name[from.len() + 1..];
+        script.push(format!(
+            "ALTER TABLE main.{} RENAME TO {}",
+            identifier(&table.name),
+            identifier(&stored_name(&to, name))
+        ));
+    }
+    script.push(format!(
+        "UPDATE main.{SCHEMAS_TABLE} SET name = {} WHERE name = {}",
+        literal(&to),
+        literal(&from)
+    ));
+    Ok(script)
+}
+
+/// The tables a `CREATE TABLE` statement's foreign keys refer to.
+pub fn referenced_tables(create: &str) -> Vec<String> {
+    let tokens = super::lexer::tokenize(create);
+    let w = Words {
+        sql: create,
+        tokens: &tokens,
+    };
+    (0..tokens.len())
+        .filter(|&i| w.is(i, "REFERENCES"))
+        .filter_map(|i| w.ident(i + 1))
+        .collect()
+}
+
+/// The objects of one schema, as the catalog knows them.
+struct Contents {
+    prefix: String,
+    tables: Vec<Relation>,
+    views: Vec<String>,
+    materialized: Vec<String>,
+    sequences: bool,
+    enums: bool,
+}
+
+impl Contents {
+    fn of(schema: &str, catalog: &dyn Catalog) -> Contents {
+        let prefix = stored_name(schema, "");
+        let mut contents = Contents {
+            sequences: catalog.relation("litewire_sequences").is_some(),
+            enums: catalog.relation(super::enums::ENUMS_TABLE).is_some(),
+            prefix,
+            tables: Vec::new(),
+            views: Vec::new(),
+            materialized: Vec::new(),
+        };
+        for relation in catalog.relations() {
+            let name = relation.name.clone();
+            let starts = name
+                .get(..contents.prefix.len())
+                .is_some_and(|p| p.eq_ignore_ascii_case(&contents.prefix));
+            if !starts {
+                continue;
+            }
+            match (relation.view, relation.materialized) {
+                (_, Some(_)) => contents.materialized.push(name),
+                (true, None) => contents.views.push(name),
+                (false, None) => contents.tables.push(relation),
+            }
+        }
+        contents
+    }
+
+    /// `name` of SQLite's `table` starts with the schema's prefix.
+    fn named_in(&self, column: &str) -> String {
+        format!(
+            "substr({column}, 1, {}) = {} COLLATE NOCASE",
+            self.prefix.chars().count(),
+            literal(&self.prefix)
+        )
+    }
+
+    /// SQL that holds when the schema holds anything.
+    fn any(&self) -> String {
+        let mut tests = vec![format!(
+            "EXISTS (SELECT 1 FROM main.sqlite_schema WHERE {})",
+            self.named_in("name")
+        )];
+        tests.extend(self.own_rows());
+        tests.join(" OR ")
+    }
+
+    /// SQL that holds when it holds an index, view, sequence or type.
+    fn beyond_tables(&self) -> String {
+        let mut tests = vec![format!(
+            "EXISTS (SELECT 1 FROM main.sqlite_schema WHERE type IN ('index', 'view') \
+             AND {})",
+            self.named_in("name")
+        )];
+        if !self.materialized.is_empty() {
+            tests.push("1".to_owned());
+        }
+        tests.extend(self.own_rows());
+        tests.join(" OR ")
+    }
+
+    /// Tests for its rows in litewire's tables of sequences and types.
+    fn own_rows(&self) -> Vec<String> {
+        let mut tests = Vec::new();
+        if self.sequences {
+            tests.push(format!(
+                "EXISTS (SELECT 1 FROM main.litewire_sequences WHERE {})",
+                self.named_in("name")
+            ));
+        }
+        if self.enums {
+            tests.push(format!(
+                "EXISTS (SELECT 1 FROM main.{} WHERE {})",
+                super::enums::ENUMS_TABLE,
+                self.named_in("type")
+            ));
+        }
+        tests
+    }
+
+    /// The statements that drop all of it.
+    fn dropped(&self) -> Vec<String> {
+        let mut script = Vec::new();
+        for matview in &self.materialized {
+            script.extend(super::matviews::dropped(matview));
+        }
+        for view in &self.views {
+            script.push(format!("DROP VIEW IF EXISTS main.{}", identifier(view)));
+        }
+        // A table another one refers to goes after it: SQLite checks the
+        // foreign keys of the rows a dropped table held.
+        let mut tables: Vec<&Relation> = self.tables.iter().collect();
+        let mut ordered = Vec::with_capacity(tables.len());
+        while !tables.is_empty() {
+            let unreferenced = tables.iter().position(|t| {
+                !tables.iter().any(|other| {
+                    other.name != t.name
+                        && other
+                            .references
+                            .iter()
+                            .any(|r| r.eq_ignore_ascii_case(&t.name))
+                })
+            });
+            // A cycle of references: what is left goes in any order.
+            ordered.push(tables.remove(unreferenced.unwrap_or(0)));
+        }
+        for table in ordered {
+            script.push(format!(
+                "DROP TABLE IF EXISTS main.{}",
+                identifier(&table.name)
+            ));
+        }
+        if self.sequences {
+            script.push(format!(
+                "DELETE FROM main.litewire_sequences WHERE {}",
+                self.named_in("name")
+            ));
+        }
+        if self.enums {
+            script.push(format!(
+                "DELETE FROM main.{} WHERE {}",
+                super::enums::ENUMS_TABLE,
+                self.named_in("type")
+            ));
+        }
+        script
+    }
+}
+
+/// The identifier at `i` as PostgreSQL folds it.
+fn folded(w: &Words, i: usize, name: String) -> String {
+    match w.kind(i) {
+        Some(super::lexer::TokenKind::QuotedIdent) => name,
+        _ => name.to_ascii_lowercase(),
+    }
+}
+
+fn is_schema(name: &str) -> String {
+    format!(
+        "EXISTS (SELECT 1 FROM main.{SCHEMAS_TABLE} WHERE name = {})",
+        literal(name)
+    )
+}
+
+fn fail(state: &str, message: &str, condition: &str) -> String {
+    format!(
+        "SELECT litewire_error({}, {}) WHERE {condition}",
+        literal(state),
+        literal(message)
+    )
+}

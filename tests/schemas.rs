@@ -1,0 +1,391 @@
+//! Schemas: `CREATE SCHEMA`, `DROP SCHEMA`, `ALTER SCHEMA ... RENAME`, names
+//! qualified with a schema (quoted or not) wherever a relation, sequence or
+//! index is named, transactions across schemas, and the catalog as psql,
+//! drivers and ORMs read it (`pg_namespace`, `information_schema`, `\dn`,
+//! `\d s.t`, `regclass`, `pg_get_serial_sequence`). Every test passes against
+//! PostgreSQL 15 too (`LITEWIRE_TEST_POSTGRES=... cargo test --test schemas
+//! -- --include-ignored`).
+
+mod common;
+
+use std::process::Command;
+
+use common::clients::without_pg_environment;
+use common::target::Target;
+use common::{sqlstate, stderr, text_rows};
+use tokio_postgres::Client;
+
+against_litewire_and_postgres!(
+    qualified_names_reach_a_schemas_objects,
+    schemas_are_created_renamed_and_dropped,
+    the_catalog_names_each_objects_schema,
+);
+
+async fn rows(client: &Client, sql: &str) -> Vec<Vec<Option<String>>> {
+    text_rows(client, sql).await
+}
+
+fn row(values: &[&str]) -> Vec<Option<String>> {
+    values.iter().map(|v| Some((*v).to_owned())).collect()
+}
+
+async fn code_of(client: &Client, sql: &str) -> String {
+    sqlstate(client, sql).await
+}
+
+async fn qualified_names_reach_a_schemas_objects(target: &Target) {
+    let client = target.connect().await;
+    client
+        .batch_execute(
+            "DROP SCHEMA IF EXISTS inventory CASCADE; DROP TABLE IF EXISTS items;
+             CREATE SCHEMA inventory;
+             CREATE TABLE inventory.items (id serial PRIMARY KEY, name text NOT NULL UNIQUE, qty int);
+             CREATE TABLE \"inventory\".\"moves\" (id bigserial PRIMARY KEY,
+                 item_id int NOT NULL REFERENCES \"inventory\".\"items\" (id), delta int);
+             CREATE INDEX moves_item_idx ON inventory.moves (item_id);
+             CREATE VIEW inventory.stock AS SELECT name, qty FROM inventory.items;
+             CREATE TABLE items (id int, label text);
+             INSERT INTO items VALUES (1, 'public one');",
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        rows(
+            &client,
+            "INSERT INTO inventory.items (name, qty) VALUES ('bolt', 5), ('nut', 7) RETURNING items.id, name"
+        )
+        .await,
+        [row(&["1", "bolt"]), row(&["2", "nut"])]
+    );
+    // The relation's own name, and the three-part name, read its columns.
+    assert_eq!(
+        rows(
+            &client,
+            "SELECT items.name, inventory.items.qty FROM inventory.items WHERE items.id = 2"
+        )
+        .await,
+        [row(&["nut", "7"])]
+    );
+    assert_eq!(
+        rows(
+            &client,
+            "UPDATE inventory.items SET qty = qty + 1 WHERE name = 'bolt' RETURNING items.qty"
+        )
+        .await,
+        [row(&["6"])]
+    );
+    client
+        .batch_execute(
+            "INSERT INTO inventory.moves (item_id, delta) VALUES (1, 1), (2, -3), (2, 4)",
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        rows(
+            &client,
+            "SELECT i.name, sum(m.delta)::int FROM inventory.items i \
+             JOIN \"inventory\".moves m ON m.item_id = i.id GROUP BY i.name ORDER BY i.name"
+        )
+        .await,
+        [row(&["bolt", "1"]), row(&["nut", "1"])]
+    );
+    assert_eq!(
+        rows(
+            &client,
+            "SELECT name, qty FROM inventory.stock ORDER BY name"
+        )
+        .await,
+        [row(&["bolt", "6"]), row(&["nut", "7"])]
+    );
+    // The foreign key holds across the qualified name.
+    assert_eq!(
+        code_of(
+            &client,
+            "INSERT INTO inventory.moves (item_id, delta) VALUES (99, 1)"
+        )
+        .await,
+        "23503"
+    );
+    // `public.items` is another table.
+    assert_eq!(
+        rows(&client, "SELECT id, label FROM items").await,
+        [row(&["1", "public one"])]
+    );
+    assert_eq!(
+        rows(&client, "SELECT label FROM public.items").await,
+        [row(&["public one"])]
+    );
+    // One transaction across schemas: rolled back together.
+    client
+        .batch_execute(
+            "BEGIN; INSERT INTO inventory.items (name) VALUES ('washer');
+             INSERT INTO items VALUES (2, 'gone'); ROLLBACK;",
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        rows(
+            &client,
+            "SELECT (SELECT count(*) FROM inventory.items), (SELECT count(*) FROM public.items)"
+        )
+        .await,
+        [row(&["2", "1"])]
+    );
+    assert_eq!(
+        rows(
+            &client,
+            "DELETE FROM inventory.moves WHERE delta < 0 RETURNING moves.delta"
+        )
+        .await,
+        [row(&["-3"])]
+    );
+    // A schema that does not exist is no table's.
+    assert_eq!(
+        code_of(&client, "SELECT * FROM nowhere.items").await,
+        "42P01"
+    );
+    assert_eq!(
+        code_of(&client, "CREATE TABLE nowhere.t (id int)").await,
+        "3F000"
+    );
+    client
+        .batch_execute("DROP SCHEMA inventory CASCADE; DROP TABLE items")
+        .await
+        .unwrap();
+}
+
+async fn schemas_are_created_renamed_and_dropped(target: &Target) {
+    let client = target.connect().await;
+    client
+        .batch_execute(
+            "DROP SCHEMA IF EXISTS ledger CASCADE; DROP SCHEMA IF EXISTS books CASCADE;
+             CREATE SCHEMA ledger",
+        )
+        .await
+        .unwrap();
+    assert_eq!(code_of(&client, "CREATE SCHEMA ledger").await, "42P06");
+    assert_eq!(code_of(&client, "CREATE SCHEMA public").await, "42P06");
+    assert_eq!(code_of(&client, "CREATE SCHEMA pg_mine").await, "42939");
+    client
+        .batch_execute("CREATE SCHEMA IF NOT EXISTS ledger")
+        .await
+        .unwrap();
+    client
+        .batch_execute("CREATE TABLE ledger.entries (id int PRIMARY KEY, amount int)")
+        .await
+        .unwrap();
+    // RESTRICT (the default) refuses a schema that holds anything.
+    assert_eq!(code_of(&client, "DROP SCHEMA ledger").await, "2BP01");
+    assert_eq!(
+        code_of(&client, "DROP SCHEMA ledger RESTRICT").await,
+        "2BP01"
+    );
+    assert_eq!(code_of(&client, "DROP SCHEMA nowhere").await, "3F000");
+    client
+        .batch_execute("DROP SCHEMA IF EXISTS nowhere")
+        .await
+        .unwrap();
+    // A schema made in a transaction rolled back is not there.
+    client
+        .batch_execute("BEGIN; CREATE SCHEMA fleeting; ROLLBACK")
+        .await
+        .unwrap();
+    assert_eq!(code_of(&client, "DROP SCHEMA fleeting").await, "3F000");
+    // Renamed, its tables go with it.
+    client
+        .batch_execute(
+            "INSERT INTO ledger.entries VALUES (1, 10); ALTER SCHEMA ledger RENAME TO books",
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        rows(&client, "SELECT id, amount FROM books.entries").await,
+        [row(&["1", "10"])]
+    );
+    assert_eq!(
+        code_of(&client, "SELECT * FROM ledger.entries").await,
+        "42P01"
+    );
+    // CASCADE drops what it holds.
+    client
+        .batch_execute(
+            "CREATE TABLE books.lines (entry_id int REFERENCES books.entries (id));
+             INSERT INTO books.lines VALUES (1);
+             CREATE SEQUENCE books.numbers;
+             CREATE VIEW books.totals AS SELECT sum(amount) AS total FROM books.entries;
+             DROP SCHEMA books CASCADE;",
+        )
+        .await
+        .unwrap();
+    for relation in ["books.entries", "books.lines", "books.totals"] {
+        assert_eq!(
+            code_of(&client, &format!("SELECT * FROM {relation}")).await,
+            "42P01",
+            "{relation}"
+        );
+    }
+    assert_eq!(
+        code_of(&client, "SELECT nextval('books.numbers')").await,
+        "3F000"
+    );
+    assert_eq!(
+        rows(
+            &client,
+            "SELECT count(*) FROM pg_namespace WHERE nspname IN ('ledger', 'books')"
+        )
+        .await,
+        [row(&["0"])]
+    );
+}
+
+async fn the_catalog_names_each_objects_schema(target: &Target) {
+    let client = target.connect().await;
+    client
+        .batch_execute(
+            "DROP SCHEMA IF EXISTS shop CASCADE;
+             CREATE SCHEMA shop;
+             CREATE TABLE shop.orders (id serial PRIMARY KEY, ref text UNIQUE, total int);
+             CREATE TABLE shop.lines (order_id int REFERENCES shop.orders (id), qty int);
+             CREATE INDEX lines_order_idx ON shop.lines (order_id);
+             CREATE VIEW shop.big AS SELECT id FROM shop.orders WHERE total > 100;",
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        rows(
+            &client,
+            "SELECT schema_name FROM information_schema.schemata WHERE schema_name = 'shop'"
+        )
+        .await,
+        [row(&["shop"])]
+    );
+    assert_eq!(
+        rows(
+            &client,
+            "SELECT table_schema, table_name, table_type FROM information_schema.tables \
+             WHERE table_schema = 'shop' ORDER BY table_name"
+        )
+        .await,
+        [
+            row(&["shop", "big", "VIEW"]),
+            row(&["shop", "lines", "BASE TABLE"]),
+            row(&["shop", "orders", "BASE TABLE"]),
+        ]
+    );
+    assert_eq!(
+        rows(
+            &client,
+            "SELECT table_name, column_name FROM information_schema.columns \
+             WHERE table_schema = 'shop' AND table_name = 'orders' ORDER BY ordinal_position"
+        )
+        .await,
+        [
+            row(&["orders", "id"]),
+            row(&["orders", "ref"]),
+            row(&["orders", "total"]),
+        ]
+    );
+    assert_eq!(
+        rows(
+            &client,
+            "SELECT c.relname, c.relkind FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace \
+             WHERE n.nspname = 'shop' ORDER BY c.relname"
+        )
+        .await,
+        [
+            row(&["big", "v"]),
+            row(&["lines", "r"]),
+            row(&["lines_order_idx", "i"]),
+            row(&["orders", "r"]),
+            row(&["orders_id_seq", "S"]),
+            row(&["orders_pkey", "i"]),
+            row(&["orders_ref_key", "i"]),
+        ]
+    );
+    assert_eq!(
+        rows(
+            &client,
+            "SELECT schemaname, tablename, indexname FROM pg_indexes \
+             WHERE schemaname = 'shop' ORDER BY indexname"
+        )
+        .await,
+        [
+            row(&["shop", "lines", "lines_order_idx"]),
+            row(&["shop", "orders", "orders_pkey"]),
+            row(&["shop", "orders", "orders_ref_key"]),
+        ]
+    );
+    assert_eq!(
+        rows(
+            &client,
+            "SELECT constraint_name, constraint_type FROM information_schema.table_constraints \
+             WHERE table_schema = 'shop' AND constraint_type <> 'CHECK' ORDER BY constraint_name"
+        )
+        .await,
+        [
+            row(&["lines_order_id_fkey", "FOREIGN KEY"]),
+            row(&["orders_pkey", "PRIMARY KEY"]),
+            row(&["orders_ref_key", "UNIQUE"]),
+        ]
+    );
+    assert_eq!(
+        rows(
+            &client,
+            "SELECT schemaname, sequencename FROM pg_sequences WHERE schemaname = 'shop'"
+        )
+        .await,
+        [row(&["shop", "orders_id_seq"])]
+    );
+    assert_eq!(
+        rows(
+            &client,
+            "SELECT pg_get_serial_sequence('shop.orders', 'id'), nextval('shop.orders_id_seq'), \
+             'shop.orders'::regclass::oid = (SELECT c.oid FROM pg_class c JOIN pg_namespace n \
+             ON n.oid = c.relnamespace WHERE n.nspname = 'shop' AND c.relname = 'orders'), \
+             to_regclass('shop.nothing') IS NULL"
+        )
+        .await,
+        [row(&["shop.orders_id_seq", "1", "t", "t"])]
+    );
+    assert_eq!(
+        rows(
+            &client,
+            "SELECT pg_get_constraintdef(oid) FROM pg_constraint WHERE conname = 'lines_order_id_fkey'"
+        )
+        .await,
+        [row(&["FOREIGN KEY (order_id) REFERENCES shop.orders(id)"])]
+    );
+    // psql's \dn and \d read the same catalog.
+    let psql = |command: &str| {
+        let mut psql = Command::new("psql");
+        without_pg_environment(&mut psql);
+        let output = psql
+            .args(["-X", "-d", &target.conninfo(), "-c", command])
+            .output()
+            .expect("run psql");
+        assert!(output.status.success(), "{command}: {}", stderr(&output));
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    };
+    assert!(psql("\\dn").contains(" shop "), "\\dn lists the schema");
+    let described = psql("\\d shop.orders");
+    for line in [
+        "Table \"shop.orders\"",
+        "nextval('shop.orders_id_seq'::regclass)",
+        "\"orders_pkey\" PRIMARY KEY, btree (id)",
+        "TABLE \"shop.lines\" CONSTRAINT \"lines_order_id_fkey\" FOREIGN KEY (order_id) REFERENCES shop.orders(id)",
+    ] {
+        assert!(
+            described.contains(line),
+            "\\d shop.orders shows {line}:\n{described}"
+        );
+    }
+    let tables = psql("\\dt shop.*");
+    assert!(
+        tables.contains(" shop   | lines  | table") && tables.contains(" shop   | orders | table"),
+        "\\dt shop.*:\n{tables}"
+    );
+    client
+        .batch_execute("DROP SCHEMA shop CASCADE")
+        .await
+        .unwrap();
+}
