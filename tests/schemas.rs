@@ -19,6 +19,7 @@ against_litewire_and_postgres!(
     qualified_names_reach_a_schemas_objects,
     schemas_are_created_renamed_and_dropped,
     the_catalog_names_each_objects_schema,
+    the_search_path_finds_and_creates_unqualified_names,
 );
 
 async fn rows(client: &Client, sql: &str) -> Vec<Vec<Option<String>>> {
@@ -386,6 +387,98 @@ async fn the_catalog_names_each_objects_schema(target: &Target) {
     );
     client
         .batch_execute("DROP SCHEMA shop CASCADE")
+        .await
+        .unwrap();
+}
+
+async fn the_search_path_finds_and_creates_unqualified_names(target: &Target) {
+    let client = target.connect().await;
+    client
+        .batch_execute(
+            "DROP SCHEMA IF EXISTS tenant CASCADE; DROP TABLE IF EXISTS notes;
+             CREATE SCHEMA tenant;
+             CREATE TABLE notes (id int, body text);
+             INSERT INTO notes VALUES (1, 'public');",
+        )
+        .await
+        .unwrap();
+    client
+        .batch_execute("SET search_path TO tenant, public")
+        .await
+        .unwrap();
+    assert_eq!(
+        rows(
+            &client,
+            "SELECT current_schema(), current_schemas(false)::text"
+        )
+        .await,
+        [row(&["tenant", "{tenant,public}"])]
+    );
+    // Made in the path's first schema, and found there first.
+    client
+        .batch_execute(
+            "CREATE TABLE notes (id serial PRIMARY KEY, body text NOT NULL);
+             CREATE INDEX notes_body_idx ON notes (body);
+             INSERT INTO notes (body) VALUES ('tenant');",
+        )
+        .await
+        .unwrap();
+    let read = "SELECT notes.id, body FROM notes ORDER BY id";
+    assert_eq!(rows(&client, read).await, [row(&["1", "tenant"])]);
+    // The extended protocol reads the same text the same way on this path
+    // and, after SET, on the next one.
+    let prepared: Vec<(i32, String)> = client
+        .query(read, &[])
+        .await
+        .unwrap()
+        .iter()
+        .map(|r| (r.get(0), r.get(1)))
+        .collect();
+    assert_eq!(prepared, [(1, "tenant".to_owned())]);
+    assert_eq!(
+        rows(
+            &client,
+            "SELECT n.nspname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace \
+             WHERE c.relname = 'notes_body_idx'"
+        )
+        .await,
+        [row(&["tenant"])]
+    );
+    // psql's visibility: the public table of that name is hidden.
+    assert_eq!(
+        rows(
+            &client,
+            "SELECT n.nspname, pg_table_is_visible(c.oid) FROM pg_class c \
+             JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.relname = 'notes' ORDER BY 1"
+        )
+        .await,
+        [row(&["public", "f"]), row(&["tenant", "t"])]
+    );
+    assert_eq!(
+        rows(&client, "SELECT body FROM public.notes").await,
+        [row(&["public"])]
+    );
+    client
+        .batch_execute("SET search_path TO public")
+        .await
+        .unwrap();
+    assert_eq!(rows(&client, read).await, [row(&["1", "public"])]);
+    let prepared: Vec<String> = client
+        .query("SELECT body FROM notes", &[])
+        .await
+        .unwrap()
+        .iter()
+        .map(|r| r.get(0))
+        .collect();
+    assert_eq!(prepared, ["public"]);
+    // Another session, on the default path, reads public's.
+    let other = target.connect().await;
+    assert_eq!(
+        rows(&other, "SELECT body FROM notes").await,
+        [row(&["public"])]
+    );
+    client
+        .batch_execute("DROP SCHEMA tenant CASCADE; DROP TABLE notes")
         .await
         .unwrap();
 }

@@ -6,6 +6,7 @@
 //! session's connection, and shared by every session until the next change.
 
 use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use sqlx::{Row, SqliteConnection};
@@ -13,6 +14,7 @@ use sqlx::{Row, SqliteConnection};
 use super::catalog::rowid_type;
 use crate::error::Error;
 use crate::sql::postgres::{Catalog, Modifier, PgType, RelColumn, Relation};
+use crate::sql::schema_names::{path_version, session_path};
 use crate::sql::schemas::{SCHEMAS_TABLE, referenced_tables};
 use crate::sql::views;
 
@@ -52,6 +54,49 @@ impl Catalog for SchemaCatalog {
     }
 }
 
+/// The catalog as one session reads names against it: on its own
+/// `search_path` (see `sql::schema_names`).
+pub struct SessionCatalog<'a> {
+    schema: &'a SchemaCatalog,
+    path: Vec<String>,
+}
+
+impl<'a> SessionCatalog<'a> {
+    pub fn new(schema: &'a SchemaCatalog, search_path: &str) -> Self {
+        let path = match schema.schemas.is_empty() {
+            true => Vec::new(),
+            false => session_path(search_path, &schema.schemas),
+        };
+        SessionCatalog { schema, path }
+    }
+}
+
+impl Catalog for SessionCatalog<'_> {
+    fn relation(&self, name: &str) -> Option<Relation> {
+        self.schema.relation(name)
+    }
+
+    fn version(&self) -> u64 {
+        path_version(self.schema.generation, &self.path)
+    }
+
+    fn is_sequence(&self, name: &str) -> bool {
+        self.schema.is_sequence(name)
+    }
+
+    fn relations(&self) -> Vec<Relation> {
+        self.schema.relations()
+    }
+
+    fn schemas(&self) -> &[String] {
+        &self.schema.schemas
+    }
+
+    fn search_path(&self) -> &[String] {
+        &self.path
+    }
+}
+
 impl SchemaCatalog {
     /// The schema generation it was read at.
     pub(super) fn version_read(&self) -> u64 {
@@ -75,19 +120,32 @@ async fn file_version(conn: &mut SqliteConnection) -> Result<i64, Error> {
 
 /// The catalog of the latest generation read.
 #[derive(Debug, Default)]
-pub(super) struct SchemaCache(Mutex<Option<Arc<SchemaCatalog>>>);
+pub(super) struct SchemaCache {
+    kept: Mutex<Option<Arc<SchemaCatalog>>>,
+    /// Whether a catalog with schemas of the user's was ever kept: until
+    /// then, no session's `search_path` can matter.
+    schemas_seen: AtomicBool,
+}
 
 impl SchemaCache {
     /// The catalog of `generation`, if it is the one kept.
     pub(super) fn get(&self, generation: u64) -> Option<Arc<SchemaCatalog>> {
-        let kept = self.0.lock().ok()?;
+        let kept = self.kept.lock().ok()?;
         kept.as_ref()
             .filter(|catalog| catalog.generation == generation)
             .cloned()
     }
 
+    /// Whether any catalog kept had schemas of the user's.
+    pub(super) fn schemas_seen(&self) -> bool {
+        self.schemas_seen.load(Ordering::Relaxed)
+    }
+
     pub(super) fn keep(&self, catalog: Arc<SchemaCatalog>) {
-        if let Ok(mut kept) = self.0.lock()
+        if !catalog.schemas.is_empty() {
+            self.schemas_seen.store(true, Ordering::Relaxed);
+        }
+        if let Ok(mut kept) = self.kept.lock()
             && kept
                 .as_ref()
                 .is_none_or(|k| k.generation <= catalog.generation)

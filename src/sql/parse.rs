@@ -96,18 +96,18 @@ pub(super) fn parse_uncached(sql: &str, dialect: Dialect) -> Result<Vec<Statemen
             let statement = match (dialect, schema_changed) {
                 // A new table's expressions read only its own columns (but
                 // its schema may be new too: see below).
-                (Dialect::Postgres(_), true)
+                (Dialect::Postgres(catalog), true)
                     if creates_table(text, tokens)
-                        && !schema_names::mentions_schema(text, &rebased(tokens)) =>
+                        && !schema_names::names_by_schema(text, &rebased(tokens), catalog) =>
                 {
                     build(text, tokens, dialect)?
                 }
                 // SQLite has no materialized views, and a new one's query is
                 // read as PostgreSQL reads it; a schema the statements before
                 // may have made is not known yet: read when it runs.
-                (Dialect::Postgres(_), true)
+                (Dialect::Postgres(catalog), true)
                     if about_materialized_view(text, tokens)
-                        || schema_names::mentions_schema(text, &rebased(tokens)) =>
+                        || schema_names::names_by_schema(text, &rebased(tokens), catalog) =>
                 {
                     let shape = classify::classify(text, &rebased(tokens))?;
                     Statement {
@@ -276,11 +276,17 @@ fn build_rebased(text: &str, tokens: &[Token], dialect: Dialect) -> Result<State
     {
         return build_rebased(&plain, &tokenize(&plain), dialect);
     }
-    if let Dialect::Postgres(catalog) = dialect
-        && let Some(stored) = schema_names::resolved(text, tokens, catalog.schemas())
-    {
-        return build_rebased(&stored, &tokenize(&stored), dialect);
+    match dialect {
+        Dialect::Postgres(catalog) => match schema_names::resolved(text, tokens, catalog) {
+            Some(stored) => build_resolved(&stored, &tokenize(&stored), dialect),
+            None => build_resolved(text, tokens, dialect),
+        },
+        Dialect::Sqlite => build_resolved(text, tokens, dialect),
     }
+}
+
+/// [`build_rebased`], with every name in its schema's SQLite name.
+fn build_resolved(text: &str, tokens: &[Token], dialect: Dialect) -> Result<Statement, Error> {
     // A query's row locks are the engine's to take: the rest is the statement.
     let statement = match row_locks::strip(text, tokens)? {
         Some((unlocked, lock)) => {

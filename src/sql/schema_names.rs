@@ -15,6 +15,7 @@
 //! AS t`), so that `t.c` and `s.t.c` refer to it as they do in PostgreSQL.
 
 use super::lexer::{Token, TokenKind};
+use super::postgres::Catalog;
 use super::quote::{identifier, identifier_as_postgres, unquote_identifier};
 
 /// The oid of a schema's `pg_namespace` row: this plus its row's rowid in
@@ -34,6 +35,43 @@ pub fn split_stored<'a>(stored: &'a str, schemas: &[String]) -> Option<(&'a str,
         .iter()
         .any(|s| s == schema)
         .then_some((schema, name))
+}
+
+/// A session's `search_path` setting as the schemas on it that exist, in
+/// its order: `public` and those of `schemas`. Empty when it names none of
+/// `schemas` (then every unqualified name is `public`'s, as before any
+/// schema was made).
+pub fn session_path(setting: &str, schemas: &[String]) -> Vec<String> {
+    let mut path: Vec<String> = Vec::new();
+    for item in setting.split(',') {
+        let item = item.trim();
+        let name = match item.strip_prefix('"').and_then(|i| i.strip_suffix('"')) {
+            Some(quoted) => quoted.replace("\"\"", "\""),
+            None => item.to_ascii_lowercase(),
+        };
+        let exists = name == "public" || schemas.contains(&name);
+        if exists && !path.contains(&name) {
+            path.push(name);
+        }
+    }
+    match path.iter().any(|schema| schema != "public") {
+        true => path,
+        false => Vec::new(),
+    }
+}
+
+/// The version a statement read on `path` is read at: the schema's
+/// `generation`, and the path where it matters (statements read on another
+/// path are read again).
+pub fn path_version(generation: u64, path: &[String]) -> u64 {
+    use std::hash::{Hash, Hasher};
+    if path.is_empty() {
+        return generation;
+    }
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    path.hash(&mut hasher);
+    // Far above any generation a server reaches.
+    generation ^ (hasher.finish() | 1 << 63)
 }
 
 /// A SQLite name as PostgreSQL shows the object's name: `app.t` for `t` of
@@ -173,34 +211,96 @@ enum Place {
     Column,
 }
 
-/// The statement's text with each name qualified by one of `schemas` as its
-/// SQLite name; `None` when it has none.
-pub(super) fn resolved(text: &str, tokens: &[Token], schemas: &[String]) -> Option<String> {
+/// Where an unqualified name is found: the schema of the user's the path
+/// finds it in first.
+type Find<'a> = &'a dyn Fn(&str) -> Option<String>;
+
+/// How the names of one statement are found: the schemas there are, and,
+/// where `search_path` names any, the unqualified names of theirs.
+struct Resolver<'a> {
+    is_schema: &'a dyn Fn(&str) -> bool,
+    /// The schema of the user's an unqualified name finds first on the
+    /// path; `None` where `public` has it first, or nothing does.
+    find: Option<Find<'a>>,
+    /// Where an unqualified name is created: the path's first schema, when
+    /// that is one of the user's.
+    create_in: Option<String>,
+}
+
+/// The statement's text with each name qualified by one of the catalog's
+/// schemas, or found in one by `search_path`, as its SQLite name; `None`
+/// when it has none.
+pub(super) fn resolved(text: &str, tokens: &[Token], catalog: &dyn Catalog) -> Option<String> {
+    let schemas = catalog.schemas();
     if schemas.is_empty() {
         return None;
     }
-    rewritten(text, tokens, &|schema| schemas.iter().any(|s| s == schema))
+    let path = catalog.search_path();
+    let find = |name: &str| -> Option<String> {
+        path.iter()
+            .find_map(|schema| {
+                let stored = match schema.as_str() {
+                    "public" => name.to_owned(),
+                    _ => stored_name(schema, name),
+                };
+                let found = catalog.relation(&stored).is_some() || catalog.is_sequence(&stored);
+                found.then(|| schema.clone())
+            })
+            .filter(|schema| schema != "public")
+    };
+    rewritten(
+        text,
+        tokens,
+        &Resolver {
+            is_schema: &|schema| schemas.iter().any(|s| s == schema),
+            find: (!path.is_empty()).then_some(&find as Find),
+            create_in: path.first().filter(|s| *s != "public").cloned(),
+        },
+    )
+}
+
+/// Whether a statement's names depend on the schemas there are: it names
+/// one, or `search_path` finds names in them (a statement that reads or
+/// changes relations, on a path with a schema of the user's).
+pub(super) fn names_by_schema(text: &str, tokens: &[Token], catalog: &dyn Catalog) -> bool {
+    let on_path = !catalog.search_path().is_empty()
+        && [
+            "SELECT", "INSERT", "UPDATE", "DELETE", "CREATE", "DROP", "ALTER", "TRUNCATE", "WITH",
+            "TABLE", "COMMENT",
+        ]
+        .iter()
+        .any(|verb| tokens.first().is_some_and(|t| t.is_keyword(text, verb)));
+    on_path || mentions_schema(text, tokens)
 }
 
 /// Whether the statement is about a schema or names an object qualified
 /// with a schema other than litewire's own: read again when it runs if the
 /// statements before it may have made that schema.
-pub(super) fn mentions_schema(text: &str, tokens: &[Token]) -> bool {
+fn mentions_schema(text: &str, tokens: &[Token]) -> bool {
     let about = tokens.len() > 1
         && ["CREATE", "DROP", "ALTER"]
             .iter()
             .any(|verb| tokens[0].is_keyword(text, verb))
         && tokens[1].is_keyword(text, "SCHEMA");
+    let is_schema = |schema: &str| {
+        !["public", "pg_catalog", "information_schema", "main", "temp"].contains(&schema)
+    };
     about
-        || rewritten(text, tokens, &|schema| {
-            !["public", "pg_catalog", "information_schema", "main", "temp"].contains(&schema)
-        })
+        || rewritten(
+            text,
+            tokens,
+            &Resolver {
+                is_schema: &is_schema,
+                find: None,
+                create_in: None,
+            },
+        )
         .is_some()
 }
 
-/// The statement's text with each name qualified by a schema `is_schema`
-/// holds to be one as its SQLite name; `None` when it has none.
-fn rewritten(text: &str, tokens: &[Token], is_schema: &dyn Fn(&str) -> bool) -> Option<String> {
+/// The statement's text with each name the resolver places in a schema of
+/// the user's as its SQLite name; `None` when it has none.
+fn rewritten(text: &str, tokens: &[Token], resolver: &Resolver) -> Option<String> {
     let word = |i: usize, kw: &str| tokens.get(i).is_some_and(|t| t.is_keyword(text, kw));
     let is_dot = |i: usize| {
         tokens
@@ -212,7 +312,7 @@ fn rewritten(text: &str, tokens: &[Token], is_schema: &dyn Fn(&str) -> bool) -> 
         let qualifies = is_dot(i + 1)
             && tokens.get(i + 2).and_then(|t| folded(text, t)).is_some()
             && !(i > 0 && is_dot(i - 1))
-            && is_schema(&schema);
+            && (resolver.is_schema)(&schema);
         qualifies.then_some(schema)
     };
     let creates_index = word(0, "CREATE") && (word(1, "INDEX") || word(2, "INDEX"));
@@ -221,9 +321,55 @@ fn rewritten(text: &str, tokens: &[Token], is_schema: &dyn Fn(&str) -> bool) -> 
         && tokens[..tokens.len().min(4)]
             .iter()
             .any(|t| t.is_keyword(text, "TABLE"));
+    // A name written as a SQLite name already (`"app.t"`) stays as it is:
+    // a statement is read once more after this rewrite.
+    let stored = |i: usize| {
+        folded(text, &tokens[i])
+            .and_then(|name| name.split_once('.').map(|(s, _)| (resolver.is_schema)(s)))
+            .unwrap_or(false)
+    };
+    let created = resolver.create_in.as_ref().and_then(|schema| {
+        created_name(text, tokens)
+            .filter(|&at| !stored(at))
+            .map(|at| (at, schema.clone()))
+    });
+    let common_tables = common_table_names(text, tokens);
+    // An unqualified name at `i` that the path finds in a schema of the
+    // user's (or creates in one), where a relation's name stands.
+    let found_at = |i: usize, list: List| -> Option<String> {
+        if let Some((at, schema)) = &created
+            && *at == i
+        {
+            return Some(schema.clone());
+        }
+        let find = resolver.find?;
+        let name = folded(text, tokens.get(i)?)?;
+        let alone = !(is_dot(i + 1) || (i > 0 && is_dot(i - 1)));
+        let place = place(
+            text,
+            tokens,
+            i,
+            list,
+            creates_index || grants,
+            defines_table,
+        );
+        // `FROM f(...)` calls a function.
+        let called = place == Place::FromItem
+            && tokens
+                .get(i + 1)
+                .is_some_and(|t| t.kind == TokenKind::LeftParen);
+        (alone && place != Place::Column && !called && !common_tables.contains(&name))
+            .then(|| find(&name))
+            .flatten()
+    };
     let index_name = creates_index
-        .then(|| index_renamed(text, tokens, &schema_at))
-        .flatten();
+        .then(|| {
+            index_renamed(text, tokens, &|i| {
+                schema_at(i).or_else(|| found_at(i, List::Other))
+            })
+        })
+        .flatten()
+        .filter(|(at, _)| !stored(*at));
 
     let mut out = String::new();
     let mut copied = 0;
@@ -239,6 +385,8 @@ fn rewritten(text: &str, tokens: &[Token], is_schema: &dyn Fn(&str) -> bool) -> 
             let name = folded(text, &tokens[i]).unwrap_or_default();
             out.push_str(&identifier(&stored_name(schema, &name)));
             copied = tokens[i].end;
+            i += 1;
+            continue;
         }
         if word(i, "TO")
             && i >= 1
@@ -253,7 +401,12 @@ fn rewritten(text: &str, tokens: &[Token], is_schema: &dyn Fn(&str) -> bool) -> 
             i += 2;
             continue;
         }
-        let Some(schema) = schema_at(i) else {
+        let list = lists.last().copied().unwrap_or(List::Other);
+        // The name at `i`: its schema and the index of its last token.
+        let named = schema_at(i)
+            .map(|schema| (schema, i + 2))
+            .or_else(|| found_at(i, list).map(|schema| (schema, i)));
+        let Some((schema, last)) = named else {
             let token = &tokens[i];
             match token.kind {
                 TokenKind::LeftParen => lists.push(List::Other),
@@ -272,8 +425,7 @@ fn rewritten(text: &str, tokens: &[Token], is_schema: &dyn Fn(&str) -> bool) -> 
             i += 1;
             continue;
         };
-        let name = folded(text, &tokens[i + 2]).unwrap_or_default();
-        let list = lists.last().copied().unwrap_or(List::Other);
+        let name = folded(text, &tokens[last]).unwrap_or_default();
         let place = place(
             text,
             tokens,
@@ -282,47 +434,129 @@ fn rewritten(text: &str, tokens: &[Token], is_schema: &dyn Fn(&str) -> bool) -> 
             creates_index || grants,
             defines_table,
         );
-        if is_dot(i + 3) && tokens.get(i + 4).is_some_and(|t| folded(text, t).is_some()) {
+        if is_dot(last + 1)
+            && tokens
+                .get(last + 2)
+                .is_some_and(|t| folded(text, t).is_some())
+        {
             // `s.t.c`: a column of `s.t`, read as `t.c` where `s.t` is read
             // under its own name; after COLUMN or OWNED BY, `"s.t".c`.
             out.push_str(&text[copied..tokens[i].start]);
             if word(i.wrapping_sub(1), "COLUMN") || word(i.wrapping_sub(1), "BY") {
                 out.push_str(&identifier(&stored_name(&schema, &name)));
-                copied = tokens[i + 2].end;
+                copied = tokens[last].end;
             } else {
-                copied = tokens[i + 2].start;
+                copied = tokens[last].start;
             }
-            i += 3;
+            i = last + 1;
             continue;
         }
         if place == Place::Column
             || (place == Place::FromItem
                 && tokens
-                    .get(i + 3)
+                    .get(last + 1)
                     .is_some_and(|t| t.kind == TokenKind::LeftParen))
         {
-            i += 3;
+            i = last + 1;
             continue;
         }
         out.push_str(&text[copied..tokens[i].start]);
         out.push_str(&identifier(&stored_name(&schema, &name)));
         let aliases = match place {
-            Place::FromItem => !aliased(text, tokens.get(i + 3)),
-            Place::InsertTarget => !tokens.get(i + 3).is_some_and(|t| t.is_keyword(text, "AS")),
+            Place::FromItem => !aliased(text, tokens.get(last + 1)),
+            Place::InsertTarget => !tokens
+                .get(last + 1)
+                .is_some_and(|t| t.is_keyword(text, "AS")),
             _ => false,
         };
         if aliases {
             out.push_str(" AS ");
             out.push_str(&identifier(&name));
         }
-        copied = tokens[i + 2].end;
+        copied = tokens[last].end;
         target_schema.get_or_insert(schema);
-        i += 3;
+        i = last + 1;
     }
     (copied > 0).then(|| {
         out.push_str(&text[copied..]);
         out
     })
+}
+
+/// The index of the name a `CREATE {TABLE | VIEW | SEQUENCE | TYPE |
+/// MATERIALIZED VIEW} [IF NOT EXISTS] name` makes, unqualified (a TEMP
+/// one's excepted: it is no schema's of the user's).
+fn created_name(text: &str, tokens: &[Token]) -> Option<usize> {
+    let word = |i: usize, kw: &str| tokens.get(i).is_some_and(|t| t.is_keyword(text, kw));
+    if !word(0, "CREATE") {
+        return None;
+    }
+    let mut i = 1;
+    if word(i, "OR") && word(i + 1, "REPLACE") {
+        i += 2;
+    }
+    if ["TEMP", "TEMPORARY"].iter().any(|kw| word(i, kw)) {
+        return None;
+    }
+    if word(i, "UNLOGGED") || word(i, "MATERIALIZED") {
+        i += 1;
+    }
+    if !["TABLE", "VIEW", "SEQUENCE", "TYPE"]
+        .iter()
+        .any(|kw| word(i, kw))
+    {
+        return None;
+    }
+    i += 1;
+    if word(i, "IF") && word(i + 1, "NOT") && word(i + 2, "EXISTS") {
+        i += 3;
+    }
+    let bare = tokens
+        .get(i)
+        .is_some_and(|t| matches!(t.kind, TokenKind::Word | TokenKind::QuotedIdent))
+        && tokens.get(i + 1).is_none_or(|t| t.text(text) != ".");
+    bare.then_some(i)
+}
+
+/// The names a `WITH` defines (`name AS (`, `name (columns) AS (`), which an
+/// unqualified name refers to before any schema's relation.
+fn common_table_names(text: &str, tokens: &[Token]) -> Vec<String> {
+    let mut names = Vec::new();
+    for (i, token) in tokens.iter().enumerate() {
+        let Some(name) = folded(text, token) else {
+            continue;
+        };
+        let mut next = i + 1;
+        if tokens
+            .get(next)
+            .is_some_and(|t| t.kind == TokenKind::LeftParen)
+        {
+            let mut depth = 0usize;
+            for (j, t) in tokens.iter().enumerate().skip(next) {
+                match t.kind {
+                    TokenKind::LeftParen => depth += 1,
+                    TokenKind::RightParen => {
+                        depth = depth.saturating_sub(1);
+                        if depth == 0 {
+                            next = j + 1;
+                            break;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        let defines = tokens.get(next).is_some_and(|t| t.is_keyword(text, "AS"))
+            && tokens.get(next + 1).is_some_and(|t| {
+                t.kind == TokenKind::LeftParen
+                    || t.is_keyword(text, "MATERIALIZED")
+                    || t.is_keyword(text, "NOT")
+            });
+        if defines {
+            names.push(name);
+        }
+    }
+    names
 }
 
 /// How the qualified name at `i` reads, by the tokens before it.
@@ -417,10 +651,48 @@ fn index_renamed(
 mod tests {
     use super::resolved;
     use crate::sql::lexer::tokenize;
+    use crate::sql::postgres::{Catalog, Relation};
+
+    /// A catalog of two schemas, `app` holding `t` and `only_app`, `public`
+    /// holding `t` too, with `search_path` as given.
+    struct Schemas(Vec<String>, Vec<String>);
+
+    impl Catalog for Schemas {
+        fn relation(&self, name: &str) -> Option<Relation> {
+            ["t", "app.t", "app.only_app"]
+                .contains(&name)
+                .then(|| Relation {
+                    name: name.to_owned(),
+                    columns: Vec::new(),
+                    view: false,
+                    materialized: None,
+                    references: Vec::new(),
+                })
+        }
+
+        fn version(&self) -> u64 {
+            0
+        }
+
+        fn schemas(&self) -> &[String] {
+            &self.0
+        }
+
+        fn search_path(&self) -> &[String] {
+            &self.1
+        }
+    }
+
+    fn on_path(path: &[&str], text: &str) -> String {
+        let catalog = Schemas(
+            vec!["app".to_owned(), "Odd".to_owned()],
+            path.iter().map(|s| (*s).to_owned()).collect(),
+        );
+        resolved(text, &tokenize(text), &catalog).unwrap_or_else(|| text.to_owned())
+    }
 
     fn run(text: &str) -> String {
-        let schemas = vec!["app".to_owned(), "Odd".to_owned()];
-        resolved(text, &tokenize(text), &schemas).unwrap_or_else(|| text.to_owned())
+        on_path(&[], text)
     }
 
     #[test]
@@ -477,6 +749,39 @@ mod tests {
         assert_eq!(
             run("COMMENT ON COLUMN app.t.c IS 'x'"),
             "COMMENT ON COLUMN \"app.t\".c IS 'x'"
+        );
+    }
+
+    #[test]
+    fn the_search_path_finds_and_creates_names() {
+        let path = &["app", "public"];
+        assert_eq!(
+            on_path(path, "SELECT t.x FROM t JOIN only_app o ON true"),
+            "SELECT t.x FROM \"app.t\" AS \"t\" JOIN \"app.only_app\" o ON true"
+        );
+        assert_eq!(
+            on_path(&["public", "app"], "SELECT * FROM t, only_app"),
+            "SELECT * FROM t, \"app.only_app\" AS \"only_app\""
+        );
+        assert_eq!(
+            on_path(path, "CREATE TABLE IF NOT EXISTS n (id int REFERENCES t)"),
+            "CREATE TABLE IF NOT EXISTS \"app.n\" (id int REFERENCES \"app.t\")"
+        );
+        assert_eq!(
+            on_path(path, "CREATE INDEX i ON t (x)"),
+            "CREATE INDEX \"app.i\" ON \"app.t\" (x)"
+        );
+        assert_eq!(
+            on_path(path, "WITH t AS (SELECT 1) SELECT * FROM t"),
+            "WITH t AS (SELECT 1) SELECT * FROM t"
+        );
+        assert_eq!(
+            on_path(path, "CREATE TEMP TABLE n (id int)"),
+            "CREATE TEMP TABLE n (id int)"
+        );
+        assert_eq!(
+            on_path(path, "SELECT t FROM nothing"),
+            "SELECT t FROM nothing"
         );
     }
 }

@@ -43,7 +43,7 @@ pub(super) const FUNCTIONS: &[Function] = &[
 /// Whether the file's relations and types (all in `public`) are found by
 /// their bare names on the session's `search_path`.
 fn public_visible(call: &Call) -> bool {
-    search_path_schemas(call, false).map_or(true, |schemas| schemas.contains(&"public"))
+    search_path_schemas(call, false).map_or(true, |schemas| schemas.iter().any(|s| s == "public"))
 }
 
 /// `litewire_qualified(definition)`.

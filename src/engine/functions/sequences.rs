@@ -80,7 +80,7 @@ struct Row {
 }
 
 /// One value of a row read back.
-enum Cell {
+pub(super) enum Cell {
     Int(i64),
     Text(String),
     Null,
@@ -95,13 +95,13 @@ impl Cell {
     }
 }
 
-enum Bind<'a> {
+pub(super) enum Bind<'a> {
     Int(i64),
     Text(&'a str),
 }
 
 /// Why a statement inside a function failed: SQLite's primary code and message.
-struct Failure {
+pub(super) struct Failure {
     code: c_int,
     message: String,
 }
@@ -111,7 +111,7 @@ struct Failure {
 ///
 /// # Safety
 /// `db` must be the connection the calling function runs on.
-unsafe fn first_row(
+pub(super) unsafe fn first_row(
     db: *mut ffi::sqlite3,
     sql: &CStr,
     binds: &[Bind],

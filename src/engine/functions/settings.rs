@@ -11,6 +11,9 @@
 
 use super::call::{Arg, Call, Out};
 use super::definition::{Function, Volatility};
+use std::ffi::CStr;
+
+use super::sequences::{Bind, first_row};
 use crate::engine::catalog::oids::NAMESPACES;
 use crate::engine::settings::SharedSettings;
 
@@ -115,30 +118,37 @@ fn set_config(call: &Call, args: &[Arg]) -> Out {
 }
 
 /// The schemas of the session's `search_path` that exist, in its order
-/// (`"$user"` names a schema of the user's name, which there never is), and
-/// with `implicit` `pg_catalog` first unless the path places it.
-pub(super) fn search_path_schemas(
-    call: &Call,
-    implicit: bool,
-) -> Result<Vec<&'static str>, String> {
+/// (`"$user"` names a schema of the user's name, which is not looked for),
+/// and with `implicit` `pg_catalog` first unless the path places it. A
+/// schema made with `CREATE SCHEMA` exists when its row does.
+pub(super) fn search_path_schemas(call: &Call, implicit: bool) -> Result<Vec<String>, String> {
+    const SCHEMA: &CStr = c"SELECT 1 FROM main.litewire_schemas WHERE name = ?1";
     let path = settings(call)?
         .lock()
         .current_setting("search_path", true)
         .ok()
         .flatten()
         .unwrap_or_default();
-    let mut schemas: Vec<&'static str> = path
-        .split(',')
-        .map(|item| item.trim().trim_matches('"'))
-        .filter_map(|item| {
-            NAMESPACES
-                .iter()
-                .find(|(_, name)| *name == item)
-                .map(|(_, name)| *name)
-        })
-        .collect();
-    if implicit && !schemas.contains(&"pg_catalog") {
-        schemas.insert(0, "pg_catalog");
+    let mut schemas: Vec<String> = Vec::new();
+    for item in path.split(',') {
+        let item = item.trim();
+        let name = match item.strip_prefix('"').and_then(|i| i.strip_suffix('"')) {
+            Some(quoted) => quoted.replace("\"\"", "\""),
+            None => item.to_ascii_lowercase(),
+        };
+        let made = || {
+            // SAFETY: `call.db` is the connection this function runs on.
+            let found = unsafe { first_row(call.db, SCHEMA, &[Bind::Text(&name)]) };
+            matches!(found, Ok(Some(_)))
+        };
+        let exists =
+            NAMESPACES.iter().any(|(_, known)| *known == name) || (name != "$user" && made());
+        if exists && !schemas.contains(&name) {
+            schemas.push(name);
+        }
+    }
+    if implicit && !schemas.iter().any(|s| s == "pg_catalog") {
+        schemas.insert(0, "pg_catalog".to_owned());
     }
     Ok(schemas)
 }
@@ -148,7 +158,7 @@ fn current_schema(call: &Call, _: &[Arg]) -> Out {
     match search_path_schemas(call, false) {
         Ok(schemas) => schemas
             .first()
-            .map_or(Out::Null, |schema| Out::Text((*schema).to_owned())),
+            .map_or(Out::Null, |schema| Out::Text(schema.clone())),
         Err(message) => Out::Error(message),
     }
 }

@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 use super::state::{Session, TransactionState};
 use super::transaction::transaction_aborted;
 use crate::engine::result::{Column, Completion, QueryResult, ResultSink};
+use crate::engine::schema::SessionCatalog;
 use crate::engine::value::Value;
 use crate::error::{Error, ErrorKind, SqlState};
 use crate::sql::{
@@ -79,7 +80,8 @@ impl Session {
                 // Read against a schema that has changed since: read again,
                 // from its own text (literals and all).
                 let schema = self.schema().await?;
-                match sql::parse_single_in(text, Dialect::Postgres(&*schema))? {
+                let catalog = SessionCatalog::new(&schema, &self.search_path());
+                match sql::parse_single_in(text, Dialect::Postgres(&catalog))? {
                     Some(fresh) => {
                         reread = fresh;
                         let params = match literal_values {

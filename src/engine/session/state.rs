@@ -31,7 +31,7 @@ use crate::engine::functions::ServedSession;
 use crate::engine::identity::SessionIdentity;
 use crate::engine::notifications::Pending;
 use crate::engine::result::Column;
-use crate::engine::schema::{self, SchemaCatalog};
+use crate::engine::schema::{self, SchemaCatalog, SessionCatalog};
 use crate::engine::sequences::SessionValues;
 use crate::engine::settings::{Settings, SharedSettings};
 use crate::engine::snapshots::SharedRead;
@@ -40,6 +40,7 @@ use crate::error::{Error, ErrorKind};
 use crate::sql::Fingerprint;
 use crate::sql::Isolation;
 use crate::sql::Statement;
+use crate::sql::postgres::Catalog;
 
 /// Where a session stands with respect to transactions (PostgreSQL's I / T / E).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -397,7 +398,33 @@ impl Session {
     /// Changes whenever a statement may have changed the schema: parameter
     /// types described under another value may be stale.
     pub fn schema_generation(&self) -> u64 {
-        self.engine.declared_types.generation()
+        let generation = self.engine.declared_types.generation();
+        // Until the file has schemas of the user's, no path matters (a
+        // statement read against an unkept catalog that has some is read
+        // again: correct, if slower, until the catalog is kept).
+        if !self.local && !self.engine.schema.schemas_seen() {
+            return generation;
+        }
+        let kept = match self.local {
+            true => self.temp_schema.clone(),
+            false => self.engine.schema.get(generation),
+        };
+        match kept {
+            Some(schema) if schema.version_read() == generation => {
+                SessionCatalog::new(&schema, &self.search_path()).version()
+            }
+            _ => generation,
+        }
+    }
+
+    /// The session's `search_path` setting.
+    pub(super) fn search_path(&self) -> String {
+        self.settings
+            .lock()
+            .current_setting("search_path", true)
+            .ok()
+            .flatten()
+            .unwrap_or_default()
     }
 
     /// The tables and views statements are read against on the PostgreSQL
@@ -428,10 +455,11 @@ impl Session {
     /// dropped and the statement read once more. Only failures pay the look.
     pub async fn read_against_schema<T>(
         &mut self,
-        read: impl Fn(&SchemaCatalog) -> Result<T, Error>,
+        read: impl Fn(&dyn Catalog) -> Result<T, Error>,
     ) -> Result<T, Error> {
         let schema = self.schema().await?;
-        let error = match read(&schema) {
+        let path = self.search_path();
+        let error = match read(&SessionCatalog::new(&schema, &path)) {
             Ok(done) => return Ok(done),
             Err(error) => error,
         };
@@ -440,7 +468,7 @@ impl Session {
         }
         self.engine.declared_types.invalidate();
         let schema = self.schema().await?;
-        read(&schema)
+        read(&SessionCatalog::new(&schema, &path))
     }
 
     /// The catalog of a session with TEMP objects, read on its own

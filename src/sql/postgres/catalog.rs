@@ -30,6 +30,12 @@ pub trait Catalog {
     fn schemas(&self) -> &[String] {
         &[]
     }
+
+    /// The session's `search_path`, as the schemas on it that exist (`public`
+    /// among them) in its order: empty unless it names one of `schemas`.
+    fn search_path(&self) -> &[String] {
+        &[]
+    }
 }
 
 /// A table or view.
