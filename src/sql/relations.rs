@@ -476,19 +476,43 @@ pub const RELATIONS: &[Relation] = &[
             r#"AS
   SELECT (SELECT database_name FROM litewire_session) AS table_catalog, (SELECT nspname FROM pg_namespace WHERE oid = c.relnamespace) AS table_schema,
          c.relname AS table_name, a.attname AS column_name, a.attnum AS ordinal_position,
-         d.adbin AS column_default, CASE WHEN a.attnotnull THEN 'NO' ELSE 'YES' END AS is_nullable,
-         format_type(a.atttypid, NULL) AS data_type,
+         CASE WHEN a.attgenerated = '' THEN d.adbin END AS column_default,
+         CASE WHEN a.attnotnull THEN 'NO' ELSE 'YES' END AS is_nullable,
+         CASE WHEN t.typtype = 'e' THEN 'USER-DEFINED' WHEN t.typcategory = 'A' THEN 'ARRAY'
+              ELSE format_type(a.atttypid, NULL) END AS data_type,
          CASE WHEN a.atttypid IN (1042, 1043) AND a.atttypmod >= 4 THEN a.atttypmod - 4 END AS character_maximum_length,
+         CASE WHEN a.atttypid IN (1042, 1043) AND a.atttypmod >= 4 THEN (a.atttypmod - 4) * 4
+              WHEN a.atttypid IN (25, 1042, 1043) THEN 1073741824 END AS character_octet_length,
          CASE WHEN a.atttypid = 1700 AND a.atttypmod >= 4 THEN (a.atttypmod - 4) >> 16
               WHEN a.atttypid = 21 THEN 16 WHEN a.atttypid = 23 THEN 32 WHEN a.atttypid = 20 THEN 64
               WHEN a.atttypid = 700 THEN 24 WHEN a.atttypid = 701 THEN 53 END AS numeric_precision,
+         CASE WHEN a.atttypid IN (20, 21, 23, 700, 701) THEN 2 WHEN a.atttypid = 1700 THEN 10 END AS numeric_precision_radix,
          CASE WHEN a.atttypid = 1700 AND a.atttypmod >= 4 THEN (a.atttypmod - 4) & 65535
               WHEN a.atttypid IN (20, 21, 23) THEN 0 END AS numeric_scale,
-         (SELECT database_name FROM litewire_session) AS udt_catalog, 'pg_catalog' AS udt_schema,
-         t.typname AS udt_name, 'NO' AS is_identity, CASE WHEN a.attgenerated = '' THEN 'NEVER' ELSE 'ALWAYS' END AS is_generated,
+         CASE WHEN a.atttypid = 1082 THEN 0
+              WHEN a.atttypid IN (1083, 1114, 1184, 1266, 1186) THEN CASE WHEN a.atttypmod >= 0 THEN a.atttypmod ELSE 6 END
+              END AS datetime_precision,
+         NULL AS interval_type, NULL AS interval_precision,
+         NULL AS character_set_catalog, NULL AS character_set_schema, NULL AS character_set_name,
+         NULL AS collation_catalog, NULL AS collation_schema, NULL AS collation_name,
+         NULL AS domain_catalog, NULL AS domain_schema, NULL AS domain_name,
+         (SELECT database_name FROM litewire_session) AS udt_catalog,
+         (SELECT nspname FROM pg_namespace WHERE oid = t.typnamespace) AS udt_schema, t.typname AS udt_name,
+         NULL AS scope_catalog, NULL AS scope_schema, NULL AS scope_name, NULL AS maximum_cardinality,
+         CAST(a.attnum AS TEXT) AS dtd_identifier, 'NO' AS is_self_referencing,
+         CASE WHEN a.attidentity IN ('a', 'd') THEN 'YES' ELSE 'NO' END AS is_identity,
+         CASE a.attidentity WHEN 'a' THEN 'ALWAYS' WHEN 'd' THEN 'BY DEFAULT' END AS identity_generation,
+         CAST(q.seqstart AS TEXT) AS identity_start, CAST(q.seqincrement AS TEXT) AS identity_increment,
+         CAST(q.seqmax AS TEXT) AS identity_maximum, CAST(q.seqmin AS TEXT) AS identity_minimum,
+         CASE WHEN q.seqrelid IS NULL THEN NULL WHEN q.seqcycle THEN 'YES' ELSE 'NO' END AS identity_cycle,
+         CASE WHEN a.attgenerated = '' THEN 'NEVER' ELSE 'ALWAYS' END AS is_generated,
+         CASE WHEN a.attgenerated <> '' THEN d.adbin END AS generation_expression,
          'YES' AS is_updatable
   FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid JOIN pg_type t ON t.oid = a.atttypid
   LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+  LEFT JOIN pg_depend dep ON a.attidentity IN ('a', 'd') AND dep.refobjid = a.attrelid
+       AND dep.refobjsubid = a.attnum AND dep.deptype = 'i'
+  LEFT JOIN pg_sequence q ON q.seqrelid = dep.objid
   WHERE c.relkind IN ('r', 'v') AND a.attnum > 0"#,
         ),
     },

@@ -16,6 +16,7 @@ use sqlparser::ast::{
 /// read again.
 pub(crate) fn printable<T: VisitMut>(node: &mut T) {
     let _ = node.visit(&mut Literals);
+    exists_with_columns(node);
 }
 
 struct Literals;
@@ -32,6 +33,28 @@ impl VisitorMut for Literals {
         }
         ControlFlow::Continue(())
     }
+}
+
+/// `EXISTS (SELECT FROM ...)`, a subquery of no columns (PostgreSQL's way
+/// to ask only whether there are rows), as `EXISTS (SELECT 1 FROM ...)`:
+/// SQLite's SELECT has at least one column. Whether any was.
+pub(crate) fn exists_with_columns<T: VisitMut>(node: &mut T) -> bool {
+    let mut changed = false;
+    let _ = sqlparser::ast::visit_expressions_mut(node, |expr| {
+        if let Expr::Exists { subquery, .. } = expr
+            && let SetExpr::Select(select) = subquery.body.as_mut()
+            && select.projection.is_empty()
+        {
+            select
+                .projection
+                .push(sqlparser::ast::SelectItem::UnnamedExpr(Expr::value(
+                    Value::Number("1".into(), false),
+                )));
+            changed = true;
+        }
+        ControlFlow::<()>::Continue(())
+    });
+    changed
 }
 
 /// The identifiers of a possibly qualified name, in order.

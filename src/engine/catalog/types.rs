@@ -183,6 +183,8 @@ pub fn type_modifier(decl: &str) -> i64 {
         (1043 | 1042, Some(&[n])) if (1..=10_485_760).contains(&n) => n + 4,
         (1700, Some(&[p])) => numeric_typmod(p, 0),
         (1700, Some(&[p, s])) => numeric_typmod(p, s),
+        // Fractional digits of seconds, kept as they are (no 4 added).
+        (1083 | 1114 | 1184 | 1266, Some(&[p])) if (0..=6).contains(&p) => p,
         _ => -1,
     }
 }
@@ -260,6 +262,11 @@ pub fn format_type(oid: i64, typmod: Option<i64>) -> String {
             None => "???".to_owned(),
         };
     };
+    if let (1083 | 1114 | 1184 | 1266, Some(p @ 0..=6)) = (oid, typmod) {
+        // `timestamp(3) without time zone`: the precision after the first word.
+        let (first, rest) = t.display.split_once(' ').unwrap_or((t.display, ""));
+        return format!("{first}({p}) {rest}").trim_end().to_owned();
+    }
     let modifier = typmod.filter(|m| *m >= 4).map(|m| m - 4);
     match (oid, modifier) {
         (1043 | 1042, Some(n)) => format!("{}({n})", t.display),

@@ -130,11 +130,33 @@ pub(crate) fn statement(sql: &str, tokens: &[Token]) -> Result<Option<AlterTable
                     }
                     AlterColumnOperation::SetDataType {
                         data_type, using, ..
-                    } => AlterAction::SetType {
-                        column,
-                        type_sql: data_type.to_string(),
-                        using: using.as_ref().map(ToString::to_string),
-                    },
+                    } => {
+                        let type_sql = data_type.to_string();
+                        // `serial` is CREATE TABLE's shorthand, no type.
+                        if [
+                            "serial",
+                            "bigserial",
+                            "smallserial",
+                            "serial4",
+                            "serial8",
+                            "serial2",
+                        ]
+                        .contains(&type_sql.to_ascii_lowercase().as_str())
+                        {
+                            return Err(Error::state(
+                                crate::error::SqlState::UNDEFINED_OBJECT,
+                                format!(
+                                    "type \"{}\" does not exist",
+                                    type_sql.to_ascii_lowercase()
+                                ),
+                            ));
+                        }
+                        AlterAction::SetType {
+                            column,
+                            type_sql,
+                            using: using.as_ref().map(ToString::to_string),
+                        }
+                    }
                     _ => return Ok(None),
                 }
             }

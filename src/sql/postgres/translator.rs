@@ -164,8 +164,11 @@ fn run(
         _ => return Ok(None),
     };
     match translated {
-        Ok((statement, columns)) => Ok(Some(Translation {
-            statement,
+        Ok((mut statement, columns)) => Ok(Some(Translation {
+            statement: {
+                crate::sql::syntax_tree::exists_with_columns(&mut statement);
+                statement
+            },
             columns,
             params: translator.params,
         })),
