@@ -620,6 +620,44 @@ async fn introspection_reads_columns_as_schema_tools_do(target: &Target) {
             ],
         ]
     );
+    // How drizzle-kit tells a serial column: its default calls the sequence
+    // `pg_get_serial_sequence` names, as `regclass` shows that name.
+    client
+        .batch_execute(
+            "CREATE TABLE intro.tags (id serial PRIMARY KEY, big bigserial, label text);
+             CREATE INDEX tags_label_idx ON intro.tags (label, id);",
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        rows(
+            &client,
+            "SELECT a.attname, CASE WHEN a.atttypid = ANY ('{int,int8,int2}'::regtype[]) \
+             AND EXISTS (SELECT FROM pg_attrdef ad WHERE ad.adrelid = a.attrelid AND ad.adnum = a.attnum \
+             AND pg_get_expr(ad.adbin, ad.adrelid) = 'nextval(''' \
+             || pg_get_serial_sequence(a.attrelid::regclass::text, a.attname)::regclass || '''::regclass)') \
+             THEN CASE a.atttypid WHEN 'int'::regtype THEN 'serial' WHEN 'int8'::regtype THEN 'bigserial' END \
+             ELSE format_type(a.atttypid, a.atttypmod) END \
+             FROM pg_attribute a WHERE a.attrelid = 'intro.tags'::regclass AND a.attnum > 0 ORDER BY a.attnum"
+        )
+        .await,
+        [
+            row(&["id", "serial"]),
+            row(&["big", "bigserial"]),
+            row(&["label", "text"]),
+        ]
+    );
+    // Each index column's operator class is its type's default.
+    assert_eq!(
+        rows(
+            &client,
+            "SELECT opc.opcname FROM pg_index i JOIN pg_class ic ON ic.oid = i.indexrelid \
+             JOIN pg_opclass opc ON opc.oid = ANY (i.indclass) \
+             WHERE ic.relname = 'tags_label_idx' ORDER BY 1"
+        )
+        .await,
+        [row(&["int4_ops"]), row(&["text_ops"])]
+    );
     // `serial` is no type a column can be changed to.
     assert_eq!(
         code_of(

@@ -62,10 +62,12 @@ pub struct SessionCatalog<'a> {
 }
 
 impl<'a> SessionCatalog<'a> {
-    pub fn new(schema: &'a SchemaCatalog, search_path: &str) -> Self {
+    /// `search_path` gives the session's setting, asked for only when the
+    /// file has schemas of the user's.
+    pub fn new(schema: &'a SchemaCatalog, search_path: impl FnOnce() -> String) -> Self {
         let path = match schema.schemas.is_empty() {
             true => Vec::new(),
-            false => session_path(search_path, &schema.schemas),
+            false => session_path(&search_path(), &schema.schemas),
         };
         SessionCatalog { schema, path }
     }

@@ -286,7 +286,7 @@ pub const RELATIONS: &[Relation] = &[
     },
     Relation {
         name: "pg_opclass",
-        contents: Contents::Empty,
+        contents: Contents::Static,
         definition: Definition::Table(
             "oid INTEGER, opcmethod INTEGER, opcname TEXT, opcnamespace INTEGER, opcowner INTEGER, opcfamily INTEGER, opcintype INTEGER, opcdefault boolean, opckeytype INTEGER",
         ),

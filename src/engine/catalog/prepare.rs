@@ -20,7 +20,7 @@ use super::schema_rows::schema_rows;
 use super::sequence_rows::catalog_rows as sequence_rows;
 use super::statement_rows::{StatementsView, catalog_rows as statement_rows};
 use super::table_stat_rows::catalog_rows as table_stat_rows;
-use super::types::{TYPES, storage_of};
+use super::types::{BTREE_OPCLASSES, TYPES, storage_of};
 use crate::engine::backends::BackendRow;
 use crate::engine::functions;
 use crate::engine::identity::SessionIdentity;
@@ -306,6 +306,15 @@ fn static_rows(script: &mut String) {
             t.array,
             literal(&format!("_{}", t.name)),
             t.oid
+        );
+    }
+    for (oid, name, ty) in BTREE_OPCLASSES {
+        // opcfamily: PostgreSQL's families have oids of their own; the class's
+        // stands for it.
+        let _ = writeln!(
+            script,
+            "INSERT INTO temp.pg_opclass VALUES ({oid}, 403, {}, 11, {ROLE_OID}, {oid}, {ty}, true, 0);",
+            literal(name)
         );
     }
     script.push_str(

@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 use super::introspect::{ColumnInfo, IndexInfo, Object};
 use super::oids::{CHECK, CONSTRAINT, FIRST_OID, PUBLIC_NAMESPACE, ROLE_OID, SYNTHETIC_INDEX};
 use super::rules::rule_rows;
-use super::types::{storage_of, type_modifier, type_oid};
+use super::types::{default_opclass, storage_of, type_modifier, type_oid};
 use crate::sql::quote::{identifier_as_postgres, literal, optional_literal, same_columns};
 use crate::sql::schema_names::{qualified, shown, split_stored};
 use crate::sql::table_definition::{ConstraintKind, TableDefinition, index_keys};
@@ -450,7 +450,7 @@ fn index_rows(
     let name = index_name(table, index);
     let primary = index.origin == "pk";
     let attnums = attnum_list(table, &index.columns);
-    let collations: Vec<String> = index
+    let types: Vec<i64> = index
         .columns
         .iter()
         .map(|c| {
@@ -459,8 +459,13 @@ fn index_rows(
                 .iter()
                 .find(|col| col.name.eq_ignore_ascii_case(c))
                 .map_or("", |col| col.decl.as_str());
-            collation(type_oid(decl)).to_string()
+            type_oid(decl)
         })
+        .collect();
+    let collations: Vec<String> = types.iter().map(|t| collation(*t).to_string()).collect();
+    let classes: Vec<String> = types
+        .iter()
+        .map(|t| default_opclass(*t).to_string())
         .collect();
     relation_row(script, oid, &name, "i", index.columns.len(), (false, false));
     if oid < SYNTHETIC_INDEX {
@@ -506,7 +511,7 @@ fn index_rows(
             "false".into(),
             literal(&attnums.join(" ")),
             literal(&collations.join(" ")),
-            literal(&vec!["0"; attnums.len()].join(" ")),
+            literal(&classes.join(" ")),
             literal(&vec!["0"; attnums.len()].join(" ")),
             "NULL".into(),
             optional_literal(

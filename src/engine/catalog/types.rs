@@ -245,6 +245,49 @@ pub(super) fn remember_enums(enums: Vec<(i64, String)>) {
     }
 }
 
+/// PostgreSQL 15's default B-tree operator classes (`pg_opclass`): oid,
+/// name, the type they order. An index column's `indclass` names its type's.
+pub(super) const BTREE_OPCLASSES: &[(i64, &str, i64)] = &[
+    (10003, "bool_ops", 16),
+    (10006, "bytea_ops", 17),
+    (10007, "char_ops", 18),
+    (10028, "name_ops", 19),
+    (3124, "int8_ops", 20),
+    (1979, "int2_ops", 21),
+    (1978, "int4_ops", 23),
+    (3126, "text_ops", 25),
+    (1981, "oid_ops", 26),
+    (10012, "float4_ops", 700),
+    (3123, "float8_ops", 701),
+    (10004, "bpchar_ops", 1042),
+    (3122, "date_ops", 1082),
+    (10038, "time_ops", 1083),
+    (3128, "timestamp_ops", 1114),
+    (3127, "timestamptz_ops", 1184),
+    (10022, "interval_ops", 1186),
+    (10041, "timetz_ops", 1266),
+    (3125, "numeric_ops", 1700),
+    (10000, "array_ops", 2277),
+    (10065, "uuid_ops", 2950),
+    (10069, "enum_ops", 3500),
+    (10088, "jsonb_ops", 3802),
+];
+
+/// The default B-tree operator class of type `oid` (`varchar` is ordered
+/// by `text_ops`, an array by `array_ops`); 0 for none.
+pub(super) fn default_opclass(oid: i64) -> i64 {
+    let ordered_as = match oid {
+        1043 => 25,
+        _ if TYPES.iter().any(|t| t.array == oid) => 2277,
+        _ if is_user_type(oid) => 3500,
+        _ => oid,
+    };
+    BTREE_OPCLASSES
+        .iter()
+        .find(|(_, _, ty)| *ty == ordered_as)
+        .map_or(0, |(class, _, _)| *class)
+}
+
 /// `format_type(oid, typmod)`: the SQL name of a type, with its modifier.
 pub fn format_type(oid: i64, typmod: Option<i64>) -> String {
     if oid == 0 {

@@ -159,7 +159,7 @@ fn items_of(arg: &Arg) -> Result<Vec<Option<String>>, Out> {
     let Some(array) = arg.text() else {
         return Ok(Vec::new());
     };
-    parse_array(&array).ok_or_else(|| {
+    array_or_vector(&array).ok_or_else(|| {
         Out::Fail(
             SqlState::INVALID_TEXT_REPRESENTATION,
             format!("malformed array literal: \"{array}\""),
@@ -257,10 +257,22 @@ fn array_contains(_: &Call, args: &[Arg]) -> Out {
     let (Some(array), Some(needle)) = (args[0].text(), args[1].text()) else {
         return Out::Null;
     };
-    match parse_array(&array) {
+    match array_or_vector(&array) {
         Some(items) => Out::Int(i64::from(items.iter().flatten().any(|i| *i == needle))),
         None => Out::Error(format!("malformed array literal: \"{array}\"")),
     }
+}
+
+/// An array's elements, or a vector's (`int2vector`, `oidvector`: `1 2`, as
+/// `pg_index.indkey` and `indclass` hold them): `None` for text that is
+/// neither.
+fn array_or_vector(text: &str) -> Option<Vec<Option<String>>> {
+    if text.trim_start().starts_with('{') {
+        return parse_array(text);
+    }
+    text.split_whitespace()
+        .map(|n| n.parse::<i64>().ok().map(|n| Some(n.to_string())))
+        .collect()
 }
 
 /// `litewire_array_json(array)`: the elements as a JSON array, for `json_each`.

@@ -80,7 +80,7 @@ impl Session {
                 // Read against a schema that has changed since: read again,
                 // from its own text (literals and all).
                 let schema = self.schema().await?;
-                let catalog = SessionCatalog::new(&schema, &self.search_path());
+                let catalog = SessionCatalog::new(&schema, || self.search_path());
                 match sql::parse_single_in(text, Dialect::Postgres(&catalog))? {
                     Some(fresh) => {
                         reread = fresh;

@@ -411,7 +411,7 @@ impl Session {
         };
         match kept {
             Some(schema) if schema.version_read() == generation => {
-                SessionCatalog::new(&schema, &self.search_path()).version()
+                SessionCatalog::new(&schema, || self.search_path()).version()
             }
             _ => generation,
         }
@@ -458,8 +458,7 @@ impl Session {
         read: impl Fn(&dyn Catalog) -> Result<T, Error>,
     ) -> Result<T, Error> {
         let schema = self.schema().await?;
-        let path = self.search_path();
-        let error = match read(&SessionCatalog::new(&schema, &path)) {
+        let error = match read(&SessionCatalog::new(&schema, || self.search_path())) {
             Ok(done) => return Ok(done),
             Err(error) => error,
         };
@@ -468,7 +467,7 @@ impl Session {
         }
         self.engine.declared_types.invalidate();
         let schema = self.schema().await?;
-        read(&SessionCatalog::new(&schema, &path))
+        read(&SessionCatalog::new(&schema, || self.search_path()))
     }
 
     /// The catalog of a session with TEMP objects, read on its own

@@ -17,6 +17,7 @@ pub(super) fn oid_or_lookup(text: &str, kind: &str) -> Option<Replacement> {
         // As SQLite names it: `app.t` for `t` of schema `app` (see
         // `schema_names`), `t` for `public.t`.
         "class" => super::sequences::relation_name(text)?,
+        "type" => type_alias(text.rsplit('.').next().unwrap_or(text).trim_matches('"')).to_owned(),
         _ => text
             .rsplit('.')
             .next()
@@ -40,6 +41,18 @@ fn stored_relname() -> String {
         "CASE WHEN relnamespace < {FIRST_SCHEMA_OID} THEN relname \
          ELSE (SELECT nspname FROM pg_namespace WHERE oid = relnamespace) || '.' || relname END"
     )
+}
+
+/// A type's other names that are neither its `typname` nor its SQL name
+/// (`format_type`'s), as `regtype` reads them.
+pub(super) fn type_alias(name: &str) -> &str {
+    match name.to_ascii_lowercase().as_str() {
+        "int" => "int4",
+        "float" => "float8",
+        "decimal" => "numeric",
+        "char" | "character" => "bpchar",
+        _ => name,
+    }
 }
 
 /// The oid of the object of `kind` whose name is the SQL expression `name`.

@@ -7,10 +7,10 @@ use sqlparser::ast::{
     AccessExpr, BinaryOperator, DataType, Expr, Ident, Subscript, TrimWhereField, Value,
 };
 
-use super::catalog_lookups::{name_of, oid_by_name, oid_named, oid_or_lookup};
+use super::catalog_lookups::{name_of, oid_by_name, oid_named, oid_or_lookup, type_alias};
 use super::empty_relations::set_is_empty;
 use super::functions::{arguments, function_call};
-use super::replacement::{Replacement, plain};
+use super::replacement::{Replacement, from_catalog, plain};
 use super::schemas::relation_in_schema;
 use super::type_names::{internal_type_name, type_name};
 use crate::sql::quote::{literal, parse_bool};
@@ -166,6 +166,12 @@ fn cast(inner: &Expr, data_type: &DataType) -> Option<Replacement> {
             None if is_parameter(inner) || is_text(inner) => {
                 oid_by_name("class", &inner.to_string())?
             }
+            // A function's text (`pg_get_serial_sequence(...)::regclass`):
+            // the relation as regclass shows it, `public` left out.
+            None if matches!(inner, Expr::Function(_)) => plain(format!(
+                "(SELECT CASE WHEN lower(litewire_n) LIKE 'public.%' THEN substr(litewire_n, 8) \
+                 ELSE litewire_n END FROM (SELECT {inner} AS litewire_n))"
+            ))?,
             None => name_of("class", inner)?,
         }),
         "regtype" => Some(match literal {
@@ -226,6 +232,18 @@ fn cast(inner: &Expr, data_type: &DataType) -> Option<Replacement> {
         "oid" | "xid" => plain(format!("CAST({inner} AS INTEGER)")),
         // Booleans in an array are stored as a boolean column stores them (0/1),
         // whatever spelling the literal used (`'{t,f}'::boolean[]`).
+        // `'{int,int8}'::regtype[]`: the array of their oids.
+        _ if data_type_is_array(data_type)
+            && let Some(text) = &literal
+            && let kind @ ("type" | "class") =
+                match type_name(data_type).trim_end_matches("[]").trim() {
+                    "regtype" => "type",
+                    "regclass" => "class",
+                    _ => "",
+                } =>
+        {
+            reg_array(text, kind)
+        }
         _ if data_type_is_array(data_type)
             && matches!(
                 type_name(data_type).trim_end_matches("[]").trim(),
@@ -242,6 +260,28 @@ fn cast(inner: &Expr, data_type: &DataType) -> Option<Replacement> {
         // uuid, json, name, char, varchar.
         _ => plain(format!("CAST({inner} AS TEXT)")),
     }
+}
+
+/// `'{a,b}'::regtype[]` (or `regclass[]`): the array of the oids the names
+/// name (0 for a name that names nothing), built when the statement runs.
+fn reg_array(text: &str, kind: &str) -> Option<Replacement> {
+    let inner = text.trim().strip_prefix('{')?.strip_suffix('}')?;
+    let mut parts = Vec::new();
+    for name in inner.split(',').map(|n| n.trim().trim_matches('"')) {
+        let name = match kind {
+            "type" => type_alias(name),
+            _ => name,
+        };
+        let oid = oid_by_name(kind, &literal(name))?;
+        parts.push(format!("coalesce({}, 0)", oid.expr));
+    }
+    from_catalog(format!(
+        "('{{' || {} || '}}')",
+        match parts.is_empty() {
+            true => "''".to_owned(),
+            false => parts.join(" || ',' || "),
+        }
+    ))
 }
 
 /// Whether `text` reads as a value of the numeric type `name`; true for any
