@@ -534,14 +534,15 @@ async fn catalog_queries_drivers_send(cache: &str) {
         ),
         "child|public\nparent|public\n"
     );
-    // Key columns, one row per element of pg_index.indkey, in order.
+    // Key columns, one row per element of pg_index.indkey, in order (a
+    // vector's subscripts start at 0, as in PostgreSQL).
     assert_eq!(
         rows(
             &server,
             "SELECT c.relname, unnest(i.indkey) AS attnum, generate_subscripts(i.indkey, 1) AS ord \
              FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid ORDER BY 1, 3"
         ),
-        "child_pid|2|1\nchild_pkey|1|1\nparent_name_key|2|1\nparent_pkey|1|1\n"
+        "child_pid|2|0\nchild_pkey|1|0\nparent_name_key|2|0\nparent_pkey|1|0\n"
     );
     assert_eq!(
         rows(

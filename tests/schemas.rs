@@ -658,6 +658,27 @@ async fn introspection_reads_columns_as_schema_tools_do(target: &Target) {
         .await,
         [row(&["int4_ops"]), row(&["text_ops"])]
     );
+    // ActiveRecord's readings: a boolean compared with its text, a vector's
+    // subscripts from 0.
+    assert_eq!(
+        rows(
+            &client,
+            "SELECT ic.relname FROM pg_index i JOIN pg_class ic ON ic.oid = i.indexrelid \
+             WHERE i.indrelid = 'intro.tags'::regclass AND i.indisprimary = 'f'"
+        )
+        .await,
+        [row(&["tags_label_idx"])]
+    );
+    assert_eq!(
+        rows(
+            &client,
+            "SELECT a.attname, i.idx FROM (SELECT indrelid, indkey, generate_subscripts(indkey, 1) idx \
+             FROM pg_index WHERE indrelid = 'intro.tags'::regclass AND indisprimary) i \
+             JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = i.indkey[i.idx] ORDER BY i.idx"
+        )
+        .await,
+        [row(&["id", "0"])]
+    );
     // `serial` is no type a column can be changed to.
     assert_eq!(
         code_of(

@@ -387,6 +387,18 @@ fn string_literal(expr: &Expr) -> Option<String> {
 }
 
 fn binary(left: &Expr, op: &BinaryOperator, right: &Expr) -> Option<Replacement> {
+    // A catalog boolean compared with a boolean's text (`indisprimary =
+    // 'f'`): the text as the boolean it spells (the column holds 1 or 0).
+    if matches!(op, BinaryOperator::Eq | BinaryOperator::NotEq) {
+        for (column, value) in [(left, right), (right, left)] {
+            if is_boolean_column(column)
+                && let Some(Some(truth)) = string_literal(value).as_deref().map(parse_bool)
+            {
+                let op = if *op == BinaryOperator::Eq { "=" } else { "<>" };
+                return plain(format!("{column} {op} {truth}"));
+            }
+        }
+    }
     let op_name = match op {
         BinaryOperator::PGCustomBinaryOperator(parts) => parts.last()?.clone(),
         BinaryOperator::PGRegexMatch => "~".into(),
@@ -410,6 +422,26 @@ fn binary(left: &Expr, op: &BinaryOperator, right: &Expr) -> Option<Replacement>
         _ => return None,
     };
     plain(sql)
+}
+
+/// Whether `expr` names a column that every catalog relation having one of
+/// that name declares `boolean`.
+fn is_boolean_column(expr: &Expr) -> bool {
+    let name = match expr {
+        Expr::Identifier(ident) => &ident.value,
+        Expr::CompoundIdentifier(parts) => match parts.last() {
+            Some(ident) => &ident.value,
+            None => return false,
+        },
+        _ => return false,
+    };
+    let mut types = crate::sql::relations::all().filter_map(|r| r.column_type(name));
+    let mut any = false;
+    let all = types.all(|ty| {
+        any = true;
+        ty == "boolean"
+    });
+    any && all
 }
 
 /// `x = ANY(...)`: a list or subquery is `IN`, an array value a membership test.

@@ -48,9 +48,12 @@ pub(super) fn expand(select: &mut Select) -> bool {
         let position = format!("{ELEMENTS}.key + 1");
         let sql = match (function, field.map(|f| record_field(&f.value))) {
             // Arrays here have one dimension.
-            ("generate_subscripts", None) => {
-                format!("CASE WHEN {dimension} = 1 THEN {position} END")
-            }
+            // A vector's (`pg_index.indkey`) subscripts start at 0, an
+            // array's at 1.
+            ("generate_subscripts", None) => format!(
+                "CASE WHEN {dimension} = 1 THEN {ELEMENTS}.key + \
+                 CASE WHEN substr(ltrim({array}), 1, 1) = '{{' THEN 1 ELSE 0 END END"
+            ),
             ("unnest", None) => element,
             // A record prints as PostgreSQL prints one: `(x,n)`.
             ("_pg_expandarray", None) => format!("'(' || {element} || ',' || ({position}) || ')'"),

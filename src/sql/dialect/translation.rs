@@ -439,7 +439,8 @@ mod tests {
             tr(
                 "SELECT c.relname, unnest(i.indkey) AS attnum, generate_subscripts(i.indkey, $1) AS ord FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid"
             ),
-            "SELECT c.relname, litewire_elements.value AS attnum, CASE WHEN $1 = 1 THEN litewire_elements.key + 1 END AS ord \
+            "SELECT c.relname, litewire_elements.value AS attnum, CASE WHEN $1 = 1 THEN litewire_elements.key + \
+             CASE WHEN SUBSTR(ltrim(i.indkey), 1, 1) = '{' THEN 1 ELSE 0 END END AS ord \
              FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid, json_each(litewire_array_json(i.indkey)) AS litewire_elements"
         );
         assert_eq!(
