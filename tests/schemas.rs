@@ -21,6 +21,7 @@ against_litewire_and_postgres!(
     the_catalog_names_each_objects_schema,
     the_search_path_finds_and_creates_unqualified_names,
     introspection_reads_columns_as_schema_tools_do,
+    ownership_grants_comments_and_matviews_take_qualified_names,
 );
 
 async fn rows(client: &Client, sql: &str) -> Vec<Vec<Option<String>>> {
@@ -690,6 +691,64 @@ async fn introspection_reads_columns_as_schema_tools_do(target: &Target) {
     );
     client
         .batch_execute("DROP SCHEMA intro CASCADE")
+        .await
+        .unwrap();
+}
+
+async fn ownership_grants_comments_and_matviews_take_qualified_names(target: &Target) {
+    let client = target.connect().await;
+    client
+        .batch_execute(
+            "DROP SCHEMA IF EXISTS reports CASCADE; CREATE SCHEMA reports;
+             CREATE TABLE reports.sales (id int PRIMARY KEY, amount int);
+             INSERT INTO reports.sales VALUES (1, 10), (2, 20);
+             ALTER TABLE reports.sales OWNER TO postgres;
+             ALTER SCHEMA reports OWNER TO postgres;
+             GRANT SELECT ON reports.sales TO PUBLIC;
+             GRANT USAGE ON SCHEMA reports TO PUBLIC;
+             COMMENT ON TABLE reports.sales IS 'what was sold';
+             COMMENT ON COLUMN reports.sales.amount IS 'in cents';
+             CREATE MATERIALIZED VIEW reports.totals AS SELECT sum(amount)::int AS total FROM reports.sales;",
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        rows(
+            &client,
+            "SELECT obj_description('reports.sales'::regclass, 'pg_class'), \
+             col_description('reports.sales'::regclass, 2)"
+        )
+        .await,
+        [row(&["what was sold", "in cents"])]
+    );
+    client
+        .batch_execute(
+            "INSERT INTO reports.sales VALUES (3, 5); REFRESH MATERIALIZED VIEW reports.totals",
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        rows(&client, "SELECT total FROM reports.totals").await,
+        [row(&["35"])]
+    );
+    assert_eq!(
+        rows(
+            &client,
+            "SELECT schemaname, matviewname FROM pg_matviews WHERE schemaname = 'reports'"
+        )
+        .await,
+        [row(&["reports", "totals"])]
+    );
+    assert_eq!(
+        code_of(&client, "ALTER TABLE nowhere.sales OWNER TO postgres").await,
+        "3F000"
+    );
+    assert_eq!(
+        code_of(&client, "GRANT USAGE ON SCHEMA nowhere TO PUBLIC").await,
+        "3F000"
+    );
+    client
+        .batch_execute("DROP MATERIALIZED VIEW reports.totals; DROP SCHEMA reports CASCADE")
         .await
         .unwrap();
 }

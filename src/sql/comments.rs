@@ -9,7 +9,7 @@
 //! and not kept.
 
 use super::lexer::TokenKind;
-use super::quote::{literal, unquote_literal};
+use super::quote::{literal, name_parts, unquote_literal};
 use super::words::Words;
 use crate::error::{Error, ErrorKind};
 
@@ -42,7 +42,7 @@ pub(super) fn comment(w: &Words) -> Result<Option<Vec<String>>, Error> {
         return Ok(None);
     }
     let sequence = w.is(2, "SEQUENCE");
-    let (name, after) = w.dotted_name(i).ok_or_else(|| w.syntax_error(i))?;
+    let (name, after) = w.name(i).ok_or_else(|| w.syntax_error(i))?;
     if !w.is(after, "IS") {
         return Err(w.syntax_error(after));
     }
@@ -54,13 +54,11 @@ pub(super) fn comment(w: &Words) -> Result<Option<Vec<String>>, Error> {
     if after + 2 != w.tokens.len() {
         return Err(w.syntax_error(after + 2));
     }
-    let mut parts: Vec<&str> = name.split('.').collect();
-    if parts.len() > 1 && ["public", "main"].contains(&parts[0].to_ascii_lowercase().as_str()) {
-        parts.remove(0);
-    }
+    // `Words::name` has taken `public.` off already.
+    let parts = name_parts(&name);
     let (relation, column_name) = match (column, parts.as_slice()) {
-        (false, [relation]) => (*relation, ""),
-        (true, [relation, column]) => (*relation, *column),
+        (false, [relation]) => (relation.as_str(), ""),
+        (true, [relation, column]) => (relation.as_str(), column.as_str()),
         _ => {
             return Err(Error::new(
                 ErrorKind::Unsupported,

@@ -67,13 +67,10 @@ pub fn query_view(name: &str) -> String {
 /// A name as PostgreSQL folds it, its schema (`public`) dropped.
 fn relation_name(w: &Words, i: usize) -> Result<(String, usize), Error> {
     let (name, next) = w.name(i).ok_or_else(|| w.syntax_error(i))?;
-    if name.contains('.') {
+    if let Some(schema) = super::quote::qualifier(&name) {
         return Err(Error::state(
             SqlState::INVALID_SCHEMA_NAME,
-            format!(
-                "schema \"{}\" does not exist",
-                name.split('.').next().unwrap_or_default()
-            ),
+            format!("schema \"{schema}\" does not exist"),
         ));
     }
     let folded = match name.strip_prefix('"') {

@@ -8,7 +8,7 @@
 //! nothing. Who may log in is decided by the users file, not by ownership.
 
 use super::lexer::TokenKind;
-use super::quote::unquote_identifier;
+use super::quote::{qualifier, unquote_identifier};
 use super::rewrite::Rewrite;
 use super::words::Words;
 use crate::error::{Error, SqlState};
@@ -83,8 +83,7 @@ fn checks(
 /// `kind` named `name` (as written, maybe `public.`-qualified) exists; an
 /// error at once where no such object can exist.
 pub(super) fn must_exist(kind: Kind, name: &str) -> Result<Vec<String>, Error> {
-    if name.contains('.') {
-        let schema = name.split('.').next().unwrap_or_default();
+    if let Some(schema) = qualifier(name) {
         return Err(Error::state(
             SqlState::INVALID_SCHEMA_NAME,
             format!("schema \"{}\" does not exist", unquote_identifier(schema)),

@@ -201,6 +201,33 @@ pub fn identifier_as_postgres(name: &str) -> String {
     }
 }
 
+/// The schema a name as written qualifies it with (`s.t`, `"s"."t"`), if
+/// any: a dot inside a quoted part is the part's own (`"s.t"` is one name).
+pub fn qualifier(name: &str) -> Option<&str> {
+    let mut quoted = false;
+    for (at, c) in name.char_indices() {
+        match c {
+            '"' => quoted = !quoted,
+            '.' if !quoted => return Some(&name[..at]),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// A name as written (`s."T"`, `"s.t"`) as its parts, unquoted, split at its
+/// unquoted dots.
+pub fn name_parts(name: &str) -> Vec<String> {
+    let mut parts = Vec::new();
+    let mut rest = name;
+    while let Some(schema) = qualifier(rest) {
+        parts.push(unquote_identifier(schema));
+        rest = &rest[schema.len() + 1..];
+    }
+    parts.push(unquote_identifier(rest));
+    parts
+}
+
 /// An identifier token as the name it stands for: `"a""b"` is `a"b`, and
 /// SQLite's other quotes (`` `a` ``, `[a]`) are removed too; a bare word is itself.
 /// Whether two column lists name the same columns in the same order (SQLite's

@@ -334,6 +334,16 @@ fn rewritten(text: &str, tokens: &[Token], resolver: &Resolver) -> Option<String
             .map(|at| (at, schema.clone()))
     });
     let common_tables = common_table_names(text, tokens);
+    let place_at = |i: usize, list: List| {
+        place(
+            text,
+            tokens,
+            i,
+            list,
+            creates_index || grants,
+            defines_table,
+        )
+    };
     // An unqualified name at `i` that the path finds in a schema of the
     // user's (or creates in one), where a relation's name stands.
     let found_at = |i: usize, list: List| -> Option<String> {
@@ -345,14 +355,7 @@ fn rewritten(text: &str, tokens: &[Token], resolver: &Resolver) -> Option<String
         let find = resolver.find?;
         let name = folded(text, tokens.get(i)?)?;
         let alone = !(is_dot(i + 1) || (i > 0 && is_dot(i - 1)));
-        let place = place(
-            text,
-            tokens,
-            i,
-            list,
-            creates_index || grants,
-            defines_table,
-        );
+        let place = place_at(i, list);
         // `FROM f(...)` calls a function.
         let called = place == Place::FromItem
             && tokens
@@ -426,14 +429,7 @@ fn rewritten(text: &str, tokens: &[Token], resolver: &Resolver) -> Option<String
             continue;
         };
         let name = folded(text, &tokens[last]).unwrap_or_default();
-        let place = place(
-            text,
-            tokens,
-            i,
-            list,
-            creates_index || grants,
-            defines_table,
-        );
+        let place = place_at(i, list);
         if is_dot(last + 1)
             && tokens
                 .get(last + 2)

@@ -284,7 +284,7 @@ impl Contents {
             "EXISTS (SELECT 1 FROM main.sqlite_schema WHERE {})",
             self.named_in("name")
         )];
-        tests.extend(self.own_rows());
+        tests.extend(self.own_row_tests());
         tests.join(" OR ")
     }
 
@@ -298,27 +298,31 @@ impl Contents {
         if !self.materialized.is_empty() {
             tests.push("1".to_owned());
         }
-        tests.extend(self.own_rows());
+        tests.extend(self.own_row_tests());
         tests.join(" OR ")
     }
 
-    /// Tests for its rows in litewire's tables of sequences and types.
-    fn own_rows(&self) -> Vec<String> {
-        let mut tests = Vec::new();
+    /// Its rows in litewire's tables of sequences and types: each table and
+    /// the condition on its rows.
+    fn own_rows(&self) -> Vec<(&'static str, String)> {
+        let mut rows = Vec::new();
         if self.sequences {
-            tests.push(format!(
-                "EXISTS (SELECT 1 FROM main.litewire_sequences WHERE {})",
-                self.named_in("name")
-            ));
+            rows.push(("litewire_sequences", self.named_in("name")));
         }
         if self.enums {
-            tests.push(format!(
-                "EXISTS (SELECT 1 FROM main.{} WHERE {})",
-                super::enums::ENUMS_TABLE,
-                self.named_in("type")
-            ));
+            rows.push((super::enums::ENUMS_TABLE, self.named_in("type")));
         }
-        tests
+        rows
+    }
+
+    /// Tests for any of [`Self::own_rows`].
+    fn own_row_tests(&self) -> Vec<String> {
+        self.own_rows()
+            .into_iter()
+            .map(|(table, condition)| {
+                format!("EXISTS (SELECT 1 FROM main.{table} WHERE {condition})")
+            })
+            .collect()
     }
 
     /// The statements that drop all of it.
@@ -353,18 +357,8 @@ impl Contents {
                 identifier(&table.name)
             ));
         }
-        if self.sequences {
-            script.push(format!(
-                "DELETE FROM main.litewire_sequences WHERE {}",
-                self.named_in("name")
-            ));
-        }
-        if self.enums {
-            script.push(format!(
-                "DELETE FROM main.{} WHERE {}",
-                super::enums::ENUMS_TABLE,
-                self.named_in("type")
-            ));
+        for (table, condition) in self.own_rows() {
+            script.push(format!("DELETE FROM main.{table} WHERE {condition}"));
         }
         script
     }

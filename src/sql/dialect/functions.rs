@@ -63,17 +63,18 @@ pub(super) fn function_call(function: &Function) -> Option<Replacement> {
             crate::SERVER_VERSION
         )),
         // With schemas of the user's, a relation is visible when its schema
-        // is the first on `search_path` to have one of its name.
+        // is the first on `search_path` to have one of its name (a catalog
+        // relation, no row of `pg_class`, always is).
         ("pg_table_is_visible", 1) => from_catalog(format!(
-            "(SELECT CASE WHEN NOT EXISTS (SELECT 1 FROM pg_namespace WHERE oid >= {FIRST_SCHEMA_OID}) THEN true \
-             ELSE coalesce((SELECT litewire_v.litewire_namespace = litewire_c.relnamespace FROM \
+            "(CASE WHEN NOT EXISTS (SELECT 1 FROM pg_namespace WHERE oid >= {FIRST_SCHEMA_OID}) THEN true \
+             ELSE coalesce((SELECT coalesce((SELECT litewire_v.litewire_namespace = litewire_c.relnamespace FROM \
              (SELECT litewire_o.relnamespace AS litewire_namespace, (SELECT litewire_p.key \
              FROM json_each(litewire_array_json(current_schemas(true))) litewire_p \
              JOIN pg_namespace litewire_n ON litewire_n.nspname = litewire_p.value \
              WHERE litewire_n.oid = litewire_o.relnamespace) AS litewire_place \
              FROM pg_class litewire_o WHERE litewire_o.relname = litewire_c.relname) litewire_v \
-             WHERE litewire_v.litewire_place IS NOT NULL ORDER BY litewire_v.litewire_place LIMIT 1), false) END \
-             FROM pg_class litewire_c WHERE litewire_c.oid = {})",
+             WHERE litewire_v.litewire_place IS NOT NULL ORDER BY litewire_v.litewire_place LIMIT 1), false) \
+             FROM pg_class litewire_c WHERE litewire_c.oid = {}), true) END)",
             arg(0)
         )),
         (
