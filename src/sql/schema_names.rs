@@ -37,18 +37,29 @@ pub fn split_stored<'a>(stored: &'a str, schemas: &[String]) -> Option<(&'a str,
         .then_some((schema, name))
 }
 
+/// The schema names a `search_path` setting lists, in order, as PostgreSQL
+/// reads them (`"My Schema"` keeps its case, `App` is `app`).
+pub fn path_items(setting: &str) -> Vec<String> {
+    setting
+        .split(',')
+        .map(str::trim)
+        .filter(|item| !item.is_empty())
+        .map(
+            |item| match item.strip_prefix('"').and_then(|i| i.strip_suffix('"')) {
+                Some(quoted) => quoted.replace("\"\"", "\""),
+                None => item.to_ascii_lowercase(),
+            },
+        )
+        .collect()
+}
+
 /// A session's `search_path` setting as the schemas on it that exist, in
 /// its order: `public` and those of `schemas`. Empty when it names none of
 /// `schemas` (then every unqualified name is `public`'s, as before any
 /// schema was made).
 pub fn session_path(setting: &str, schemas: &[String]) -> Vec<String> {
     let mut path: Vec<String> = Vec::new();
-    for item in setting.split(',') {
-        let item = item.trim();
-        let name = match item.strip_prefix('"').and_then(|i| i.strip_suffix('"')) {
-            Some(quoted) => quoted.replace("\"\"", "\""),
-            None => item.to_ascii_lowercase(),
-        };
+    for name in path_items(setting) {
         let exists = name == "public" || schemas.contains(&name);
         if exists && !path.contains(&name) {
             path.push(name);

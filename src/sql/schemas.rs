@@ -77,12 +77,7 @@ fn create(w: &Words) -> Result<Vec<String>, Error> {
     let Some(name) = name.or_else(|| owner.clone()) else {
         return Err(w.syntax_error(i));
     };
-    if name.starts_with("pg_") {
-        return Err(Error::state(
-            SqlState::RESERVED_NAME,
-            format!("unacceptable schema name \"{name}\""),
-        ));
-    }
+    unacceptable(&name)?;
     let exists = format!("schema \"{name}\" already exists");
     if BUILT_IN.contains(&name.as_str()) {
         return match guarded {
@@ -172,12 +167,7 @@ fn rename(w: &Words, catalog: &dyn Catalog) -> Result<Vec<String>, Error> {
             format!("schema \"{from}\" cannot be renamed here"),
         ));
     }
-    if to.starts_with("pg_") {
-        return Err(Error::state(
-            SqlState::RESERVED_NAME,
-            format!("unacceptable schema name \"{to}\""),
-        ));
-    }
+    unacceptable(&to)?;
     let contents = Contents::of(&from, catalog);
     let mut script = vec![
         CREATE_TABLE.to_owned(),
@@ -362,6 +352,24 @@ impl Contents {
         }
         script
     }
+}
+
+/// A name no new schema may have: PostgreSQL's `pg_` prefix (42939), and a
+/// dot, which would make its objects' SQLite names ambiguous (0A000).
+fn unacceptable(name: &str) -> Result<(), Error> {
+    if name.starts_with("pg_") {
+        return Err(Error::state(
+            SqlState::RESERVED_NAME,
+            format!("unacceptable schema name \"{name}\""),
+        ));
+    }
+    if name.contains('.') {
+        return Err(Error::state(
+            SqlState::FEATURE_NOT_SUPPORTED,
+            format!("schema name \"{name}\" has a dot, which litewire's schemas cannot have"),
+        ));
+    }
+    Ok(())
 }
 
 /// The identifier at `i` as PostgreSQL folds it.

@@ -16,6 +16,7 @@ use std::ffi::CStr;
 use super::sequences::{Bind, first_row};
 use crate::engine::catalog::oids::NAMESPACES;
 use crate::engine::settings::SharedSettings;
+use crate::sql::schema_names::path_items;
 
 pub(super) const FUNCTIONS: &[Function] = &[
     Function::pg(
@@ -130,12 +131,7 @@ pub(super) fn search_path_schemas(call: &Call, implicit: bool) -> Result<Vec<Str
         .flatten()
         .unwrap_or_default();
     let mut schemas: Vec<String> = Vec::new();
-    for item in path.split(',') {
-        let item = item.trim();
-        let name = match item.strip_prefix('"').and_then(|i| i.strip_suffix('"')) {
-            Some(quoted) => quoted.replace("\"\"", "\""),
-            None => item.to_ascii_lowercase(),
-        };
+    for name in path_items(&path) {
         let made = || {
             // SAFETY: `call.db` is the connection this function runs on.
             let found = unsafe { first_row(call.db, SCHEMA, &[Bind::Text(&name)]) };
