@@ -465,11 +465,21 @@ async fn the_search_path_finds_and_creates_unqualified_names(target: &Target) {
         rows(&client, "SELECT body FROM public.notes").await,
         [row(&["public"])]
     );
+    let kept = client.prepare(read).await.unwrap();
     client
         .batch_execute("SET search_path TO public")
         .await
         .unwrap();
     assert_eq!(rows(&client, read).await, [row(&["1", "public"])]);
+    // A statement prepared before finds its names again on the new path.
+    let bodies: Vec<String> = client
+        .query(&kept, &[])
+        .await
+        .unwrap()
+        .iter()
+        .map(|r| r.get(1))
+        .collect();
+    assert_eq!(bodies, ["public"]);
     let prepared: Vec<String> = client
         .query("SELECT body FROM notes", &[])
         .await

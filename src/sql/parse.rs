@@ -276,13 +276,25 @@ fn build_rebased(text: &str, tokens: &[Token], dialect: Dialect) -> Result<State
     {
         return build_rebased(&plain, &tokenize(&plain), dialect);
     }
-    match dialect {
+    let statement = match dialect {
         Dialect::Postgres(catalog) => match schema_names::resolved(text, tokens, catalog) {
-            Some(stored) => build_resolved(&stored, &tokenize(&stored), dialect),
-            None => build_resolved(text, tokens, dialect),
+            Some(stored) => build_resolved(&stored, &tokenize(&stored), dialect)?,
+            None => build_resolved(text, tokens, dialect)?,
         },
-        Dialect::Sqlite => build_resolved(text, tokens, dialect),
-    }
+        Dialect::Sqlite => build_resolved(text, tokens, dialect)?,
+    };
+    // What PostgreSQL's reading of it depends on; read again, it is the text
+    // as written (its names found again, on the path of then).
+    let read_against = match dialect {
+        Dialect::Postgres(catalog) if reread(&statement) => {
+            Some((catalog.version(), Arc::from(text)))
+        }
+        _ => None,
+    };
+    Ok(Statement {
+        read_against,
+        ..statement
+    })
 }
 
 /// [`build_rebased`], with every name in its schema's SQLite name.
@@ -299,17 +311,7 @@ fn build_resolved(text: &str, tokens: &[Token], dialect: Dialect) -> Result<Stat
         }
         None => build_unlocked(text, tokens, dialect)?,
     };
-    // What PostgreSQL's reading of it depends on.
-    let read_against = match dialect {
-        Dialect::Postgres(catalog) if reread(&statement) => {
-            Some((catalog.version(), Arc::from(text)))
-        }
-        _ => None,
-    };
-    Ok(Statement {
-        read_against,
-        ..statement
-    })
+    Ok(statement)
 }
 
 /// [`build`] of a statement without row locks.
