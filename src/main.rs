@@ -57,6 +57,10 @@ async fn dump(config: &Config, file: Option<&std::path::Path>) -> std::process::
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("litewire dump: {error}");
+            // A dump cut short is no dump: nothing is left to restore by mistake.
+            if let Some(path) = file {
+                let _ = std::fs::remove_file(path);
+            }
             std::process::ExitCode::FAILURE
         }
     }

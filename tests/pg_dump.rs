@@ -228,6 +228,37 @@ fn litewire_dump_of_no_file_fails_and_creates_none() {
     assert!(!missing.exists());
 }
 
+/// The dump copies `public` only: a file with a schema of the user's is
+/// refused, naming it, and `-f` leaves no file behind.
+#[test]
+fn litewire_dump_refuses_a_file_with_other_schemas() {
+    let server = TestServer::start("shared", &[]);
+    let made = server.psql(&[
+        "-v",
+        "ON_ERROR_STOP=1",
+        "-q",
+        "-c",
+        "CREATE SCHEMA ledger; CREATE TABLE ledger.entries (id int); CREATE TABLE kept (id int)",
+    ]);
+    assert!(made.status.success(), "{}", stderr(&made));
+    let dir = tempfile::tempdir().expect("temp dir");
+    let target = dir.path().join("dump.sql");
+    let out = Command::new(env!("CARGO_BIN_EXE_litewire"))
+        .arg("--db")
+        .arg(server.db_path())
+        .args(["dump", "-f"])
+        .arg(&target)
+        .output()
+        .expect("run litewire dump -f");
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("schemas other than public (ledger)"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!target.exists(), "a failed dump leaves no file");
+}
+
 #[test]
 fn pg_dump_of_litewire_restores_into_postgres_as_the_same_database() {
     let (postgres, expected) = postgres_with_the_schema();
