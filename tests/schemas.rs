@@ -695,6 +695,18 @@ async fn introspection_reads_columns_as_schema_tools_do(target: &Target) {
         .await,
         [row(&["id", "0"])]
     );
+    assert_eq!(
+        rows(
+            &client,
+            "SELECT schemaname, relname, indexrelname FROM pg_stat_user_indexes \
+             WHERE schemaname = 'intro' ORDER BY indexrelname"
+        )
+        .await,
+        [
+            row(&["intro", "tags", "tags_label_idx"]),
+            row(&["intro", "tags", "tags_pkey"]),
+        ]
+    );
     // `serial` is no type a column can be changed to.
     assert_eq!(
         code_of(

@@ -256,10 +256,6 @@ pub(super) const EMPTY_RELATIONS: &[(&str, &str)] = &[
         "\"funcid\" oid, \"schemaname\" name, \"funcname\" name, \"calls\" bigint, \"total_time\" double precision, \"self_time\" double precision",
     ),
     (
-        "pg_stat_user_indexes",
-        "\"relid\" oid, \"indexrelid\" oid, \"schemaname\" name, \"relname\" name, \"indexrelname\" name, \"idx_scan\" bigint, \"idx_tup_read\" bigint, \"idx_tup_fetch\" bigint",
-    ),
-    (
         "pg_stat_wal",
         "\"wal_records\" bigint, \"wal_fpi\" bigint, \"wal_bytes\" numeric, \"wal_buffers_full\" bigint, \"wal_write\" bigint, \"wal_sync\" bigint, \"wal_write_time\" double precision, \"wal_sync_time\" double precision, \"stats_reset\" timestamp with time zone",
     ),

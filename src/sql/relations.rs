@@ -327,6 +327,13 @@ pub const RELATIONS: &[Relation] = &[
         ),
     },
     Relation {
+        name: "pg_stat_user_indexes",
+        contents: Contents::Schema,
+        definition: Definition::Table(
+            "relid oid, indexrelid oid, schemaname name, relname name, indexrelname name, idx_scan bigint, idx_tup_read bigint, idx_tup_fetch bigint",
+        ),
+    },
+    Relation {
         name: "pg_stat_user_tables",
         contents: Contents::Statistics,
         definition: Definition::Table(

@@ -54,6 +54,7 @@ pub(super) fn schema_names() -> String {
         ("pg_sequences", &["sequencename"]),
         ("pg_indexes", &["tablename", "indexname"]),
         ("pg_stat_user_tables", &["relname"]),
+        ("pg_stat_user_indexes", &["relname", "indexrelname"]),
     ] {
         let first = format!("{table}.{}", names[0]);
         let renamed: Vec<String> = names

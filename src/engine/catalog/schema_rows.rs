@@ -1,5 +1,6 @@
 //! The catalog's rows of the file's schema, refilled when it changed: every
-//! table's (with its indexes, constraints and foreign keys) and every view's.
+//! table's (with its indexes, constraints and foreign keys), every view's, and
+//! `pg_stat_user_indexes`.
 
 use std::fmt::Write as _;
 
@@ -39,4 +40,10 @@ pub(super) fn schema_rows(script: &mut String, objects: &[Object], schemas: &[St
             _ => {}
         }
     }
+    // Every index, as the statistics view lists it (no scans are counted).
+    script.push_str(
+        "INSERT INTO temp.pg_stat_user_indexes SELECT i.indrelid, i.indexrelid, 'public', t.relname, \
+         c.relname, 0, 0, 0 FROM temp.pg_index i JOIN temp.pg_class t ON t.oid = i.indrelid \
+         JOIN temp.pg_class c ON c.oid = i.indexrelid ORDER BY i.indexrelid;\n",
+    );
 }
