@@ -80,7 +80,9 @@ fn relation_name(w: &Words, i: usize) -> Result<(String, usize), Error> {
     Ok((folded, next))
 }
 
-fn fail(state: &str, message: &str, condition: &str) -> String {
+/// The statement that fails with `state` and `message` when the SQL
+/// `condition` holds.
+pub(super) fn fail(state: &str, message: &str, condition: &str) -> String {
     format!(
         "SELECT litewire_error({}, {}) WHERE {condition}",
         literal(state),

@@ -7,6 +7,7 @@
 //! as any other DDL, and `sqlite3` sees every table. `public`, `pg_catalog`
 //! and `information_schema` are litewire's own and always there.
 
+use super::matviews::fail;
 use super::postgres::{Catalog, Relation};
 use super::quote::{identifier, literal};
 use super::schema_names::stored_name;
@@ -46,7 +47,7 @@ pub(super) fn must_exist(name: &str) -> Vec<String> {
         fail(
             "3F000",
             &format!("schema \"{name}\" does not exist"),
-            &format!("NOT {}", is_schema(name)),
+            &format!("NOT {}", schema_exists(name)),
         ),
     ]
 }
@@ -87,7 +88,7 @@ fn create(w: &Words) -> Result<Vec<String>, Error> {
     }
     let mut script = vec![CREATE_TABLE.to_owned()];
     if !guarded {
-        script.push(fail("42P06", &exists, &is_schema(&name)));
+        script.push(fail("42P06", &exists, &schema_exists(&name)));
     }
     script.push(format!(
         "INSERT OR IGNORE INTO main.{SCHEMAS_TABLE} (name, owner) VALUES ({}, {})",
@@ -131,7 +132,7 @@ fn drop(w: &Words, catalog: &dyn Catalog) -> Result<Vec<String>, Error> {
             script.push(fail(
                 "3F000",
                 &format!("schema \"{name}\" does not exist"),
-                &format!("NOT {}", is_schema(name)),
+                &format!("NOT {}", schema_exists(name)),
             ));
         }
         let contents = Contents::of(name, catalog);
@@ -174,14 +175,14 @@ fn rename(w: &Words, catalog: &dyn Catalog) -> Result<Vec<String>, Error> {
         fail(
             "3F000",
             &format!("schema \"{from}\" does not exist"),
-            &format!("NOT {}", is_schema(&from)),
+            &format!("NOT {}", schema_exists(&from)),
         ),
         fail(
             "42P06",
             &format!("schema \"{to}\" already exists"),
             &match BUILT_IN.contains(&to.as_str()) {
                 true => "1".to_owned(),
-                false => is_schema(&to),
+                false => schema_exists(&to),
             },
         ),
         fail(
@@ -380,17 +381,10 @@ fn folded(w: &Words, i: usize, name: String) -> String {
     }
 }
 
-fn is_schema(name: &str) -> String {
+/// SQL that holds when schema `name` exists.
+fn schema_exists(name: &str) -> String {
     format!(
         "EXISTS (SELECT 1 FROM main.{SCHEMAS_TABLE} WHERE name = {})",
         literal(name)
-    )
-}
-
-fn fail(state: &str, message: &str, condition: &str) -> String {
-    format!(
-        "SELECT litewire_error({}, {}) WHERE {condition}",
-        literal(state),
-        literal(message)
     )
 }
