@@ -81,6 +81,9 @@ impl SqlState {
     pub const FEATURE_NOT_SUPPORTED: SqlState = SqlState(*b"0A000");
     pub const INSUFFICIENT_PRIVILEGE: SqlState = SqlState(*b"42501");
     pub const INVALID_DATETIME_FORMAT: SqlState = SqlState(*b"22007");
+    pub const INVALID_FUNCTION_DEFINITION: SqlState = SqlState(*b"42P13");
+    pub const DUPLICATE_FUNCTION: SqlState = SqlState(*b"42723");
+    pub const UNDEFINED_FUNCTION: SqlState = SqlState(*b"42883");
     pub const INVALID_NAME: SqlState = SqlState(*b"42602");
     pub const INVALID_SCHEMA_NAME: SqlState = SqlState(*b"3F000");
     pub const INVALID_PARAMETER_VALUE: SqlState = SqlState(*b"22023");
@@ -122,6 +125,16 @@ pub struct Error {
     pub message: String,
     /// More about it, on a line of its own (PostgreSQL's DETAIL).
     pub detail: Option<String>,
+    /// The constraint a row broke, where it is known.
+    pub violated: Option<Box<Violated>>,
+}
+
+/// A constraint a row broke, as PostgreSQL's error names it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Violated {
+    pub schema: String,
+    pub table: String,
+    pub constraint: String,
 }
 
 impl Error {
@@ -130,6 +143,7 @@ impl Error {
             kind,
             message: message.into(),
             detail: None,
+            violated: None,
         }
     }
 

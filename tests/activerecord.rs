@@ -27,7 +27,7 @@ async fn a_first_day_with_activerecord(target: &Target) {
         .arg("120")
         .arg("ruby")
         .arg(script)
-        .env("DATABASE_URL", url(&target.conninfo()));
+        .env("DATABASE_URL", target.url());
     clients::without_pg_environment(&mut command);
     let result = run(&mut command);
     let output = describe(&result);
@@ -36,22 +36,4 @@ async fn a_first_day_with_activerecord(target: &Target) {
         "the ActiveRecord program failed:\n{output}"
     );
     assert!(output.contains("activerecord: ok"), "{output}");
-}
-
-/// A libpq `key=value` connection string as the URL ActiveRecord takes.
-fn url(conninfo: &str) -> String {
-    let field = |key: &str| {
-        conninfo
-            .split_whitespace()
-            .find_map(|pair| pair.strip_prefix(&format!("{key}=")))
-            .unwrap_or_default()
-            .to_owned()
-    };
-    format!(
-        "postgres://{}@{}:{}/{}",
-        field("user"),
-        field("host"),
-        field("port"),
-        field("dbname")
-    )
 }

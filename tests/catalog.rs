@@ -18,7 +18,8 @@ in_both_cache_modes!(
     information_schema_constraints,
     catalog_queries_drivers_send,
     unnest_with_ordinality_in_from,
-    pg_proc_lists_the_functions_that_exist
+    pg_proc_lists_the_functions_that_exist,
+    catalog_queries_use_the_whole_dialect
 );
 
 const SCHEMA: &str = "
@@ -552,7 +553,7 @@ async fn catalog_queries_drivers_send(cache: &str) {
              FROM pg_constraint con JOIN pg_attribute a ON a.attrelid = con.conrelid \
              WHERE con.contype = 'f' GROUP BY con.conname, con.conkey, con.confkey, con.contype"
         ),
-        "child_pid_fkey|{id,pid,note,n,flag}|2|1|{\"k\":\"f\"}\n"
+        "child_pid_fkey|{id,pid,note,n,flag}|2|1|{\"k\" : \"f\"}\n"
     );
     // A scalar subquery over a relation that is always empty is NULL.
     assert_eq!(
@@ -689,5 +690,47 @@ async fn pg_proc_lists_the_functions_that_exist(cache: &str) {
             "SELECT count(*) FROM pg_proc WHERE proname LIKE 'litewire%'"
         ),
         "0\n"
+    );
+}
+
+/// Catalog queries read as any other query is: `DISTINCT ON`, `LATERAL`,
+/// set-returning functions in step, a vector subscripted (drizzle-kit reads
+/// indexes so). The answers are PostgreSQL 15's for the same schema.
+async fn catalog_queries_use_the_whole_dialect(cache: &str) {
+    let server = with_schema(cache);
+    assert_eq!(
+        rows(
+            &server,
+            "SELECT DISTINCT ON (t.relname, ic.relname, k.i) t.relname, ic.relname, k.i, a.attname, \
+             i.indisunique, i.indoption[k.i - 1] & 1 = 1 AS descending, opc.opcname \
+             FROM pg_class t JOIN pg_index i ON t.oid = i.indrelid \
+             JOIN pg_class ic ON ic.oid = i.indexrelid \
+             CROSS JOIN LATERAL (SELECT unnest(i.indkey), generate_subscripts(i.indkey, 1) + 1) AS k(attnum, i) \
+             LEFT JOIN pg_attribute AS a ON i.indrelid = a.attrelid AND k.attnum = a.attnum \
+             JOIN pg_namespace c ON c.oid = t.relnamespace \
+             JOIN pg_opclass opc ON opc.oid = ANY(i.indclass) \
+             WHERE c.nspname = 'public' AND t.relname IN ('parent', 'child') \
+             ORDER BY t.relname, ic.relname, k.i"
+        ),
+        "child|child_pid|1|pid|f|f|int4_ops\n\
+         child|child_pkey|1|id|t|f|int4_ops\n\
+         parent|parent_name_key|1|name|t|f|text_ops\n\
+         parent|parent_pkey|1|id|t|f|int4_ops\n"
+    );
+    assert_eq!(
+        rows(
+            &server,
+            "SELECT DISTINCT ON (contype) contype, conname FROM pg_constraint \
+             WHERE conrelid IN ('parent'::regclass, 'child'::regclass) ORDER BY contype, conname DESC"
+        ),
+        "c|child_n_check\nf|child_pid_fkey\np|parent_pkey\nu|parent_name_key\n"
+    );
+    assert_eq!(
+        rows(
+            &server,
+            "SELECT x.relname FROM pg_class x WHERE x.tableoid = 'pg_class'::regclass \
+             AND x.relname IN ('parent', 'child') ORDER BY 1 OFFSET 1"
+        ),
+        "parent\n"
     );
 }

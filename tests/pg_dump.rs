@@ -19,9 +19,12 @@ use common::{TestServer, stderr, stdout};
 /// their sequences (and a bigserial and an identity primary key, which SQLite
 /// numbers as its rowid), defaults, CHECK/UNIQUE/PRIMARY KEY/FOREIGN KEY
 /// constraints, an index and one on an expression, a generated column, a
-/// table whose name needs quotes, a view, a materialized view and comments.
+/// table whose name needs quotes, a view, a materialized view, comments and a
+/// function in SQL.
 const SCHEMA: &str = "
 CREATE TYPE mood AS ENUM ('sad', 'ok', 'happy');
+CREATE FUNCTION price_label(p numeric, currency text) RETURNS text LANGUAGE sql IMMUTABLE STRICT
+    AS $$SELECT currency || ' ' || p$$;
 CREATE TABLE products (
     id int PRIMARY KEY,
     name varchar(40) NOT NULL UNIQUE,

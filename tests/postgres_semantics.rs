@@ -56,6 +56,11 @@ against_litewire_and_postgres!(
     temp_tables_are_read_as_postgres_reads_them,
     query_strings_run_as_implicit_transaction_blocks,
     bytea_shows_as_bytea_output_says,
+    offset_stands_without_limit,
+    arrays_contain_and_overlap,
+    unique_violations_name_their_constraint,
+    set_returning_calls_over_one_array_advance_together,
+    sql_functions_read_as_their_bodies,
 );
 
 /// A fresh table for one test: dropped first, so a calibration run can repeat.
@@ -2204,4 +2209,278 @@ async fn bytea_shows_as_bytea_output_says(target: &Target) {
     );
     client.batch_execute("RESET bytea_output").await.unwrap();
     assert_eq!(text_row(&client, shown).await[0], "\\xdeadbeef");
+}
+
+async fn offset_stands_without_limit(target: &Target) {
+    let client = target.connect().await;
+    table(&client, "offsets", "n int", "(3), (1), (2), (NULL)").await;
+    assert_eq!(
+        column(&client, "SELECT n FROM offsets ORDER BY n OFFSET 2").await,
+        ["3", "NULL"]
+    );
+    assert_eq!(
+        column(
+            &client,
+            "SELECT n FROM offsets ORDER BY n LIMIT ALL OFFSET 3"
+        )
+        .await,
+        ["NULL"]
+    );
+    // A parameter, as ORMs page (`OFFSET $1`).
+    let rows = client
+        .query("SELECT n FROM offsets ORDER BY n DESC OFFSET $1", &[&3i64])
+        .await
+        .unwrap();
+    let values: Vec<Option<i32>> = rows.iter().map(|r| r.get(0)).collect();
+    assert_eq!(values, [Some(1)]);
+}
+
+async fn arrays_contain_and_overlap(target: &Target) {
+    let client = target.connect().await;
+    assert_eq!(
+        text_row(
+            &client,
+            "SELECT ARRAY[1, 2] @> ARRAY[2], ARRAY[1, NULL] @> ARRAY[NULL]::int[], \
+             ARRAY[1, 1] <@ ARRAY[1], '{}'::int[] <@ ARRAY[1], ARRAY[3] && ARRAY[1, 2], \
+             ARRAY['a', 'b'] && '{b,c}', NULL::text[] @> ARRAY['a']"
+        )
+        .await,
+        ["t", "f", "t", "t", "f", "t", "NULL"]
+    );
+    table(
+        &client,
+        "tagged",
+        "id int, tags text[]",
+        "(1, '{red,blue}'), (2, '{blue}'), (3, NULL)",
+    )
+    .await;
+    // An untyped parameter is an array of the column's type (Prisma's `has`).
+    let rows = client
+        .query(
+            "SELECT id FROM tagged WHERE tags @> $1 ORDER BY id",
+            &[&vec!["blue"]],
+        )
+        .await
+        .unwrap();
+    let ids: Vec<i32> = rows.iter().map(|r| r.get(0)).collect();
+    assert_eq!(ids, [1, 2]);
+    assert_eq!(
+        column(&client, "SELECT id FROM tagged WHERE tags && '{red,green}'").await,
+        ["1"]
+    );
+    assert_eq!(
+        sqlstate(&client, "SELECT ARRAY[1] @> ARRAY['a']").await,
+        "42883"
+    );
+}
+
+async fn unique_violations_name_their_constraint(target: &Target) {
+    let client = target.connect().await;
+    client
+        .batch_execute(
+            "DROP TABLE IF EXISTS accounts_u; \
+             CREATE TABLE accounts_u (id int PRIMARY KEY, email text UNIQUE, a int, b int, \
+             CONSTRAINT accounts_u_pair UNIQUE (a, b)); \
+             CREATE UNIQUE INDEX accounts_u_lower ON accounts_u (b) WHERE b > 100; \
+             INSERT INTO accounts_u VALUES (1, 'x', 1, 1), (2, 'y', 2, 101)",
+        )
+        .await
+        .unwrap();
+    for (sql, constraint) in [
+        (
+            "INSERT INTO accounts_u VALUES (1, 'z', 3, 3)",
+            "accounts_u_pkey",
+        ),
+        (
+            "INSERT INTO accounts_u VALUES (3, 'x', 3, 3)",
+            "accounts_u_email_key",
+        ),
+        (
+            "INSERT INTO accounts_u VALUES (3, 'z', 1, 1)",
+            "accounts_u_pair",
+        ),
+        (
+            "UPDATE accounts_u SET b = 101 WHERE id = 1",
+            "accounts_u_lower",
+        ),
+    ] {
+        let error = client.execute(sql, &[]).await.expect_err(sql);
+        let db = error.as_db_error().expect(sql);
+        assert_eq!(db.code().code(), "23505", "{sql}");
+        assert_eq!(
+            db.message(),
+            format!("duplicate key value violates unique constraint \"{constraint}\""),
+            "{sql}"
+        );
+        assert_eq!(
+            (db.schema(), db.table(), db.constraint()),
+            (Some("public"), Some("accounts_u"), Some(constraint)),
+            "{sql}"
+        );
+    }
+}
+
+async fn set_returning_calls_over_one_array_advance_together(target: &Target) {
+    let client = target.connect().await;
+    table(
+        &client,
+        "srf_step",
+        "id int, a text[]",
+        "(1, '{x,y}'), (2, '{}'), (3, NULL), (4, '{z}')",
+    )
+    .await;
+    let rows = text_rows(
+        &client,
+        "SELECT id, unnest(a) AS v, generate_subscripts(a, 1) AS i FROM srf_step ORDER BY id, i",
+    )
+    .await;
+    let rows: Vec<Vec<String>> = rows
+        .into_iter()
+        .map(|row| row.into_iter().map(Option::unwrap_or_default).collect())
+        .collect();
+    assert_eq!(rows, [["1", "x", "1"], ["1", "y", "2"], ["4", "z", "1"]]);
+}
+
+async fn sql_functions_read_as_their_bodies(target: &Target) {
+    let client = target.connect().await;
+    client
+        .batch_execute(
+            "DROP TABLE IF EXISTS fn_items, fn_defaults; \
+             DROP FUNCTION IF EXISTS doubled(int); DROP FUNCTION IF EXISTS item_count(int); \
+             DROP FUNCTION IF EXISTS label(text, int); DROP FUNCTION IF EXISTS answer(); \
+             DROP FUNCTION IF EXISTS first_or(text); DROP FUNCTION IF EXISTS gone(); \
+             CREATE TABLE fn_items (id int PRIMARY KEY, owner int, price numeric(10,2), name text); \
+             INSERT INTO fn_items VALUES (1, 7, 10, 'lamp'), (2, 7, 2.5, 'bulb'), (3, 8, 99.5, 'desk'); \
+             CREATE FUNCTION doubled(p int) RETURNS bigint LANGUAGE sql IMMUTABLE \
+               AS $$ SELECT p * 2 $$; \
+             CREATE FUNCTION item_count(owner int) RETURNS bigint LANGUAGE sql STABLE \
+               AS 'SELECT count(*) FROM fn_items WHERE fn_items.owner = item_count.owner'; \
+             CREATE FUNCTION label(name text, n int) RETURNS text LANGUAGE sql \
+               RETURN upper(name) || '#' || n; \
+             CREATE FUNCTION answer() RETURNS int LANGUAGE sql AS 'SELECT 42'; \
+             CREATE FUNCTION first_or(text) RETURNS text LANGUAGE sql STRICT \
+               AS 'SELECT coalesce(min(name), $1) FROM fn_items WHERE name > $1'",
+        )
+        .await
+        .unwrap();
+    // An argument read by name, by number, by its function's name; a body
+    // that reads a table, in a grouped query; the result's type declared.
+    assert_eq!(
+        text_row(
+            &client,
+            "SELECT doubled(owner), pg_typeof(doubled(owner)) FROM fn_items WHERE id = 3"
+        )
+        .await,
+        ["16", "bigint"]
+    );
+    assert_eq!(
+        text_rows(
+            &client,
+            "SELECT owner, item_count(owner), pg_typeof(item_count(owner)) FROM fn_items \
+             GROUP BY owner ORDER BY owner"
+        )
+        .await,
+        [
+            [Some("7".into()), Some("2".into()), Some("bigint".into())],
+            [Some("8".into()), Some("1".into()), Some("bigint".into())]
+        ]
+    );
+    assert_eq!(
+        column(
+            &client,
+            "SELECT label(name, id) FROM fn_items WHERE doubled(id) <> 4 ORDER BY 1"
+        )
+        .await,
+        ["DESK#3", "LAMP#1"]
+    );
+    assert_eq!(
+        text_row(
+            &client,
+            "SELECT answer(), answer() + 1, first_or('c'), first_or(NULL), first_or('z')"
+        )
+        .await,
+        ["42", "43", "desk", "NULL", "z"]
+    );
+    // A parameter takes the argument's type.
+    let rows = client
+        .query("SELECT label($1, $2)", &[&"ada", &7i32])
+        .await
+        .unwrap();
+    assert_eq!(rows[0].get::<_, String>(0), "ADA#7");
+    // In a default; made in a transaction rolled back, it is gone.
+    client
+        .batch_execute(
+            "CREATE TABLE fn_defaults (id int, n int DEFAULT answer()); \
+             INSERT INTO fn_defaults (id) VALUES (1)",
+        )
+        .await
+        .unwrap();
+    client
+        .batch_execute(
+            "BEGIN; CREATE FUNCTION gone() RETURNS int LANGUAGE sql AS 'SELECT 1'; ROLLBACK",
+        )
+        .await
+        .unwrap();
+    assert_eq!(column(&client, "SELECT n FROM fn_defaults").await, ["42"]);
+    assert_eq!(sqlstate(&client, "SELECT gone()").await, "42883");
+    // A statement prepared before `OR REPLACE` reads the new body.
+    let prepared = client.prepare("SELECT answer()").await.unwrap();
+    client
+        .batch_execute(
+            "CREATE OR REPLACE FUNCTION answer() RETURNS int LANGUAGE sql AS 'SELECT 43'",
+        )
+        .await
+        .unwrap();
+    let rows = client.query(&prepared, &[]).await.unwrap();
+    assert_eq!(rows[0].get::<_, i32>(0), 43);
+    assert_eq!(
+        text_row(
+            &client,
+            "SELECT proname, pronargs, format_type(prorettype, NULL), provolatile, proisstrict \
+             FROM pg_proc WHERE proname = 'item_count'"
+        )
+        .await,
+        ["item_count", "1", "bigint", "s", "f"]
+    );
+    for (sql, state) in [
+        (
+            "CREATE FUNCTION answer() RETURNS int LANGUAGE sql AS 'SELECT 1'",
+            "42723",
+        ),
+        (
+            "CREATE OR REPLACE FUNCTION answer() RETURNS text LANGUAGE sql AS 'SELECT ''x'''",
+            "42P13",
+        ),
+        (
+            "CREATE FUNCTION wrong() RETURNS int LANGUAGE sql AS 'SELECT ''x''::text'",
+            "42P13",
+        ),
+        (
+            "CREATE FUNCTION nowhere() RETURNS int LANGUAGE sql AS 'SELECT x FROM no_such_table'",
+            "42P01",
+        ),
+        ("SELECT doubled('x'::text)", "42883"),
+        ("SELECT label('a')", "42883"),
+        ("DROP FUNCTION no_such_function(int)", "42883"),
+    ] {
+        assert_eq!(sqlstate(&client, sql).await, state, "{sql}");
+    }
+    // Code in other languages is refused by name (PostgreSQL runs PL/pgSQL).
+    if target.is_litewire() {
+        assert_eq!(
+            sqlstate(
+                &client,
+                "CREATE FUNCTION pl() RETURNS int LANGUAGE plpgsql AS 'BEGIN RETURN 1; END'"
+            )
+            .await,
+            "0A000"
+        );
+    }
+    client
+        .batch_execute(
+            "DROP TABLE fn_defaults; DROP FUNCTION answer; DROP FUNCTION label(text, int)",
+        )
+        .await
+        .unwrap();
+    assert_eq!(sqlstate(&client, "SELECT answer()").await, "42883");
 }

@@ -13,7 +13,8 @@ use sqlx::{Row, SqliteConnection};
 
 use super::catalog::rowid_type;
 use crate::error::Error;
-use crate::sql::postgres::{Catalog, Modifier, PgType, RelColumn, Relation};
+use crate::sql::postgres::{Catalog, Modifier, PgType, RelColumn, Relation, SqlFunction};
+use crate::sql::routines::{FUNCTIONS_TABLE, stored};
 use crate::sql::schema_names::{path_version, session_path};
 use crate::sql::schemas::{SCHEMAS_TABLE, referenced_tables};
 use crate::sql::views;
@@ -30,6 +31,8 @@ pub struct SchemaCatalog {
     sequences: HashSet<String>,
     /// The schemas made with `CREATE SCHEMA`.
     schemas: Vec<String>,
+    /// The functions made with `CREATE FUNCTION ... LANGUAGE sql`.
+    functions: Vec<SqlFunction>,
 }
 
 impl Catalog for SchemaCatalog {
@@ -51,6 +54,10 @@ impl Catalog for SchemaCatalog {
 
     fn schemas(&self) -> &[String] {
         &self.schemas
+    }
+
+    fn functions(&self) -> &[SqlFunction] {
+        &self.functions
     }
 }
 
@@ -96,6 +103,10 @@ impl Catalog for SessionCatalog<'_> {
 
     fn search_path(&self) -> &[String] {
         &self.path
+    }
+
+    fn functions(&self) -> &[SqlFunction] {
+        &self.schema.functions
     }
 }
 
@@ -243,13 +254,35 @@ async fn read_schemas(
         }
         false => Vec::new(),
     };
+    let functions = match relations.contains_key(FUNCTIONS_TABLE) {
+        true => functions(conn).await?,
+        false => Vec::new(),
+    };
     Ok(SchemaCatalog {
         generation,
         file_version,
         relations,
         sequences,
         schemas,
+        functions,
     })
+}
+
+/// The rows of `litewire_functions` (see `sql::routines`).
+async fn functions(conn: &mut SqliteConnection) -> Result<Vec<SqlFunction>, Error> {
+    type Row = (String, String, String, String, String, bool, String);
+    let rows: Vec<Row> = sqlx::query_as(
+        "SELECT name, argtypes, argnames, returns, body, strict, volatility \
+         FROM main.litewire_functions ORDER BY name, argtypes",
+    )
+    .fetch_all(&mut *conn)
+    .await?;
+    Ok(rows
+        .into_iter()
+        .filter_map(|(name, types, names, returns, body, strict, volatility)| {
+            stored(name, &types, &names, &returns, body, strict, &volatility)
+        })
+        .collect())
 }
 
 /// The identity columns, by (table, column) in lower case: their sequences'

@@ -45,6 +45,8 @@ fn sqlite_sqlstate(code: i32, primary: i32, message: &str) -> &'static str {
         ffi::SQLITE_CONSTRAINT_CHECK => "23514",
         _ => match primary {
             ffi::SQLITE_ERROR => error_message_sqlstate(message),
+            // `ON DELETE RESTRICT` fails with the primary code only.
+            ffi::SQLITE_CONSTRAINT if message == "FOREIGN KEY constraint failed" => "23503",
             ffi::SQLITE_CONSTRAINT => "23000",
             ffi::SQLITE_BUSY | ffi::SQLITE_LOCKED => "55P03",
             ffi::SQLITE_MISMATCH => "42804",
@@ -152,14 +154,23 @@ pub fn error_info(error: &Error) -> ErrorInfo {
         ErrorKind::AdminShutdown => "FATAL",
         _ => "ERROR",
     };
-    let message = match error.kind {
-        ErrorKind::Sqlite { .. } => {
+    let message = match (&error.kind, &error.violated) {
+        (ErrorKind::Sqlite { .. }, Some(violated)) => format!(
+            "duplicate key value violates unique constraint \"{}\"",
+            violated.constraint
+        ),
+        (ErrorKind::Sqlite { .. }, None) => {
             postgres_message(&error.message).unwrap_or_else(|| error.message.clone())
         }
         _ => error.message.clone(),
     };
     let mut info = ErrorInfo::new(severity.to_owned(), sqlstate(error).to_owned(), message);
     info.detail.clone_from(&error.detail);
+    if let Some(violated) = &error.violated {
+        info.schema = Some(violated.schema.clone());
+        info.table = Some(violated.table.clone());
+        info.constraint = Some(violated.constraint.clone());
+    }
     info
 }
 
@@ -338,6 +349,10 @@ mod tests {
                 "CHECK constraint failed: a > 0"
             ),
             "23514"
+        );
+        assert_eq!(
+            state(ffi::SQLITE_CONSTRAINT, "FOREIGN KEY constraint failed"),
+            "23503"
         );
         assert_eq!(state(ffi::SQLITE_BUSY, "database is locked"), "55P03");
         assert_eq!(

@@ -265,6 +265,8 @@ fn ddl_tag(verb: &str, word: &dyn Fn(usize) -> String) -> &'static str {
         ("CREATE", "SCHEMA") => "CREATE SCHEMA",
         ("DROP", "SCHEMA") => "DROP SCHEMA",
         ("ALTER", "FUNCTION") => "ALTER FUNCTION",
+        ("CREATE", "FUNCTION") => "CREATE FUNCTION",
+        ("DROP", "FUNCTION") => "DROP FUNCTION",
         ("ALTER", "PROCEDURE") => "ALTER PROCEDURE",
         ("ALTER", "ROUTINE") => "ALTER ROUTINE",
         ("ALTER", "AGGREGATE") => "ALTER AGGREGATE",

@@ -22,8 +22,8 @@ use std::ops::ControlFlow;
 use std::sync::Arc;
 
 use sqlparser::ast::{
-    Expr, GroupByExpr, OrderByKind, Query, SetExpr, Statement as Ast, Value, Visit, Visitor,
-    WindowType,
+    Expr, FunctionArg, FunctionArgExpr, FunctionArguments, GroupByExpr, OrderByKind, Query,
+    SetExpr, Statement as Ast, Value, Visit, Visitor, WindowType,
 };
 
 use super::lexer::{TokenKind, tokenize};
@@ -111,6 +111,18 @@ pub(super) fn stand_for_syntax(statement: &Ast) -> bool {
         fn pre_visit_expr(&mut self, expr: &Expr) -> ControlFlow<()> {
             match expr {
                 Expr::Function(f) if matches!(&f.over, Some(WindowType::WindowSpec(s)) if s.window_frame.is_some()) => {
+                    ControlFlow::Break(())
+                }
+                // The dimension decides whether the subscripts pair with
+                // another set-returning call over the array.
+                Expr::Function(f)
+                    if f.name
+                        .to_string()
+                        .eq_ignore_ascii_case("generate_subscripts")
+                        && matches!(&f.args, FunctionArguments::List(list)
+                            if list.args.get(1).is_some_and(|a| matches!(a,
+                                FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) if placeholder(e)))) =>
+                {
                     ControlFlow::Break(())
                 }
                 _ => ControlFlow::Continue(()),

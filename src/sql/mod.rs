@@ -39,7 +39,7 @@ mod qualified_operators;
 pub mod quote;
 pub mod relations;
 mod rewrite;
-mod routines;
+pub mod routines;
 mod row_locks;
 pub mod schema_names;
 pub mod schemas;

@@ -32,8 +32,8 @@ use super::statement::{CursorCommand, Plan, PreparedCommand, Statement};
 use super::words::Words;
 use super::{
     create_as, cursors, dialect, enums, grants, known_queries, literals, matviews, notifications,
-    ownership, parsed, prepared, schemas, session, sort_operators, table_locks, transaction_modes,
-    translate, views,
+    ownership, parsed, prepared, routines, schemas, session, sort_operators, table_locks,
+    transaction_modes, translate, views,
 };
 use crate::error::{Error, ErrorKind};
 
@@ -102,11 +102,12 @@ pub(super) fn parse_uncached(sql: &str, dialect: Dialect) -> Result<Vec<Statemen
                 {
                     build(text, tokens, dialect)?
                 }
-                // SQLite has no materialized views, and a new one's query is
-                // read as PostgreSQL reads it; a schema the statements before
-                // may have made is not known yet: read when it runs.
+                // SQLite has no materialized views nor SQL functions, and a
+                // new one's query is read as PostgreSQL reads it; a schema the
+                // statements before may have made is not known yet: read when
+                // it runs.
                 (Dialect::Postgres(catalog), true)
-                    if about_materialized_view(text, tokens)
+                    if about_materialized_view_or_function(text, tokens)
                         || schema_names::names_by_schema(text, &rebased(tokens), catalog) =>
                 {
                     let shape = classify::classify(text, &rebased(tokens))?;
@@ -187,16 +188,23 @@ fn prepared_statement(
     }))
 }
 
-/// `CREATE`, `REFRESH` or `DROP MATERIALIZED VIEW`.
-fn about_materialized_view(text: &str, tokens: &[Token]) -> bool {
+/// A statement about what SQLite has not: a materialized view (`CREATE`,
+/// `REFRESH`, `DROP`), a SQL function (`CREATE [OR REPLACE]`, `DROP`). Each
+/// reads the schema the statements before it leave.
+fn about_materialized_view_or_function(text: &str, tokens: &[Token]) -> bool {
     let tokens = rebased(tokens);
     let words = Words {
         sql: text,
         tokens: &tokens,
     };
-    ["CREATE", "REFRESH", "DROP"]
+    let verbs = ["CREATE", "REFRESH", "DROP"];
+    verbs
         .iter()
         .any(|verb| words.starts_with(&[verb, "MATERIALIZED", "VIEW"]))
+        || ["CREATE", "DROP"]
+            .iter()
+            .any(|verb| words.starts_with(&[verb, "FUNCTION"]))
+        || words.starts_with(&["CREATE", "OR", "REPLACE", "FUNCTION"])
 }
 
 /// A plain `CREATE TABLE` (not `... AS query`).
@@ -359,6 +367,7 @@ fn build_unlocked(text: &str, tokens: &[Token], dialect: Dialect) -> Result<Stat
     };
     if let Dialect::Postgres(catalog) = dialect
         && let Some(script) = schemas::statement(&words, catalog)
+            .or_else(|| routines::statement(text, &words, catalog))
     {
         let plan = Plan::Script(script?.iter().map(|p| Arc::from(p.as_str())).collect());
         return Ok(statement(text.into(), &shape, 0, plan));

@@ -87,10 +87,6 @@ pub(super) const EMPTY_RELATIONS: &[(&str, &str)] = &[
         "\"objoid\" oid, \"classoid\" oid, \"objsubid\" integer, \"privtype\" \"char\", \"initprivs\" aclitem[]",
     ),
     (
-        "pg_language",
-        "\"oid\" oid, \"lanname\" name, \"lanowner\" oid, \"lanispl\" boolean, \"lanpltrusted\" boolean, \"lanplcallfoid\" oid, \"laninline\" oid, \"lanvalidator\" oid, \"lanacl\" aclitem[]",
-    ),
-    (
         "pg_largeobject",
         "\"loid\" oid, \"pageno\" integer, \"data\" bytea",
     ),

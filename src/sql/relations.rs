@@ -106,6 +106,11 @@ pub const RELATIONS: &[Relation] = &[
         definition: Definition::Table("oid INTEGER PRIMARY KEY, definition TEXT"),
     },
     Relation {
+        name: "litewire_signatures",
+        contents: Contents::Static,
+        definition: Definition::Table("oid INTEGER PRIMARY KEY, arguments TEXT, result TEXT"),
+    },
+    Relation {
         name: "litewire_storage",
         contents: Contents::Schema,
         definition: Definition::Table("oid INTEGER PRIMARY KEY, name TEXT"),
@@ -153,6 +158,13 @@ pub const RELATIONS: &[Relation] = &[
         contents: Contents::Static,
         definition: Definition::Table(
             "oid INTEGER, typname TEXT, typnamespace INTEGER, typowner INTEGER, typlen INTEGER, typbyval boolean, typtype TEXT, typcategory TEXT, typispreferred boolean, typisdefined boolean, typdelim TEXT, typrelid INTEGER, typsubscript TEXT DEFAULT '-', typelem INTEGER, typarray INTEGER, typinput TEXT DEFAULT '-', typoutput TEXT DEFAULT '-', typreceive TEXT DEFAULT '-', typsend TEXT DEFAULT '-', typmodin TEXT DEFAULT '-', typmodout TEXT DEFAULT '-', typanalyze TEXT DEFAULT '-', typalign TEXT DEFAULT 'i', typstorage TEXT DEFAULT 'p', typnotnull boolean DEFAULT false, typbasetype INTEGER, typtypmod INTEGER, typndims INTEGER, typcollation INTEGER, typdefaultbin TEXT, typdefault TEXT, typacl TEXT",
+        ),
+    },
+    Relation {
+        name: "pg_language",
+        contents: Contents::Static,
+        definition: Definition::Table(
+            "oid oid, lanname name, lanowner oid, lanispl boolean, lanpltrusted boolean, lanplcallfoid oid, laninline oid, lanvalidator oid, lanacl TEXT",
         ),
     },
     Relation {

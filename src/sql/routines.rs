@@ -1,15 +1,329 @@
 //! Code the database would run: `CREATE [OR REPLACE] FUNCTION | PROCEDURE`
 //! and a `CREATE TRIGGER` that executes a function (`EXECUTE FUNCTION f()`),
-//! as a PostgreSQL dump or migration writes them. litewire runs no code of
-//! its own users' (SQLite's `CREATE TRIGGER ... BEGIN ... END` aside), so
-//! each is refused with PostgreSQL's 0A000 and a message that names the
+//! as a PostgreSQL dump or migration writes them.
+//!
+//! A function in SQL (`LANGUAGE sql`) of one `SELECT` (or `RETURN x`) and a
+//! scalar result is kept, on the PostgreSQL port, as a row of
+//! `litewire_functions` in the database file, and a call of it reads as its
+//! body (see `postgres::sql_functions`); `DROP FUNCTION` removes it. Other
+//! code (PL/pgSQL, procedures, set-returning functions, triggers that execute
+//! a function) is refused with PostgreSQL's 0A000 and a message that names the
 //! object and its language: a script stops there, saying what to move by
 //! hand, instead of at a syntax error.
 
+use sqlparser::ast::{
+    ArgMode, CreateFunctionBody, DataType, Expr, FunctionBehavior, FunctionCalledOnNull,
+    FunctionReturnType, ObjectName, OperateFunctionArg, Statement as Ast, Value,
+};
+use sqlparser::dialect::PostgreSqlDialect;
+use sqlparser::parser::Parser;
+
 use super::lexer::TokenKind;
-use super::quote::unquote_identifier;
+use super::matviews::fail;
+use super::postgres::{Catalog, PgType, SqlFunction, check_body};
+use super::quote::{literal, unquote_identifier};
 use super::words::Words;
 use crate::error::{Error, SqlState};
+
+/// The table the functions live in.
+pub const FUNCTIONS_TABLE: &str = "litewire_functions";
+
+const CREATE_TABLE: &str = "CREATE TABLE IF NOT EXISTS main.litewire_functions (\
+     name TEXT NOT NULL, argtypes TEXT NOT NULL, argnames TEXT NOT NULL, returns TEXT NOT NULL, \
+     body TEXT NOT NULL, strict INTEGER NOT NULL, volatility TEXT NOT NULL, \
+     PRIMARY KEY (name, argtypes))";
+
+/// The statements `CREATE FUNCTION ... LANGUAGE sql` or `DROP FUNCTION`
+/// runs; `None` for any other statement (a function in another language is
+/// [`refused`]).
+pub(super) fn statement(
+    text: &str,
+    w: &Words,
+    catalog: &dyn Catalog,
+) -> Option<Result<Vec<String>, Error>> {
+    if w.starts_with(&["DROP", "FUNCTION"]) {
+        return Some(drop(text));
+    }
+    let at = match w.is(1, "OR") && w.is(2, "REPLACE") {
+        true => 3,
+        false => 1,
+    };
+    if !(w.is(0, "CREATE") && w.is(at, "FUNCTION")) {
+        return None;
+    }
+    let sql = (at..w.tokens.len())
+        .find(|&i| w.is(i, "LANGUAGE"))
+        .is_some_and(|i| {
+            unquote_identifier(w.text(i + 1))
+                .trim_matches('\'')
+                .eq_ignore_ascii_case("sql")
+        });
+    sql.then(|| create(text, catalog))
+}
+
+fn parsed(text: &str) -> Result<Ast, Error> {
+    let mut statements = Parser::parse_sql(&PostgreSqlDialect {}, text)
+        .map_err(|e| Error::state(SqlState::SYNTAX_ERROR, e.to_string()))?;
+    match statements.len() {
+        1 => Ok(statements.remove(0)),
+        _ => Err(Error::state(
+            SqlState::SYNTAX_ERROR,
+            "one statement expected",
+        )),
+    }
+}
+
+fn unsupported(name: &str, what: &str) -> Error {
+    Error::state(
+        SqlState::FEATURE_NOT_SUPPORTED,
+        format!("function \"{name}\" cannot be created: {what} are not supported"),
+    )
+}
+
+/// A function's name: unqualified or in `public`.
+fn function_name(name: &ObjectName) -> Result<String, Error> {
+    let parts: Vec<String> = (name.0.iter())
+        .map(|part| match part.as_ident() {
+            Some(ident) if ident.quote_style.is_some() => ident.value.clone(),
+            Some(ident) => ident.value.to_ascii_lowercase(),
+            None => part.to_string(),
+        })
+        .collect();
+    match parts.as_slice() {
+        [name] => Ok(name.clone()),
+        [schema, name] if schema == "public" => Ok(name.clone()),
+        [schema, name] => Err(unsupported(
+            name,
+            &format!("functions in schema \"{schema}\""),
+        )),
+        _ => Err(Error::state(
+            SqlState::SYNTAX_ERROR,
+            format!("improper qualified name: {name}"),
+        )),
+    }
+}
+
+fn type_of(name: &str, data_type: &DataType) -> Result<PgType, Error> {
+    match PgType::from_name(&data_type.to_string()) {
+        Some(ty) if ty.name().is_some() => Ok(ty),
+        _ => Err(unsupported(
+            name,
+            &format!("arguments and results of type {data_type}"),
+        )),
+    }
+}
+
+/// The arguments' names and types.
+fn arguments(
+    name: &str,
+    args: &[OperateFunctionArg],
+) -> Result<Vec<(Option<String>, PgType)>, Error> {
+    args.iter()
+        .map(|arg| {
+            if matches!(arg.mode, Some(ArgMode::Out | ArgMode::InOut)) {
+                return Err(unsupported(name, "OUT and INOUT arguments"));
+            }
+            if arg.default_expr.is_some() {
+                return Err(unsupported(name, "argument defaults"));
+            }
+            let arg_name = arg.name.as_ref().map(|n| match n.quote_style {
+                Some(_) => n.value.clone(),
+                None => n.value.to_ascii_lowercase(),
+            });
+            Ok((arg_name, type_of(name, &arg.data_type)?))
+        })
+        .collect()
+}
+
+/// `CREATE [OR REPLACE] FUNCTION name(args) RETURNS type LANGUAGE sql ...`.
+fn create(text: &str, catalog: &dyn Catalog) -> Result<Vec<String>, Error> {
+    let Ast::CreateFunction(create) = parsed(text)? else {
+        return Err(Error::state(
+            SqlState::SYNTAX_ERROR,
+            "CREATE FUNCTION expected",
+        ));
+    };
+    let name = function_name(&create.name)?;
+    let args = arguments(&name, create.args.as_deref().unwrap_or_default())?;
+    let returns = match &create.return_type {
+        Some(FunctionReturnType::DataType(data_type)) => type_of(&name, data_type)?,
+        Some(FunctionReturnType::SetOf(_)) => {
+            return Err(unsupported(&name, "functions returning sets"));
+        }
+        None => {
+            return Err(Error::state(
+                SqlState::INVALID_FUNCTION_DEFINITION,
+                "function result type must be specified",
+            ));
+        }
+    };
+    let body = match &create.function_body {
+        Some(
+            CreateFunctionBody::AsBeforeOptions { body, .. }
+            | CreateFunctionBody::AsAfterOptions(body),
+        ) => match body {
+            Expr::Value(value) => match &value.value {
+                Value::SingleQuotedString(s) => s.clone(),
+                Value::DollarQuotedString(s) => s.value.clone(),
+                _ => {
+                    return Err(Error::state(
+                        SqlState::SYNTAX_ERROR,
+                        "a function body is a string",
+                    ));
+                }
+            },
+            _ => {
+                return Err(Error::state(
+                    SqlState::SYNTAX_ERROR,
+                    "a function body is a string",
+                ));
+            }
+        },
+        Some(CreateFunctionBody::Return(expr)) => format!("SELECT {expr}"),
+        _ => return Err(unsupported(&name, "bodies other than one SELECT or RETURN")),
+    };
+    let body = body.trim().trim_end_matches(';').trim().to_owned();
+    let function = SqlFunction {
+        name,
+        args,
+        returns,
+        body,
+        strict: matches!(
+            create.called_on_null,
+            Some(FunctionCalledOnNull::Strict | FunctionCalledOnNull::ReturnsNullOnNullInput)
+        ),
+        volatility: match create.behavior {
+            Some(FunctionBehavior::Immutable) => 'i',
+            Some(FunctionBehavior::Stable) => 's',
+            _ => 'v',
+        },
+    };
+    check_body(&function, catalog)?;
+    let argtypes = stored_types(&function.args);
+    let key = format!(
+        "name = {} AND argtypes = {}",
+        literal(&function.name),
+        literal(&argtypes)
+    );
+    let mut script = vec![CREATE_TABLE.to_owned()];
+    script.push(match create.or_replace {
+        false => fail(
+            "42723",
+            &format!(
+                "function \"{}\" already exists with same argument types",
+                function.name
+            ),
+            &format!("EXISTS (SELECT 1 FROM main.{FUNCTIONS_TABLE} WHERE {key})"),
+        ),
+        true => fail(
+            "42P13",
+            "cannot change return type of existing function",
+            &format!(
+                "EXISTS (SELECT 1 FROM main.{FUNCTIONS_TABLE} WHERE {key} AND returns <> {})",
+                literal(function.returns.name().unwrap_or_default())
+            ),
+        ),
+    });
+    let names: Vec<&str> = (function.args.iter())
+        .map(|(name, _)| name.as_deref().unwrap_or(""))
+        .collect();
+    script.push(format!(
+        "INSERT OR REPLACE INTO main.{FUNCTIONS_TABLE} VALUES ({}, {}, {}, {}, {}, {}, '{}')",
+        literal(&function.name),
+        literal(&argtypes),
+        literal(&names.join(",")),
+        literal(function.returns.name().unwrap_or_default()),
+        literal(&function.body),
+        i32::from(function.strict),
+        function.volatility
+    ));
+    Ok(script)
+}
+
+/// The arguments' types as `litewire_functions.argtypes` keeps them.
+fn stored_types(args: &[(Option<String>, PgType)]) -> String {
+    let names: Vec<&str> = (args.iter())
+        .map(|(_, ty)| ty.name().unwrap_or_default())
+        .collect();
+    names.join(",")
+}
+
+/// The functions `litewire_functions` holds, as a catalog gives them.
+pub fn stored(
+    name: String,
+    argtypes: &str,
+    argnames: &str,
+    returns: &str,
+    body: String,
+    strict: bool,
+    volatility: &str,
+) -> Option<SqlFunction> {
+    let types: Vec<&str> = argtypes.split(',').filter(|t| !t.is_empty()).collect();
+    let names: Vec<&str> = argnames.split(',').collect();
+    let args = (types.iter().enumerate())
+        .map(|(i, ty)| {
+            let name = names
+                .get(i)
+                .filter(|n| !n.is_empty())
+                .map(|n| (*n).to_owned());
+            PgType::from_name(ty).map(|ty| (name, ty))
+        })
+        .collect::<Option<Vec<_>>>()?;
+    Some(SqlFunction {
+        name,
+        args,
+        returns: PgType::from_name(returns)?,
+        body,
+        strict,
+        volatility: volatility.chars().next().unwrap_or('v'),
+    })
+}
+
+/// `DROP FUNCTION [IF EXISTS] name [(types)], ... [CASCADE | RESTRICT]`.
+fn drop(text: &str) -> Result<Vec<String>, Error> {
+    let Ast::DropFunction(drop) = parsed(text)? else {
+        return Err(Error::state(
+            SqlState::SYNTAX_ERROR,
+            "DROP FUNCTION expected",
+        ));
+    };
+    let mut script = vec![CREATE_TABLE.to_owned()];
+    for desc in &drop.func_desc {
+        let name = function_name(&desc.name)?;
+        let named = format!("name = {}", literal(&name));
+        match &desc.args {
+            Some(args) => {
+                let args = arguments(&name, args)?;
+                let key = format!("{named} AND argtypes = {}", literal(&stored_types(&args)));
+                if !drop.if_exists {
+                    let types: Vec<String> = args.iter().map(|(_, ty)| ty.display()).collect();
+                    script.push(fail(
+                        "42883",
+                        &format!("function {name}({}) does not exist", types.join(", ")),
+                        &format!("NOT EXISTS (SELECT 1 FROM main.{FUNCTIONS_TABLE} WHERE {key})"),
+                    ));
+                }
+                script.push(format!("DELETE FROM main.{FUNCTIONS_TABLE} WHERE {key}"));
+            }
+            None => {
+                if !drop.if_exists {
+                    script.push(fail(
+                        "42883",
+                        &format!("could not find a function named \"{name}\""),
+                        &format!("NOT EXISTS (SELECT 1 FROM main.{FUNCTIONS_TABLE} WHERE {named})"),
+                    ));
+                }
+                script.push(fail(
+                    "42725",
+                    &format!("function name \"{name}\" is not unique"),
+                    &format!("(SELECT count(*) FROM main.{FUNCTIONS_TABLE} WHERE {named}) > 1"),
+                ));
+                script.push(format!("DELETE FROM main.{FUNCTIONS_TABLE} WHERE {named}"));
+            }
+        }
+    }
+    Ok(script)
+}
 
 /// The refusal, when the statement makes a function, a procedure or a
 /// trigger that executes one.

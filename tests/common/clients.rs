@@ -77,8 +77,17 @@ pub fn node_modules() -> PathBuf {
                 std::fs::create_dir_all(staging)
                     .and_then(|()| std::fs::copy(&manifest, staging.join("package.json")))
                     .map_err(|e| format!("prepare {}: {e}", staging.display()))?;
+                // No install scripts: Prisma's would download engines this
+                // machine cannot reach, and none of the clients needs one.
                 let npm = run(Command::new("npm")
-                    .args(["install", "--no-fund", "--no-audit", "--silent", "--prefix"])
+                    .args([
+                        "install",
+                        "--no-fund",
+                        "--no-audit",
+                        "--silent",
+                        "--ignore-scripts",
+                        "--prefix",
+                    ])
                     .arg(staging));
                 if !npm.as_ref().is_ok_and(|o| o.status.success()) {
                     return Err(format!(
@@ -91,6 +100,42 @@ pub fn node_modules() -> PathBuf {
                 Ok(())
             })
             .map(|prefix| prefix.join("node_modules"))
+        })
+        .clone()
+        .unwrap_or_else(|error| panic!("{error}"))
+}
+
+/// `target/node-clients/prisma/client`: the Prisma client of the models in
+/// `tests/js/prisma/schema.prisma`, generated on first use by the `prisma`
+/// that `tests/js/package.json` pins. Generating needs no engine binary (the
+/// client is Prisma 7's, with no query engine); the variable tells the CLI
+/// so, as it would fetch its schema engine otherwise.
+pub fn prisma_client() -> PathBuf {
+    static CLIENT: OnceLock<Result<PathBuf, String>> = OnceLock::new();
+    CLIENT
+        .get_or_init(|| {
+            let modules = node_modules();
+            let schema = source_dir().join("tests/js/prisma/schema.prisma");
+            // Inside the npm install, where the CLI finds `@prisma/client`
+            // (and which a new install replaces, client and all).
+            installed("node-clients/prisma", &schema, |staging| {
+                std::fs::create_dir_all(staging)
+                    .and_then(|()| std::fs::copy(&schema, staging.join("schema.prisma")))
+                    .map_err(|e| format!("prepare {}: {e}", staging.display()))?;
+                let generate = run(Command::new("node")
+                    .arg(modules.join("prisma/build/index.js"))
+                    .args(["generate", "--schema"])
+                    .arg(staging.join("schema.prisma"))
+                    .env("PRISMA_SCHEMA_ENGINE_BINARY", "/bin/true")
+                    .env("PRISMA_HIDE_UPDATE_MESSAGE", "1")
+                    .env("CHECKPOINT_DISABLE", "1")
+                    .current_dir(staging));
+                match generate.as_ref().is_ok_and(|o| o.status.success()) {
+                    true => Ok(()),
+                    false => Err(format!("prisma generate: {}", describe(&generate))),
+                }
+            })
+            .map(|dir| dir.join("client"))
         })
         .clone()
         .unwrap_or_else(|error| panic!("{error}"))

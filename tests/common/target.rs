@@ -35,6 +35,49 @@ impl Target {
         }
     }
 
+    /// The server as a `postgres://` URL (what ORMs take).
+    pub fn url(&self) -> String {
+        let conninfo = self.conninfo();
+        let field = |key: &str| {
+            conninfo
+                .split_whitespace()
+                .find_map(|pair| pair.strip_prefix(&format!("{key}=")))
+                .unwrap_or_default()
+                .to_owned()
+        };
+        format!(
+            "postgres://{}@{}:{}/{}",
+            field("user"),
+            field("host"),
+            field("port"),
+            field("dbname")
+        )
+    }
+
+    /// The URL of a database of its own for a test whose tool reads the whole
+    /// database: on PostgreSQL `dbname`, made anew; litewire, which starts on
+    /// a new file, as it is.
+    pub async fn fresh_database_url(&self, dbname: &str) -> String {
+        let url = self.url();
+        if self.is_litewire() {
+            return url;
+        }
+        let client = self.connect().await;
+        for statement in [
+            format!("DROP DATABASE IF EXISTS {dbname}"),
+            format!("CREATE DATABASE {dbname}"),
+        ] {
+            client
+                .batch_execute(&statement)
+                .await
+                .unwrap_or_else(|e| panic!("{statement}: {e}"));
+        }
+        match url.rsplit_once('/') {
+            Some((server, _)) => format!("{server}/{dbname}"),
+            None => url,
+        }
+    }
+
     /// A connected tokio-postgres client; its connection task runs in the background.
     pub async fn connect(&self) -> tokio_postgres::Client {
         let (client, connection) = tokio_postgres::connect(&self.conninfo(), tokio_postgres::NoTls)

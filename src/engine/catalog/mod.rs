@@ -17,6 +17,7 @@
 mod activity_rows;
 mod enum_types;
 mod foreign_key_rows;
+mod function_rows;
 mod introspect;
 pub(super) mod oids;
 mod prepare;

@@ -9,6 +9,7 @@ use sqlx::{AssertSqlSafe, SqliteConnection};
 
 use super::activity_rows::{DatabaseStats, catalog_rows as activity_rows, database_row, timestamp};
 use super::enum_types::{catalog_rows as enum_rows, remember_enums};
+use super::function_rows::catalog_rows as function_rows;
 use super::introspect::read_schema;
 use super::oids::{
     DATABASE_OID, DATABASE_OWNER_ROLE, ENUM_LABEL, ENUM_TYPE, EXTENSION_OIDS, NAMESPACES,
@@ -33,6 +34,7 @@ use crate::sql::extensions::{EXTENSIONS, EXTENSIONS_TABLE};
 use crate::sql::matviews::MATVIEWS_TABLE;
 use crate::sql::quote::literal;
 use crate::sql::relations::{self, Contents, Definition, RELATIONS};
+use crate::sql::routines::FUNCTIONS_TABLE;
 use crate::sql::schemas::SCHEMAS_TABLE;
 
 /// Brings the catalog tables of this connection up to date with the schema and
@@ -65,7 +67,7 @@ pub(in crate::engine) async fn prepare(
     let own_tables: Vec<String> = sqlx::query_scalar(
         "SELECT name FROM main.sqlite_schema WHERE type = 'table' \
          AND name IN ('litewire_sequences', 'litewire_comments', 'litewire_enums', \
-         'litewire_extensions', 'litewire_matviews', 'litewire_schemas')",
+         'litewire_extensions', 'litewire_matviews', 'litewire_schemas', 'litewire_functions')",
     )
     .fetch_all(&mut *conn)
     .await?;
@@ -103,6 +105,9 @@ pub(in crate::engine) async fn prepare(
     }
     if own_tables.iter().any(|t| t == MATVIEWS_TABLE) {
         script.push_str(&matview_rows());
+    }
+    if own_tables.iter().any(|t| t == FUNCTIONS_TABLE) {
+        script.push_str(&function_rows(conn).await?);
     }
     // So are enum types.
     let enums = own_tables.iter().any(|t| t == "litewire_enums");
@@ -319,6 +324,7 @@ fn static_rows(script: &mut String) {
     }
     script.push_str(
         "INSERT INTO temp.pg_am VALUES (2, 'heap', 'heap_tableam_handler', 't'), (403, 'btree', 'bthandler', 'i');\n\
+         INSERT INTO temp.pg_language VALUES (12, 'internal', 10, false, false, 0, 0, 2246, NULL), (13, 'c', 10, false, false, 0, 0, 2247, NULL), (14, 'sql', 10, false, true, 0, 0, 2248, NULL), (13563, 'plpgsql', 10, true, true, 13560, 13561, 13562, NULL);\n\
          INSERT INTO temp.pg_collation VALUES (100, 'default', 11, 10, 'd', true, -1, NULL, NULL, NULL, NULL), (950, 'C', 11, 10, 'c', true, -1, 'C', 'C', NULL, NULL), (951, 'POSIX', 11, 10, 'c', true, -1, 'POSIX', 'POSIX', NULL, NULL);\n\
          INSERT INTO temp.pg_tablespace VALUES (1663, 'pg_default', 10, NULL, NULL), (1664, 'pg_global', 10, NULL, NULL);\n",
     );

@@ -32,6 +32,7 @@ mod lock_wait;
 mod run;
 mod statements;
 mod values;
+mod violations;
 
 pub(super) use cursor::Cursor;
 pub(super) use run::{Query, describe, execute, run};

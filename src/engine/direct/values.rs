@@ -144,5 +144,10 @@ pub(super) unsafe fn error(db: *mut ffi::sqlite3, rc: c_int) -> Error {
         let message = text(ffi::sqlite3_errmsg(db)).unwrap_or_default();
         (if code == ffi::SQLITE_OK { rc } else { code }, message)
     };
-    Error::sqlite(code, message)
+    // SAFETY: per the caller.
+    let violated = unsafe { super::violations::unique(db, code, &message) };
+    Error {
+        violated: violated.map(Box::new),
+        ..Error::sqlite(code, message)
+    }
 }

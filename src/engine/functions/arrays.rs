@@ -55,6 +55,18 @@ pub(super) const FUNCTIONS: &[Function] = &[
         array_contains,
     ),
     Function::helper(
+        "litewire_array_contains_all",
+        Args::Fixed(&["text", "text"]),
+        Volatility::Immutable,
+        array_contains_all,
+    ),
+    Function::helper(
+        "litewire_array_overlaps",
+        Args::Fixed(&["text", "text"]),
+        Volatility::Immutable,
+        array_overlaps,
+    ),
+    Function::helper(
         "litewire_array_json",
         Args::Fixed(&["text"]),
         Volatility::Immutable,
@@ -260,6 +272,32 @@ fn array_contains(_: &Call, args: &[Arg]) -> Out {
     match array_or_vector(&array) {
         Some(items) => Out::Int(i64::from(items.iter().flatten().any(|i| *i == needle))),
         None => Out::Error(format!("malformed array literal: \"{array}\"")),
+    }
+}
+
+/// `litewire_array_contains_all(a, b)`: PostgreSQL's `a @> b`, every
+/// element of `b` among `a`'s (a NULL element is equal to nothing).
+fn array_contains_all(_: &Call, args: &[Arg]) -> Out {
+    both_arrays(args, |a, b| b.iter().all(|x| x.is_some() && a.contains(x)))
+}
+
+/// `litewire_array_overlaps(a, b)`: PostgreSQL's `a && b`, an element in common.
+fn array_overlaps(_: &Call, args: &[Arg]) -> Out {
+    both_arrays(args, |a, b| b.iter().any(|x| x.is_some() && a.contains(x)))
+}
+
+/// An array's element as text; `None` for NULL.
+type Element = Option<String>;
+
+/// `test` of two arrays' elements, as a boolean; NULL for a NULL array.
+fn both_arrays(args: &[Arg], test: fn(&[Element], &[Element]) -> bool) -> Out {
+    let (Some(a), Some(b)) = (args[0].text(), args[1].text()) else {
+        return Out::Null;
+    };
+    match (array_or_vector(&a), array_or_vector(&b)) {
+        (Some(a), Some(b)) => Out::Int(i64::from(test(&a, &b))),
+        (None, _) => Out::Error(format!("malformed array literal: \"{a}\"")),
+        (_, None) => Out::Error(format!("malformed array literal: \"{b}\"")),
     }
 }
 

@@ -12,6 +12,7 @@ use crate::engine::direct;
 use crate::engine::exec;
 use crate::engine::result::Column;
 use crate::error::Error;
+use crate::sql::postgres::Catalog as _;
 use crate::sql::{CursorCommand, ParamHint, Plan, Statement, relations};
 
 /// PostgreSQL's varchar, which its operators take as text.
@@ -135,6 +136,15 @@ impl Session {
                     .declared_types
                     .insertable_decltype(conn, &table, index)
                     .await?
+            }
+            ParamHint::FunctionArgument { name, arity, index } => {
+                let schema = self.schema().await?;
+                let found = (schema.functions().iter())
+                    .find(|f| f.name.eq_ignore_ascii_case(&name) && f.args.len() == arity);
+                found
+                    .and_then(|f| f.args.get(index))
+                    .and_then(|(_, ty)| ty.name())
+                    .map(Arc::from)
             }
             // Unwrapped by the caller.
             ParamHint::ArrayOf(_) | ParamHint::Operand(_) => None,

@@ -22,6 +22,8 @@ pub(super) struct Catalog {
     sequences: Vec<Sequence>,
     /// `(relation oid, column number or 0, text)`.
     comments: Vec<(i64, i64, String)>,
+    /// The user's SQL functions, as `CREATE FUNCTION` statements.
+    functions: Vec<String>,
 }
 
 /// A table, view or materialized view.
@@ -126,11 +128,37 @@ impl Catalog {
             .iter()
             .map(|row| (integer(&row[0]), integer(&row[1]), text(&row[2])))
             .collect();
+        // Language `sql` (14), in the public schema: the user's.
+        let functions = reader
+            .rows(
+                "SELECT proname, pg_get_function_arguments(oid), pg_get_function_result(oid), \
+                 provolatile, proisstrict, prosrc FROM pg_proc \
+                 WHERE prolang = 14 AND pronamespace = 2200 ORDER BY oid",
+            )
+            .await?
+            .iter()
+            .map(|row| {
+                let volatility = match text(&row[3]).as_str() {
+                    "i" => " IMMUTABLE",
+                    "s" => " STABLE",
+                    _ => "",
+                };
+                let strict = if flag(&row[4]) { " STRICT" } else { "" };
+                format!(
+                    "CREATE FUNCTION public.{}({}) RETURNS {}\n    LANGUAGE sql{volatility}{strict}\n    AS {};\n\n",
+                    ident(&text(&row[0])),
+                    text(&row[1]),
+                    text(&row[2]),
+                    literal(&text(&row[5]))
+                )
+            })
+            .collect();
         Ok(Catalog {
             enums,
             relations,
             sequences,
             comments,
+            functions,
         })
     }
 
@@ -143,7 +171,7 @@ impl Catalog {
         self.relations.iter().find(|r| r.oid == oid)
     }
 
-    /// Types, tables, sequences, views, defaults and comments.
+    /// Types, functions, tables, sequences, views, defaults and comments.
     pub(super) fn write_schema(&self, out: &mut (dyn Write + Send)) -> Result<(), Error> {
         let mut sql = String::new();
         for (name, labels) in &self.enums {
@@ -156,6 +184,10 @@ impl Catalog {
                 ident(name),
                 labels.join(",\n")
             );
+        }
+        // Before the tables, whose defaults and views may call them.
+        for function in &self.functions {
+            sql += function;
         }
         for table in self.tables() {
             let mut lines: Vec<String> = table.columns.iter().map(Column::definition).collect();

@@ -78,6 +78,8 @@ pub(super) fn named(kind: &str) -> Option<String> {
         "definition" => ("oid", "definition", "litewire_definitions"),
         "column" => ("attrelid * 10000 + attnum", "attname", "pg_attribute"),
         "storage" => ("oid", "name", "litewire_storage"),
+        "function result" => ("oid", "result", "litewire_signatures"),
+        "function arguments" => ("oid", "arguments", "litewire_signatures"),
         _ => return None,
     };
     Some(format!(

@@ -35,7 +35,24 @@ pub(super) fn known_empty(query: &Query) -> Option<String> {
         .map(|n| format!("NULL AS {}", identifier(n)))
         .collect::<Vec<_>>()
         .join(", ");
-    Some(format!("SELECT {columns} WHERE false"))
+    // The query's parameters stay its own, bound and typed as written.
+    let mut placeholders = Vec::new();
+    let _ = visit_expressions(query, |expr| {
+        if let Expr::Value(value) = expr
+            && let sqlparser::ast::Value::Placeholder(p) = &value.value
+            && !placeholders.contains(p)
+        {
+            placeholders.push(p.clone());
+        }
+        ControlFlow::<()>::Continue(())
+    });
+    match placeholders.is_empty() {
+        true => Some(format!("SELECT {columns} WHERE false")),
+        false => Some(format!(
+            "SELECT {columns} WHERE false AND coalesce(NULL, {}) IS NULL",
+            placeholders.join(", ")
+        )),
+    }
 }
 
 pub(super) fn set_is_empty(body: &SetExpr) -> bool {

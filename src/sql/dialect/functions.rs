@@ -113,6 +113,12 @@ pub(super) fn function_call(function: &Function) -> Option<Replacement> {
         ("to_regtype", 1) => oid_by_name("type", &arg(0)),
         ("to_regclass", 1) => oid_by_name("class", &arg(0)),
         ("pg_get_userbyid", 1) => name_of("role", arg(0)),
+        // `\df`'s columns: a function's result type and its arguments as
+        // `name type, ...`.
+        ("pg_get_function_result", 1) => name_of("function result", arg(0)),
+        ("pg_get_function_arguments" | "pg_get_function_identity_arguments", 1) => {
+            name_of("function arguments", arg(0))
+        }
         ("pg_encoding_to_char", 1) => plain("'UTF8'".into()),
         // Comments `COMMENT ON` kept (see `sql::comments`), on relations only.
         ("obj_description", 1) => description(&arg(0), "0"),
@@ -155,6 +161,8 @@ pub(super) fn function_call(function: &Function) -> Option<Replacement> {
         }
         // Its table is always qualified, as PostgreSQL's is.
         ("pg_get_indexdef", 1..=2) => strict(&args[1..], name_of("definition", arg(0))?),
+        // A body kept as text (`prosrc`), never as a parsed `BEGIN ATOMIC`.
+        ("pg_get_function_sqlbody", 1) => plain("NULL".into()),
         ("pg_get_triggerdef" | "pg_get_statisticsobjdef_columns" | "pg_get_functiondef", _) => {
             plain("NULL".into())
         }

@@ -14,6 +14,13 @@ pub enum ParamHint {
     /// A type named in the statement (a cast) or implied by an operator or a
     /// function, as SQLite would declare it (`bigint`, `text`, `date`, `int[]`).
     Declared(String),
+    /// The type of argument `index` (0-based) of the user's function `name`
+    /// of `arity` arguments (`CREATE FUNCTION ... LANGUAGE sql`), if it has one.
+    FunctionArgument {
+        name: String,
+        arity: usize,
+        index: usize,
+    },
     /// An array whose elements have the hinted type (`x = ANY($1)`).
     ArrayOf(Box<ParamHint>),
     /// Beside a value of the hinted type in an operator (a comparison,

@@ -12,9 +12,10 @@
 //! - a value stored into a column (INSERT with or without a column list, each
 //!   row of VALUES, the select list of INSERT ... SELECT, UPDATE's and ON
 //!   CONFLICT's SET) takes the column's declared type;
-//! - an operand of a comparison, arithmetic, BETWEEN or IN takes the type of
-//!   the other operand (a column, a literal, a cast, a function's result, a
-//!   scalar subquery's column); `x = ANY($1)` takes an array of `x`'s type;
+//! - an operand of a comparison, arithmetic, BETWEEN, IN, `@>`, `<@` or `&&`
+//!   takes the type of the other operand (a column, a literal, a cast, a
+//!   function's result, a scalar subquery's column); `x = ANY($1)` takes an
+//!   array of `x`'s type;
 //! - `||`, LIKE and regular expressions take text, AND/OR/NOT and WHERE boolean;
 //! - the arguments of `coalesce`, `nullif`, `greatest`, `least` and the results
 //!   of a CASE take the type of whichever of them has one;

@@ -77,6 +77,11 @@ impl Visitor for Inference<'_> {
         match expr {
             Expr::BinaryOp { left, op, right } => match op {
                 op if is_comparison(op) || is_arithmetic(op) => self.compared(left, right),
+                // Containment and overlap, of arrays or of jsonb: both sides
+                // are of one type.
+                BinaryOperator::AtArrow | BinaryOperator::ArrowAt | BinaryOperator::PGOverlap => {
+                    self.compared(left, right)
+                }
                 op if is_text_match(op) || *op == BinaryOperator::StringConcat => {
                     self.fixed(left, "text");
                     self.fixed(right, "text");
@@ -216,6 +221,19 @@ impl Inference<'_> {
                     self.fixed(arg, type_name);
                 }
             }
+            return;
+        }
+        // Perhaps a function of the user's: its argument types decide.
+        let arity = args.len();
+        for (index, arg) in args.into_iter().enumerate() {
+            self.expect(
+                arg,
+                &ParamHint::FunctionArgument {
+                    name: name.clone(),
+                    arity,
+                    index,
+                },
+            );
         }
     }
 

@@ -36,6 +36,28 @@ pub trait Catalog {
     fn search_path(&self) -> &[String] {
         &[]
     }
+
+    /// The functions made with `CREATE FUNCTION ... LANGUAGE sql`.
+    fn functions(&self) -> &[SqlFunction] {
+        &[]
+    }
+}
+
+/// A function of the user's written in SQL (`CREATE FUNCTION ... LANGUAGE
+/// sql`): a call of it reads as its body, with its arguments in place.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SqlFunction {
+    /// Its name, in lower case unless quoted otherwise.
+    pub name: String,
+    /// Its arguments' names (`None`: reached as `$n` only) and types.
+    pub args: Vec<(Option<String>, PgType)>,
+    pub returns: PgType,
+    /// One `SELECT`, as written (a `RETURN x` body is `SELECT x`).
+    pub body: String,
+    /// `STRICT`: NULL when an argument is.
+    pub strict: bool,
+    /// `i`, `s` or `v`, as `pg_proc.provolatile`.
+    pub volatility: char,
 }
 
 /// A table or view.

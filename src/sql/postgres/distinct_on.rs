@@ -33,15 +33,17 @@ impl Translator<'_> {
         let Some(columns) = columns else {
             return Err(unsupported);
         };
+        let listed = ListedItems::of(&select.projection);
+        // A `*` is read back by its columns' names: they must tell them
+        // apart (listed items are renamed, so two may share a name).
         let unique = columns.iter().enumerate().all(|(i, c)| {
             !columns[..i]
                 .iter()
                 .any(|other| other.name.eq_ignore_ascii_case(&c.name))
         });
-        if !unique {
+        if listed.wildcard && !unique {
             return Err(unsupported);
         }
-        let listed = ListedItems::of(&select.projection);
         let mut partition = Vec::with_capacity(keys.len());
         for key in keys {
             let expr = match listed.resolve(key)? {

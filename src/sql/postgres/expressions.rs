@@ -7,8 +7,7 @@
 //! [`PgType::Opaque`]: SQLite's meaning, as before, for that node alone.
 
 use sqlparser::ast::{
-    AccessExpr, BinaryOperator, CeilFloorKind, DataType, Expr, Ident, InTarget, Subscript,
-    TrimWhereField, Value,
+    BinaryOperator, CeilFloorKind, DataType, Expr, Ident, InTarget, TrimWhereField, Value,
 };
 
 use super::build::{binary, call, ident, nested, number, string};
@@ -417,7 +416,9 @@ impl Translator<'_> {
     fn column_read(&mut self, expr: Expr, resolved: Resolved) -> Typed {
         let expr = match (&resolved.computed, &resolved.relation, &expr) {
             (Some(computed), _, _) => computed.clone(),
-            (None, Some(relation), Expr::Identifier(name)) if resolved.qualify => {
+            (None, Some(relation), Expr::Identifier(name))
+                if resolved.qualify || self.qualify_reads =>
+            {
                 Expr::CompoundIdentifier(vec![ident(relation), name.clone()])
             }
             _ => expr,
@@ -657,74 +658,6 @@ impl Translator<'_> {
         let mut array = array.clone();
         array.elem = items.into_iter().map(|i| i.expr).collect();
         Ok(Typed::new(Expr::Array(array), PgType::Array(Box::new(element))).named("array", 2))
-    }
-
-    /// `a[i]`, `a[i:j]`, `(r).f`.
-    fn access(
-        &mut self,
-        original: &Expr,
-        root: &Expr,
-        chain: &[AccessExpr],
-        scope: &Scope,
-    ) -> Result<Typed> {
-        let [AccessExpr::Subscript(subscript)] = chain else {
-            return Ok(self.opaque(original));
-        };
-        let array = self.expr(root, scope)?;
-        let PgType::Array(element) = array.ty.clone() else {
-            return Ok(self.opaque(original));
-        };
-        let name = array.name.clone();
-        let typed = match subscript {
-            Subscript::Index { index } => {
-                let index = self.expr(index, scope)?;
-                let index = self.int_argument(index, "array subscript")?;
-                let element_of = call("litewire_array_element", vec![array.expr, index.expr]);
-                Typed::new(self.element_value(element_of, &element), *element)
-            }
-            Subscript::Slice {
-                lower_bound,
-                upper_bound,
-                stride: None,
-            } => {
-                let mut bound = |b: &Option<Expr>| -> Result<Expr> {
-                    match b {
-                        Some(b) => {
-                            let b = self.expr(b, scope)?;
-                            Ok(self.int_argument(b, "array subscript")?.expr)
-                        }
-                        None => Ok(super::build::null()),
-                    }
-                };
-                let lower = bound(lower_bound)?;
-                let upper = bound(upper_bound)?;
-                Typed::new(
-                    call("litewire_array_slice", vec![array.expr, lower, upper]),
-                    PgType::Array(element),
-                )
-            }
-            _ => return Ok(self.opaque(original)),
-        };
-        Ok(Typed { name, ..typed })
-    }
-
-    /// An array element (PostgreSQL's array text) as a value of its type.
-    fn element_value(&self, element: Expr, ty: &PgType) -> Expr {
-        match ty {
-            PgType::Int2 | PgType::Int4 | PgType::Int8 | PgType::Bool | PgType::Oid => Expr::Cast {
-                kind: sqlparser::ast::CastKind::Cast,
-                expr: Box::new(element),
-                data_type: DataType::Integer(None),
-                format: None,
-            },
-            PgType::Float4 | PgType::Float8 | PgType::Numeric => Expr::Cast {
-                kind: sqlparser::ast::CastKind::Cast,
-                expr: Box::new(element),
-                data_type: DataType::Real,
-                format: None,
-            },
-            _ => element,
-        }
     }
 
     /// An argument a function takes as text.

@@ -455,8 +455,15 @@ impl Translator<'_> {
             _ => return Err(Fail::Unsupported("relation name")),
         };
         let lower = relation.to_ascii_lowercase();
+        if let Some(found) = crate::sql::relations::find(&lower)
+            && matches!(
+                schema.as_deref(),
+                None | Some("pg_catalog" | "information_schema")
+            )
+        {
+            return Ok((relation, super::catalog_relations::columns(found)));
+        }
         if matches!(schema.as_deref(), Some("pg_catalog" | "information_schema"))
-            || crate::sql::relations::find(&lower).is_some()
             || lower.starts_with("pg_")
             || lower.starts_with("sqlite_")
         {

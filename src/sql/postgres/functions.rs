@@ -285,6 +285,9 @@ impl Translator<'_> {
             };
             return Ok(Typed::new(original.clone(), ty).named(name, 2));
         };
+        if let Some(call) = self.user_call(function, list, &name, scope)? {
+            return Ok(call.named(name, 2));
+        }
         let aggregate = is_aggregate(&name) && function.over.is_none();
         if aggregate {
             self.aggregated = true;
@@ -295,6 +298,41 @@ impl Translator<'_> {
             self.aggregate_depth -= 1;
         }
         translated
+    }
+
+    /// A plain call of a function of the user's (PostgreSQL's own of the
+    /// same name come first, as `pg_catalog` is searched first).
+    fn user_call(
+        &mut self,
+        function: &Function,
+        list: &sqlparser::ast::FunctionArgumentList,
+        name: &str,
+        scope: &Scope,
+    ) -> Result<Option<Typed>> {
+        let qualified_elsewhere = match function.name.0.as_slice() {
+            [_] => false,
+            [schema, _] => !schema.to_string().eq_ignore_ascii_case("public"),
+            _ => true,
+        };
+        if self.catalog.functions().is_empty()
+            || qualified_elsewhere
+            || lookup(name).is_some()
+            || function.over.is_some()
+            || function.filter.is_some()
+            || !function.within_group.is_empty()
+            || !list.clauses.is_empty()
+            || list.duplicate_treatment.is_some()
+        {
+            return Ok(None);
+        }
+        let mut args = Vec::with_capacity(list.args.len());
+        for arg in &list.args {
+            match arg {
+                FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => args.push(e.clone()),
+                _ => return Ok(None),
+            }
+        }
+        self.user_function(name, &args, scope)
     }
 
     fn call(

@@ -34,6 +34,10 @@ impl Translator<'_> {
         if let Some(json) = self.json_operator(&left, op, &right)? {
             return Ok(json);
         }
+        let array = |t: &Typed| matches!(t.ty, PgType::Array(_));
+        if matches!(op, B::AtArrow | B::ArrowAt | B::PGOverlap) && (array(&left) || array(&right)) {
+            return self.array_containment(left, op, right);
+        }
         match op {
             B::And | B::Or => {
                 let word = if *op == B::And { "AND" } else { "OR" };
@@ -416,6 +420,46 @@ impl Translator<'_> {
         Ok(Typed::new(call(function, args), ty))
     }
 
+    /// `a @> b` (every element of `b` is one of `a`'s), `a <@ b`, `a && b`
+    /// (an element in common) between arrays of one type; an untyped
+    /// operand (`'{x}'`, a parameter) is an array of the other's type.
+    fn array_containment(
+        &mut self,
+        left: Typed,
+        op: &BinaryOperator,
+        right: Typed,
+    ) -> Result<Typed> {
+        let ty = match (&left.ty, &right.ty) {
+            (PgType::Array(_), _) => left.ty.clone(),
+            _ => right.ty.clone(),
+        };
+        let operand = |me: &mut Self, side: Typed| -> Result<Typed> {
+            if let Some(super::translator::Untyped::Param(n)) = side.untyped {
+                me.param_type(n, Some(&ty));
+            }
+            match side.ty == ty || side.untyped.is_some() {
+                true => me.cast(side, &ty, CastContext::Implicit),
+                false => Err(undefined_operator(symbol(op), &left.ty, &right.ty)),
+            }
+        };
+        let (left_expr, right_expr) = (operand(self, left.clone())?, operand(self, right.clone())?);
+        let (function, args) = match op {
+            BinaryOperator::AtArrow => (
+                "litewire_array_contains_all",
+                vec![left_expr.expr, right_expr.expr],
+            ),
+            BinaryOperator::ArrowAt => (
+                "litewire_array_contains_all",
+                vec![right_expr.expr, left_expr.expr],
+            ),
+            _ => (
+                "litewire_array_overlaps",
+                vec![left_expr.expr, right_expr.expr],
+            ),
+        };
+        Ok(Typed::new(call(function, args), PgType::Bool))
+    }
+
     /// Any value as text, in its type's output format.
     pub(super) fn as_text(&mut self, value: Typed) -> Result<Typed> {
         if value.ty.is_string() || value.untyped.is_some() || value.ty.is_opaque() {
@@ -506,6 +550,9 @@ pub(super) fn symbol(op: &BinaryOperator) -> &'static str {
         B::PGRegexIMatch => "~*",
         B::PGRegexNotMatch => "!~",
         B::PGRegexNotIMatch => "!~*",
+        B::AtArrow => "@>",
+        B::ArrowAt => "<@",
+        B::PGOverlap => "&&",
         _ => "?",
     }
 }

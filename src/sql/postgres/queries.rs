@@ -574,7 +574,12 @@ impl Translator<'_> {
                 offset,
                 limit_by,
             } => LimitClause::LimitOffset {
-                limit: limit.as_ref().map(&mut count).transpose()?,
+                // SQLite reads an OFFSET only after a LIMIT: `OFFSET n` alone
+                // (or after `LIMIT ALL`) is every row from the n-th on.
+                limit: match (limit, offset) {
+                    (None, Some(_)) => Some(super::build::number("-1")),
+                    _ => limit.as_ref().map(&mut count).transpose()?,
+                },
                 offset: match offset {
                     Some(offset) => Some(Offset {
                         value: count(&offset.value)?,

@@ -161,6 +161,12 @@ fn is_rowid(name: &str) -> bool {
         .any(|r| r.eq_ignore_ascii_case(name))
 }
 
+/// The system column every row has that says which relation it is from
+/// (SQLite's reading gives a catalog relation's its oid).
+fn is_tableoid(name: &str) -> bool {
+    name.eq_ignore_ascii_case("tableoid")
+}
+
 fn rowid(name: &str) -> Resolved {
     Resolved {
         ty: PgType::Int8,
@@ -214,6 +220,7 @@ impl<'p> Scope<'p> {
             (Some(_), Some(_)) => Err(ambiguous_column(name)),
             (None, _) if self.open() => Ok(Resolved::opaque(name)),
             (None, _) if is_rowid(name) && !self.items.is_empty() => Ok(rowid(name)),
+            (None, _) if is_tableoid(name) && !self.items.is_empty() => Ok(Resolved::opaque(name)),
             // A function of one column in FROM, named by its alias: the
             // alias reads that column (`FROM jsonb_array_elements(x) e`).
             (None, _) if let Some((item, column)) = self.single_valued(name) => Ok(Resolved {
@@ -257,6 +264,7 @@ impl<'p> Scope<'p> {
                     (Some(column), None) => Ok(Resolved::of(column, Some(&item.name))),
                     (None, _) if item.open => Ok(Resolved::opaque(name)),
                     (None, _) if is_rowid(name) => Ok(rowid(name)),
+                    (None, _) if is_tableoid(name) => Ok(Resolved::opaque(name)),
                     (None, _) => Err(undefined_qualified_column(&item.name, name)),
                 }
             }

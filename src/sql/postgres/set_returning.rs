@@ -8,12 +8,12 @@
 //! its columns computed from `json_each`'s row as PostgreSQL types them.
 
 use sqlparser::ast::{
-    Expr, FunctionArg, FunctionArgExpr, FunctionArguments, GroupByExpr, InTarget, Select,
-    SelectItem, TableAlias, TableFactor, TableWithJoins, visit_expressions, visit_expressions_mut,
+    BinaryOperator, Expr, FunctionArg, FunctionArgExpr, FunctionArguments, GroupByExpr, InTarget,
+    Select, SelectItem, TableAlias, TableFactor, visit_expressions, visit_expressions_mut,
 };
 use std::ops::ControlFlow;
 
-use super::build::{call, from_item, ident};
+use super::build::{binary, call, from_item, ident, number, parsed_select};
 use super::casts::CastContext;
 use super::errors::{Fail, Result};
 use super::functions::is_aggregate;
@@ -151,8 +151,11 @@ impl Translator<'_> {
         match (function.name.as_str(), function.args.as_slice()) {
             ("unnest", [array]) => {
                 let typed = self.argument(array, scope)?;
+                // An opaque value (a catalog's vector, `pg_index.indkey`):
+                // its elements as SQLite reads them.
                 let element = match &typed.ty {
                     PgType::Array(element) => (**element).clone(),
+                    ty if ty.is_opaque() => PgType::Opaque,
                     _ => return Ok(None),
                 };
                 let source = call("litewire_array_json", vec![typed.expr]);
@@ -160,6 +163,7 @@ impl Translator<'_> {
                 let text = Typed::new(each_column(&item, "value"), PgType::Text);
                 let value = match element {
                     PgType::Text | PgType::Varchar | PgType::Bpchar | PgType::Name => text.expr,
+                    PgType::Opaque => text.expr,
                     ref other => self.cast(text, other, CastContext::Explicit)?.expr,
                 };
                 let columns = function.numbered(vec![EachColumn {
@@ -198,11 +202,18 @@ impl Translator<'_> {
                 self.each(scope, &item, source, columns).map(Some)
             }
             ("generate_subscripts", [array, dimension] | [array, dimension, _]) => {
-                // Arrays here have one dimension, numbered from 1.
+                // Arrays here have one dimension, numbered from 1; a
+                // catalog's vector (`pg_index.indkey`, opaque here) from 0.
                 let array = self.argument(array, scope)?;
-                if !matches!(array.ty, PgType::Array(_)) {
-                    return Ok(None);
-                }
+                let first = match &array.ty {
+                    PgType::Array(_) => number("1"),
+                    ty if ty.is_opaque() => super::build::parsed_expr(
+                        "CASE WHEN substr(ltrim(litewire_array), 1, 1) = '{' THEN 1 ELSE 0 END",
+                    )
+                    .map(|e| replaced(e, &[("litewire_array", array.expr.clone())]))
+                    .ok_or(Fail::Unsupported("generate_subscripts"))?,
+                    _ => return Ok(None),
+                };
                 let dimension = self.argument(dimension, scope)?;
                 let dimension = self.cast(dimension, &PgType::Int4, CastContext::Implicit)?;
                 let reverse = match function.args.get(2) {
@@ -215,14 +226,15 @@ impl Translator<'_> {
                 };
                 let source = super::build::parsed_expr(
                     "litewire_series_json(\
-                     CASE WHEN litewire_reverse THEN litewire_length ELSE 1 END, \
-                     CASE WHEN litewire_reverse THEN 1 ELSE litewire_length END, \
+                     CASE WHEN litewire_reverse THEN litewire_last ELSE litewire_first END, \
+                     CASE WHEN litewire_reverse THEN litewire_first ELSE litewire_last END, \
                      CASE WHEN litewire_reverse THEN -1 ELSE 1 END)",
                 )
                 .ok_or(Fail::Unsupported("generate_subscripts"))?;
                 let length = super::build::parsed_expr(
                     "CASE WHEN litewire_dimension = 1 \
-                     THEN coalesce(litewire_array_length(litewire_array), 0) ELSE 0 END",
+                     THEN coalesce(json_array_length(litewire_array_json(litewire_array)), 0) \
+                     ELSE 0 END",
                 )
                 .ok_or(Fail::Unsupported("generate_subscripts"))?;
                 let length = replaced(
@@ -234,7 +246,18 @@ impl Translator<'_> {
                 );
                 let source = replaced(
                     source,
-                    &[("litewire_reverse", reverse), ("litewire_length", length)],
+                    &[
+                        ("litewire_reverse", reverse),
+                        (
+                            "litewire_last",
+                            binary(
+                                binary(length, BinaryOperator::Plus, first.clone()),
+                                BinaryOperator::Minus,
+                                number("1"),
+                            ),
+                        ),
+                        ("litewire_first", first),
+                    ],
                 );
                 let columns = function.numbered(vec![EachColumn {
                     name: column,
@@ -347,55 +370,119 @@ pub(super) fn list_function_to_from(select: &Select) -> Option<Select> {
             ControlFlow::<()>::Continue(())
         });
     }
-    let [found] = calls.as_slice() else {
-        return None;
-    };
-    if aggregates {
+    if calls.is_empty() || aggregates || !in_step(&calls) {
         return None;
     }
-    let Expr::Function(function) = found else {
-        return None;
-    };
-    let FunctionArguments::List(list) = &function.args else {
-        return None;
-    };
-    let name = function.name.to_string().to_ascii_lowercase();
-    let mut out = select.clone();
-    let mut factor = from_item(&format!(
-        "{}() AS {MOVED}({MOVED_COLUMN})",
-        identifier(&name)
-    ))?;
-    if let TableFactor::Table {
-        args: Some(args), ..
-    } = &mut factor
-    {
-        args.args = list.args.clone();
-    }
-    out.from.push(TableWithJoins {
-        relation: factor,
-        joins: Vec::new(),
-    });
-    let read = Expr::CompoundIdentifier(vec![ident(MOVED), ident(MOVED_COLUMN)]);
-    for item in &mut out.projection {
-        let (SelectItem::UnnamedExpr(expr) | SelectItem::ExprWithAlias { expr, .. }) = item else {
-            continue;
+    // Several calls advance together: each numbered, joined on the number.
+    let several = calls.len() > 1;
+    let mut items = Vec::with_capacity(calls.len());
+    for (i, found) in calls.iter().enumerate() {
+        let Expr::Function(function) = found else {
+            return None;
         };
-        let bare = named_by(expr, found);
-        let _ = visit_expressions_mut(expr, |part| {
-            if part == found {
-                *part = read.clone();
-            }
-            ControlFlow::<()>::Continue(())
-        });
-        // The column keeps the name the call gave it.
-        if bare && let SelectItem::UnnamedExpr(expr) = item {
-            *item = SelectItem::ExprWithAlias {
-                expr: expr.clone(),
-                alias: ident(&name),
+        let name = function.name.to_string().to_ascii_lowercase();
+        let item = match i {
+            0 => MOVED.to_owned(),
+            _ => format!("{MOVED}_{i}"),
+        };
+        let text = match several {
+            true => format!(
+                "{}() WITH ORDINALITY AS {item}({MOVED_COLUMN}, {POSITION})",
+                identifier(&name)
+            ),
+            false => format!("{}() AS {item}({MOVED_COLUMN})", identifier(&name)),
+        };
+        items.push((found, name, item, text));
+    }
+    let from = items
+        .iter()
+        .map(|(_, _, item, text)| match item.as_str() {
+            MOVED => text.clone(),
+            _ => format!("{text} ON {item}.{POSITION} = {MOVED}.{POSITION}"),
+        })
+        .collect::<Vec<_>>()
+        .join(" JOIN ");
+    let mut moved = parsed_select(&format!("SELECT 1 FROM {from}"))?
+        .from
+        .pop()?;
+    let mut out = select.clone();
+    let factors =
+        std::iter::once(&mut moved.relation).chain(moved.joins.iter_mut().map(|j| &mut j.relation));
+    for (factor, (found, ..)) in factors.zip(&items) {
+        let Expr::Function(function) = found else {
+            return None;
+        };
+        let FunctionArguments::List(list) = &function.args else {
+            return None;
+        };
+        if let TableFactor::Table {
+            args: Some(args), ..
+        } = factor
+        {
+            args.args = list.args.clone();
+        }
+    }
+    out.from.push(moved);
+    for (found, name, item, _) in &items {
+        let read = Expr::CompoundIdentifier(vec![ident(item), ident(MOVED_COLUMN)]);
+        for select_item in &mut out.projection {
+            let (SelectItem::UnnamedExpr(expr) | SelectItem::ExprWithAlias { expr, .. }) =
+                select_item
+            else {
+                continue;
             };
+            let bare = named_by(expr, found);
+            let _ = visit_expressions_mut(expr, |part| {
+                if part == *found {
+                    *part = read.clone();
+                }
+                ControlFlow::<()>::Continue(())
+            });
+            // The column keeps the name the call gave it.
+            if bare && let SelectItem::UnnamedExpr(expr) = select_item {
+                *select_item = SelectItem::ExprWithAlias {
+                    expr: expr.clone(),
+                    alias: ident(name),
+                };
+            }
         }
     }
     Some(out)
+}
+
+/// Whether the set-returning `calls` of one select list give their rows in
+/// step: one call, or several that each give a row per element of the same
+/// array (`unnest(a)`, `generate_subscripts(a, 1)`), so that numbering
+/// their rows pairs them as PostgreSQL does. Others (of other lengths, which
+/// PostgreSQL pads with NULLs) are not moved.
+fn in_step(calls: &[Expr]) -> bool {
+    let array = |call: &Expr| -> Option<String> {
+        let Expr::Function(function) = call else {
+            return None;
+        };
+        let FunctionArguments::List(list) = &function.args else {
+            return None;
+        };
+        let args = crate::sql::syntax_tree::plain_args(list);
+        let name = function.name.to_string().to_ascii_lowercase();
+        match (name.as_str(), args.as_slice()) {
+            ("unnest", [array]) => Some(array.to_string()),
+            ("generate_subscripts", [array, dimension]) if dimension.to_string() == "1" => {
+                Some(array.to_string())
+            }
+            _ => None,
+        }
+    };
+    match calls {
+        [_] => true,
+        [first, rest @ ..] => {
+            let Some(first) = array(first) else {
+                return false;
+            };
+            rest.iter().all(|call| array(call).as_ref() == Some(&first))
+        }
+        [] => false,
+    }
 }
 
 /// Whether PostgreSQL names a select item `expr` after the call `found`:
@@ -412,6 +499,8 @@ fn named_by(expr: &Expr, found: &Expr) -> bool {
 /// The FROM item a select list's set-returning function becomes.
 const MOVED: &str = "litewire_rows";
 const MOVED_COLUMN: &str = "value";
+/// The row number several moved calls are paired by.
+const POSITION: &str = "litewire_position";
 
 /// The set-returning functions a select list's call of which moves to FROM.
 fn is_moved(function: &sqlparser::ast::Function) -> bool {

@@ -127,6 +127,9 @@ pub(super) struct Translator<'c> {
     pub(super) ungrouped: Option<Vec<ColumnRef>>,
     /// `*` is written as the columns it stands for now (a view's query).
     pub(super) expand_stars: bool,
+    /// Every column read is written with its relation's name (an argument of
+    /// a SQL function read inside its body's subquery, see `sql_functions`).
+    pub(super) qualify_reads: bool,
 }
 
 /// Translates a statement the PostgreSQL port received, given the types the
@@ -194,6 +197,7 @@ impl<'c> Translator<'c> {
             aggregated: false,
             ungrouped: None,
             expand_stars,
+            qualify_reads: false,
         }
     }
 

@@ -1,0 +1,147 @@
+//! A unique violation named as PostgreSQL names it. SQLite says which table
+//! and columns (`UNIQUE constraint failed: t.a, t.b`); PostgreSQL says which
+//! constraint or unique index (`duplicate key value violates unique
+//! constraint "t_a_key"`) and sends its schema, table and name as fields of
+//! the error, which clients read: Prisma reports the violated fields by that
+//! index name. The name is found, on the connection the statement failed on,
+//! as the catalog shows it: a unique index by its own name, a `UNIQUE` or
+//! `PRIMARY KEY` constraint by the name its `CREATE TABLE` gives it or
+//! PostgreSQL's default (`t_a_key`, `t_pkey`).
+
+use std::ffi::{CStr, c_int};
+use std::ptr::NonNull;
+
+use libsqlite3_sys as ffi;
+
+use crate::error::Violated;
+use crate::sql::table_definition::{ConstraintKind, TableDefinition};
+
+/// The table's `CREATE TABLE` text, and the unique index over exactly the
+/// columns (by position), with its origin (`c`: `CREATE INDEX`, `u`, `pk`).
+const LOOKUP: &str = "SELECT s.sql, il.name, il.origin FROM sqlite_schema AS s \
+     LEFT JOIN pragma_index_list(s.name) AS il ON il.\"unique\" AND \
+     (SELECT group_concat(name, ',') FROM \
+     (SELECT name FROM pragma_index_info(il.name) ORDER BY seqno)) = ?2 \
+     WHERE s.type = 'table' AND s.name = ?1";
+
+/// The constraint a SQLite unique failure (`message`, extended `code`) broke;
+/// `None` where the message names no table's columns or the table is not
+/// found (a temporary one).
+///
+/// # Safety
+/// `db` must be a valid connection handle, locked for the caller.
+pub(super) unsafe fn unique(db: *mut ffi::sqlite3, code: c_int, message: &str) -> Option<Violated> {
+    if code != ffi::SQLITE_CONSTRAINT_UNIQUE && code != ffi::SQLITE_CONSTRAINT_PRIMARYKEY {
+        return None;
+    }
+    let list = message.strip_prefix("UNIQUE constraint failed: ")?;
+    let mut table = None;
+    let mut columns = Vec::new();
+    for qualified in list.split(", ") {
+        let (of, column) = qualified.rsplit_once('.')?;
+        if table.get_or_insert(of) != &of {
+            return None;
+        }
+        columns.push(column.to_owned());
+    }
+    let stored = table?;
+    // SAFETY: per the caller.
+    let (sql, index, origin) = unsafe { lookup(db, stored, &columns.join(","))? };
+    let (schema, name) = split_stored(stored);
+    let constraint = match (index, origin.as_deref()) {
+        (Some(index), Some("c")) => split_stored(&index).1.to_owned(),
+        (_, origin) => {
+            let kind = match (origin, code) {
+                (Some("pk"), _) | (None, ffi::SQLITE_CONSTRAINT_PRIMARYKEY) => {
+                    ConstraintKind::PrimaryKey
+                }
+                (Some("u"), _) => ConstraintKind::Unique,
+                _ => return None,
+            };
+            let declared = TableDefinition::parse(&sql)
+                .ok()
+                .and_then(|definition| definition.key_name(kind, &columns));
+            match (declared, kind) {
+                (Some(declared), _) => split_stored(&declared).1.to_owned(),
+                (None, ConstraintKind::PrimaryKey) => format!("{name}_pkey"),
+                (None, _) => format!("{name}_{}_key", columns.join("_")),
+            }
+        }
+    };
+    Some(Violated {
+        schema: schema.unwrap_or("public").to_owned(),
+        table: name.to_owned(),
+        constraint,
+    })
+}
+
+/// The row of [`LOOKUP`] for `table` and `columns` (comma-separated).
+///
+/// # Safety
+/// `db` must be a valid connection handle, locked for the caller.
+unsafe fn lookup(
+    db: *mut ffi::sqlite3,
+    table: &str,
+    columns: &str,
+) -> Option<(String, Option<String>, Option<String>)> {
+    let mut stmt = std::ptr::null_mut();
+    // SAFETY: per the caller; `LOOKUP` outlives the call.
+    let rc = unsafe {
+        ffi::sqlite3_prepare_v2(
+            db,
+            LOOKUP.as_ptr().cast(),
+            c_int::try_from(LOOKUP.len()).ok()?,
+            &mut stmt,
+            std::ptr::null_mut(),
+        )
+    };
+    let stmt = Finalized(NonNull::new(stmt)?);
+    if rc != ffi::SQLITE_OK {
+        return None;
+    }
+    let raw = stmt.0.as_ptr();
+    for (index, text) in [(1, table), (2, columns)] {
+        // SAFETY: a statement of the locked handle; SQLite copies the text.
+        let rc = unsafe {
+            ffi::sqlite3_bind_text(
+                raw,
+                index,
+                text.as_ptr().cast(),
+                c_int::try_from(text.len()).ok()?,
+                ffi::SQLITE_TRANSIENT(),
+            )
+        };
+        if rc != ffi::SQLITE_OK {
+            return None;
+        }
+    }
+    // SAFETY: as above.
+    if unsafe { ffi::sqlite3_step(raw) } != ffi::SQLITE_ROW {
+        return None;
+    }
+    // SAFETY: a row is current; each text is copied before the next call.
+    let column = |i: c_int| unsafe {
+        let text = ffi::sqlite3_column_text(raw, i);
+        (!text.is_null()).then(|| CStr::from_ptr(text.cast()).to_string_lossy().into_owned())
+    };
+    Some((column(0)?, column(1), column(2)))
+}
+
+/// A statement finalized when dropped.
+struct Finalized(NonNull<ffi::sqlite3_stmt>);
+
+impl Drop for Finalized {
+    fn drop(&mut self) {
+        // SAFETY: prepared here and finalized exactly once.
+        unsafe { ffi::sqlite3_finalize(self.0.as_ptr()) };
+    }
+}
+
+/// A SQLite name as its schema and the name in it (a schema's objects are
+/// stored as `s.name`, and schema names hold no dot).
+fn split_stored(stored: &str) -> (Option<&str>, &str) {
+    match stored.split_once('.') {
+        Some((schema, name)) => (Some(schema), name),
+        None => (None, stored),
+    }
+}
