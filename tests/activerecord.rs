@@ -14,7 +14,7 @@ mod common;
 
 use std::process::Command;
 
-use common::clients::{self, describe, run};
+use common::clients;
 use common::target::Target;
 
 against_litewire_and_postgres!(a_first_day_with_activerecord);
@@ -28,12 +28,5 @@ async fn a_first_day_with_activerecord(target: &Target) {
         .arg("ruby")
         .arg(script)
         .env("DATABASE_URL", target.url());
-    clients::without_pg_environment(&mut command);
-    let result = run(&mut command);
-    let output = describe(&result);
-    assert!(
-        result.as_ref().is_ok_and(|o| o.status.success()),
-        "the ActiveRecord program failed:\n{output}"
-    );
-    assert!(output.contains("activerecord: ok"), "{output}");
+    clients::assert_passes(&mut command, "activerecord");
 }

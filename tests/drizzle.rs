@@ -12,29 +12,14 @@
 
 mod common;
 
-use std::process::Command;
-
-use common::clients::{self, describe, run};
+use common::clients;
 use common::target::Target;
 
 against_litewire_and_postgres!(a_first_day_with_drizzle);
 
 async fn a_first_day_with_drizzle(target: &Target) {
     let url = target.fresh_database_url("litewire_drizzle").await;
-    // A hung client fails the test rather than the run.
-    let mut command = Command::new("timeout");
-    command
-        .arg("180")
-        .arg("node")
-        .arg(clients::source_dir().join("tests/js/drizzle.cjs"))
-        .env("NODE_PATH", clients::node_modules())
-        .env("DATABASE_URL", url);
-    clients::without_pg_environment(&mut command);
-    let result = run(&mut command);
-    let output = describe(&result);
-    assert!(
-        result.as_ref().is_ok_and(|o| o.status.success()),
-        "the Drizzle program failed:\n{output}"
-    );
-    assert!(output.contains("drizzle: ok"), "{output}");
+    let mut command = clients::node_program("drizzle.cjs");
+    command.env("DATABASE_URL", url);
+    clients::assert_passes(&mut command, "drizzle");
 }

@@ -14,9 +14,7 @@
 
 mod common;
 
-use std::process::Command;
-
-use common::clients::{self, describe, run};
+use common::clients;
 use common::target::Target;
 
 against_litewire_and_postgres!(a_first_day_with_prisma);
@@ -24,21 +22,9 @@ against_litewire_and_postgres!(a_first_day_with_prisma);
 async fn a_first_day_with_prisma(target: &Target) {
     let client = clients::prisma_client();
     let url = target.fresh_database_url("litewire_prisma").await;
-    // A hung client fails the test rather than the run.
-    let mut command = Command::new("timeout");
+    let mut command = clients::node_program("prisma.cjs");
     command
-        .arg("180")
-        .arg("node")
-        .arg(clients::source_dir().join("tests/js/prisma.cjs"))
-        .env("NODE_PATH", clients::node_modules())
         .env("PRISMA_CLIENT", client)
         .env("DATABASE_URL", url);
-    clients::without_pg_environment(&mut command);
-    let result = run(&mut command);
-    let output = describe(&result);
-    assert!(
-        result.as_ref().is_ok_and(|o| o.status.success()),
-        "the Prisma program failed:\n{output}"
-    );
-    assert!(output.contains("prisma: ok"), "{output}");
+    clients::assert_passes(&mut command, "prisma");
 }

@@ -219,6 +219,31 @@ pub fn node_script(script: &str) -> Command {
     command
 }
 
+/// `timeout 180 node tests/js/<script>`: a program that drives a server on
+/// its own (a hung client fails the test rather than the run).
+pub fn node_program(script: &str) -> Command {
+    let mut command = Command::new("timeout");
+    command
+        .arg("180")
+        .arg("node")
+        .arg(source_dir().join("tests/js").join(script))
+        .env("NODE_PATH", node_modules());
+    command
+}
+
+/// Runs a program that checks a first day with a tool and prints
+/// `<tool>: ok` when every check passed; fails with its output otherwise.
+pub fn assert_passes(command: &mut Command, tool: &str) {
+    without_pg_environment(command);
+    let result = run(command);
+    let output = describe(&result);
+    assert!(
+        result.as_ref().is_ok_and(|o| o.status.success()),
+        "the {tool} program failed:\n{output}"
+    );
+    assert!(output.contains(&format!("{tool}: ok")), "{output}");
+}
+
 /// Debian's pgjdbc (libpostgresql-jdbc-java, which `run-tests` installs).
 pub const PGJDBC_JAR: &str = "/usr/share/java/postgresql.jar";
 
