@@ -2279,29 +2279,34 @@ async fn unique_violations_name_their_constraint(target: &Target) {
     client
         .batch_execute(
             "DROP TABLE IF EXISTS accounts_u; \
-             CREATE TABLE accounts_u (id int PRIMARY KEY, email text UNIQUE, a int, b int, \
+             CREATE TABLE accounts_u (id int PRIMARY KEY, email text UNIQUE, a int, b int, code text, \
              CONSTRAINT accounts_u_pair UNIQUE (a, b)); \
              CREATE UNIQUE INDEX accounts_u_lower ON accounts_u (b) WHERE b > 100; \
-             INSERT INTO accounts_u VALUES (1, 'x', 1, 1), (2, 'y', 2, 101)",
+             CREATE UNIQUE INDEX accounts_u_folded ON accounts_u (lower(code)); \
+             INSERT INTO accounts_u VALUES (1, 'x', 1, 1, 'K1'), (2, 'y', 2, 101, 'K2')",
         )
         .await
         .unwrap();
     for (sql, constraint) in [
         (
-            "INSERT INTO accounts_u VALUES (1, 'z', 3, 3)",
+            "INSERT INTO accounts_u VALUES (1, 'z', 3, 3, NULL)",
             "accounts_u_pkey",
         ),
         (
-            "INSERT INTO accounts_u VALUES (3, 'x', 3, 3)",
+            "INSERT INTO accounts_u VALUES (3, 'x', 3, 3, NULL)",
             "accounts_u_email_key",
         ),
         (
-            "INSERT INTO accounts_u VALUES (3, 'z', 1, 1)",
+            "INSERT INTO accounts_u VALUES (3, 'z', 1, 1, NULL)",
             "accounts_u_pair",
         ),
         (
             "UPDATE accounts_u SET b = 101 WHERE id = 1",
             "accounts_u_lower",
+        ),
+        (
+            "INSERT INTO accounts_u VALUES (3, 'z', 3, 3, 'k1')",
+            "accounts_u_folded",
         ),
     ] {
         let error = client.execute(sql, &[]).await.expect_err(sql);

@@ -35,6 +35,21 @@ pub(super) unsafe fn unique(db: *mut ffi::sqlite3, code: c_int, message: &str) -
         return None;
     }
     let list = message.strip_prefix("UNIQUE constraint failed: ")?;
+    // A unique index on expressions is named by SQLite itself.
+    if let Some(index) = list
+        .strip_prefix("index '")
+        .and_then(|i| i.strip_suffix('\''))
+    {
+        // SAFETY: per the caller.
+        let row = unsafe { lookup(db, INDEX_TABLE, &[index])? };
+        let table = row.into_iter().next().flatten()?;
+        let (schema, name) = split_stored(&table);
+        return Some(Violated {
+            schema: schema.unwrap_or("public").to_owned(),
+            table: name.to_owned(),
+            constraint: split_stored(index).1.to_owned(),
+        });
+    }
     let mut table = None;
     let mut columns = Vec::new();
     for qualified in list.split(", ") {
@@ -46,7 +61,9 @@ pub(super) unsafe fn unique(db: *mut ffi::sqlite3, code: c_int, message: &str) -
     }
     let stored = table?;
     // SAFETY: per the caller.
-    let (sql, index, origin) = unsafe { lookup(db, stored, &columns.join(","))? };
+    let row = unsafe { lookup(db, LOOKUP, &[stored, &columns.join(",")])? };
+    let [sql, index, origin] = <[Option<String>; 3]>::try_from(row).ok()?;
+    let sql = sql?;
     let (schema, name) = split_stored(stored);
     let constraint = match (index, origin.as_deref()) {
         (Some(index), Some("c")) => split_stored(&index).1.to_owned(),
@@ -75,22 +92,21 @@ pub(super) unsafe fn unique(db: *mut ffi::sqlite3, code: c_int, message: &str) -
     })
 }
 
-/// The row of [`LOOKUP`] for `table` and `columns` (comma-separated).
+/// The table of an index.
+const INDEX_TABLE: &str = "SELECT tbl_name FROM sqlite_schema WHERE type = 'index' AND name = ?1";
+
+/// The first row of `sql` with `binds` as its parameters, as text.
 ///
 /// # Safety
 /// `db` must be a valid connection handle, locked for the caller.
-unsafe fn lookup(
-    db: *mut ffi::sqlite3,
-    table: &str,
-    columns: &str,
-) -> Option<(String, Option<String>, Option<String>)> {
+unsafe fn lookup(db: *mut ffi::sqlite3, sql: &str, binds: &[&str]) -> Option<Vec<Option<String>>> {
     let mut stmt = std::ptr::null_mut();
-    // SAFETY: per the caller; `LOOKUP` outlives the call.
+    // SAFETY: per the caller; `sql` outlives the call.
     let rc = unsafe {
         ffi::sqlite3_prepare_v2(
             db,
-            LOOKUP.as_ptr().cast(),
-            c_int::try_from(LOOKUP.len()).ok()?,
+            sql.as_ptr().cast(),
+            c_int::try_from(sql.len()).ok()?,
             &mut stmt,
             std::ptr::null_mut(),
         )
@@ -100,7 +116,7 @@ unsafe fn lookup(
         return None;
     }
     let raw = stmt.0.as_ptr();
-    for (index, text) in [(1, table), (2, columns)] {
+    for (index, text) in (1..).zip(binds) {
         // SAFETY: a statement of the locked handle; SQLite copies the text.
         let rc = unsafe {
             ffi::sqlite3_bind_text(
@@ -124,7 +140,9 @@ unsafe fn lookup(
         let text = ffi::sqlite3_column_text(raw, i);
         (!text.is_null()).then(|| CStr::from_ptr(text.cast()).to_string_lossy().into_owned())
     };
-    Some((column(0)?, column(1), column(2)))
+    // SAFETY: as above.
+    let width = unsafe { ffi::sqlite3_column_count(raw) };
+    Some((0..width).map(column).collect())
 }
 
 /// A statement finalized when dropped.
