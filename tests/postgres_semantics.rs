@@ -2344,6 +2344,15 @@ async fn set_returning_calls_over_one_array_advance_together(target: &Target) {
         .map(|row| row.into_iter().map(Option::unwrap_or_default).collect())
         .collect();
     assert_eq!(rows, [["1", "x", "1"], ["1", "y", "2"], ["4", "z", "1"]]);
+    // An output column named as a column of the function's rows would be.
+    assert_eq!(
+        column(
+            &client,
+            "SELECT id FROM srf_step, unnest(a) WITH ORDINALITY AS u(v, n) ORDER BY id DESC, n"
+        )
+        .await,
+        ["4", "1", "1"]
+    );
 }
 
 async fn sql_functions_read_as_their_bodies(target: &Target) {

@@ -674,6 +674,19 @@ fn read_as_postgres(
             _ => {}
         }
     }
+    // A catalog query's columns are typed from the catalog's list as the
+    // query is written, so that describing it needs no look at SQLite's plan
+    // (seconds for the joins drivers send).
+    if translated.catalog
+        && column_types.iter().any(Option::is_none)
+        && let Some(written) = dialect::translate(text)
+    {
+        for (slot, ty) in column_types.iter_mut().zip(&written.column_types) {
+            if slot.is_none() {
+                *slot = *ty;
+            }
+        }
+    }
     let column_types = column_types
         .iter()
         .any(Option::is_some)

@@ -93,7 +93,7 @@ impl Translator<'_> {
                     .and_then(|c| c.get(position as usize - 1))
                     .is_some_and(|c| c.not_null)
             } else if let (Expr::Identifier(name), Some(columns)) = (&item.expr, columns)
-                && let Some(column) = output_named(columns, &name.value)?
+                && let Some((index, column)) = output_named(columns, &name.value)?
             {
                 // An interval column sorts by its span, not its text.
                 if column.ty == PgType::Interval
@@ -102,6 +102,13 @@ impl Translator<'_> {
                     && typed.ty == PgType::Interval
                 {
                     translated.expr = call("litewire_interval_key", vec![typed.expr]);
+                } else if scope.items.iter().any(|item| item.computed()) {
+                    // By its position: beside a `json_each` (a set-returning
+                    // function's rows), whose own columns are `id`, `key`,
+                    // `value`..., SQLite would take the name for one of them
+                    // where the output column has no `AS` (`SELECT t.id ...
+                    // ORDER BY id`).
+                    translated.expr = super::build::number((index + 1).to_string());
                 }
                 column.not_null
             } else {
@@ -132,8 +139,11 @@ impl Translator<'_> {
 }
 
 /// The output column an `ORDER BY` name refers to, if one is so named.
-fn output_named<'c>(columns: &'c [QueryColumn], name: &str) -> Result<Option<&'c QueryColumn>> {
-    let mut found = columns.iter().filter(|c| c.name.eq_ignore_ascii_case(name));
+fn output_named<'c>(
+    columns: &'c [QueryColumn],
+    name: &str,
+) -> Result<Option<(usize, &'c QueryColumn)>> {
+    let mut found = (columns.iter().enumerate()).filter(|(_, c)| c.name.eq_ignore_ascii_case(name));
     let first = found.next();
     if first.is_some() && found.next().is_some() {
         return Err(super::errors::ambiguous_order(name));

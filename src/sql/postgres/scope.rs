@@ -72,7 +72,7 @@ pub(super) struct Item {
 
 impl Item {
     /// A set-returning function's item, whose columns are computed.
-    fn computed(&self) -> bool {
+    pub(super) fn computed(&self) -> bool {
         self.columns.iter().any(|c| c.computed.is_some())
     }
 }
