@@ -50,6 +50,7 @@ mod statement;
 mod syntax_tree;
 pub mod table_definition;
 mod table_locks;
+mod table_statements;
 mod transaction_modes;
 mod translate;
 pub mod views;

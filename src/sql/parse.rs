@@ -33,7 +33,7 @@ use super::words::Words;
 use super::{
     create_as, cursors, dialect, enums, grants, known_queries, literals, matviews, notifications,
     ownership, parsed, prepared, routines, schemas, session, sort_operators, table_locks,
-    transaction_modes, translate, views,
+    table_statements, transaction_modes, translate, views,
 };
 use crate::error::{Error, ErrorKind};
 
@@ -406,7 +406,7 @@ fn build_unlocked(text: &str, tokens: &[Token], dialect: Dialect) -> Result<Stat
         });
     }
     if let Dialect::Postgres(catalog) = dialect
-        && let Some(read) = alter_table(text, &tokens, catalog)?
+        && let Some(read) = table_statements::alter_table(text, &tokens, catalog)?
     {
         return build_unlocked(&read, &tokenize(&read), dialect);
     }
@@ -508,7 +508,7 @@ fn build_unlocked(text: &str, tokens: &[Token], dialect: Dialect) -> Result<Stat
     // apply to what the dialect translation printed).
     let translated = match dialect {
         Dialect::Postgres(catalog) if shape.kind == CommandKind::Other("CREATE TABLE") => {
-            create_table(text, catalog)?
+            table_statements::create_table(text, catalog)?
         }
         _ => None,
     };
@@ -552,54 +552,6 @@ fn build_unlocked(text: &str, tokens: &[Token], dialect: Dialect) -> Result<Stat
         column_types,
         ..statement(sql, &shape, params, Plan::Single)
     })
-}
-
-/// An `ALTER TABLE` whose new defaults or CHECK constraints PostgreSQL reads
-/// otherwise than SQLite would (see `postgres::alter_expressions`), written
-/// with them translated; `None` where none is.
-fn alter_table(
-    text: &str,
-    tokens: &[Token],
-    catalog: &dyn Catalog,
-) -> Result<Option<String>, Error> {
-    let starts = |i: usize, kw: &str| tokens.get(i).is_some_and(|t| t.is_keyword(text, kw));
-    if !(starts(0, "ALTER") && starts(1, "TABLE")) {
-        return Ok(None);
-    }
-    let Ok(mut parsed) = Parser::parse_sql(&PostgreSqlDialect {}, text) else {
-        return Ok(None);
-    };
-    let [sqlparser::ast::Statement::AlterTable(alter)] = parsed.as_mut_slice() else {
-        return Ok(None);
-    };
-    let widened = postgres::added_float_widths(alter);
-    if !postgres::alter_expressions(alter, catalog)? && !widened {
-        return Ok(None);
-    }
-    Ok(Some(parsed[0].to_string()))
-}
-
-/// A `CREATE TABLE` whose defaults, CHECK constraints or generated columns
-/// PostgreSQL reads otherwise than SQLite would (see
-/// `postgres::table_expressions`), translated; `None` where none does.
-fn create_table(text: &str, catalog: &dyn Catalog) -> Result<Option<dialect::Translated>, Error> {
-    let Ok(mut parsed) = Parser::parse_sql(&PostgreSqlDialect {}, text) else {
-        return Ok(None);
-    };
-    let [ast] = parsed.as_mut_slice() else {
-        return Ok(None);
-    };
-    let sqlparser::ast::Statement::CreateTable(create) = ast else {
-        return Ok(None);
-    };
-    if create.query.is_some() {
-        return Ok(None);
-    }
-    let widened = postgres::float_widths(create);
-    if !postgres::table_expressions(create, catalog)? && !widened {
-        return Ok(None);
-    }
-    Ok(dialect::translate_parsed(ast, None))
 }
 
 /// A text whose integer literals are its parameters `$1` to `$literals` (see
