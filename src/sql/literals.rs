@@ -117,8 +117,12 @@ pub(super) fn stand_for_syntax(statement: &Ast) -> bool {
                 // another set-returning call over the array.
                 Expr::Function(f)
                     if f.name
-                        .to_string()
-                        .eq_ignore_ascii_case("generate_subscripts")
+                        .0
+                        .last()
+                        .and_then(|part| part.as_ident())
+                        .is_some_and(|name| {
+                            name.value.eq_ignore_ascii_case("generate_subscripts")
+                        })
                         && matches!(&f.args, FunctionArguments::List(list)
                             if list.args.get(1).is_some_and(|a| matches!(a,
                                 FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) if placeholder(e)))) =>

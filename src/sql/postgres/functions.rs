@@ -309,13 +309,15 @@ impl Translator<'_> {
         name: &str,
         scope: &Scope,
     ) -> Result<Option<Typed>> {
+        if self.catalog.functions().is_empty() {
+            return Ok(None);
+        }
         let qualified_elsewhere = match function.name.0.as_slice() {
             [_] => false,
             [schema, _] => !schema.to_string().eq_ignore_ascii_case("public"),
             _ => true,
         };
-        if self.catalog.functions().is_empty()
-            || qualified_elsewhere
+        if qualified_elsewhere
             || lookup(name).is_some()
             || function.over.is_some()
             || function.filter.is_some()

@@ -227,75 +227,63 @@ fn calls_aggregate(expr: &Expr) -> bool {
 /// `t.c` then `litewire_body_1.c`), so that an argument read from the
 /// caller's `t` inside the body's subquery is not taken for the body's.
 fn renamed_relations(query: &mut Query) {
+    /// Lists the relations read by their own name, then renames those read
+    /// once: a name read twice (a self-join, a subquery of the same table)
+    /// is left to each read's own scope, its qualified columns keep it.
     struct Renamer {
+        read: Vec<String>,
+        renaming: bool,
         renamed: Vec<(String, String)>,
     }
     impl VisitorMut for Renamer {
         type Break = ();
         fn pre_visit_table_factor(&mut self, factor: &mut TableFactor) -> ControlFlow<()> {
-            if let TableFactor::Table {
+            let TableFactor::Table {
                 name,
                 alias: alias @ None,
                 args: None,
                 ..
             } = factor
-                && let Some(last) = name.0.last().and_then(|part| part.as_ident())
-            {
+            else {
+                return ControlFlow::Continue(());
+            };
+            let Some(last) = name.0.last().and_then(|part| part.as_ident()) else {
+                return ControlFlow::Continue(());
+            };
+            let own = last.value.to_ascii_lowercase();
+            if !self.renaming {
+                self.read.push(own);
+            } else if self.read.iter().filter(|n| **n == own).count() == 1 {
                 let renamed = format!("litewire_body_{}", self.renamed.len() + 1);
-                self.renamed
-                    .push((last.value.to_ascii_lowercase(), renamed.clone()));
                 *alias = Some(TableAlias {
                     explicit: true,
-                    name: Ident::new(renamed),
+                    name: Ident::new(renamed.clone()),
                     columns: Vec::new(),
                     at: None,
                 });
+                self.renamed.push((own, renamed));
             }
             ControlFlow::Continue(())
         }
     }
     let mut renamer = Renamer {
+        read: Vec::new(),
+        renaming: false,
         renamed: Vec::new(),
     };
     let _ = query.visit(&mut renamer);
-    // A name read twice (a self-join, a subquery of the same table) is left
-    // to each read's own scope: its qualified columns keep the name.
-    let renamed: Vec<&(String, String)> = (renamer.renamed.iter())
-        .filter(|(name, _)| renamer.renamed.iter().filter(|(n, _)| n == name).count() == 1)
-        .collect();
+    renamer.renaming = true;
+    let _ = query.visit(&mut renamer);
     let _ = visit_expressions_mut(query, |expr| {
         if let Expr::CompoundIdentifier(parts) = expr
             && let [relation, _] = parts.as_mut_slice()
-            && let Some((_, alias)) = renamed
-                .iter()
-                .find(|(name, _)| relation.value.eq_ignore_ascii_case(name))
+            && let Some((_, alias)) =
+                (renamer.renamed.iter()).find(|(name, _)| relation.value.eq_ignore_ascii_case(name))
         {
             *relation = Ident::new(alias.clone());
         }
         ControlFlow::<()>::Continue(())
     });
-    // A name read twice keeps its own name everywhere.
-    let twice: Vec<&String> = (renamer.renamed.iter())
-        .filter(|(name, _)| renamer.renamed.iter().filter(|(n, _)| n == name).count() > 1)
-        .map(|(_, alias)| alias)
-        .collect();
-    if !twice.is_empty() {
-        struct Unaliaser<'a>(Vec<&'a String>);
-        impl VisitorMut for Unaliaser<'_> {
-            type Break = ();
-            fn pre_visit_table_factor(&mut self, factor: &mut TableFactor) -> ControlFlow<()> {
-                if let TableFactor::Table { alias, .. } = factor
-                    && alias
-                        .as_ref()
-                        .is_some_and(|a| self.0.contains(&&a.name.value))
-                {
-                    *alias = None;
-                }
-                ControlFlow::Continue(())
-            }
-        }
-        let _ = query.visit(&mut Unaliaser(twice));
-    }
 }
 
 /// The name an argument is reached by as `$n`.
