@@ -19,7 +19,8 @@ in_both_cache_modes!(
     catalog_queries_drivers_send,
     unnest_with_ordinality_in_from,
     pg_proc_lists_the_functions_that_exist,
-    catalog_queries_use_the_whole_dialect
+    catalog_queries_use_the_whole_dialect,
+    object_ids_read_and_show_names
 );
 
 const SCHEMA: &str = "
@@ -733,4 +734,74 @@ async fn catalog_queries_use_the_whole_dialect(cache: &str) {
         ),
         "parent\n"
     );
+}
+
+/// The `reg*` types are oids read from names and shown as names: in the
+/// select list a name, in a comparison or a join an oid, in `ORDER BY` the
+/// oid's order; `pg_type`'s functions are rows of `pg_proc`, as clients that
+/// build their type map from `pg_type JOIN pg_proc` read them. Expected: what
+/// PostgreSQL 15 answers for the same schema.
+async fn object_ids_read_and_show_names(cache: &str) {
+    let server = with_schema(cache);
+    psql(
+        &server,
+        "CREATE TYPE mood AS ENUM ('calm', 'busy'); CREATE TABLE aardvark (x int)",
+    );
+    let cases = [
+        (
+            "SELECT 'child'::regclass, 1259::regclass, 'int'::regtype, 1043::regtype, \
+             'public'::regnamespace, 'int4in'::regproc, 0::regclass, to_regclass('parent'), \
+             to_regclass('nope') IS NULL",
+            "child|pg_class|integer|character varying|public|int4in|-|parent|t\n",
+        ),
+        // Ordered by oid (the order they were made in), not by name.
+        (
+            "SELECT c.oid::regclass FROM pg_class c \
+             WHERE c.relname IN ('child', 'parent', 'aardvark') ORDER BY 1",
+            "parent\nchild\naardvark\n",
+        ),
+        (
+            "SELECT relname FROM pg_class WHERE oid = 'child'::regclass",
+            "child\n",
+        ),
+        (
+            "SELECT 'child'::regclass::oid = (SELECT oid FROM pg_class WHERE relname = 'child'), \
+             'child'::regclass || '!', 'pg_type'::regclass::oid, pg_typeof('child'::regclass)",
+            "t|child!|1247|regclass\n",
+        ),
+        (
+            "SELECT t.typname, p.proname, p.pronargs FROM pg_type t JOIN pg_proc p ON p.oid = t.typinput \
+             WHERE t.typname IN ('int4', 'text', 'bool', '_int4', 'varchar', 'mood') ORDER BY 1",
+            "_int4|array_in|3\nbool|boolin|1\nint4|int4in|1\nmood|enum_in|2\ntext|textin|1\nvarchar|varcharin|3\n",
+        ),
+        (
+            "SELECT typname, typinput, typoutput, typreceive, typsend, typmodin, typmodout, pg_typeof(typinput) \
+             FROM pg_type WHERE typname IN ('varchar', '_text', 'mood', 'uuid') ORDER BY 1",
+            "_text|array_in|array_out|array_recv|array_send|-|-|regproc\n\
+             mood|enum_in|enum_out|enum_recv|enum_send|-|-|regproc\n\
+             uuid|uuid_in|uuid_out|uuid_recv|uuid_send|-|-|regproc\n\
+             varchar|varcharin|varcharout|varcharrecv|varcharsend|varchartypmodin|varchartypmodout|regproc\n",
+        ),
+        // pgjdbc's test for an array type.
+        (
+            "SELECT typname, typinput = 'array_in'::regproc AS is_array FROM pg_type \
+             WHERE typname IN ('int4', '_int4') ORDER BY 1",
+            "_int4|t\nint4|f\n",
+        ),
+    ];
+    for (sql, expected) in cases {
+        assert_eq!(rows(&server, sql), expected, "{sql}");
+    }
+    for (sql, message) in [
+        (
+            "SELECT 'nope'::regclass",
+            "relation \"nope\" does not exist",
+        ),
+        ("SELECT 'nope'::regtype", "type \"nope\" does not exist"),
+        ("SELECT 'nope'::regproc", "function \"nope\" does not exist"),
+    ] {
+        let out = server.psql(&["-c", sql]);
+        assert!(!out.status.success(), "{sql}");
+        assert!(stderr(&out).contains(message), "{sql}: {}", stderr(&out));
+    }
 }

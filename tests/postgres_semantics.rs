@@ -61,6 +61,7 @@ against_litewire_and_postgres!(
     unique_violations_name_their_constraint,
     set_returning_calls_over_one_array_advance_together,
     sql_functions_read_as_their_bodies,
+    information_schema_has_every_view,
 );
 
 /// A fresh table for one test: dropped first, so a calibration run can repeat.
@@ -2497,4 +2498,161 @@ async fn sql_functions_read_as_their_bodies(target: &Target) {
         .await
         .unwrap();
     assert_eq!(sqlstate(&client, "SELECT answer()").await, "42883");
+}
+
+/// Every view of PostgreSQL 15's `information_schema` answers, with its
+/// columns (counted here; the names and types are PostgreSQL's, which the
+/// calibration run checks by running the same queries), and those whose
+/// objects SQLite has hold their rows: CHECK constraints, sequences,
+/// functions, the database's name.
+async fn information_schema_has_every_view(target: &Target) {
+    let client = target.connect().await;
+    let views: &[(&str, usize)] = &[
+        ("_pg_foreign_data_wrappers", 7),
+        ("_pg_foreign_servers", 9),
+        ("_pg_foreign_table_columns", 4),
+        ("_pg_foreign_tables", 7),
+        ("_pg_user_mappings", 7),
+        ("administrable_role_authorizations", 3),
+        ("applicable_roles", 3),
+        ("attributes", 31),
+        ("character_sets", 8),
+        ("check_constraint_routine_usage", 6),
+        ("check_constraints", 4),
+        ("collation_character_set_applicability", 6),
+        ("collations", 4),
+        ("column_column_usage", 5),
+        ("column_domain_usage", 7),
+        ("column_options", 6),
+        ("column_privileges", 8),
+        ("column_udt_usage", 7),
+        ("columns", 44),
+        ("constraint_column_usage", 7),
+        ("constraint_table_usage", 6),
+        ("data_type_privileges", 5),
+        ("domain_constraints", 8),
+        ("domain_udt_usage", 6),
+        ("domains", 27),
+        ("element_types", 29),
+        ("enabled_roles", 1),
+        ("foreign_data_wrapper_options", 4),
+        ("foreign_data_wrappers", 5),
+        ("foreign_server_options", 4),
+        ("foreign_servers", 7),
+        ("foreign_table_options", 5),
+        ("foreign_tables", 5),
+        ("information_schema_catalog_name", 1),
+        ("key_column_usage", 9),
+        ("parameters", 32),
+        ("referential_constraints", 9),
+        ("role_column_grants", 8),
+        ("role_routine_grants", 10),
+        ("role_table_grants", 8),
+        ("role_udt_grants", 7),
+        ("role_usage_grants", 8),
+        ("routine_column_usage", 10),
+        ("routine_privileges", 10),
+        ("routine_routine_usage", 6),
+        ("routine_sequence_usage", 9),
+        ("routine_table_usage", 9),
+        ("routines", 82),
+        ("schemata", 7),
+        ("sequences", 12),
+        ("sql_features", 7),
+        ("sql_implementation_info", 5),
+        ("sql_parts", 5),
+        ("sql_sizing", 4),
+        ("table_constraints", 11),
+        ("table_privileges", 8),
+        ("tables", 12),
+        ("transforms", 8),
+        ("triggered_update_columns", 7),
+        ("triggers", 17),
+        ("udt_privileges", 7),
+        ("usage_privileges", 8),
+        ("user_defined_types", 29),
+        ("user_mapping_options", 5),
+        ("user_mappings", 3),
+        ("view_column_usage", 7),
+        ("view_routine_usage", 6),
+        ("view_table_usage", 6),
+        ("views", 10),
+    ];
+    for (view, count) in views {
+        let statement = client
+            .prepare(&format!("SELECT * FROM information_schema.{view} LIMIT 0"))
+            .await
+            .unwrap_or_else(|e| panic!("{view}: {e}"));
+        assert_eq!(statement.columns().len(), *count, "{view}");
+    }
+    client
+        .batch_execute(
+            "DROP TABLE IF EXISTS isv_items; DROP SEQUENCE IF EXISTS isv_counter; \
+             DROP FUNCTION IF EXISTS isv_add_one(int); \
+             CREATE TABLE isv_items (id serial PRIMARY KEY, n numeric CONSTRAINT isv_positive CHECK (n > 0)); \
+             CREATE SEQUENCE isv_counter INCREMENT BY 5 START WITH 10; \
+             CREATE FUNCTION isv_add_one(i int) RETURNS int LANGUAGE sql IMMUTABLE AS 'SELECT i + 1'",
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        text_row(
+            &client,
+            "SELECT constraint_schema, constraint_name, check_clause LIKE '%n > %' \
+             FROM information_schema.check_constraints WHERE constraint_name LIKE 'isv%'"
+        )
+        .await,
+        ["public", "isv_positive", "t"]
+    );
+    assert_eq!(
+        text_rows(
+            &client,
+            "SELECT sequence_name, data_type, numeric_precision, start_value, maximum_value, \
+             increment, cycle_option FROM information_schema.sequences \
+             WHERE sequence_name LIKE 'isv%' ORDER BY 1"
+        )
+        .await,
+        [
+            [
+                "isv_counter",
+                "bigint",
+                "64",
+                "10",
+                "9223372036854775807",
+                "5",
+                "NO"
+            ]
+            .map(|v| Some(v.to_owned())),
+            [
+                "isv_items_id_seq",
+                "integer",
+                "32",
+                "1",
+                "2147483647",
+                "1",
+                "NO"
+            ]
+            .map(|v| Some(v.to_owned())),
+        ]
+    );
+    assert_eq!(
+        text_row(
+            &client,
+            "SELECT routine_schema, routine_type, data_type, type_udt_name, routine_body, \
+             external_language, is_deterministic, starts_with(specific_name, 'isv_add_one_') \
+             FROM information_schema.routines WHERE routine_name = 'isv_add_one'"
+        )
+        .await,
+        [
+            "public", "FUNCTION", "integer", "int4", "SQL", "SQL", "YES", "t"
+        ]
+    );
+    assert_eq!(
+        text_row(
+            &client,
+            "SELECT catalog_name = current_database() FROM information_schema.information_schema_catalog_name"
+        )
+        .await,
+        ["t"]
+    );
 }

@@ -248,10 +248,23 @@ fn encode_binary(buf: &mut BytesMut, value: &Value, field: &FieldType) -> Result
             buf.put_i32(i32::try_from(*i).map_err(|_| out_of_range())?)
         }
         (&Type::INT8, Value::Integer(i)) => buf.put_i64(*i),
-        (&Type::OID | &Type::XID, Value::Integer(i)) => {
-            buf.put_u32(u32::try_from(*i).map_err(|_| out_of_range())?)
-        }
-        // A type kept by its name (`pg_sequences.data_type`), sent as its oid.
+        (
+            &Type::OID
+            | &Type::XID
+            | &Type::REGPROC
+            | &Type::REGCLASS
+            | &Type::REGTYPE
+            | &Type::REGNAMESPACE
+            | &Type::REGROLE,
+            Value::Integer(i),
+        ) => buf.put_u32(u32::try_from(*i).map_err(|_| out_of_range())?),
+        // An object id shown by its name: an oid that names nothing shows as
+        // its number, a type's name is its oid; the binary form of any other
+        // name would need the catalog, which encoding has not.
+        (
+            &Type::REGPROC | &Type::REGCLASS | &Type::REGNAMESPACE | &Type::REGROLE,
+            Value::Text(shown),
+        ) => buf.put_u32(shown.parse().map_err(|_| mismatch())?),
         (&Type::REGTYPE, Value::Text(name)) => {
             buf.put_u32(u32::try_from(crate::engine::type_oid(name)).map_err(|_| mismatch())?)
         }

@@ -30,6 +30,7 @@ mod param_hints;
 mod param_numbering;
 mod parse;
 mod parsed;
+mod pg15_information_schema;
 mod pg15_relations;
 mod positions;
 pub mod postgres;

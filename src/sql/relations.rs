@@ -8,6 +8,7 @@
 
 use std::sync::LazyLock;
 
+use super::pg15_information_schema::EMPTY_INFORMATION_SCHEMA;
 use super::pg15_relations::EMPTY_RELATIONS;
 
 /// One catalog relation.
@@ -61,6 +62,7 @@ pub fn all() -> impl Iterator<Item = &'static Relation> {
 static EMPTY: LazyLock<Vec<Relation>> = LazyLock::new(|| {
     EMPTY_RELATIONS
         .iter()
+        .chain(EMPTY_INFORMATION_SCHEMA)
         .map(|(name, columns)| Relation {
             name,
             contents: Contents::Empty,
@@ -157,7 +159,7 @@ pub const RELATIONS: &[Relation] = &[
         name: "pg_type",
         contents: Contents::Static,
         definition: Definition::Table(
-            "oid INTEGER, typname TEXT, typnamespace INTEGER, typowner INTEGER, typlen INTEGER, typbyval boolean, typtype TEXT, typcategory TEXT, typispreferred boolean, typisdefined boolean, typdelim TEXT, typrelid INTEGER, typsubscript TEXT DEFAULT '-', typelem INTEGER, typarray INTEGER, typinput TEXT DEFAULT '-', typoutput TEXT DEFAULT '-', typreceive TEXT DEFAULT '-', typsend TEXT DEFAULT '-', typmodin TEXT DEFAULT '-', typmodout TEXT DEFAULT '-', typanalyze TEXT DEFAULT '-', typalign TEXT DEFAULT 'i', typstorage TEXT DEFAULT 'p', typnotnull boolean DEFAULT false, typbasetype INTEGER, typtypmod INTEGER, typndims INTEGER, typcollation INTEGER, typdefaultbin TEXT, typdefault TEXT, typacl TEXT",
+            "oid INTEGER, typname TEXT, typnamespace INTEGER, typowner INTEGER, typlen INTEGER, typbyval boolean, typtype TEXT, typcategory TEXT, typispreferred boolean, typisdefined boolean, typdelim TEXT, typrelid INTEGER, typsubscript regproc DEFAULT 0, typelem INTEGER, typarray INTEGER, typinput regproc DEFAULT 0, typoutput regproc DEFAULT 0, typreceive regproc DEFAULT 0, typsend regproc DEFAULT 0, typmodin regproc DEFAULT 0, typmodout regproc DEFAULT 0, typanalyze regproc DEFAULT 0, typalign TEXT DEFAULT 'i', typstorage TEXT DEFAULT 'p', typnotnull boolean DEFAULT false, typbasetype INTEGER, typtypmod INTEGER, typndims INTEGER, typcollation INTEGER, typdefaultbin TEXT, typdefault TEXT, typacl TEXT",
         ),
     },
     Relation {
@@ -368,7 +370,7 @@ pub const RELATIONS: &[Relation] = &[
         name: "pg_proc",
         contents: Contents::Static,
         definition: Definition::Table(
-            "oid INTEGER, proname TEXT, pronamespace INTEGER, proowner INTEGER, prolang INTEGER, procost REAL, prorows REAL, provariadic INTEGER, prosupport INTEGER, prokind TEXT, prosecdef boolean, proleakproof boolean, proisstrict boolean, proretset boolean, provolatile TEXT, proparallel TEXT, pronargs INTEGER, pronargdefaults INTEGER, prorettype INTEGER, proargtypes TEXT, proallargtypes TEXT, proargmodes TEXT, proargnames TEXT, proargdefaults TEXT, protrftypes TEXT, prosrc TEXT, probin TEXT, prosqlbody TEXT, proconfig TEXT, proacl TEXT",
+            "oid INTEGER, proname TEXT, pronamespace INTEGER, proowner INTEGER, prolang INTEGER, procost REAL, prorows REAL, provariadic INTEGER, prosupport regproc, prokind TEXT, prosecdef boolean, proleakproof boolean, proisstrict boolean, proretset boolean, provolatile TEXT, proparallel TEXT, pronargs INTEGER, pronargdefaults INTEGER, prorettype INTEGER, proargtypes TEXT, proallargtypes TEXT, proargmodes TEXT, proargnames TEXT, proargdefaults TEXT, protrftypes TEXT, prosrc TEXT, probin TEXT, prosqlbody TEXT, proconfig TEXT, proacl TEXT",
         ),
     },
     Relation {
@@ -478,13 +480,122 @@ pub const RELATIONS: &[Relation] = &[
         ),
     },
     Relation {
+        name: "information_schema_routines",
+        contents: Contents::View,
+        definition: Definition::View(
+            r#"AS
+  SELECT (SELECT database_name FROM litewire_session) AS specific_catalog,
+         (SELECT nspname FROM pg_namespace WHERE oid = p.pronamespace) AS specific_schema,
+         p.proname || '_' || p.oid AS specific_name,
+         (SELECT database_name FROM litewire_session) AS routine_catalog,
+         (SELECT nspname FROM pg_namespace WHERE oid = p.pronamespace) AS routine_schema,
+         p.proname AS routine_name,
+         CASE p.prokind WHEN 'f' THEN 'FUNCTION' WHEN 'p' THEN 'PROCEDURE' END AS routine_type,
+         NULL AS module_catalog, NULL AS module_schema, NULL AS module_name, NULL AS udt_catalog,
+         NULL AS udt_schema, NULL AS udt_name,
+         CASE WHEN t.typcategory = 'A' THEN 'ARRAY' WHEN t.typtype = 'e' THEN 'USER-DEFINED' ELSE format_type(p.prorettype, NULL) END AS data_type,
+         NULL AS character_maximum_length, NULL AS character_octet_length,
+         NULL AS character_set_catalog, NULL AS character_set_schema, NULL AS character_set_name,
+         NULL AS collation_catalog, NULL AS collation_schema, NULL AS collation_name,
+         NULL AS numeric_precision, NULL AS numeric_precision_radix, NULL AS numeric_scale,
+         NULL AS datetime_precision, NULL AS interval_type, NULL AS interval_precision,
+         (SELECT database_name FROM litewire_session) AS type_udt_catalog,
+         (SELECT nspname FROM pg_namespace WHERE oid = t.typnamespace) AS type_udt_schema,
+         t.typname AS type_udt_name, NULL AS scope_catalog, NULL AS scope_schema, NULL AS scope_name,
+         NULL AS maximum_cardinality, '0' AS dtd_identifier,
+         CASE p.prolang WHEN 14 THEN 'SQL' ELSE 'EXTERNAL' END AS routine_body,
+         p.prosrc AS routine_definition,
+         NULL AS external_name,
+         CASE p.prolang WHEN 14 THEN 'SQL' ELSE 'INTERNAL' END AS external_language,
+         'GENERAL' AS parameter_style,
+         CASE p.provolatile WHEN 'i' THEN 'YES' ELSE 'NO' END AS is_deterministic,
+         'MODIFIES' AS sql_data_access,
+         CASE WHEN p.proisstrict THEN 'YES' ELSE 'NO' END AS is_null_call, NULL AS sql_path,
+         'YES' AS schema_level_routine, 0 AS max_dynamic_result_sets, NULL AS is_user_defined_cast,
+         NULL AS is_implicitly_invocable,
+         CASE WHEN p.prosecdef THEN 'DEFINER' ELSE 'INVOKER' END AS security_type,
+         NULL AS to_sql_specific_catalog, NULL AS to_sql_specific_schema,
+         NULL AS to_sql_specific_name, 'NO' AS as_locator, NULL AS created, NULL AS last_altered,
+         NULL AS new_savepoint_level, 'NO' AS is_udt_dependent, NULL AS result_cast_from_data_type,
+         NULL AS result_cast_as_locator, NULL AS result_cast_char_max_length,
+         NULL AS result_cast_char_octet_length, NULL AS result_cast_char_set_catalog,
+         NULL AS result_cast_char_set_schema, NULL AS result_cast_char_set_name,
+         NULL AS result_cast_collation_catalog, NULL AS result_cast_collation_schema,
+         NULL AS result_cast_collation_name, NULL AS result_cast_numeric_precision,
+         NULL AS result_cast_numeric_precision_radix, NULL AS result_cast_numeric_scale,
+         NULL AS result_cast_datetime_precision, NULL AS result_cast_interval_type,
+         NULL AS result_cast_interval_precision, NULL AS result_cast_type_udt_catalog,
+         NULL AS result_cast_type_udt_schema, NULL AS result_cast_type_udt_name,
+         NULL AS result_cast_scope_catalog, NULL AS result_cast_scope_schema,
+         NULL AS result_cast_scope_name, NULL AS result_cast_maximum_cardinality,
+         NULL AS result_cast_dtd_identifier
+  FROM pg_proc p LEFT JOIN pg_type t ON t.oid = p.prorettype"#,
+        ),
+    },
+    Relation {
+        name: "information_schema_information_schema_catalog_name",
+        contents: Contents::View,
+        definition: Definition::View(
+            r#"AS SELECT (SELECT database_name FROM litewire_session) AS catalog_name"#,
+        ),
+    },
+    Relation {
+        name: "information_schema_enabled_roles",
+        contents: Contents::View,
+        definition: Definition::View(r#"AS SELECT rolname AS role_name FROM pg_roles"#),
+    },
+    Relation {
+        name: "information_schema_applicable_roles",
+        contents: Contents::View,
+        definition: Definition::View(
+            r#"AS SELECT NULL AS grantee, NULL AS role_name, NULL AS is_grantable WHERE false"#,
+        ),
+    },
+    Relation {
+        name: "information_schema_character_sets",
+        contents: Contents::View,
+        definition: Definition::View(
+            r#"AS
+  SELECT NULL AS character_set_catalog, NULL AS character_set_schema, 'UTF8' AS character_set_name,
+         'UCS' AS character_repertoire, 'UTF8' AS form_of_use, (SELECT database_name FROM litewire_session) AS default_collate_catalog,
+         NULL AS default_collate_schema, NULL AS default_collate_name"#,
+        ),
+    },
+    Relation {
+        name: "information_schema_check_constraints",
+        contents: Contents::View,
+        definition: Definition::View(
+            r#"AS
+  SELECT (SELECT database_name FROM litewire_session) AS constraint_catalog, (SELECT nspname FROM pg_namespace WHERE oid = c.connamespace) AS constraint_schema,
+         c.conname AS constraint_name,
+         (SELECT CASE WHEN d.definition LIKE 'CHECK %' THEN substr(d.definition, 7) ELSE d.definition END
+          FROM litewire_definitions d WHERE d.oid = c.oid) AS check_clause
+  FROM pg_constraint c WHERE c.contype = 'c'"#,
+        ),
+    },
+    Relation {
+        name: "information_schema_sequences",
+        contents: Contents::View,
+        definition: Definition::View(
+            r#"AS
+  SELECT (SELECT database_name FROM litewire_session) AS sequence_catalog, s.schemaname AS sequence_schema, s.sequencename AS sequence_name,
+         CASE s.data_type WHEN 21 THEN 'smallint' WHEN 23 THEN 'integer' ELSE 'bigint' END AS data_type,
+         CASE s.data_type WHEN 21 THEN 16 WHEN 23 THEN 32 ELSE 64 END AS numeric_precision,
+         2 AS numeric_precision_radix, 0 AS numeric_scale, CAST(s.start_value AS TEXT) AS start_value,
+         CAST(s.min_value AS TEXT) AS minimum_value, CAST(s.max_value AS TEXT) AS maximum_value,
+         CAST(s.increment_by AS TEXT) AS increment, CASE WHEN s.cycle THEN 'YES' ELSE 'NO' END AS cycle_option
+  FROM pg_sequences s"#,
+        ),
+    },
+    Relation {
         name: "information_schema_views",
         contents: Contents::View,
         definition: Definition::View(
             r#"AS
   SELECT (SELECT database_name FROM litewire_session) AS table_catalog, schemaname AS table_schema,
          viewname AS table_name, definition AS view_definition, 'NONE' AS check_option,
-         'NO' AS is_updatable, 'NO' AS is_insertable_into
+         'NO' AS is_updatable, 'NO' AS is_insertable_into, 'NO' AS is_trigger_updatable,
+         'NO' AS is_trigger_deletable, 'NO' AS is_trigger_insertable_into
   FROM pg_views"#,
         ),
     },

@@ -63,13 +63,15 @@ pub(in crate::engine) async fn remember_enums(conn: &mut SqliteConnection) -> Re
 /// type `e`, `pg_enum`, and the `atttypid` of the columns declared with one,
 /// stored plain as their type is).
 pub(super) fn catalog_rows(type_oid: i64, label_oid: i64) -> String {
+    let [input, output, receive, send, ..] = super::type_functions::ENUM_FUNCTIONS;
     format!(
         "DELETE FROM temp.pg_type WHERE typtype = 'e';\n\
          DELETE FROM temp.pg_enum;\n\
          INSERT INTO temp.pg_type (oid, typname, typnamespace, typowner, typlen, typbyval, typtype, typcategory, \
          typispreferred, typisdefined, typdelim, typrelid, typelem, typarray, typbasetype, typtypmod, typndims, \
-         typcollation, typdefault, typacl) \
-         SELECT {type_oid} + min(rowid), type, 2200, 10, 4, true, 'e', 'E', false, true, ',', 0, 0, 0, 0, -1, 0, 0, NULL, NULL \
+         typcollation, typdefault, typacl, typinput, typoutput, typreceive, typsend) \
+         SELECT {type_oid} + min(rowid), type, 2200, 10, 4, true, 'e', 'E', false, true, ',', 0, 0, 0, 0, -1, 0, 0, NULL, NULL, \
+         {input}, {output}, {receive}, {send} \
          FROM main.{ENUMS_TABLE} GROUP BY type;\n\
          INSERT INTO temp.pg_enum SELECT {label_oid} + e.rowid, t.oid, e.sort, e.label \
          FROM main.{ENUMS_TABLE} AS e JOIN temp.pg_type AS t ON t.typtype = 'e' AND t.typname = e.type;\n\

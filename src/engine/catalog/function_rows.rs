@@ -60,7 +60,7 @@ pub(super) async fn catalog_rows(conn: &mut SqliteConnection) -> Result<String, 
         };
         let _ = writeln!(
             script,
-            "INSERT INTO temp.pg_proc VALUES ({oid}, {name}, {PUBLIC_NAMESPACE}, {ROLE_OID}, {SQL_LANGUAGE}, 100, 0, 0, '-', 'f', false, false, {strict}, false, {volatility}, 'u', {nargs}, 0, {result}, {argtypes}, NULL, NULL, {argnames}, NULL, NULL, {body}, NULL, NULL, NULL, NULL);",
+            "INSERT INTO temp.pg_proc VALUES ({oid}, {name}, {PUBLIC_NAMESPACE}, {ROLE_OID}, {SQL_LANGUAGE}, 100, 0, 0, 0, 'f', false, false, {strict}, false, {volatility}, 'u', {nargs}, 0, {result}, {argtypes}, NULL, NULL, {argnames}, NULL, NULL, {body}, NULL, NULL, NULL, NULL);",
             oid = FIRST_OID + rowid,
             name = literal(&name),
             volatility = literal(&volatility),

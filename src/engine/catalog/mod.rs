@@ -28,6 +28,7 @@ mod schema_rows;
 mod sequence_rows;
 mod statement_rows;
 mod table_stat_rows;
+mod type_functions;
 pub(super) mod types;
 
 pub(super) use activity_rows::DatabaseStats;

@@ -21,6 +21,7 @@ use super::schema_rows::schema_rows;
 use super::sequence_rows::catalog_rows as sequence_rows;
 use super::statement_rows::{StatementsView, catalog_rows as statement_rows};
 use super::table_stat_rows::catalog_rows as table_stat_rows;
+use super::type_functions;
 use super::types::{BTREE_OPCLASSES, TYPES, storage_of};
 use crate::engine::backends::BackendRow;
 use crate::engine::functions;
@@ -255,7 +256,16 @@ fn lock_rows(script: &mut String, locks: &[LockRow]) {
 }
 
 /// The `pg_type` columns `static_rows` fills (the others keep their defaults).
-const PG_TYPE_COLUMNS: &str = "oid, typname, typnamespace, typowner, typlen, typbyval, typtype, typcategory, typispreferred, typisdefined, typdelim, typrelid, typelem, typarray, typbasetype, typtypmod, typndims, typcollation, typdefault, typacl, typstorage";
+const PG_TYPE_COLUMNS: &str = "oid, typname, typnamespace, typowner, typlen, typbyval, typtype, typcategory, typispreferred, typisdefined, typdelim, typrelid, typelem, typarray, typbasetype, typtypmod, typndims, typcollation, typdefault, typacl, typstorage, typinput, typoutput, typreceive, typsend, typmodin, typmodout, typanalyze, typsubscript";
+
+/// A type's functions as `PG_TYPE_COLUMNS`' last values.
+fn functions_of(oid: i64) -> String {
+    let oids: Vec<String> = type_functions::of_type(oid)
+        .iter()
+        .map(i64::to_string)
+        .collect();
+    oids.join(", ")
+}
 
 fn static_rows(script: &mut String) {
     for (i, (name, version)) in EXTENSIONS.iter().enumerate() {
@@ -292,25 +302,28 @@ fn static_rows(script: &mut String) {
         "INSERT INTO temp.pg_description VALUES ({PUBLIC_NAMESPACE}, 2615, 0, 'standard public schema');"
     );
     script.push_str(&functions::catalog_rows());
+    type_functions::catalog_rows(script);
     for t in TYPES {
         let collation = if t.category == "S" { 100 } else { 0 };
         let _ = writeln!(
             script,
-            "INSERT INTO temp.pg_type ({PG_TYPE_COLUMNS}) VALUES ({}, {}, 11, {ROLE_OID}, {}, {}, 'b', {}, false, true, ',', 0, 0, {}, 0, -1, 0, {collation}, NULL, NULL, {});",
+            "INSERT INTO temp.pg_type ({PG_TYPE_COLUMNS}) VALUES ({}, {}, 11, {ROLE_OID}, {}, {}, 'b', {}, false, true, ',', 0, 0, {}, 0, -1, 0, {collation}, NULL, NULL, {}, {});",
             t.oid,
             literal(t.name),
             t.len,
             t.len > 0 && t.len <= 8,
             literal(t.category),
             t.array,
-            literal(storage_of(t.oid).1)
+            literal(storage_of(t.oid).1),
+            functions_of(t.oid),
         );
         let _ = writeln!(
             script,
-            "INSERT INTO temp.pg_type ({PG_TYPE_COLUMNS}) VALUES ({}, {}, 11, {ROLE_OID}, -1, false, 'b', 'A', false, true, ',', 0, {}, 0, 0, -1, 0, {collation}, NULL, NULL, 'x');",
+            "INSERT INTO temp.pg_type ({PG_TYPE_COLUMNS}) VALUES ({}, {}, 11, {ROLE_OID}, -1, false, 'b', 'A', false, true, ',', 0, {}, 0, 0, -1, 0, {collation}, NULL, NULL, 'x', {});",
             t.array,
             literal(&format!("_{}", t.name)),
-            t.oid
+            t.oid,
+            functions_of(t.array),
         );
     }
     for (oid, name, ty) in BTREE_OPCLASSES {

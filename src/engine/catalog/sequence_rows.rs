@@ -24,7 +24,8 @@ pub(super) fn catalog_rows() -> String {
          FROM main.litewire_sequences s WHERE {visible};\n\
          INSERT INTO temp.pg_sequence SELECT {SEQUENCE_OID} + s.oid, CASE s.type WHEN 'smallint' THEN 21 WHEN 'integer' THEN 23 ELSE 20 END, \
          s.start_value, s.increment, s.max_value, s.min_value, 1, s.cycle FROM main.litewire_sequences s WHERE {visible};\n\
-         INSERT INTO temp.pg_sequences SELECT 'public', s.name, (SELECT user_name FROM temp.litewire_session), s.type, \
+         INSERT INTO temp.pg_sequences SELECT 'public', s.name, (SELECT user_name FROM temp.litewire_session), \
+         CASE s.type WHEN 'smallint' THEN 21 WHEN 'integer' THEN 23 ELSE 20 END, \
          s.start_value, s.min_value, s.max_value, s.increment, s.cycle, 1, CASE WHEN s.is_called THEN s.last_value END \
          FROM main.litewire_sequences s WHERE {visible} ORDER BY s.name;\n\
          UPDATE temp.pg_attribute SET attidentity = s.identity FROM main.litewire_sequences s \

@@ -75,6 +75,7 @@ pub(super) fn named(kind: &str) -> Option<String> {
         "namespace" => ("oid", "nspname", "pg_namespace"),
         "role" => ("oid", "rolname", "pg_roles"),
         "type" => ("oid", "typname", "pg_type"),
+        "proc" => ("oid", "proname", "pg_proc"),
         "definition" => ("oid", "definition", "litewire_definitions"),
         "column" => ("attrelid * 10000 + attnum", "attname", "pg_attribute"),
         "storage" => ("oid", "name", "litewire_storage"),
@@ -92,6 +93,10 @@ pub(super) fn named(kind: &str) -> Option<String> {
 /// and is matched without case; a type is found by its `typname` (`int4`) or its
 /// SQL name (`integer`, `character varying`, `integer[]`).
 pub(super) fn oid_by_name(kind: &str, name: &str) -> Option<Replacement> {
+    // A quoted identifier (`'"books"'::regclass`, as ActiveRecord writes
+    // one) is its name.
+    let unquoted = format!("replace({name}, '\"', '')");
+    let name = unquoted.as_str();
     // Read through subqueries whose columns are all `litewire_*` (see
     // [`named`]), with `name` unqualified once.
     let (names, relation) = match kind {
@@ -100,11 +105,14 @@ pub(super) fn oid_by_name(kind: &str, name: &str) -> Option<Replacement> {
             "pg_type",
         ),
         _ => {
+            // A catalog relation is no row of `pg_class`, but has its oid.
             return from_catalog(format!(
-                "(SELECT litewire_oid FROM (SELECT oid AS litewire_oid, lower({}) AS litewire_name FROM pg_class), \
+                "(SELECT coalesce((SELECT litewire_oid FROM (SELECT oid AS litewire_oid, lower({}) AS litewire_name FROM pg_class) \
+                 WHERE litewire_wanted = litewire_name), {}) FROM \
                  (SELECT lower(CASE WHEN lower({name}) LIKE 'public.%' OR lower({name}) LIKE 'pg\\_catalog.%' ESCAPE '\\' \
-                 THEN substr({name}, instr({name}, '.') + 1) ELSE {name} END) AS litewire_wanted) WHERE litewire_wanted = litewire_name)",
-                stored_relname()
+                 THEN substr({name}, instr({name}, '.') + 1) ELSE {name} END) AS litewire_wanted))",
+                stored_relname(),
+                super::system_columns::relation_oid_named("litewire_wanted")
             ));
         }
     };
@@ -118,5 +126,48 @@ pub(super) fn name_of(kind: &str, oid: impl std::fmt::Display) -> Option<Replace
     from_catalog(format!(
         "(SELECT litewire_name FROM {} WHERE litewire_oid = {oid})",
         named(kind)?
+    ))
+}
+
+/// An object's oid by its name as `to_regproc()`, `to_regnamespace()` and
+/// `to_regrole()` read one: a schema qualifier and quotes left out, the case
+/// ignored; NULL for none.
+pub(super) fn oid_by_plain_name(kind: &str, name: &str) -> Option<Replacement> {
+    from_catalog(format!(
+        "(SELECT litewire_oid FROM {}, (SELECT lower(trim(CASE WHEN instr({name}, '.') > 0 \
+         THEN substr({name}, instr({name}, '.') + 1) ELSE {name} END, '\"')) AS litewire_wanted) \
+         WHERE lower(litewire_name) = litewire_wanted ORDER BY litewire_oid LIMIT 1)",
+        named(kind)?
+    ))
+}
+
+/// The text a `reg*` oid shows as (`regclassout()` and kin): the object's
+/// name, `-` for 0, and the number for an oid that names nothing. The oid is
+/// read once, as `litewire_reg`.
+pub(super) fn reg_output(kind: &str, oid: &str) -> Option<Replacement> {
+    let name = match kind {
+        "class" => format!(
+            "coalesce((SELECT litewire_name FROM (SELECT oid AS litewire_oid, \
+             CASE WHEN relnamespace < {FIRST_SCHEMA_OID} THEN quote_ident(relname) \
+             ELSE quote_ident((SELECT nspname FROM pg_namespace WHERE oid = relnamespace)) || '.' || quote_ident(relname) END \
+             AS litewire_name FROM pg_class) WHERE litewire_oid = litewire_reg), {})",
+            super::system_columns::relation_named("litewire_reg")
+        ),
+        "type" => "(SELECT format_type(litewire_oid, NULL) FROM (SELECT oid AS litewire_oid FROM pg_type) \
+             WHERE litewire_oid = litewire_reg)"
+            .to_owned(),
+        "proc" => format!(
+            "(SELECT litewire_name FROM {} WHERE litewire_oid = litewire_reg)",
+            named("proc")?
+        ),
+        "namespace" | "role" => format!(
+            "(SELECT quote_ident(litewire_name) FROM {} WHERE litewire_oid = litewire_reg)",
+            named(kind)?
+        ),
+        _ => return None,
+    };
+    from_catalog(format!(
+        "(SELECT CASE WHEN litewire_reg IS NULL THEN NULL WHEN litewire_reg = 0 THEN '-' \
+         ELSE coalesce({name}, CAST(litewire_reg AS TEXT)) END FROM (SELECT {oid} AS litewire_reg))"
     ))
 }

@@ -8,7 +8,7 @@ use sqlparser::ast::{
     SelectItem, SetExpr,
 };
 
-use super::catalog_lookups::{name_of, named, oid_by_name};
+use super::catalog_lookups::{name_of, named, oid_by_name, oid_by_plain_name, reg_output};
 use super::replacement::{Replacement, from_catalog, parse_expr, plain};
 use super::schemas::is_schema;
 use crate::sql::schema_names::FIRST_SCHEMA_OID;
@@ -112,6 +112,15 @@ pub(super) fn function_call(function: &Function) -> Option<Replacement> {
         ("acldefault", 2) => plain("NULL".into()),
         ("to_regtype", 1) => oid_by_name("type", &arg(0)),
         ("to_regclass", 1) => oid_by_name("class", &arg(0)),
+        ("to_regproc", 1) => oid_by_plain_name("proc", &arg(0)),
+        ("to_regnamespace", 1) => oid_by_plain_name("namespace", &arg(0)),
+        ("to_regrole", 1) => oid_by_plain_name("role", &arg(0)),
+        // What a `reg*` result column shows (see `sql::postgres::object_ids`).
+        ("regclassout", 1) => reg_output("class", &arg(0)),
+        ("regtypeout", 1) => reg_output("type", &arg(0)),
+        ("regprocout", 1) => reg_output("proc", &arg(0)),
+        ("regnamespaceout", 1) => reg_output("namespace", &arg(0)),
+        ("regroleout", 1) => reg_output("role", &arg(0)),
         ("pg_get_userbyid", 1) => name_of("role", arg(0)),
         // `\df`'s columns: a function's result type and its arguments as
         // `name type, ...`.

@@ -17,6 +17,7 @@ use super::errors::{
     Fail, Result, cannot_cast, datatype_mismatch, datetime_input_error, interval_input_error,
     invalid_input, invalid_parameter, out_of_range,
 };
+use super::object_ids;
 use super::translator::{Translator, Typed, Untyped};
 use super::types::{Category, Modifier, PgType};
 use crate::error::SqlState;
@@ -74,7 +75,8 @@ impl Translator<'_> {
         let named = cast_type(data_type);
         // A parameter keeps its cast, which tells its type to a client that
         // asks (`$1::int8`); what litewire cannot type keeps SQLite's cast.
-        let kept = matches!(value.untyped, Some(Untyped::Param(_))) || value.ty.is_opaque();
+        let kept = matches!(value.untyped, Some(Untyped::Param(_)))
+            || (value.ty.is_opaque() && !matches!(named, Some(PgType::Reg(_))));
         if let (Some(Untyped::Param(n)), Some(ty)) = (&value.untyped, &named) {
             self.param_type(*n, Some(ty));
         }
@@ -179,6 +181,7 @@ fn converts(ty: &PgType) -> bool {
             | PgType::Bpchar
             | PgType::Name
             | PgType::Oid
+            | PgType::Reg(_)
             | PgType::Interval
             | PgType::Jsonb
             | PgType::Bytea
@@ -232,6 +235,7 @@ fn convert(value: Typed, target: &PgType, context: CastContext) -> Result<Typed>
     let from = value.ty.clone();
     if from == *target || from == PgType::Unknown || from.is_opaque() || target.is_opaque() {
         let expr = match (&from, target) {
+            (f, PgType::Reg(kind)) if f.is_opaque() => object_ids::from_untyped(value.expr, *kind),
             // Whatever an untyped column holds is read as the type.
             (f, t) if f.is_opaque() && converts(t) && *t != PgType::Text => {
                 runtime_cast(value.expr, &PgType::Opaque, t)
@@ -239,6 +243,19 @@ fn convert(value: Typed, target: &PgType, context: CastContext) -> Result<Typed>
             _ => value.expr,
         };
         return Ok(Typed::new(expr, target.clone()));
+    }
+    // A `reg*` is read from a name and shown as one.
+    match (&from, target) {
+        (PgType::Reg(kind), to) if to.is_string() && allowed(&from, target, context) => {
+            return Ok(Typed::new(object_ids::shown(value.expr, *kind), to.clone()));
+        }
+        (text, PgType::Reg(kind)) if text.is_string() && context == CastContext::Explicit => {
+            return Ok(Typed::new(
+                object_ids::looked_up(value.expr, *kind),
+                target.clone(),
+            ));
+        }
+        _ => {}
     }
     if !allowed(&from, target, context) {
         return Err(match context {
@@ -286,6 +303,7 @@ fn allowed(from: &PgType, to: &PgType, context: CastContext) -> bool {
             (PgType::Jsonb, t) if t.is_numeric() || *t == PgType::Bool => true,
             (PgType::Array(x), PgType::Array(y)) => allowed(x, y, context),
             (PgType::Int4 | PgType::Int8, PgType::Oid) => true,
+            (PgType::Reg(_), PgType::Reg(_) | PgType::Int4 | PgType::Int8 | PgType::Oid) => true,
             _ => false,
         },
     }
@@ -305,6 +323,9 @@ fn plain(from: &PgType, to: &PgType) -> bool {
             *a != PgType::Bpchar
         }
         (PgType::Bool, PgType::Int4) => true,
+        // An oid is the same number whichever `reg*` it is read as.
+        (PgType::Reg(_), b) if b.is_integer() || *b == PgType::Oid => true,
+        (a, PgType::Reg(_)) if a.is_integer() || *a == PgType::Oid => true,
         (PgType::Date, PgType::Timestamp | PgType::Timestamptz) => false,
         _ => false,
     }
@@ -342,6 +363,7 @@ pub(super) fn literal(text: &str, target: &PgType) -> Result<Typed> {
             }
             number(n.to_string())
         }
+        PgType::Reg(kind) => object_ids::literal(text, *kind)?,
         PgType::Bool => match crate::sql::quote::parse_bool(text) {
             Some(value) => boolean(value),
             None => return Err(invalid_input(target, text)),

@@ -455,12 +455,15 @@ impl Translator<'_> {
             _ => return Err(Fail::Unsupported("relation name")),
         };
         let lower = relation.to_ascii_lowercase();
-        if let Some(found) = crate::sql::relations::find(&lower)
-            && matches!(
-                schema.as_deref(),
-                None | Some("pg_catalog" | "information_schema")
-            )
-        {
+        // `information_schema.x` is the catalog's `information_schema_x`.
+        let found = match schema.as_deref() {
+            None | Some("pg_catalog") => crate::sql::relations::find(&lower),
+            Some("information_schema") => {
+                crate::sql::relations::find(&format!("information_schema_{lower}"))
+            }
+            Some(_) => None,
+        };
+        if let Some(found) = found {
             return Ok((relation, super::catalog_relations::columns(found)));
         }
         if matches!(schema.as_deref(), Some("pg_catalog" | "information_schema"))

@@ -20,7 +20,7 @@ use super::errors::{Result, ambiguous_function, undefined_function};
 use super::names::function_name;
 use super::scope::Scope;
 use super::translator::{Translator, Typed};
-use super::types::PgType;
+use super::types::{ObjectKind, PgType};
 
 /// How a known function's result is typed from its arguments.
 enum Returns {
@@ -174,6 +174,11 @@ fn lookup(name: &str) -> Option<Known> {
         "gen_random_bytes" => known(Fixed(Bytea), &[INT], None),
         "version" | "current_setting" => known(Fixed(Text), &[], None),
         "current_schema" | "current_database" => known(Fixed(Name), &[], None),
+        "to_regclass" => known(Fixed(Reg(ObjectKind::Class)), &[TEXT], None),
+        "to_regtype" => known(Fixed(Reg(ObjectKind::Type)), &[TEXT], None),
+        "to_regproc" => known(Fixed(Reg(ObjectKind::Proc)), &[TEXT], None),
+        "to_regnamespace" => known(Fixed(Reg(ObjectKind::Namespace)), &[TEXT], None),
+        "to_regrole" => known(Fixed(Reg(ObjectKind::Role)), &[TEXT], None),
         "repeat" | "left" | "right" => known(Fixed(Text), &[TEXT, INT], None),
         "split_part" => known(Fixed(Text), &[TEXT, TEXT, INT], None),
         "lpad" | "rpad" => known(Fixed(Text), &[TEXT, INT, TEXT], None),
@@ -350,8 +355,16 @@ impl Translator<'_> {
         let mut translated = function.clone();
         let mut args = Vec::with_capacity(list.args.len());
         let mut plain = true;
+        let names_sequence = matches!(name.as_str(), "nextval" | "currval" | "setval");
         for arg in &list.args {
             match arg {
+                // `nextval('s'::regclass)`: the sequence is named as written,
+                // which is how the sequence functions find it.
+                FunctionArg::Unnamed(FunctionArgExpr::Expr(e))
+                    if names_sequence && args.is_empty() && is_literal_regclass(e) =>
+                {
+                    args.push(Typed::new(e.clone(), PgType::Reg(ObjectKind::Class)));
+                }
                 FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => args.push(self.expr(e, scope)?),
                 // `count(*)` counts rows: it takes no value.
                 FunctionArg::Unnamed(FunctionArgExpr::Wildcard) if name == "count" => {}
@@ -616,4 +629,11 @@ impl Translator<'_> {
             },
         })
     }
+}
+
+/// `'name'::regclass`.
+fn is_literal_regclass(expr: &Expr) -> bool {
+    matches!(expr, Expr::Cast { expr, data_type, .. }
+        if super::casts::cast_type(data_type) == Some(PgType::Reg(ObjectKind::Class))
+            && matches!(&**expr, Expr::Value(v) if matches!(v.value, sqlparser::ast::Value::SingleQuotedString(_))))
 }

@@ -28,6 +28,7 @@ mod json_rows;
 mod lateral;
 mod multisets;
 mod names;
+mod object_ids;
 mod operators;
 mod ordered_sets;
 mod ordering;

@@ -469,6 +469,12 @@ impl Translator<'_> {
         if value.ty.is_integer() {
             return Ok(Typed::new(value.expr, PgType::Text));
         }
+        if let PgType::Reg(kind) = value.ty {
+            return Ok(Typed::new(
+                super::object_ids::shown(value.expr, kind),
+                PgType::Text,
+            ));
+        }
         Ok(Typed::new(
             runtime_cast(value.expr, &value.ty, &PgType::Text),
             PgType::Text,

@@ -39,7 +39,10 @@ impl Translator<'_> {
         &mut self,
         query: &Query,
     ) -> Result<(sqlparser::ast::Statement, Option<Vec<OutputColumn>>)> {
-        let (query, columns) = self.query(query, None)?;
+        let (mut query, columns) = self.query(query, None)?;
+        if let Some(columns) = &columns {
+            super::object_ids::show_names(&mut query, columns);
+        }
         let columns = columns.map(|c| c.iter().map(QueryColumn::output).collect());
         Ok((sqlparser::ast::Statement::Query(Box::new(query)), columns))
     }

@@ -33,6 +33,9 @@ pub enum PgType {
     Json,
     Jsonb,
     Oid,
+    /// An object identifier that reads and shows as the object's name
+    /// (`regclass`, `regtype`, ...): an oid everywhere else.
+    Reg(ObjectKind),
     Void,
     Array(Box<PgType>),
     /// A type litewire has no rules for (an enum type, ...), by name.
@@ -41,6 +44,41 @@ pub enum PgType {
     /// SQLite's own, a function it does not know. Operators on it keep SQLite's
     /// meaning, and its result column is typed as SQLite types it.
     Opaque,
+}
+
+/// What a `reg*` type names: the catalog relation its oids are rows of.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ObjectKind {
+    Class,
+    Type,
+    Proc,
+    Namespace,
+    Role,
+}
+
+impl ObjectKind {
+    /// The type's name (`regclass`).
+    pub fn type_name(self) -> &'static str {
+        match self {
+            ObjectKind::Class => "regclass",
+            ObjectKind::Type => "regtype",
+            ObjectKind::Proc => "regproc",
+            ObjectKind::Namespace => "regnamespace",
+            ObjectKind::Role => "regrole",
+        }
+    }
+
+    /// The kind a `reg*` type name names.
+    fn named(name: &str) -> Option<ObjectKind> {
+        Some(match name {
+            "regclass" => ObjectKind::Class,
+            "regtype" => ObjectKind::Type,
+            "regproc" => ObjectKind::Proc,
+            "regnamespace" => ObjectKind::Namespace,
+            "regrole" => ObjectKind::Role,
+            _ => return None,
+        })
+    }
 }
 
 /// PostgreSQL's type categories (`pg_type.typcategory`), which decide implicit
@@ -97,7 +135,7 @@ impl PgType {
             "jsonb" => PgType::Jsonb,
             "oid" => PgType::Oid,
             "void" => PgType::Void,
-            _ => return None,
+            other => PgType::Reg(ObjectKind::named(other)?),
         })
     }
 
@@ -148,6 +186,7 @@ impl PgType {
             PgType::Json => "json",
             PgType::Jsonb => "jsonb",
             PgType::Oid => "oid",
+            PgType::Reg(kind) => kind.type_name(),
             PgType::Void => "void",
             PgType::Array(element) => match **element {
                 PgType::Bool => "_bool",
@@ -171,6 +210,11 @@ impl PgType {
                 PgType::Json => "_json",
                 PgType::Jsonb => "_jsonb",
                 PgType::Oid => "_oid",
+                PgType::Reg(ObjectKind::Class) => "_regclass",
+                PgType::Reg(ObjectKind::Type) => "_regtype",
+                PgType::Reg(ObjectKind::Proc) => "_regproc",
+                PgType::Reg(ObjectKind::Namespace) => "_regnamespace",
+                PgType::Reg(ObjectKind::Role) => "_regrole",
                 _ => return None,
             },
             PgType::Other(_) | PgType::Opaque => return None,
@@ -210,7 +254,8 @@ impl PgType {
             | PgType::Numeric
             | PgType::Float4
             | PgType::Float8
-            | PgType::Oid => Category::Numeric,
+            | PgType::Oid
+            | PgType::Reg(_) => Category::Numeric,
             PgType::Text | PgType::Varchar | PgType::Bpchar | PgType::Name => Category::String,
             PgType::Date | PgType::Time | PgType::Timestamp | PgType::Timestamptz => {
                 Category::DateTime
@@ -250,7 +295,7 @@ impl PgType {
             PgType::Int2 => 1,
             PgType::Int4 => 2,
             PgType::Int8 => 3,
-            PgType::Oid => 3,
+            PgType::Oid | PgType::Reg(_) => 3,
             PgType::Numeric => 4,
             PgType::Float4 => 5,
             PgType::Float8 => 6,
@@ -274,6 +319,11 @@ impl PgType {
             return true;
         }
         match (self, target) {
+            // An oid is any `reg*` type's and back, and an integer may be
+            // read as one; nothing else is.
+            (PgType::Reg(_), PgType::Oid)
+            | (PgType::Oid | PgType::Int2 | PgType::Int4 | PgType::Int8, PgType::Reg(_)) => true,
+            (PgType::Reg(_), _) | (_, PgType::Reg(_)) => false,
             (a, b) if a.is_numeric() && b.is_numeric() => {
                 a.numeric_rank() <= b.numeric_rank() && *a != PgType::Oid
             }

@@ -1,0 +1,173 @@
+//! The `reg*` types (`regclass`, `regtype`, `regproc`, `regnamespace`,
+//! `regrole`): object ids that are read from a name and shown as one. In
+//! between they are oids, so `c.oid = 't'::regclass` and `p.oid =
+//! t.typinput` compare numbers, as in PostgreSQL.
+//!
+//! A name becomes its object's oid by the statement-level translation's
+//! `to_regclass()` (and kin), with PostgreSQL's error where there is no such
+//! object; an oid becomes the name a result column shows by `regclassout()`
+//! (and kin), which only the outermost select list applies: the value stays
+//! an oid for everything that reads it, `ORDER BY` included.
+
+use sqlparser::ast::{Expr, OrderByKind, Query, SelectItem, SetExpr, Value};
+
+use super::build::{call, nested, number, parsed_expr, string};
+use super::columns::QueryColumn;
+use super::errors::{Result, out_of_range};
+use super::types::{ObjectKind, PgType};
+use crate::sql::quote::literal as quoted;
+
+/// The lookup of a name as an object's oid (NULL for none).
+fn lookup_function(kind: ObjectKind) -> &'static str {
+    match kind {
+        ObjectKind::Class => "to_regclass",
+        ObjectKind::Type => "to_regtype",
+        ObjectKind::Proc => "to_regproc",
+        ObjectKind::Namespace => "to_regnamespace",
+        ObjectKind::Role => "to_regrole",
+    }
+}
+
+/// The name an oid shows as (the oid itself where there is no such object,
+/// `-` for 0).
+fn output_function(kind: ObjectKind) -> &'static str {
+    match kind {
+        ObjectKind::Class => "regclassout",
+        ObjectKind::Type => "regtypeout",
+        ObjectKind::Proc => "regprocout",
+        ObjectKind::Namespace => "regnamespaceout",
+        ObjectKind::Role => "regroleout",
+    }
+}
+
+/// PostgreSQL's error for a name that names nothing: its SQLSTATE and the
+/// message's words before the quoted name.
+fn missing(kind: ObjectKind) -> (&'static str, &'static str) {
+    match kind {
+        ObjectKind::Class => ("42P01", "relation"),
+        ObjectKind::Type => ("42704", "type"),
+        ObjectKind::Proc => ("42883", "function"),
+        ObjectKind::Namespace => ("3F000", "schema"),
+        ObjectKind::Role => ("42704", "role"),
+    }
+}
+
+/// `'t'::regclass`: digits are the oid itself, a name its object's oid,
+/// failing as PostgreSQL fails when there is none.
+pub(super) fn literal(text: &str, kind: ObjectKind) -> Result<Expr> {
+    let trimmed = text.trim();
+    if !trimmed.is_empty() && trimmed.bytes().all(|b| b.is_ascii_digit()) {
+        return match trimmed.parse::<u32>() {
+            Ok(oid) => Ok(number(oid.to_string())),
+            Err(_) => Err(out_of_range(&PgType::Oid, trimmed)),
+        };
+    }
+    // A type by any of its spellings (`int`, `double precision`).
+    let name = match PgType::from_name(text).as_ref().and_then(PgType::name) {
+        Some(typname) if kind == ObjectKind::Type => typname,
+        _ => text,
+    };
+    let (state, noun) = missing(kind);
+    Ok(call(
+        "coalesce",
+        vec![
+            call(lookup_function(kind), vec![string(name)]),
+            call(
+                "litewire_error",
+                vec![
+                    string(state),
+                    string(&format!("{noun} \"{text}\" does not exist")),
+                ],
+            ),
+        ],
+    ))
+}
+
+/// A text as the object it names, as [`literal`] reads a literal: when the
+/// statement runs.
+pub(super) fn looked_up(text: Expr, kind: ObjectKind) -> Expr {
+    let (state, noun) = missing(kind);
+    let value = text.to_string();
+    let lookup = lookup_function(kind);
+    let message = quoted(&format!("{noun} \""));
+    parsed_expr(&format!(
+        "CASE WHEN ({value}) IS NULL THEN NULL \
+         WHEN trim({value}, '0123456789') = '' AND ({value}) <> '' THEN CAST(({value}) AS INTEGER) \
+         ELSE coalesce({lookup}({value}), litewire_error('{state}', {message} || ({value}) || '\" does not exist')) END"
+    ))
+    .map_or_else(|| call(lookup, vec![text]), nested)
+}
+
+/// A value litewire cannot type (a catalog column) as a `reg*`: a number is
+/// the oid, a text the name of one.
+pub(super) fn from_untyped(value: Expr, kind: ObjectKind) -> Expr {
+    let text = value.to_string();
+    parsed_expr(&format!(
+        "CASE WHEN typeof({text}) = 'text' THEN {}({text}) ELSE {text} END",
+        lookup_function(kind)
+    ))
+    .map_or(value, nested)
+}
+
+/// An oid as the name it shows (`::text` of a `reg*`).
+pub(super) fn shown(oid: Expr, kind: ObjectKind) -> Expr {
+    call(output_function(kind), vec![oid])
+}
+
+/// The outermost select list's `reg*` columns shown as names, as PostgreSQL
+/// sends them; its `ORDER BY` still orders by the oids.
+pub(super) fn show_names(query: &mut Query, columns: &[QueryColumn]) {
+    if !columns.iter().any(|c| matches!(c.ty, PgType::Reg(_))) {
+        return;
+    }
+    let SetExpr::Select(select) = &mut *query.body else {
+        return;
+    };
+    let listed = select.projection.len() == columns.len()
+        && select.projection.iter().all(|item| {
+            matches!(
+                item,
+                SelectItem::UnnamedExpr(_) | SelectItem::ExprWithAlias { .. }
+            )
+        });
+    if !listed {
+        return;
+    }
+    let mut oids: Vec<(usize, String, Expr)> = Vec::new();
+    for (i, (item, column)) in select.projection.iter_mut().zip(columns).enumerate() {
+        let PgType::Reg(kind) = column.ty else {
+            continue;
+        };
+        let (SelectItem::UnnamedExpr(expr) | SelectItem::ExprWithAlias { expr, .. }) = item else {
+            continue;
+        };
+        oids.push((i + 1, column.name.clone(), expr.clone()));
+        *item = SelectItem::ExprWithAlias {
+            expr: shown(expr.clone(), kind),
+            alias: super::build::ident(&column.name),
+        };
+    }
+    // `ORDER BY 1` or the column's name: the oid, not the name shown.
+    let Some(order_by) = &mut query.order_by else {
+        return;
+    };
+    let OrderByKind::Expressions(items) = &mut order_by.kind else {
+        return;
+    };
+    for item in items {
+        let position = match &item.expr {
+            Expr::Value(value) => match &value.value {
+                Value::Number(n, _) => n.parse::<usize>().ok(),
+                _ => None,
+            },
+            Expr::Identifier(ident) => oids
+                .iter()
+                .find(|(_, name, _)| name == &ident.value)
+                .map(|(position, _, _)| *position),
+            _ => None,
+        };
+        if let Some((_, _, expr)) = position.and_then(|p| oids.iter().find(|(at, ..)| *at == p)) {
+            item.expr = expr.clone();
+        }
+    }
+}
