@@ -98,6 +98,8 @@ impl SqlState {
     pub const UNDEFINED_PARAMETER: SqlState = SqlState(*b"42P02");
     pub const UNDEFINED_TABLE: SqlState = SqlState(*b"42P01");
     pub const UNDEFINED_OBJECT: SqlState = SqlState(*b"42704");
+    pub const CHECK_VIOLATION: SqlState = SqlState(*b"23514");
+    pub const NOT_NULL_VIOLATION: SqlState = SqlState(*b"23502");
     pub const WRONG_OBJECT_TYPE: SqlState = SqlState(*b"42809");
     pub const SYNTAX_ERROR: SqlState = SqlState(*b"42601");
     pub const LOCK_NOT_AVAILABLE: SqlState = SqlState(*b"55P03");

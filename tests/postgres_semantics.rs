@@ -62,6 +62,7 @@ against_litewire_and_postgres!(
     set_returning_calls_over_one_array_advance_together,
     sql_functions_read_as_their_bodies,
     information_schema_has_every_view,
+    domains_hold_their_columns_and_casts_to_their_rules,
 );
 
 /// A fresh table for one test: dropped first, so a calibration run can repeat.
@@ -2654,5 +2655,142 @@ async fn information_schema_has_every_view(target: &Target) {
         )
         .await,
         ["t"]
+    );
+}
+
+/// The message `sql` fails with, and its SQLSTATE.
+async fn failure(client: &Client, sql: &str) -> (String, String) {
+    let error = client.batch_execute(sql).await.expect_err(sql);
+    let db = error
+        .as_db_error()
+        .unwrap_or_else(|| panic!("{sql}: {error:?}"));
+    (db.code().code().to_owned(), db.message().to_owned())
+}
+
+/// A domain's base type, NOT NULL, CHECKs and default hold for a column of
+/// it (a text domain keeps `01234` as text) and for a value cast to it, with
+/// PostgreSQL's errors; the catalog gives the column the domain as its type.
+async fn domains_hold_their_columns_and_casts_to_their_rules(target: &Target) {
+    let client = target.connect().await;
+    client
+        .batch_execute(
+            "DROP TABLE IF EXISTS dm_addr; DROP DOMAIN IF EXISTS dm_posint, dm_zip; \
+             CREATE DOMAIN dm_posint AS integer NOT NULL CHECK (VALUE > 0); \
+             CREATE DOMAIN dm_zip text CONSTRAINT dm_zip_digits CHECK (VALUE ~ '^[0-9]{5}$') DEFAULT '00000'; \
+             CREATE TABLE dm_addr (id dm_posint PRIMARY KEY, z dm_zip, n dm_posint); \
+             INSERT INTO dm_addr (id, n) VALUES (1, 5); \
+             INSERT INTO dm_addr VALUES (2, '01234', 7)",
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        text_rows(&client, "SELECT id, z, n, n + 1 FROM dm_addr ORDER BY id").await,
+        [
+            ["1", "00000", "5", "6"].map(|v| Some(v.to_owned())),
+            ["2", "01234", "7", "8"].map(|v| Some(v.to_owned())),
+        ]
+    );
+    let broken = [
+        (
+            "INSERT INTO dm_addr VALUES (3, '1234', 1)",
+            "23514",
+            "value for domain dm_zip violates check constraint \"dm_zip_digits\"",
+        ),
+        (
+            "INSERT INTO dm_addr VALUES (3, '12345', -1)",
+            "23514",
+            "value for domain dm_posint violates check constraint \"dm_posint_check\"",
+        ),
+        (
+            "UPDATE dm_addr SET n = NULL WHERE id = 1",
+            "23502",
+            "domain dm_posint does not allow null values",
+        ),
+        (
+            "SELECT (-1)::dm_posint",
+            "23514",
+            "value for domain dm_posint violates check constraint \"dm_posint_check\"",
+        ),
+        (
+            "SELECT NULL::dm_posint",
+            "23502",
+            "domain dm_posint does not allow null values",
+        ),
+        (
+            "DROP DOMAIN dm_posint",
+            "2BP01",
+            "cannot drop type dm_posint because other objects depend on it",
+        ),
+        (
+            "CREATE DOMAIN dm_posint AS int",
+            "42710",
+            "type \"dm_posint\" already exists",
+        ),
+        (
+            "CREATE DOMAIN dm_other AS no_such_type",
+            "42704",
+            "type \"no_such_type\" does not exist",
+        ),
+    ];
+    for (sql, state, message) in broken {
+        assert_eq!(
+            failure(&client, sql).await,
+            (state.to_owned(), message.to_owned()),
+            "{sql}"
+        );
+    }
+    assert_eq!(
+        text_row(
+            &client,
+            "SELECT 5::dm_posint + 1, '01234'::dm_zip, NULL::dm_zip IS NULL"
+        )
+        .await,
+        ["6", "01234", "t"]
+    );
+    assert_eq!(
+        column(
+            &client,
+            "SELECT format_type(atttypid, atttypmod) FROM pg_attribute \
+             WHERE attrelid = 'dm_addr'::regclass AND attnum > 0 ORDER BY attnum"
+        )
+        .await,
+        ["dm_posint", "dm_zip", "dm_posint"]
+    );
+    assert_eq!(
+        text_rows(
+            &client,
+            "SELECT t.typname, format_type(t.typbasetype, t.typtypmod), t.typnotnull, t.typinput, c.conname \
+             FROM pg_type t LEFT JOIN pg_constraint c ON c.contypid = t.oid \
+             WHERE t.typname IN ('dm_posint', 'dm_zip') ORDER BY 1"
+        )
+        .await,
+        [
+            ["dm_posint", "integer", "t", "domain_in", "dm_posint_check"].map(|v| Some(v.to_owned())),
+            ["dm_zip", "text", "f", "domain_in", "dm_zip_digits"].map(|v| Some(v.to_owned())),
+        ]
+    );
+    assert_eq!(
+        text_rows(
+            &client,
+            "SELECT column_name, data_type, domain_name FROM information_schema.columns \
+             WHERE table_name = 'dm_addr' ORDER BY ordinal_position"
+        )
+        .await,
+        [
+            ["id", "integer", "dm_posint"].map(|v| Some(v.to_owned())),
+            ["z", "text", "dm_zip"].map(|v| Some(v.to_owned())),
+            ["n", "integer", "dm_posint"].map(|v| Some(v.to_owned())),
+        ]
+    );
+    client
+        .batch_execute("DROP TABLE dm_addr; DROP DOMAIN dm_posint, dm_zip")
+        .await
+        .unwrap();
+    assert_eq!(
+        failure(&client, "DROP DOMAIN dm_zip").await,
+        (
+            "42704".to_owned(),
+            "type \"dm_zip\" does not exist".to_owned()
+        )
     );
 }

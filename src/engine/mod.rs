@@ -20,6 +20,7 @@ mod database;
 mod declared_columns;
 mod declared_types;
 mod direct;
+mod domains;
 mod enums;
 mod exec;
 mod file_watch;

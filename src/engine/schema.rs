@@ -13,8 +13,9 @@ use sqlx::{Row, SqliteConnection};
 
 use super::catalog::rowid_type;
 use crate::error::Error;
-use crate::sql::postgres::{Catalog, Modifier, PgType, RelColumn, Relation, SqlFunction};
-use crate::sql::routines::{FUNCTIONS_TABLE, stored};
+use crate::sql::domains::{DOMAINS_TABLE, stored};
+use crate::sql::postgres::{Catalog, Domain, Modifier, PgType, RelColumn, Relation, SqlFunction};
+use crate::sql::routines::{FUNCTIONS_TABLE, stored as stored_function};
 use crate::sql::schema_names::{path_version, session_path};
 use crate::sql::schemas::{SCHEMAS_TABLE, referenced_tables};
 use crate::sql::views;
@@ -33,6 +34,8 @@ pub struct SchemaCatalog {
     schemas: Vec<String>,
     /// The functions made with `CREATE FUNCTION ... LANGUAGE sql`.
     functions: Vec<SqlFunction>,
+    /// The domains made with `CREATE DOMAIN`.
+    domains: Vec<Domain>,
 }
 
 impl Catalog for SchemaCatalog {
@@ -58,6 +61,10 @@ impl Catalog for SchemaCatalog {
 
     fn functions(&self) -> &[SqlFunction] {
         &self.functions
+    }
+
+    fn domains(&self) -> &[Domain] {
+        &self.domains
     }
 }
 
@@ -107,6 +114,10 @@ impl Catalog for SessionCatalog<'_> {
 
     fn functions(&self) -> &[SqlFunction] {
         &self.schema.functions
+    }
+
+    fn domains(&self) -> &[Domain] {
+        &self.schema.domains
     }
 }
 
@@ -258,6 +269,10 @@ async fn read_schemas(
         true => functions(conn).await?,
         false => Vec::new(),
     };
+    let domains = match relations.contains_key(DOMAINS_TABLE) {
+        true => domains(conn).await?,
+        false => Vec::new(),
+    };
     Ok(SchemaCatalog {
         generation,
         file_version,
@@ -265,6 +280,7 @@ async fn read_schemas(
         sequences,
         schemas,
         functions,
+        domains,
     })
 }
 
@@ -280,7 +296,23 @@ async fn functions(conn: &mut SqliteConnection) -> Result<Vec<SqlFunction>, Erro
     Ok(rows
         .into_iter()
         .filter_map(|(name, types, names, returns, body, strict, volatility)| {
-            stored(name, &types, &names, &returns, body, strict, &volatility)
+            stored_function(name, &types, &names, &returns, body, strict, &volatility)
+        })
+        .collect())
+}
+
+/// The rows of `litewire_domains` (see `sql::domains`).
+async fn domains(conn: &mut SqliteConnection) -> Result<Vec<Domain>, Error> {
+    type Row = (String, String, bool, Option<String>, String);
+    let rows: Vec<Row> = sqlx::query_as(
+        "SELECT name, base, not_null, default_sql, checks FROM main.litewire_domains ORDER BY name",
+    )
+    .fetch_all(&mut *conn)
+    .await?;
+    Ok(rows
+        .into_iter()
+        .filter_map(|(name, base, not_null, default, checks)| {
+            stored(name, base, not_null, default, &checks)
         })
         .collect())
 }

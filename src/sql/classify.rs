@@ -272,6 +272,8 @@ fn ddl_tag(verb: &str, word: &dyn Fn(usize) -> String) -> &'static str {
         ("ALTER", "AGGREGATE") => "ALTER AGGREGATE",
         ("ALTER", "DATABASE") => "ALTER DATABASE",
         ("ALTER", "DOMAIN") => "ALTER DOMAIN",
+        ("CREATE", "DOMAIN") => "CREATE DOMAIN",
+        ("DROP", "DOMAIN") => "DROP DOMAIN",
         ("ALTER", "INDEX") => "ALTER INDEX",
         ("ALTER", _) => "ALTER TABLE",
         ("CREATE", _) => "CREATE",

@@ -20,7 +20,7 @@ use crate::error::{Error, ErrorKind};
 pub const ENUMS_TABLE: &str = "litewire_enums";
 
 /// Its definition: made by the first `CREATE TYPE`.
-const CREATE_TABLE: &str = "CREATE TABLE IF NOT EXISTS main.litewire_enums (\
+pub(super) const CREATE_TABLE: &str = "CREATE TABLE IF NOT EXISTS main.litewire_enums (\
      type TEXT NOT NULL COLLATE NOCASE, label TEXT NOT NULL, sort REAL NOT NULL, \
      PRIMARY KEY (type, label))";
 
@@ -69,19 +69,7 @@ fn type_name(w: &Words, i: usize) -> Result<(String, usize), Error> {
     Ok((folded, next))
 }
 
-/// The statements that fail with PostgreSQL's error unless the enum type
-/// `name` (folded) exists.
-pub(super) fn must_exist(name: &str) -> Vec<String> {
-    vec![
-        CREATE_TABLE.to_owned(),
-        fail_if(
-            &format!("NOT {}", exists(name)),
-            &format!("type \"{name}\" does not exist"),
-        ),
-    ]
-}
-
-fn exists(name: &str) -> String {
+pub(super) fn exists(name: &str) -> String {
     format!(
         "EXISTS (SELECT 1 FROM main.{ENUMS_TABLE} WHERE type = {})",
         literal(name)

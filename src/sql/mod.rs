@@ -14,6 +14,7 @@ mod cursors;
 pub mod datetime;
 pub mod datetime_input;
 mod dialect;
+pub mod domains;
 pub mod enums;
 pub mod extensions;
 mod fingerprint;

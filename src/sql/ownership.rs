@@ -95,7 +95,7 @@ pub(super) fn must_exist(kind: Kind, name: &str) -> Result<Vec<String>, Error> {
         // `ALTER TABLE` names a sequence too (pg_dump writes it so).
         Kind::Relation => super::dialect::relation_must_exist(&name),
         Kind::Sequence => super::dialect::sequence_must_exist(&name),
-        Kind::Type => super::enums::must_exist(&name),
+        Kind::Type => super::domains::type_must_exist(&name),
         Kind::Unchecked => Vec::new(),
     })
 }

@@ -18,6 +18,7 @@ use sqlparser::dialect::PostgreSqlDialect;
 use sqlparser::parser::Parser;
 
 use super::classify::{self, Action, CommandKind};
+use super::domains;
 use super::fingerprint::fingerprint;
 use super::lexer::{Token, tokenize};
 use super::param_numbering::number_params;
@@ -89,6 +90,8 @@ fn parse_texts(sql: &str, dialect: Dialect) -> Result<Vec<Statement>, Error> {
 pub(super) fn parse_uncached(sql: &str, dialect: Dialect) -> Result<Vec<Statement>, Error> {
     let tokens = tokenize(sql);
     let mut schema_changed = false;
+    // A domain made or dropped before: a table's columns may be of it.
+    let mut domains_changed = false;
     split(&tokens, sql)
         .into_iter()
         .map(|range| {
@@ -98,6 +101,7 @@ pub(super) fn parse_uncached(sql: &str, dialect: Dialect) -> Result<Vec<Statemen
                 // its schema may be new too: see below).
                 (Dialect::Postgres(catalog), true)
                     if creates_table(text, tokens)
+                        && !domains_changed
                         && !schema_names::names_by_schema(text, &rebased(tokens), catalog) =>
                 {
                     build(text, tokens, dialect)?
@@ -108,6 +112,7 @@ pub(super) fn parse_uncached(sql: &str, dialect: Dialect) -> Result<Vec<Statemen
                 // it runs.
                 (Dialect::Postgres(catalog), true)
                     if about_materialized_view_or_function(text, tokens)
+                        || (domains_changed && makes_columns(text, tokens))
                         || schema_names::names_by_schema(text, &rebased(tokens), catalog) =>
                 {
                     let shape = classify::classify(text, &rebased(tokens))?;
@@ -127,6 +132,7 @@ pub(super) fn parse_uncached(sql: &str, dialect: Dialect) -> Result<Vec<Statemen
                 }
                 _ => build(text, tokens, dialect)?,
             };
+            domains_changed |= about_domain(text, tokens);
             schema_changed |= statement.writes()
                 && !matches!(
                     statement.kind,
@@ -189,9 +195,13 @@ fn prepared_statement(
 }
 
 /// A statement about what SQLite has not: a materialized view (`CREATE`,
-/// `REFRESH`, `DROP`), a SQL function (`CREATE [OR REPLACE]`, `DROP`). Each
+/// `REFRESH`, `DROP`), a SQL function (`CREATE [OR REPLACE]`, `DROP`), a
+/// domain (`CREATE`, `DROP`). Each
 /// reads the schema the statements before it leave.
 fn about_materialized_view_or_function(text: &str, tokens: &[Token]) -> bool {
+    if about_domain(text, tokens) {
+        return true;
+    }
     let tokens = rebased(tokens);
     let words = Words {
         sql: text,
@@ -205,6 +215,31 @@ fn about_materialized_view_or_function(text: &str, tokens: &[Token]) -> bool {
             .iter()
             .any(|verb| words.starts_with(&[verb, "FUNCTION"]))
         || words.starts_with(&["CREATE", "OR", "REPLACE", "FUNCTION"])
+}
+
+/// `CREATE DOMAIN` or `DROP DOMAIN`.
+fn about_domain(text: &str, tokens: &[Token]) -> bool {
+    let tokens = rebased(tokens);
+    let words = Words {
+        sql: text,
+        tokens: &tokens,
+    };
+    ["CREATE", "DROP"]
+        .iter()
+        .any(|verb| words.starts_with(&[verb, "DOMAIN"]))
+}
+
+/// `CREATE TABLE` or `ALTER TABLE`: a statement whose columns may be of a
+/// domain.
+fn makes_columns(text: &str, tokens: &[Token]) -> bool {
+    let tokens = rebased(tokens);
+    let words = Words {
+        sql: text,
+        tokens: &tokens,
+    };
+    ["CREATE", "ALTER"]
+        .iter()
+        .any(|verb| words.starts_with(&[verb, "TABLE"]))
 }
 
 /// A plain `CREATE TABLE` (not `... AS query`).
@@ -368,6 +403,7 @@ fn build_unlocked(text: &str, tokens: &[Token], dialect: Dialect) -> Result<Stat
     if let Dialect::Postgres(catalog) = dialect
         && let Some(script) = schemas::statement(&words, catalog)
             .or_else(|| routines::statement(text, &words, catalog))
+            .or_else(|| domains::statement(text, &words, catalog))
     {
         let plan = Plan::Script(script?.iter().map(|p| Arc::from(p.as_str())).collect());
         return Ok(statement(text.into(), &shape, 0, plan));

@@ -87,16 +87,8 @@ pub(super) const EMPTY_INFORMATION_SCHEMA: &[(&str, &str)] = &[
         "\"object_catalog\" name, \"object_schema\" name, \"object_name\" name, \"object_type\" character varying, \"dtd_identifier\" name",
     ),
     (
-        "information_schema_domain_constraints",
-        "\"constraint_catalog\" name, \"constraint_schema\" name, \"constraint_name\" name, \"domain_catalog\" name, \"domain_schema\" name, \"domain_name\" name, \"is_deferrable\" character varying(3), \"initially_deferred\" character varying(3)",
-    ),
-    (
         "information_schema_domain_udt_usage",
         "\"udt_catalog\" name, \"udt_schema\" name, \"udt_name\" name, \"domain_catalog\" name, \"domain_schema\" name, \"domain_name\" name",
-    ),
-    (
-        "information_schema_domains",
-        "\"domain_catalog\" name, \"domain_schema\" name, \"domain_name\" name, \"data_type\" character varying, \"character_maximum_length\" integer, \"character_octet_length\" integer, \"character_set_catalog\" name, \"character_set_schema\" name, \"character_set_name\" name, \"collation_catalog\" name, \"collation_schema\" name, \"collation_name\" name, \"numeric_precision\" integer, \"numeric_precision_radix\" integer, \"numeric_scale\" integer, \"datetime_precision\" integer, \"interval_type\" character varying, \"interval_precision\" integer, \"domain_default\" character varying, \"udt_catalog\" name, \"udt_schema\" name, \"udt_name\" name, \"scope_catalog\" name, \"scope_schema\" name, \"scope_name\" name, \"maximum_cardinality\" integer, \"dtd_identifier\" name",
     ),
     (
         "information_schema_element_types",

@@ -107,6 +107,13 @@ pub const RELATIONS: &[Relation] = &[
         contents: Contents::Schema,
         definition: Definition::Table("oid INTEGER PRIMARY KEY, definition TEXT"),
     },
+    // The columns declared with a domain (see `sql::domains`), which give
+    // them the domain as their type.
+    Relation {
+        name: "litewire_domain_columns",
+        contents: Contents::Schema,
+        definition: Definition::Table("attrelid INTEGER, attname TEXT, domain TEXT"),
+    },
     Relation {
         name: "litewire_signatures",
         contents: Contents::Static,
@@ -588,6 +595,44 @@ pub const RELATIONS: &[Relation] = &[
         ),
     },
     Relation {
+        name: "information_schema_domains",
+        contents: Contents::View,
+        definition: Definition::View(
+            r#"AS
+  SELECT (SELECT database_name FROM litewire_session) AS domain_catalog, (SELECT nspname FROM pg_namespace WHERE oid = t.typnamespace) AS domain_schema,
+         t.typname AS domain_name, format_type(t.typbasetype, NULL) AS data_type,
+         CASE WHEN t.typbasetype IN (1042, 1043) AND t.typtypmod >= 4 THEN t.typtypmod - 4 END AS character_maximum_length,
+         CASE WHEN t.typbasetype IN (1042, 1043) AND t.typtypmod >= 4 THEN (t.typtypmod - 4) * 4
+              WHEN t.typbasetype IN (25, 1042, 1043) THEN 1073741824 END AS character_octet_length,
+         NULL AS character_set_catalog, NULL AS character_set_schema, NULL AS character_set_name,
+         NULL AS collation_catalog, NULL AS collation_schema, NULL AS collation_name,
+         CASE WHEN t.typbasetype = 1700 AND t.typtypmod >= 4 THEN (t.typtypmod - 4) >> 16
+              WHEN t.typbasetype = 21 THEN 16 WHEN t.typbasetype = 23 THEN 32 WHEN t.typbasetype = 20 THEN 64
+              WHEN t.typbasetype = 700 THEN 24 WHEN t.typbasetype = 701 THEN 53 END AS numeric_precision,
+         CASE WHEN t.typbasetype IN (20, 21, 23, 700, 701) THEN 2 WHEN t.typbasetype = 1700 THEN 10 END AS numeric_precision_radix,
+         CASE WHEN t.typbasetype = 1700 AND t.typtypmod >= 4 THEN (t.typtypmod - 4) & 65535
+              WHEN t.typbasetype IN (20, 21, 23) THEN 0 END AS numeric_scale,
+         NULL AS datetime_precision, NULL AS interval_type, NULL AS interval_precision,
+         t.typdefault AS domain_default, (SELECT database_name FROM litewire_session) AS udt_catalog, 'pg_catalog' AS udt_schema,
+         (SELECT b.typname FROM pg_type b WHERE b.oid = t.typbasetype) AS udt_name,
+         NULL AS scope_catalog, NULL AS scope_schema, NULL AS scope_name, NULL AS maximum_cardinality,
+         '1' AS dtd_identifier
+  FROM pg_type t WHERE t.typtype = 'd'"#,
+        ),
+    },
+    Relation {
+        name: "information_schema_domain_constraints",
+        contents: Contents::View,
+        definition: Definition::View(
+            r#"AS
+  SELECT (SELECT database_name FROM litewire_session) AS constraint_catalog, (SELECT nspname FROM pg_namespace WHERE oid = c.connamespace) AS constraint_schema,
+         c.conname AS constraint_name, (SELECT database_name FROM litewire_session) AS domain_catalog,
+         (SELECT nspname FROM pg_namespace WHERE oid = t.typnamespace) AS domain_schema, t.typname AS domain_name,
+         'NO' AS is_deferrable, 'NO' AS initially_deferred
+  FROM pg_constraint c JOIN pg_type t ON t.oid = c.contypid WHERE c.contypid <> 0"#,
+        ),
+    },
+    Relation {
         name: "information_schema_views",
         contents: Contents::View,
         definition: Definition::View(
@@ -609,23 +654,25 @@ pub const RELATIONS: &[Relation] = &[
          CASE WHEN a.attgenerated = '' THEN d.adbin END AS column_default,
          CASE WHEN a.attnotnull THEN 'NO' ELSE 'YES' END AS is_nullable,
          CASE WHEN t.typtype = 'e' THEN 'USER-DEFINED' WHEN t.typcategory = 'A' THEN 'ARRAY'
-              ELSE format_type(a.atttypid, NULL) END AS data_type,
-         CASE WHEN a.atttypid IN (1042, 1043) AND a.atttypmod >= 4 THEN a.atttypmod - 4 END AS character_maximum_length,
-         CASE WHEN a.atttypid IN (1042, 1043) AND a.atttypmod >= 4 THEN (a.atttypmod - 4) * 4
-              WHEN a.atttypid IN (25, 1042, 1043) THEN 1073741824 END AS character_octet_length,
-         CASE WHEN a.atttypid = 1700 AND a.atttypmod >= 4 THEN (a.atttypmod - 4) >> 16
-              WHEN a.atttypid = 21 THEN 16 WHEN a.atttypid = 23 THEN 32 WHEN a.atttypid = 20 THEN 64
-              WHEN a.atttypid = 700 THEN 24 WHEN a.atttypid = 701 THEN 53 END AS numeric_precision,
-         CASE WHEN a.atttypid IN (20, 21, 23, 700, 701) THEN 2 WHEN a.atttypid = 1700 THEN 10 END AS numeric_precision_radix,
-         CASE WHEN a.atttypid = 1700 AND a.atttypmod >= 4 THEN (a.atttypmod - 4) & 65535
-              WHEN a.atttypid IN (20, 21, 23) THEN 0 END AS numeric_scale,
-         CASE WHEN a.atttypid = 1082 THEN 0
-              WHEN a.atttypid IN (1083, 1114, 1184, 1266, 1186) THEN CASE WHEN a.atttypmod >= 0 THEN a.atttypmod ELSE 6 END
+              ELSE format_type(t.oid, NULL) END AS data_type,
+         CASE WHEN t.oid IN (1042, 1043) AND a.atttypmod >= 4 THEN a.atttypmod - 4 END AS character_maximum_length,
+         CASE WHEN t.oid IN (1042, 1043) AND a.atttypmod >= 4 THEN (a.atttypmod - 4) * 4
+              WHEN t.oid IN (25, 1042, 1043) THEN 1073741824 END AS character_octet_length,
+         CASE WHEN t.oid = 1700 AND a.atttypmod >= 4 THEN (a.atttypmod - 4) >> 16
+              WHEN t.oid = 21 THEN 16 WHEN t.oid = 23 THEN 32 WHEN t.oid = 20 THEN 64
+              WHEN t.oid = 700 THEN 24 WHEN t.oid = 701 THEN 53 END AS numeric_precision,
+         CASE WHEN t.oid IN (20, 21, 23, 700, 701) THEN 2 WHEN t.oid = 1700 THEN 10 END AS numeric_precision_radix,
+         CASE WHEN t.oid = 1700 AND a.atttypmod >= 4 THEN (a.atttypmod - 4) & 65535
+              WHEN t.oid IN (20, 21, 23) THEN 0 END AS numeric_scale,
+         CASE WHEN t.oid = 1082 THEN 0
+              WHEN t.oid IN (1083, 1114, 1184, 1266, 1186) THEN CASE WHEN a.atttypmod >= 0 THEN a.atttypmod ELSE 6 END
               END AS datetime_precision,
          NULL AS interval_type, NULL AS interval_precision,
          NULL AS character_set_catalog, NULL AS character_set_schema, NULL AS character_set_name,
          NULL AS collation_catalog, NULL AS collation_schema, NULL AS collation_name,
-         NULL AS domain_catalog, NULL AS domain_schema, NULL AS domain_name,
+         CASE WHEN dt.typtype = 'd' THEN (SELECT database_name FROM litewire_session) END AS domain_catalog,
+         CASE WHEN dt.typtype = 'd' THEN (SELECT nspname FROM pg_namespace WHERE oid = dt.typnamespace) END AS domain_schema,
+         CASE WHEN dt.typtype = 'd' THEN dt.typname END AS domain_name,
          (SELECT database_name FROM litewire_session) AS udt_catalog,
          (SELECT nspname FROM pg_namespace WHERE oid = t.typnamespace) AS udt_schema, t.typname AS udt_name,
          NULL AS scope_catalog, NULL AS scope_schema, NULL AS scope_name, NULL AS maximum_cardinality,
@@ -638,7 +685,8 @@ pub const RELATIONS: &[Relation] = &[
          CASE WHEN a.attgenerated = '' THEN 'NEVER' ELSE 'ALWAYS' END AS is_generated,
          CASE WHEN a.attgenerated <> '' THEN d.adbin END AS generation_expression,
          'YES' AS is_updatable
-  FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid JOIN pg_type t ON t.oid = a.atttypid
+  FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid JOIN pg_type dt ON dt.oid = a.atttypid
+  JOIN pg_type t ON t.oid = CASE WHEN dt.typtype = 'd' THEN dt.typbasetype ELSE dt.oid END
   LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
   LEFT JOIN pg_depend dep ON a.attidentity IN ('a', 'd') AND dep.refobjid = a.attrelid
        AND dep.refobjsubid = a.attnum AND dep.deptype = 'i'

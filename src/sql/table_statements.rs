@@ -1,6 +1,7 @@
 //! `CREATE TABLE` and `ALTER TABLE` on the PostgreSQL port: their defaults,
 //! CHECK constraints and generated columns read as PostgreSQL reads them
-//! (see `postgres::table_expressions`) before SQLite gets the statement.
+//! (see `postgres::table_expressions`), and columns of a domain given its base
+//! type and rules (see `domains`), before SQLite gets the statement.
 
 use sqlparser::dialect::PostgreSqlDialect;
 use sqlparser::parser::Parser;
@@ -29,7 +30,19 @@ pub(super) fn alter_table(
         return Ok(None);
     };
     let widened = postgres::added_float_widths(alter);
-    if !postgres::alter_expressions(alter, catalog)? && !widened {
+    let domains = super::domains::apply_to_columns(
+        alter
+            .operations
+            .iter_mut()
+            .filter_map(|operation| match operation {
+                sqlparser::ast::AlterTableOperation::AddColumn { column_def, .. } => {
+                    Some(column_def)
+                }
+                _ => None,
+            }),
+        catalog,
+    )?;
+    if !postgres::alter_expressions(alter, catalog)? && !widened && !domains {
         return Ok(None);
     }
     Ok(Some(parsed[0].to_string()))
@@ -55,7 +68,8 @@ pub(super) fn create_table(
         return Ok(None);
     }
     let widened = postgres::float_widths(create);
-    if !postgres::table_expressions(create, catalog)? && !widened {
+    let domains = super::domains::apply_to_columns(create.columns.iter_mut(), catalog)?;
+    if !postgres::table_expressions(create, catalog)? && !widened && !domains {
         return Ok(None);
     }
     Ok(dialect::translate_parsed(ast, None))

@@ -15,6 +15,7 @@
 //! in `oids`.
 
 mod activity_rows;
+mod domain_types;
 mod enum_types;
 mod foreign_key_rows;
 mod function_rows;

@@ -8,6 +8,11 @@ pub(super) const SYNTHETIC_INDEX: i64 = 1 << 24;
 pub(super) const CONSTRAINT: i64 = 1 << 25;
 pub(super) const FOREIGN_KEY: i64 = 1 << 26;
 pub(super) const CHECK: i64 = 1 << 27;
+/// Domains: this plus their row's rowid (`pg_type.oid`).
+pub(super) const DOMAIN_TYPE: i64 = 1 << 28;
+/// A domain's CHECKs (`pg_constraint.oid`): this plus 64 times the domain's
+/// rowid plus the CHECK's place.
+pub(super) const DOMAIN_CHECK: i64 = DOMAIN_TYPE + (1 << 27);
 /// Enum types: this plus the rowid of their first label's row.
 pub(super) const ENUM_TYPE: i64 = 1 << 29;
 /// A view's rule (`pg_rewrite.oid`, which `pg_depend` names as what depends

@@ -8,6 +8,7 @@ use std::fmt::Write as _;
 use sqlx::{AssertSqlSafe, SqliteConnection};
 
 use super::activity_rows::{DatabaseStats, catalog_rows as activity_rows, database_row, timestamp};
+use super::domain_types;
 use super::enum_types::{catalog_rows as enum_rows, remember_enums};
 use super::function_rows::catalog_rows as function_rows;
 use super::introspect::read_schema;
@@ -22,7 +23,7 @@ use super::sequence_rows::catalog_rows as sequence_rows;
 use super::statement_rows::{StatementsView, catalog_rows as statement_rows};
 use super::table_stat_rows::catalog_rows as table_stat_rows;
 use super::type_functions;
-use super::types::{BTREE_OPCLASSES, TYPES, storage_of};
+use super::types::{BTREE_OPCLASSES, TYPES, remember_domains, storage_of};
 use crate::engine::backends::BackendRow;
 use crate::engine::functions;
 use crate::engine::identity::SessionIdentity;
@@ -68,7 +69,8 @@ pub(in crate::engine) async fn prepare(
     let own_tables: Vec<String> = sqlx::query_scalar(
         "SELECT name FROM main.sqlite_schema WHERE type = 'table' \
          AND name IN ('litewire_sequences', 'litewire_comments', 'litewire_enums', \
-         'litewire_extensions', 'litewire_matviews', 'litewire_schemas', 'litewire_functions')",
+         'litewire_extensions', 'litewire_matviews', 'litewire_schemas', 'litewire_functions', \
+         'litewire_domains')",
     )
     .fetch_all(&mut *conn)
     .await?;
@@ -115,6 +117,14 @@ pub(in crate::engine) async fn prepare(
     if enums {
         script.push_str(&enum_rows(ENUM_TYPE, ENUM_LABEL));
     }
+    let domains = match domain_types::kept(&own_tables) {
+        true => {
+            let (rows, names) = domain_types::catalog_rows(conn).await?;
+            script.push_str(&rows);
+            Some(names)
+        }
+        false => None,
+    };
     if schemas {
         script.push_str(&schema_names());
     }
@@ -124,6 +134,9 @@ pub(in crate::engine) async fn prepare(
         .await?;
     if enums {
         remember_enums(conn).await?;
+    }
+    if let Some(names) = domains {
+        remember_domains(names);
     }
     Ok(())
 }

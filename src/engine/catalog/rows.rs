@@ -197,6 +197,7 @@ pub(super) fn unique_index_over(table: &Object, objects: &[Object], columns: &[S
 /// `t_col_check` after the column they are declared on or first mention, else
 /// `t_check`, `t_check1`, ...
 fn check_rows(script: &mut String, table: &Object, table_oid: i64) {
+    use crate::sql::domains::CHECK_PREFIX as DOMAIN_CHECK;
     // An enum column's CHECK is the type's doing, not a constraint of the table.
     let checks: Vec<_> = table
         .sql
@@ -208,6 +209,25 @@ fn check_rows(script: &mut String, table: &Object, table_oid: i64) {
             !c.name
                 .as_deref()
                 .is_some_and(|n| n.starts_with(crate::sql::enums::CHECK_PREFIX))
+        })
+        .collect();
+    // So is a domain's: its column has the domain as its type.
+    let checks: Vec<_> = checks
+        .into_iter()
+        .filter(|c| {
+            let Some(domain) = c.name.as_deref().and_then(|n| n.strip_prefix(DOMAIN_CHECK)) else {
+                return true;
+            };
+            if let Some(column) = &c.column {
+                let domain = domain.split(':').next().unwrap_or(domain);
+                let _ = writeln!(
+                    script,
+                    "INSERT INTO temp.litewire_domain_columns VALUES ({table_oid}, {}, {});",
+                    literal(column),
+                    literal(domain)
+                );
+            }
+            false
         })
         .collect();
     if checks.is_empty() {

@@ -77,9 +77,12 @@ const TYPE_FUNCTIONS: &[(i64, [i64; 8])] = &[
 /// An enum type's functions (every enum type has the same).
 pub(super) const ENUM_FUNCTIONS: [i64; 8] = [3506, 3507, 3532, 3533, 0, 0, 0, 0];
 
-/// The `pg_proc` rows of those functions: oid, name, result type, argument
-/// types, volatility.
+/// The `pg_proc` rows of those functions (and of `domain_in` and
+/// `domain_recv`, a domain's): oid, name, result type, argument types,
+/// volatility.
 const FUNCTIONS: &[(i64, &str, i64, &str, &str)] = &[
+    (2597, "domain_in", 2276, "2275 26 23", "s"),
+    (2598, "domain_recv", 2276, "2281 26 23", "s"),
     (31, "byteaout", 2275, "17", "i"),
     (33, "charout", 2275, "18", "i"),
     (34, "namein", 19, "2275", "i"),

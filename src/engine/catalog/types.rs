@@ -230,6 +230,31 @@ pub fn is_user_type(oid: i64) -> bool {
         .is_ok_and(|known| known.iter().any(|(o, _)| *o == oid))
 }
 
+/// The domains of the catalog last filled: oid and name.
+static DOMAINS: std::sync::RwLock<Vec<(i64, String)>> = std::sync::RwLock::new(Vec::new());
+
+/// Whether `oid` is one of the domains: the user's own, in `public`.
+pub fn is_domain(oid: i64) -> bool {
+    DOMAINS
+        .read()
+        .is_ok_and(|known| known.iter().any(|(o, _)| *o == oid))
+}
+
+/// Records the domains of the catalog just filled.
+pub(super) fn remember_domains(domains: Vec<(i64, String)>) {
+    if let Ok(mut known) = DOMAINS.write() {
+        *known = domains;
+    }
+}
+
+/// A built-in type's `typcategory` (`U` for one litewire does not list).
+pub(super) fn category_of(oid: i64) -> &'static str {
+    TYPES
+        .iter()
+        .find(|t| t.oid == oid)
+        .map_or("U", |t| t.category)
+}
+
 /// A type's `typlen` and `typstorage`, as PostgreSQL 15 has them (and so a
 /// column's `attlen` and `attstorage`, which `pg_dump` compares with its
 /// type's): fixed-length types plain, `numeric` main, other variable-length
@@ -304,6 +329,11 @@ pub fn format_type(oid: i64, typmod: Option<i64>) -> String {
     }
     let Some(t) = TYPES.iter().find(|t| t.oid == oid) else {
         if let Ok(known) = ENUMS.read()
+            && let Some((_, name)) = known.iter().find(|(o, _)| *o == oid)
+        {
+            return name.clone();
+        }
+        if let Ok(known) = DOMAINS.read()
             && let Some((_, name)) = known.iter().find(|(o, _)| *o == oid)
         {
             return name.clone();

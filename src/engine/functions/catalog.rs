@@ -8,7 +8,7 @@
 use super::call::{Arg, Call, Out};
 use super::definition::{Args, Function, Volatility};
 use super::settings::search_path_schemas;
-use crate::engine::catalog::types::{format_type, is_user_type};
+use crate::engine::catalog::types::{format_type, is_domain, is_user_type};
 use crate::sql::qualified_names::{FUNCTION as QUALIFIED, qualified};
 
 pub(super) const FUNCTIONS: &[Function] = &[
@@ -70,7 +70,7 @@ fn first(_: &Call, args: &[Arg]) -> Out {
 /// schema when that is not on `search_path`, as PostgreSQL names it.
 fn format_type_fn(call: &Call, args: &[Arg]) -> Out {
     match args[0].int() {
-        Some(oid) if is_user_type(oid) && !public_visible(call) => {
+        Some(oid) if (is_user_type(oid) || is_domain(oid)) && !public_visible(call) => {
             Out::Text(format!("public.{}", format_type(oid, args[1].int())))
         }
         Some(oid) => Out::Text(format_type(oid, args[1].int())),

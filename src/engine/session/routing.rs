@@ -11,6 +11,7 @@ use crate::engine::commands;
 use crate::engine::connection::HeldConnection;
 use crate::engine::declared_columns::DeclaredColumns;
 use crate::engine::direct;
+use crate::engine::domains;
 use crate::engine::exec;
 use crate::engine::result::{QueryResult, ResultSink};
 use crate::engine::value::Value;
@@ -217,7 +218,7 @@ impl Session {
                 "transaction control, channels and EXECUTE do not run on SQLite",
             )),
         }
-        .map_err(|error| enums::explain(self.explain(snapshot_conflict(error))));
+        .map_err(|error| domains::explain(enums::explain(self.explain(snapshot_conflict(error)))));
         if writes
             && !matches!(
                 stmt.kind,

@@ -18,6 +18,8 @@ const PG_CLASS: i64 = 1259;
 /// Every object the dump writes.
 pub(super) struct Catalog {
     enums: Vec<(String, Vec<String>)>,
+    /// The domains, as `CREATE DOMAIN` statements.
+    domains: Vec<String>,
     relations: Vec<Relation>,
     sequences: Vec<Sequence>,
     /// `(relation oid, column number or 0, text)`.
@@ -84,6 +86,41 @@ impl Catalog {
                 Some((last, labels)) if *last == name => labels.push(label),
                 _ => enums.push((name, vec![label])),
             }
+        }
+        let mut domains = Vec::new();
+        for row in reader
+            .rows(
+                "SELECT oid, typname, format_type(typbasetype, typtypmod), typnotnull, typdefault \
+                 FROM pg_type WHERE typtype = 'd' AND typnamespace = 2200 ORDER BY oid",
+            )
+            .await?
+        {
+            let mut sql = format!(
+                "CREATE DOMAIN public.{} AS {}",
+                ident(&text(&row[1])),
+                text(&row[2])
+            );
+            if let Value::Text(default) = &row[4] {
+                sql += &format!(" DEFAULT {default}");
+            }
+            if flag(&row[3]) {
+                sql += " NOT NULL";
+            }
+            for check in reader
+                .rows(&format!(
+                    "SELECT conname, pg_get_constraintdef(oid) FROM pg_constraint \
+                     WHERE contypid = {} ORDER BY oid",
+                    integer(&row[0])
+                ))
+                .await?
+            {
+                sql += &format!(
+                    "\n    CONSTRAINT {} {}",
+                    ident(&text(&check[0])),
+                    text(&check[1])
+                );
+            }
+            domains.push(sql + ";\n\n");
         }
         let mut relations = Vec::new();
         for row in reader
@@ -155,6 +192,7 @@ impl Catalog {
             .collect();
         Ok(Catalog {
             enums,
+            domains,
             relations,
             sequences,
             comments,
@@ -184,6 +222,9 @@ impl Catalog {
                 ident(name),
                 labels.join(",\n")
             );
+        }
+        for domain in &self.domains {
+            sql += domain;
         }
         // Before the tables, whose defaults and views may call them.
         for function in &self.functions {

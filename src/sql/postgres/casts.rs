@@ -73,6 +73,12 @@ impl Translator<'_> {
     /// translation (catalog types, arrays, ...) with the type it names.
     pub(super) fn explicit_cast(&mut self, value: Typed, data_type: &DataType) -> Result<Typed> {
         let named = cast_type(data_type);
+        if named.is_none()
+            && !matches!(value.untyped, Some(Untyped::Param(_)))
+            && let Some(domain) = self.domain_named(data_type)
+        {
+            return self.domain_cast(value, &domain);
+        }
         // A parameter keeps its cast, which tells its type to a client that
         // asks (`$1::int8`); what litewire cannot type keeps SQLite's cast.
         let kept = matches!(value.untyped, Some(Untyped::Param(_)))

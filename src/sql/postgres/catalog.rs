@@ -41,6 +41,25 @@ pub trait Catalog {
     fn functions(&self) -> &[SqlFunction] {
         &[]
     }
+
+    /// The domains made with `CREATE DOMAIN`.
+    fn domains(&self) -> &[Domain] {
+        &[]
+    }
+}
+
+/// A domain (`CREATE DOMAIN`): a base type and the rules its values keep.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Domain {
+    /// Its name, in lower case unless quoted otherwise.
+    pub name: String,
+    /// Its base type, as written (`varchar(20)`).
+    pub base: String,
+    pub not_null: bool,
+    /// Its default, as PostgreSQL's text of it.
+    pub default: Option<String>,
+    /// Its CHECK constraints: name and condition on `VALUE`, as written.
+    pub checks: Vec<(String, String)>,
 }
 
 /// A function of the user's written in SQL (`CREATE FUNCTION ... LANGUAGE

@@ -14,6 +14,7 @@ mod compared_subqueries;
 mod datetimes;
 mod distinct_on;
 mod dml;
+mod domain_casts;
 mod errors;
 mod expressions;
 mod float_widths;
@@ -46,7 +47,7 @@ mod translator;
 mod types;
 
 pub use casts::bytea_from_text;
-pub use catalog::{Catalog, NoCatalog, RelColumn, Relation, SqlFunction};
+pub use catalog::{Catalog, Domain, NoCatalog, RelColumn, Relation, SqlFunction};
 pub use float_widths::{added_float_widths, float_widths};
 pub(crate) use functions::is_aggregate;
 pub use sql_functions::check_body;
