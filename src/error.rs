@@ -100,6 +100,7 @@ impl SqlState {
     pub const UNDEFINED_OBJECT: SqlState = SqlState(*b"42704");
     pub const CHECK_VIOLATION: SqlState = SqlState(*b"23514");
     pub const NOT_NULL_VIOLATION: SqlState = SqlState(*b"23502");
+    pub const FOREIGN_KEY_VIOLATION: SqlState = SqlState(*b"23503");
     pub const WRONG_OBJECT_TYPE: SqlState = SqlState(*b"42809");
     pub const SYNTAX_ERROR: SqlState = SqlState(*b"42601");
     pub const LOCK_NOT_AVAILABLE: SqlState = SqlState(*b"55P03");

@@ -63,6 +63,7 @@ against_litewire_and_postgres!(
     sql_functions_read_as_their_bodies,
     information_schema_has_every_view,
     domains_hold_their_columns_and_casts_to_their_rules,
+    foreign_key_violations_name_their_constraint,
 );
 
 /// A fresh table for one test: dropped first, so a calibration run can repeat.
@@ -2793,4 +2794,64 @@ async fn domains_hold_their_columns_and_casts_to_their_rules(target: &Target) {
             "type \"dm_zip\" does not exist".to_owned()
         )
     );
+}
+
+/// A foreign-key failure names the key, as PostgreSQL's does, where the
+/// table written has one key that could have failed: the row's own key
+/// (`INSERT`, `UPDATE`), the key that refers to the row (`DELETE`, `ON
+/// DELETE RESTRICT` too), a key named in its `CREATE TABLE` by that name.
+async fn foreign_key_violations_name_their_constraint(target: &Target) {
+    let client = target.connect().await;
+    client
+        .batch_execute(
+            "DROP TABLE IF EXISTS fk_child, fk_named, fk_parent, fk_other, fk_kept_by, fk_kept; \
+             CREATE TABLE fk_parent (id int PRIMARY KEY); \
+             CREATE TABLE fk_other (id int PRIMARY KEY); \
+             CREATE TABLE fk_kept (id int PRIMARY KEY); \
+             CREATE TABLE fk_kept_by (kid int REFERENCES fk_kept ON DELETE RESTRICT); \
+             INSERT INTO fk_kept VALUES (1); INSERT INTO fk_kept_by VALUES (1); \
+             CREATE TABLE fk_child (id int, pid int REFERENCES fk_parent (id)); \
+             CREATE TABLE fk_named (x int, CONSTRAINT fk_named_x_refs FOREIGN KEY (x) REFERENCES fk_other (id)); \
+             INSERT INTO fk_parent VALUES (1); INSERT INTO fk_other VALUES (1); \
+             INSERT INTO fk_child VALUES (1, 1); INSERT INTO fk_named VALUES (1)",
+        )
+        .await
+        .unwrap();
+    let cases = [
+        (
+            "INSERT INTO fk_child VALUES (2, 9)",
+            "insert or update on table \"fk_child\" violates foreign key constraint \"fk_child_pid_fkey\"",
+            "fk_child",
+            "fk_child_pid_fkey",
+        ),
+        (
+            "UPDATE fk_named SET x = 5",
+            "insert or update on table \"fk_named\" violates foreign key constraint \"fk_named_x_refs\"",
+            "fk_named",
+            "fk_named_x_refs",
+        ),
+        (
+            "DELETE FROM fk_kept",
+            "update or delete on table \"fk_kept\" violates foreign key constraint \"fk_kept_by_kid_fkey\" on table \"fk_kept_by\"",
+            "fk_kept_by",
+            "fk_kept_by_kid_fkey",
+        ),
+        (
+            "DELETE FROM fk_parent",
+            "update or delete on table \"fk_parent\" violates foreign key constraint \"fk_child_pid_fkey\" on table \"fk_child\"",
+            "fk_child",
+            "fk_child_pid_fkey",
+        ),
+    ];
+    for (sql, message, table, constraint) in cases {
+        let error = client.batch_execute(sql).await.expect_err(sql);
+        let db = error
+            .as_db_error()
+            .unwrap_or_else(|| panic!("{sql}: {error:?}"));
+        assert_eq!(
+            (db.code().code(), db.message(), db.table(), db.constraint()),
+            ("23503", message, Some(table), Some(constraint)),
+            "{sql}"
+        );
+    }
 }

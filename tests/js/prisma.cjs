@@ -121,7 +121,11 @@ async function main() {
   try {
     await prisma.user.delete({ where: { id: 2 } });
     check("delete with a post accepted", true, false);
-  } catch (e) { check("foreign key violation", e.code, "P2003"); }
+  } catch (e) {
+    check("foreign key violation", e.code, "P2003");
+    // The key, as PostgreSQL names it in the error's constraint field.
+    check("the violated key", JSON.stringify(e.meta ?? {}).includes("Post_authorId_fkey"), true);
+  }
   const events = await prisma.event.createManyAndReturn({
     data: [{ kind: "deposit", amount: "10.25" }, { kind: "withdrawal", amount: "-3.10" }],
   });

@@ -10,7 +10,7 @@ use libsqlite3_sys as ffi;
 use super::lock_wait::{SQLITE_LOCKED_SHAREDCACHE, register_unlock_notify, wait_unlocked};
 use super::run::Query;
 use super::statements::{Prepared, prepare};
-use super::values::{all_typed, bind, columns, error, read_row};
+use super::values::{all_typed, bind, columns, error, read_row, statement_error};
 use crate::engine::control::{self, StatementControl};
 use crate::engine::handle::HeldHandle;
 use crate::engine::result::{Column, Completion, LOOKAHEAD_ROWS, ResultSink};
@@ -157,7 +157,7 @@ impl Cursor {
                         if unsafe { ffi::sqlite3_extended_errcode(db) } != SQLITE_LOCKED_SHAREDCACHE
                         {
                             // SAFETY: as above.
-                            return Err(unsafe { error(db, rc) });
+                            return Err(unsafe { statement_error(db, stmt, rc) });
                         }
                         // SAFETY: as above.
                         unsafe {

@@ -12,7 +12,7 @@ use tokio::sync::oneshot;
 
 use super::lock_wait::{SQLITE_LOCKED_SHAREDCACHE, register_unlock_notify, wait_unlocked};
 use super::statements::{Cached, Statements, cached_statement};
-use super::values::{all_typed, bind, columns, error, read_row};
+use super::values::{all_typed, bind, columns, error, read_row, statement_error};
 use crate::engine::control::{self, StatementControl};
 use crate::engine::handle::HeldHandle;
 use crate::engine::result::{Column, Completion, Discard, LOOKAHEAD_ROWS, ResultSink};
@@ -292,7 +292,7 @@ impl<'h> Running<'h> {
                     return unsafe { register_unlock_notify(db, rc) }.map(Step::Locked);
                 }
                 // SAFETY: as above.
-                Err(unsafe { error(db, rc) })
+                Err(unsafe { statement_error(db, stmt, rc) })
             }
         }
     }

@@ -151,3 +151,39 @@ pub(super) unsafe fn error(db: *mut ffi::sqlite3, rc: c_int) -> Error {
         ..Error::sqlite(code, message)
     }
 }
+
+/// The connection's current error after `stmt` failed: as [`error`], with a
+/// foreign-key failure named as PostgreSQL names it where the statement
+/// tells which key it was (see `violations::foreign_key`).
+///
+/// # Safety
+/// `db` must be a valid connection handle, locked for the caller, and
+/// `stmt` one of its statements.
+pub(super) unsafe fn statement_error(
+    db: *mut ffi::sqlite3,
+    stmt: *mut ffi::sqlite3_stmt,
+    rc: c_int,
+) -> Error {
+    // SAFETY: per the caller.
+    let error = unsafe { error(db, rc) };
+    // `ON DELETE RESTRICT` fails as a trigger does, with the same message.
+    let foreign_key = error
+        .sqlite_code()
+        .is_some_and(|code| code & 0xff == ffi::SQLITE_CONSTRAINT)
+        && error.message == "FOREIGN KEY constraint failed";
+    if !foreign_key {
+        return error;
+    }
+    // SAFETY: per the caller; the text lives as long as the statement.
+    let Some(sql) = (unsafe { text(ffi::sqlite3_sql(stmt)) }) else {
+        return error;
+    };
+    // SAFETY: per the caller.
+    match unsafe { super::violations::foreign_key(db, &sql) } {
+        Some((message, violated)) => Error {
+            violated: Some(Box::new(violated)),
+            ..Error::state(crate::error::SqlState::FOREIGN_KEY_VIOLATION, message)
+        },
+        None => error,
+    }
+}

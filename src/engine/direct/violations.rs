@@ -92,6 +92,125 @@ pub(super) unsafe fn unique(db: *mut ffi::sqlite3, code: c_int, message: &str) -
     })
 }
 
+/// How many foreign keys a table has, and the first's referenced table and
+/// columns (in order).
+const CHILD_KEYS: &str = "SELECT count(DISTINCT id), \
+     (SELECT group_concat(\"from\", ',') FROM (SELECT \"from\" FROM pragma_foreign_key_list(?1) \
+      WHERE id = (SELECT min(id) FROM pragma_foreign_key_list(?1)) ORDER BY seq)) \
+     FROM pragma_foreign_key_list(?1)";
+
+/// How many foreign keys refer to a table, and the first's table and columns.
+const PARENT_KEYS: &str = "SELECT count(*), min(child), min(columns) FROM \
+     (SELECT m.name AS child, group_concat(fk.\"from\", ',') AS columns \
+      FROM sqlite_schema AS m, pragma_foreign_key_list(m.name) AS fk \
+      WHERE m.type = 'table' AND fk.\"table\" = ?1 COLLATE NOCASE GROUP BY m.name, fk.id)";
+
+/// A table's `CREATE TABLE` text.
+const TABLE_SQL: &str = "SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?1";
+
+/// A foreign-key failure of the statement `sql` as PostgreSQL reports it:
+/// its message, and the constraint it names. SQLite does not say which key
+/// failed, so the key is named where the statement's table has only one that
+/// could have: the one it has (an `INSERT`, an `UPDATE` of a table nothing
+/// refers to) or the one that refers to it (a `DELETE`, an `UPDATE` of a table
+/// with no keys of its own); `None` otherwise.
+///
+/// # Safety
+/// `db` must be a valid connection handle, locked for the caller.
+pub(super) unsafe fn foreign_key(db: *mut ffi::sqlite3, sql: &str) -> Option<(String, Violated)> {
+    let (verb, table) = written_table(sql)?;
+    // SAFETY: per the caller.
+    let count = |query: &str| unsafe {
+        let row = lookup(db, query, &[&table])?;
+        let n: usize = row.first()?.as_deref()?.parse().ok()?;
+        Some((n, row))
+    };
+    let (children, child_row) = count(CHILD_KEYS).unwrap_or((0, Vec::new()));
+    let (parents, parent_row) = count(PARENT_KEYS).unwrap_or((0, Vec::new()));
+    let child_side = match verb {
+        "INSERT" => children == 1,
+        "UPDATE" if children == 1 && parents == 0 => true,
+        "UPDATE" | "DELETE" if parents == 1 && (verb == "DELETE" || children == 0) => false,
+        _ => return None,
+    };
+    let (owner, columns) = match child_side {
+        true => (table.clone(), child_row.get(1).cloned().flatten()?),
+        false => (
+            parent_row.get(1).cloned().flatten()?,
+            parent_row.get(2).cloned().flatten()?,
+        ),
+    };
+    let columns: Vec<String> = columns.split(',').map(str::to_owned).collect();
+    // SAFETY: per the caller.
+    let create = unsafe { lookup(db, TABLE_SQL, &[&owner]) }
+        .and_then(|row| row.into_iter().next().flatten());
+    let (schema, owner_name) = split_stored(&owner);
+    let constraint = create
+        .and_then(|sql| TableDefinition::parse(&sql).ok())
+        .and_then(|definition| definition.foreign_key_name(&columns))
+        .map_or_else(
+            || format!("{owner_name}_{}_fkey", columns.join("_")),
+            |declared| split_stored(&declared).1.to_owned(),
+        );
+    let table_name = split_stored(&table).1;
+    let message = match child_side {
+        true => format!(
+            "insert or update on table \"{table_name}\" violates foreign key constraint \"{constraint}\""
+        ),
+        false => format!(
+            "update or delete on table \"{table_name}\" violates foreign key constraint \"{constraint}\" on table \"{owner_name}\""
+        ),
+    };
+    Some((
+        message,
+        Violated {
+            schema: schema.unwrap_or("public").to_owned(),
+            table: owner_name.to_owned(),
+            constraint,
+        },
+    ))
+}
+
+/// The verb of an `INSERT`, `UPDATE` or `DELETE` and the table it writes, as
+/// SQLite names it.
+fn written_table(sql: &str) -> Option<(&'static str, String)> {
+    let mut rest = sql.trim_start();
+    let mut word = || {
+        let trimmed = rest.trim_start();
+        let end = match trimmed.strip_prefix('"') {
+            Some(quoted) => quoted.find('"').map(|i| i + 2)?,
+            None => trimmed
+                .find(|c: char| c.is_whitespace() || c == '(')
+                .unwrap_or(trimmed.len()),
+        };
+        let (taken, left) = trimmed.split_at(end);
+        rest = left;
+        Some(taken.to_owned())
+    };
+    let first = word()?.to_ascii_uppercase();
+    let verb = match first.as_str() {
+        "INSERT" | "REPLACE" => "INSERT",
+        "UPDATE" => "UPDATE",
+        "DELETE" => "DELETE",
+        _ => return None,
+    };
+    let mut name = word()?;
+    while [
+        "INTO", "FROM", "OR", "ROLLBACK", "ABORT", "FAIL", "IGNORE", "REPLACE",
+    ]
+    .iter()
+    .any(|kw| name.eq_ignore_ascii_case(kw))
+    {
+        name = word()?;
+    }
+    let name = name.strip_prefix("main.").unwrap_or(&name);
+    let unquoted = match name.strip_prefix('"').and_then(|n| n.strip_suffix('"')) {
+        Some(inner) => inner.replace("\"\"", "\""),
+        None => name.to_owned(),
+    };
+    Some((verb, unquoted))
+}
+
 /// The table of an index.
 const INDEX_TABLE: &str = "SELECT tbl_name FROM sqlite_schema WHERE type = 'index' AND name = ?1";
 
