@@ -764,6 +764,12 @@ async fn object_ids_read_and_show_names(cache: &str) {
             "SELECT relname FROM pg_class WHERE oid = 'child'::regclass",
             "child\n",
         ),
+        // A text read when the statement runs, by name.
+        (
+            "SELECT relname::regclass, NULL::text::regclass IS NULL \
+             FROM pg_class WHERE relname = 'child'",
+            "child|t\n",
+        ),
         (
             "SELECT 'child'::regclass::oid = (SELECT oid FROM pg_class WHERE relname = 'child'), \
              'child'::regclass || '!', 'pg_type'::regclass::oid, pg_typeof('child'::regclass)",
@@ -799,6 +805,14 @@ async fn object_ids_read_and_show_names(cache: &str) {
         ),
         ("SELECT 'nope'::regtype", "type \"nope\" does not exist"),
         ("SELECT 'nope'::regproc", "function \"nope\" does not exist"),
+        (
+            "SELECT 'nope'::text::regclass",
+            "relation \"nope\" does not exist",
+        ),
+        (
+            "SELECT '1259'::text::regclass",
+            "relation \"1259\" does not exist",
+        ),
     ] {
         let out = server.psql(&["-c", sql]);
         assert!(!out.status.success(), "{sql}");

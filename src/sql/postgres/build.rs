@@ -86,6 +86,20 @@ pub(super) fn boolean_shown(value: Expr) -> Expr {
     }
 }
 
+/// `(CASE WHEN condition THEN result ... ELSE otherwise END)`.
+pub(super) fn case_when(whens: Vec<(Expr, Expr)>, otherwise: Expr) -> Expr {
+    Expr::Nested(Box::new(Expr::Case {
+        case_token: sqlparser::ast::helpers::attached_token::AttachedToken::empty(),
+        end_token: sqlparser::ast::helpers::attached_token::AttachedToken::empty(),
+        operand: None,
+        conditions: whens
+            .into_iter()
+            .map(|(condition, result)| sqlparser::ast::CaseWhen { condition, result })
+            .collect(),
+        else_result: Some(Box::new(otherwise)),
+    }))
+}
+
 /// `expr` in parentheses, unless it is one node that needs none.
 pub(super) fn nested(expr: Expr) -> Expr {
     match expr {

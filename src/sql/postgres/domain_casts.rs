@@ -5,10 +5,9 @@
 
 use std::ops::ControlFlow;
 
-use sqlparser::ast::helpers::attached_token::AttachedToken;
-use sqlparser::ast::{CaseWhen, DataType, Expr, Ident, visit_expressions_mut};
+use sqlparser::ast::{DataType, Expr, Ident, visit_expressions_mut};
 
-use super::build::{call, nested, not, null, string};
+use super::build::{call, case_when, nested, not, null, string};
 use super::casts::CastContext;
 use super::catalog::Domain;
 use super::errors::{Fail, Result};
@@ -84,29 +83,20 @@ impl Translator<'_> {
             ),
             false => null(),
         };
-        let mut whens = vec![CaseWhen {
-            condition: Expr::IsNull(Box::new(nested(cast.expr.clone()))),
-            result: on_null,
-        }];
+        let mut whens = vec![(Expr::IsNull(Box::new(nested(cast.expr.clone()))), on_null)];
         for (check, condition) in conditions {
-            whens.push(CaseWhen {
-                condition: not(condition),
-                result: failure(
+            whens.push((
+                not(condition),
+                failure(
                     "23514",
                     format!(
                         "value for domain {} violates check constraint \"{check}\"",
                         domain.name
                     ),
                 ),
-            });
+            ));
         }
-        let expr = nested(Expr::Case {
-            case_token: AttachedToken::empty(),
-            end_token: AttachedToken::empty(),
-            operand: None,
-            conditions: whens,
-            else_result: Some(Box::new(nested(cast.expr))),
-        });
+        let expr = case_when(whens, nested(cast.expr));
         Ok(Typed {
             name,
             ..Typed::new(expr, base)

@@ -9,13 +9,12 @@
 //! (and kin), which only the outermost select list applies: the value stays
 //! an oid for everything that reads it, `ORDER BY` included.
 
-use sqlparser::ast::{Expr, OrderByKind, Query, SelectItem, SetExpr, Value};
+use sqlparser::ast::{BinaryOperator, Expr, OrderByKind, Query, SelectItem, SetExpr, Value};
 
-use super::build::{call, nested, number, parsed_expr, string};
+use super::build::{binary, call, case_when, nested, null, number, string};
 use super::columns::QueryColumn;
 use super::errors::{Result, out_of_range};
 use super::types::{ObjectKind, PgType};
-use crate::sql::quote::literal as quoted;
 
 /// The lookup of a name as an object's oid (NULL for none).
 fn lookup_function(kind: ObjectKind) -> &'static str {
@@ -83,30 +82,43 @@ pub(super) fn literal(text: &str, kind: ObjectKind) -> Result<Expr> {
     ))
 }
 
-/// A text as the object it names, as [`literal`] reads a literal: when the
-/// statement runs.
+/// A text as the object it names, when the statement runs: by name only
+/// (PostgreSQL's `text::regclass` reads no oid from digits, unlike a literal).
 pub(super) fn looked_up(text: Expr, kind: ObjectKind) -> Expr {
     let (state, noun) = missing(kind);
-    let value = text.to_string();
-    let lookup = lookup_function(kind);
-    let message = quoted(&format!("{noun} \""));
-    parsed_expr(&format!(
-        "CASE WHEN ({value}) IS NULL THEN NULL \
-         WHEN trim({value}, '0123456789') = '' AND ({value}) <> '' THEN CAST(({value}) AS INTEGER) \
-         ELSE coalesce({lookup}({value}), litewire_error('{state}', {message} || ({value}) || '\" does not exist')) END"
-    ))
-    .map_or_else(|| call(lookup, vec![text]), nested)
+    let text = nested(text);
+    let concat = |left: Expr, right: Expr| binary(left, BinaryOperator::StringConcat, right);
+    let message = concat(
+        concat(string(&format!("{noun} \"")), text.clone()),
+        string("\" does not exist"),
+    );
+    case_when(
+        vec![(Expr::IsNull(Box::new(text.clone())), null())],
+        call(
+            "coalesce",
+            vec![
+                call(lookup_function(kind), vec![text]),
+                call("litewire_error", vec![string(state), message]),
+            ],
+        ),
+    )
 }
 
 /// A value litewire cannot type (a catalog column) as a `reg*`: a number is
 /// the oid, a text the name of one.
 pub(super) fn from_untyped(value: Expr, kind: ObjectKind) -> Expr {
-    let text = value.to_string();
-    parsed_expr(&format!(
-        "CASE WHEN typeof({text}) = 'text' THEN {}({text}) ELSE {text} END",
-        lookup_function(kind)
-    ))
-    .map_or(value, nested)
+    let value = nested(value);
+    case_when(
+        vec![(
+            binary(
+                call("typeof", vec![value.clone()]),
+                BinaryOperator::Eq,
+                string("text"),
+            ),
+            call(lookup_function(kind), vec![value.clone()]),
+        )],
+        value,
+    )
 }
 
 /// An oid as the name it shows (`::text` of a `reg*`).
