@@ -217,29 +217,25 @@ fn about_materialized_view_or_function(text: &str, tokens: &[Token]) -> bool {
         || words.starts_with(&["CREATE", "OR", "REPLACE", "FUNCTION"])
 }
 
-/// `CREATE DOMAIN` or `DROP DOMAIN`.
-fn about_domain(text: &str, tokens: &[Token]) -> bool {
+/// Whether the statement's first words are one of `verbs`, then `noun`.
+fn starts_as(text: &str, tokens: &[Token], verbs: &[&str], noun: &str) -> bool {
     let tokens = rebased(tokens);
     let words = Words {
         sql: text,
         tokens: &tokens,
     };
-    ["CREATE", "DROP"]
-        .iter()
-        .any(|verb| words.starts_with(&[verb, "DOMAIN"]))
+    verbs.iter().any(|verb| words.starts_with(&[verb, noun]))
+}
+
+/// `CREATE DOMAIN` or `DROP DOMAIN`.
+fn about_domain(text: &str, tokens: &[Token]) -> bool {
+    starts_as(text, tokens, &["CREATE", "DROP"], "DOMAIN")
 }
 
 /// `CREATE TABLE` or `ALTER TABLE`: a statement whose columns may be of a
 /// domain.
 fn makes_columns(text: &str, tokens: &[Token]) -> bool {
-    let tokens = rebased(tokens);
-    let words = Words {
-        sql: text,
-        tokens: &tokens,
-    };
-    ["CREATE", "ALTER"]
-        .iter()
-        .any(|verb| words.starts_with(&[verb, "TABLE"]))
+    starts_as(text, tokens, &["CREATE", "ALTER"], "TABLE")
 }
 
 /// A plain `CREATE TABLE` (not `... AS query`).

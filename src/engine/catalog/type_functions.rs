@@ -235,16 +235,24 @@ pub(super) fn of_type(oid: i64) -> [i64; 8] {
         .map_or([0; 8], |(_, functions)| *functions)
 }
 
-/// The statements that add the functions' rows to `pg_proc`: built-in
-/// (`internal`, 12), strict, in `pg_catalog`.
+/// The statement that adds the functions' rows to `pg_proc` (one, so that
+/// a connection's first catalog query parses it once): built-in (`internal`,
+/// 12), strict, in `pg_catalog`.
 pub(super) fn catalog_rows(script: &mut String) {
-    for (oid, name, result, args, volatility) in FUNCTIONS {
-        let nargs = args.split(' ').filter(|a| !a.is_empty()).count();
-        let _ = writeln!(
-            script,
-            "INSERT INTO temp.pg_proc VALUES ({oid}, {name}, 11, 10, 12, 1, 0, 0, 0, 'f', false, false, true, false, '{volatility}', 's', {nargs}, 0, {result}, {args}, NULL, NULL, NULL, NULL, NULL, {name}, NULL, NULL, NULL, NULL);",
-            name = literal(name),
-            args = literal(args),
-        );
-    }
+    let rows: Vec<String> = FUNCTIONS
+        .iter()
+        .map(|(oid, name, result, args, volatility)| {
+            let nargs = args.split(' ').filter(|a| !a.is_empty()).count();
+            format!(
+                "({oid}, {name}, 11, 10, 12, 1, 0, 0, 0, 'f', false, false, true, false, '{volatility}', 's', {nargs}, 0, {result}, {args}, NULL, NULL, NULL, NULL, NULL, {name}, NULL, NULL, NULL, NULL)",
+                name = literal(name),
+                args = literal(args),
+            )
+        })
+        .collect();
+    let _ = writeln!(
+        script,
+        "INSERT INTO temp.pg_proc VALUES {};",
+        rows.join(", ")
+    );
 }

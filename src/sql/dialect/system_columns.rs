@@ -166,21 +166,28 @@ pub(super) fn relation_oid(name: &str) -> Option<u32> {
 /// The name of the catalog relation whose oid the SQL expression `oid` is
 /// (NULL for none), as an SQL expression.
 pub(super) fn relation_named(oid: &str) -> String {
-    let cases: String = RELATION_OIDS
-        .iter()
-        .map(|(name, oid)| format!(" WHEN {oid} THEN '{name}'"))
-        .collect();
-    format!("(CASE {oid}{cases} END)")
+    relations_case(oid, |name, oid| (oid.to_string(), format!("'{name}'")))
 }
 
 /// The oid of the catalog relation the SQL expression `name` (lower case,
 /// unqualified) names (NULL for none), as an SQL expression.
 pub(super) fn relation_oid_named(name: &str) -> String {
-    let cases: String = RELATION_OIDS
+    relations_case(name, |relation, oid| {
+        (format!("'{relation}'"), oid.to_string())
+    })
+}
+
+/// `CASE operand WHEN ... THEN ... END` over every catalog relation, each
+/// `WHEN` and `THEN` made by `arm` from the relation's name and oid.
+fn relations_case(operand: &str, arm: impl Fn(&str, u32) -> (String, String)) -> String {
+    let arms: String = RELATION_OIDS
         .iter()
-        .map(|(relation, oid)| format!(" WHEN '{relation}' THEN {oid}"))
+        .map(|(name, oid)| {
+            let (when, then) = arm(name, *oid);
+            format!(" WHEN {when} THEN {then}")
+        })
         .collect();
-    format!("(CASE {name}{cases} END)")
+    format!("(CASE {operand}{arms} END)")
 }
 
 /// Each `tableoid` of a catalog relation the select reads (`x.tableoid`, or
