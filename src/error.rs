@@ -100,7 +100,6 @@ impl SqlState {
     pub const UNDEFINED_OBJECT: SqlState = SqlState(*b"42704");
     pub const CHECK_VIOLATION: SqlState = SqlState(*b"23514");
     pub const NOT_NULL_VIOLATION: SqlState = SqlState(*b"23502");
-    pub const FOREIGN_KEY_VIOLATION: SqlState = SqlState(*b"23503");
     pub const WRONG_OBJECT_TYPE: SqlState = SqlState(*b"42809");
     pub const SYNTAX_ERROR: SqlState = SqlState(*b"42601");
     pub const LOCK_NOT_AVAILABLE: SqlState = SqlState(*b"55P03");
@@ -132,9 +131,12 @@ pub struct Error {
     pub violated: Option<Box<Violated>>,
 }
 
-/// A constraint a row broke, as PostgreSQL's error names it.
+/// A constraint a row broke, as PostgreSQL's error names it: the error's
+/// message in PostgreSQL's words, which the PostgreSQL front end sends for
+/// SQLite's (the HTTP front ends keep SQLite's), and its fields.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Violated {
+    pub message: String,
     pub schema: String,
     pub table: String,
     pub constraint: String,

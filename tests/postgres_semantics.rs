@@ -2843,6 +2843,29 @@ async fn foreign_key_violations_name_their_constraint(target: &Target) {
             "fk_child_pid_fkey",
         ),
     ];
+    // Behind a cascade, the key that fails is further on: it is named right
+    // or not at all (SQLite does not say which), never as the cascading one.
+    client
+        .batch_execute(
+            "DROP TABLE IF EXISTS fk_deep, fk_middle, fk_top; \
+             CREATE TABLE fk_top (id int PRIMARY KEY); \
+             CREATE TABLE fk_middle (id int PRIMARY KEY, tid int REFERENCES fk_top ON DELETE CASCADE); \
+             CREATE TABLE fk_deep (mid int REFERENCES fk_middle ON DELETE RESTRICT); \
+             INSERT INTO fk_top VALUES (1); INSERT INTO fk_middle VALUES (1, 1); INSERT INTO fk_deep VALUES (1)",
+        )
+        .await
+        .unwrap();
+    let error = client
+        .batch_execute("DELETE FROM fk_top")
+        .await
+        .expect_err("cascade");
+    let db = error.as_db_error().expect("a database error");
+    assert_eq!(db.code().code(), "23503");
+    assert!(
+        matches!(db.constraint(), None | Some("fk_deep_mid_fkey")),
+        "{:?}",
+        db.constraint()
+    );
     for (sql, message, table, constraint) in cases {
         let error = client.batch_execute(sql).await.expect_err(sql);
         let db = error

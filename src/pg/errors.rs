@@ -155,10 +155,7 @@ pub fn error_info(error: &Error) -> ErrorInfo {
         _ => "ERROR",
     };
     let message = match (&error.kind, &error.violated) {
-        (ErrorKind::Sqlite { .. }, Some(violated)) => format!(
-            "duplicate key value violates unique constraint \"{}\"",
-            violated.constraint
-        ),
+        (ErrorKind::Sqlite { .. }, Some(violated)) => violated.message.clone(),
         (ErrorKind::Sqlite { .. }, None) => {
             postgres_message(&error.message).unwrap_or_else(|| error.message.clone())
         }

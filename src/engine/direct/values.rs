@@ -153,8 +153,9 @@ pub(super) unsafe fn error(db: *mut ffi::sqlite3, rc: c_int) -> Error {
 }
 
 /// The connection's current error after `stmt` failed: as [`error`], with a
-/// foreign-key failure named as PostgreSQL names it where the statement
-/// tells which key it was (see `violations::foreign_key`).
+/// foreign-key failure's key, as PostgreSQL names it, where the statement
+/// tells which it was (see `violations::foreign_key`); SQLite's error stays
+/// what the HTTP front ends send.
 ///
 /// # Safety
 /// `db` must be a valid connection handle, locked for the caller, and
@@ -179,11 +180,9 @@ pub(super) unsafe fn statement_error(
         return error;
     };
     // SAFETY: per the caller.
-    match unsafe { super::violations::foreign_key(db, &sql) } {
-        Some((message, violated)) => Error {
-            violated: Some(Box::new(violated)),
-            ..Error::state(crate::error::SqlState::FOREIGN_KEY_VIOLATION, message)
-        },
-        None => error,
+    let violated = unsafe { super::violations::foreign_key(db, &sql) };
+    Error {
+        violated: violated.map(Box::new),
+        ..error
     }
 }

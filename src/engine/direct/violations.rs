@@ -44,11 +44,11 @@ pub(super) unsafe fn unique(db: *mut ffi::sqlite3, code: c_int, message: &str) -
         let row = unsafe { lookup(db, INDEX_TABLE, &[index])? };
         let table = row.into_iter().next().flatten()?;
         let (schema, name) = split_stored(&table);
-        return Some(Violated {
-            schema: schema.unwrap_or("public").to_owned(),
-            table: name.to_owned(),
-            constraint: split_stored(index).1.to_owned(),
-        });
+        return Some(unique_violated(
+            schema,
+            name,
+            split_stored(index).1.to_owned(),
+        ));
     }
     let mut table = None;
     let mut columns = Vec::new();
@@ -85,11 +85,16 @@ pub(super) unsafe fn unique(db: *mut ffi::sqlite3, code: c_int, message: &str) -
             }
         }
     };
-    Some(Violated {
+    Some(unique_violated(schema, name, constraint))
+}
+
+fn unique_violated(schema: Option<&str>, table: &str, constraint: String) -> Violated {
+    Violated {
+        message: format!("duplicate key value violates unique constraint \"{constraint}\""),
         schema: schema.unwrap_or("public").to_owned(),
-        table: name.to_owned(),
+        table: table.to_owned(),
         constraint,
-    })
+    }
 }
 
 /// How many foreign keys a table has, and the first's referenced table and
@@ -99,9 +104,11 @@ const CHILD_KEYS: &str = "SELECT count(DISTINCT id), \
       WHERE id = (SELECT min(id) FROM pragma_foreign_key_list(?1)) ORDER BY seq)) \
      FROM pragma_foreign_key_list(?1)";
 
-/// How many foreign keys refer to a table, and the first's table and columns.
-const PARENT_KEYS: &str = "SELECT count(*), min(child), min(columns) FROM \
-     (SELECT m.name AS child, group_concat(fk.\"from\", ',') AS columns \
+/// How many foreign keys refer to a table, and the first's table, columns
+/// and actions on delete and on update.
+const PARENT_KEYS: &str = "SELECT count(*), min(child), min(columns), min(on_delete), min(on_update) FROM \
+     (SELECT m.name AS child, group_concat(fk.\"from\", ',') AS columns, \
+      min(fk.on_delete) AS on_delete, min(fk.on_update) AS on_update \
       FROM sqlite_schema AS m, pragma_foreign_key_list(m.name) AS fk \
       WHERE m.type = 'table' AND fk.\"table\" = ?1 COLLATE NOCASE GROUP BY m.name, fk.id)";
 
@@ -109,15 +116,16 @@ const PARENT_KEYS: &str = "SELECT count(*), min(child), min(columns) FROM \
 const TABLE_SQL: &str = "SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?1";
 
 /// A foreign-key failure of the statement `sql` as PostgreSQL reports it:
-/// its message, and the constraint it names. SQLite does not say which key
+/// the constraint it names, in PostgreSQL's words. SQLite does not say which key
 /// failed, so the key is named where the statement's table has only one that
 /// could have: the one it has (an `INSERT`, an `UPDATE` of a table nothing
-/// refers to) or the one that refers to it (a `DELETE`, an `UPDATE` of a table
-/// with no keys of its own); `None` otherwise.
+/// refers to) or the one that refers to it and refuses the change (a
+/// `DELETE`, an `UPDATE` of a table with no keys of its own); `None`
+/// otherwise.
 ///
 /// # Safety
 /// `db` must be a valid connection handle, locked for the caller.
-pub(super) unsafe fn foreign_key(db: *mut ffi::sqlite3, sql: &str) -> Option<(String, Violated)> {
+pub(super) unsafe fn foreign_key(db: *mut ffi::sqlite3, sql: &str) -> Option<Violated> {
     let (verb, table) = written_table(sql)?;
     // SAFETY: per the caller.
     let count = |query: &str| unsafe {
@@ -127,10 +135,19 @@ pub(super) unsafe fn foreign_key(db: *mut ffi::sqlite3, sql: &str) -> Option<(St
     };
     let (children, child_row) = count(CHILD_KEYS).unwrap_or((0, Vec::new()));
     let (parents, parent_row) = count(PARENT_KEYS).unwrap_or((0, Vec::new()));
+    // A key that cascades (or sets NULL or its default) does not fail
+    // itself: what failed is further on, which SQLite does not say.
+    let refuses = |action: Option<&Option<String>>| {
+        action
+            .cloned()
+            .flatten()
+            .is_some_and(|a| a == "NO ACTION" || a == "RESTRICT")
+    };
     let child_side = match verb {
-        "INSERT" => children == 1,
+        "INSERT" if children == 1 => true,
         "UPDATE" if children == 1 && parents == 0 => true,
-        "UPDATE" | "DELETE" if parents == 1 && (verb == "DELETE" || children == 0) => false,
+        "DELETE" if parents == 1 && refuses(parent_row.get(3)) => false,
+        "UPDATE" if parents == 1 && children == 0 && refuses(parent_row.get(4)) => false,
         _ => return None,
     };
     let (owner, columns) = match child_side {
@@ -161,14 +178,12 @@ pub(super) unsafe fn foreign_key(db: *mut ffi::sqlite3, sql: &str) -> Option<(St
             "update or delete on table \"{table_name}\" violates foreign key constraint \"{constraint}\" on table \"{owner_name}\""
         ),
     };
-    Some((
+    Some(Violated {
         message,
-        Violated {
-            schema: schema.unwrap_or("public").to_owned(),
-            table: owner_name.to_owned(),
-            constraint,
-        },
-    ))
+        schema: schema.unwrap_or("public").to_owned(),
+        table: owner_name.to_owned(),
+        constraint,
+    })
 }
 
 /// The verb of an `INSERT`, `UPDATE` or `DELETE` and the table it writes, as
