@@ -2748,6 +2748,18 @@ async fn domains_hold_their_columns_and_casts_to_their_rules(target: &Target) {
         .await,
         ["6", "01234", "t"]
     );
+    client
+        .batch_execute(
+            "DROP TABLE IF EXISTS dm_plain; DROP DOMAIN IF EXISTS dm_maybe; \
+             CREATE DOMAIN dm_maybe AS int DEFAULT NULL; \
+             CREATE TABLE dm_plain (m dm_maybe); INSERT INTO dm_plain DEFAULT VALUES",
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        text_row(&client, "SELECT count(*), count(m) FROM dm_plain").await,
+        ["1", "0"]
+    );
     assert_eq!(
         column(
             &client,
@@ -2784,7 +2796,7 @@ async fn domains_hold_their_columns_and_casts_to_their_rules(target: &Target) {
         ]
     );
     client
-        .batch_execute("DROP TABLE dm_addr; DROP DOMAIN dm_posint, dm_zip")
+        .batch_execute("DROP TABLE dm_addr, dm_plain; DROP DOMAIN dm_posint, dm_zip, dm_maybe")
         .await
         .unwrap();
     assert_eq!(

@@ -126,7 +126,9 @@ fn create(text: &str, w: &Words, catalog: &dyn Catalog) -> Result<Vec<String>, E
         if w.is(i, "COLLATE") {
             i = w.name(i + 1).ok_or_else(|| w.syntax_error(i + 1))?.1;
         } else if w.is(i, "DEFAULT") {
-            let end = until(w, i + 1, |j| clause_starts(w, j) && !w.is(j, "DEFAULT"));
+            // The default's first word is its own, whatever it is (`DEFAULT
+            // NULL`).
+            let end = until(w, i + 2, |j| clause_starts(w, j) && !w.is(j, "DEFAULT"));
             domain.default = Some(span(text, w, i + 1, end).to_owned());
             i = end;
         } else {
