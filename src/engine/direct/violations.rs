@@ -97,8 +97,7 @@ fn unique_violated(schema: Option<&str>, table: &str, constraint: String) -> Vio
     }
 }
 
-/// How many foreign keys a table has, and the first's referenced table and
-/// columns (in order).
+/// How many foreign keys a table has, and the first's columns (in order).
 const CHILD_KEYS: &str = "SELECT count(DISTINCT id), \
      (SELECT group_concat(\"from\", ',') FROM (SELECT \"from\" FROM pragma_foreign_key_list(?1) \
       WHERE id = (SELECT min(id) FROM pragma_foreign_key_list(?1)) ORDER BY seq)) \
