@@ -656,6 +656,26 @@ async fn unnest_with_ordinality_in_from(cache: &str) {
              WHERE option = '0'",
             "22\n",
         ),
+        // Arrays of other lengths: as many rows as the longest, NULL where a
+        // shorter one has ended, each element of its own type.
+        (
+            "SELECT * FROM unnest(ARRAY[1,2], ARRAY['a','b','c'])",
+            "1|a\n2|b\n|c\n",
+        ),
+        (
+            "SELECT pg_typeof(a), a + 1 FROM unnest(ARRAY[1,2], ARRAY[true]) AS u(a, b) \
+             WHERE b IS NULL",
+            "integer|3\n",
+        ),
+        (
+            "SELECT v.n, u.* FROM (VALUES (1, ARRAY['a','b']), (2, ARRAY['c'])) v(n, a), \
+             unnest(v.a, ARRAY[10,20]) WITH ORDINALITY u(x, y, o) ORDER BY 1, 4",
+            "1|a|10|1\n1|b|20|2\n2|c|10|1\n2||20|2\n",
+        ),
+        (
+            "SELECT count(*) FROM unnest(NULL::int[], ARRAY[1,2,3])",
+            "3\n",
+        ),
     ];
     for (sql, expected) in cases {
         assert_eq!(rows(&server, sql), expected, "{sql}");

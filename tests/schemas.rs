@@ -22,6 +22,7 @@ against_litewire_and_postgres!(
     the_search_path_finds_and_creates_unqualified_names,
     introspection_reads_columns_as_schema_tools_do,
     ownership_grants_comments_and_matviews_take_qualified_names,
+    types_live_in_schemas,
 );
 
 async fn rows(client: &Client, sql: &str) -> Vec<Vec<Option<String>>> {
@@ -432,6 +433,23 @@ async fn the_search_path_finds_and_creates_unqualified_names(target: &Target) {
         .unwrap();
     let read = "SELECT notes.id, body FROM notes ORDER BY id";
     assert_eq!(rows(&client, read).await, [row(&["1", "tenant"])]);
+    // A statement with literals, sent alone (read once for every statement
+    // of its shape), finds its names on the path too.
+    for change in [
+        "INSERT INTO notes (body) VALUES ('second')",
+        "UPDATE notes SET body = 'again' WHERE id = 2",
+    ] {
+        client.batch_execute(change).await.unwrap();
+    }
+    assert_eq!(
+        rows(&client, "SELECT body FROM notes WHERE id = 2").await,
+        [row(&["again"])]
+    );
+    client
+        .batch_execute("DELETE FROM notes WHERE id = 2")
+        .await
+        .unwrap();
+    assert_eq!(rows(&client, read).await, [row(&["1", "tenant"])]);
     // The extended protocol reads the same text the same way on this path
     // and, after SET, on the next one.
     let prepared: Vec<(i32, String)> = client
@@ -778,4 +796,97 @@ async fn ownership_grants_comments_and_matviews_take_qualified_names(target: &Ta
         .batch_execute("DROP MATERIALIZED VIEW reports.totals; DROP SCHEMA reports CASCADE")
         .await
         .unwrap();
+}
+
+/// Enum types and domains made in a schema: their columns hold to them,
+/// casts name them, the catalog places them in their schema, the search path
+/// finds them, and the schema's CASCADE drops them.
+async fn types_live_in_schemas(target: &Target) {
+    let client = target.connect().await;
+    client
+        .batch_execute(
+            "DROP SCHEMA IF EXISTS shop CASCADE;
+             CREATE SCHEMA shop;
+             CREATE TYPE shop.status AS ENUM ('open', 'paid');
+             CREATE DOMAIN shop.cents AS int CHECK (VALUE >= 0);
+             CREATE TABLE shop.orders (id int PRIMARY KEY, status shop.status, total shop.cents);
+             INSERT INTO shop.orders VALUES (1, 'open', 250);",
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        code_of(&client, "INSERT INTO shop.orders VALUES (2, 'lost', 1)").await,
+        "22P02"
+    );
+    let refused = client
+        .batch_execute("INSERT INTO shop.orders VALUES (2, 'paid', -1)")
+        .await
+        .unwrap_err();
+    let refused = refused.as_db_error().expect("a database error");
+    assert_eq!(refused.code().code(), "23514");
+    assert_eq!(
+        refused.message(),
+        "value for domain shop.cents violates check constraint \"cents_check\""
+    );
+    assert_eq!(
+        rows(
+            &client,
+            "SELECT 'paid'::shop.status, 5::shop.cents, status, total FROM shop.orders"
+        )
+        .await,
+        [row(&["paid", "5", "open", "250"])]
+    );
+    assert_eq!(
+        rows(
+            &client,
+            "SELECT t.typname, n.nspname, t.typtype FROM pg_type t \
+             JOIN pg_namespace n ON n.oid = t.typnamespace \
+             WHERE t.typname IN ('status', 'cents') ORDER BY 1"
+        )
+        .await,
+        [row(&["cents", "shop", "d"]), row(&["status", "shop", "e"])]
+    );
+    // Unqualified, on the path.
+    client
+        .batch_execute(
+            "SET search_path = shop, public;
+             CREATE TABLE refunds (id int, status status, amount cents);",
+        )
+        .await
+        .unwrap();
+    let stated = client.simple_query("SELECT 'paid'::status").await.unwrap();
+    let tokio_postgres::SimpleQueryMessage::Row(first) = &stated[1] else {
+        panic!("a row: {stated:?}");
+    };
+    assert_eq!(first.columns()[0].name(), "status");
+    assert_eq!(
+        code_of(&client, "INSERT INTO refunds VALUES (1, 'paid', -5)").await,
+        "23514"
+    );
+    client.batch_execute("RESET search_path").await.unwrap();
+    assert_eq!(
+        rows(
+            &client,
+            "SELECT format_type(atttypid, atttypmod) FROM pg_attribute \
+             WHERE attrelid = 'shop.refunds'::regclass AND attnum > 0 ORDER BY attnum"
+        )
+        .await,
+        [
+            row(&["integer"]),
+            row(&["shop.status"]),
+            row(&["shop.cents"])
+        ]
+    );
+    client
+        .batch_execute("DROP SCHEMA shop CASCADE")
+        .await
+        .unwrap();
+    assert_eq!(
+        rows(
+            &client,
+            "SELECT count(*) FROM pg_type WHERE typname IN ('status', 'cents')"
+        )
+        .await,
+        [row(&["0"])]
+    );
 }

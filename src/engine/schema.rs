@@ -14,6 +14,7 @@ use sqlx::{Row, SqliteConnection};
 use super::catalog::rowid_type;
 use crate::error::Error;
 use crate::sql::domains::{DOMAINS_TABLE, stored};
+use crate::sql::enums::ENUMS_TABLE;
 use crate::sql::postgres::{Catalog, Domain, Modifier, PgType, RelColumn, Relation, SqlFunction};
 use crate::sql::routines::{FUNCTIONS_TABLE, stored as stored_function};
 use crate::sql::schema_names::{path_version, session_path};
@@ -36,6 +37,8 @@ pub struct SchemaCatalog {
     functions: Vec<SqlFunction>,
     /// The domains made with `CREATE DOMAIN`.
     domains: Vec<Domain>,
+    /// The enum types' names, in lower case.
+    enums: HashSet<String>,
 }
 
 impl Catalog for SchemaCatalog {
@@ -65,6 +68,14 @@ impl Catalog for SchemaCatalog {
 
     fn domains(&self) -> &[Domain] {
         &self.domains
+    }
+
+    fn is_type(&self, name: &str) -> bool {
+        self.enums.contains(&name.to_ascii_lowercase())
+            || self
+                .domains
+                .iter()
+                .any(|d| d.name.eq_ignore_ascii_case(name))
     }
 }
 
@@ -114,6 +125,10 @@ impl Catalog for SessionCatalog<'_> {
 
     fn functions(&self) -> &[SqlFunction] {
         &self.schema.functions
+    }
+
+    fn is_type(&self, name: &str) -> bool {
+        self.schema.is_type(name)
     }
 
     fn domains(&self) -> &[Domain] {
@@ -273,6 +288,16 @@ async fn read_schemas(
         true => domains(conn).await?,
         false => Vec::new(),
     };
+    let enums = match relations.contains_key(ENUMS_TABLE) {
+        true => {
+            sqlx::query_scalar::<_, String>("SELECT DISTINCT lower(type) FROM main.litewire_enums")
+                .fetch_all(&mut *conn)
+                .await?
+                .into_iter()
+                .collect()
+        }
+        false => HashSet::new(),
+    };
     Ok(SchemaCatalog {
         generation,
         file_version,
@@ -281,6 +306,7 @@ async fn read_schemas(
         schemas,
         functions,
         domains,
+        enums,
     })
 }
 

@@ -25,7 +25,8 @@ use sqlparser::parser::Parser;
 use super::lexer::TokenKind;
 use super::matviews::fail;
 use super::postgres::{self, Catalog, Domain, PgType};
-use super::quote::{literal, unquote_identifier};
+use super::quote::literal;
+use super::schema_names::{split_stored, stored_written};
 use super::words::Words;
 use crate::error::{Error, SqlState};
 
@@ -52,15 +53,6 @@ pub(super) fn statement(
         Some(drop(w))
     } else {
         None
-    }
-}
-
-/// A name folded as PostgreSQL folds it, without its schema.
-fn folded(name: &str) -> String {
-    let last = name.rsplit('.').next().unwrap_or(name);
-    match last.starts_with('"') {
-        true => unquote_identifier(last),
-        false => last.to_ascii_lowercase(),
     }
 }
 
@@ -99,7 +91,7 @@ fn until(w: &Words, mut i: usize, stop: impl Fn(usize) -> bool) -> usize {
 
 fn create(text: &str, w: &Words, catalog: &dyn Catalog) -> Result<Vec<String>, Error> {
     let (written, mut i) = w.name(2).ok_or_else(|| w.syntax_error(2))?;
-    let name = folded(&written);
+    let name = stored_written(&written);
     if w.is(i, "AS") {
         i += 1;
     }
@@ -135,7 +127,7 @@ fn create(text: &str, w: &Words, catalog: &dyn Catalog) -> Result<Vec<String>, E
             let mut constraint = None;
             if w.is(i, "CONSTRAINT") {
                 let (named, next) = w.name(i + 1).ok_or_else(|| w.syntax_error(i + 1))?;
-                constraint = Some(folded(&named));
+                constraint = Some(stored_written(&named));
                 i = next;
             }
             if w.is(i, "NOT") && w.is(i + 1, "NULL") {
@@ -147,7 +139,10 @@ fn create(text: &str, w: &Words, catalog: &dyn Catalog) -> Result<Vec<String>, E
             } else if w.is(i, "CHECK") && w.kind(i + 1) == Some(TokenKind::LeftParen) {
                 let close = w.closing(i + 1).ok_or_else(|| w.syntax_error(i + 1))?;
                 let condition = span(text, w, i + 2, close).to_owned();
-                let check_name = constraint.unwrap_or_else(|| unused_name(&domain));
+                let check_name = constraint.unwrap_or_else(|| {
+                    let bare = split_stored(&name, catalog.schemas()).map_or(&*name, |(_, n)| n);
+                    unused_name(bare, &domain)
+                });
                 domain.checks.push((check_name, condition));
                 i = close + 1;
             } else {
@@ -182,11 +177,12 @@ fn create(text: &str, w: &Words, catalog: &dyn Catalog) -> Result<Vec<String>, E
 
 /// PostgreSQL's name for a domain's next unnamed CHECK: `d_check`,
 /// `d_check1`, ...
-fn unused_name(domain: &Domain) -> String {
+/// `bare` is the domain's name without its schema.
+fn unused_name(bare: &str, domain: &Domain) -> String {
     (0..)
         .map(|n| match n {
-            0 => format!("{}_check", domain.name),
-            n => format!("{}_check{n}", domain.name),
+            0 => format!("{bare}_check"),
+            n => format!("{bare}_check{n}"),
         })
         .find(|candidate| domain.checks.iter().all(|(name, _)| name != candidate))
         .unwrap_or_default()
@@ -330,7 +326,7 @@ fn drop(w: &Words) -> Result<Vec<String>, Error> {
     }
     let mut script = vec![CREATE_TABLE.to_owned()];
     for written in &names {
-        let name = folded(written);
+        let name = stored_written(written);
         let named = format!("name = {}", literal(&name));
         if !if_exists {
             script.push(fail(

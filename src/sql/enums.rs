@@ -11,7 +11,8 @@
 //! the tables whose columns use the type, to widen their CHECK.
 
 use super::lexer::{Token, TokenKind};
-use super::quote::{identifier, literal, unquote_identifier, unquote_literal};
+use super::quote::{identifier, literal, unquote_literal};
+use super::schema_names::stored_written;
 use super::table_definition::{Constraint, ConstraintKind, TableDefinition};
 use super::words::Words;
 use crate::error::{Error, ErrorKind};
@@ -60,13 +61,7 @@ pub(super) fn statement(sql: &str, tokens: &[Token]) -> Result<Option<EnumChange
 /// A type's name: unqualified, folded as PostgreSQL folds names.
 fn type_name(w: &Words, i: usize) -> Result<(String, usize), Error> {
     let (name, next) = w.name(i).ok_or_else(|| w.syntax_error(i))?;
-    let last = name.rsplit('.').next().unwrap_or(&name);
-    let folded = if last.starts_with('"') {
-        unquote_identifier(last)
-    } else {
-        last.to_ascii_lowercase()
-    };
-    Ok((folded, next))
+    Ok((stored_written(&name), next))
 }
 
 pub(super) fn exists(name: &str) -> String {
@@ -301,9 +296,8 @@ fn is_enum_check(c: &Constraint) -> bool {
 
 /// The enum a declared type names, if any.
 fn declared_enum<'a>(type_sql: &str, enums: &'a [EnumType]) -> Option<&'a EnumType> {
-    let bare = type_sql.trim().rsplit('.').next().unwrap_or("");
-    let bare = unquote_identifier(bare);
-    enums.iter().find(|e| e.name.eq_ignore_ascii_case(&bare))
+    let name = stored_written(type_sql);
+    enums.iter().find(|e| e.name.eq_ignore_ascii_case(&name))
 }
 
 /// `create_table` with the enum CHECKs its columns need; `None` when it needs

@@ -92,11 +92,21 @@ pub(super) fn parse_uncached(sql: &str, dialect: Dialect) -> Result<Vec<Statemen
     let mut schema_changed = false;
     // A domain made or dropped before: a table's columns may be of it.
     let mut domains_changed = false;
+    // `SET search_path` before: the names of what follows are found on the
+    // new path.
+    let mut path_changed = false;
     split(&tokens, sql)
         .into_iter()
         .map(|range| {
             let (text, tokens) = (&sql[range.0..range.1], &tokens[range.2..range.3]);
             let statement = match (dialect, schema_changed) {
+                (Dialect::Postgres(_), _) if path_changed => {
+                    let shape = classify::classify(text, &rebased(tokens))?;
+                    Statement {
+                        read_against: Some((STALE, Arc::from(text))),
+                        ..statement(text.into(), &shape, 0, Plan::Nothing)
+                    }
+                }
                 // A new table's expressions read only its own columns (but
                 // its schema may be new too: see below).
                 (Dialect::Postgres(catalog), true)
@@ -133,6 +143,7 @@ pub(super) fn parse_uncached(sql: &str, dialect: Dialect) -> Result<Vec<Statemen
                 _ => build(text, tokens, dialect)?,
             };
             domains_changed |= about_domain(text, tokens);
+            path_changed |= sets_search_path(text, tokens);
             schema_changed |= statement.writes()
                 && !matches!(
                     statement.kind,
@@ -225,6 +236,19 @@ fn starts_as(text: &str, tokens: &[Token], verbs: &[&str], noun: &str) -> bool {
         tokens: &tokens,
     };
     verbs.iter().any(|verb| words.starts_with(&[verb, noun]))
+}
+
+/// `SET [SESSION | LOCAL] search_path`, `SET SCHEMA`, `RESET search_path`
+/// or `RESET ALL`.
+fn sets_search_path(text: &str, tokens: &[Token]) -> bool {
+    let tokens = rebased(tokens);
+    let w = Words {
+        sql: text,
+        tokens: &tokens,
+    };
+    let at = usize::from(w.is(1, "SESSION") || w.is(1, "LOCAL")) + 1;
+    (w.is(0, "SET") && (w.is(at, "search_path") || w.is(at, "SCHEMA")))
+        || (w.is(0, "RESET") && (w.is(1, "search_path") || w.is(1, "ALL")))
 }
 
 /// `CREATE DOMAIN` or `DROP DOMAIN`.
@@ -594,22 +618,28 @@ pub(super) fn read_shape(text: &str, literals: usize, dialect: Dialect) -> Optio
     let Dialect::Postgres(catalog) = dialect else {
         return None;
     };
-    let tokens = tokenize(text);
-    let shape = classify::classify(text, &tokens).ok()?;
+    let written = tokenize(text);
+    // Its names in their schemas' SQLite names, as `build` reads them.
+    let resolved = schema_names::resolved(text, &written, catalog);
+    let (read, tokens) = match &resolved {
+        Some(stored) => (stored.as_str(), tokenize(stored)),
+        None => (text, written.clone()),
+    };
+    let shape = classify::classify(read, &tokens).ok()?;
     let plain = matches!(
         shape.kind,
         CommandKind::Select | CommandKind::Insert | CommandKind::Update | CommandKind::Delete
-    ) && row_locks::strip(text, &tokens).ok()?.is_none()
-        && known_queries::recognise(text, &tokens).is_none()
+    ) && row_locks::strip(read, &tokens).ok()?.is_none()
+        && known_queries::recognise(read, &tokens).is_none()
         // `ORDER BY x USING <` is rewritten before it is read (see `build`).
-        && sort_operators::rewrite(text, &tokens).is_none();
+        && sort_operators::rewrite(read, &tokens).is_none();
     if !plain {
         return None;
     }
-    let statement = read_as_postgres(text, &shape, catalog, literals).ok()??;
+    let statement = read_as_postgres(read, &shape, catalog, literals).ok()??;
     (statement.param_count == literals && !statement.catalog).then(|| Statement {
         read_against: Some((catalog.version(), Arc::from(text))),
-        fingerprint: Some(Arc::new(fingerprint(text, &tokens, true))),
+        fingerprint: Some(Arc::new(fingerprint(text, &written, true))),
         ..statement
     })
 }

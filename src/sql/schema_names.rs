@@ -106,6 +106,17 @@ pub fn qualified(stored: &str, schemas: &[String]) -> String {
     }
 }
 
+/// A written name (`t`, `"T"`, `public.t`, or `"s.t"` as a name of schema
+/// `s` reads once qualified) as its object's SQLite name: its last
+/// identifier, folded as PostgreSQL folds it.
+pub(super) fn stored_written(written: &str) -> String {
+    super::lexer::tokenize(written)
+        .iter()
+        .rev()
+        .find_map(|token| folded(written, token))
+        .unwrap_or_default()
+}
+
 /// An identifier token as the name PostgreSQL reads: folded to lower case
 /// unless quoted.
 fn folded(text: &str, token: &Token) -> Option<String> {
@@ -254,7 +265,9 @@ pub(super) fn resolved(text: &str, tokens: &[Token], catalog: &dyn Catalog) -> O
                     "public" => name.to_owned(),
                     _ => stored_name(schema, name),
                 };
-                let found = catalog.relation(&stored).is_some() || catalog.is_sequence(&stored);
+                let found = catalog.relation(&stored).is_some()
+                    || catalog.is_sequence(&stored)
+                    || catalog.is_type(&stored);
                 found.then(|| schema.clone())
             })
             .filter(|schema| schema != "public")

@@ -230,6 +230,7 @@ struct Contents {
     materialized: Vec<String>,
     sequences: bool,
     enums: bool,
+    domains: bool,
 }
 
 impl Contents {
@@ -238,6 +239,7 @@ impl Contents {
         let mut contents = Contents {
             sequences: catalog.relation("litewire_sequences").is_some(),
             enums: catalog.relation(super::enums::ENUMS_TABLE).is_some(),
+            domains: catalog.relation(super::domains::DOMAINS_TABLE).is_some(),
             prefix,
             tables: Vec::new(),
             views: Vec::new(),
@@ -302,6 +304,9 @@ impl Contents {
         }
         if self.enums {
             rows.push((super::enums::ENUMS_TABLE, self.named_in("type")));
+        }
+        if self.domains {
+            rows.push((super::domains::DOMAINS_TABLE, self.named_in("name")));
         }
         rows
     }

@@ -73,6 +73,12 @@ pub(super) const FUNCTIONS: &[Function] = &[
         array_json,
     ),
     Function::helper(
+        "litewire_arrays_json",
+        Args::Variadic("text"),
+        Volatility::Immutable,
+        arrays_json,
+    ),
+    Function::helper(
         "litewire_array_length",
         Args::Fixed(&["text"]),
         Volatility::Immutable,
@@ -331,6 +337,38 @@ fn array_json(_: &Call, args: &[Arg]) -> Out {
         Some(items) => Out::Text(serde_json::Value::from(items).to_string()),
         None => Out::Error(format!("malformed array literal: \"{array}\"")),
     }
+}
+
+/// `litewire_arrays_json(a, b, ...)`: the elements of several arrays side by
+/// side, `[[a1, b1], [a2, b2], [null, b3]]`, as many rows as the longest has
+/// elements and NULL where a shorter one has ended: `unnest(a, b, ...)` in
+/// FROM, for `json_each`. A NULL array has no elements.
+fn arrays_json(_: &Call, args: &[Arg]) -> Out {
+    let mut arrays = Vec::with_capacity(args.len());
+    for arg in args {
+        let elements = match arg.text() {
+            None => Vec::new(),
+            Some(text) => match parse_array(&text) {
+                Some(elements) => elements,
+                None => return Out::Error(format!("malformed array literal: \"{text}\"")),
+            },
+        };
+        arrays.push(elements);
+    }
+    let rows = arrays.iter().map(Vec::len).max().unwrap_or(0);
+    let zipped: Vec<serde_json::Value> = (0..rows)
+        .map(|row| {
+            let side_by_side = arrays.iter().map(|elements| {
+                elements
+                    .get(row)
+                    .cloned()
+                    .flatten()
+                    .map_or(serde_json::Value::Null, serde_json::Value::String)
+            });
+            serde_json::Value::Array(side_by_side.collect())
+        })
+        .collect();
+    Out::Text(serde_json::Value::Array(zipped).to_string())
 }
 
 /// The most values `litewire_series_json` makes.

@@ -6,8 +6,8 @@
 //! integers from `start` to `stop`, by a recursive CTE.
 //!
 //! `unnest(a, b, ...) [WITH ORDINALITY] [AS] t(x, y, ..., n)` is a
-//! select over `json_each` of each array, side by side by position, a row per
-//! element of the first (Django's bulk `INSERT ... SELECT * FROM unnest(...)`),
+//! select over `json_each` of the arrays side by side by position, a row per
+//! element of the longest (Django's bulk `INSERT ... SELECT * FROM unnest(...)`),
 //! with the position counted from 1 as the last column when asked for
 //! (Django's index introspection).
 //!
@@ -148,32 +148,28 @@ fn unnest_rows(
             .and_then(|a| a.columns.get(i))
             .map_or_else(|| identifier(default), |c| identifier(&c.name.value))
     };
-    let mut columns: Vec<String> = if let [_] = arrays {
-        vec![format!("e0.value AS {single}")]
-    } else {
-        (0..arrays.len())
-            .map(|i| format!("e{i}.value AS {}", named(i, "unnest")))
-            .collect()
+    // One array's elements, or several side by side (as many rows as the
+    // longest has elements, NULL where a shorter one has ended).
+    let (mut columns, source) = match arrays {
+        [array] => (
+            vec![format!("e.value AS {single}")],
+            format!("litewire_array_json({array})"),
+        ),
+        _ => (
+            (0..arrays.len())
+                .map(|i| format!("json_extract(e.value, '$[{i}]') AS {}", named(i, "unnest")))
+                .collect(),
+            format!("litewire_arrays_json({})", arrays.join(", ")),
+        ),
     };
     if ordinality {
         columns.push(format!(
-            "e0.key + 1 AS {}",
+            "e.key + 1 AS {}",
             named(arrays.len(), "ordinality")
         ));
     }
-    let joins: String = arrays
-        .iter()
-        .enumerate()
-        .skip(1)
-        .map(|(n, array)| {
-            format!(
-                " LEFT JOIN json_each(litewire_array_json({array})) AS e{n} ON e{n}.key = e0.key"
-            )
-        })
-        .collect();
     format!(
-        "SELECT {} FROM json_each(litewire_array_json({})) AS e0{joins}",
-        columns.join(", "),
-        arrays.first().map_or("NULL", String::as_str)
+        "SELECT {} FROM json_each({source}) AS e",
+        columns.join(", ")
     )
 }

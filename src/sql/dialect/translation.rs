@@ -249,9 +249,9 @@ mod tests {
             tr(
                 "INSERT INTO t (a, b) SELECT * FROM UNNEST(($1)::varchar[], ($2)::integer[]) RETURNING t.id"
             ),
-            "INSERT INTO t (a, b) SELECT * FROM (SELECT e0.value AS \"unnest\", e1.value AS \"unnest\" \
-             FROM json_each(litewire_array_json(($1))) AS e0 LEFT JOIN json_each(litewire_array_json(($2))) AS e1 \
-             ON e1.key = e0.key) AS \"unnest\" RETURNING t.id"
+            "INSERT INTO t (a, b) SELECT * FROM (SELECT json_extract(e.value, '$[0]') AS \"unnest\", \
+             json_extract(e.value, '$[1]') AS \"unnest\" \
+             FROM json_each(litewire_arrays_json(($1), ($2))) AS e) AS \"unnest\" RETURNING t.id"
         );
     }
 

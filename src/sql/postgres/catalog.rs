@@ -46,6 +46,12 @@ pub trait Catalog {
     fn domains(&self) -> &[Domain] {
         &[]
     }
+
+    /// Whether `name` (unqualified, as written) is a type of the user's:
+    /// an enum type or a domain.
+    fn is_type(&self, _name: &str) -> bool {
+        false
+    }
 }
 
 /// A domain (`CREATE DOMAIN`): a base type and the rules its values keep.

@@ -48,7 +48,7 @@ impl Translator<'_> {
                     ..Typed::new(string(&text), PgType::Unknown)
                 };
                 self.explicit_cast(literal, &typed.data_type)
-                    .map(|cast| named_by_type(cast, &typed.data_type))
+                    .map(|cast| named_by_type(cast, &typed.data_type, self.catalog.schemas()))
             }
             Expr::Nested(inner) => {
                 let typed = self.expr(inner, scope)?;
@@ -198,7 +198,7 @@ impl Translator<'_> {
             } => {
                 let value = self.expr(value, scope)?;
                 let cast = self.explicit_cast(value, data_type)?;
-                Ok(named_by_type(cast, data_type))
+                Ok(named_by_type(cast, data_type, self.catalog.schemas()))
             }
             Expr::Collate { expr: value, .. } => {
                 // Every collation is the code-point order here (`C`).
@@ -708,12 +708,12 @@ pub(super) fn number_type(text: &str) -> PgType {
 
 /// A cast's result named as PostgreSQL names it: what is cast keeps its own
 /// name; without one, the type's.
-fn named_by_type(cast: Typed, data_type: &DataType) -> Typed {
+fn named_by_type(cast: Typed, data_type: &DataType, schemas: &[String]) -> Typed {
     match &cast.name {
         Some((_, 2)) => cast,
         _ => {
             let ty = cast_type(data_type).unwrap_or(PgType::Opaque);
-            let name = cast_name(data_type, &ty);
+            let name = cast_name(data_type, &ty, schemas);
             cast.named(name, 1)
         }
     }

@@ -28,9 +28,21 @@ pub(super) fn folded(value: &str, quote: Option<char>) -> String {
 
 /// The name a cast to `data_type` gives an expression without a name of its
 /// own: PostgreSQL's internal name of the type (`int4`, `bool`, `numeric`).
-pub(super) fn cast_name(data_type: &DataType, ty: &PgType) -> String {
-    match ty.name() {
-        Some(name) => name.to_owned(),
-        None => data_type.to_string().to_ascii_lowercase(),
+/// A type of the user's is named without its schema (`schemas`).
+pub(super) fn cast_name(data_type: &DataType, ty: &PgType, schemas: &[String]) -> String {
+    if let Some(name) = ty.name() {
+        return name.to_owned();
     }
+    let DataType::Custom(name, _) = data_type else {
+        return data_type.to_string().to_ascii_lowercase();
+    };
+    let last = match name.0.last() {
+        Some(ObjectNamePart::Identifier(ident)) => folded(&ident.value, ident.quote_style),
+        _ => return "?column?".to_owned(),
+    };
+    // A schema's type is the SQLite name `schema.name` by now.
+    schemas
+        .iter()
+        .find_map(|schema| last.strip_prefix(schema.as_str())?.strip_prefix('.'))
+        .map_or_else(|| last.clone(), str::to_owned)
 }

@@ -101,6 +101,16 @@ impl<'f> RowFunction<'f> {
     }
 }
 
+/// The type of an array's elements; an opaque value (a catalog's vector,
+/// `pg_index.indkey`) has elements as SQLite reads them.
+fn element_type(array: &PgType) -> Option<PgType> {
+    match array {
+        PgType::Array(element) => Some((**element).clone()),
+        ty if ty.is_opaque() => Some(PgType::Opaque),
+        _ => None,
+    }
+}
+
 fn plain_args(args: &[FunctionArg]) -> Option<Vec<&Expr>> {
     args.iter()
         .map(|arg| match arg {
@@ -151,26 +161,39 @@ impl Translator<'_> {
         match (function.name.as_str(), function.args.as_slice()) {
             ("unnest", [array]) => {
                 let typed = self.argument(array, scope)?;
-                // An opaque value (a catalog's vector, `pg_index.indkey`):
-                // its elements as SQLite reads them.
-                let element = match &typed.ty {
-                    PgType::Array(element) => (**element).clone(),
-                    ty if ty.is_opaque() => PgType::Opaque,
-                    _ => return Ok(None),
+                let Some(element) = element_type(&typed.ty) else {
+                    return Ok(None);
                 };
                 let source = call("litewire_array_json", vec![typed.expr]);
-                // Elements come as text: read as their type.
-                let text = Typed::new(each_column(&item, "value"), PgType::Text);
-                let value = match element {
-                    PgType::Text | PgType::Varchar | PgType::Bpchar | PgType::Name => text.expr,
-                    PgType::Opaque => text.expr,
-                    ref other => self.cast(text, other, CastContext::Explicit)?.expr,
-                };
+                let value = self.element(each_column(&item, "value"), &element)?;
                 let columns = function.numbered(vec![EachColumn {
                     name: column,
                     computed: value,
                     ty: element,
                 }])?;
+                self.each(scope, &item, source, columns).map(Some)
+            }
+            // Several arrays side by side, a row per element of the longest,
+            // NULL where a shorter one has ended; each column named `unnest`
+            // unless the alias names it.
+            ("unnest", arrays) if arrays.len() > 1 => {
+                let mut sources = Vec::with_capacity(arrays.len());
+                let mut columns = Vec::with_capacity(arrays.len());
+                for (i, array) in arrays.iter().enumerate() {
+                    let typed = self.argument(array, scope)?;
+                    let Some(element) = element_type(&typed.ty) else {
+                        return Ok(None);
+                    };
+                    sources.push(typed.expr);
+                    let text = over_each(&item, &format!("json_extract({{value}}, '$[{i}]')"))?;
+                    columns.push(EachColumn {
+                        name: function.column_name(i, "unnest"),
+                        computed: self.element(text, &element)?,
+                        ty: element,
+                    });
+                }
+                let source = call("litewire_arrays_json", sources);
+                let columns = function.numbered(columns)?;
                 self.each(scope, &item, source, columns).map(Some)
             }
             ("generate_series", [_, _] | [_, _, _]) => {
@@ -292,6 +315,17 @@ impl Translator<'_> {
             }
             _ => Ok(None),
         }
+    }
+
+    /// An array's element, which `json_each` gives as text, read as its type.
+    fn element(&mut self, text: Expr, element: &PgType) -> Result<Expr> {
+        let text = Typed::new(text, PgType::Text);
+        Ok(match element {
+            PgType::Text | PgType::Varchar | PgType::Bpchar | PgType::Name | PgType::Opaque => {
+                text.expr
+            }
+            other => self.cast(text, other, CastContext::Explicit)?.expr,
+        })
     }
 
     /// An argument of a function that becomes `json_each`'s: the columns
