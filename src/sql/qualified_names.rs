@@ -18,6 +18,7 @@ use sqlparser::ast::{
 use sqlparser::dialect::PostgreSqlDialect;
 use sqlparser::parser::Parser;
 
+use super::quote::identifier_as_postgres;
 use super::relations;
 
 /// The SQL function that qualifies a definition when `public` is not on the
@@ -28,20 +29,30 @@ use super::syntax_tree::printable;
 /// `definition` with the names it refers to qualified with `public`; as it
 /// is where there is nothing to qualify or it cannot be read.
 pub fn qualified(definition: &str) -> String {
+    shown(definition, &|_| false, true)
+}
+
+/// `definition` as PostgreSQL shows it: a view's relations of a schema of the
+/// user's (`is_schema`), which the file names `"s.t"`, as `s.t`, and with
+/// `qualify` every other name qualified with `public`.
+pub fn shown(definition: &str, is_schema: &dyn Fn(&str) -> bool, qualify: bool) -> String {
     let trimmed = definition.trim_start();
     let head = trimmed
         .get(..6)
         .map(str::to_ascii_uppercase)
         .unwrap_or_default();
     if head == "SELECT" || head.starts_with("WITH") {
-        return query(definition).unwrap_or_else(|| definition.to_owned());
+        return query(definition, is_schema, qualify).unwrap_or_else(|| definition.to_owned());
+    }
+    if !qualify {
+        return definition.to_owned();
     }
     let referenced = references(definition);
     sequence(&referenced)
 }
 
 /// A view's query, its relations qualified (and the `;` PostgreSQL ends it with).
-fn query(definition: &str) -> Option<String> {
+fn query(definition: &str, is_schema: &dyn Fn(&str) -> bool, qualify: bool) -> Option<String> {
     let body = definition.trim().trim_end_matches(';');
     let mut statements = Parser::parse_sql(&PostgreSqlDialect {}, body).ok()?;
     let [Statement::Query(query)] = statements.as_mut_slice() else {
@@ -52,7 +63,8 @@ fn query(definition: &str) -> Option<String> {
     let _ = query.visit(&mut Qualify {
         ctes: &ctes,
         found: &mut Vec::new(),
-        qualify: true,
+        qualify,
+        is_schema,
     });
     printable(query);
     let leading = &definition[..definition.len() - definition.trim_start().len()];
@@ -76,6 +88,7 @@ pub fn relations_read(definition: &str) -> Vec<String> {
         ctes: &ctes,
         found: &mut read,
         qualify: false,
+        is_schema: &|_| false,
     });
     read
 }
@@ -103,22 +116,56 @@ struct Qualify<'a> {
     ctes: &'a HashSet<String>,
     found: &'a mut Vec<String>,
     qualify: bool,
+    /// Whether a name is a schema of the user's, whose relations the file
+    /// names `"s.t"` (shown as `s.t`).
+    is_schema: &'a dyn Fn(&str) -> bool,
 }
 
 impl VisitorMut for Qualify<'_> {
     type Break = ();
 
     fn pre_visit_table_factor(&mut self, factor: &mut TableFactor) -> ControlFlow<()> {
+        // Qualified with `public` already (as a restored dump writes it).
         if let TableFactor::Table {
             name, args: None, ..
         } = factor
+            && let [
+                ObjectNamePart::Identifier(schema),
+                ObjectNamePart::Identifier(ident),
+            ] = name.0.as_slice()
+            && schema.value.eq_ignore_ascii_case("public")
+        {
+            let lower = folded(ident);
+            if !self.found.contains(&lower) {
+                self.found.push(lower);
+            }
+            return ControlFlow::Continue(());
+        }
+        if let TableFactor::Table {
+            name,
+            args: None,
+            alias,
+            ..
+        } = factor
             && let [ObjectNamePart::Identifier(ident)] = name.0.as_slice()
         {
-            let lower = match ident.quote_style {
-                Some(_) => ident.value.clone(),
-                None => ident.value.to_ascii_lowercase(),
-            };
-            if !self.ctes.contains(&lower) && relations::find(&lower).is_none() {
+            let lower = folded(ident);
+            let in_schema = ident.quote_style.and(lower.split_once('.'));
+            if let Some((schema, relation)) = in_schema
+                && (self.is_schema)(schema)
+            {
+                // Read under its own name (`FROM "s.t" AS t`), as `FROM s.t`.
+                if alias
+                    .as_ref()
+                    .is_some_and(|a| a.name.value == relation && a.columns.is_empty())
+                {
+                    *alias = None;
+                }
+                *name = ObjectName(vec![
+                    ObjectNamePart::Identifier(postgres_ident(schema)),
+                    ObjectNamePart::Identifier(postgres_ident(relation)),
+                ]);
+            } else if !self.ctes.contains(&lower) && relations::find(&lower).is_none() {
                 if !self.found.contains(&lower) {
                     self.found.push(lower);
                 }
@@ -131,6 +178,22 @@ impl VisitorMut for Qualify<'_> {
             }
         }
         ControlFlow::Continue(())
+    }
+}
+
+/// An identifier as PostgreSQL reads it: folded to lower case unless quoted.
+fn folded(ident: &Ident) -> String {
+    match ident.quote_style {
+        Some(_) => ident.value.clone(),
+        None => ident.value.to_ascii_lowercase(),
+    }
+}
+
+/// A name as PostgreSQL writes it: quoted only where it must be.
+fn postgres_ident(name: &str) -> Ident {
+    match identifier_as_postgres(name).starts_with('"') {
+        true => Ident::with_quote('"', name),
+        false => Ident::new(name),
     }
 }
 
@@ -198,6 +261,10 @@ mod tests {
                 " WITH x AS (SELECT * FROM t) SELECT * FROM x JOIN u ON true, pg_class, t;"
             ),
             ["t", "u"]
+        );
+        assert_eq!(
+            super::relations_read(" SELECT * FROM public.t JOIN \"app.u\" ON true;"),
+            ["t", "app.u"]
         );
     }
 }

@@ -31,6 +31,7 @@ use super::dialect::restart_owned_sequences;
 use super::lexer::{Token, TokenKind, tokenize};
 use super::quote::{identifier, unquote_identifier};
 use super::rewrite::Rewrite;
+use super::schema_names::{stored_name, stored_written};
 use super::statement::ParseQuery;
 use super::words::Words;
 use super::{comments, copy, extensions, matviews, routines};
@@ -305,7 +306,7 @@ fn add_constraint(w: &Words) -> Option<Rewrite> {
     i += 1;
     let mut constraint = None;
     if w.is(i, "CONSTRAINT") {
-        constraint = Some(w.text(i + 1).to_owned());
+        constraint = Some(stored_written(w.text(i + 1)));
         i += 2;
     }
     let primary = w.is(i, "PRIMARY") && w.is(i + 1, "KEY");
@@ -321,18 +322,24 @@ fn add_constraint(w: &Words) -> Option<Rewrite> {
     }
     let close = w.closing(i)?;
     let columns = &w.sql[w.tokens[i].start..w.tokens[close].end];
-    let bare_table = unquote_identifier(table.rsplit('.').next().unwrap_or(&table));
+    // A table of a schema is `"s.t"` by now, and its index goes in `s`.
+    let stored_table = stored_written(&table);
+    let (schema, bare_table) = match stored_table.split_once('.') {
+        Some((schema, bare)) if table.starts_with('"') => (Some(schema), bare),
+        _ => (None, stored_table.as_str()),
+    };
     let index = constraint.unwrap_or_else(|| {
         if primary {
-            identifier(&format!("{bare_table}_pkey"))
+            format!("{bare_table}_pkey")
         } else {
             let cols: Vec<String> = (i + 1..close)
                 .filter(|j| matches!(w.kind(*j), Some(TokenKind::Word | TokenKind::QuotedIdent)))
                 .map(|j| unquote_identifier(w.text(j)))
                 .collect();
-            identifier(&format!("{bare_table}_{}_key", cols.join("_")))
+            format!("{bare_table}_{}_key", cols.join("_"))
         }
     });
+    let index = identifier(&schema.map_or_else(|| index.clone(), |s| stored_name(s, &index)));
     Some(Rewrite::single(format!(
         "CREATE UNIQUE INDEX {index} ON {table} {columns}"
     )))
@@ -459,7 +466,7 @@ mod tests {
         );
         assert_eq!(
             rewrite("alter table t add constraint t_u unique (a, b)").0,
-            "CREATE UNIQUE INDEX t_u ON t (a, b)"
+            "CREATE UNIQUE INDEX \"t_u\" ON t (a, b)"
         );
     }
 

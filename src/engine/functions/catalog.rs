@@ -7,9 +7,10 @@
 
 use super::call::{Arg, Call, Out};
 use super::definition::{Args, Function, Volatility};
-use super::settings::search_path_schemas;
+use super::settings::{schema_made, search_path_schemas};
 use crate::engine::catalog::types::{format_type, is_domain, is_user_type};
-use crate::sql::qualified_names::{FUNCTION as QUALIFIED, qualified};
+use crate::sql::qualified_names::{FUNCTION as QUALIFIED, shown};
+use crate::sql::quote::identifier_as_postgres;
 
 pub(super) const FUNCTIONS: &[Function] = &[
     Function::pg(
@@ -48,11 +49,15 @@ fn public_visible(call: &Call) -> bool {
 
 /// `litewire_qualified(definition)`.
 fn qualified_fn(call: &Call, args: &[Arg]) -> Out {
-    match args[0].text() {
-        Some(text) if public_visible(call) => Out::Text(text.to_owned()),
-        Some(text) => Out::Text(qualified(&text)),
-        None => Out::Null,
+    let Some(text) = args[0].text() else {
+        return Out::Null;
+    };
+    let qualify = !public_visible(call);
+    // Only a name of a schema of the user's (`"s.t"`) has a dot.
+    if !qualify && !text.contains('.') {
+        return Out::Text(text);
     }
+    Out::Text(shown(&text, &|schema| schema_made(call, schema), qualify))
 }
 
 /// `litewire_written(value, text)`: the value.
@@ -69,13 +74,28 @@ fn first(_: &Call, args: &[Arg]) -> Out {
 /// `format_type(type_oid, typemod)`; a type of the user's named with its
 /// schema when that is not on `search_path`, as PostgreSQL names it.
 fn format_type_fn(call: &Call, args: &[Arg]) -> Out {
-    match args[0].int() {
-        Some(oid) if (is_user_type(oid) || is_domain(oid)) && !public_visible(call) => {
-            Out::Text(format!("public.{}", format_type(oid, args[1].int())))
-        }
-        Some(oid) => Out::Text(format_type(oid, args[1].int())),
-        None => Out::Null,
+    let Some(oid) = args[0].int() else {
+        return Out::Null;
+    };
+    let shown = format_type(oid, args[1].int());
+    if !(is_user_type(oid) || is_domain(oid)) {
+        return Out::Text(shown);
     }
+    // A type of a schema of the user's is `schema.name` in the file.
+    let (schema, name) = match shown.split_once('.') {
+        Some((schema, name)) if schema_made(call, schema) => (schema, name),
+        _ => ("public", shown.as_str()),
+    };
+    let visible = search_path_schemas(call, false)
+        .map_or(schema == "public", |path| path.iter().any(|s| s == schema));
+    Out::Text(match visible {
+        true => identifier_as_postgres(name),
+        false => format!(
+            "{}.{}",
+            identifier_as_postgres(schema),
+            identifier_as_postgres(name)
+        ),
+    })
 }
 
 /// `pg_size_pretty(bytes)`, rounding as PostgreSQL does.

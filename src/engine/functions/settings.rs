@@ -118,12 +118,19 @@ fn set_config(call: &Call, args: &[Arg]) -> Out {
     }
 }
 
+/// Whether `name` is a schema made with `CREATE SCHEMA`.
+pub(super) fn schema_made(call: &Call, name: &str) -> bool {
+    const SCHEMA: &CStr = c"SELECT 1 FROM main.litewire_schemas WHERE name = ?1";
+    // SAFETY: `call.db` is the connection this function runs on.
+    let found = unsafe { first_row(call.db, SCHEMA, &[Bind::Text(name)]) };
+    matches!(found, Ok(Some(_)))
+}
+
 /// The schemas of the session's `search_path` that exist, in its order
 /// (`"$user"` names a schema of the user's name, which is not looked for),
 /// and with `implicit` `pg_catalog` first unless the path places it. A
 /// schema made with `CREATE SCHEMA` exists when its row does.
 pub(super) fn search_path_schemas(call: &Call, implicit: bool) -> Result<Vec<String>, String> {
-    const SCHEMA: &CStr = c"SELECT 1 FROM main.litewire_schemas WHERE name = ?1";
     let path = settings(call)?
         .lock()
         .current_setting("search_path", true)
@@ -132,13 +139,8 @@ pub(super) fn search_path_schemas(call: &Call, implicit: bool) -> Result<Vec<Str
         .unwrap_or_default();
     let mut schemas: Vec<String> = Vec::new();
     for name in path_items(&path) {
-        let made = || {
-            // SAFETY: `call.db` is the connection this function runs on.
-            let found = unsafe { first_row(call.db, SCHEMA, &[Bind::Text(&name)]) };
-            matches!(found, Ok(Some(_)))
-        };
-        let exists =
-            NAMESPACES.iter().any(|(_, known)| *known == name) || (name != "$user" && made());
+        let exists = NAMESPACES.iter().any(|(_, known)| *known == name)
+            || (name != "$user" && schema_made(call, &name));
         if exists && !schemas.contains(&name) {
             schemas.push(name);
         }

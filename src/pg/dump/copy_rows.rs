@@ -1,4 +1,4 @@
-//! A table's rows in a dump: `COPY public.t (columns) FROM stdin;`, one line
+//! A table's rows in a dump: `COPY s.t (columns) FROM stdin;`, one line
 //! per row as `COPY ... TO STDOUT` writes it (the same encoder), then `\.`.
 //! Rows go to the output as the query produces them: a table of any size
 //! takes no more memory than a row.
@@ -29,7 +29,7 @@ pub(super) async fn write(
         .map(|c| ident(&c.name))
         .collect();
     let list = columns.join(", ");
-    let name = format!("public.{}", ident(&table.name));
+    let name = &table.name;
     writeln!(out, "COPY {name} ({list}) FROM stdin;").map_err(io_error)?;
     let options = CopyOptions {
         format: CopyFormat::Text,

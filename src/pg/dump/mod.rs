@@ -1,6 +1,6 @@
 //! `litewire dump`: the database as a plain SQL script that `psql -v
-//! ON_ERROR_STOP=1 -f` restores into PostgreSQL, in `pg_dump`'s order: types,
-//! tables, sequences, views; the rows as `COPY`; sequence values; then
+//! ON_ERROR_STOP=1 -f` restores into PostgreSQL, in `pg_dump`'s order: schemas,
+//! types, tables, sequences, views; the rows as `COPY`; sequence values; then
 //! constraints, indexes and foreign keys (so the rows load before anything
 //! checks them).
 //!
@@ -20,10 +20,8 @@ mod reader;
 use std::io::Write;
 
 use crate::config::Config;
-use crate::engine::Value;
 use crate::engine::{Engine, Role};
-use crate::error::{Error, ErrorKind};
-use crate::sql::schema_names::FIRST_SCHEMA_OID;
+use crate::error::Error;
 
 use objects::Catalog;
 use reader::{Reader, io_error};
@@ -53,7 +51,6 @@ async fn write_dump(
     reader
         .run("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
         .await?;
-    refuse_other_schemas(reader).await?;
     let catalog = Catalog::read(reader).await?;
     let file = config.db.display().to_string();
     write!(
@@ -75,33 +72,6 @@ async fn write_dump(
     out.flush().map_err(io_error)?;
     reader.run("COMMIT").await?;
     Ok(())
-}
-
-/// The dump copies `public` only: a file with schemas of the user's is
-/// refused rather than dumped without them.
-async fn refuse_other_schemas(reader: &mut Reader) -> Result<(), Error> {
-    let rows = reader
-        .rows(&format!(
-            "SELECT nspname FROM pg_catalog.pg_namespace WHERE oid >= {FIRST_SCHEMA_OID} ORDER BY nspname"
-        ))
-        .await?;
-    let names: Vec<String> = rows
-        .iter()
-        .filter_map(|row| match row.first() {
-            Some(Value::Text(name)) => Some(name.clone()),
-            _ => None,
-        })
-        .collect();
-    if names.is_empty() {
-        return Ok(());
-    }
-    Err(Error::new(
-        ErrorKind::Unsupported,
-        format!(
-            "the file has schemas other than public ({}), which litewire dump does not copy yet",
-            names.join(", ")
-        ),
-    ))
 }
 
 /// What every restore needs set first, as `pg_dump` writes it.

@@ -10,13 +10,31 @@ use super::reader::{Reader, flag, integer, io_error, text};
 use crate::engine::Value;
 use crate::error::Error;
 use crate::sql::quote::{identifier_as_postgres as ident, literal_as_postgres as literal};
+use crate::sql::schema_names::FIRST_SCHEMA_OID;
 
 /// The oid of `pg_class`, the class of relations in `pg_depend` and
 /// `pg_description`.
 const PG_CLASS: i64 = 1259;
 
-/// Every object the dump writes.
+/// The oid of `public`'s `pg_namespace` row.
+const PUBLIC: i64 = 2200;
+
+/// SQL that holds for a namespace oid `column` of the user's: `public` or
+/// one made with `CREATE SCHEMA`.
+fn users(column: &str) -> String {
+    format!("({column} = {PUBLIC} OR {column} >= {FIRST_SCHEMA_OID})")
+}
+
+/// `schema.name` from two text values, each quoted where it must be.
+fn qualified(schema: &Value, name: &Value) -> String {
+    format!("{}.{}", ident(&text(schema)), ident(&text(name)))
+}
+
+/// Every object the dump writes. Names are written qualified with their
+/// schema, as `pg_dump` writes them (`public.t`, `app.t`).
 pub(super) struct Catalog {
+    /// The schemas made with `CREATE SCHEMA`, as written.
+    schemas: Vec<String>,
     enums: Vec<(String, Vec<String>)>,
     /// The domains, as `CREATE DOMAIN` statements.
     domains: Vec<String>,
@@ -73,15 +91,26 @@ struct Sequence {
 
 impl Catalog {
     pub(super) async fn read(reader: &mut Reader) -> Result<Catalog, Error> {
+        let schemas = reader
+            .rows(&format!(
+                "SELECT nspname FROM pg_namespace WHERE oid >= {FIRST_SCHEMA_OID} ORDER BY nspname"
+            ))
+            .await?
+            .iter()
+            .map(|row| ident(&text(&row[0])))
+            .collect();
         let mut enums: Vec<(String, Vec<String>)> = Vec::new();
         for row in reader
-            .rows(
-                "SELECT t.typname, e.enumlabel FROM pg_type t JOIN pg_enum e ON e.enumtypid = t.oid \
-                 WHERE t.typnamespace = 2200 ORDER BY t.oid, e.enumsortorder",
-            )
+            .rows(&format!(
+                "SELECT n.nspname, t.typname, e.enumlabel FROM pg_type t \
+                     JOIN pg_enum e ON e.enumtypid = t.oid \
+                     JOIN pg_namespace n ON n.oid = t.typnamespace \
+                     WHERE {} ORDER BY t.oid, e.enumsortorder",
+                users("t.typnamespace")
+            ))
             .await?
         {
-            let (name, label) = (text(&row[0]), text(&row[1]));
+            let (name, label) = (qualified(&row[0], &row[1]), text(&row[2]));
             match enums.last_mut() {
                 Some((last, labels)) if *last == name => labels.push(label),
                 _ => enums.push((name, vec![label])),
@@ -89,21 +118,24 @@ impl Catalog {
         }
         let mut domains = Vec::new();
         for row in reader
-            .rows(
-                "SELECT oid, typname, format_type(typbasetype, typtypmod), typnotnull, typdefault \
-                 FROM pg_type WHERE typtype = 'd' AND typnamespace = 2200 ORDER BY oid",
-            )
+            .rows(&format!(
+                "SELECT t.oid, n.nspname, t.typname, format_type(t.typbasetype, t.typtypmod), \
+                     t.typnotnull, t.typdefault FROM pg_type t \
+                     JOIN pg_namespace n ON n.oid = t.typnamespace \
+                     WHERE t.typtype = 'd' AND {} ORDER BY t.oid",
+                users("t.typnamespace")
+            ))
             .await?
         {
             let mut sql = format!(
-                "CREATE DOMAIN public.{} AS {}",
-                ident(&text(&row[1])),
-                text(&row[2])
+                "CREATE DOMAIN {} AS {}",
+                qualified(&row[1], &row[2]),
+                text(&row[3])
             );
-            if let Value::Text(default) = &row[4] {
+            if let Value::Text(default) = &row[5] {
                 sql += &format!(" DEFAULT {default}");
             }
-            if flag(&row[3]) {
+            if flag(&row[4]) {
                 sql += " NOT NULL";
             }
             for check in reader
@@ -124,10 +156,12 @@ impl Catalog {
         }
         let mut relations = Vec::new();
         for row in reader
-            .rows(
-                "SELECT oid, relname, relkind, relispopulated FROM pg_class \
-                 WHERE relnamespace = 2200 AND relkind IN ('r', 'v', 'm') ORDER BY oid",
-            )
+            .rows(&format!(
+                "SELECT c.oid, n.nspname, c.relname, c.relkind, c.relispopulated FROM pg_class c \
+                 JOIN pg_namespace n ON n.oid = c.relnamespace \
+                 WHERE {} AND c.relkind IN ('r', 'v', 'm') ORDER BY c.oid",
+                users("c.relnamespace")
+            ))
             .await?
         {
             relations.push(Relation::read(reader, &row).await?);
@@ -135,15 +169,16 @@ impl Catalog {
         let sequences = reader
             .rows(&format!(
                 "SELECT c.relname, format_type(s.seqtypid, NULL), s.seqstart, s.seqincrement, \
-                 s.seqmin, s.seqmax, s.seqcycle, d.refobjid, d.refobjsubid, d.deptype \
+                 s.seqmin, s.seqmax, s.seqcycle, d.refobjid, d.refobjsubid, d.deptype, n.nspname \
                  FROM pg_class c JOIN pg_sequence s ON s.seqrelid = c.oid \
+                 JOIN pg_namespace n ON n.oid = c.relnamespace \
                  LEFT JOIN pg_depend d ON d.classid = {PG_CLASS} AND d.objid = c.oid \
                  AND d.deptype IN ('a', 'i') WHERE c.relkind = 'S' ORDER BY c.oid"
             ))
             .await?
             .iter()
             .map(|row| Sequence {
-                name: text(&row[0]),
+                name: qualified(&row[10], &row[0]),
                 ty: text(&row[1]),
                 start: integer(&row[2]),
                 increment: integer(&row[3]),
@@ -167,11 +202,11 @@ impl Catalog {
             .collect();
         // Language `sql` (14), in the public schema: the user's.
         let functions = reader
-            .rows(
+            .rows(&format!(
                 "SELECT proname, pg_get_function_arguments(oid), pg_get_function_result(oid), \
                  provolatile, proisstrict, prosrc FROM pg_proc \
-                 WHERE prolang = 14 AND pronamespace = 2200 ORDER BY oid",
-            )
+                 WHERE prolang = 14 AND pronamespace = {PUBLIC} ORDER BY oid"
+            ))
             .await?
             .iter()
             .map(|row| {
@@ -191,6 +226,7 @@ impl Catalog {
             })
             .collect();
         Ok(Catalog {
+            schemas,
             enums,
             domains,
             relations,
@@ -212,14 +248,16 @@ impl Catalog {
     /// Types, functions, tables, sequences, views, defaults and comments.
     pub(super) fn write_schema(&self, out: &mut (dyn Write + Send)) -> Result<(), Error> {
         let mut sql = String::new();
+        for schema in &self.schemas {
+            sql += &format!("CREATE SCHEMA {schema};\n\n");
+        }
         for (name, labels) in &self.enums {
             let labels: Vec<String> = labels
                 .iter()
                 .map(|l| format!("    {}", literal(l)))
                 .collect();
             sql += &format!(
-                "CREATE TYPE public.{} AS ENUM (\n{}\n);\n\n",
-                ident(name),
+                "CREATE TYPE {name} AS ENUM (\n{}\n);\n\n",
                 labels.join(",\n")
             );
         }
@@ -239,8 +277,8 @@ impl Catalog {
                     .map(|(name, check)| format!("    CONSTRAINT {} {check}", ident(name))),
             );
             sql += &format!(
-                "CREATE TABLE public.{} (\n{}\n);\n\n",
-                ident(&table.name),
+                "CREATE TABLE {} (\n{}\n);\n\n",
+                table.name,
                 lines.join(",\n")
             );
         }
@@ -252,18 +290,18 @@ impl Catalog {
             let query = query.trim_end().trim_end_matches(';');
             sql += &match view.kind.as_str() {
                 "m" => format!(
-                    "CREATE MATERIALIZED VIEW public.{} AS\n{query}\n  WITH NO DATA;\n\n",
-                    ident(&view.name)
+                    "CREATE MATERIALIZED VIEW {} AS\n{query}\n  WITH NO DATA;\n\n",
+                    view.name
                 ),
-                _ => format!("CREATE VIEW public.{} AS\n{query};\n\n", ident(&view.name)),
+                _ => format!("CREATE VIEW {} AS\n{query};\n\n", view.name),
             };
         }
         // Defaults that use a sequence, now that it is there.
         for table in self.tables() {
             for column in table.columns.iter().filter(|c| c.default_uses_a_sequence()) {
                 sql += &format!(
-                    "ALTER TABLE ONLY public.{} ALTER COLUMN {} SET DEFAULT {};\n\n",
-                    ident(&table.name),
+                    "ALTER TABLE ONLY {} ALTER COLUMN {} SET DEFAULT {};\n\n",
+                    table.name,
                     ident(&column.name),
                     column.default.as_deref().unwrap_or_default()
                 );
@@ -295,26 +333,25 @@ impl Catalog {
         });
         match owner {
             Some((table, column, 'i')) => format!(
-                "ALTER TABLE public.{} ALTER COLUMN {} ADD GENERATED {} AS IDENTITY (\n    SEQUENCE NAME public.{}\n{options}\n);\n\n",
-                ident(&table.name),
+                "ALTER TABLE {} ALTER COLUMN {} ADD GENERATED {} AS IDENTITY (\n    SEQUENCE NAME {}\n{options}\n);\n\n",
+                table.name,
                 ident(&column.name),
                 match column.identity {
                     Some('a') => "ALWAYS",
                     _ => "BY DEFAULT",
                 },
-                ident(&sequence.name),
+                sequence.name,
             ),
             _ => {
                 let mut sql = format!(
-                    "CREATE SEQUENCE public.{}\n    AS {}\n{options};\n\n",
-                    ident(&sequence.name),
-                    sequence.ty
+                    "CREATE SEQUENCE {}\n    AS {}\n{options};\n\n",
+                    sequence.name, sequence.ty
                 );
                 if let Some((table, column, _)) = owner {
                     sql += &format!(
-                        "ALTER SEQUENCE public.{} OWNED BY public.{}.{};\n\n",
-                        ident(&sequence.name),
-                        ident(&table.name),
+                        "ALTER SEQUENCE {} OWNED BY {}.{};\n\n",
+                        sequence.name,
+                        table.name,
                         ident(&column.name)
                     );
                 }
@@ -326,7 +363,7 @@ impl Catalog {
     /// What `COMMENT ON` names for a relation's comment or its column's.
     fn comment_target(&self, oid: i64, number: i64) -> Option<String> {
         if let Some(relation) = self.relation(oid) {
-            let name = format!("public.{}", ident(&relation.name));
+            let name = &relation.name;
             if number == 0 {
                 let kind = match relation.kind.as_str() {
                     "v" => "VIEW",
@@ -350,7 +387,7 @@ impl Catalog {
     ) -> Result<(), Error> {
         let mut sql = String::new();
         for sequence in &self.sequences {
-            let name = format!("public.{}", ident(&sequence.name));
+            let name = &sequence.name;
             let rows = reader
                 .rows(&format!("SELECT last_value, is_called FROM {name}"))
                 .await?;
@@ -367,9 +404,9 @@ impl Catalog {
             {
                 let highest = reader
                     .rows(&format!(
-                        "SELECT max({}) FROM public.{}",
+                        "SELECT max({}) FROM {}",
                         ident(&column.name),
-                        ident(&table.name)
+                        table.name
                     ))
                     .await?;
                 if let Some(Value::Integer(highest)) = highest.first().map(|row| &row[0])
@@ -381,7 +418,7 @@ impl Catalog {
             }
             sql += &format!(
                 "SELECT pg_catalog.setval({}, {value}, {called});\n\n",
-                literal(&name)
+                literal(name)
             );
         }
         out.write_all(sql.as_bytes()).map_err(io_error)
@@ -393,8 +430,8 @@ impl Catalog {
         let mut sql = String::new();
         let add = |table: &Relation, (name, definition): &(String, String)| {
             format!(
-                "ALTER TABLE ONLY public.{}\n    ADD CONSTRAINT {} {definition};\n\n",
-                ident(&table.name),
+                "ALTER TABLE ONLY {}\n    ADD CONSTRAINT {} {definition};\n\n",
+                table.name,
                 ident(name)
             )
         };
@@ -418,10 +455,7 @@ impl Catalog {
             .iter()
             .filter(|r| r.kind == "m" && r.populated)
         {
-            sql += &format!(
-                "REFRESH MATERIALIZED VIEW public.{};\n\n",
-                ident(&view.name)
-            );
+            sql += &format!("REFRESH MATERIALIZED VIEW {};\n\n", view.name);
         }
         out.write_all(sql.as_bytes()).map_err(io_error)
     }
@@ -454,9 +488,9 @@ impl Relation {
             .collect();
         let mut relation = Relation {
             oid,
-            name: text(&row[1]),
-            kind: text(&row[2]),
-            populated: flag(&row[3]),
+            name: qualified(&row[1], &row[2]),
+            kind: text(&row[3]),
+            populated: flag(&row[4]),
             columns,
             checks: Vec::new(),
             keys: Vec::new(),

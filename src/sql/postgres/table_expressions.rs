@@ -10,8 +10,9 @@
 
 use sqlparser::ast::{
     AlterColumnOperation, AlterTable, AlterTableOperation, ColumnDef, ColumnOption, CreateTable,
-    Expr, ObjectName, TableConstraint,
+    DataType, Expr, Ident, ObjectName, TableConstraint, visit_expressions_mut,
 };
+use std::ops::ControlFlow;
 
 use super::casts::checked_modifier;
 use super::catalog::Catalog;
@@ -228,6 +229,25 @@ fn check_expression(
     }
 }
 
+/// An expression's text as PostgreSQL prints it: its casts' types in lower
+/// case (`'s'::regclass`, where the parser prints `REGCLASS`).
+fn written_text(expr: &Expr) -> String {
+    let mut printed = expr.clone();
+    let _ = visit_expressions_mut(&mut printed, |part| {
+        if let Expr::Cast { data_type, .. } = part {
+            let name = data_type.to_string();
+            if !name.contains('"') {
+                *data_type = DataType::Custom(
+                    ObjectName::from(vec![Ident::new(name.to_ascii_lowercase())]),
+                    Vec::new(),
+                );
+            }
+        }
+        ControlFlow::<()>::Continue(())
+    });
+    printed.to_string()
+}
+
 /// One expression read by `reading`, replaced by its SQLite form (with the
 /// text it was written as) where that differs; whether it did.
 fn read(
@@ -246,7 +266,7 @@ fn read(
         Err(Fail::Pg(error)) => return Err(error),
         Err(Fail::Unsupported(_)) => return Ok(false),
     };
-    let (written, sqlite) = (expr.to_string(), translated.to_string());
+    let (written, sqlite) = (written_text(expr), translated.to_string());
     if written == sqlite || !translator.params.is_empty() {
         return Ok(false);
     }
