@@ -23,6 +23,7 @@ against_litewire_and_postgres!(
     introspection_reads_columns_as_schema_tools_do,
     ownership_grants_comments_and_matviews_take_qualified_names,
     types_live_in_schemas,
+    a_renamed_schema_takes_all_it_holds,
 );
 
 async fn rows(client: &Client, sql: &str) -> Vec<Vec<Option<String>>> {
@@ -889,4 +890,118 @@ async fn types_live_in_schemas(target: &Target) {
         .await,
         [row(&["0"])]
     );
+}
+
+/// `ALTER SCHEMA ... RENAME TO` moves every object the schema holds (tables,
+/// indexes, sequences and the defaults that use them, views, a materialized
+/// view, enum types, domains, comments) and every reference to them, from
+/// its own objects and from `public`'s.
+async fn a_renamed_schema_takes_all_it_holds(target: &Target) {
+    let client = target.connect().await;
+    client
+        .batch_execute(
+            "DROP SCHEMA IF EXISTS depot CASCADE; DROP SCHEMA IF EXISTS store CASCADE;
+             DROP VIEW IF EXISTS crate_count; DROP TABLE IF EXISTS shipments;
+             CREATE SCHEMA depot;
+             CREATE TYPE depot.state AS ENUM ('full', 'empty');
+             CREATE DOMAIN depot.weight AS int CHECK (VALUE > 0);
+             CREATE TABLE depot.crates (id serial PRIMARY KEY, label text UNIQUE,
+                 state depot.state, kg depot.weight);
+             CREATE INDEX crates_label_idx ON depot.crates (lower(label));
+             CREATE SEQUENCE depot.tickets START 7;
+             CREATE VIEW depot.full_crates AS SELECT id, label FROM depot.crates WHERE state = 'full';
+             CREATE MATERIALIZED VIEW depot.labels AS SELECT label FROM depot.crates;
+             CREATE TABLE shipments (id int PRIMARY KEY, crate int REFERENCES depot.crates (id));
+             CREATE VIEW crate_count AS SELECT count(*) AS n FROM depot.crates;
+             COMMENT ON TABLE depot.crates IS 'what we hold';
+             INSERT INTO depot.crates (label, state, kg) VALUES ('a', 'full', 5), ('b', 'empty', 2);
+             INSERT INTO shipments VALUES (1, 2);",
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        code_of(&client, "ALTER SCHEMA depot RENAME TO public").await,
+        "42P06"
+    );
+    client
+        .batch_execute("ALTER SCHEMA depot RENAME TO store")
+        .await
+        .unwrap();
+    assert_eq!(
+        rows(&client, "SELECT id, label FROM store.full_crates").await,
+        [row(&["1", "a"])]
+    );
+    assert_eq!(
+        rows(&client, "SELECT n FROM crate_count").await,
+        [row(&["2"])]
+    );
+    assert_eq!(
+        rows(&client, "SELECT nextval('store.tickets')").await,
+        [row(&["7"])]
+    );
+    assert_eq!(
+        rows(
+            &client,
+            "INSERT INTO store.crates (label, state, kg) VALUES ('c', 'full', 1) RETURNING id, state"
+        )
+        .await,
+        [row(&["3", "full"])]
+    );
+    for (sql, code) in [
+        (
+            "INSERT INTO store.crates (label, state) VALUES ('d', 'lost')",
+            "22P02",
+        ),
+        (
+            "INSERT INTO store.crates (label, kg) VALUES ('d', 0)",
+            "23514",
+        ),
+        ("INSERT INTO store.crates (label) VALUES ('a')", "23505"),
+        ("INSERT INTO shipments VALUES (2, 99)", "23503"),
+        ("SELECT * FROM depot.crates", "42P01"),
+    ] {
+        assert_eq!(code_of(&client, sql).await, code, "{sql}");
+    }
+    client
+        .batch_execute("REFRESH MATERIALIZED VIEW store.labels")
+        .await
+        .unwrap();
+    assert_eq!(
+        rows(&client, "SELECT count(*) FROM store.labels").await,
+        [row(&["3"])]
+    );
+    assert_eq!(
+        rows(
+            &client,
+            "SELECT obj_description('store.crates'::regclass), \
+             format_type(a.atttypid, a.atttypmod) FROM pg_attribute a \
+             WHERE a.attrelid = 'store.crates'::regclass AND a.attname = 'state'"
+        )
+        .await,
+        [row(&["what we hold", "store.state"])]
+    );
+    assert_eq!(
+        rows(
+            &client,
+            "SELECT indexname FROM pg_indexes WHERE schemaname = 'store' ORDER BY 1"
+        )
+        .await,
+        [
+            row(&["crates_label_idx"]),
+            row(&["crates_label_key"]),
+            row(&["crates_pkey"])
+        ]
+    );
+    assert_eq!(
+        rows(
+            &client,
+            "SELECT pg_get_serial_sequence('store.crates', 'id')"
+        )
+        .await,
+        [row(&["store.crates_id_seq"])]
+    );
+    client
+        .batch_execute("DROP VIEW crate_count; DROP TABLE shipments; DROP SCHEMA store CASCADE")
+        .await
+        .unwrap();
 }

@@ -34,6 +34,7 @@ mod pool;
 mod rebuild;
 mod result;
 mod schema;
+mod schema_rename;
 mod sequences;
 mod session;
 mod settings;

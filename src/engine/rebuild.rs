@@ -58,9 +58,9 @@ pub(super) async fn run(conn: &mut HeldConnection, alter: &AlterTable) -> Result
 }
 
 /// A schema object of the table to make again after the swap.
-struct Dependent {
-    name: String,
-    sql: String,
+pub(super) struct Dependent {
+    pub(super) name: String,
+    pub(super) sql: String,
 }
 
 async fn rebuild(conn: &mut HeldConnection, alter: &AlterTable) -> Result<(), Error> {
@@ -118,7 +118,7 @@ async fn rebuild(conn: &mut HeldConnection, alter: &AlterTable) -> Result<(), Er
         apply(&mut new, &mut dependents, action)?;
     }
     add_checks(&mut new, &super::catalog::load_enums(conn.sqlx()).await?);
-    swap(conn, &table, &old, &new, &dependents).await?;
+    swap(conn, &table, &table, &old, &new, &dependents).await?;
     check_views(conn.sqlx(), &table).await?;
     check_foreign_keys(conn.sqlx(), &table, &new).await
 }
@@ -235,10 +235,12 @@ fn is_index(sql: &str) -> bool {
     upper.starts_with("CREATE INDEX") || upper.starts_with("CREATE UNIQUE INDEX")
 }
 
-/// Steps 2 and 3: the new table, filled, in the old one's place.
-async fn swap(
+/// Steps 2 and 3: the new table, filled, in the old one's place, named `to`
+/// (the old one's name but for a renamed schema's table).
+pub(super) async fn swap(
     conn: &mut HeldConnection,
     table: &str,
+    to: &str,
     old: &TableDefinition,
     new: &TableDefinition,
     dependents: &[Dependent],
@@ -266,7 +268,7 @@ async fn swap(
             identifier(table)
         ),
         format!("DROP TABLE {}", identifier(table)),
-        format!("ALTER TABLE {SCRATCH} RENAME TO {}", identifier(table)),
+        format!("ALTER TABLE {SCRATCH} RENAME TO {}", identifier(to)),
     ];
     let flags = Flags::switch(conn).await?;
     let mut result = Ok(());
@@ -373,7 +375,7 @@ async fn check_foreign_keys(
     Ok(())
 }
 
-async fn execute(conn: &mut SqliteConnection, sql: &str) -> Result<(), Error> {
+pub(super) async fn execute(conn: &mut SqliteConnection, sql: &str) -> Result<(), Error> {
     sqlx::query(AssertSqlSafe(sql.to_owned()))
         .persistent(false)
         .execute(&mut *conn)

@@ -5,6 +5,7 @@
 //! and its PostgreSQL-style `$N` parameters are rewritten to SQLite's `?N`. This is
 //! one lexer pass per statement: no full parse on the hot path.
 
+mod batch_effects;
 mod checks;
 mod classify;
 mod comments;

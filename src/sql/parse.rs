@@ -32,9 +32,9 @@ use super::split::split;
 use super::statement::{CursorCommand, Plan, PreparedCommand, Statement};
 use super::words::Words;
 use super::{
-    create_as, cursors, dialect, enums, grants, known_queries, literals, matviews, notifications,
-    ownership, parsed, prepared, routines, schemas, session, sort_operators, table_locks,
-    table_statements, transaction_modes, translate, views,
+    batch_effects, create_as, cursors, dialect, enums, grants, known_queries, literals, matviews,
+    notifications, ownership, parsed, prepared, routines, schemas, session, sort_operators,
+    table_locks, table_statements, transaction_modes, translate, views,
 };
 use crate::error::{Error, ErrorKind};
 
@@ -99,6 +99,7 @@ pub(super) fn parse_uncached(sql: &str, dialect: Dialect) -> Result<Vec<Statemen
         .into_iter()
         .map(|range| {
             let (text, tokens) = (&sql[range.0..range.1], &tokens[range.2..range.3]);
+            let positioned = rebased(tokens);
             let statement = match (dialect, schema_changed) {
                 (Dialect::Postgres(_), _) if path_changed => {
                     let shape = classify::classify(text, &rebased(tokens))?;
@@ -110,7 +111,7 @@ pub(super) fn parse_uncached(sql: &str, dialect: Dialect) -> Result<Vec<Statemen
                 // A new table's expressions read only its own columns (but
                 // its schema may be new too: see below).
                 (Dialect::Postgres(catalog), true)
-                    if creates_table(text, tokens)
+                    if batch_effects::creates_table(text, &positioned)
                         && !domains_changed
                         && !schema_names::names_by_schema(text, &rebased(tokens), catalog) =>
                 {
@@ -121,8 +122,8 @@ pub(super) fn parse_uncached(sql: &str, dialect: Dialect) -> Result<Vec<Statemen
                 // statements before may have made is not known yet: read when
                 // it runs.
                 (Dialect::Postgres(catalog), true)
-                    if about_materialized_view_or_function(text, tokens)
-                        || (domains_changed && makes_columns(text, tokens))
+                    if batch_effects::about_materialized_view_or_function(text, &positioned)
+                        || (domains_changed && batch_effects::makes_columns(text, &positioned))
                         || schema_names::names_by_schema(text, &rebased(tokens), catalog) =>
                 {
                     let shape = classify::classify(text, &rebased(tokens))?;
@@ -142,8 +143,8 @@ pub(super) fn parse_uncached(sql: &str, dialect: Dialect) -> Result<Vec<Statemen
                 }
                 _ => build(text, tokens, dialect)?,
             };
-            domains_changed |= about_domain(text, tokens);
-            path_changed |= sets_search_path(text, tokens);
+            domains_changed |= batch_effects::about_domain(text, &positioned);
+            path_changed |= batch_effects::sets_search_path(text, &positioned);
             schema_changed |= statement.writes()
                 && !matches!(
                     statement.kind,
@@ -203,70 +204,6 @@ fn prepared_statement(
             Plan::Prepared(Arc::new(command)),
         ))
     }))
-}
-
-/// A statement about what SQLite has not: a materialized view (`CREATE`,
-/// `REFRESH`, `DROP`), a SQL function (`CREATE [OR REPLACE]`, `DROP`), a
-/// domain (`CREATE`, `DROP`). Each
-/// reads the schema the statements before it leave.
-fn about_materialized_view_or_function(text: &str, tokens: &[Token]) -> bool {
-    if about_domain(text, tokens) {
-        return true;
-    }
-    let tokens = rebased(tokens);
-    let words = Words {
-        sql: text,
-        tokens: &tokens,
-    };
-    let verbs = ["CREATE", "REFRESH", "DROP"];
-    verbs
-        .iter()
-        .any(|verb| words.starts_with(&[verb, "MATERIALIZED", "VIEW"]))
-        || ["CREATE", "DROP"]
-            .iter()
-            .any(|verb| words.starts_with(&[verb, "FUNCTION"]))
-        || words.starts_with(&["CREATE", "OR", "REPLACE", "FUNCTION"])
-}
-
-/// Whether the statement's first words are one of `verbs`, then `noun`.
-fn starts_as(text: &str, tokens: &[Token], verbs: &[&str], noun: &str) -> bool {
-    let tokens = rebased(tokens);
-    let words = Words {
-        sql: text,
-        tokens: &tokens,
-    };
-    verbs.iter().any(|verb| words.starts_with(&[verb, noun]))
-}
-
-/// `SET [SESSION | LOCAL] search_path`, `SET SCHEMA`, `RESET search_path`
-/// or `RESET ALL`.
-fn sets_search_path(text: &str, tokens: &[Token]) -> bool {
-    let tokens = rebased(tokens);
-    let w = Words {
-        sql: text,
-        tokens: &tokens,
-    };
-    let at = usize::from(w.is(1, "SESSION") || w.is(1, "LOCAL")) + 1;
-    (w.is(0, "SET") && (w.is(at, "search_path") || w.is(at, "SCHEMA")))
-        || (w.is(0, "RESET") && (w.is(1, "search_path") || w.is(1, "ALL")))
-}
-
-/// `CREATE DOMAIN` or `DROP DOMAIN`.
-fn about_domain(text: &str, tokens: &[Token]) -> bool {
-    starts_as(text, tokens, &["CREATE", "DROP"], "DOMAIN")
-}
-
-/// `CREATE TABLE` or `ALTER TABLE`: a statement whose columns may be of a
-/// domain.
-fn makes_columns(text: &str, tokens: &[Token]) -> bool {
-    starts_as(text, tokens, &["CREATE", "ALTER"], "TABLE")
-}
-
-/// A plain `CREATE TABLE` (not `... AS query`).
-fn creates_table(text: &str, tokens: &[Token]) -> bool {
-    let tokens = rebased(tokens);
-    classify::classify(text, &tokens)
-        .is_ok_and(|shape| shape.kind == CommandKind::Other("CREATE TABLE"))
 }
 
 /// A schema version no catalog has: a statement read against it is read
@@ -420,6 +357,19 @@ fn build_unlocked(text: &str, tokens: &[Token], dialect: Dialect) -> Result<Stat
         sql: text,
         tokens: &tokens,
     };
+    if matches!(dialect, Dialect::Postgres(_))
+        && let Some(rename) = schemas::rename_statement(&words)
+    {
+        return Ok(Statement {
+            action: Action::Write,
+            ..statement(
+                text.into(),
+                &shape,
+                0,
+                Plan::RenameSchema(Arc::new(rename?)),
+            )
+        });
+    }
     if let Dialect::Postgres(catalog) = dialect
         && let Some(script) = schemas::statement(&words, catalog)
             .or_else(|| routines::statement(text, &words, catalog))

@@ -7,9 +7,10 @@
 //! as any other DDL, and `sqlite3` sees every table. `public`, `pg_catalog`
 //! and `information_schema` are litewire's own and always there.
 
+use super::lexer::TokenKind;
 use super::matviews::fail;
 use super::postgres::{Catalog, Relation};
-use super::quote::{identifier, literal};
+use super::quote::{identifier, literal, unquote_identifier, unquote_literal};
 use super::schema_names::stored_name;
 use super::words::Words;
 use crate::error::{Error, SqlState};
@@ -23,17 +24,30 @@ const CREATE_TABLE: &str = "CREATE TABLE IF NOT EXISTS main.litewire_schemas (\
 /// The schemas every database has.
 const BUILT_IN: &[&str] = &["public", "pg_catalog", "information_schema", "pg_toast"];
 
-/// The statements a schema statement runs (none: it changes nothing).
+/// The statements `CREATE SCHEMA` or `DROP SCHEMA` runs.
 pub(super) fn statement(w: &Words, catalog: &dyn Catalog) -> Option<Result<Vec<String>, Error>> {
     if w.starts_with(&["CREATE", "SCHEMA"]) {
         Some(create(w))
     } else if w.starts_with(&["DROP", "SCHEMA"]) {
         Some(drop(w, catalog))
-    } else if w.starts_with(&["ALTER", "SCHEMA"]) && w.is(3, "RENAME") {
-        Some(rename(w, catalog))
     } else {
         None
     }
+}
+
+/// `ALTER SCHEMA s RENAME TO t`: what the engine renames (see
+/// `engine::schema_rename`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SchemaRename {
+    pub from: String,
+    pub to: String,
+    /// What runs first: the checks that fail with PostgreSQL's errors.
+    pub checks: Vec<String>,
+}
+
+/// Reads `ALTER SCHEMA s RENAME TO t`; `None` for any other statement.
+pub(super) fn rename_statement(w: &Words) -> Option<Result<SchemaRename, Error>> {
+    (w.starts_with(&["ALTER", "SCHEMA"]) && w.is(3, "RENAME")).then(|| rename(w))
 }
 
 /// The statements that fail with PostgreSQL's error unless schema `name`
@@ -153,10 +167,9 @@ fn drop(w: &Words, catalog: &dyn Catalog) -> Result<Vec<String>, Error> {
     Ok(script)
 }
 
-/// `ALTER SCHEMA s RENAME TO t`: its tables are renamed. SQLite keeps an
-/// index's or a view's name and a default's sequence name as written, so a
-/// schema holding those is refused rather than left half renamed.
-fn rename(w: &Words, catalog: &dyn Catalog) -> Result<Vec<String>, Error> {
+/// `ALTER SCHEMA s RENAME TO t`, checked: `s` exists (3F000), `t` does not
+/// (42P06).
+fn rename(w: &Words) -> Result<SchemaRename, Error> {
     let from = w.ident(2).map(|n| folded(w, 2, n));
     let to = w.ident(5).map(|n| folded(w, 5, n));
     let (Some(from), Some(to), true, 6) = (from, to, w.is(4, "TO"), w.tokens.len()) else {
@@ -169,8 +182,7 @@ fn rename(w: &Words, catalog: &dyn Catalog) -> Result<Vec<String>, Error> {
         ));
     }
     unacceptable(&to)?;
-    let contents = Contents::of(&from, catalog);
-    let mut script = vec![
+    let checks = vec![
         CREATE_TABLE.to_owned(),
         fail(
             "3F000",
@@ -185,28 +197,80 @@ fn rename(w: &Words, catalog: &dyn Catalog) -> Result<Vec<String>, Error> {
                 false => schema_exists(&to),
             },
         ),
-        fail(
-            "0A000",
-            &format!(
-                "schema \"{from}\" holds indexes, views, sequences or types, which cannot be renamed with it"
-            ),
-            &contents.beyond_tables(),
-        ),
     ];
-    for table in &contents.tables {
-        let name = &table.name[from.len() + 1..];
-        script.push(format!(
-            "ALTER TABLE main.{} RENAME TO {}",
-            identifier(&table.name),
-            identifier(&stored_name(&to, name))
-        ));
+    Ok(SchemaRename { from, to, checks })
+}
+
+/// The prefixes before a schema's SQLite name in the names litewire makes
+/// from it: a materialized view's query, an enum's or a domain's CHECK.
+const NAME_PREFIXES: &[&str] = &[
+    "",
+    super::matviews::QUERY_VIEW_PREFIX,
+    super::enums::CHECK_PREFIX,
+    super::domains::CHECK_PREFIX,
+];
+
+impl SchemaRename {
+    /// `name` (a SQLite name, or one litewire makes from it) in the schema's
+    /// new name, if it is one of the schema's.
+    pub fn renamed(&self, name: &str) -> Option<String> {
+        NAME_PREFIXES.iter().find_map(|prefix| {
+            let rest = name.strip_prefix(prefix)?.strip_prefix(&self.from)?;
+            let rest = rest.strip_prefix('.')?;
+            Some(format!("{prefix}{}.{rest}", self.to))
+        })
     }
-    script.push(format!(
-        "UPDATE main.{SCHEMAS_TABLE} SET name = {} WHERE name = {}",
-        literal(&to),
-        literal(&from)
-    ));
-    Ok(script)
+
+    /// `sql` (a definition from `sqlite_schema`, or litewire's text of one)
+    /// with every name of the schema in its new name: quoted identifiers
+    /// (`"s.t"`), names in string literals (`nextval('"s.q"')`, a written
+    /// default's `'x'::s.mood`) and in a view's header comment.
+    pub fn renamed_sql(&self, sql: &str) -> String {
+        let tokens = super::lexer::tokenize(sql);
+        let mut out = String::with_capacity(sql.len());
+        let mut copied = 0;
+        for token in &tokens {
+            // A view's header comment names its relations in JSON (`\"s.t\"`).
+            out.push_str(&self.renamed_after(&sql[copied..token.start], &["\""]));
+            let text = token.text(sql);
+            match token.kind {
+                TokenKind::QuotedIdent if text.starts_with('"') => {
+                    match self.renamed(&unquote_identifier(text)) {
+                        Some(name) => out.push_str(&identifier(&name)),
+                        None => out.push_str(text),
+                    }
+                }
+                TokenKind::String if text.starts_with('\'') => {
+                    let content = unquote_literal(text);
+                    let renamed = match self.renamed(&content) {
+                        Some(name) if !content.contains([' ', '(']) => name,
+                        _ => self.renamed_after(&content, &["\"", "'", "::"]),
+                    };
+                    match renamed == content {
+                        true => out.push_str(text),
+                        false => out.push_str(&literal(&renamed)),
+                    }
+                }
+                _ => out.push_str(text),
+            }
+            copied = token.end;
+        }
+        out.push_str(&self.renamed_after(&sql[copied..], &["\""]));
+        out
+    }
+
+    /// `text` with each name of the schema after one of `markers` in its
+    /// new name.
+    fn renamed_after(&self, text: &str, markers: &[&str]) -> String {
+        let mut out = text.to_owned();
+        for marker in markers {
+            out = out.replace(
+                &format!("{marker}{}.", self.from),
+                &format!("{marker}{}.", self.to),
+            );
+        }
+        out
+    }
 }
 
 /// The tables a `CREATE TABLE` statement's foreign keys refer to.
@@ -277,20 +341,6 @@ impl Contents {
             "EXISTS (SELECT 1 FROM main.sqlite_schema WHERE {})",
             self.named_in("name")
         )];
-        tests.extend(self.own_row_tests());
-        tests.join(" OR ")
-    }
-
-    /// SQL that holds when it holds an index, view, sequence or type.
-    fn beyond_tables(&self) -> String {
-        let mut tests = vec![format!(
-            "EXISTS (SELECT 1 FROM main.sqlite_schema WHERE type IN ('index', 'view') \
-             AND {})",
-            self.named_in("name")
-        )];
-        if !self.materialized.is_empty() {
-            tests.push("1".to_owned());
-        }
         tests.extend(self.own_row_tests());
         tests.join(" OR ")
     }

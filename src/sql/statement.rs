@@ -14,6 +14,7 @@ use super::enums::EnumChange;
 use super::fingerprint::Fingerprint;
 use super::notifications::NotifyCommand;
 use super::row_locks::RowLock;
+use super::schemas::SchemaRename;
 use super::session::SessionCommand;
 use super::transaction_modes::Begin;
 use crate::error::Error;
@@ -88,6 +89,8 @@ pub enum Plan {
     Rebuild(Arc<AlterTable>),
     /// `CREATE TYPE ... AS ENUM`, `DROP TYPE`, `ALTER TYPE ... ADD VALUE`.
     Enum(Arc<EnumChange>),
+    /// `ALTER SCHEMA ... RENAME TO`: the engine renames what the schema holds.
+    RenameSchema(Arc<SchemaRename>),
     /// `BEGIN` and `START TRANSACTION`, with their modes.
     Begin(Begin),
     /// `COMMIT AND CHAIN`, `ROLLBACK AND CHAIN`: the transaction ends and a
