@@ -21,7 +21,7 @@ use common::{TestServer, stderr, stdout};
 /// constraints, an index and one on an expression, a generated column, a
 /// table whose name needs quotes, a view, a materialized view, comments, a
 /// function in SQL, and a schema of its own with an enum type, a domain, a
-/// table (a serial, a foreign key to `public`, an index) and a view.
+/// function, a table (a serial, a foreign key to `public`, an index) and a view.
 const SCHEMA: &str = "
 CREATE TYPE mood AS ENUM ('sad', 'ok', 'happy');
 CREATE FUNCTION price_label(p numeric, currency text) RETURNS text LANGUAGE sql IMMUTABLE STRICT
@@ -67,6 +67,7 @@ CREATE MATERIALIZED VIEW busy AS SELECT product, count(*) AS n FROM orders GROUP
 CREATE SCHEMA app;
 CREATE TYPE app.stage AS ENUM ('new', 'done');
 CREATE DOMAIN app.qty AS int CHECK (VALUE >= 0);
+CREATE FUNCTION app.doubled(q int) RETURNS int LANGUAGE sql IMMUTABLE AS $$SELECT q * 2$$;
 CREATE TABLE app.tasks (
     id serial PRIMARY KEY,
     product int REFERENCES products (id),

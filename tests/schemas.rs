@@ -24,6 +24,7 @@ against_litewire_and_postgres!(
     ownership_grants_comments_and_matviews_take_qualified_names,
     types_live_in_schemas,
     a_renamed_schema_takes_all_it_holds,
+    functions_live_in_schemas,
 );
 
 async fn rows(client: &Client, sql: &str) -> Vec<Vec<Option<String>>> {
@@ -1004,4 +1005,76 @@ async fn a_renamed_schema_takes_all_it_holds(target: &Target) {
         .batch_execute("DROP VIEW crate_count; DROP TABLE shipments; DROP SCHEMA store CASCADE")
         .await
         .unwrap();
+}
+
+/// `CREATE FUNCTION s.f ... LANGUAGE sql`: called as `s.f(...)`, found on the
+/// search path before `public`'s of the same name, listed in its schema, and
+/// dropped alone or with its schema.
+async fn functions_live_in_schemas(target: &Target) {
+    let client = target.connect().await;
+    client
+        .batch_execute(
+            "DROP SCHEMA IF EXISTS calc CASCADE; DROP FUNCTION IF EXISTS twice(int);
+             CREATE SCHEMA calc;
+             CREATE FUNCTION calc.twice(x int) RETURNS int LANGUAGE sql IMMUTABLE AS 'SELECT x * 2';
+             CREATE FUNCTION twice(x int) RETURNS int LANGUAGE sql IMMUTABLE AS 'SELECT x * 3';
+             CREATE FUNCTION calc.half(x int) RETURNS int LANGUAGE sql AS 'SELECT x / 2';",
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        rows(&client, "SELECT calc.twice(2), twice(2), public.twice(2)").await,
+        [row(&["4", "6", "6"])]
+    );
+    client
+        .batch_execute("SET search_path = calc, public")
+        .await
+        .unwrap();
+    assert_eq!(
+        rows(&client, "SELECT twice(2), half(9)").await,
+        [row(&["4", "4"])]
+    );
+    client.batch_execute("RESET search_path").await.unwrap();
+    assert_eq!(
+        rows(
+            &client,
+            "SELECT n.nspname, p.proname FROM pg_proc p JOIN pg_namespace n \
+             ON n.oid = p.pronamespace WHERE p.proname IN ('twice', 'half') ORDER BY 1, 2"
+        )
+        .await,
+        [
+            row(&["calc", "half"]),
+            row(&["calc", "twice"]),
+            row(&["public", "twice"])
+        ]
+    );
+    for (sql, code) in [
+        ("SELECT calc.nothing(1)", "42883"),
+        ("SELECT nowhere.twice(1)", "3F000"),
+        (
+            "CREATE FUNCTION nowhere.f() RETURNS int LANGUAGE sql AS 'SELECT 1'",
+            "3F000",
+        ),
+        ("SELECT half(4)", "42883"),
+    ] {
+        assert_eq!(code_of(&client, sql).await, code, "{sql}");
+    }
+    client
+        .batch_execute("DROP FUNCTION calc.twice(int)")
+        .await
+        .unwrap();
+    assert_eq!(code_of(&client, "SELECT calc.twice(2)").await, "42883");
+    assert_eq!(rows(&client, "SELECT twice(2)").await, [row(&["6"])]);
+    client
+        .batch_execute("DROP SCHEMA calc CASCADE; DROP FUNCTION twice(int)")
+        .await
+        .unwrap();
+    assert_eq!(
+        rows(
+            &client,
+            "SELECT count(*) FROM pg_proc WHERE proname IN ('twice', 'half')"
+        )
+        .await,
+        [row(&["0"])]
+    );
 }

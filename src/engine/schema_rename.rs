@@ -9,7 +9,7 @@
 //! each table whose definition changes is rebuilt under its new definition
 //! and name (rows copied with their rowids, as `rebuild` does), with its
 //! indexes and triggers; and litewire's own rows (sequences, types,
-//! domains, materialized views, comments, functions' bodies, the schema)
+//! domains, materialized views, comments, functions and their bodies, the schema)
 //! take the new names.
 
 use sqlx::{AssertSqlSafe, Executor, Row};
@@ -67,6 +67,7 @@ const NAMED_ROWS: &[(&str, &[&str])] = &[
     (crate::sql::domains::DOMAINS_TABLE, &["name"]),
     (crate::sql::matviews::MATVIEWS_TABLE, &["name"]),
     (crate::sql::COMMENTS_TABLE, &["relation"]),
+    (crate::sql::routines::FUNCTIONS_TABLE, &["name"]),
 ];
 
 /// litewire's own tables whose rows hold SQL that may name objects: each

@@ -22,6 +22,7 @@ use super::lexer::TokenKind;
 use super::matviews::fail;
 use super::postgres::{Catalog, PgType, SqlFunction, check_body};
 use super::quote::{literal, unquote_identifier};
+use super::schema_names::stored_name;
 use super::words::Words;
 use crate::error::{Error, SqlState};
 
@@ -42,7 +43,7 @@ pub(super) fn statement(
     catalog: &dyn Catalog,
 ) -> Option<Result<Vec<String>, Error>> {
     if w.starts_with(&["DROP", "FUNCTION"]) {
-        return Some(drop(text));
+        return Some(drop(text, catalog));
     }
     let at = match w.is(1, "OR") && w.is(2, "REPLACE") {
         true => 3,
@@ -80,8 +81,15 @@ fn unsupported(name: &str, what: &str) -> Error {
     )
 }
 
-/// A function's name: unqualified or in `public`.
-fn function_name(name: &ObjectName) -> Result<String, Error> {
+/// A function's SQLite name: `f` for one of `public`, `s.f` for one of the
+/// user's schema `s` (see `schema_names`). An unqualified name is made in
+/// the first schema of the session's path (`creating`), else found there
+/// first.
+fn function_name(
+    name: &ObjectName,
+    catalog: &dyn Catalog,
+    creating: bool,
+) -> Result<String, Error> {
     let parts: Vec<String> = (name.0.iter())
         .map(|part| match part.as_ident() {
             Some(ident) if ident.quote_style.is_some() => ident.value.clone(),
@@ -89,12 +97,32 @@ fn function_name(name: &ObjectName) -> Result<String, Error> {
             None => part.to_string(),
         })
         .collect();
+    let in_schema = |schema: &str, name: &str| match schema {
+        "public" => name.to_owned(),
+        _ => stored_name(schema, name),
+    };
     match parts.as_slice() {
-        [name] => Ok(name.clone()),
-        [schema, name] if schema == "public" => Ok(name.clone()),
-        [schema, name] => Err(unsupported(
+        [name] => {
+            let path = catalog.search_path();
+            let found = match creating {
+                true => path.first().map(|schema| in_schema(schema, name)),
+                false => path
+                    .iter()
+                    .map(|schema| in_schema(schema, name))
+                    .find(|stored| catalog.functions().iter().any(|f| f.name == *stored)),
+            };
+            Ok(found.unwrap_or_else(|| name.clone()))
+        }
+        [schema, name] if schema == "public" || catalog.schemas().contains(schema) => {
+            Ok(in_schema(schema, name))
+        }
+        [schema, name] if schema == "pg_catalog" => Err(unsupported(
             name,
             &format!("functions in schema \"{schema}\""),
+        )),
+        [schema, _] => Err(Error::state(
+            SqlState::INVALID_SCHEMA_NAME,
+            format!("schema \"{schema}\" does not exist"),
         )),
         _ => Err(Error::state(
             SqlState::SYNTAX_ERROR,
@@ -143,7 +171,7 @@ fn create(text: &str, catalog: &dyn Catalog) -> Result<Vec<String>, Error> {
             "CREATE FUNCTION expected",
         ));
     };
-    let name = function_name(&create.name)?;
+    let name = function_name(&create.name, catalog, true)?;
     let args = arguments(&name, create.args.as_deref().unwrap_or_default())?;
     let returns = match &create.return_type {
         Some(FunctionReturnType::DataType(data_type)) => type_of(&name, data_type)?,
@@ -280,7 +308,7 @@ pub fn stored(
 }
 
 /// `DROP FUNCTION [IF EXISTS] name [(types)], ... [CASCADE | RESTRICT]`.
-fn drop(text: &str) -> Result<Vec<String>, Error> {
+fn drop(text: &str, catalog: &dyn Catalog) -> Result<Vec<String>, Error> {
     let Ast::DropFunction(drop) = parsed(text)? else {
         return Err(Error::state(
             SqlState::SYNTAX_ERROR,
@@ -289,7 +317,7 @@ fn drop(text: &str) -> Result<Vec<String>, Error> {
     };
     let mut script = vec![CREATE_TABLE.to_owned()];
     for desc in &drop.func_desc {
-        let name = function_name(&desc.name)?;
+        let name = function_name(&desc.name, catalog, false)?;
         let named = format!("name = {}", literal(&name));
         match &desc.args {
             Some(args) => {

@@ -295,6 +295,7 @@ struct Contents {
     sequences: bool,
     enums: bool,
     domains: bool,
+    functions: bool,
 }
 
 impl Contents {
@@ -304,6 +305,7 @@ impl Contents {
             sequences: catalog.relation("litewire_sequences").is_some(),
             enums: catalog.relation(super::enums::ENUMS_TABLE).is_some(),
             domains: catalog.relation(super::domains::DOMAINS_TABLE).is_some(),
+            functions: catalog.relation(super::routines::FUNCTIONS_TABLE).is_some(),
             prefix,
             tables: Vec::new(),
             views: Vec::new(),
@@ -357,6 +359,9 @@ impl Contents {
         }
         if self.domains {
             rows.push((super::domains::DOMAINS_TABLE, self.named_in("name")));
+        }
+        if self.functions {
+            rows.push((super::routines::FUNCTIONS_TABLE, self.named_in("name")));
         }
         rows
     }

@@ -35,6 +35,8 @@ pub(super) fn schema_names() -> String {
          WHERE {users} AND pg_class.relnamespace = {PUBLIC_NAMESPACE} AND {};\n\
          UPDATE temp.pg_type SET typnamespace = n.oid, typname = {} FROM temp.pg_namespace n \
          WHERE {users} AND pg_type.typnamespace = {PUBLIC_NAMESPACE} AND {};\n\
+         UPDATE temp.pg_proc SET pronamespace = n.oid, proname = {} FROM temp.pg_namespace n \
+         WHERE {users} AND pg_proc.pronamespace = {PUBLIC_NAMESPACE} AND {};\n\
          UPDATE temp.pg_constraint SET connamespace = c.relnamespace, \
          conname = CASE WHEN {} THEN {} ELSE conname END \
          FROM temp.pg_class c JOIN temp.pg_namespace n ON n.oid = c.relnamespace \
@@ -43,6 +45,8 @@ pub(super) fn schema_names() -> String {
         prefixed("pg_class.relname"),
         bare("pg_type.typname"),
         prefixed("pg_type.typname"),
+        bare("pg_proc.proname"),
+        prefixed("pg_proc.proname"),
         prefixed("pg_constraint.conname"),
         bare("pg_constraint.conname"),
     );

@@ -200,12 +200,14 @@ impl Catalog {
             .iter()
             .map(|row| (integer(&row[0]), integer(&row[1]), text(&row[2])))
             .collect();
-        // Language `sql` (14), in the public schema: the user's.
+        // Language `sql` (14), in `public` or a schema of the user's.
         let functions = reader
             .rows(&format!(
-                "SELECT proname, pg_get_function_arguments(oid), pg_get_function_result(oid), \
-                 provolatile, proisstrict, prosrc FROM pg_proc \
-                 WHERE prolang = 14 AND pronamespace = {PUBLIC} ORDER BY oid"
+                "SELECT p.proname, pg_get_function_arguments(p.oid), pg_get_function_result(p.oid), \
+                 p.provolatile, p.proisstrict, p.prosrc, n.nspname FROM pg_proc p \
+                 JOIN pg_namespace n ON n.oid = p.pronamespace \
+                 WHERE p.prolang = 14 AND {} ORDER BY p.oid",
+                users("p.pronamespace")
             ))
             .await?
             .iter()
@@ -217,8 +219,8 @@ impl Catalog {
                 };
                 let strict = if flag(&row[4]) { " STRICT" } else { "" };
                 format!(
-                    "CREATE FUNCTION public.{}({}) RETURNS {}\n    LANGUAGE sql{volatility}{strict}\n    AS {};\n\n",
-                    ident(&text(&row[0])),
+                    "CREATE FUNCTION {}({}) RETURNS {}\n    LANGUAGE sql{volatility}{strict}\n    AS {};\n\n",
+                    qualified(&row[6], &row[0]),
                     text(&row[1]),
                     text(&row[2]),
                     literal(&text(&row[5]))

@@ -109,6 +109,10 @@ fn not_default(column: &str, update: bool, detail: String) -> Fail {
     )
 }
 
+pub(super) fn undefined_schema(name: &str) -> Fail {
+    fail("3F000", format!("schema \"{name}\" does not exist"))
+}
+
 pub(super) fn undefined_table(name: &str) -> Fail {
     fail("42P01", format!("relation \"{name}\" does not exist"))
 }

@@ -16,8 +16,8 @@ use sqlparser::ast::{
     WindowType,
 };
 
-use super::errors::{Result, ambiguous_function, undefined_function};
-use super::names::function_name;
+use super::errors::{Result, ambiguous_function, undefined_function, undefined_schema};
+use super::names::{folded_part, function_name};
 use super::scope::Scope;
 use super::translator::{Translator, Typed};
 use super::types::{ObjectKind, PgType};
@@ -317,13 +317,39 @@ impl Translator<'_> {
         if self.catalog.functions().is_empty() {
             return Ok(None);
         }
-        let qualified_elsewhere = match function.name.0.as_slice() {
-            [_] => false,
-            [schema, _] => !schema.to_string().eq_ignore_ascii_case("public"),
-            _ => true,
+        // Its SQLite name (`s.f` for one of schema `s`, see `schema_names`):
+        // as qualified, else the first the path finds.
+        let schemas = self.catalog.schemas();
+        let in_schema = |schema: &str| match schema {
+            "public" => name.to_owned(),
+            _ => format!("{schema}.{name}"),
         };
-        if qualified_elsewhere
-            || lookup(name).is_some()
+        let stored = match function.name.0.as_slice() {
+            [_] => {
+                let defined =
+                    |stored: &String| self.catalog.functions().iter().any(|f| f.name == *stored);
+                self.catalog
+                    .search_path()
+                    .iter()
+                    .map(|schema| in_schema(schema))
+                    .find(defined)
+                    .unwrap_or_else(|| name.to_owned())
+            }
+            [schema, _] => {
+                let schema = folded_part(schema);
+                if matches!(schema.as_str(), "pg_catalog" | "information_schema") {
+                    return Ok(None);
+                }
+                if schema != "public" && !schemas.contains(&schema) {
+                    return Err(undefined_schema(&schema));
+                }
+                in_schema(&schema)
+            }
+            _ => return Ok(None),
+        };
+        // Named in a schema of the user's, it is the user's or none.
+        let only_users = function.name.0.len() == 2 && stored != name;
+        if (function.name.0.len() == 1 && lookup(name).is_some())
             || function.over.is_some()
             || function.filter.is_some()
             || !function.within_group.is_empty()
@@ -339,7 +365,16 @@ impl Translator<'_> {
                 _ => return Ok(None),
             }
         }
-        self.user_function(name, &args, scope)
+        match self.user_function(&stored, &args, scope)? {
+            None if only_users => {
+                let mut types = Vec::with_capacity(args.len());
+                for arg in &args {
+                    types.push(self.expr(arg, scope)?.ty);
+                }
+                Err(undefined_function(&stored, &types))
+            }
+            found => Ok(found),
+        }
     }
 
     fn call(

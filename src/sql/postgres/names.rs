@@ -18,6 +18,14 @@ pub(super) fn function_name(function: &Function) -> String {
     }
 }
 
+/// One part of a qualified name as PostgreSQL reads it.
+pub(super) fn folded_part(part: &ObjectNamePart) -> String {
+    match part {
+        ObjectNamePart::Identifier(ident) => folded(&ident.value, ident.quote_style),
+        other => other.to_string(),
+    }
+}
+
 /// An identifier as PostgreSQL stores it: folded to lower case unless quoted.
 pub(super) fn folded(value: &str, quote: Option<char>) -> String {
     match quote {

@@ -93,7 +93,11 @@ impl Translator<'_> {
         }
         let arguments = Scope {
             items: vec![Item {
-                name: function.name.clone(),
+                // Its own name, without its schema (`f.a` reads argument `a`).
+                name: (self.catalog.schemas().iter())
+                    .find_map(|schema| function.name.strip_prefix(schema)?.strip_prefix('.'))
+                    .unwrap_or(&function.name)
+                    .to_owned(),
                 columns,
                 open: false,
             }],
