@@ -262,7 +262,8 @@ async fn information_schema_for_tools(cache: &str) {
     let server = with_schema(cache);
     let tables = psql(
         &server,
-        "SELECT table_schema, table_name, table_type FROM information_schema.tables ORDER BY table_name",
+        "SELECT table_schema, table_name, table_type FROM information_schema.tables \
+         WHERE table_schema = 'public' ORDER BY table_name",
     );
     assert_eq!(
         tables,
@@ -532,7 +533,8 @@ async fn catalog_queries_drivers_send(cache: &str) {
             "SELECT pg_catalog.pg_class.relname, pg_catalog.pg_namespace.nspname FROM pg_catalog.pg_class \
              JOIN pg_catalog.pg_namespace ON pg_catalog.pg_namespace.oid = pg_catalog.pg_class.relnamespace \
              WHERE pg_catalog.pg_class.relkind = ANY (ARRAY['r'::VARCHAR, 'p'::VARCHAR]) \
-             AND pg_catalog.pg_table_is_visible(pg_catalog.pg_class.oid) ORDER BY 1"
+             AND pg_catalog.pg_table_is_visible(pg_catalog.pg_class.oid) \
+             AND pg_catalog.pg_namespace.nspname <> 'pg_catalog' ORDER BY 1"
         ),
         "child|public\nparent|public\n"
     );

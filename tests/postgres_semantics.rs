@@ -62,6 +62,7 @@ against_litewire_and_postgres!(
     set_returning_calls_over_one_array_advance_together,
     sql_functions_read_as_their_bodies,
     information_schema_has_every_view,
+    the_catalog_lists_its_own_relations,
     domains_hold_their_columns_and_casts_to_their_rules,
     foreign_key_violations_name_their_constraint,
 );
@@ -2657,6 +2658,64 @@ async fn information_schema_has_every_view(target: &Target) {
         .await,
         ["t"]
     );
+}
+
+/// PostgreSQL's own relations are rows of `pg_class` in `pg_catalog` and
+/// `information_schema`, with their columns in `pg_attribute`: what `\dS`,
+/// `\d pg_namespace` and introspection read.
+async fn the_catalog_lists_its_own_relations(target: &Target) {
+    let client = target.connect().await;
+    let cases: &[(&str, &[&str])] = &[
+        (
+            "SELECT relname, relkind FROM pg_class WHERE oid = 'pg_class'::regclass",
+            &["pg_class|r"],
+        ),
+        (
+            "SELECT c.relname, n.nspname, c.relkind FROM pg_class c \
+             JOIN pg_namespace n ON n.oid = c.relnamespace \
+             WHERE c.relname IN ('pg_type', 'pg_tables', 'tables', 'columns') ORDER BY 2, 1",
+            &[
+                "columns|information_schema|v",
+                "tables|information_schema|v",
+                "pg_tables|pg_catalog|v",
+                "pg_type|pg_catalog|r",
+            ],
+        ),
+        (
+            "SELECT attname, format_type(atttypid, atttypmod), attnotnull FROM pg_attribute \
+             WHERE attrelid = 'pg_namespace'::regclass AND attnum > 0 ORDER BY attnum",
+            &[
+                "oid|oid|t",
+                "nspname|name|t",
+                "nspowner|oid|t",
+                "nspacl|aclitem[]|f",
+            ],
+        ),
+        (
+            "SELECT table_schema, table_type FROM information_schema.tables \
+             WHERE table_name = 'pg_class'",
+            &["pg_catalog|BASE TABLE"],
+        ),
+        (
+            "SELECT pg_table_is_visible('pg_class'::regclass), \
+             pg_table_is_visible('information_schema.tables'::regclass), \
+             'information_schema.tables'::regclass",
+            &["t|f|information_schema.tables"],
+        ),
+    ];
+    for (sql, expected) in cases {
+        let rows: Vec<String> = text_rows(&client, sql)
+            .await
+            .into_iter()
+            .map(|row| {
+                row.into_iter()
+                    .map(Option::unwrap_or_default)
+                    .collect::<Vec<_>>()
+                    .join("|")
+            })
+            .collect();
+        assert_eq!(rows, *expected, "{sql}");
+    }
 }
 
 /// The message `sql` fails with, and its SQLSTATE.

@@ -28,6 +28,7 @@ mod schema_namespaces;
 mod schema_rows;
 mod sequence_rows;
 mod statement_rows;
+mod system_relations;
 mod table_stat_rows;
 mod type_functions;
 pub(super) mod types;

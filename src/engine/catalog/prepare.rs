@@ -21,6 +21,7 @@ use super::schema_namespaces::{schema_names, stored_names};
 use super::schema_rows::schema_rows;
 use super::sequence_rows::catalog_rows as sequence_rows;
 use super::statement_rows::{StatementsView, catalog_rows as statement_rows};
+use super::system_relations;
 use super::table_stat_rows::catalog_rows as table_stat_rows;
 use super::type_functions;
 use super::types::{BTREE_OPCLASSES, TYPES, remember_domains, storage_of};
@@ -316,6 +317,7 @@ fn static_rows(script: &mut String) {
     );
     script.push_str(&functions::catalog_rows());
     type_functions::catalog_rows(script);
+    system_relations::catalog_rows(script);
     for t in TYPES {
         let collation = if t.category == "S" { 100 } else { 0 };
         let _ = writeln!(

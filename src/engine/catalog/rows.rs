@@ -78,6 +78,7 @@ pub(super) fn table_rows(
         script,
         oid,
         &table.name,
+        PUBLIC_NAMESPACE,
         if materialized { "m" } else { "r" },
         table.columns.len(),
         (has_index, has_triggers),
@@ -318,10 +319,11 @@ fn storage_row(script: &mut String, oid: i64, sqlite_name: &str) {
     );
 }
 
-fn relation_row(
+pub(super) fn relation_row(
     script: &mut String,
     oid: i64,
     name: &str,
+    namespace: i64,
     kind: &str,
     natts: usize,
     (has_index, has_triggers): (bool, bool),
@@ -337,7 +339,7 @@ fn relation_row(
         &[
             oid.to_string(),
             literal(name),
-            PUBLIC_NAMESPACE.to_string(),
+            namespace.to_string(),
             "0".into(),
             "0".into(),
             ROLE_OID.to_string(),
@@ -487,7 +489,15 @@ fn index_rows(
         .iter()
         .map(|t| default_opclass(*t).to_string())
         .collect();
-    relation_row(script, oid, &name, "i", index.columns.len(), (false, false));
+    relation_row(
+        script,
+        oid,
+        &name,
+        PUBLIC_NAMESPACE,
+        "i",
+        index.columns.len(),
+        (false, false),
+    );
     if oid < SYNTHETIC_INDEX {
         // A synthetic primary key index has no b-tree of its own.
         storage_row(script, oid, &index.name);
@@ -686,6 +696,7 @@ pub(super) fn view_rows(
         script,
         oid,
         &view.name,
+        PUBLIC_NAMESPACE,
         "v",
         view.columns.len(),
         (false, false),

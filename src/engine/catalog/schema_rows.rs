@@ -12,7 +12,18 @@ use crate::sql::relations::{Contents, RELATIONS};
 
 pub(super) fn schema_rows(script: &mut String, objects: &[Object], schemas: &[String]) {
     for relation in RELATIONS.iter().filter(|r| r.contents == Contents::Schema) {
-        let _ = writeln!(script, "DELETE FROM temp.{};", relation.name);
+        // PostgreSQL's own relations stay (see `system_relations`).
+        let _ = match relation.name {
+            "pg_class" => writeln!(
+                script,
+                "DELETE FROM temp.pg_class WHERE oid >= {FIRST_OID};"
+            ),
+            "pg_attribute" => writeln!(
+                script,
+                "DELETE FROM temp.pg_attribute WHERE attrelid >= {FIRST_OID};"
+            ),
+            name => writeln!(script, "DELETE FROM temp.{name};"),
+        };
     }
     let oid_of = |name: &str| {
         objects

@@ -321,6 +321,22 @@ pub(super) fn default_opclass(oid: i64) -> i64 {
         .map_or(0, |(class, _, _)| *class)
 }
 
+/// PostgreSQL's types that only its own catalog's columns have (see
+/// `system_relations`): named by `format_type`, never a value's type here.
+const CATALOG_ONLY_TYPES: &[(i64, &str)] = &[
+    (22, "int2vector"),
+    (30, "oidvector"),
+    (194, "pg_node_tree"),
+    (1033, "aclitem"),
+    (1034, "aclitem[]"),
+    (2277, "anyarray"),
+    (3220, "pg_lsn"),
+    (3361, "pg_ndistinct"),
+    (3402, "pg_dependencies"),
+    (5017, "pg_mcv_list"),
+    (10028, "pg_statistic[]"),
+];
+
 /// `format_type(oid, typmod)`: the SQL name of a type, with its modifier.
 pub fn format_type(oid: i64, typmod: Option<i64>) -> String {
     if oid == 0 {
@@ -340,7 +356,11 @@ pub fn format_type(oid: i64, typmod: Option<i64>) -> String {
         }
         return match TYPES.iter().find(|t| t.array == oid) {
             Some(element) => format!("{}[]", element.display),
-            None => "???".to_owned(),
+            None => CATALOG_ONLY_TYPES
+                .iter()
+                .find(|(o, _)| *o == oid)
+                .map_or("???", |(_, name)| name)
+                .to_owned(),
         };
     };
     if let (1083 | 1114 | 1184 | 1266, Some(p @ 0..=6)) = (oid, typmod) {

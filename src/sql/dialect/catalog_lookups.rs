@@ -6,7 +6,6 @@
 use super::replacement::{Replacement, from_catalog, plain};
 use super::system_columns::relation_oid;
 use crate::sql::quote::literal;
-use crate::sql::schema_names::FIRST_SCHEMA_OID;
 
 /// `'16384'::regclass` is an oid; `'t'::regclass` the oid of relation `t`.
 pub(super) fn oid_or_lookup(text: &str, kind: &str) -> Option<Replacement> {
@@ -35,13 +34,10 @@ pub(super) fn oid_or_lookup(text: &str, kind: &str) -> Option<Replacement> {
 }
 
 /// A `pg_class` row's name as SQLite knows the relation: qualified with its
-/// schema when that is one of the user's (see `schema_names`).
-fn stored_relname() -> String {
-    format!(
-        "CASE WHEN relnamespace < {FIRST_SCHEMA_OID} THEN relname \
-         ELSE (SELECT nspname FROM pg_namespace WHERE oid = relnamespace) || '.' || relname END"
-    )
-}
+/// schema unless that is `pg_catalog` or `public` (a schema of the user's:
+/// see `schema_names`; `information_schema.tables`).
+const STORED_RELNAME: &str = "CASE WHEN relnamespace IN (11, 2200) THEN relname \
+     ELSE (SELECT nspname FROM pg_namespace WHERE oid = relnamespace) || '.' || relname END";
 
 /// A type's other names that are neither its `typname` nor its SQL name
 /// (`format_type`'s), as `regtype` reads them.
@@ -71,7 +67,7 @@ pub(super) fn oid_named(kind: &str, name: &str) -> Option<Replacement> {
 /// inference of a whole statement walks every branch of what it reads.
 pub(super) fn named(kind: &str) -> Option<String> {
     let (oid, name, relation) = match kind {
-        "class" => ("oid", &*stored_relname(), "pg_class"),
+        "class" => ("oid", STORED_RELNAME, "pg_class"),
         "namespace" => ("oid", "nspname", "pg_namespace"),
         "role" => ("oid", "rolname", "pg_roles"),
         "type" => ("oid", "typname", "pg_type"),
@@ -105,13 +101,14 @@ pub(super) fn oid_by_name(kind: &str, name: &str) -> Option<Replacement> {
             "pg_type",
         ),
         _ => {
-            // A catalog relation is no row of `pg_class`, but has its oid.
+            // A catalog relation has its oid whether or not the catalog
+            // made its row yet.
             return from_catalog(format!(
                 "(SELECT coalesce((SELECT litewire_oid FROM (SELECT oid AS litewire_oid, lower({}) AS litewire_name FROM pg_class) \
                  WHERE litewire_wanted = litewire_name), {}) FROM \
                  (SELECT lower(CASE WHEN lower({name}) LIKE 'public.%' OR lower({name}) LIKE 'pg\\_catalog.%' ESCAPE '\\' \
                  THEN substr({name}, instr({name}, '.') + 1) ELSE {name} END) AS litewire_wanted))",
-                stored_relname(),
+                STORED_RELNAME,
                 super::system_columns::relation_oid_named("litewire_wanted")
             ));
         }
@@ -148,7 +145,7 @@ pub(super) fn reg_output(kind: &str, oid: &str) -> Option<Replacement> {
     let name = match kind {
         "class" => format!(
             "coalesce((SELECT litewire_name FROM (SELECT oid AS litewire_oid, \
-             CASE WHEN relnamespace < {FIRST_SCHEMA_OID} THEN quote_ident(relname) \
+             CASE WHEN relnamespace IN (11, 2200) THEN quote_ident(relname) \
              ELSE quote_ident((SELECT nspname FROM pg_namespace WHERE oid = relnamespace)) || '.' || quote_ident(relname) END \
              AS litewire_name FROM pg_class) WHERE litewire_oid = litewire_reg), {})",
             super::system_columns::relation_named("litewire_reg")

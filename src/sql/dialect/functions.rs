@@ -63,10 +63,13 @@ pub(super) fn function_call(function: &Function) -> Option<Replacement> {
             crate::SERVER_VERSION
         )),
         // With schemas of the user's, a relation is visible when its schema
-        // is the first on `search_path` to have one of its name (a catalog
-        // relation, no row of `pg_class`, always is).
+        // is the first on `search_path` to have one of its name; without, all
+        // are but `information_schema`'s, which is never on the path.
         ("pg_table_is_visible", 1) => from_catalog(format!(
-            "(CASE WHEN NOT EXISTS (SELECT 1 FROM pg_namespace WHERE oid >= {FIRST_SCHEMA_OID}) THEN true \
+            "(CASE WHEN EXISTS (SELECT 1 FROM pg_class litewire_i WHERE litewire_i.oid = {0} \
+             AND litewire_i.relnamespace = (SELECT litewire_s.oid FROM pg_namespace litewire_s \
+             WHERE litewire_s.nspname = 'information_schema')) THEN false \
+             WHEN NOT EXISTS (SELECT 1 FROM pg_namespace WHERE oid >= {FIRST_SCHEMA_OID}) THEN true \
              ELSE coalesce((SELECT coalesce((SELECT litewire_v.litewire_namespace = litewire_c.relnamespace FROM \
              (SELECT litewire_o.relnamespace AS litewire_namespace, (SELECT litewire_p.key \
              FROM json_each(litewire_array_json(current_schemas(true))) litewire_p \
@@ -74,7 +77,7 @@ pub(super) fn function_call(function: &Function) -> Option<Replacement> {
              WHERE litewire_n.oid = litewire_o.relnamespace) AS litewire_place \
              FROM pg_class litewire_o WHERE litewire_o.relname = litewire_c.relname) litewire_v \
              WHERE litewire_v.litewire_place IS NOT NULL ORDER BY litewire_v.litewire_place LIMIT 1), false) \
-             FROM pg_class litewire_c WHERE litewire_c.oid = {}), true) END)",
+             FROM pg_class litewire_c WHERE litewire_c.oid = {0}), true) END)",
             arg(0)
         )),
         (

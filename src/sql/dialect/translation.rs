@@ -273,7 +273,7 @@ mod tests {
         );
         assert_eq!(
             tr("SELECT c.oid::pg_catalog.regclass FROM pg_catalog.pg_class c"),
-            "SELECT (SELECT litewire_name FROM (SELECT oid AS litewire_oid, CASE WHEN relnamespace < 8388608 THEN relname ELSE (SELECT nspname FROM pg_namespace WHERE oid = relnamespace) || '.' || relname END AS litewire_name FROM pg_class) WHERE litewire_oid = c.oid) AS \"oid\" FROM pg_class c"
+            "SELECT (SELECT litewire_name FROM (SELECT oid AS litewire_oid, CASE WHEN relnamespace IN (11, 2200) THEN relname ELSE (SELECT nspname FROM pg_namespace WHERE oid = relnamespace) || '.' || relname END AS litewire_name FROM pg_class) WHERE litewire_oid = c.oid) AS \"oid\" FROM pg_class c"
         );
     }
 
