@@ -229,7 +229,7 @@ impl SchemaRename {
         let tokens = super::lexer::tokenize(sql);
         let mut out = String::with_capacity(sql.len());
         let mut copied = 0;
-        for token in &tokens {
+        for (i, token) in tokens.iter().enumerate() {
             // A view's header comment names its relations in JSON (`\"s.t\"`).
             out.push_str(&self.renamed_after(&sql[copied..token.start], &["\""]));
             let text = token.text(sql);
@@ -242,8 +242,16 @@ impl SchemaRename {
                 }
                 TokenKind::String if text.starts_with('\'') => {
                     let content = unquote_literal(text);
+                    // A sequence named in a call (`nextval('s.q')`); any
+                    // other string is data, but for the names quoted or cast
+                    // in a written expression.
+                    let called = i >= 2
+                        && tokens[i - 1].kind == TokenKind::LeftParen
+                        && ["nextval", "currval", "setval"]
+                            .iter()
+                            .any(|f| tokens[i - 2].text(sql).eq_ignore_ascii_case(f));
                     let renamed = match self.renamed(&content) {
-                        Some(name) if !content.contains([' ', '(']) => name,
+                        Some(name) if called => name,
                         _ => self.renamed_after(&content, &["\"", "'", "::"]),
                     };
                     match renamed == content {
@@ -447,4 +455,43 @@ fn schema_exists(name: &str) -> String {
         "EXISTS (SELECT 1 FROM main.{SCHEMAS_TABLE} WHERE name = {})",
         literal(name)
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SchemaRename;
+
+    #[test]
+    fn a_rename_reaches_every_name_of_the_schema() {
+        let rename = SchemaRename {
+            from: "app".into(),
+            to: "books".into(),
+            checks: Vec::new(),
+        };
+        assert_eq!(
+            rename.renamed_sql(
+                "CREATE TABLE \"app.t\" (\"id\" INTEGER DEFAULT (nextval('\"app.t_id_seq\"')), \
+                 \"m\" \"app.mood\" CONSTRAINT \"litewire_enum_app.mood\" CHECK (\"m\" IN ('app.x')), \
+                 \"d\" DEFAULT (litewire_written(nextval('app.s'), 'nextval(''app.s''::regclass)')), \
+                 FOREIGN KEY (id) REFERENCES \"app.u\"(id), \"apps.v\" TEXT)"
+            ),
+            "CREATE TABLE \"books.t\" (\"id\" INTEGER DEFAULT (nextval('\"books.t_id_seq\"')), \
+             \"m\" \"books.mood\" CONSTRAINT \"litewire_enum_books.mood\" CHECK (\"m\" IN ('app.x')), \
+             \"d\" DEFAULT (litewire_written(nextval('books.s'), 'nextval(''books.s''::regclass)')), \
+             FOREIGN KEY (id) REFERENCES \"books.u\"(id), \"apps.v\" TEXT)"
+        );
+        assert_eq!(
+            rename.renamed_sql(
+                "CREATE VIEW \"app.v\" AS /* litewire view: {\"query\":\"SELECT a FROM \\\"app.t\\\"\"} */ \
+                 SELECT a FROM \"app.t\" AS \"t\""
+            ),
+            "CREATE VIEW \"books.v\" AS /* litewire view: {\"query\":\"SELECT a FROM \\\"books.t\\\"\"} */ \
+             SELECT a FROM \"books.t\" AS \"t\""
+        );
+        assert_eq!(
+            rename.renamed("litewire_matview_app.m").as_deref(),
+            Some("litewire_matview_books.m")
+        );
+        assert_eq!(rename.renamed("application.t"), None);
+    }
 }
