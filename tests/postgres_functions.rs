@@ -783,6 +783,10 @@ async fn set_returning_functions_read_the_row_beside_them(target: &Target) {
             ("SELECT id, generate_series(1, n) FROM sr ORDER BY 1, 2", "1|1\n1|2\n3|1\n3|2\n3|3"),
             ("SELECT id, unnest(tags) FROM sr ORDER BY 1, 2", "1|1\n1|3"),
             ("SELECT unnest(tags) + 1 AS p FROM sr ORDER BY 1", "2\n4"),
+            // Arrays of other lengths: as many rows as the longest, NULL
+            // where a shorter one has ended.
+            ("SELECT id, unnest(tags), unnest(words) FROM sr ORDER BY 1, 2, 3", "1|1|q r\n1|3|p\n3|NULL|s"),
+            ("SELECT unnest(ARRAY[1, 2]) AS x, unnest(ARRAY['a', 'b', 'c']) || '!' AS y", "1|a!\n2|b!\nNULL|c!"),
             ("SELECT id, jsonb_array_elements(doc) FROM sr ORDER BY 1, 2::text", "1|1\n1|\"a\"\n1|{\"b\": 2}\n3|true"),
             ("SELECT id, jsonb_object_keys(meta) FROM sr ORDER BY 1, 2", "1|x\n1|y\n3|z"),
             ("SELECT id, jsonb_array_elements_text(doc) AS t FROM sr WHERE id = 1 ORDER BY 2", "1|1\n1|a\n1|{\"b\": 2}"),

@@ -404,8 +404,11 @@ pub(super) fn list_function_to_from(select: &Select) -> Option<Select> {
             ControlFlow::<()>::Continue(())
         });
     }
-    if calls.is_empty() || aggregates || !in_step(&calls) {
+    if calls.is_empty() || aggregates {
         return None;
+    }
+    if !in_step(&calls) {
+        return zipped_arrays(select, &calls);
     }
     // Several calls advance together: each numbered, joined on the number.
     let several = calls.len() > 1;
@@ -459,29 +462,81 @@ pub(super) fn list_function_to_from(select: &Select) -> Option<Select> {
     out.from.push(moved);
     for (found, name, item, _) in &items {
         let read = Expr::CompoundIdentifier(vec![ident(item), ident(MOVED_COLUMN)]);
-        for select_item in &mut out.projection {
-            let (SelectItem::UnnamedExpr(expr) | SelectItem::ExprWithAlias { expr, .. }) =
-                select_item
-            else {
-                continue;
-            };
-            let bare = named_by(expr, found);
-            let _ = visit_expressions_mut(expr, |part| {
-                if part == *found {
-                    *part = read.clone();
-                }
-                ControlFlow::<()>::Continue(())
-            });
-            // The column keeps the name the call gave it.
-            if bare && let SelectItem::UnnamedExpr(expr) = select_item {
-                *select_item = SelectItem::ExprWithAlias {
-                    expr: expr.clone(),
-                    alias: ident(name),
-                };
-            }
-        }
+        read_from_moved(&mut out, found, name, &read);
     }
     Some(out)
+}
+
+/// Several `unnest(array)` calls of one select list over arrays of other
+/// lengths: PostgreSQL makes as many rows as the longest has elements, the
+/// others NULL once they end, which is `unnest(a, b, ...)` in FROM.
+fn zipped_arrays(select: &Select, calls: &[Expr]) -> Option<Select> {
+    let mut arrays = Vec::with_capacity(calls.len());
+    for call in calls {
+        let Expr::Function(function) = call else {
+            return None;
+        };
+        let FunctionArguments::List(list) = &function.args else {
+            return None;
+        };
+        match list.args.as_slice() {
+            [array] if function.name.to_string().eq_ignore_ascii_case("unnest") => {
+                arrays.push(array.clone());
+            }
+            _ => return None,
+        }
+    }
+    let columns: Vec<String> = (0..calls.len())
+        .map(|i| format!("{MOVED_COLUMN}{i}"))
+        .collect();
+    let mut moved = parsed_select(&format!(
+        "SELECT 1 FROM unnest(NULL) AS {MOVED}({})",
+        columns.join(", ")
+    ))?
+    .from
+    .pop()?;
+    // The parser reads `unnest(...)` in FROM as its own form (and takes no
+    // call of no arguments there): its arrays are put in place.
+    match &mut moved.relation {
+        TableFactor::UNNEST { array_exprs, .. } => {
+            *array_exprs = plain_args(&arrays)?.into_iter().cloned().collect();
+        }
+        TableFactor::Table {
+            args: Some(args), ..
+        } => args.args = arrays,
+        _ => return None,
+    }
+    let mut out = select.clone();
+    out.from.push(moved);
+    for (found, column) in calls.iter().zip(&columns) {
+        let read = Expr::CompoundIdentifier(vec![ident(MOVED), ident(column)]);
+        read_from_moved(&mut out, found, "unnest", &read);
+    }
+    Some(out)
+}
+
+/// `select`'s list with the call `found` read from its moved item (`read`);
+/// an item that was the call keeps its name.
+fn read_from_moved(select: &mut Select, found: &Expr, name: &str, read: &Expr) {
+    for select_item in &mut select.projection {
+        let (SelectItem::UnnamedExpr(expr) | SelectItem::ExprWithAlias { expr, .. }) = select_item
+        else {
+            continue;
+        };
+        let bare = named_by(expr, found);
+        let _ = visit_expressions_mut(expr, |part| {
+            if part == found {
+                *part = read.clone();
+            }
+            ControlFlow::<()>::Continue(())
+        });
+        if bare && let SelectItem::UnnamedExpr(expr) = select_item {
+            *select_item = SelectItem::ExprWithAlias {
+                expr: expr.clone(),
+                alias: ident(name),
+            };
+        }
+    }
 }
 
 /// Whether the set-returning `calls` of one select list give their rows in
