@@ -326,53 +326,65 @@ pub(super) fn relation_row(
     namespace: i64,
     kind: &str,
     natts: usize,
-    (has_index, has_triggers): (bool, bool),
+    flags: (bool, bool),
 ) {
+    insert(
+        script,
+        "pg_class",
+        &relation_values(oid, name, namespace, kind, natts, flags),
+    );
+}
+
+/// A `pg_class` row's values.
+pub(super) fn relation_values(
+    oid: i64,
+    name: &str,
+    namespace: i64,
+    kind: &str,
+    natts: usize,
+    (has_index, has_triggers): (bool, bool),
+) -> Vec<String> {
     let am = match kind {
         "r" => 2,
         "i" => 403,
         _ => 0,
     };
-    insert(
-        script,
-        "pg_class",
-        &[
-            oid.to_string(),
-            literal(name),
-            namespace.to_string(),
-            "0".into(),
-            "0".into(),
-            ROLE_OID.to_string(),
-            am.to_string(),
-            oid.to_string(),
-            "0".into(),
-            "0".into(),
-            "-1".into(),
-            "0".into(),
-            "0".into(),
-            has_index.to_string(),
-            "false".into(),
-            "'p'".into(),
-            literal(kind),
-            natts.to_string(),
-            "0".into(),
-            "false".into(),
-            has_triggers.to_string(),
-            "false".into(),
-            "false".into(),
-            "false".into(),
-            "true".into(),
-            "'d'".into(),
-            "false".into(),
-            "0".into(),
-            // relfrozenxid, relminmxid: SQLite has no transaction ids.
-            "0".into(),
-            "0".into(),
-            "NULL".into(),
-            "NULL".into(),
-            "NULL".into(),
-        ],
-    );
+    vec![
+        oid.to_string(),
+        literal(name),
+        namespace.to_string(),
+        "0".into(),
+        "0".into(),
+        ROLE_OID.to_string(),
+        am.to_string(),
+        oid.to_string(),
+        "0".into(),
+        "0".into(),
+        "-1".into(),
+        "0".into(),
+        "0".into(),
+        has_index.to_string(),
+        "false".into(),
+        "'p'".into(),
+        literal(kind),
+        natts.to_string(),
+        "0".into(),
+        "false".into(),
+        has_triggers.to_string(),
+        "false".into(),
+        "false".into(),
+        "false".into(),
+        "true".into(),
+        "'d'".into(),
+        "false".into(),
+        "0".into(),
+        // relfrozenxid, relminmxid: SQLite has no transaction ids.
+        "0".into(),
+        "0".into(),
+        "NULL".into(),
+        "NULL".into(),
+        "NULL".into(),
+    ]
 }
 
 /// The collation of a column of type `typid`: the default one (100) for the

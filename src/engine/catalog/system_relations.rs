@@ -23,7 +23,7 @@
 use std::fmt::Write as _;
 
 use super::oids::NAMESPACES;
-use super::rows::{insert, relation_row};
+use super::rows::relation_values;
 use super::types::{category_of, storage_of};
 use crate::sql::quote::literal;
 use crate::sql::relations;
@@ -241,8 +241,12 @@ const SYSTEM_RELATIONS: &str = "\
 12327|pg_catalog|pg_user_mappings|v|umid:26:-1:0:0 srvid:26:-1:0:0 srvname:19:-1:0:950 umuser:26:-1:0:0 usename:19:-1:0:950 umoptions:1009:-1:0:950\n\
 12028|pg_catalog|pg_views|v|schemaname:19:-1:0:950 viewname:19:-1:0:950 viewowner:19:-1:0:950 definition:25:-1:0:100\n";
 
-/// The rows of the relations litewire has.
+/// The rows of the relations litewire has, in one `INSERT` for each
+/// catalog relation (a statement per row would cost a connection's first
+/// catalog query several times more).
 pub(super) fn catalog_rows(script: &mut String) {
+    let mut relations = Vec::new();
+    let mut attributes = Vec::new();
     for line in SYSTEM_RELATIONS.lines() {
         let [oid, schema, name, kind, columns] = line.split('|').collect::<Vec<_>>()[..] else {
             continue;
@@ -259,15 +263,8 @@ pub(super) fn catalog_rows(script: &mut String) {
             continue;
         };
         let columns: Vec<Vec<&str>> = columns.split(' ').map(|c| c.split(':').collect()).collect();
-        relation_row(
-            script,
-            oid,
-            name,
-            namespace,
-            kind,
-            columns.len(),
-            (false, false),
-        );
+        let values = relation_values(oid, name, namespace, kind, columns.len(), (false, false));
+        relations.push(format!("({})", values.join(", ")));
         for (i, column) in columns.iter().enumerate() {
             let [attname, typid, typmod, not_null, _] = column.as_slice() else {
                 continue;
@@ -277,31 +274,25 @@ pub(super) fn catalog_rows(script: &mut String) {
             // The collation litewire's `pg_type` gives the type (psql shows
             // a column's only where it differs).
             let collation = if category_of(typid) == "S" { 100 } else { 0 };
-            insert(
-                script,
-                "pg_attribute (attrelid, attname, atttypid, attstattarget, attlen, attnum, attndims, \
-                 atttypmod, attstorage, attcompression, attnotnull, atthasdef, attidentity, \
-                 attgenerated, attisdropped, attcollation)",
-                &[
-                    oid.to_string(),
-                    literal(attname),
-                    typid.to_string(),
-                    "-1".into(),
-                    len.to_string(),
-                    (i + 1).to_string(),
-                    "0".into(),
-                    (*typmod).to_owned(),
-                    literal(storage),
-                    "''".into(),
-                    (*not_null == "1").to_string(),
-                    "false".into(),
-                    "''".into(),
-                    "''".into(),
-                    "false".into(),
-                    collation.to_string(),
-                ],
-            );
+            attributes.push(format!(
+                "({oid}, {}, {typid}, -1, {len}, {}, 0, {typmod}, {}, '', {}, false, '', '', false, {collation})",
+                literal(attname),
+                i + 1,
+                literal(storage),
+                *not_null == "1",
+            ));
         }
     }
-    let _ = writeln!(script);
+    if relations.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        script,
+        "INSERT INTO temp.pg_class VALUES {};\n\
+         INSERT INTO temp.pg_attribute (attrelid, attname, atttypid, attstattarget, attlen, attnum, \
+         attndims, atttypmod, attstorage, attcompression, attnotnull, atthasdef, attidentity, \
+         attgenerated, attisdropped, attcollation) VALUES {};",
+        relations.join(",\n"),
+        attributes.join(",\n")
+    );
 }
