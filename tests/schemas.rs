@@ -1077,4 +1077,5 @@ async fn functions_live_in_schemas(target: &Target) {
         .await,
         [row(&["0"])]
     );
+    assert_eq!(code_of(&client, "SELECT nowhere.f()").await, "3F000");
 }

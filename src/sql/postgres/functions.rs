@@ -314,7 +314,9 @@ impl Translator<'_> {
         name: &str,
         scope: &Scope,
     ) -> Result<Option<Typed>> {
-        if self.catalog.functions().is_empty() {
+        // A qualified name's schema must exist, whether or not the user has
+        // functions.
+        if self.catalog.functions().is_empty() && function.name.0.len() == 1 {
             return Ok(None);
         }
         // Its SQLite name (`s.f` for one of schema `s`, see `schema_names`):
