@@ -176,8 +176,7 @@ fn create(text: &str, w: &Words, catalog: &dyn Catalog) -> Result<Vec<String>, E
 }
 
 /// PostgreSQL's name for a domain's next unnamed CHECK: `d_check`,
-/// `d_check1`, ...
-/// `bare` is the domain's name without its schema.
+/// `d_check1`, ..., `bare` being the domain's name without its schema.
 fn unused_name(bare: &str, domain: &Domain) -> String {
     (0..)
         .map(|n| match n {

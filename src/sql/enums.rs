@@ -58,7 +58,8 @@ pub(super) fn statement(sql: &str, tokens: &[Token]) -> Result<Option<EnumChange
     }
 }
 
-/// A type's name: unqualified, folded as PostgreSQL folds names.
+/// A type's SQLite name (`mood`, or `s.mood` for one of schema `s`), folded
+/// as PostgreSQL folds names.
 fn type_name(w: &Words, i: usize) -> Result<(String, usize), Error> {
     let (name, next) = w.name(i).ok_or_else(|| w.syntax_error(i))?;
     Ok((stored_written(&name), next))
