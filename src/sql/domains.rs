@@ -230,13 +230,14 @@ pub fn on_value(condition: &str, value: &Expr) -> Result<Expr, Error> {
     Ok(expr)
 }
 
-/// The domain `column` is declared with, if it is one of `catalog`'s.
-fn declared<'c>(column: &ColumnDef, catalog: &'c dyn Catalog) -> Option<&'c Domain> {
+/// The domain `data_type` names (a column's, a cast's), if it is one of
+/// `catalog`'s.
+pub fn domain_of<'c>(data_type: &DataType, catalog: &'c dyn Catalog) -> Option<&'c Domain> {
     let domains = catalog.domains();
     if domains.is_empty() {
         return None;
     }
-    let DataType::Custom(name, modifiers) = &column.data_type else {
+    let DataType::Custom(name, modifiers) = data_type else {
         return None;
     };
     let last = name.0.last()?.as_ident()?;
@@ -256,7 +257,7 @@ pub fn apply_to_columns<'a>(
 ) -> Result<bool, Error> {
     let mut changed = false;
     for column in columns {
-        if let Some(domain) = declared(column, catalog) {
+        if let Some(domain) = domain_of(&column.data_type, catalog) {
             apply(column, domain)?;
             changed = true;
         }

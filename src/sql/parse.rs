@@ -571,18 +571,22 @@ pub(super) fn read_shape(text: &str, literals: usize, dialect: Dialect) -> Optio
     let written = tokenize(text);
     // Its names in their schemas' SQLite names, as `build` reads them.
     let resolved = schema_names::resolved(text, &written, catalog);
-    let (read, tokens) = match &resolved {
-        Some(stored) => (stored.as_str(), tokenize(stored)),
-        None => (text, written.clone()),
+    let resolved_tokens;
+    let (read, tokens): (&str, &[Token]) = match &resolved {
+        Some(stored) => {
+            resolved_tokens = tokenize(stored);
+            (stored, &resolved_tokens)
+        }
+        None => (text, &written),
     };
-    let shape = classify::classify(read, &tokens).ok()?;
+    let shape = classify::classify(read, tokens).ok()?;
     let plain = matches!(
         shape.kind,
         CommandKind::Select | CommandKind::Insert | CommandKind::Update | CommandKind::Delete
-    ) && row_locks::strip(read, &tokens).ok()?.is_none()
-        && known_queries::recognise(read, &tokens).is_none()
+    ) && row_locks::strip(read, tokens).ok()?.is_none()
+        && known_queries::recognise(read, tokens).is_none()
         // `ORDER BY x USING <` is rewritten before it is read (see `build`).
-        && sort_operators::rewrite(read, &tokens).is_none();
+        && sort_operators::rewrite(read, tokens).is_none();
     if !plain {
         return None;
     }

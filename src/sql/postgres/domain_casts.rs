@@ -14,7 +14,7 @@ use super::errors::{Fail, Result};
 use super::scope::{Item, Scope, ScopeColumn};
 use super::translator::{Translator, Typed};
 use super::types::PgType;
-use crate::sql::domains::on_value;
+use crate::sql::domains::{domain_of, on_value};
 
 /// The name the domain's value has while its CHECKs are read.
 const VALUE: &str = "litewire_domain_value";
@@ -22,22 +22,7 @@ const VALUE: &str = "litewire_domain_value";
 impl Translator<'_> {
     /// The domain `data_type` names, if it is one of the catalog's.
     pub(super) fn domain_named(&self, data_type: &DataType) -> Option<Domain> {
-        let DataType::Custom(name, modifiers) = data_type else {
-            return None;
-        };
-        let last = name.0.last()?.as_ident()?;
-        let wanted = match last.quote_style {
-            Some(_) => last.value.clone(),
-            None => last.value.to_ascii_lowercase(),
-        };
-        if !modifiers.is_empty() {
-            return None;
-        }
-        self.catalog
-            .domains()
-            .iter()
-            .find(|d| d.name == wanted)
-            .cloned()
+        domain_of(data_type, self.catalog).cloned()
     }
 
     /// `value::domain`.

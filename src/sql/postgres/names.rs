@@ -49,8 +49,14 @@ pub(super) fn cast_name(data_type: &DataType, ty: &PgType, schemas: &[String]) -
         _ => return "?column?".to_owned(),
     };
     // A schema's type is the SQLite name `schema.name` by now.
+    without_schema(&last, schemas).to_owned()
+}
+
+/// A SQLite name without the schema of the user's (one of `schemas`) it
+/// starts with: `mood` of `app.mood` (see `schema_names`).
+pub(super) fn without_schema<'a>(stored: &'a str, schemas: &[String]) -> &'a str {
     schemas
         .iter()
-        .find_map(|schema| last.strip_prefix(schema.as_str())?.strip_prefix('.'))
-        .map_or_else(|| last.clone(), str::to_owned)
+        .find_map(|schema| stored.strip_prefix(schema.as_str())?.strip_prefix('.'))
+        .unwrap_or(stored)
 }

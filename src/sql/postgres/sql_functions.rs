@@ -21,6 +21,7 @@ use super::casts::CastContext;
 use super::catalog::SqlFunction;
 use super::errors::{Fail, Result, undefined_function};
 use super::functions::is_aggregate;
+use super::names::without_schema;
 use super::scope::{Item, Scope, ScopeColumn};
 use super::translator::{Translator, Typed};
 use super::types::PgType;
@@ -94,10 +95,7 @@ impl Translator<'_> {
         let arguments = Scope {
             items: vec![Item {
                 // Its own name, without its schema (`f.a` reads argument `a`).
-                name: (self.catalog.schemas().iter())
-                    .find_map(|schema| function.name.strip_prefix(schema)?.strip_prefix('.'))
-                    .unwrap_or(&function.name)
-                    .to_owned(),
+                name: without_schema(&function.name, self.catalog.schemas()).to_owned(),
                 columns,
                 open: false,
             }],
