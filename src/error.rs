@@ -76,6 +76,9 @@ impl SqlState {
     pub const DUPLICATE_COLUMN: SqlState = SqlState(*b"42701");
     pub const DUPLICATE_OBJECT: SqlState = SqlState(*b"42710");
     pub const DUPLICATE_SCHEMA: SqlState = SqlState(*b"42P06");
+    pub const DUPLICATE_TABLE: SqlState = SqlState(*b"42P07");
+    pub const INVALID_OBJECT_DEFINITION: SqlState = SqlState(*b"42P17");
+    pub const UNDEFINED_COLUMN: SqlState = SqlState(*b"42703");
     pub const DEPENDENT_OBJECTS_STILL_EXIST: SqlState = SqlState(*b"2BP01");
     pub const RESERVED_NAME: SqlState = SqlState(*b"42939");
     pub const FEATURE_NOT_SUPPORTED: SqlState = SqlState(*b"0A000");

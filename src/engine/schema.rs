@@ -15,7 +15,10 @@ use super::catalog::rowid_type;
 use crate::error::Error;
 use crate::sql::domains::{DOMAINS_TABLE, stored};
 use crate::sql::enums::ENUMS_TABLE;
-use crate::sql::postgres::{Catalog, Domain, Modifier, PgType, RelColumn, Relation, SqlFunction};
+use crate::sql::partitions::{self, PARTITIONS_TABLE};
+use crate::sql::postgres::{
+    Catalog, Domain, Modifier, PartitionNode, PgType, RelColumn, Relation, SqlFunction,
+};
 use crate::sql::routines::{FUNCTIONS_TABLE, stored as stored_function};
 use crate::sql::schema_names::{path_version, session_path};
 use crate::sql::schemas::{SCHEMAS_TABLE, referenced_tables};
@@ -39,6 +42,8 @@ pub struct SchemaCatalog {
     domains: Vec<Domain>,
     /// The enum types' names, in lower case.
     enums: HashSet<String>,
+    /// The partitioned tables and their partitions.
+    partitions: Vec<PartitionNode>,
 }
 
 impl Catalog for SchemaCatalog {
@@ -76,6 +81,10 @@ impl Catalog for SchemaCatalog {
                 .domains
                 .iter()
                 .any(|d| d.name.eq_ignore_ascii_case(name))
+    }
+
+    fn partitions(&self) -> &[PartitionNode] {
+        &self.partitions
     }
 }
 
@@ -133,6 +142,10 @@ impl Catalog for SessionCatalog<'_> {
 
     fn domains(&self) -> &[Domain] {
         &self.schema.domains
+    }
+
+    fn partitions(&self) -> &[PartitionNode] {
+        &self.schema.partitions
     }
 }
 
@@ -298,6 +311,10 @@ async fn read_schemas(
         }
         false => HashSet::new(),
     };
+    let partitions = match relations.contains_key(PARTITIONS_TABLE) {
+        true => partitions(conn).await?,
+        false => Vec::new(),
+    };
     Ok(SchemaCatalog {
         generation,
         file_version,
@@ -307,7 +324,35 @@ async fn read_schemas(
         functions,
         domains,
         enums,
+        partitions,
     })
+}
+
+/// The rows of `litewire_partitions` (see `sql::partitions`), parents
+/// before their partitions.
+async fn partitions(conn: &mut SqliteConnection) -> Result<Vec<PartitionNode>, Error> {
+    type Row = (
+        String,
+        Option<String>,
+        Option<String>,
+        Option<String>,
+        Option<String>,
+    );
+    let rows: Vec<Row> = sqlx::query_as(
+        "SELECT name, parent, strategy, key, bound FROM main.litewire_partitions ORDER BY rowid",
+    )
+    .fetch_all(&mut *conn)
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(|(name, parent, strategy, key, bound)| PartitionNode {
+            name,
+            parent,
+            strategy,
+            key: key.as_deref().map(partitions::key_list).unwrap_or_default(),
+            bound,
+        })
+        .collect())
 }
 
 /// The rows of `litewire_functions` (see `sql::routines`).

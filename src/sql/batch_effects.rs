@@ -41,6 +41,21 @@ pub(super) fn sets_search_path(text: &str, tokens: &[Token]) -> bool {
         || (w.is(0, "RESET") && (w.is(1, "search_path") || w.is(1, "ALL")))
 }
 
+/// A statement that reads the partition tree the statements before it
+/// leave (see `partitions`): `CREATE TABLE ... PARTITION OF`, `ALTER TABLE
+/// ... ATTACH PARTITION`, and `DROP TABLE` or `TRUNCATE` (of a partition,
+/// maybe).
+pub(super) fn about_partitions(text: &str, tokens: &[Token]) -> bool {
+    let words = Words { sql: text, tokens };
+    let has = |first: &str, second: &str| {
+        (0..tokens.len()).any(|i| words.is(i, first) && words.is(i + 1, second))
+    };
+    words.starts_with(&["DROP", "TABLE"])
+        || words.starts_with(&["TRUNCATE"])
+        || (words.starts_with(&["CREATE"]) && has("PARTITION", "OF"))
+        || (words.starts_with(&["ALTER", "TABLE"]) && has("ATTACH", "PARTITION"))
+}
+
 /// `CREATE DOMAIN` or `DROP DOMAIN`.
 pub(super) fn about_domain(text: &str, tokens: &[Token]) -> bool {
     starts_as(text, tokens, &["CREATE", "DROP"], "DOMAIN")

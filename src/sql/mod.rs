@@ -32,6 +32,7 @@ mod param_hints;
 mod param_numbering;
 mod parse;
 mod parsed;
+pub mod partitions;
 mod pg15_information_schema;
 mod pg15_relations;
 mod positions;

@@ -23,6 +23,7 @@ use super::fingerprint::fingerprint;
 use super::lexer::{Token, tokenize};
 use super::param_numbering::number_params;
 use super::parsed::Texts;
+use super::partitions;
 use super::postgres::{self, Catalog};
 use super::qualified_operators;
 use super::rewrite::Rewrite;
@@ -112,6 +113,7 @@ pub(super) fn parse_uncached(sql: &str, dialect: Dialect) -> Result<Vec<Statemen
                 // its schema may be new too: see below).
                 (Dialect::Postgres(catalog), true)
                     if batch_effects::creates_table(text, &positioned)
+                        && !batch_effects::about_partitions(text, &positioned)
                         && !domains_changed
                         && !schema_names::names_by_schema(text, &rebased(tokens), catalog) =>
                 {
@@ -123,6 +125,7 @@ pub(super) fn parse_uncached(sql: &str, dialect: Dialect) -> Result<Vec<Statemen
                 // it runs.
                 (Dialect::Postgres(catalog), true)
                     if batch_effects::about_materialized_view_or_function(text, &positioned)
+                        || batch_effects::about_partitions(text, &positioned)
                         || (domains_changed && batch_effects::makes_columns(text, &positioned))
                         || schema_names::names_by_schema(text, &rebased(tokens), catalog) =>
                 {
@@ -371,6 +374,17 @@ fn build_unlocked(text: &str, tokens: &[Token], dialect: Dialect) -> Result<Stat
         });
     }
     if let Dialect::Postgres(catalog) = dialect
+        && let Some(plan) = partitions::statement(&words, catalog, &|sql| {
+            build_unlocked(sql, &tokenize(sql), dialect)
+        })
+    {
+        let plan = statement(text.into(), &shape, 0, plan?);
+        return Ok(Statement {
+            action: Action::Write,
+            ..plan
+        });
+    }
+    if let Dialect::Postgres(catalog) = dialect
         && let Some(script) = schemas::statement(&words, catalog)
             .or_else(|| routines::statement(text, &words, catalog))
             .or_else(|| domains::statement(text, &words, catalog))
@@ -502,6 +516,11 @@ fn build_unlocked(text: &str, tokens: &[Token], dialect: Dialect) -> Result<Stat
         ));
     }
     if let Dialect::Postgres(catalog) = dialect
+        && let Some(sql) = partitions::rewrite(text, shape.kind, catalog)?
+    {
+        return build_unlocked(&sql, &tokenize(&sql), dialect);
+    }
+    if let Dialect::Postgres(catalog) = dialect
         && matches!(
             shape.kind,
             CommandKind::Select | CommandKind::Insert | CommandKind::Update | CommandKind::Delete
@@ -586,7 +605,8 @@ pub(super) fn read_shape(text: &str, literals: usize, dialect: Dialect) -> Optio
     ) && row_locks::strip(read, tokens).ok()?.is_none()
         && known_queries::recognise(read, tokens).is_none()
         // `ORDER BY x USING <` is rewritten before it is read (see `build`).
-        && sort_operators::rewrite(read, tokens).is_none();
+        && sort_operators::rewrite(read, tokens).is_none()
+        && partitions::rewrite(read, shape.kind, catalog).ok()?.is_none();
     if !plain {
         return None;
     }

@@ -300,7 +300,7 @@ pub const RELATIONS: &[Relation] = &[
     },
     Relation {
         name: "pg_inherits",
-        contents: Contents::Empty,
+        contents: Contents::Schema,
         definition: Definition::Table(
             "inhrelid INTEGER, inhparent INTEGER, inhseqno INTEGER, inhdetachpending boolean",
         ),
@@ -314,7 +314,7 @@ pub const RELATIONS: &[Relation] = &[
     },
     Relation {
         name: "pg_partitioned_table",
-        contents: Contents::Empty,
+        contents: Contents::Schema,
         definition: Definition::Table(
             "partrelid INTEGER, partstrat TEXT, partnatts INTEGER, partdefid INTEGER, partattrs TEXT, partclass TEXT, partcollation TEXT, partexprs TEXT",
         ),

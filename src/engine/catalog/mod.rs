@@ -21,6 +21,7 @@ mod foreign_key_rows;
 mod function_rows;
 mod introspect;
 pub(super) mod oids;
+mod partition_rows;
 mod prepare;
 mod rows;
 mod rules;

@@ -16,6 +16,7 @@ use super::oids::{
     DATABASE_OID, DATABASE_OWNER_ROLE, ENUM_LABEL, ENUM_TYPE, EXTENSION_OIDS, NAMESPACES,
     PUBLIC_NAMESPACE, ROLE_OID,
 };
+use super::partition_rows::read_partitions;
 use super::rows::insert;
 use super::schema_namespaces::{schema_names, stored_names};
 use super::schema_rows::schema_rows;
@@ -89,7 +90,8 @@ pub(in crate::engine) async fn prepare(
             }
             false => Vec::new(),
         };
-        schema_rows(&mut script, &schema, &names);
+        let partitions = read_partitions(conn).await?;
+        schema_rows(&mut script, &schema, &names, &partitions);
         let _ = writeln!(
             script,
             "DELETE FROM temp.litewire_catalog_state; INSERT INTO temp.litewire_catalog_state VALUES ({version});"

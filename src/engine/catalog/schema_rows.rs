@@ -7,10 +7,17 @@ use std::fmt::Write as _;
 use super::foreign_key_rows::foreign_key_rows;
 use super::introspect::Object;
 use super::oids::FIRST_OID;
+use super::partition_rows::{is_partition, partition_rows};
 use super::rows::{table_rows, view_rows};
+use crate::sql::postgres::PartitionNode;
 use crate::sql::relations::{Contents, RELATIONS};
 
-pub(super) fn schema_rows(script: &mut String, objects: &[Object], schemas: &[String]) {
+pub(super) fn schema_rows(
+    script: &mut String,
+    objects: &[Object],
+    schemas: &[String],
+    partitions: &[PartitionNode],
+) {
     for relation in RELATIONS.iter().filter(|r| r.contents == Contents::Schema) {
         // PostgreSQL's own relations stay (see `system_relations`).
         let _ = match relation.name {
@@ -47,10 +54,15 @@ pub(super) fn schema_rows(script: &mut String, objects: &[Object], schemas: &[St
                     );
                 }
             }
+            // A partition is a view of SQLite's and a table of PostgreSQL's.
+            "view" if is_partition(object, partitions) => {
+                table_rows(script, object, objects, &oid_of, schemas)
+            }
             "view" => view_rows(script, object, &oid_of, schemas),
             _ => {}
         }
     }
+    partition_rows(script, objects, partitions, &oid_of);
     // Every index, as the statistics view lists it (no scans are counted).
     script.push_str(
         "INSERT INTO temp.pg_stat_user_indexes SELECT i.indrelid, i.indexrelid, 'public', t.relname, \

@@ -37,6 +37,7 @@ mod math;
 mod modifiers;
 mod number_format;
 mod ordered_sets;
+mod partitioning;
 mod prng;
 mod random;
 mod recovery;

@@ -14,14 +14,14 @@ use super::definition::{Args, Body, Function, Volatility};
 use super::{
     arithmetic, arrays, bytes, catalog, comparisons, conversions, crypto, date_parsing, datetime,
     decimal, encoding, format, formatting, intervals, json, locks, math, modifiers, number_format,
-    ordered_sets, random, recovery, regexp_rows, regexps, sequences, settings, signals, sleep,
-    stat_views, statistics, strings, subqueries, trigonometry,
+    ordered_sets, partitioning, random, recovery, regexp_rows, regexps, sequences, settings,
+    signals, sleep, stat_views, statistics, strings, subqueries, trigonometry,
 };
 use crate::engine::catalog::types::type_oid;
 use crate::sql::quote::literal;
 
 /// Every family's functions.
-fn families() -> [&'static [Function]; 33] {
+fn families() -> [&'static [Function]; 34] {
     [
         settings::FUNCTIONS,
         arithmetic::FUNCTIONS,
@@ -56,6 +56,7 @@ fn families() -> [&'static [Function]; 33] {
         subqueries::FUNCTIONS,
         random::FUNCTIONS,
         crypto::FUNCTIONS,
+        partitioning::FUNCTIONS,
     ]
 }
 

@@ -80,7 +80,7 @@ pub(super) fn rewrite_expr(expr: &Expr) -> Option<Replacement> {
             plain(format!("{function}({expr}, {what})"))
         }
         // A subquery over a relation that is always empty here (`pg_sequence`,
-        // `pg_inherits`, ...) has no rows, whatever it computes.
+        // `pg_policy`, ...) has no rows, whatever it computes.
         Expr::Subquery(query) if set_is_empty(&query.body) => plain("NULL".into()),
         Expr::Exists { subquery, negated } if set_is_empty(&subquery.body) => {
             plain(negated.to_string())

@@ -171,6 +171,8 @@ pub(super) fn function_call(function: &Function) -> Option<Replacement> {
         ("pg_get_constraintdef" | "pg_get_viewdef", 1..=3) => {
             strict(&args[1..], qualified(name_of("definition", arg(0))?)?)
         }
+        // The key is kept under `-oid` (see `engine::catalog::partition_rows`).
+        ("pg_get_partkeydef", 1) => name_of("definition", format!("-({})", arg(0))),
         // Its table is always qualified, as PostgreSQL's is.
         ("pg_get_indexdef", 1..=2) => strict(&args[1..], name_of("definition", arg(0))?),
         // A body kept as text (`prosrc`), never as a parsed `BEGIN ATOMIC`.

@@ -66,6 +66,7 @@ const TEXT_FUNCTIONS: &[&str] = &[
     "pg_get_constraintdef",
     "pg_get_indexdef",
     "pg_get_viewdef",
+    "pg_get_partkeydef",
     "pg_get_userbyid",
     "pg_get_triggerdef",
     "pg_get_functiondef",

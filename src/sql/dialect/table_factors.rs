@@ -79,6 +79,27 @@ pub(super) fn table_factor(factor: &TableFactor) -> Option<TableFactor> {
         ("pg_options_to_table", [_]) => {
             "SELECT NULL AS option_name, NULL AS option_value WHERE false".to_owned()
         }
+        // The relation and the partitioned tables above it, nearest first.
+        ("pg_partition_ancestors", [relation]) => {
+            // Its column is `relid` unless the alias names it.
+            let named = alias.as_ref().and_then(|a| a.columns.first());
+            let column = identifier(named.map_or("relid", |c| c.name.value.as_str()));
+            let depth = match ordinality {
+                true => {
+                    let named = alias.as_ref().and_then(|a| a.columns.get(1));
+                    let depth = named.map_or("ordinality".to_owned(), |c| c.name.value.clone());
+                    format!(", depth AS {}", identifier(&depth))
+                }
+                false => String::new(),
+            };
+            format!(
+                "WITH RECURSIVE litewire_ancestors(relid, depth) AS (\
+                 SELECT CAST({relation} AS INTEGER), 1 UNION ALL \
+                 SELECT i.inhparent, a.depth + 1 FROM pg_inherits i \
+                 JOIN litewire_ancestors a ON i.inhrelid = a.relid) \
+                 SELECT relid AS {column}{depth} FROM litewire_ancestors"
+            )
+        }
         ("generate_series", [start, stop, step @ ..]) if step.len() <= 1 && !ordinality => {
             // Up to `stop` with a positive step, down to it with a negative
             // one; a zero step fails (22023) rather than never ending.

@@ -483,7 +483,7 @@ mod tests {
         );
         assert_eq!(
             tr(
-                "SELECT relname, (SELECT json_build_object('a', polname) FROM pg_policy) FROM pg_class WHERE EXISTS (SELECT 1 FROM pg_inherits)"
+                "SELECT relname, (SELECT json_build_object('a', polname) FROM pg_policy) FROM pg_class WHERE EXISTS (SELECT 1 FROM pg_foreign_table)"
             ),
             "SELECT relname, NULL AS \"?column?\" FROM pg_class WHERE false"
         );

@@ -52,6 +52,28 @@ pub trait Catalog {
     fn is_type(&self, _name: &str) -> bool {
         false
     }
+
+    /// The partitioned tables and their partitions (see `sql::partitions`).
+    fn partitions(&self) -> &[PartitionNode] {
+        &[]
+    }
+}
+
+/// A partitioned table or one of its partitions: a row of
+/// `litewire_partitions` (see `sql::partitions`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PartitionNode {
+    /// Its SQLite name.
+    pub name: String,
+    /// The partitioned table it is a partition of; `None` for the root.
+    pub parent: Option<String>,
+    /// How it is partitioned (`list`, `range`, `hash`); `None` for a leaf.
+    pub strategy: Option<String>,
+    /// Its partition key's columns and expressions, as PostgreSQL text.
+    pub key: Vec<String>,
+    /// Its bound as PostgreSQL shows it (`FOR VALUES IN ('a')`, `DEFAULT`);
+    /// `None` for the root.
+    pub bound: Option<String>,
 }
 
 /// A domain (`CREATE DOMAIN`): a base type and the rules its values keep.

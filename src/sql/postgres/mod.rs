@@ -47,7 +47,7 @@ mod translator;
 mod types;
 
 pub use casts::bytea_from_text;
-pub use catalog::{Catalog, Domain, NoCatalog, RelColumn, Relation, SqlFunction};
+pub use catalog::{Catalog, Domain, NoCatalog, PartitionNode, RelColumn, Relation, SqlFunction};
 pub use float_widths::{added_float_widths, float_widths};
 pub(crate) use functions::is_aggregate;
 pub use sql_functions::check_body;

@@ -126,39 +126,61 @@ pub(super) fn shown(oid: Expr, kind: ObjectKind) -> Expr {
     call(output_function(kind), vec![oid])
 }
 
-/// The outermost select list's `reg*` columns shown as names, as PostgreSQL
-/// sends them; its `ORDER BY` still orders by the oids.
-pub(super) fn show_names(query: &mut Query, columns: &[QueryColumn]) {
+/// A select list's (or `RETURNING`'s) `reg*` columns shown as names; the
+/// position, name and oid expression of each, or `None` where there is none.
+pub(super) fn show_item_names(
+    items: &mut [SelectItem],
+    columns: &[QueryColumn],
+) -> Option<Vec<(usize, String, Expr)>> {
     if !columns.iter().any(|c| matches!(c.ty, PgType::Reg(_))) {
-        return;
+        return None;
     }
-    let SetExpr::Select(select) = &mut *query.body else {
-        return;
+    // A `*` stands for the columns the other items leave (one `*` at most).
+    let is_star = |item: &SelectItem| {
+        matches!(
+            item,
+            SelectItem::Wildcard(_) | SelectItem::QualifiedWildcard(..)
+        )
     };
-    let listed = select.projection.len() == columns.len()
-        && select.projection.iter().all(|item| {
-            matches!(
-                item,
-                SelectItem::UnnamedExpr(_) | SelectItem::ExprWithAlias { .. }
-            )
-        });
-    if !listed {
-        return;
+    let stars = items.iter().filter(|item| is_star(item)).count();
+    let star_width = columns.len().checked_sub(items.len() - stars)?;
+    if stars > 1 || (stars == 0 && star_width != 0) {
+        return None;
     }
     let mut oids: Vec<(usize, String, Expr)> = Vec::new();
-    for (i, (item, column)) in select.projection.iter_mut().zip(columns).enumerate() {
-        let PgType::Reg(kind) = column.ty else {
+    let mut at = 0;
+    for item in items.iter_mut() {
+        if is_star(item) {
+            at += star_width;
+            continue;
+        }
+        let position = at;
+        at += 1;
+        let PgType::Reg(kind) = columns[position].ty else {
             continue;
         };
         let (SelectItem::UnnamedExpr(expr) | SelectItem::ExprWithAlias { expr, .. }) = item else {
             continue;
         };
-        oids.push((i + 1, column.name.clone(), expr.clone()));
+        let name = columns[position].name.clone();
+        oids.push((position + 1, name.clone(), expr.clone()));
         *item = SelectItem::ExprWithAlias {
             expr: shown(expr.clone(), kind),
-            alias: super::build::ident(&column.name),
+            alias: super::build::ident(&name),
         };
     }
+    Some(oids)
+}
+
+/// The outermost select list's `reg*` columns shown as names, as PostgreSQL
+/// sends them; its `ORDER BY` still orders by the oids.
+pub(super) fn show_names(query: &mut Query, columns: &[QueryColumn]) {
+    let SetExpr::Select(select) = &mut *query.body else {
+        return;
+    };
+    let Some(oids) = show_item_names(&mut select.projection, columns) else {
+        return;
+    };
     // `ORDER BY 1` or the column's name: the oid, not the name shown.
     let Some(order_by) = &mut query.order_by else {
         return;
