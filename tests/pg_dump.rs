@@ -76,6 +76,9 @@ CREATE TABLE app.tasks (
 );
 CREATE INDEX tasks_stage ON app.tasks (stage);
 CREATE VIEW app.open_tasks AS SELECT id, product FROM app.tasks WHERE stage = 'new';
+CREATE TABLE readings (id int, sensor text, at date) PARTITION BY RANGE (at);
+CREATE TABLE readings_2025 PARTITION OF readings FOR VALUES FROM ('2025-01-01') TO ('2026-01-01');
+CREATE TABLE readings_rest PARTITION OF readings DEFAULT;
 COMMENT ON TABLE products IS 'what we sell';
 COMMENT ON COLUMN products.price IS 'in euros';
 INSERT INTO products (id, name, m, price, weight, created, made, on_sale, flags, doc, u, tags, raw, day) VALUES
@@ -87,15 +90,17 @@ INSERT INTO customers (name) VALUES ('ann'), ('bob');
 INSERT INTO \"Odd Name\" (id, \"User\", qty) VALUES (1, 'tab' || chr(9) || 'in\\side', 1), (2, 'B', 2);
 INSERT INTO events (customer, at) VALUES (2, '2026-01-01 00:00:00+00'), (1, NULL);
 INSERT INTO app.tasks (product, stage, n) VALUES (1, 'done', 3), (2, DEFAULT, NULL);
+INSERT INTO readings VALUES (1, 'a', '2025-03-01'), (2, 'b', '2027-01-01'), (3, 'c', '2025-12-31');
 ";
 
-const TABLES: [&str; 6] = [
+const TABLES: [&str; 7] = [
     "products",
     "orders",
     "customers",
     "events",
     "\"Odd Name\"",
     "app.tasks",
+    "readings",
 ];
 
 fn pg_dump(port: u16, db: &str, args: &[&str]) -> Vec<u8> {

@@ -14,9 +14,11 @@ use super::state::Session;
 use crate::engine::declared_columns::DeclaredColumns;
 use crate::engine::direct::Query;
 use crate::engine::result::{Column, Completion, Discard, QueryResult, ResultSink};
+use crate::engine::schema::SessionCatalog;
 use crate::engine::value::Value;
 use crate::error::{Error, ErrorKind};
 use crate::sql::CommandKind;
+use crate::sql::partitions::CopyTarget;
 use crate::sql::quote::identifier;
 use crate::sql::{self, CopyFrom, CopyTo, Fingerprint, ForceQuote};
 
@@ -31,6 +33,8 @@ pub struct CopyIn {
     column_list: String,
     batch_rows: usize,
     full_batch_sql: Arc<str>,
+    /// A partition's rows go to its root (see `sql::partitions`).
+    partition: Option<CopyTarget>,
     pending: Vec<Value>,
     rows: u64,
     /// The COPY started the transaction (and so commits it), rather than a
@@ -94,9 +98,21 @@ impl Session {
             .collect::<Vec<_>>()
             .join(", ");
         let batch_rows = (MAX_VARIABLES / columns.len()).clamp(1, MAX_BATCH_ROWS);
+        // A partition's rows are its root's (see `sql::partitions`).
+        let schema = self.schema().await?;
+        let catalog = SessionCatalog::new(&schema, || self.search_path());
+        let partition = sql::partitions::copy_target(&catalog, &spec.table);
         let own_transaction = self.begin_copy_transaction().await?;
         Ok(CopyIn {
-            full_batch_sql: insert_sql(&spec.table, &column_list, columns.len(), batch_rows).into(),
+            full_batch_sql: insert_sql(
+                partition.as_ref(),
+                &spec.table,
+                &column_list,
+                columns.len(),
+                batch_rows,
+            )
+            .into(),
+            partition,
             table: spec.table.clone(),
             column_list,
             batch_rows,
@@ -134,7 +150,14 @@ impl Session {
     pub async fn copy_end(&mut self, mut copy: CopyIn) -> Result<QueryResult, Error> {
         let rows = copy.pending.len() / copy.columns.len();
         if rows > 0 {
-            let sql = insert_sql(&copy.table, &copy.column_list, copy.columns.len(), rows).into();
+            let sql = insert_sql(
+                copy.partition.as_ref(),
+                &copy.table,
+                &copy.column_list,
+                copy.columns.len(),
+                rows,
+            )
+            .into();
             if let Err(error) = self.copy_flush(&mut copy, sql, false).await {
                 self.copy_abort(copy).await;
                 return Err(error);
@@ -271,7 +294,16 @@ fn check_force_quote(force: &ForceQuote, columns: &[Column]) -> Result<(), Error
     }
 }
 
-fn insert_sql(table: &str, column_list: &str, columns: usize, rows: usize) -> String {
+fn insert_sql(
+    partition: Option<&CopyTarget>,
+    table: &str,
+    column_list: &str,
+    columns: usize,
+    rows: usize,
+) -> String {
+    if let Some(partition) = partition {
+        return partition.insert(column_list, columns, rows);
+    }
     let row = format!("({})", vec!["?"; columns].join(","));
     format!(
         "INSERT INTO {table} ({column_list}) VALUES {}",

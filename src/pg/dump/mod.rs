@@ -62,7 +62,7 @@ async fn write_dump(
     .map_err(io_error)?;
     out.write_all(PREAMBLE.as_bytes()).map_err(io_error)?;
     catalog.write_schema(out)?;
-    for table in catalog.tables() {
+    for table in catalog.stored_tables() {
         copy_rows::write(reader, table, out).await?;
     }
     catalog.write_sequence_values(reader, out).await?;

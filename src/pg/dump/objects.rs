@@ -50,8 +50,12 @@ pub(super) struct Catalog {
 pub(super) struct Relation {
     oid: i64,
     pub(super) name: String,
-    /// `r`, `v` or `m`, as `pg_class.relkind`.
+    /// `r`, `p`, `v` or `m`, as `pg_class.relkind`.
     kind: String,
+    /// A partitioned table's key (`LIST (region)`).
+    partition_key: Option<String>,
+    /// A partition's parent and bound.
+    partition_of: Option<(String, String)>,
     populated: bool,
     pub(super) columns: Vec<Column>,
     /// `(name, definition)` of CHECK constraints, keys (primary and unique)
@@ -159,7 +163,7 @@ impl Catalog {
             .rows(&format!(
                 "SELECT c.oid, n.nspname, c.relname, c.relkind, c.relispopulated FROM pg_class c \
                  JOIN pg_namespace n ON n.oid = c.relnamespace \
-                 WHERE {} AND c.relkind IN ('r', 'v', 'm') ORDER BY c.oid",
+                 WHERE {} AND c.relkind IN ('r', 'p', 'v', 'm') ORDER BY c.oid",
                 users("c.relnamespace")
             ))
             .await?
@@ -238,8 +242,16 @@ impl Catalog {
         })
     }
 
-    /// The tables, whose rows the dump holds.
-    pub(super) fn tables(&self) -> impl Iterator<Item = &Relation> {
+    /// The tables, partitioned or not.
+    fn tables(&self) -> impl Iterator<Item = &Relation> {
+        self.relations
+            .iter()
+            .filter(|r| r.kind == "r" || r.kind == "p")
+    }
+
+    /// The tables that hold rows, whose rows the dump holds (a partitioned
+    /// table's are its partitions').
+    pub(super) fn stored_tables(&self) -> impl Iterator<Item = &Relation> {
         self.relations.iter().filter(|r| r.kind == "r")
     }
 
@@ -271,6 +283,18 @@ impl Catalog {
             sql += function;
         }
         for table in self.tables() {
+            let partitioned = match &table.partition_key {
+                Some(key) => format!(" PARTITION BY {key}"),
+                None => String::new(),
+            };
+            // A partition's columns are its parent's.
+            if let Some((parent, bound)) = &table.partition_of {
+                sql += &format!(
+                    "CREATE TABLE {} PARTITION OF {parent}\n{bound}{partitioned};\n\n",
+                    table.name
+                );
+                continue;
+            }
             let mut lines: Vec<String> = table.columns.iter().map(Column::definition).collect();
             lines.extend(
                 table
@@ -279,7 +303,7 @@ impl Catalog {
                     .map(|(name, check)| format!("    CONSTRAINT {} {check}", ident(name))),
             );
             sql += &format!(
-                "CREATE TABLE {} (\n{}\n);\n\n",
+                "CREATE TABLE {} (\n{}\n){partitioned};\n\n",
                 table.name,
                 lines.join(",\n")
             );
@@ -287,7 +311,11 @@ impl Catalog {
         for sequence in &self.sequences {
             sql += &self.sequence_definition(sequence);
         }
-        for view in self.relations.iter().filter(|r| r.kind != "r") {
+        for view in self
+            .relations
+            .iter()
+            .filter(|r| r.kind == "v" || r.kind == "m")
+        {
             let query = view.query.as_deref().unwrap_or_default();
             let query = query.trim_end().trim_end_matches(';');
             sql += &match view.kind.as_str() {
@@ -430,9 +458,11 @@ impl Catalog {
     /// them), then the materialized views' rows.
     pub(super) fn write_constraints(&self, out: &mut (dyn Write + Send)) -> Result<(), Error> {
         let mut sql = String::new();
+        // A partitioned table's key covers its partitions: no ONLY.
         let add = |table: &Relation, (name, definition): &(String, String)| {
             format!(
-                "ALTER TABLE ONLY {}\n    ADD CONSTRAINT {} {definition};\n\n",
+                "ALTER TABLE {}{}\n    ADD CONSTRAINT {} {definition};\n\n",
+                if table.kind == "p" { "" } else { "ONLY " },
                 table.name,
                 ident(name)
             )
@@ -492,6 +522,8 @@ impl Relation {
             oid,
             name: qualified(&row[1], &row[2]),
             kind: text(&row[3]),
+            partition_key: None,
+            partition_of: None,
             populated: flag(&row[4]),
             columns,
             checks: Vec::new(),
@@ -526,7 +558,24 @@ impl Relation {
             .iter()
             .map(|row| text(&row[0]))
             .collect();
-        if relation.kind != "r" {
+        if relation.kind == "p" {
+            let key = reader
+                .rows(&format!("SELECT pg_get_partkeydef({oid})"))
+                .await?;
+            relation.partition_key = key.first().map(|row| text(&row[0]));
+        }
+        let parent = reader
+            .rows(&format!(
+                "SELECT n.nspname, p.relname, pg_get_expr(c.relpartbound, c.oid) \
+                 FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid \
+                 JOIN pg_class p ON p.oid = i.inhparent \
+                 JOIN pg_namespace n ON n.oid = p.relnamespace WHERE i.inhrelid = {oid}"
+            ))
+            .await?;
+        relation.partition_of = parent
+            .first()
+            .map(|row| (qualified(&row[0], &row[1]), text(&row[2])));
+        if relation.kind == "v" || relation.kind == "m" {
             let query = reader
                 .rows(&format!("SELECT pg_get_viewdef({oid})"))
                 .await?;

@@ -261,7 +261,7 @@ fn node_row(
 
 /// The SQLite text of each of `node`'s key expressions, as the translation
 /// reads them over the root's columns.
-fn sqlite_keys(catalog: &dyn Catalog, root: &str, node: &PartitionNode) -> Vec<String> {
+pub(super) fn sqlite_keys(catalog: &dyn Catalog, root: &str, node: &PartitionNode) -> Vec<String> {
     node.key
         .iter()
         .map(|key| translated(catalog, root, key).unwrap_or_else(|| key.clone()))

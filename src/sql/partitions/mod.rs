@@ -14,15 +14,18 @@
 //! text) and its bound (as PostgreSQL shows it), so partition DDL is
 //! transactional. A data change aimed at a partition runs on the root with
 //! the partition's condition added (see `targets`); `tableoid` names the
-//! partition a row is in (see `table_oids`).
+//! partition a row is in (see `table_oids`); a COPY into a partition
+//! writes to the root (see `copies`).
 
 mod bounds;
+mod copies;
 mod ddl;
 mod stored;
 mod table_oids;
 mod targets;
 mod tree;
 
+pub use copies::{CopyTarget, copy_target};
 pub(super) use ddl::statement;
 pub use stored::{PARTITIONS_TABLE, key_list};
 pub(super) use targets::rewrite;
