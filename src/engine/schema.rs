@@ -330,28 +330,33 @@ async fn read_schemas(
 
 /// The rows of `litewire_partitions` (see `sql::partitions`), parents
 /// before their partitions.
-async fn partitions(conn: &mut SqliteConnection) -> Result<Vec<PartitionNode>, Error> {
+pub(super) async fn partitions(conn: &mut SqliteConnection) -> Result<Vec<PartitionNode>, Error> {
     type Row = (
         String,
         Option<String>,
         Option<String>,
         Option<String>,
         Option<String>,
+        Option<String>,
     );
     let rows: Vec<Row> = sqlx::query_as(
-        "SELECT name, parent, strategy, key, bound FROM main.litewire_partitions ORDER BY rowid",
+        "SELECT name, parent, strategy, key, bound, shown FROM main.litewire_partitions \
+         ORDER BY rowid",
     )
     .fetch_all(&mut *conn)
     .await?;
     Ok(rows
         .into_iter()
-        .map(|(name, parent, strategy, key, bound)| PartitionNode {
-            name,
-            parent,
-            strategy,
-            key: key.as_deref().map(partitions::key_list).unwrap_or_default(),
-            bound,
-        })
+        .map(
+            |(name, parent, strategy, key, bound, shown)| PartitionNode {
+                name,
+                parent,
+                strategy,
+                key: key.as_deref().map(partitions::key_list).unwrap_or_default(),
+                bound,
+                shown,
+            },
+        )
         .collect())
 }
 

@@ -12,7 +12,7 @@ use sqlx::SqliteConnection;
 use super::introspect::Object;
 use super::rows::insert;
 use crate::error::Error;
-use crate::sql::partitions::{PARTITIONS_TABLE, key_list};
+use crate::sql::partitions::PARTITIONS_TABLE;
 use crate::sql::postgres::PartitionNode;
 use crate::sql::quote::literal;
 
@@ -30,28 +30,7 @@ pub(super) async fn read_partitions(
     if kept.is_none() {
         return Ok(Vec::new());
     }
-    type Row = (
-        String,
-        Option<String>,
-        Option<String>,
-        Option<String>,
-        Option<String>,
-    );
-    let rows: Vec<Row> = sqlx::query_as(
-        "SELECT name, parent, strategy, key, bound FROM main.litewire_partitions ORDER BY rowid",
-    )
-    .fetch_all(&mut *conn)
-    .await?;
-    Ok(rows
-        .into_iter()
-        .map(|(name, parent, strategy, key, bound)| PartitionNode {
-            name,
-            parent,
-            strategy,
-            key: key.as_deref().map(key_list).unwrap_or_default(),
-            bound,
-        })
-        .collect())
+    crate::engine::schema::partitions(conn).await
 }
 
 /// Whether `object` is a partition (a view of SQLite's that PostgreSQL
@@ -165,7 +144,7 @@ pub(super) fn partition_rows(
             script,
             "UPDATE temp.pg_class SET relispartition = true, relpartbound = {} WHERE oid = {oid};\n\
              UPDATE temp.pg_class SET relhassubclass = true WHERE oid = {parent};",
-            literal(node.bound.as_deref().unwrap_or_default())
+            literal(node.shown.as_deref().unwrap_or_default())
         );
         insert(
             script,

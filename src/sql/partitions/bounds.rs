@@ -6,11 +6,12 @@
 //! translation): it uses only what both read alike (row comparisons, `IN`,
 //! `IS NULL`, `coalesce`).
 
-use sqlparser::ast::{Expr, ForValues, PartitionBoundValue, Statement, Value};
+use sqlparser::ast::{Expr, ForValues, PartitionBoundValue, Statement, UnaryOperator, Value};
 use sqlparser::dialect::PostgreSqlDialect;
 use sqlparser::parser::Parser;
 
 use crate::error::{Error, SqlState};
+use crate::sql::postgres::PgType;
 
 /// The function a hash partition's condition calls (see
 /// `engine::functions::partitions`).
@@ -26,13 +27,106 @@ pub(super) fn parse(text: &str) -> Option<ForValues> {
     }
 }
 
-/// A bound as PostgreSQL shows it (`pg_get_expr(relpartbound, oid)`).
-pub(super) fn shown(bound: &ForValues) -> String {
+/// `bound` with each quoted number for a key of a numeric type (by
+/// `types`, the key's types) written as the number.
+pub(super) fn numbers_unquoted(bound: &ForValues, types: &[Option<PgType>]) -> ForValues {
+    let numeric = |i: usize| {
+        matches!(
+            types.get(i),
+            Some(Some(
+                PgType::Int2
+                    | PgType::Int4
+                    | PgType::Int8
+                    | PgType::Numeric
+                    | PgType::Float4
+                    | PgType::Float8
+            ))
+        )
+    };
+    let value = |i: usize, value: &Expr| match value {
+        Expr::Value(v) if numeric(i) => match &v.value {
+            Value::SingleQuotedString(s) if s.trim().parse::<f64>().is_ok_and(f64::is_finite) => {
+                Parser::new(&PostgreSqlDialect {})
+                    .try_with_sql(s.trim())
+                    .and_then(|mut p| p.parse_expr())
+                    .unwrap_or_else(|_| value.clone())
+            }
+            _ => value.clone(),
+        },
+        _ => value.clone(),
+    };
+    match bound {
+        ForValues::In(values) => ForValues::In(values.iter().map(|v| value(0, v)).collect()),
+        ForValues::From { from, to } => {
+            let side = |values: &[PartitionBoundValue]| {
+                values
+                    .iter()
+                    .enumerate()
+                    .map(|(i, v)| match v {
+                        PartitionBoundValue::Expr(e) => PartitionBoundValue::Expr(value(i, e)),
+                        other => other.clone(),
+                    })
+                    .collect()
+            };
+            ForValues::From {
+                from: side(from),
+                to: side(to),
+            }
+        }
+        other => other.clone(),
+    }
+}
+
+/// A bound as PostgreSQL shows it (`pg_get_expr(relpartbound, oid)`):
+/// a number is quoted unless it is a non-negative `integer` or `numeric`
+/// (as PostgreSQL prints constants), by `types`, the key's types (`None`
+/// for an expression's).
+pub(super) fn shown(bound: &ForValues, types: &[Option<PgType>]) -> String {
+    let value = |i: usize, value: &Expr| {
+        let number = match value {
+            Expr::Value(v) => matches!(v.value, Value::Number(..)),
+            Expr::UnaryOp {
+                op: UnaryOperator::Minus,
+                expr,
+            } => {
+                matches!(&**expr, Expr::Value(v) if matches!(v.value, Value::Number(..)))
+            }
+            _ => false,
+        };
+        let plain = matches!(value, Expr::Value(_))
+            && matches!(types.get(i), Some(Some(PgType::Int4 | PgType::Numeric)));
+        match (number, types.get(i)) {
+            (true, Some(Some(_))) if !plain => format!("'{value}'"),
+            _ => value.to_string(),
+        }
+    };
+    let listed = |values: &[PartitionBoundValue]| {
+        values
+            .iter()
+            .enumerate()
+            .map(|(i, v)| match v {
+                PartitionBoundValue::Expr(e) => value(i, e),
+                other => other.to_string(),
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
     match bound {
         ForValues::With { modulus, remainder } => {
             format!("FOR VALUES WITH (modulus {modulus}, remainder {remainder})")
         }
-        other => other.to_string(),
+        ForValues::In(values) => format!(
+            "FOR VALUES IN ({})",
+            values
+                .iter()
+                .map(|v| value(0, v))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        ForValues::From { from, to } => {
+            format!("FOR VALUES FROM ({}) TO ({})", listed(from), listed(to))
+        }
+        ForValues::Default => "DEFAULT".into(),
     }
 }
 

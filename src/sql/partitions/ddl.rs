@@ -18,7 +18,7 @@ use super::tree::Tree;
 use crate::error::{Error, SqlState};
 use crate::sql::dialect;
 use crate::sql::lexer::TokenKind;
-use crate::sql::postgres::{self, Catalog, PartitionNode};
+use crate::sql::postgres::{self, Catalog, PartitionNode, PgType};
 use crate::sql::quote::{identifier, identifier_as_postgres, literal};
 use crate::sql::statement::{Plan, Statement};
 use crate::sql::words::Words;
@@ -120,17 +120,16 @@ fn create(w: &Words, catalog: &dyn Catalog) -> Result<PartitionDdl, Error> {
     match &create.partition_of {
         None => {
             let (strategy, key) = key.ok_or_else(|| w.syntax_error(0))?;
-            let mut statements = vec![
-                CREATE_TABLE.to_owned(),
-                node_row(&name, None, Some(&strategy), &key, None),
-            ];
+            let mut statements = vec![CREATE_TABLE.to_owned()];
             let root = PartitionNode {
                 name: name.clone(),
                 parent: None,
                 strategy: Some(strategy),
                 key,
                 bound: None,
+                shown: None,
             };
+            statements.push(node_row(&root));
             // No partition yet: the routing triggers refuse every row.
             statements.extend(Tree { nodes: vec![root] }.made(&|_| Vec::new(), &[]));
             Ok(PartitionDdl {
@@ -144,13 +143,15 @@ fn create(w: &Words, catalog: &dyn Catalog) -> Result<PartitionDdl, Error> {
                     "a partition's own columns and constraints are not supported",
                 ));
             }
-            let bound = create.for_values.clone().ok_or_else(|| w.syntax_error(0))?;
+            let written = create.for_values.clone().ok_or_else(|| w.syntax_error(0))?;
+            let (bound, read, shown) = bound_forms(&written, &folded(parent), catalog);
             let node = PartitionNode {
                 name,
                 parent: Some(folded(parent)),
                 strategy: key.as_ref().map(|(s, _)| s.clone()),
                 key: key.map(|(_, k)| k).unwrap_or_default(),
-                bound: Some(bounds::shown(&bound)),
+                bound: Some(read),
+                shown: Some(shown),
             };
             add_partition(node, &bound, catalog, create.if_not_exists, None)
         }
@@ -238,24 +239,20 @@ fn without_partition_by(w: &Words) -> String {
 }
 
 /// The row of `litewire_partitions` a node is.
-fn node_row(
-    name: &str,
-    parent: Option<&str>,
-    strategy: Option<&str>,
-    key: &[String],
-    bound: Option<&str>,
-) -> String {
+fn node_row(node: &PartitionNode) -> String {
     let optional = |v: Option<&str>| v.map_or("NULL".to_owned(), literal);
-    let key = match key.is_empty() {
+    let key = match node.key.is_empty() {
         true => "NULL".to_owned(),
-        false => literal(&serde_json::to_string(key).unwrap_or_default()),
+        false => literal(&serde_json::to_string(&node.key).unwrap_or_default()),
     };
     format!(
-        "INSERT INTO main.{PARTITIONS_TABLE} (name, parent, strategy, key, bound) VALUES ({}, {}, {}, {key}, {})",
-        literal(name),
-        optional(parent),
-        optional(strategy),
-        optional(bound)
+        "INSERT INTO main.{PARTITIONS_TABLE} (name, parent, strategy, key, bound, shown) \
+         VALUES ({}, {}, {}, {key}, {}, {})",
+        literal(&node.name),
+        optional(node.parent.as_deref()),
+        optional(node.strategy.as_deref()),
+        optional(node.bound.as_deref()),
+        optional(node.shown.as_deref())
     )
 }
 
@@ -289,6 +286,37 @@ fn translated(catalog: &dyn Catalog, root: &str, expression: &str) -> Option<Str
     }
 }
 
+/// A partition's bound with each number for a numeric key unquoted (as
+/// PostgreSQL reads `'10'` for a `bigint` key), that bound's text, and its
+/// text as PostgreSQL shows it, by the types of its parent's key.
+fn bound_forms(
+    bound: &ForValues,
+    parent: &str,
+    catalog: &dyn Catalog,
+) -> (ForValues, String, String) {
+    let all = catalog.partitions();
+    let types: Vec<Option<PgType>> = match Tree::of(all, parent) {
+        Some(tree) => {
+            let columns = catalog
+                .relation(&tree.root().name)
+                .map(|r| r.columns)
+                .unwrap_or_default();
+            let key = tree.node(parent).map(|n| n.key.clone()).unwrap_or_default();
+            key.iter()
+                .map(|k| {
+                    let column = columns.iter().find(|c| c.name.eq_ignore_ascii_case(k));
+                    column.map(|c| c.ty.clone())
+                })
+                .collect()
+        }
+        None => Vec::new(),
+    };
+    let read = bounds::numbers_unquoted(bound, &types);
+    let text = read.to_string();
+    let shown = bounds::shown(&read, &types);
+    (read, text, shown)
+}
+
 /// The root's columns, in order.
 fn columns(catalog: &dyn Catalog, root: &str) -> Vec<String> {
     catalog
@@ -313,13 +341,14 @@ fn exists_error(name: &str) -> Error {
 
 /// A new partition `node` of its parent with `bound`: checked as PostgreSQL
 /// checks it, recorded, and the tree's objects made again. `moved` is the
-/// table an ATTACH brings in, whose rows join the root's.
+/// table an ATTACH brings in, whose rows join the root's, with its own
+/// partitions where it is partitioned.
 fn add_partition(
     node: PartitionNode,
     bound: &ForValues,
     catalog: &dyn Catalog,
     if_not_exists: bool,
-    moved: Option<&str>,
+    moved: Option<(&str, Option<Tree>)>,
 ) -> Result<PartitionDdl, Error> {
     let parent_name = node.parent.clone().unwrap_or_default();
     if moved.is_none() && catalog.relation(&node.name).is_some() {
@@ -423,7 +452,9 @@ fn add_partition(
             ),
         ));
     }
-    if let Some(table) = moved {
+    let mut below = Vec::new();
+    if let Some((table, own)) = &moved {
+        let table = *table;
         let columns = columns(catalog, &root);
         let quoted: Vec<String> = columns.iter().map(|c| identifier(c)).collect();
         let mut probe = tree.clone();
@@ -448,16 +479,24 @@ fn add_partition(
             quoted.join(", "),
             identifier(table)
         ));
+        if let Some(own) = own {
+            statements.extend(own.dropped());
+            below.extend(own.nodes.iter().skip(1).cloned());
+        }
         statements.push(format!("DROP TABLE main.{}", identifier(table)));
     }
-    statements.push(node_row(
-        &node.name,
-        node.parent.as_deref(),
-        node.strategy.as_deref(),
-        &node.key,
-        node.bound.as_deref(),
-    ));
+    statements.push(match &moved {
+        Some((_, Some(_))) => format!(
+            "UPDATE main.{PARTITIONS_TABLE} SET parent = {}, bound = {}, shown = {} WHERE name = {}",
+            literal(&parent.name),
+            literal(node.bound.as_deref().unwrap_or_default()),
+            literal(node.shown.as_deref().unwrap_or_default()),
+            literal(&node.name)
+        ),
+        _ => node_row(&node),
+    });
     tree.nodes.push(node);
+    tree.nodes.extend(below);
     statements.extend(remade(&tree, catalog));
     Ok(PartitionDdl {
         create: None,
@@ -592,14 +631,31 @@ fn attach(w: &Words, catalog: &dyn Catalog) -> Option<Result<PartitionDdl, Error
     };
     let parent = folded(&alter.name);
     Tree::of(catalog.partitions(), &parent)?;
+    let (for_values, read, shown) = bound_forms(for_values, &parent, catalog);
+    let for_values = &for_values;
     let table = folded(partition);
     Some(match catalog.relation(&table) {
         None => Err(Error::state(
             SqlState::UNDEFINED_TABLE,
             format!("relation \"{table}\" does not exist"),
         )),
-        Some(_) if Tree::of(catalog.partitions(), &table).is_some() => {
-            Err(refused("attaching a partitioned table or a partition"))
+        // A partitioned table brings its partitions along.
+        Some(_) if let Some(own) = Tree::of(catalog.partitions(), &table) => {
+            match own.root().name.eq_ignore_ascii_case(&table) {
+                true => {
+                    let node = PartitionNode {
+                        parent: Some(parent),
+                        bound: Some(read),
+                        shown: Some(shown),
+                        ..own.root().clone()
+                    };
+                    add_partition(node, for_values, catalog, false, Some((&table, Some(own))))
+                }
+                false => Err(Error::state(
+                    SqlState::INVALID_OBJECT_DEFINITION,
+                    format!("\"{table}\" is already a partition"),
+                )),
+            }
         }
         Some(relation) if relation.view => Err(Error::state(
             SqlState::WRONG_OBJECT_TYPE,
@@ -611,9 +667,10 @@ fn attach(w: &Words, catalog: &dyn Catalog) -> Option<Result<PartitionDdl, Error
                 parent: Some(parent),
                 strategy: None,
                 key: Vec::new(),
-                bound: Some(bounds::shown(for_values)),
+                bound: Some(read),
+                shown: Some(shown),
             };
-            add_partition(node, for_values, catalog, false, Some(&table))
+            add_partition(node, for_values, catalog, false, Some((&table, None)))
         }
     })
 }

@@ -71,9 +71,11 @@ pub struct PartitionNode {
     pub strategy: Option<String>,
     /// Its partition key's columns and expressions, as PostgreSQL text.
     pub key: Vec<String>,
-    /// Its bound as PostgreSQL shows it (`FOR VALUES IN ('a')`, `DEFAULT`);
-    /// `None` for the root.
+    /// Its bound (`FOR VALUES IN ('a')`, `DEFAULT`) as its condition reads
+    /// it: a number for a numeric key unquoted; `None` for the root.
     pub bound: Option<String>,
+    /// Its bound as PostgreSQL shows it (`pg_get_expr(relpartbound, oid)`).
+    pub shown: Option<String>,
 }
 
 /// A domain (`CREATE DOMAIN`): a base type and the rules its values keep.
