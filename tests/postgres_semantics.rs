@@ -65,6 +65,7 @@ against_litewire_and_postgres!(
     the_catalog_lists_its_own_relations,
     domains_hold_their_columns_and_casts_to_their_rules,
     foreign_key_violations_name_their_constraint,
+    explain_answers_with_the_query_plan,
 );
 
 /// A fresh table for one test: dropped first, so a calibration run can repeat.
@@ -2948,4 +2949,74 @@ async fn foreign_key_violations_name_their_constraint(target: &Target) {
             "{sql}"
         );
     }
+}
+
+/// `EXPLAIN` answers one text column `QUERY PLAN`, a row per line of the
+/// plan (what the plan holds is each server's own), inside a transaction
+/// too; its options are checked; `ANALYZE` runs the query.
+async fn explain_answers_with_the_query_plan(target: &Target) {
+    let client = target.connect().await;
+    table(
+        &client,
+        "explained",
+        "a int PRIMARY KEY, b text",
+        "(1, 'x'), (2, 'y')",
+    )
+    .await;
+    for sql in [
+        "EXPLAIN SELECT * FROM explained WHERE a = 1",
+        "EXPLAIN (COSTS OFF) SELECT b FROM explained ORDER BY b",
+        "EXPLAIN (VERBOSE, COSTS OFF) UPDATE explained SET b = 'z' WHERE a = 2",
+        "EXPLAIN ANALYZE SELECT count(*) FROM explained",
+    ] {
+        let statement = client.prepare(sql).await.unwrap();
+        let columns: Vec<(&str, &Type)> = statement
+            .columns()
+            .iter()
+            .map(|c| (c.name(), c.type_()))
+            .collect();
+        assert_eq!(columns, [("QUERY PLAN", &Type::TEXT)], "{sql}");
+        let lines = text_rows(&client, sql).await;
+        assert!(!lines.is_empty(), "{sql}");
+        if sql.contains("ANALYZE") {
+            assert!(
+                lines.iter().any(|l| l[0]
+                    .as_deref()
+                    .is_some_and(|l| l.starts_with("Execution Time: "))),
+                "{sql}: {lines:?}"
+            );
+        }
+    }
+    // Without its times, ANALYZE shows the rows the top of the plan gave.
+    let lines = text_rows(
+        &client,
+        "EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) SELECT count(*) FROM explained",
+    )
+    .await;
+    assert!(
+        lines[0][0]
+            .as_deref()
+            .is_some_and(|l| l.ends_with("(actual rows=1 loops=1)")),
+        "{lines:?}"
+    );
+    // EXPLAIN without ANALYZE changes nothing; a plan inside a transaction
+    // leaves it usable.
+    client
+        .batch_execute("BEGIN; EXPLAIN DELETE FROM explained; ")
+        .await
+        .unwrap();
+    assert_eq!(
+        text_rows(&client, "SELECT count(*) FROM explained").await,
+        [[Some("2".to_owned())]]
+    );
+    client.batch_execute("COMMIT").await.unwrap();
+    for (sql, state) in [
+        ("EXPLAIN (BOGUS) SELECT 1", "42601"),
+        ("EXPLAIN (ANALYZE maybe) SELECT 1", "42601"),
+        ("EXPLAIN (FORMAT xml2) SELECT 1", "22023"),
+        ("EXPLAIN CREATE TABLE never (a int)", "42601"),
+    ] {
+        assert_eq!(common::sqlstate(&client, sql).await, state, "{sql}");
+    }
+    client.batch_execute("DROP TABLE explained").await.unwrap();
 }

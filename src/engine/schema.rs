@@ -11,11 +11,12 @@ use std::sync::{Arc, Mutex};
 
 use sqlx::{Row, SqliteConnection};
 
+use super::catalog::read_partitions;
 use super::catalog::rowid_type;
 use crate::error::Error;
 use crate::sql::domains::{DOMAINS_TABLE, stored};
 use crate::sql::enums::ENUMS_TABLE;
-use crate::sql::partitions::{self, PARTITIONS_TABLE};
+use crate::sql::partitions::PARTITIONS_TABLE;
 use crate::sql::postgres::{
     Catalog, Domain, Modifier, PartitionNode, PgType, RelColumn, Relation, SqlFunction,
 };
@@ -312,7 +313,7 @@ async fn read_schemas(
         false => HashSet::new(),
     };
     let partitions = match relations.contains_key(PARTITIONS_TABLE) {
-        true => partitions(conn).await?,
+        true => read_partitions(conn).await?,
         false => Vec::new(),
     };
     Ok(SchemaCatalog {
@@ -326,38 +327,6 @@ async fn read_schemas(
         enums,
         partitions,
     })
-}
-
-/// The rows of `litewire_partitions` (see `sql::partitions`), parents
-/// before their partitions.
-pub(super) async fn partitions(conn: &mut SqliteConnection) -> Result<Vec<PartitionNode>, Error> {
-    type Row = (
-        String,
-        Option<String>,
-        Option<String>,
-        Option<String>,
-        Option<String>,
-        Option<String>,
-    );
-    let rows: Vec<Row> = sqlx::query_as(
-        "SELECT name, parent, strategy, key, bound, shown FROM main.litewire_partitions \
-         ORDER BY rowid",
-    )
-    .fetch_all(&mut *conn)
-    .await?;
-    Ok(rows
-        .into_iter()
-        .map(
-            |(name, parent, strategy, key, bound, shown)| PartitionNode {
-                name,
-                parent,
-                strategy,
-                key: key.as_deref().map(partitions::key_list).unwrap_or_default(),
-                bound,
-                shown,
-            },
-        )
-        .collect())
 }
 
 /// The rows of `litewire_functions` (see `sql::routines`).

@@ -37,6 +37,7 @@ pub(super) mod types;
 pub(super) use activity_rows::DatabaseStats;
 pub(super) use enum_types::{load as load_enums, remember_enums};
 pub(super) use introspect::{read_columns, rowid_type};
+pub(super) use partition_rows::read_partitions;
 pub(super) use prepare::{SessionView, prepare};
 pub(super) use statement_rows::StatementsView;
 pub use types::{format_type, numeric_modifier, type_modifier, type_oid};

@@ -12,13 +12,13 @@ use sqlx::SqliteConnection;
 use super::introspect::Object;
 use super::rows::insert;
 use crate::error::Error;
-use crate::sql::partitions::PARTITIONS_TABLE;
+use crate::sql::partitions::{PARTITIONS_TABLE, key_list};
 use crate::sql::postgres::PartitionNode;
 use crate::sql::quote::literal;
 
 /// The rows of `litewire_partitions`, parents first; none where there is no
 /// such table.
-pub(super) async fn read_partitions(
+pub(in crate::engine) async fn read_partitions(
     conn: &mut SqliteConnection,
 ) -> Result<Vec<PartitionNode>, Error> {
     let kept: Option<String> = sqlx::query_scalar(
@@ -30,7 +30,33 @@ pub(super) async fn read_partitions(
     if kept.is_none() {
         return Ok(Vec::new());
     }
-    crate::engine::schema::partitions(conn).await
+    type Row = (
+        String,
+        Option<String>,
+        Option<String>,
+        Option<String>,
+        Option<String>,
+        Option<String>,
+    );
+    let rows: Vec<Row> = sqlx::query_as(
+        "SELECT name, parent, strategy, key, bound, shown FROM main.litewire_partitions \
+         ORDER BY rowid",
+    )
+    .fetch_all(&mut *conn)
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(
+            |(name, parent, strategy, key, bound, shown)| PartitionNode {
+                name,
+                parent,
+                strategy,
+                key: key.as_deref().map(key_list).unwrap_or_default(),
+                bound,
+                shown,
+            },
+        )
+        .collect())
 }
 
 /// Whether `object` is a partition (a view of SQLite's that PostgreSQL

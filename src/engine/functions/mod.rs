@@ -28,6 +28,7 @@ mod decimal;
 mod definition;
 mod division;
 mod encoding;
+mod explain;
 mod format;
 mod formatting;
 mod intervals;

@@ -13,15 +13,15 @@ use super::context::{FunctionContext, ServerShared};
 use super::definition::{Args, Body, Function, Volatility};
 use super::{
     arithmetic, arrays, bytes, catalog, comparisons, conversions, crypto, date_parsing, datetime,
-    decimal, encoding, format, formatting, intervals, json, locks, math, modifiers, number_format,
-    ordered_sets, partitioning, random, recovery, regexp_rows, regexps, sequences, settings,
-    signals, sleep, stat_views, statistics, strings, subqueries, trigonometry,
+    decimal, encoding, explain, format, formatting, intervals, json, locks, math, modifiers,
+    number_format, ordered_sets, partitioning, random, recovery, regexp_rows, regexps, sequences,
+    settings, signals, sleep, stat_views, statistics, strings, subqueries, trigonometry,
 };
 use crate::engine::catalog::types::type_oid;
 use crate::sql::quote::literal;
 
 /// Every family's functions.
-fn families() -> [&'static [Function]; 34] {
+fn families() -> [&'static [Function]; 35] {
     [
         settings::FUNCTIONS,
         arithmetic::FUNCTIONS,
@@ -57,6 +57,7 @@ fn families() -> [&'static [Function]; 34] {
         random::FUNCTIONS,
         crypto::FUNCTIONS,
         partitioning::FUNCTIONS,
+        explain::FUNCTIONS,
     ]
 }
 

@@ -87,7 +87,7 @@ pub(super) enum Cell {
 }
 
 impl Cell {
-    fn int(&self) -> i64 {
+    pub(super) fn int(&self) -> i64 {
         match self {
             Cell::Int(i) => *i,
             _ => 0,
@@ -103,7 +103,7 @@ pub(super) enum Bind<'a> {
 /// Why a statement inside a function failed: SQLite's primary code and message.
 pub(super) struct Failure {
     code: c_int,
-    message: String,
+    pub(super) message: String,
 }
 
 /// Runs `sql` on `db` (inside the statement that called the function) and
@@ -116,6 +116,22 @@ pub(super) unsafe fn first_row(
     sql: &CStr,
     binds: &[Bind],
 ) -> Result<Option<Vec<Cell>>, Failure> {
+    // SAFETY: as the caller promises.
+    let rows = unsafe { rows(db, sql, binds, 1) }?;
+    Ok(rows.into_iter().next())
+}
+
+/// Runs `sql` on `db` (inside the statement that called the function) and
+/// returns its rows, `most` at most.
+///
+/// # Safety
+/// `db` must be the connection the calling function runs on.
+pub(super) unsafe fn rows(
+    db: *mut ffi::sqlite3,
+    sql: &CStr,
+    binds: &[Bind],
+    most: usize,
+) -> Result<Vec<Vec<Cell>>, Failure> {
     let failure = |db: *mut ffi::sqlite3, code: c_int| {
         // SAFETY: `db` is valid; the message is copied at once.
         let message = unsafe { CStr::from_ptr(ffi::sqlite3_errmsg(db)) }
@@ -150,30 +166,40 @@ pub(super) unsafe fn first_row(
                 ),
             };
         }
-        let rc = ffi::sqlite3_step(stmt);
-        let result = match rc {
-            ffi::SQLITE_ROW => {
-                let width = ffi::sqlite3_column_count(stmt);
-                let row = (0..width)
-                    .map(|i| match ffi::sqlite3_column_type(stmt, i) {
-                        ffi::SQLITE_INTEGER => Cell::Int(ffi::sqlite3_column_int64(stmt, i)),
-                        ffi::SQLITE_TEXT => {
-                            let text = ffi::sqlite3_column_text(stmt, i);
-                            if text.is_null() {
-                                Cell::Null
-                            } else {
-                                Cell::Text(
-                                    CStr::from_ptr(text.cast()).to_string_lossy().into_owned(),
-                                )
-                            }
-                        }
-                        _ => Cell::Null,
-                    })
-                    .collect();
-                Ok(Some(row))
+        let mut rows = Vec::new();
+        let result = loop {
+            if rows.len() >= most {
+                break Ok(rows);
             }
-            ffi::SQLITE_DONE => Ok(None),
-            other => Err(failure(db, other)),
+            match ffi::sqlite3_step(stmt) {
+                ffi::SQLITE_ROW => {
+                    let width = ffi::sqlite3_column_count(stmt);
+                    rows.push(
+                        (0..width)
+                            .map(|i| match ffi::sqlite3_column_type(stmt, i) {
+                                ffi::SQLITE_INTEGER => {
+                                    Cell::Int(ffi::sqlite3_column_int64(stmt, i))
+                                }
+                                ffi::SQLITE_TEXT => {
+                                    let text = ffi::sqlite3_column_text(stmt, i);
+                                    if text.is_null() {
+                                        Cell::Null
+                                    } else {
+                                        Cell::Text(
+                                            CStr::from_ptr(text.cast())
+                                                .to_string_lossy()
+                                                .into_owned(),
+                                        )
+                                    }
+                                }
+                                _ => Cell::Null,
+                            })
+                            .collect(),
+                    );
+                }
+                ffi::SQLITE_DONE => break Ok(rows),
+                other => break Err(failure(db, other)),
+            }
         };
         ffi::sqlite3_finalize(stmt);
         result
