@@ -66,6 +66,7 @@ against_litewire_and_postgres!(
     domains_hold_their_columns_and_casts_to_their_rules,
     foreign_key_violations_name_their_constraint,
     explain_answers_with_the_query_plan,
+    with_queries_change_data_and_return_rows,
 );
 
 /// A fresh table for one test: dropped first, so a calibration run can repeat.
@@ -3019,4 +3020,117 @@ async fn explain_answers_with_the_query_plan(target: &Target) {
         assert_eq!(common::sqlstate(&client, sql).await, state, "{sql}");
     }
     client.batch_execute("DROP TABLE explained").await.unwrap();
+}
+
+/// `INSERT`, `UPDATE` and `DELETE` in `WITH`: each runs once, the main
+/// statement reads the rows each returned, and a failure anywhere keeps
+/// none of the changes.
+async fn with_queries_change_data_and_return_rows(target: &Target) {
+    let client = target.connect().await;
+    client
+        .batch_execute(
+            "DROP TABLE IF EXISTS queue, done;
+             CREATE TABLE queue (id int PRIMARY KEY, job text);
+             CREATE TABLE done (id int, job text, tries int DEFAULT 1);
+             INSERT INTO queue VALUES (1, 'a'), (2, 'b'), (3, 'c');",
+        )
+        .await
+        .unwrap();
+    let moved = client
+        .execute(
+            "WITH taken AS (DELETE FROM queue WHERE id < 3 RETURNING *)
+             INSERT INTO done (id, job) SELECT id, job FROM taken",
+            &[],
+        )
+        .await
+        .unwrap();
+    assert_eq!(moved, 2);
+    assert_eq!(
+        text_rows(&client, "SELECT id, job, tries FROM done ORDER BY id").await,
+        [
+            [
+                Some("1".to_owned()),
+                Some("a".to_owned()),
+                Some("1".to_owned())
+            ],
+            [
+                Some("2".to_owned()),
+                Some("b".to_owned()),
+                Some("1".to_owned())
+            ]
+        ]
+    );
+    // Returned expressions keep their names and types; several changes run
+    // in one statement; a column list renames.
+    let statement = client
+        .prepare(
+            "WITH added AS (INSERT INTO queue VALUES (10, 'x'), (11, 'y') RETURNING id * 2 AS twice, job)
+             SELECT twice + 1 AS next, upper(job) FROM added ORDER BY twice",
+        )
+        .await
+        .unwrap();
+    let columns: Vec<(&str, &Type)> = statement
+        .columns()
+        .iter()
+        .map(|c| (c.name(), c.type_()))
+        .collect();
+    assert_eq!(columns, [("next", &Type::INT4), ("upper", &Type::TEXT)]);
+    let rows = client.query(&statement, &[]).await.unwrap();
+    let read: Vec<(i32, String)> = rows.iter().map(|r| (r.get(0), r.get(1))).collect();
+    assert_eq!(read, [(21, "X".to_owned()), (23, "Y".to_owned())]);
+    assert_eq!(
+        text_rows(
+            &client,
+            "WITH up AS (UPDATE queue SET job = job || '!' RETURNING id),
+                  logged (n) AS (INSERT INTO done (id) VALUES (99) RETURNING id)
+             SELECT (SELECT count(*) FROM up), (SELECT n FROM logged)"
+        )
+        .await,
+        [[Some("3".to_owned()), Some("99".to_owned())]]
+    );
+    // Without RETURNING, the change still runs.
+    client
+        .batch_execute("WITH gone AS (DELETE FROM done WHERE id = 99) SELECT 1")
+        .await
+        .unwrap();
+    assert_eq!(
+        text_rows(&client, "SELECT count(*) FROM done").await,
+        [[Some("2".to_owned())]]
+    );
+    // A failure after the change undoes it, in or out of a transaction.
+    assert_eq!(
+        common::sqlstate(
+            &client,
+            "WITH taken AS (DELETE FROM queue RETURNING id)
+             INSERT INTO done (id) SELECT id / 0 FROM taken"
+        )
+        .await,
+        "22012"
+    );
+    assert_eq!(
+        common::sqlstate(
+            &client,
+            "WITH again AS (INSERT INTO queue VALUES (3, 'dup') RETURNING *) SELECT * FROM again"
+        )
+        .await,
+        "23505"
+    );
+    assert_eq!(
+        text_rows(&client, "SELECT count(*) FROM queue").await,
+        [[Some("3".to_owned())]]
+    );
+    client
+        .batch_execute(
+            "BEGIN; WITH taken AS (DELETE FROM queue RETURNING *) SELECT count(*) FROM taken; ROLLBACK",
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        text_rows(&client, "SELECT count(*) FROM queue").await,
+        [[Some("3".to_owned())]]
+    );
+    client
+        .batch_execute("DROP TABLE queue, done")
+        .await
+        .unwrap();
 }

@@ -27,6 +27,7 @@ mod known_queries;
 mod lexer;
 mod literals;
 pub mod matviews;
+mod modifying_ctes;
 mod notifications;
 mod ownership;
 mod param_hints;
@@ -76,5 +77,5 @@ pub use parse::{Dialect, parse_batch, parse_batch_in, parse_single, parse_single
 pub use positions::error_position;
 pub use row_locks::{LockWait, RowLock};
 pub use session::SessionCommand;
-pub use statement::{CopyFrom, CopyTo, CursorCommand, Plan, PreparedCommand, Statement};
+pub use statement::{CopyFrom, CopyTo, CursorCommand, Plan, PreparedCommand, Staged, Statement};
 pub use transaction_modes::{Begin, Isolation, TransactionModes, savepoint_name};

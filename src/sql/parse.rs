@@ -22,6 +22,7 @@ use super::domains;
 use super::explain;
 use super::fingerprint::fingerprint;
 use super::lexer::{Token, tokenize};
+use super::modifying_ctes;
 use super::param_numbering::number_params;
 use super::parsed::Texts;
 use super::partitions;
@@ -522,6 +523,13 @@ fn build_unlocked(text: &str, tokens: &[Token], dialect: Dialect) -> Result<Stat
             0,
             Plan::Script(parts.into_iter().map(Arc::from).collect()),
         ));
+    }
+    if let Dialect::Postgres(catalog) = dialect
+        && let Some(staged) = modifying_ctes::statement(text, catalog, &|sql, catalog| {
+            build_unlocked(sql, &tokenize(sql), Dialect::Postgres(catalog))
+        })?
+    {
+        return Ok(staged);
     }
     if let Dialect::Postgres(catalog) = dialect
         && let Some(sql) = partitions::rewrite(text, shape.kind, catalog)?

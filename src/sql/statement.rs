@@ -101,6 +101,17 @@ pub enum Plan {
     /// `PREPARE name AS statement`, `EXECUTE name (args)`: statements the
     /// session keeps by name (see `sql::prepared`).
     Prepared(Arc<PreparedCommand>),
+    /// `sql` (one SQLite statement, as `Single`) between the statements that
+    /// prepare it and those that clean up after it, all in one savepoint
+    /// (see `sql::modifying_ctes`).
+    Staged(Arc<Staged>),
+}
+
+/// The statements around a staged one (see [`Plan::Staged`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Staged {
+    pub before: Arc<[Arc<str>]>,
+    pub after: Arc<[Arc<str>]>,
 }
 
 /// A prepared-statement command (see `sql::prepared`).

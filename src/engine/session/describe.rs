@@ -37,6 +37,9 @@ impl Session {
             let result = commands::run(&mut settings, in_transaction, command, stmt.kind)?;
             return Ok(result.columns);
         }
+        if let Plan::Staged(staged) = &stmt.plan {
+            return Box::pin(self.describe_staged(stmt, staged)).await;
+        }
         if stmt.catalog {
             // The catalog's tables must exist for SQLite to prepare the statement.
             Box::pin(self.prepare_catalog(stmt)).await?;

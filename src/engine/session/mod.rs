@@ -19,6 +19,7 @@ mod named_cursors;
 mod portals;
 mod prepared;
 mod routing;
+mod staged;
 mod state;
 mod transaction;
 

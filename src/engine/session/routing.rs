@@ -175,6 +175,16 @@ impl Session {
                     None => self.run_direct(query, sink).await,
                 }
             }
+            Plan::Staged(staged) => {
+                let query = direct::Query {
+                    sql: &stmt.sql,
+                    params,
+                    kind: stmt.kind,
+                    returns_rows: stmt.returns_rows,
+                    parameters: !params.is_empty(),
+                };
+                Box::pin(self.run_staged(stmt, staged, query, sink)).await
+            }
             Plan::CopyTo(copy) => Box::pin(self.copy_to(copy, params, sink)).await,
             Plan::Script(parts) => {
                 match Box::pin(exec::run_script(self.connection().await?, parts)).await {
@@ -225,11 +235,13 @@ impl Session {
             )),
         }
         .map_err(|error| domains::explain(enums::explain(self.explain(snapshot_conflict(error)))));
+        // A staged statement's temporary objects are gone when it ends.
         if writes
             && !matches!(
                 stmt.kind,
                 CommandKind::Insert | CommandKind::Update | CommandKind::Delete
             )
+            && !matches!(stmt.plan, Plan::Staged(_))
         {
             engine.declared_types.invalidate();
             // Again when the transaction ends: what was read of the schema

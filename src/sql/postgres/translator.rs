@@ -159,6 +159,16 @@ fn run(
     expand_stars: bool,
 ) -> std::result::Result<Option<Translation>, Error> {
     let mut translator = Translator::new(catalog, declared, expand_stars);
+    // `WITH ... INSERT INTO t SELECT ...` reads as `INSERT INTO t WITH ...
+    // SELECT ...`: the queries of the WITH are the source's to read.
+    let inserting;
+    let statement = match with_moved_into_insert(statement) {
+        Some(insert) => {
+            inserting = insert;
+            &inserting
+        }
+        None => statement,
+    };
     let translated = match statement {
         Ast::Query(query) => translator.top_query(query),
         Ast::Insert(insert) => translator.insert(insert),
@@ -181,6 +191,31 @@ fn run(
             Ok(None)
         }
     }
+}
+
+/// `WITH q INSERT INTO t source` as `INSERT INTO t WITH q source`; `None`
+/// for any other statement.
+fn with_moved_into_insert(statement: &Ast) -> Option<Ast> {
+    let Ast::Query(query) = statement else {
+        return None;
+    };
+    let (Some(with), sqlparser::ast::SetExpr::Insert(Ast::Insert(insert))) =
+        (&query.with, &*query.body)
+    else {
+        return None;
+    };
+    let mut insert = insert.clone();
+    let source = insert.source.as_mut()?;
+    match &mut source.with {
+        Some(own) => {
+            let mut ctes = with.cte_tables.clone();
+            ctes.append(&mut own.cte_tables);
+            own.cte_tables = ctes;
+            own.recursive |= with.recursive;
+        }
+        None => source.with = Some(with.clone()),
+    }
+    Some(Ast::Insert(insert))
 }
 
 impl<'c> Translator<'c> {
