@@ -328,7 +328,7 @@ impl Stage {
                 false => self.returning.join(", "),
             };
             statements.push(format!(
-                "CREATE TEMP TRIGGER {} AFTER {event} ON main.{} BEGIN \
+                "CREATE TEMP TRIGGER {} AFTER {event} ON {} BEGIN \
                  INSERT INTO {} SELECT {values} FROM (SELECT {}) AS {}; END",
                 identifier(&trigger),
                 identifier(&self.target),

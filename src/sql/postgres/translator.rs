@@ -204,6 +204,24 @@ fn with_moved_into_insert(statement: &Ast) -> Option<Ast> {
     else {
         return None;
     };
+    // Only where the source alone reads them (not ON CONFLICT, RETURNING).
+    let names: Vec<String> = (with.cte_tables.iter())
+        .map(|cte| cte.alias.name.value.to_ascii_lowercase())
+        .collect();
+    let mut elsewhere = false;
+    let mut look = |name: &sqlparser::ast::ObjectName| {
+        let read = crate::sql::syntax_tree::idents(name)
+            .last()
+            .cloned()
+            .unwrap_or_default();
+        elsewhere |= names.contains(&read.to_ascii_lowercase());
+        std::ops::ControlFlow::<()>::Continue(())
+    };
+    let _ = sqlparser::ast::visit_relations(&insert.on, &mut look);
+    let _ = sqlparser::ast::visit_relations(&insert.returning, &mut look);
+    if elsewhere {
+        return None;
+    }
     let mut insert = insert.clone();
     let source = insert.source.as_mut()?;
     match &mut source.with {
