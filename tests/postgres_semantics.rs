@@ -534,6 +534,10 @@ async fn errors_carry_postgres_sqlstates(target: &Target) {
             "WITH RECURSIVE x(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM x LIMIT 10 OFFSET 1) SELECT * FROM x",
             "0A000",
         ),
+        (
+            "WITH RECURSIVE x(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM x FOR UPDATE) SELECT * FROM x",
+            "0A000",
+        ),
     ] {
         assert_eq!(sqlstate(&client, sql).await, state, "{sql}");
     }

@@ -51,6 +51,14 @@ pub(super) fn strip(sql: &str, tokens: &[Token]) -> Result<Option<(String, RowLo
         if depth == 0 && top_level.is_none() {
             top_level = Some(&sql[tokens[i].start..tokens[after - 1].end]);
         }
+        // Inside a recursive query: PostgreSQL refuses it (what the lock
+        // would hold changes at each step).
+        if depth > 0 && w.is(0, "WITH") && w.is(1, "RECURSIVE") {
+            return Err(Error::state(
+                crate::error::SqlState::FEATURE_NOT_SUPPORTED,
+                "FOR UPDATE/SHARE in a recursive query is not implemented",
+            ));
+        }
         let mut end = after;
         if w.is(end, "OF") {
             end += 1;
