@@ -8,11 +8,8 @@
 
 mod common;
 
-use std::process::Command;
-
-use common::clients::without_pg_environment;
 use common::target::Target;
-use common::{sqlstate, stderr, text_rows};
+use common::{sqlstate, text_rows};
 use tokio_postgres::Client;
 
 against_litewire_and_postgres!(
@@ -367,16 +364,7 @@ async fn the_catalog_names_each_objects_schema(target: &Target) {
         [row(&["FOREIGN KEY (order_id) REFERENCES shop.orders(id)"])]
     );
     // psql's \dn and \d read the same catalog.
-    let psql = |command: &str| {
-        let mut psql = Command::new("psql");
-        without_pg_environment(&mut psql);
-        let output = psql
-            .args(["-X", "-d", &target.conninfo(), "-c", command])
-            .output()
-            .expect("run psql");
-        assert!(output.status.success(), "{command}: {}", stderr(&output));
-        String::from_utf8_lossy(&output.stdout).into_owned()
-    };
+    let psql = |command: &str| target.psql(command);
     assert!(psql("\\dn").contains(" shop "), "\\dn lists the schema");
     let described = psql("\\d shop.orders");
     for line in [

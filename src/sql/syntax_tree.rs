@@ -68,6 +68,22 @@ pub(super) fn idents(name: &ObjectName) -> Vec<String> {
         .collect()
 }
 
+/// An identifier as PostgreSQL reads it: folded to lower case unless quoted.
+pub(super) fn folded_ident(ident: &sqlparser::ast::Ident) -> String {
+    match ident.quote_style {
+        Some(_) => ident.value.clone(),
+        None => ident.value.to_ascii_lowercase(),
+    }
+}
+
+/// The last part of a name (its object's), as PostgreSQL reads it.
+pub(super) fn folded_last(name: &ObjectName) -> String {
+    match name.0.last() {
+        Some(ObjectNamePart::Identifier(ident)) => folded_ident(ident),
+        _ => String::new(),
+    }
+}
+
 /// The last part of a name (a qualified name's object), when it is an identifier.
 pub(super) fn last_ident(name: &ObjectName) -> Option<String> {
     match name.0.last()? {

@@ -35,6 +35,23 @@ impl Target {
         }
     }
 
+    /// What psql prints for `command` (a backslash command or a statement),
+    /// which must succeed.
+    pub fn psql(&self, command: &str) -> String {
+        let mut psql = std::process::Command::new("psql");
+        super::clients::without_pg_environment(&mut psql);
+        let output = psql
+            .args(["-X", "-d", &self.conninfo(), "-c", command])
+            .output()
+            .expect("run psql");
+        assert!(
+            output.status.success(),
+            "{command}: {}",
+            super::stderr(&output)
+        );
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    }
+
     /// The server as a `postgres://` URL (what ORMs take).
     pub fn url(&self) -> String {
         let conninfo = self.conninfo();

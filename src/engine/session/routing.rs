@@ -149,42 +149,31 @@ impl Session {
             false => None,
         };
         let stmt = with_checks.as_ref().unwrap_or(stmt);
+        // Statements with parameters are prepared once and run many times;
+        // literal SQL (simple queries) rarely repeats.
+        let query = direct::Query {
+            sql: &stmt.sql,
+            params,
+            kind: stmt.kind,
+            returns_rows: stmt.returns_rows,
+            parameters: !params.is_empty(),
+        };
         let result = match &stmt.plan {
-            // Statements with parameters are prepared once and run many times;
-            // literal SQL (simple queries) rarely repeats.
-            Plan::Single => {
-                let query = direct::Query {
-                    sql: &stmt.sql,
-                    params,
-                    kind: stmt.kind,
-                    returns_rows: stmt.returns_rows,
-                    parameters: !params.is_empty(),
-                };
-                match &stmt.column_types {
-                    _ if stmt.kind == CommandKind::CreateTableAs => {
-                        Box::pin(self.run_create_table_as(query, sink)).await
-                    }
-                    _ if stmt.waits_for_locks => {
-                        let types = stmt.column_types.as_ref();
-                        Box::pin(self.run_waiting_for_locks(query, types, sink)).await
-                    }
-                    Some(types) => {
-                        let mut sink = DeclaredColumns::new(sink, types);
-                        self.run_direct(query, &mut sink).await
-                    }
-                    None => self.run_direct(query, sink).await,
+            Plan::Single => match &stmt.column_types {
+                _ if stmt.kind == CommandKind::CreateTableAs => {
+                    Box::pin(self.run_create_table_as(query, sink)).await
                 }
-            }
-            Plan::Staged(staged) => {
-                let query = direct::Query {
-                    sql: &stmt.sql,
-                    params,
-                    kind: stmt.kind,
-                    returns_rows: stmt.returns_rows,
-                    parameters: !params.is_empty(),
-                };
-                Box::pin(self.run_staged(stmt, staged, query, sink)).await
-            }
+                _ if stmt.waits_for_locks => {
+                    let types = stmt.column_types.as_ref();
+                    Box::pin(self.run_waiting_for_locks(query, types, sink)).await
+                }
+                Some(types) => {
+                    let mut sink = DeclaredColumns::new(sink, types);
+                    self.run_direct(query, &mut sink).await
+                }
+                None => self.run_direct(query, sink).await,
+            },
+            Plan::Staged(staged) => Box::pin(self.run_staged(stmt, staged, query, sink)).await,
             Plan::CopyTo(copy) => Box::pin(self.copy_to(copy, params, sink)).await,
             Plan::Script(parts) => {
                 match Box::pin(exec::run_script(self.connection().await?, parts)).await {

@@ -30,19 +30,7 @@ pub(super) fn parse(text: &str) -> Option<ForValues> {
 /// `bound` with each quoted number for a key of a numeric type (by
 /// `types`, the key's types) written as the number.
 pub(super) fn numbers_unquoted(bound: &ForValues, types: &[Option<PgType>]) -> ForValues {
-    let numeric = |i: usize| {
-        matches!(
-            types.get(i),
-            Some(Some(
-                PgType::Int2
-                    | PgType::Int4
-                    | PgType::Int8
-                    | PgType::Numeric
-                    | PgType::Float4
-                    | PgType::Float8
-            ))
-        )
-    };
+    let numeric = |i: usize| matches!(types.get(i), Some(Some(ty)) if ty.is_numeric());
     let value = |i: usize, value: &Expr| match value {
         Expr::Value(v) if numeric(i) => match &v.value {
             Value::SingleQuotedString(s) if s.trim().parse::<f64>().is_ok_and(f64::is_finite) => {

@@ -6,8 +6,8 @@
 use std::sync::Arc;
 
 use sqlparser::ast::{
-    AlterTableOperation, Expr, ForValues, FunctionArg, FunctionArgExpr, FunctionArguments, Ident,
-    ObjectName, SelectItem, SetExpr, Statement as Ast,
+    AlterTableOperation, Expr, ForValues, FunctionArg, FunctionArgExpr, FunctionArguments,
+    SelectItem, SetExpr, Statement as Ast,
 };
 use sqlparser::dialect::{PostgreSqlDialect, SQLiteDialect};
 use sqlparser::parser::Parser;
@@ -21,6 +21,7 @@ use crate::sql::lexer::TokenKind;
 use crate::sql::postgres::{self, Catalog, PartitionNode, PgType};
 use crate::sql::quote::{identifier, identifier_as_postgres, literal};
 use crate::sql::statement::{Plan, Statement};
+use crate::sql::syntax_tree::{folded_ident, folded_last};
 use crate::sql::words::Words;
 
 /// What a partition statement runs: a `CREATE TABLE` read as any other first
@@ -86,22 +87,6 @@ fn refused(message: &str) -> Error {
     Error::state(SqlState::FEATURE_NOT_SUPPORTED, message.to_owned())
 }
 
-/// A name as PostgreSQL reads it: its last part, folded unless quoted.
-fn folded(name: &ObjectName) -> String {
-    name.0
-        .last()
-        .and_then(|part| part.as_ident())
-        .map(folded_ident)
-        .unwrap_or_default()
-}
-
-fn folded_ident(ident: &Ident) -> String {
-    match ident.quote_style {
-        Some(_) => ident.value.clone(),
-        None => ident.value.to_ascii_lowercase(),
-    }
-}
-
 fn create(w: &Words, catalog: &dyn Catalog) -> Result<PartitionDdl, Error> {
     let parsed = Parser::parse_sql(&PostgreSqlDialect {}, w.sql)
         .map_err(|e| Error::state(SqlState::SYNTAX_ERROR, e.to_string()))?;
@@ -111,7 +96,7 @@ fn create(w: &Words, catalog: &dyn Catalog) -> Result<PartitionDdl, Error> {
     if create.temporary {
         return Err(refused("temporary partitioned tables are not supported"));
     }
-    let name = folded(&create.name);
+    let name = folded_last(&create.name);
     let key = create
         .partition_by
         .as_deref()
@@ -144,10 +129,10 @@ fn create(w: &Words, catalog: &dyn Catalog) -> Result<PartitionDdl, Error> {
                 ));
             }
             let written = create.for_values.clone().ok_or_else(|| w.syntax_error(0))?;
-            let (bound, read, shown) = bound_forms(&written, &folded(parent), catalog);
+            let (bound, read, shown) = bound_forms(&written, &folded_last(parent), catalog);
             let node = PartitionNode {
                 name,
-                parent: Some(folded(parent)),
+                parent: Some(folded_last(parent)),
                 strategy: key.as_ref().map(|(s, _)| s.clone()),
                 key: key.map(|(_, k)| k).unwrap_or_default(),
                 bound: Some(read),
@@ -629,11 +614,11 @@ fn attach(w: &Words, catalog: &dyn Catalog) -> Option<Result<PartitionDdl, Error
     else {
         return None;
     };
-    let parent = folded(&alter.name);
+    let parent = folded_last(&alter.name);
     Tree::of(catalog.partitions(), &parent)?;
     let (for_values, read, shown) = bound_forms(for_values, &parent, catalog);
     let for_values = &for_values;
-    let table = folded(partition);
+    let table = folded_last(partition);
     Some(match catalog.relation(&table) {
         None => Err(Error::state(
             SqlState::UNDEFINED_TABLE,

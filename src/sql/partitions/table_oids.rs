@@ -7,8 +7,8 @@
 use std::ops::ControlFlow;
 
 use sqlparser::ast::{
-    Expr, Ident, ObjectName, Query, SelectItem, SetExpr, Statement, TableFactor, Visit, VisitMut,
-    Visitor, VisitorMut,
+    Expr, Ident, Query, SelectItem, SetExpr, Statement, TableFactor, Visit, VisitMut, Visitor,
+    VisitorMut,
 };
 use sqlparser::dialect::PostgreSqlDialect;
 use sqlparser::parser::Parser;
@@ -16,6 +16,7 @@ use sqlparser::parser::Parser;
 use super::tree::Tree;
 use crate::sql::postgres::{Catalog, PartitionNode};
 use crate::sql::quote::{identifier_as_postgres, literal};
+use crate::sql::syntax_tree::folded_last;
 
 /// The relations a statement reads, each with the name its columns are read
 /// by (its alias, or its own name).
@@ -29,7 +30,7 @@ impl Visitor for Relations {
         if let Statement::Insert(insert) = statement
             && let sqlparser::ast::TableObject::TableName(name) = &insert.table
         {
-            let stored = folded(name);
+            let stored = folded_last(name);
             let by =
                 (insert.table_alias.as_ref()).map_or(stored.clone(), |a| a.alias.value.clone());
             self.0.push((stored, by));
@@ -45,7 +46,7 @@ impl Visitor for Relations {
             ..
         } = factor
         {
-            let stored = folded(name);
+            let stored = folded_last(name);
             let by = alias
                 .as_ref()
                 .map_or(stored.clone(), |a| a.name.value.clone());
@@ -53,17 +54,6 @@ impl Visitor for Relations {
         }
         ControlFlow::Continue(())
     }
-}
-
-fn folded(name: &ObjectName) -> String {
-    name.0
-        .last()
-        .and_then(|p| p.as_ident())
-        .map(|i| match i.quote_style {
-            Some(_) => i.value.clone(),
-            None => i.value.to_ascii_lowercase(),
-        })
-        .unwrap_or_default()
 }
 
 struct Replace<'a> {

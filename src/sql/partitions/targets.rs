@@ -19,6 +19,7 @@ use crate::error::{Error, SqlState};
 use crate::sql::classify::CommandKind;
 use crate::sql::postgres::{Catalog, PartitionNode, RelColumn};
 use crate::sql::quote::{identifier_as_postgres, literal};
+use crate::sql::syntax_tree::folded_last;
 
 /// `text` written against the root where it changes a partition, and with
 /// the oids its `tableoid`s stand for (see `table_oids`); `None` where it
@@ -72,7 +73,7 @@ fn retarget(ast: &mut Statement, catalog: &dyn Catalog) -> Result<bool, Error> {
                     .filter(|c| !c.generated)
                     .map(|c| c.name.clone())
                     .collect(),
-                false => insert.columns.iter().map(folded_name).collect(),
+                false => insert.columns.iter().map(folded_last).collect(),
             };
             let Some(source) = insert.source.take() else {
                 return Err(refused("INSERT ... DEFAULT VALUES into a partition"));
@@ -140,17 +141,6 @@ fn ident(name: &str) -> Ident {
     }
 }
 
-fn folded_name(name: &ObjectName) -> String {
-    name.0
-        .last()
-        .and_then(|p| p.as_ident())
-        .map(|i| match i.quote_style {
-            Some(_) => i.value.clone(),
-            None => i.value.to_ascii_lowercase(),
-        })
-        .unwrap_or_default()
-}
-
 /// The partition a statement changes.
 struct Target {
     /// The partition's name as the statement wrote it (its last part).
@@ -164,7 +154,7 @@ struct Target {
 
 impl Target {
     fn of(name: &ObjectName, catalog: &dyn Catalog) -> Option<Target> {
-        let partition = folded_name(name);
+        let partition = folded_last(name);
         let tree = Tree::of(catalog.partitions(), &partition)?;
         let root = tree.root().name.clone();
         if root.eq_ignore_ascii_case(&partition) {
@@ -324,10 +314,10 @@ impl Target {
         for assignment in assignments.iter() {
             match &assignment.target {
                 AssignmentTarget::ColumnName(name) => {
-                    set.push((folded_name(name), assignment.value.clone()))
+                    set.push((folded_last(name), assignment.value.clone()))
                 }
                 AssignmentTarget::Tuple(names) => {
-                    if names.iter().any(|n| self.mentions(&folded_name(n))) {
+                    if names.iter().any(|n| self.mentions(&folded_last(n))) {
                         return Err(refused("a multiple-column assignment to a partition's key"));
                     }
                 }
@@ -352,7 +342,7 @@ impl Target {
         let ty = self
             .columns
             .iter()
-            .find(|c| c.name.eq_ignore_ascii_case(&folded_name(name)))
+            .find(|c| c.name.eq_ignore_ascii_case(&folded_last(name)))
             .and_then(|c| c.ty.name());
         let value = match ty {
             Some(ty) => format!("({})::{ty}", first.value),
