@@ -67,6 +67,7 @@ against_litewire_and_postgres!(
     foreign_key_violations_name_their_constraint,
     explain_answers_with_the_query_plan,
     with_queries_change_data_and_return_rows,
+    indexes_are_renamed_and_their_settings_checked,
 );
 
 /// A fresh table for one test: dropped first, so a calibration run can repeat.
@@ -3137,4 +3138,59 @@ async fn with_queries_change_data_and_return_rows(target: &Target) {
         .batch_execute("DROP TABLE queue, done")
         .await
         .unwrap();
+}
+
+/// `ALTER INDEX ... RENAME TO` keeps the index (its definition, its
+/// comment) under the new name; `ALTER INDEX`'s planner settings are
+/// accepted where PostgreSQL accepts them.
+async fn indexes_are_renamed_and_their_settings_checked(target: &Target) {
+    let client = target.connect().await;
+    table(
+        &client,
+        "indexed",
+        "a int PRIMARY KEY, b text, c int",
+        "(1, 'x', 2)",
+    )
+    .await;
+    client
+        .batch_execute(
+            "CREATE INDEX indexed_b ON indexed (b, (c * 2));
+             COMMENT ON INDEX indexed_b IS 'by b';
+             ALTER INDEX indexed_b RENAME TO indexed_b_c;
+             ALTER INDEX IF EXISTS indexed_gone RENAME TO indexed_other;
+             ALTER INDEX indexed_b_c ALTER COLUMN 2 SET STATISTICS 100;
+             ALTER INDEX indexed_b_c SET (fillfactor = 70);",
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        text_rows(
+            &client,
+            "SELECT indexname, obj_description(indexname::regclass, 'pg_class') FROM pg_indexes
+             WHERE tablename = 'indexed' AND indexname LIKE 'indexed_b%'"
+        )
+        .await,
+        [[Some("indexed_b_c".to_owned()), Some("by b".to_owned())]]
+    );
+    // The renamed index still serves its queries.
+    assert_eq!(
+        text_rows(&client, "SELECT a FROM indexed WHERE b = 'x' AND c * 2 = 4").await,
+        [[Some("1".to_owned())]]
+    );
+    for (sql, state) in [
+        ("ALTER INDEX indexed_b RENAME TO indexed_c", "42P01"),
+        ("ALTER INDEX indexed_b_c RENAME TO indexed", "42P07"),
+        (
+            "ALTER INDEX indexed_b_c ALTER COLUMN 1 SET STATISTICS 100",
+            "0A000",
+        ),
+        (
+            "ALTER INDEX indexed_b_c ALTER COLUMN 3 SET STATISTICS 100",
+            "42703",
+        ),
+        ("ALTER INDEX indexed_nope SET (fillfactor = 70)", "42P01"),
+    ] {
+        assert_eq!(common::sqlstate(&client, sql).await, state, "{sql}");
+    }
+    client.batch_execute("DROP TABLE indexed").await.unwrap();
 }

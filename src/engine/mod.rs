@@ -27,6 +27,7 @@ mod file_watch;
 mod functions;
 mod handle;
 mod identity;
+mod index_rename;
 mod locks;
 mod metrics;
 mod notifications;

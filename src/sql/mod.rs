@@ -21,6 +21,7 @@ mod explain;
 pub mod extensions;
 mod fingerprint;
 mod grants;
+pub mod index_renames;
 pub mod interval;
 pub mod jsonb;
 mod known_queries;
@@ -77,5 +78,7 @@ pub use parse::{Dialect, parse_batch, parse_batch_in, parse_single, parse_single
 pub use positions::error_position;
 pub use row_locks::{LockWait, RowLock};
 pub use session::SessionCommand;
-pub use statement::{CopyFrom, CopyTo, CursorCommand, Plan, PreparedCommand, Staged, Statement};
+pub use statement::{
+    CopyFrom, CopyTo, CursorCommand, IndexRename, Plan, PreparedCommand, Staged, Statement,
+};
 pub use transaction_modes::{Begin, Isolation, TransactionModes, savepoint_name};

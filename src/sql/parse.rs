@@ -21,6 +21,7 @@ use super::classify::{self, Action, CommandKind};
 use super::domains;
 use super::explain;
 use super::fingerprint::fingerprint;
+use super::index_renames;
 use super::lexer::{Token, tokenize};
 use super::modifying_ctes;
 use super::param_numbering::number_params;
@@ -368,6 +369,13 @@ fn build_unlocked(text: &str, tokens: &[Token], dialect: Dialect) -> Result<Stat
             explain::statement(&words, &|sql| build_unlocked(sql, &tokenize(sql), dialect))
     {
         return explained;
+    }
+    if let Some(plan) = index_renames::statement(&words) {
+        let plan = statement(text.into(), &shape, 0, plan?);
+        return Ok(Statement {
+            action: Action::Write,
+            ..plan
+        });
     }
     if matches!(dialect, Dialect::Postgres(_))
         && let Some(rename) = schemas::rename_statement(&words)

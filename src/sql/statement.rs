@@ -91,6 +91,8 @@ pub enum Plan {
     Enum(Arc<EnumChange>),
     /// `ALTER SCHEMA ... RENAME TO`: the engine renames what the schema holds.
     RenameSchema(Arc<SchemaRename>),
+    /// `ALTER INDEX ... RENAME TO`: the engine makes the index again.
+    RenameIndex(Arc<IndexRename>),
     /// `BEGIN` and `START TRANSACTION`, with their modes.
     Begin(Begin),
     /// `COMMIT AND CHAIN`, `ROLLBACK AND CHAIN`: the transaction ends and a
@@ -105,6 +107,14 @@ pub enum Plan {
     /// prepare it and those that clean up after it, all in one savepoint
     /// (see `sql::modifying_ctes`).
     Staged(Arc<Staged>),
+}
+
+/// `ALTER INDEX ... RENAME TO`: the index's name and its new one.
+#[derive(Debug, Clone, PartialEq)]
+pub struct IndexRename {
+    pub from: String,
+    pub to: String,
+    pub if_exists: bool,
 }
 
 /// The statements around a staged one (see [`Plan::Staged`]).

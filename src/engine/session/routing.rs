@@ -15,7 +15,7 @@ use crate::engine::domains;
 use crate::engine::exec;
 use crate::engine::result::{QueryResult, ResultSink};
 use crate::engine::value::Value;
-use crate::engine::{enums, rebuild, schema_rename};
+use crate::engine::{enums, index_rename, rebuild, schema_rename};
 use crate::error::{Error, ErrorKind};
 use crate::sql::{Action, CommandKind, LockWait, Plan, PreparedCommand, SessionCommand, Statement};
 
@@ -212,6 +212,12 @@ impl Session {
                 Ok(()) => QueryResult::empty(stmt.kind).send_to(sink).await,
                 Err(error) => Err(error),
             },
+            Plan::RenameIndex(rename) => {
+                match Box::pin(index_rename::run(self.held().await?, rename)).await {
+                    Ok(()) => QueryResult::empty(stmt.kind).send_to(sink).await,
+                    Err(error) => Err(error),
+                }
+            }
             Plan::RenameSchema(rename) => {
                 match Box::pin(schema_rename::run(self.held().await?, rename)).await {
                     Ok(()) => QueryResult::empty(stmt.kind).send_to(sink).await,
