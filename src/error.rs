@@ -190,6 +190,15 @@ impl Error {
         Self::new(ErrorKind::SqlState(state), message)
     }
 
+    /// 0A000: `what` (a feature, named as PostgreSQL's messages name them)
+    /// is not supported.
+    pub fn not_supported(what: &str) -> Self {
+        Self::state(
+            SqlState::FEATURE_NOT_SUPPORTED,
+            format!("{what} is not supported"),
+        )
+    }
+
     pub fn invalid(message: impl Into<String>) -> Self {
         Self::new(ErrorKind::InvalidRequest, message)
     }

@@ -33,13 +33,6 @@ use crate::error::{Error, SqlState};
 /// Reads a statement with the catalog given.
 pub(super) type Build<'a> = &'a dyn Fn(&str, &dyn Catalog) -> Result<Statement, Error>;
 
-fn refused(what: &str) -> Error {
-    Error::state(
-        SqlState::FEATURE_NOT_SUPPORTED,
-        format!("{what} is not supported"),
-    )
-}
-
 /// The staged statement `text` is, where its `WITH` changes data; `None`
 /// where it does not.
 pub(super) fn statement(
@@ -83,10 +76,12 @@ pub(super) fn statement(
         };
         let built = build(&change.to_string(), catalog)?;
         if built.param_count > 0 {
-            return Err(refused("a data change in WITH with parameters"));
+            return Err(Error::not_supported(
+                "a data change in WITH with parameters",
+            ));
         }
         if built.plan != Plan::Single {
-            return Err(refused("this data change in WITH"));
+            return Err(Error::not_supported("this data change in WITH"));
         }
         let table = format!("litewire_cte_{n}");
         let stage = Stage::read(&built, catalog)?;
@@ -148,7 +143,7 @@ pub(super) fn statement(
         ControlFlow::Continue(())
     });
     if let Some(table) = read_changed {
-        return Err(refused(&format!(
+        return Err(Error::not_supported(&format!(
             "reading table \"{table}\" in a statement whose WITH changes it"
         )));
     }
@@ -158,7 +153,9 @@ pub(super) fn statement(
     };
     let main = build(&query.to_string(), &with_captured)?;
     if main.plan != Plan::Single {
-        return Err(refused("this statement with a data change in WITH"));
+        return Err(Error::not_supported(
+            "this statement with a data change in WITH",
+        ));
     }
     Ok(Some(Statement {
         action: Action::Write,
@@ -204,7 +201,7 @@ struct Stage {
 
 impl Stage {
     fn read(built: &Statement, catalog: &dyn Catalog) -> Result<Stage, Error> {
-        let unreadable = || refused("this data change in WITH");
+        let unreadable = || Error::not_supported("this data change in WITH");
         let mut parsed =
             Parser::parse_sql(&SQLiteDialect {}, &built.sql).map_err(|_| unreadable())?;
         let Some(change) = parsed.first_mut() else {

@@ -59,7 +59,7 @@ pub(in crate::sql) fn statement(
             match &table.plan {
                 Plan::Single => parts.push(table.sql.clone()),
                 Plan::Script(script) => parts.extend(script.iter().cloned()),
-                _ => return Err(refused("this form of a partitioned table")),
+                _ => return Err(Error::not_supported("this form of a partitioned table")),
             }
         }
         parts.extend(ddl.statements.iter().map(|s| Arc::from(s.as_str())));
@@ -83,10 +83,6 @@ fn creates_partitioned(w: &Words) -> bool {
     false
 }
 
-fn refused(message: &str) -> Error {
-    Error::state(SqlState::FEATURE_NOT_SUPPORTED, message.to_owned())
-}
-
 fn create(w: &Words, catalog: &dyn Catalog) -> Result<PartitionDdl, Error> {
     let parsed = Parser::parse_sql(&PostgreSqlDialect {}, w.sql)
         .map_err(|e| Error::state(SqlState::SYNTAX_ERROR, e.to_string()))?;
@@ -94,7 +90,7 @@ fn create(w: &Words, catalog: &dyn Catalog) -> Result<PartitionDdl, Error> {
         return Err(w.syntax_error(0));
     };
     if create.temporary {
-        return Err(refused("temporary partitioned tables are not supported"));
+        return Err(Error::not_supported("a temporary partitioned table"));
     }
     let name = folded_last(&create.name);
     let key = create
@@ -124,8 +120,8 @@ fn create(w: &Words, catalog: &dyn Catalog) -> Result<PartitionDdl, Error> {
         }
         Some(parent) => {
             if !create.columns.is_empty() || !create.constraints.is_empty() {
-                return Err(refused(
-                    "a partition's own columns and constraints are not supported",
+                return Err(Error::not_supported(
+                    "declaring a partition's own columns or constraints",
                 ));
             }
             let written = create.for_values.clone().ok_or_else(|| w.syntax_error(0))?;

@@ -76,7 +76,9 @@ fn retarget(ast: &mut Statement, catalog: &dyn Catalog) -> Result<bool, Error> {
                 false => insert.columns.iter().map(folded_last).collect(),
             };
             let Some(source) = insert.source.take() else {
-                return Err(refused("INSERT ... DEFAULT VALUES into a partition"));
+                return Err(Error::not_supported(
+                    "INSERT ... DEFAULT VALUES into a partition",
+                ));
             };
             insert.source = Some(Box::new(target.checked_rows(&source, &columns)?));
             insert.columns = columns
@@ -122,13 +124,6 @@ fn retarget(ast: &mut Statement, catalog: &dyn Catalog) -> Result<bool, Error> {
         _ => false,
     };
     Ok(changed)
-}
-
-fn refused(what: &str) -> Error {
-    Error::state(
-        SqlState::FEATURE_NOT_SUPPORTED,
-        format!("{what} is not supported"),
-    )
 }
 
 fn ident(name: &str) -> Ident {
@@ -318,7 +313,9 @@ impl Target {
                 }
                 AssignmentTarget::Tuple(names) => {
                     if names.iter().any(|n| self.mentions(&folded_last(n))) {
-                        return Err(refused("a multiple-column assignment to a partition's key"));
+                        return Err(Error::not_supported(
+                            "a multiple-column assignment to a partition's key",
+                        ));
                     }
                 }
             }
