@@ -17,6 +17,7 @@ use tokio_postgres::{Client, Row, SimpleQueryMessage};
 against_litewire_and_postgres!(
     statistics_aggregates,
     string_functions,
+    string_spellings_and_patterns,
     date_time_functions,
     date_time_input_follows_date_style,
     intervals,
@@ -448,6 +449,35 @@ async fn string_functions(target: &Target) {
             ("SELECT to_hex(255), to_hex(-1), to_hex(-1::bigint), to_hex(2147483648)", "ff|ffffffff|ffffffffffffffff|80000000"),
             ("SELECT pg_typeof(regexp_match('a','a'))::text, pg_typeof(sha256('a'))::text, pg_typeof(1)::text, pg_typeof('a')::text, pg_typeof(1.5)::text", "text[]|bytea|integer|unknown|numeric"),
             ("SELECT 'foo bar' ~ '\\mbar\\M', 'x' ~ '[[:alpha:]]', E'a\\nb' ~ 'a.b', E'a\\nb' ~ '^b'", "t|t|t|f"),
+        ],
+    )
+    .await;
+}
+
+/// PostgreSQL's spellings of constants (`U&`, `UESCAPE`, `E'\u...'`, a
+/// constant continued on the next line), `SUBSTRING`'s pattern forms, and the
+/// prefix operators and `^` with PostgreSQL's grouping.
+async fn string_spellings_and_patterns(target: &Target) {
+    let client = target.connect().await;
+    check(
+        &client,
+        "SET standard_conforming_strings = on",
+        &[
+            ("SELECT U&'d\\0061t\\+000061' AS U&\"d\\0061t\\+000061\"", "data"),
+            ("SELECT U&'d!0061t\\+000061' UESCAPE '!', U&' \\' UESCAPE '!', U&'\\0027'", "dat\\+000061| \\|'"),
+            ("SELECT U&'wrong: \\061'", "ERROR 42601"),
+            ("SELECT U&'wrong: \\db99xy'", "ERROR 42601"),
+            ("SELECT U&'wrong: +0061' UESCAPE '+'", "ERROR 42601"),
+            ("SELECT E'd\\u0061t\\U00000061', E'\\ud83d\\ude00'", "data|😀"),
+            ("SELECT E'wrong: \\u061'", "ERROR 22025"),
+            ("SELECT E'wrong: \\udb99\\u0061'", "ERROR 42601"),
+            ("SELECT 'first'\n' second'\n  ' third' AS joined", "first second third"),
+            ("SELECT SUBSTRING('abcdefg' SIMILAR 'a#\"(b_d)#\"%' ESCAPE '#'), SUBSTRING('abcdefg' SIMILAR 'a*#\"%#\"g*' ESCAPE '#'), SUBSTRING('abcdefg' SIMILAR 'a|b#\"%#\"g' ESCAPE '#'), SUBSTRING('abcdefg' SIMILAR 'a#\"%g' ESCAPE '#'), SUBSTRING('abcdefg' SIMILAR 'a%g' ESCAPE '#')", "bcd|abcdefg|bcdef|bcdefg|abcdefg"),
+            ("SELECT SUBSTRING('abcdefg' SIMILAR '#\"(b_d)#\"%' ESCAPE '#'), SUBSTRING('abcdefg' SIMILAR '%' ESCAPE NULL), SUBSTRING('abcdefg' FROM 'a#\"(b_d)#\"%' FOR '#')", "NULL|NULL|bcd"),
+            ("SELECT SUBSTRING('abcdefg' SIMILAR 'a*#\"%#\"g*#\"x' ESCAPE '#')", "ERROR 2200C"),
+            ("SELECT substring('abcdefg' FROM 'b.d'), substring('abcdefg' FROM '(b)(c)'), substring('abc' FROM 'x'), substring('abc' FROM 2), substring('abc' FROM 2 FOR 1), substring('abc' FROM NULL FOR 2)", "bcd|b|NULL|bc|b|NULL"),
+            ("SELECT |/ 16.0::float8, ||/ 8::float8, @ -5, |/ 25 + 11, @ -2 + 5, -2 ^ 2, 2 ^ 3 ^ 2, |/ 16 = 4, |/ 16 || 'x'", "4|2|5|6|3|4|64|t|4x"),
+            ("SELECT pg_typeof(2 ^ 2)::text, pg_typeof(2.0 ^ 2)::text, pg_typeof(sqrt(4))::text, pg_typeof(round(4))::text, pg_typeof(round(4, 1))::text, pg_typeof(power(2, 2.0))::text", "double precision|numeric|double precision|double precision|numeric|numeric"),
         ],
     )
     .await;

@@ -52,6 +52,7 @@ pub mod schema_names;
 pub mod schemas;
 mod session;
 mod sort_operators;
+mod spellings;
 mod split;
 mod statement;
 mod statement_fields;

@@ -32,6 +32,7 @@ use super::qualified_operators;
 use super::rewrite::Rewrite;
 use super::row_locks;
 use super::schema_names;
+use super::spellings;
 use super::split::split;
 use super::statement::{Plan, PreparedCommand, Statement};
 use super::statement_fields::{cursor_statement, statement};
@@ -277,6 +278,11 @@ fn build_rebased(text: &str, tokens: &[Token], dialect: Dialect) -> Result<State
     }
     if let Some(prepared) = prepared_statement(text, tokens, dialect) {
         return prepared.map(|boxed| *boxed);
+    }
+    if matches!(dialect, Dialect::Postgres(_))
+        && let Some(plain) = spellings::rewritten(text, tokens)?
+    {
+        return build_rebased(&plain, &tokenize(&plain), dialect);
     }
     if matches!(dialect, Dialect::Postgres(_))
         && let Some(plain) = qualified_operators::unqualified(text, tokens)
@@ -630,6 +636,7 @@ pub(super) fn read_shape(text: &str, literals: usize, dialect: Dialect) -> Optio
         && known_queries::recognise(read, tokens).is_none()
         // `ORDER BY x USING <` is rewritten before it is read (see `build`).
         && sort_operators::rewrite(read, tokens).is_none()
+        && spellings::rewritten(read, tokens).ok()?.is_none()
         && partitions::rewrite(read, shape.kind, catalog).ok()?.is_none();
     if !plain {
         return None;

@@ -35,6 +35,18 @@ pub(super) const FUNCTIONS: &[Function] = &[
         IMMUTABLE,
         similar,
     ),
+    Function::helper(
+        "litewire_substring_similar",
+        super::definition::Args::Fixed(&["text", "text", "text"]),
+        IMMUTABLE,
+        substring_similar,
+    ),
+    Function::helper(
+        "litewire_substring_regex",
+        super::definition::Args::Fixed(&["text", "text"]),
+        IMMUTABLE,
+        substring_regex,
+    ),
     Function::pg(
         "regexp_replace",
         &["text", "text", "text"],
@@ -443,16 +455,26 @@ fn similar(_: &Call, args: &[Arg]) -> Out {
 
 /// A `SIMILAR TO` pattern as a regular expression: `%` any text, `_` any
 /// character, groups not capturing, the escape making the next character
-/// literal, anchored at both ends.
+/// literal, anchored at both ends. An escaped `"` (which marks what
+/// `SUBSTRING ... SIMILAR` returns) is a plain boundary here.
 fn similar_to_regex(pattern: &str, escape: Option<char>) -> String {
-    let mut out = String::from("^(?:");
+    format!("^(?:{})$", similar_parts(pattern, escape).concat())
+}
+
+/// A `SIMILAR TO` pattern as regular expressions, one for each part the
+/// escaped `"` separators divide it into.
+fn similar_parts(pattern: &str, escape: Option<char>) -> Vec<String> {
+    let mut parts = vec![String::new()];
     let (mut after_escape, mut in_class) = (false, false);
     for c in pattern.chars() {
+        let Some(out) = parts.last_mut() else {
+            break;
+        };
         if after_escape {
-            // `"` after the escape marks what `SUBSTRING ... SIMILAR` returns;
-            // for a match it is a plain boundary.
             if c != '"' || in_class {
                 out.push_str(&regex::escape(&c.to_string()));
+            } else {
+                parts.push(String::new());
             }
             after_escape = false;
         } else if Some(c) == escape {
@@ -480,8 +502,65 @@ fn similar_to_regex(pattern: &str, escape: Option<char>) -> String {
             }
         }
     }
-    out.push_str(")$");
-    out
+    parts
+}
+
+/// `substring(text SIMILAR pattern ESCAPE escape)` (and `substring(text
+/// FROM pattern FOR escape)`): the part of a matching value between the
+/// pattern's two escaped `"` (all of it without them). As PostgreSQL reads
+/// the pattern, what comes before the first separator matches as little
+/// as it can, what follows it as much.
+fn substring_similar(_: &Call, args: &[Arg]) -> Out {
+    let (Some(text), Some(pattern), Some(escape)) =
+        (args[0].text(), args[1].text(), args[2].text())
+    else {
+        return Out::Null;
+    };
+    let escape = match super::strings::escape_character(&escape) {
+        Ok(escape) => escape,
+        Err(out) => return out,
+    };
+    let source = match similar_parts(&pattern, escape).as_slice() {
+        [whole] => format!("^({whole})$"),
+        [before, part] => format!("^(?U:{before})({part})$"),
+        [before, part, after] => format!("^(?U:{before})({part})(?:{after})$"),
+        _ => {
+            return Out::Fail(
+                SqlState::parse("2200C").unwrap_or(SqlState::INVALID_PARAMETER_VALUE),
+                "SQL regular expression may not contain more than two escape-double-quote separators"
+                    .to_owned(),
+            );
+        }
+    };
+    let re = match Regex::new(&source) {
+        Ok(re) => re,
+        Err(e) => return invalid_regex(format!("invalid regular expression: {e}")),
+    };
+    match re.captures(&text).and_then(|caps| caps.get(1)) {
+        Some(part) => Out::Text(part.as_str().to_owned()),
+        None => Out::Null,
+    }
+}
+
+/// `substring(text FROM pattern)`: the part of the first match the pattern's
+/// first parenthesized subexpression matched, or the whole match when it has
+/// none.
+fn substring_regex(_: &Call, args: &[Arg]) -> Out {
+    let (Some(text), Some(pattern)) = (args[0].text(), args[1].text()) else {
+        return Out::Null;
+    };
+    let re = match compile(&pattern, Flags::DEFAULT) {
+        Ok(re) => re,
+        Err(out) => return out,
+    };
+    let Some(caps) = re.captures(&text) else {
+        return Out::Null;
+    };
+    let part = match re.captures_len() > 1 {
+        true => caps.get(1),
+        false => caps.get(0),
+    };
+    part.map_or(Out::Null, |m| Out::Text(m.as_str().to_owned()))
 }
 
 /// `regexp_like(text, pattern [, flags])`.

@@ -7,7 +7,8 @@
 //! [`PgType::Opaque`]: SQLite's meaning, as before, for that node alone.
 
 use sqlparser::ast::{
-    BinaryOperator, CeilFloorKind, DataType, Expr, Ident, InTarget, TrimWhereField, Value,
+    BinaryOperator, CeilFloorKind, DataType, Expr, Ident, InTarget, TrimWhereField, UnaryOperator,
+    Value,
 };
 
 use super::build::{binary, call, ident, nested, number, string};
@@ -16,6 +17,7 @@ use super::casts::{CastContext, cast_type, read_exactly_by_sqlite, runtime_cast}
 use super::errors::{Result, datatype_mismatch, syntax, undefined_function};
 use super::names::{cast_name, folded};
 use super::operators::common_type;
+use super::precedence;
 use super::scope::{Resolved, Scope};
 use super::subqueries::scalar;
 use super::translator::{ColumnRef, Translator, Typed, Untyped};
@@ -57,9 +59,41 @@ impl Translator<'_> {
                     ..typed
                 })
             }
+            // `|/ x`, `||/ x`, `@ x`: PostgreSQL's prefix spellings of
+            // `sqrt`, `cbrt` and `abs`, typed and checked as those are.
+            Expr::UnaryOp { op, expr: operand } if precedence::function(op).is_some() => {
+                let name = precedence::function(op).unwrap_or_default();
+                let typed = self.expr(&call(name, vec![(**operand).clone()]), scope)?;
+                Ok(Typed {
+                    name: None,
+                    ..typed
+                })
+            }
+            Expr::UnaryOp {
+                op: op @ (UnaryOperator::Minus | UnaryOperator::Plus),
+                expr: operand,
+            } if precedence::sign_binds_tighter(operand) => {
+                self.expr(&precedence::sign_lowered(*op, operand), scope)
+            }
             Expr::UnaryOp { op, expr: operand } => {
                 let operand = self.expr(operand, scope)?;
                 self.unary(op, operand)
+            }
+            Expr::BinaryOp { .. } if precedence::binds_looser(expr) => {
+                self.expr(&precedence::lifted(expr), scope)
+            }
+            // `x ^ y` is `power(x, y)`, as typed and checked.
+            Expr::BinaryOp {
+                left,
+                op: BinaryOperator::PGExp,
+                right,
+            } => {
+                let power = call("power", vec![(**left).clone(), (**right).clone()]);
+                let typed = self.expr(&power, scope)?;
+                Ok(Typed {
+                    name: None,
+                    ..typed
+                })
             }
             Expr::BinaryOp { left, op, right } => {
                 let left = self.expr(left, scope)?;
@@ -263,38 +297,7 @@ impl Translator<'_> {
                 substring_for,
                 shorthand,
                 ..
-            } => {
-                let name = if *shorthand { "substr" } else { "substring" };
-                let value = self.expr(value, scope)?;
-                if value.ty == PgType::Bytea {
-                    let mut args = vec![value];
-                    args.push(match substring_from {
-                        Some(from) => self.expr(from, scope)?,
-                        None => Typed::new(number("1"), PgType::Int4),
-                    });
-                    if let Some(length) = substring_for {
-                        args.push(self.expr(length, scope)?);
-                    }
-                    let bytes = self
-                        .bytea_function("substring", &args)?
-                        .ok_or(super::errors::Fail::Unsupported("substring of bytes"))?;
-                    return Ok(bytes.named(name, 2));
-                }
-                let value = self.text_argument(value, "substring")?;
-                let start = match substring_from {
-                    Some(from) => {
-                        let from = self.expr(from, scope)?;
-                        self.int_argument(from, "substring")?.expr
-                    }
-                    None => number("1"),
-                };
-                let mut args = vec![value.expr, start];
-                if let Some(length) = substring_for {
-                    let length = self.expr(length, scope)?;
-                    args.push(self.int_argument(length, "substring")?.expr);
-                }
-                Ok(Typed::new(call("litewire_substr", args), PgType::Text).named(name, 2))
-            }
+            } => self.substring(value, substring_from, substring_for, *shorthand, scope),
             // `OVERLAY(s PLACING r FROM n [FOR k])`: what comes before `n`, `r`,
             // and what comes after the `k` characters from `n` (k: r's length).
             Expr::Overlay {

@@ -33,8 +33,14 @@ enum Returns {
     Avg,
     /// `array_agg`: an array of the argument's type.
     ArrayOf,
-    /// A float function that keeps `numeric` for a numeric argument.
+    /// A statistics aggregate: `numeric` of integers and numerics, else
+    /// double precision.
     FloatOrNumeric,
+    /// A math function with a `float8` and a `numeric` form: PostgreSQL
+    /// prefers the float one for integers, the numeric one when an argument
+    /// is numeric and none is a float, and has only the numeric one with a
+    /// second argument to `round` and `trunc`.
+    Math,
 }
 
 /// What an argument of a known function must be.
@@ -116,14 +122,12 @@ fn lookup(name: &str) -> Option<Known> {
         "format" => known(Fixed(Text), &[TEXT, Arg::Shown], Some("litewire_format")),
         "quote_ident" | "quote_literal" | "quote_nullable" => known(Fixed(Text), &[], None),
         "abs" => known(First, &[], None),
-        "round" | "trunc" | "ceil" | "ceiling" | "floor" | "sign" => {
-            known(FloatOrNumeric, &[], None)
-        }
-        "sqrt" => known(FloatOrNumeric, &[], Some("litewire_sqrt")),
-        "exp" => known(FloatOrNumeric, &[], Some("litewire_exp")),
-        "ln" => known(FloatOrNumeric, &[], Some("litewire_ln")),
-        "log" | "log10" => known(FloatOrNumeric, &[], Some("litewire_log10")),
-        "power" | "pow" => known(FloatOrNumeric, &[], Some("litewire_power")),
+        "round" | "trunc" | "ceil" | "ceiling" | "floor" | "sign" => known(Math, &[], None),
+        "sqrt" => known(Math, &[], Some("litewire_sqrt")),
+        "exp" => known(Math, &[], Some("litewire_exp")),
+        "ln" => known(Math, &[], Some("litewire_ln")),
+        "log" | "log10" => known(Math, &[], Some("litewire_log10")),
+        "power" | "pow" => known(Math, &[], Some("litewire_power")),
         "pi" => known(Fixed(Float8), &[], None),
         "random" => known(Fixed(Float8), &[], Some("litewire_random")),
         "gcd" => known(First, &[], Some("litewire_gcd")),
@@ -565,7 +569,7 @@ impl Translator<'_> {
 
     /// `CEIL(x)`, `FLOOR(x)` written as keywords.
     pub(super) fn rounding(&mut self, name: &str, value: Typed) -> Result<Typed> {
-        let ty = self.returns(name, &Returns::FloatOrNumeric, std::slice::from_ref(&value))?;
+        let ty = self.returns(name, &Returns::Math, std::slice::from_ref(&value))?;
         Ok(Typed::new(super::build::call(name, vec![value.expr]), ty).named(name, 2))
     }
 
@@ -656,6 +660,22 @@ impl Translator<'_> {
                 Some(a) => PgType::Array(Box::new(a.ty.clone())),
                 None => PgType::Opaque,
             },
+            Returns::Math => {
+                let typed = |a: &&Typed| a.untyped.is_none();
+                let float = args
+                    .iter()
+                    .filter(typed)
+                    .any(|a| matches!(a.ty, PgType::Float4 | PgType::Float8));
+                let numeric = args.iter().filter(typed).any(|a| a.ty == PgType::Numeric);
+                match first.map(|a| &a.ty) {
+                    _ if args.len() == 2 && matches!(name, "round" | "trunc") => PgType::Numeric,
+                    _ if numeric && !float => PgType::Numeric,
+                    Some(ty) if ty.is_numeric() => PgType::Float8,
+                    Some(_) if first.is_some_and(|a| a.untyped.is_some()) => PgType::Float8,
+                    None => PgType::Float8,
+                    Some(_) => return Err(undefined_function(name, &types)),
+                }
+            }
             Returns::FloatOrNumeric => match first.map(|a| &a.ty) {
                 Some(PgType::Numeric | PgType::Int2 | PgType::Int4 | PgType::Int8) => {
                     PgType::Numeric
