@@ -18,6 +18,7 @@ against_litewire_and_postgres!(
     statistics_aggregates,
     string_functions,
     string_spellings_and_patterns,
+    casts_named_as_calls_and_numeric_specials,
     date_time_functions,
     date_time_input_follows_date_style,
     intervals,
@@ -478,6 +479,25 @@ async fn string_spellings_and_patterns(target: &Target) {
             ("SELECT substring('abcdefg' FROM 'b.d'), substring('abcdefg' FROM '(b)(c)'), substring('abc' FROM 'x'), substring('abc' FROM 2), substring('abc' FROM 2 FOR 1), substring('abc' FROM NULL FOR 2)", "bcd|b|NULL|bc|b|NULL"),
             ("SELECT |/ 16.0::float8, ||/ 8::float8, @ -5, |/ 25 + 11, @ -2 + 5, -2 ^ 2, 2 ^ 3 ^ 2, |/ 16 = 4, |/ 16 || 'x'", "4|2|5|6|3|4|64|t|4x"),
             ("SELECT pg_typeof(2 ^ 2)::text, pg_typeof(2.0 ^ 2)::text, pg_typeof(sqrt(4))::text, pg_typeof(round(4))::text, pg_typeof(round(4, 1))::text, pg_typeof(power(2, 2.0))::text", "double precision|numeric|double precision|double precision|numeric|numeric"),
+        ],
+    )
+    .await;
+}
+
+/// `float8(x)` and the other type-named calls are casts; a numeric NaN or
+/// infinity has no integer.
+async fn casts_named_as_calls_and_numeric_specials(target: &Target) {
+    let client = target.connect().await;
+    check(
+        &client,
+        "DROP TABLE IF EXISTS cn; CREATE TABLE cn (a int); INSERT INTO cn VALUES (1), (2)",
+        &[
+            ("SELECT float8(count(*)) / 4, int8(2.5), text(12), bool('yes'), pg_typeof(float8(1))::text, int4(2.5::float8) FROM cn", "0.5|3|12|t|double precision|2"),
+            ("SELECT int4('x')", "ERROR 22P02"),
+            ("SELECT 'NaN'::numeric::int4", "ERROR 0A000"),
+            ("SELECT '-Infinity'::numeric::int8", "ERROR 0A000"),
+            ("SELECT 'Infinity'::numeric::int2", "ERROR 0A000"),
+            ("SELECT 2.5::numeric::int4, (-2.5)::numeric::int4, 'NaN'::numeric, 'Infinity'::float8::numeric", "3|-3|NaN|Infinity"),
         ],
     )
     .await;

@@ -117,6 +117,11 @@ fn to_integer(value: &Arg, from: &str, to: &str) -> Out {
     let (min, max) = range(to);
     let n = match value {
         Arg::Int(i) => *i,
+        // A numeric NaN or infinity has no integer (a float's is out of range).
+        Arg::Real(f) if from == "numeric" && !f.is_finite() => {
+            let what = if f.is_nan() { "NaN" } else { "infinity" };
+            return fail("0A000", format!("cannot convert {what} to {}", display(to)));
+        }
         Arg::Real(f) => {
             // float4/float8 round half to even (`rint`), numeric half away
             // from zero.
@@ -132,9 +137,13 @@ fn to_integer(value: &Arg, from: &str, to: &str) -> Out {
             rounded as i64
         }
         Arg::Text(s) => match from {
-            "numeric" => match s.trim().parse::<f64>() {
-                Ok(f) => return to_integer(&Arg::Real(f), from, to),
-                Err(_) => return invalid(display(to), s),
+            "numeric" => match (decimal_rounded(s.trim()), s.trim().parse::<f64>()) {
+                (Some(n), _) if n < i128::from(min) || n > i128::from(max) => {
+                    return out_of_range(to);
+                }
+                (Some(n), _) => n as i64,
+                (None, Ok(f)) => return to_integer(&Arg::Real(f), from, to),
+                (None, Err(_)) => return invalid(display(to), s),
             },
             _ => match integer_input(s) {
                 Some(Ok(n)) => n,
@@ -148,6 +157,30 @@ fn to_integer(value: &Arg, from: &str, to: &str) -> Out {
         return out_of_range(to);
     }
     Out::Int(n)
+}
+
+/// A numeric's text (`-12.5`) rounded half away from zero to an integer,
+/// exactly however many digits it has; `None` for another form (an
+/// exponent, `NaN`) or beyond `i128`.
+fn decimal_rounded(text: &str) -> Option<i128> {
+    let (negative, digits) = match text.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, text.strip_prefix('+').unwrap_or(text)),
+    };
+    let (whole, fraction) = digits.split_once('.').unwrap_or((digits, ""));
+    let all_digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+    if whole.is_empty() && fraction.is_empty() || !all_digits(whole) || !all_digits(fraction) {
+        return None;
+    }
+    let mut n: i128 = if whole.is_empty() {
+        0
+    } else {
+        whole.parse().ok()?
+    };
+    if fraction.as_bytes().first().is_some_and(|&d| d >= b'5') {
+        n = n.checked_add(1)?;
+    }
+    Some(if negative { -n } else { n })
 }
 
 /// PostgreSQL's integer input: white space, a sign, digits, white space.

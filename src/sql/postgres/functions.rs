@@ -297,6 +297,9 @@ impl Translator<'_> {
         if let Some(call) = self.user_call(function, list, &name, scope)? {
             return Ok(call.named(name, 2));
         }
+        if let Some(cast) = function_style_cast(function, list, &name) {
+            return Ok(self.expr(&cast, scope)?.named(name, 2));
+        }
         let aggregate = is_aggregate(&name) && function.over.is_none();
         if aggregate {
             self.aggregated = true;
@@ -686,6 +689,48 @@ impl Translator<'_> {
             },
         })
     }
+}
+
+/// `float8(x)`: a call named by a type, of one argument, which PostgreSQL
+/// reads as a cast to the type (where no function has the name: SQLite's
+/// `date`, `time`, `json` keep theirs).
+fn function_style_cast(
+    function: &Function,
+    list: &sqlparser::ast::FunctionArgumentList,
+    name: &str,
+) -> Option<Expr> {
+    // Not the keywords (`numeric(...)`, `integer(...)` are PostgreSQL's
+    // syntax errors).
+    const CASTS: &[&str] = &[
+        "int2",
+        "int4",
+        "int8",
+        "float4",
+        "float8",
+        "bool",
+        "text",
+        "bpchar",
+        "name",
+        "oid",
+        "uuid",
+        "bytea",
+        "timestamptz",
+    ];
+    let [FunctionArg::Unnamed(FunctionArgExpr::Expr(arg))] = list.args.as_slice() else {
+        return None;
+    };
+    let plain = function.over.is_none()
+        && function.filter.is_none()
+        && function.within_group.is_empty()
+        && list.clauses.is_empty()
+        && list.duplicate_treatment.is_none()
+        && function.name.0.len() == 1;
+    (plain && CASTS.contains(&name)).then(|| Expr::Cast {
+        kind: sqlparser::ast::CastKind::Cast,
+        expr: Box::new(arg.clone()),
+        data_type: sqlparser::ast::DataType::Custom(function.name.clone(), Vec::new()),
+        format: None,
+    })
 }
 
 /// `'name'::regclass`.
