@@ -1136,8 +1136,11 @@ async fn recursive_queries_as_postgres_allows_them(target: &Target) {
     let client = target.connect().await;
     check(
         &client,
-        "DROP TABLE IF EXISTS rq_y; CREATE TABLE rq_y (a int); INSERT INTO rq_y SELECT generate_series(1, 5)",
+        "DROP TABLE IF EXISTS rq_y; CREATE TABLE rq_y (a int); INSERT INTO rq_y SELECT generate_series(1, 5); \
+         DROP VIEW IF EXISTS rq_nums; CREATE RECURSIVE VIEW rq_nums (n) AS VALUES (1) UNION ALL SELECT n + 1 FROM rq_nums WHERE n < 4",
         &[
+            ("SELECT n, pg_typeof(n)::text FROM rq_nums ORDER BY n DESC LIMIT 2", "4|integer\n3|integer"),
+            ("CREATE RECURSIVE VIEW rq_bad AS SELECT 1", "ERROR 42601"),
             ("WITH RECURSIVE x(n) AS (SELECT 1 UNION ALL SELECT x.n + 1 FROM rq_y LEFT JOIN x ON x.n = rq_y.a WHERE n < 5) SELECT * FROM x", "ERROR 42P19"),
             ("WITH RECURSIVE x(n) AS (SELECT 1 UNION ALL SELECT x.n + 1 FROM x RIGHT JOIN rq_y ON x.n = rq_y.a WHERE n < 5) SELECT * FROM x", "ERROR 42P19"),
             ("WITH RECURSIVE x(n) AS (SELECT 1 UNION ALL SELECT x.n + 1 FROM x FULL JOIN rq_y ON x.n = rq_y.a WHERE n < 5) SELECT * FROM x", "ERROR 42P19"),

@@ -125,12 +125,14 @@ pub(super) fn parse_uncached(sql: &str, dialect: Dialect) -> Result<Vec<Statemen
                     build(text, tokens, dialect)?
                 }
                 // SQLite has no materialized views nor SQL functions, and a
-                // new one's query is read as PostgreSQL reads it; a schema the
+                // new one's query is read as PostgreSQL reads it (so is what
+                // has PostgreSQL's spellings); a schema the
                 // statements before may have made is not known yet: read when
                 // it runs.
                 (Dialect::Postgres(catalog), true)
                     if batch_effects::about_materialized_view_or_function(text, &positioned)
                         || batch_effects::about_partitions(text, &positioned)
+                        || !matches!(spellings::rewritten(text, &positioned), Ok(None))
                         || (domains_changed && batch_effects::makes_columns(text, &positioned))
                         || schema_names::names_by_schema(text, &rebased(tokens), catalog) =>
                 {

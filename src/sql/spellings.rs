@@ -7,7 +7,9 @@
 //! - `'a'` followed by `'b'` on a later line: one constant, `'ab'`;
 //! - `SUBSTRING(s SIMILAR p ESCAPE e)`: `SUBSTRING(s FROM p FOR e)`, which
 //!   means the same for a string `p`;
-//! - `INSERT INTO t (SELECT ...)`: the query without its parentheses.
+//! - `INSERT INTO t (SELECT ...)`: the query without its parentheses;
+//! - `CREATE RECURSIVE VIEW v (a, b) AS q`: `CREATE VIEW v AS WITH RECURSIVE
+//!   v (a, b) AS (q) SELECT a, b FROM v`, which PostgreSQL documents it as.
 //!
 //! A malformed escape is refused as PostgreSQL refuses it (42601; 22025 for
 //! an escape string's short `\u`).
@@ -17,6 +19,9 @@ use crate::error::{Error, ErrorKind, SqlState};
 
 /// `text` with every such spelling written plainly; `None` when it has none.
 pub(super) fn rewritten(text: &str, tokens: &[Token]) -> Result<Option<String>, Error> {
+    if let Some(view) = recursive_view(text, tokens) {
+        return Ok(Some(view));
+    }
     let mut out = String::new();
     let mut copied = 0;
     let mut i = 0;
@@ -65,6 +70,37 @@ pub(super) fn rewritten(text: &str, tokens: &[Token]) -> Result<Option<String>, 
         out.push_str(&text[copied..]);
         out
     }))
+}
+
+/// `CREATE [OR REPLACE] [TEMP] RECURSIVE VIEW name (columns) AS query`, as
+/// the plain view of a recursive `WITH`.
+fn recursive_view(text: &str, tokens: &[Token]) -> Option<String> {
+    let is = |i: usize, word: &str| tokens.get(i).is_some_and(|t| t.is_keyword(text, word));
+    if !is(0, "CREATE") {
+        return None;
+    }
+    let recursive = (1..tokens.len().min(6)).find(|&i| is(i, "RECURSIVE"))?;
+    let head_words = ["OR", "REPLACE", "TEMP", "TEMPORARY"];
+    if !(1..recursive).all(|i| head_words.iter().any(|w| is(i, w))) || !is(recursive + 1, "VIEW") {
+        return None;
+    }
+    let name = tokens.get(recursive + 2)?;
+    let open = recursive + 3;
+    if tokens.get(open)?.kind != TokenKind::LeftParen {
+        return None;
+    }
+    let close = closing(tokens, open);
+    if !is(close + 1, "AS") {
+        return None;
+    }
+    let query = tokens.get(close + 2)?;
+    let columns = &text[tokens[open].end..tokens[close].start];
+    let name = name.text(text);
+    Some(format!(
+        "{} VIEW {name} AS WITH RECURSIVE {name} ({columns}) AS ({}) SELECT {columns} FROM {name}",
+        &text[..tokens[recursive].start].trim_end(),
+        text[query.start..].trim_end().trim_end_matches(';'),
+    ))
 }
 
 /// The tokens written as another word (or none): `SIMILAR` and `ESCAPE` in
@@ -481,5 +517,14 @@ mod tests {
         );
         assert_eq!(run("INSERT INTO t (a, b) SELECT 1, 2"), Ok(None));
         assert_eq!(run("INSERT INTO t VALUES ((SELECT 1))"), Ok(None));
+    }
+
+    #[test]
+    fn recursive_views_are_views_of_recursive_queries() {
+        assert_eq!(
+            run("CREATE OR REPLACE RECURSIVE VIEW nums (n) AS VALUES (1) UNION ALL SELECT n+1 FROM nums WHERE n < 5"),
+            Ok(Some("CREATE OR REPLACE VIEW nums AS WITH RECURSIVE nums (n) AS (VALUES (1) UNION ALL SELECT n+1 FROM nums WHERE n < 5) SELECT n FROM nums".to_owned()))
+        );
+        assert_eq!(run("CREATE RECURSIVE VIEW v AS SELECT 1"), Ok(None));
     }
 }
