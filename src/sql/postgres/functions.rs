@@ -293,7 +293,12 @@ impl Translator<'_> {
         if let Some(call) = self.user_call(function, list, &name, scope)? {
             return Ok(call.named(name, 2));
         }
-        let aggregate = is_aggregate(&name) && function.over.is_none();
+        if let Some(call) = self.variadic_call(list, &name, lookup(&name).is_some(), scope)? {
+            return Ok(call);
+        }
+        // `rank(x) WITHIN GROUP (ORDER BY y)` is an aggregate too.
+        let aggregate =
+            (is_aggregate(&name) || !function.within_group.is_empty()) && function.over.is_none();
         if aggregate {
             self.aggregated = true;
             self.aggregate_depth += 1;
@@ -393,6 +398,8 @@ impl Translator<'_> {
         let mut args = Vec::with_capacity(list.args.len());
         let mut plain = true;
         let names_sequence = matches!(name.as_str(), "nextval" | "currval" | "setval");
+        let direct = !function.within_group.is_empty() && self.aggregate_depth > 0;
+        let aggregated_before = self.aggregated;
         for arg in &list.args {
             match arg {
                 // `nextval('s'::regclass)`: the sequence is named as written,
@@ -401,6 +408,14 @@ impl Translator<'_> {
                     if names_sequence && args.is_empty() && is_literal_regclass(e) =>
                 {
                     args.push(Typed::new(e.clone(), PgType::Reg(ObjectKind::Class)));
+                }
+                FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) if direct => {
+                    // An ordered-set aggregate's direct arguments are
+                    // evaluated once per group, outside the aggregate.
+                    self.aggregate_depth -= 1;
+                    let arg = self.expr(e, scope);
+                    self.aggregate_depth += 1;
+                    args.push(arg?);
                 }
                 FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => args.push(self.expr(e, scope)?),
                 // `count(*)` counts rows: it takes no value.
@@ -432,8 +447,19 @@ impl Translator<'_> {
             };
             // PostgreSQL's type is `regtype`, whose binary form is the type's
             // oid; as text, which every client reads, the name.
-            let typed = Typed::new(super::build::string(&shown), PgType::Text);
-            return Ok(typed.named(name, 2));
+            let shown = super::build::string(&shown);
+            // Of an aggregate, the aggregate still makes the query one.
+            let shown = match self.aggregated && !aggregated_before {
+                true => super::build::case_when(
+                    vec![(
+                        Expr::IsNull(Box::new(super::build::nested(arg.expr.clone()))),
+                        shown.clone(),
+                    )],
+                    shown,
+                ),
+                false => shown,
+            };
+            return Ok(Typed::new(shown, PgType::Text).named(name, 2));
         }
         if plain
             && function.over.is_none()
