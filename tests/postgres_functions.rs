@@ -394,6 +394,9 @@ async fn statistics_aggregates(target: &Target) {
             ("SELECT avg(x), sum(x) FROM (VALUES (1), (2)) v(x)", "1.5000000000000000|3"),
             ("SELECT sum(x::float8) FROM (VALUES (NULL)) v(x)", "NULL"),
             ("SELECT var_pop(b) FROM stats GROUP BY a > 50 ORDER BY 1", "2083.785549115566\n26354.98807921505"),
+            ("SELECT bit_and(a), bit_or(a), BIT_XOR(a), pg_typeof(bit_and(a))::text FROM stats", "0|126|118|smallint"),
+            ("SELECT bit_and(x), bit_or(x::int8), bit_xor(x) FROM (VALUES (7), (NULL), (3)) v(x)", "3|7|4"),
+            ("SELECT bit_and(a) FROM stats WHERE false", "NULL"),
         ],
     )
     .await;
@@ -628,6 +631,11 @@ async fn ordered_set_aggregates(target: &Target) {
             ("SELECT percentile_cont(1.5) WITHIN GROUP (ORDER BY x) FROM pt", "ERROR 22003"),
             ("SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY x) FROM pt WHERE false", "NULL"),
             ("SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY t) FROM pt", "ERROR 42883"),
+            ("SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY x::float4) FROM (VALUES (53.4485)) v(x)", "53.44850158691406"),
+            ("SELECT sum() WITHIN GROUP (ORDER BY x) FROM pt", "ERROR 42809"),
+            ("SELECT sum(x) WITHIN GROUP (ORDER BY x) FROM pt", "ERROR 42883"),
+            ("SELECT percentile_cont(x, x) FROM pt", "ERROR 42809"),
+            ("SELECT percentile_cont(1, 2) WITHIN GROUP (ORDER BY x) FROM pt", "ERROR 42883"),
             ("SELECT mode() WITHIN GROUP (ORDER BY g) FILTER (WHERE x > 1), pg_typeof(mode() WITHIN GROUP (ORDER BY g))::text FROM pt", "1|integer"),
         ],
     )

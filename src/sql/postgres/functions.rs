@@ -16,7 +16,9 @@ use sqlparser::ast::{
     WindowType,
 };
 
-use super::errors::{Result, ambiguous_function, undefined_function, undefined_schema};
+use super::errors::{
+    Result, ambiguous_function, undefined_function, undefined_schema, wrong_object_type,
+};
 use super::names::{folded_part, function_name};
 use super::scope::Scope;
 use super::translator::{Translator, Typed};
@@ -87,6 +89,7 @@ fn lookup(name: &str) -> Option<Known> {
         "sum" => known(Sum, &[], None),
         "avg" => known(Avg, &[], None),
         "min" | "max" => known(First, &[], None),
+        "bit_and" | "bit_or" | "bit_xor" => known(First, &[], None),
         "bool_and" | "bool_or" | "every" => known(Fixed(Bool), &[], None),
         "var_pop" | "var_samp" | "variance" | "stddev_pop" | "stddev_samp" | "stddev" => {
             known(FloatOrNumeric, &[FLOAT], None)
@@ -235,6 +238,9 @@ pub(crate) fn is_aggregate(name: &str) -> bool {
             | "bool_and"
             | "bool_or"
             | "every"
+            | "bit_and"
+            | "bit_or"
+            | "bit_xor"
             | "string_agg"
             | "array_agg"
             | "json_agg"
@@ -393,6 +399,19 @@ impl Translator<'_> {
         scope: &Scope,
     ) -> Result<Typed> {
         let _ = original;
+        // An ordered-set aggregate called with what its arguments and sort
+        // key would be.
+        let ordered_arity = match name {
+            "percentile_cont" | "percentile_disc" => 2,
+            "mode" => 1,
+            _ => 0,
+        };
+        if function.within_group.is_empty() && ordered_arity > 0 && list.args.len() == ordered_arity
+        {
+            return Err(wrong_object_type(format!(
+                "WITHIN GROUP is required for ordered-set aggregate {name}"
+            )));
+        }
         let name = name.to_owned();
         let mut translated = function.clone();
         let mut args = Vec::with_capacity(list.args.len());

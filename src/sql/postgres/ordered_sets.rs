@@ -20,7 +20,8 @@ use sqlparser::ast::{
 use sqlparser::ast::{BinaryOperator, Expr, OrderByExpr, OrderBySort};
 
 use super::build::{binary, call, case_when, nested, number};
-use super::errors::{Result, not_implemented, syntax, undefined_function};
+use super::errors::{Result, not_implemented, syntax, undefined_function, wrong_object_type};
+use super::functions::is_aggregate;
 use super::scope::Scope;
 use super::translator::{Translator, Typed};
 use super::types::PgType;
@@ -72,10 +73,7 @@ impl Translator<'_> {
                 call_args.push(fractions.expr.clone());
                 let element = match name {
                     "percentile_cont" => {
-                        let value = self
-                            .coerce(sorted, &PgType::Float8)?
-                            .ok_or_else(|| undefined_function(name, &types))?;
-                        call_args.push(value.expr);
+                        call_args.push(self.interpolated(sorted, name, &types)?);
                         PgType::Float8
                     }
                     _ => {
@@ -92,10 +90,7 @@ impl Translator<'_> {
                     .ok_or_else(|| undefined_function(name, &types))?;
                 call_args.push(fraction.expr);
                 if name == "percentile_cont" {
-                    let value = self
-                        .coerce(sorted, &PgType::Float8)?
-                        .ok_or_else(|| undefined_function(name, &types))?;
-                    call_args.push(value.expr);
+                    call_args.push(self.interpolated(sorted, name, &types)?);
                     PgType::Float8
                 } else {
                     let ty = sorted.ty.clone();
@@ -108,10 +103,28 @@ impl Translator<'_> {
                 call_args.push(sorted.expr);
                 ty
             }
+            // A plain aggregate that takes the arguments and sort keys.
+            _ if is_aggregate(name) && plain_arity(name) == types.len() => {
+                return Err(wrong_object_type(format!(
+                    "{name} is not an ordered-set aggregate, so it cannot have WITHIN GROUP"
+                )));
+            }
             _ => return Err(undefined_function(name, &types)),
         };
         self.aggregate_call(function, &engine, call_args, order, scope)
             .map(|expr| Typed::new(expr, ty).named(name.to_owned(), 2))
+    }
+
+    /// The value `percentile_cont` interpolates: a float8 (a `real` one
+    /// widened as PostgreSQL widens it).
+    fn interpolated(&mut self, sorted: Typed, name: &str, types: &[PgType]) -> Result<Expr> {
+        if sorted.ty == PgType::Float4 {
+            return Ok(call("litewire_float4_value", vec![sorted.expr]));
+        }
+        let value = self
+            .coerce(sorted, &PgType::Float8)?
+            .ok_or_else(|| undefined_function(name, types))?;
+        Ok(value.expr)
     }
 
     /// `rank(args) WITHIN GROUP (ORDER BY keys)` and its kin: as the engine's
@@ -236,5 +249,16 @@ impl Translator<'_> {
             translated.filter = Some(Box::new(self.condition(filter, scope, "FILTER")?));
         }
         Ok(Expr::Function(translated))
+    }
+}
+
+/// How many arguments a plain aggregate takes; none for an ordered-set one.
+fn plain_arity(name: &str) -> usize {
+    match name {
+        "percentile_cont" | "percentile_disc" | "mode" => 0,
+        "corr" | "covar_pop" | "covar_samp" | "string_agg" | "json_object_agg"
+        | "jsonb_object_agg" => 2,
+        _ if name.starts_with("regr_") => 2,
+        _ => 1,
     }
 }
