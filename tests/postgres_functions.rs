@@ -686,6 +686,7 @@ async fn variadic_arguments(target: &Target) {
             ("SELECT format('%s', variadic NULL::text[])", "ERROR 22023"),
             ("SELECT lower(variadic array['a'])", "ERROR 42883"),
             ("SELECT concat(variadic array[1], 2)", "ERROR 42601"),
+            ("SELECT format('%s, %s', variadic array[true, false]::text[]), array[true, NULL]::text[]", "true, false|{true,NULL}"),
         ],
     )
     .await;
