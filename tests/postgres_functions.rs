@@ -23,6 +23,8 @@ against_litewire_and_postgres!(
     date_time_input_follows_date_style,
     intervals,
     ordered_set_aggregates,
+    hypothetical_set_aggregates,
+    variadic_arguments,
     json_operators_and_functions,
     trigonometry_and_float_input,
     divisors_and_buckets,
@@ -394,6 +396,9 @@ async fn statistics_aggregates(target: &Target) {
             ("SELECT avg(x), sum(x) FROM (VALUES (1), (2)) v(x)", "1.5000000000000000|3"),
             ("SELECT sum(x::float8) FROM (VALUES (NULL)) v(x)", "NULL"),
             ("SELECT var_pop(b) FROM stats GROUP BY a > 50 ORDER BY 1", "2083.785549115566\n26354.98807921505"),
+            ("SELECT bit_and(a), bit_or(a), BIT_XOR(a), pg_typeof(bit_and(a))::text FROM stats", "0|126|118|smallint"),
+            ("SELECT bit_and(x), bit_or(x::int8), bit_xor(x) FROM (VALUES (7), (NULL), (3)) v(x)", "3|7|4"),
+            ("SELECT bit_and(a) FROM stats WHERE false", "NULL"),
         ],
     )
     .await;
@@ -676,7 +681,62 @@ async fn ordered_set_aggregates(target: &Target) {
             ("SELECT percentile_cont(1.5) WITHIN GROUP (ORDER BY x) FROM pt", "ERROR 22003"),
             ("SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY x) FROM pt WHERE false", "NULL"),
             ("SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY t) FROM pt", "ERROR 42883"),
+            ("SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY x::float4) FROM (VALUES (53.4485)) v(x)", "53.44850158691406"),
+            ("SELECT sum() WITHIN GROUP (ORDER BY x) FROM pt", "ERROR 42809"),
+            ("SELECT sum(x) WITHIN GROUP (ORDER BY x) FROM pt", "ERROR 42883"),
+            ("SELECT percentile_cont(x, x) FROM pt", "ERROR 42809"),
+            ("SELECT percentile_cont(1, 2) WITHIN GROUP (ORDER BY x) FROM pt", "ERROR 42883"),
             ("SELECT mode() WITHIN GROUP (ORDER BY g) FILTER (WHERE x > 1), pg_typeof(mode() WITHIN GROUP (ORDER BY g))::text FROM pt", "1|integer"),
+        ],
+    )
+    .await;
+}
+
+/// `rank(args) WITHIN GROUP (ORDER BY keys)` and its kin: where a
+/// hypothetical row would sort, with the keys' directions and NULL places;
+/// percentiles of an array of fractions.
+async fn hypothetical_set_aggregates(target: &Target) {
+    let client = target.connect().await;
+    check(
+        &client,
+        "DROP TABLE IF EXISTS pt; CREATE TABLE pt (x float8, t text, g int); \
+         INSERT INTO pt VALUES (1, 'b', 1), (2, 'a', 1), (3, 'b', 1), (4, 'c', 2), (NULL, NULL, 2), (10, 'a', 2)",
+        &[
+            ("SELECT rank(3) WITHIN GROUP (ORDER BY x), dense_rank(3) WITHIN GROUP (ORDER BY x), percent_rank(3) WITHIN GROUP (ORDER BY x), cume_dist(3) WITHIN GROUP (ORDER BY x) FROM pt", "3|3|0.3333333333333333|0.5714285714285714"),
+            ("SELECT rank('b', 3) WITHIN GROUP (ORDER BY t DESC, x NULLS FIRST), dense_rank('b', 3) WITHIN GROUP (ORDER BY t DESC, x NULLS FIRST), rank(NULL, NULL) WITHIN GROUP (ORDER BY t, x) FROM pt", "4|4|6"),
+            ("SELECT g, rank(2) WITHIN GROUP (ORDER BY x DESC), cume_dist('a') WITHIN GROUP (ORDER BY t) FILTER (WHERE x < 10) FROM pt GROUP BY g ORDER BY g", "1|2|0.5\n2|4|0.5"),
+            ("SELECT rank('3') WITHIN GROUP (ORDER BY g), pg_typeof(rank(1) WITHIN GROUP (ORDER BY g))::text, pg_typeof(cume_dist(1) WITHIN GROUP (ORDER BY g))::text FROM pt", "7|bigint|double precision"),
+            ("SELECT percent_rank(1) WITHIN GROUP (ORDER BY x), rank(1) WITHIN GROUP (ORDER BY x) FROM pt WHERE false", "0|1"),
+            ("SELECT rank(1, 2) WITHIN GROUP (ORDER BY x) FROM pt", "ERROR 42883"),
+            ("SELECT rank(3) WITHIN GROUP (ORDER BY t) FROM pt", "ERROR 42804"),
+            ("SELECT rank('fred') WITHIN GROUP (ORDER BY g) FROM pt", "ERROR 22P02"),
+            ("SELECT rank(x) WITHIN GROUP (ORDER BY x) FROM pt", "ERROR 42803"),
+            ("SELECT rank(1) WITHIN GROUP (ORDER BY x) OVER () FROM pt", "ERROR 0A000"),
+            ("SELECT (percentile_cont(array[0, 0.25, NULL, 1]) WITHIN GROUP (ORDER BY x))::text, percentile_disc(array[0.5, 0]) WITHIN GROUP (ORDER BY t) FROM pt", "{1,2,NULL,10}|{b,a}"),
+            ("SELECT g, (percentile_disc(array[0.5]) WITHIN GROUP (ORDER BY x))::text FROM pt GROUP BY g ORDER BY g", "1|{2}\n2|{4}"),
+            ("SELECT percentile_cont(array[0.5, 2]) WITHIN GROUP (ORDER BY x) FROM pt", "ERROR 22003"),
+            ("SELECT (percentile_cont('{}'::float8[]) WITHIN GROUP (ORDER BY x))::text FROM pt", "{}"),
+            ("SELECT (percentile_cont(array[0.5]) WITHIN GROUP (ORDER BY x))::text FROM pt WHERE false", "NULL"),
+        ],
+    )
+    .await;
+}
+
+/// `VARIADIC`: an array passed as a variadic parameter's values.
+async fn variadic_arguments(target: &Target) {
+    let client = target.connect().await;
+    check(
+        &client,
+        "",
+        &[
+            ("SELECT concat(variadic array[1, 2, 3]), concat_ws(',', variadic array['a', NULL, 'c']), format('%s, %s', variadic array['a', 'b'])", "123|a,c|a, b"),
+            ("SELECT concat(variadic NULL::int[]), concat_ws(',', variadic '{}'::int[]), concat_ws(NULL, variadic array[1])", "NULL||NULL"),
+            ("SELECT concat_ws(',', variadic 10)", "ERROR 42804"),
+            ("SELECT concat(variadic '{a,b}')", "ERROR 42804"),
+            ("SELECT format('%s', variadic NULL::text[])", "ERROR 22023"),
+            ("SELECT lower(variadic array['a'])", "ERROR 42883"),
+            ("SELECT concat(variadic array[1], 2)", "ERROR 42601"),
+            ("SELECT format('%s, %s', variadic array[true, false]::text[]), array[true, NULL]::text[]", "true, false|{true,NULL}"),
         ],
     )
     .await;

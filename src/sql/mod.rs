@@ -62,6 +62,7 @@ mod table_locks;
 mod table_statements;
 mod transaction_modes;
 mod translate;
+mod variadic_args;
 pub mod views;
 mod words;
 pub mod written;

@@ -40,7 +40,7 @@ use super::words::Words;
 use super::{
     batch_effects, create_as, cursors, dialect, enums, grants, known_queries, literals, matviews,
     notifications, ownership, parsed, prepared, routines, schemas, session, sort_operators,
-    table_locks, table_statements, transaction_modes, translate, views,
+    table_locks, table_statements, transaction_modes, translate, variadic_args, views,
 };
 use crate::error::{Error, ErrorKind};
 
@@ -473,6 +473,11 @@ fn build_unlocked(text: &str, tokens: &[Token], dialect: Dialect) -> Result<Stat
         && let Some(sorted) = sort_operators::rewrite(text, &tokens)
     {
         return build_unlocked(&sorted, &tokenize(&sorted), dialect);
+    }
+    if let Dialect::Postgres(_) = dialect
+        && let Some(named) = variadic_args::rewrite(text, &tokens)
+    {
+        return build_unlocked(&named, &tokenize(&named), dialect);
     }
     // `TABLE t ...` is `SELECT * FROM t ...` (the parser reads it only
     // inside a set operation).

@@ -5,8 +5,10 @@
 //! and reads booleans as `'TrUe'`, `' yes '`, `'1'`. `from` tells how the
 //! stored value is to be read (a boolean is stored as 0 or 1, a float is
 //! rounded half to even, a numeric half away from zero); `unknown` reads it by
-//! its storage class.
+//! its storage class. A boolean array becomes a text array of `true` and
+//! `false`, as each element's cast to text.
 
+use super::arrays::{format_array, parse_array};
 use super::call::{Arg, Call, Out};
 use super::definition::{Args, Function, Volatility};
 use crate::engine::value::write_float8;
@@ -56,6 +58,9 @@ fn cast(_: &Call, args: &[Arg]) -> Out {
     if *value == Arg::Null {
         return Out::Null;
     }
+    if *from == "bool[]" && matches!(*to, "text[]" | "varchar[]" | "bpchar[]" | "name[]") {
+        return bool_array_as_text(value);
+    }
     match *to {
         "int2" | "int4" | "int8" | "oid" => to_integer(value, from, to),
         "bool" => to_bool(value, from),
@@ -92,6 +97,24 @@ fn cast(_: &Call, args: &[Arg]) -> Out {
         }
         _ => value.unchanged(),
     }
+}
+
+/// A stored boolean array (elements 1 and 0) with each element as text.
+fn bool_array_as_text(value: &Arg) -> Out {
+    let text = value.display();
+    let Some(items) = parse_array(&text) else {
+        return invalid("boolean[]", &text);
+    };
+    let items: Vec<Option<String>> = items
+        .into_iter()
+        .map(|item| {
+            item.map(|element| match parse_bool(&element) {
+                Some(b) => b.to_string(),
+                None => element,
+            })
+        })
+        .collect();
+    Out::Text(format_array(&items))
 }
 
 fn range(ty: &str) -> (i64, i64) {

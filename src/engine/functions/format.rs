@@ -5,7 +5,10 @@
 //! `%[n$][-][width]type` with `s` (text, NULL as nothing), `I` (an
 //! identifier, quoted where needed) and `L` (a literal, NULL as `NULL`), a
 //! width that may come from an argument (`*`, `*n$`), and `%%`.
+//! `format(f, VARIADIC array)` is `litewire_format_variadic`, which takes the
+//! array's elements as the arguments (a NULL array as none).
 
+use super::arrays::parse_array;
 use super::call::{Arg, Call, Out};
 use super::definition::{Args, Function, Volatility};
 use crate::error::SqlState;
@@ -17,6 +20,12 @@ pub(super) const FUNCTIONS: &[Function] = &[
         Args::Variadic("any"),
         Volatility::Stable,
         format,
+    ),
+    Function::helper(
+        "litewire_format_variadic",
+        Args::Fixed(&["text", "anyarray"]),
+        Volatility::Stable,
+        format_variadic,
     ),
     Function::pg(
         "quote_ident",
@@ -85,6 +94,29 @@ fn format(_: &Call, args: &[Arg]) -> Out {
         }
         Err(message) => Out::Fail(SqlState::INVALID_PARAMETER_VALUE, message),
     }
+}
+
+/// `format(formatstr, VARIADIC array)`.
+fn format_variadic(call: &Call, args: &[Arg]) -> Out {
+    let items = match args[1].text() {
+        None => Vec::new(),
+        Some(text) => match parse_array(&text) {
+            Some(items) => items,
+            None => {
+                return Out::Fail(
+                    SqlState::INVALID_TEXT_REPRESENTATION,
+                    format!("malformed array literal: \"{text}\""),
+                );
+            }
+        },
+    };
+    let mut spread = vec![args[0].clone()];
+    spread.extend(
+        items
+            .iter()
+            .map(|item| item.as_deref().map_or(Arg::Null, Arg::Text)),
+    );
+    format(call, &spread)
 }
 
 /// One `format()` call: its arguments and the next one a bare specifier takes.

@@ -15,6 +15,7 @@
 mod aggregate;
 mod arithmetic;
 mod arrays;
+mod bitwise;
 mod bytes;
 mod call;
 mod catalog;

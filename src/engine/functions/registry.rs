@@ -12,16 +12,16 @@ use super::call::{Registered, call_scalar, release};
 use super::context::{FunctionContext, ServerShared};
 use super::definition::{Args, Body, Function, Volatility};
 use super::{
-    arithmetic, arrays, bytes, catalog, comparisons, conversions, crypto, date_parsing, datetime,
-    decimal, encoding, explain, format, formatting, intervals, json, locks, math, modifiers,
-    number_format, ordered_sets, partitioning, random, recovery, regexp_rows, regexps, sequences,
-    settings, signals, sleep, stat_views, statistics, strings, subqueries, trigonometry,
+    arithmetic, arrays, bitwise, bytes, catalog, comparisons, conversions, crypto, date_parsing,
+    datetime, decimal, encoding, explain, format, formatting, intervals, json, locks, math,
+    modifiers, number_format, ordered_sets, partitioning, random, recovery, regexp_rows, regexps,
+    sequences, settings, signals, sleep, stat_views, statistics, strings, subqueries, trigonometry,
 };
 use crate::engine::catalog::types::type_oid;
 use crate::sql::quote::literal;
 
 /// Every family's functions.
-fn families() -> [&'static [Function]; 35] {
+fn families() -> [&'static [Function]; 36] {
     [
         settings::FUNCTIONS,
         arithmetic::FUNCTIONS,
@@ -51,6 +51,7 @@ fn families() -> [&'static [Function]; 35] {
         number_format::FUNCTIONS,
         json::FUNCTIONS,
         statistics::FUNCTIONS,
+        bitwise::FUNCTIONS,
         ordered_sets::FUNCTIONS,
         format::FUNCTIONS,
         subqueries::FUNCTIONS,

@@ -96,6 +96,12 @@ impl Translator<'_> {
         }
         let target = match &named {
             Some(ty) if converts(ty) && !kept => ty.clone(),
+            // A boolean array's elements become `true` and `false`.
+            Some(ty @ PgType::Array(element))
+                if element.is_string() && value.ty == PgType::Array(Box::new(PgType::Bool)) =>
+            {
+                ty.clone()
+            }
             // A literal of a type read here (dates, bytea) is read now.
             Some(ty) if literal && reads_literal(ty) => ty.clone(),
             _ => {

@@ -143,6 +143,11 @@ pub(super) fn undefined_function(name: &str, args: &[PgType]) -> Fail {
     )
 }
 
+/// An object used as what it is not (42809).
+pub(super) fn wrong_object_type(message: String) -> Fail {
+    fail("42809", message)
+}
+
 pub(super) fn datatype_mismatch(message: String) -> Fail {
     fail("42804", message)
 }

@@ -16,7 +16,9 @@ use sqlparser::ast::{
     WindowType,
 };
 
-use super::errors::{Result, ambiguous_function, undefined_function, undefined_schema};
+use super::errors::{
+    Result, ambiguous_function, undefined_function, undefined_schema, wrong_object_type,
+};
 use super::names::{folded_part, function_name};
 use super::scope::Scope;
 use super::translator::{Translator, Typed};
@@ -93,6 +95,7 @@ fn lookup(name: &str) -> Option<Known> {
         "sum" => known(Sum, &[], None),
         "avg" => known(Avg, &[], None),
         "min" | "max" => known(First, &[], None),
+        "bit_and" | "bit_or" | "bit_xor" => known(First, &[], None),
         "bool_and" | "bool_or" | "every" => known(Fixed(Bool), &[], None),
         "var_pop" | "var_samp" | "variance" | "stddev_pop" | "stddev_samp" | "stddev" => {
             known(FloatOrNumeric, &[FLOAT], None)
@@ -239,6 +242,9 @@ pub(crate) fn is_aggregate(name: &str) -> bool {
             | "bool_and"
             | "bool_or"
             | "every"
+            | "bit_and"
+            | "bit_or"
+            | "bit_xor"
             | "string_agg"
             | "array_agg"
             | "json_agg"
@@ -300,7 +306,12 @@ impl Translator<'_> {
         if let Some(cast) = function_style_cast(function, list, &name) {
             return Ok(self.expr(&cast, scope)?.named(name, 2));
         }
-        let aggregate = is_aggregate(&name) && function.over.is_none();
+        if let Some(call) = self.variadic_call(list, &name, lookup(&name).is_some(), scope)? {
+            return Ok(call);
+        }
+        // `rank(x) WITHIN GROUP (ORDER BY y)` is an aggregate too.
+        let aggregate =
+            (is_aggregate(&name) || !function.within_group.is_empty()) && function.over.is_none();
         if aggregate {
             self.aggregated = true;
             self.aggregate_depth += 1;
@@ -395,11 +406,26 @@ impl Translator<'_> {
         scope: &Scope,
     ) -> Result<Typed> {
         let _ = original;
+        // An ordered-set aggregate called with what its arguments and sort
+        // key would be.
+        let ordered_arity = match name {
+            "percentile_cont" | "percentile_disc" => 2,
+            "mode" => 1,
+            _ => 0,
+        };
+        if function.within_group.is_empty() && ordered_arity > 0 && list.args.len() == ordered_arity
+        {
+            return Err(wrong_object_type(format!(
+                "WITHIN GROUP is required for ordered-set aggregate {name}"
+            )));
+        }
         let name = name.to_owned();
         let mut translated = function.clone();
         let mut args = Vec::with_capacity(list.args.len());
         let mut plain = true;
         let names_sequence = matches!(name.as_str(), "nextval" | "currval" | "setval");
+        let direct = !function.within_group.is_empty() && self.aggregate_depth > 0;
+        let aggregated_before = self.aggregated;
         for arg in &list.args {
             match arg {
                 // `nextval('s'::regclass)`: the sequence is named as written,
@@ -408,6 +434,14 @@ impl Translator<'_> {
                     if names_sequence && args.is_empty() && is_literal_regclass(e) =>
                 {
                     args.push(Typed::new(e.clone(), PgType::Reg(ObjectKind::Class)));
+                }
+                FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) if direct => {
+                    // An ordered-set aggregate's direct arguments are
+                    // evaluated once per group, outside the aggregate.
+                    self.aggregate_depth -= 1;
+                    let arg = self.expr(e, scope);
+                    self.aggregate_depth += 1;
+                    args.push(arg?);
                 }
                 FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => args.push(self.expr(e, scope)?),
                 // `count(*)` counts rows: it takes no value.
@@ -439,8 +473,19 @@ impl Translator<'_> {
             };
             // PostgreSQL's type is `regtype`, whose binary form is the type's
             // oid; as text, which every client reads, the name.
-            let typed = Typed::new(super::build::string(&shown), PgType::Text);
-            return Ok(typed.named(name, 2));
+            let shown = super::build::string(&shown);
+            // Of an aggregate, the aggregate still makes the query one.
+            let shown = match self.aggregated && !aggregated_before {
+                true => super::build::case_when(
+                    vec![(
+                        Expr::IsNull(Box::new(super::build::nested(arg.expr.clone()))),
+                        shown.clone(),
+                    )],
+                    shown,
+                ),
+                false => shown,
+            };
+            return Ok(Typed::new(shown, PgType::Text).named(name, 2));
         }
         if plain
             && function.over.is_none()

@@ -47,6 +47,7 @@ mod substrings;
 mod table_expressions;
 mod translator;
 mod types;
+mod variadic;
 
 pub use casts::bytea_from_text;
 pub use catalog::{Catalog, Domain, NoCatalog, PartitionNode, RelColumn, Relation, SqlFunction};
