@@ -19,7 +19,8 @@ use tokio_postgres::Client;
 
 against_litewire_and_postgres!(
     not_valid_constraints_hold_for_new_rows_until_validated,
-    foreign_keys_change_their_deferral
+    foreign_keys_change_their_deferral,
+    views_are_renamed
 );
 
 in_both_cache_modes!(
@@ -1030,4 +1031,32 @@ async fn foreign_keys_change_their_deferral(target: &Target) {
         "42704"
     );
     client.batch_execute("DROP TABLE df_c, df_p").await.unwrap();
+}
+
+async fn views_are_renamed(target: &Target) {
+    let client = target.connect().await;
+    client
+        .batch_execute(
+            "DROP VIEW IF EXISTS rv_old, rv_new;
+             CREATE VIEW rv_old AS SELECT 1::bigint AS a, 'x'::text AS b;
+             COMMENT ON VIEW rv_old IS 'kept';
+             ALTER VIEW rv_old RENAME TO rv_new;
+             ALTER VIEW IF EXISTS rv_old RENAME TO rv_other",
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        rows(
+            &client,
+            "SELECT a, b, obj_description('rv_new'::regclass) FROM rv_new"
+        )
+        .await,
+        ["1|x|kept"]
+    );
+    assert_eq!(
+        sqlstate(&client, "ALTER VIEW rv_old RENAME TO rv_other").await,
+        "42P01"
+    );
+    assert_eq!(sqlstate(&client, "SELECT * FROM rv_old").await, "42P01");
+    client.batch_execute("DROP VIEW rv_new").await.unwrap();
 }
