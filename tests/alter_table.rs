@@ -8,11 +8,20 @@
 //! checked at COMMIT (`DEFERRABLE INITIALLY DEFERRED`, `SET CONSTRAINTS ALL
 //! DEFERRED`), `CREATE INDEX CONCURRENTLY`, and enum types (`CREATE TYPE ... AS
 //! ENUM`, `ALTER TYPE ... ADD VALUE`, `DROP TYPE`) as drivers see them.
+//! Calibrated against PostgreSQL too: constraints added `NOT VALID` and
+//! validated, `NO INHERIT`, and `ALTER CONSTRAINT`'s deferral of a foreign key.
 
 mod common;
 
+use common::target::Target;
 use common::{TestServer, sqlstate, stderr, stdout};
 use tokio_postgres::Client;
+
+against_litewire_and_postgres!(
+    not_valid_constraints_hold_for_new_rows_until_validated,
+    foreign_keys_change_their_deferral,
+    views_are_renamed
+);
 
 in_both_cache_modes!(
     rebuild_keeps_rows_rowids_and_dependent_objects,
@@ -811,4 +820,243 @@ async fn drop_column_takes_its_indexes_and_constraints(cache: &str) {
         rows(&client, "SELECT * FROM kv ORDER BY id").await,
         ["1|1", "2|2"]
     );
+}
+
+/// The message of the error `sql` fails with.
+async fn message(client: &Client, sql: &str) -> String {
+    let error = client
+        .batch_execute(sql)
+        .await
+        .expect_err(&format!("{sql} should fail"));
+    error
+        .as_db_error()
+        .map(|e| e.message().to_owned())
+        .unwrap_or_else(|| panic!("{sql}: {error:?}"))
+}
+
+/// `name`'s constraints: name, convalidated, connoinherit and definition
+/// (without the parentheses PostgreSQL adds around a CHECK's expression).
+async fn constraints(client: &Client, table: &str) -> Vec<String> {
+    rows(
+        client,
+        &format!(
+            "SELECT conname, convalidated, connoinherit, \
+             replace(replace(pg_get_constraintdef(oid), '((', '('), '))', ')') \
+             FROM pg_constraint WHERE conrelid = '{table}'::regclass AND contype IN ('c', 'f') \
+             ORDER BY conname"
+        ),
+    )
+    .await
+}
+
+async fn not_valid_constraints_hold_for_new_rows_until_validated(target: &Target) {
+    let client = target.connect().await;
+    client
+        .batch_execute(
+            "DROP TABLE IF EXISTS nv_c, nv_p, nv_t, nv_n CASCADE;
+             CREATE TABLE nv_p (id int PRIMARY KEY);
+             CREATE TABLE nv_c (x int, y int);
+             INSERT INTO nv_p VALUES (1);
+             INSERT INTO nv_c VALUES (1, 1), (5, 20);
+             ALTER TABLE nv_c ADD CONSTRAINT fk FOREIGN KEY (x) REFERENCES nv_p NOT VALID;
+             ALTER TABLE nv_c ADD CONSTRAINT small CHECK (y < 10) NOT VALID",
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        constraints(&client, "nv_c").await,
+        [
+            "fk|f|t|FOREIGN KEY (x) REFERENCES nv_p(id) NOT VALID",
+            "small|f|f|CHECK (y < 10) NOT VALID",
+        ]
+    );
+    // New and changed rows are checked.
+    assert_eq!(
+        sqlstate(&client, "INSERT INTO nv_c VALUES (1, 30)").await,
+        "23514"
+    );
+    assert_eq!(
+        sqlstate(&client, "INSERT INTO nv_c VALUES (7, 1)").await,
+        "23503"
+    );
+    assert_eq!(
+        sqlstate(&client, "UPDATE nv_c SET y = 21 WHERE x = 5").await,
+        "23514"
+    );
+    // A rebuild keeps them unchecked for the rows already there.
+    client
+        .batch_execute("ALTER TABLE nv_c ALTER y TYPE bigint")
+        .await
+        .unwrap();
+    // VALIDATE checks the rows, and fails leaving the constraint not valid.
+    assert_eq!(
+        message(&client, "ALTER TABLE nv_c VALIDATE CONSTRAINT small").await,
+        "check constraint \"small\" of relation \"nv_c\" is violated by some row"
+    );
+    assert_eq!(
+        sqlstate(&client, "ALTER TABLE nv_c VALIDATE CONSTRAINT small").await,
+        "23514"
+    );
+    assert_eq!(
+        sqlstate(&client, "ALTER TABLE nv_c VALIDATE CONSTRAINT fk").await,
+        "23503"
+    );
+    assert_eq!(
+        message(&client, "ALTER TABLE nv_c VALIDATE CONSTRAINT fk").await,
+        "insert or update on table \"nv_c\" violates foreign key constraint \"fk\""
+    );
+    assert_eq!(
+        sqlstate(&client, "ALTER TABLE nv_c VALIDATE CONSTRAINT nope").await,
+        "42704"
+    );
+    client
+        .batch_execute(
+            "INSERT INTO nv_p VALUES (5);
+             ALTER TABLE nv_c VALIDATE CONSTRAINT fk, ALTER y TYPE int;
+             DELETE FROM nv_c WHERE y >= 10;
+             ALTER TABLE nv_c VALIDATE CONSTRAINT small;
+             ALTER TABLE nv_c VALIDATE CONSTRAINT small",
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        constraints(&client, "nv_c").await,
+        [
+            "fk|t|t|FOREIGN KEY (x) REFERENCES nv_p(id)",
+            "small|t|f|CHECK (y < 10)",
+        ]
+    );
+    // Keys cannot be NOT VALID; only CHECKs and foreign keys are validated.
+    assert_eq!(
+        sqlstate(&client, "ALTER TABLE nv_c ADD UNIQUE (x) NOT VALID").await,
+        "0A000"
+    );
+    client
+        .batch_execute("ALTER TABLE nv_c ADD CONSTRAINT u UNIQUE (y)")
+        .await
+        .unwrap();
+    assert_eq!(
+        message(&client, "ALTER TABLE nv_c VALIDATE CONSTRAINT u").await,
+        "constraint \"u\" of relation \"nv_c\" is not a foreign key or check constraint"
+    );
+    // A new table's CHECK marked NOT VALID is valid; NO INHERIT is recorded.
+    client
+        .batch_execute(
+            "CREATE TABLE nv_t (a int CHECK (a > 0) NO INHERIT, b int, \
+             CONSTRAINT nb CHECK (b > 0) NO INHERIT NOT VALID);
+             CREATE TABLE nv_n (a int);
+             INSERT INTO nv_n VALUES (-1);
+             ALTER TABLE nv_n ADD CONSTRAINT pos CHECK (a > 0) NO INHERIT NOT VALID",
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        constraints(&client, "nv_t").await,
+        [
+            "nb|t|t|CHECK (b > 0) NO INHERIT",
+            "nv_t_a_check|t|t|CHECK (a > 0) NO INHERIT",
+        ]
+    );
+    assert_eq!(
+        constraints(&client, "nv_n").await,
+        ["pos|f|t|CHECK (a > 0) NO INHERIT NOT VALID"]
+    );
+    assert_eq!(
+        sqlstate(&client, "INSERT INTO nv_t VALUES (-1, 1)").await,
+        "23514"
+    );
+    assert_eq!(
+        sqlstate(&client, "CREATE TABLE nv_x (a int, UNIQUE (a) NOT VALID)").await,
+        "0A000"
+    );
+    client
+        .batch_execute("DROP TABLE nv_c, nv_p, nv_t, nv_n")
+        .await
+        .unwrap();
+}
+
+async fn foreign_keys_change_their_deferral(target: &Target) {
+    let client = target.connect().await;
+    client
+        .batch_execute(
+            "DROP TABLE IF EXISTS df_c, df_p CASCADE;
+             CREATE TABLE df_p (id int PRIMARY KEY);
+             CREATE TABLE df_c (x int CONSTRAINT fk REFERENCES df_p, y int CONSTRAINT pos CHECK (y > 0));
+             ALTER TABLE df_c ALTER CONSTRAINT fk DEFERRABLE INITIALLY DEFERRED",
+        )
+        .await
+        .unwrap();
+    let deferral = "SELECT condeferrable, condeferred, pg_get_constraintdef(oid) \
+                    FROM pg_constraint WHERE conname = 'fk' AND conrelid = 'df_c'::regclass";
+    assert_eq!(
+        rows(&client, deferral).await,
+        ["t|t|FOREIGN KEY (x) REFERENCES df_p(id) DEFERRABLE INITIALLY DEFERRED"]
+    );
+    // Checked at COMMIT: a row fixed before then passes.
+    client
+        .batch_execute("BEGIN; INSERT INTO df_c VALUES (1, 1); INSERT INTO df_p VALUES (1); COMMIT")
+        .await
+        .unwrap();
+    client
+        .batch_execute("ALTER TABLE df_c ALTER CONSTRAINT fk DEFERRABLE")
+        .await
+        .unwrap();
+    assert_eq!(
+        rows(&client, deferral).await,
+        ["t|f|FOREIGN KEY (x) REFERENCES df_p(id) DEFERRABLE"]
+    );
+    client
+        .batch_execute("ALTER TABLE df_c ALTER CONSTRAINT fk NOT DEFERRABLE")
+        .await
+        .unwrap();
+    assert_eq!(
+        rows(&client, deferral).await,
+        ["f|f|FOREIGN KEY (x) REFERENCES df_p(id)"]
+    );
+    assert_eq!(
+        sqlstate(&client, "BEGIN; INSERT INTO df_c VALUES (2, 1)").await,
+        "23503"
+    );
+    client.batch_execute("ROLLBACK").await.unwrap();
+    assert_eq!(
+        message(&client, "ALTER TABLE df_c ALTER CONSTRAINT pos DEFERRABLE").await,
+        "constraint \"pos\" of relation \"df_c\" is not a foreign key constraint"
+    );
+    assert_eq!(
+        sqlstate(&client, "ALTER TABLE df_c ALTER CONSTRAINT pos DEFERRABLE").await,
+        "42809"
+    );
+    assert_eq!(
+        sqlstate(&client, "ALTER TABLE df_c ALTER CONSTRAINT nope DEFERRABLE").await,
+        "42704"
+    );
+    client.batch_execute("DROP TABLE df_c, df_p").await.unwrap();
+}
+
+async fn views_are_renamed(target: &Target) {
+    let client = target.connect().await;
+    client
+        .batch_execute(
+            "DROP VIEW IF EXISTS rv_old, rv_new;
+             CREATE VIEW rv_old AS SELECT 1::bigint AS a, 'x'::text AS b;
+             COMMENT ON VIEW rv_old IS 'kept';
+             ALTER VIEW rv_old RENAME TO rv_new;
+             ALTER VIEW IF EXISTS rv_old RENAME TO rv_other",
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        rows(
+            &client,
+            "SELECT a, b, obj_description('rv_new'::regclass) FROM rv_new"
+        )
+        .await,
+        ["1|x|kept"]
+    );
+    assert_eq!(
+        sqlstate(&client, "ALTER VIEW rv_old RENAME TO rv_other").await,
+        "42P01"
+    );
+    assert_eq!(sqlstate(&client, "SELECT * FROM rv_old").await, "42P01");
+    client.batch_execute("DROP VIEW rv_new").await.unwrap();
 }

@@ -118,6 +118,9 @@ pub(super) struct Access {
     /// The rows changed per table, forgotten for a table dropped or altered
     /// (a new table of its name starts from none, as a new table's oid does).
     tables: Arc<TableStats>,
+    /// Whether litewire's own statements may switch CHECKs off (see
+    /// `allow_check_switch`).
+    check_switch: AtomicBool,
 }
 
 /// The name of the client data slot holding the connection's `Access`.
@@ -141,6 +144,7 @@ impl Access {
             follower,
             denial: Mutex::new(None),
             changed: AtomicBool::new(false),
+            check_switch: AtomicBool::new(false),
             tables,
         });
         let raw = Arc::into_raw(access) as *mut c_void;
@@ -187,6 +191,13 @@ impl Access {
             // data slot, alive as long as the connection.
             unsafe { authorize_with(db, Arc::as_ptr(self) as *mut c_void) };
         }
+    }
+
+    /// Lets litewire's own statements set `ignore_check_constraints` (a
+    /// rebuild's copy, see `rebuild`), until called again with `false`; a
+    /// client's never may, but an admin's.
+    pub(super) fn allow_check_switch(&self, allowed: bool) {
+        self.check_switch.store(allowed, Ordering::Relaxed);
     }
 
     /// The role a session of `role` works under: read-only on a follower, as
@@ -273,6 +284,7 @@ impl Access {
         match (name.as_str(), role) {
             ("user_version" | "application_id", Role::ReadOnly) => Err(read_only("PRAGMA")),
             ("user_version" | "application_id" | "defer_foreign_keys", _) => Ok(()),
+            ("ignore_check_constraints", _) if self.check_switch.load(Ordering::Relaxed) => Ok(()),
             ("foreign_keys", _) | (_, Role::Admin) => {
                 self.changed.store(true, Ordering::Relaxed);
                 Ok(())

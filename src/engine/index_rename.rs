@@ -1,6 +1,8 @@
 //! `ALTER INDEX old RENAME TO new` (see `sql::index_renames`): SQLite
 //! renames no index, so the index is dropped and made again from its own
-//! definition under the new name, with its comment, in one savepoint.
+//! definition under the new name, with its comment, in one savepoint. So is a
+//! view for `ALTER VIEW ... RENAME TO` (the views that read it by its old name
+//! are left as they are).
 
 use sqlx::{AssertSqlSafe, Executor};
 
@@ -13,10 +15,15 @@ use crate::sql::quote::identifier;
 /// Runs `rename` on the connection (the writer, under the write permit).
 pub(super) async fn run(conn: &mut HeldConnection, rename: &IndexRename) -> Result<(), Error> {
     let sqlx = conn.sqlx();
+    let (kind, keyword) = match rename.view {
+        true => ("view", "VIEW"),
+        false => ("index", "INDEX"),
+    };
     let found: Option<(Option<String>,)> = sqlx::query_as(
-        "SELECT sql FROM main.sqlite_schema WHERE type = 'index' AND name = ?1 COLLATE NOCASE",
+        "SELECT sql FROM main.sqlite_schema WHERE type = ?2 AND name = ?1 COLLATE NOCASE",
     )
     .bind(&rename.from)
+    .bind(kind)
     .fetch_optional(&mut *sqlx)
     .await?;
     let missing = || {
@@ -31,7 +38,10 @@ pub(super) async fn run(conn: &mut HeldConnection, rename: &IndexRename) -> Resu
         Some((sql,)) => sql,
     };
     // SQLite's own index of a key declared in its table has no definition.
-    let Some(made) = sql.as_deref().and_then(|sql| renamed_sql(sql, &rename.to)) else {
+    let Some(made) = sql
+        .as_deref()
+        .and_then(|sql| renamed_sql(sql, keyword, &rename.to))
+    else {
         return Err(Error::state(
             SqlState::FEATURE_NOT_SUPPORTED,
             format!(
@@ -54,7 +64,7 @@ pub(super) async fn run(conn: &mut HeldConnection, rename: &IndexRename) -> Resu
     sqlx.execute("SAVEPOINT litewire_index_rename").await?;
     let result = async {
         sqlx.execute(AssertSqlSafe(format!(
-            "DROP INDEX main.{}",
+            "DROP {keyword} main.{}",
             identifier(&rename.from)
         )))
         .await?;

@@ -8,11 +8,14 @@
 //!    `sql::table_definition`);
 //! 2. a table is made under the new definition and the rows copied into it,
 //!    rowids kept, each column through its `USING` expression if it has one
-//!    (SQLite checks NOT NULL, UNIQUE and CHECK as the rows go in);
+//!    (SQLite checks NOT NULL and UNIQUE as the rows go in; the CHECKs are
+//!    checked after, each by a query, but for those added `NOT VALID`, which
+//!    hold only for rows written later);
 //! 3. the old table is dropped, the new one renamed to its name, and the old
 //!    table's indexes and triggers made again (views name the table and need
 //!    nothing);
-//! 4. `foreign_key_check` over the table and the tables that reference it.
+//! 4. `foreign_key_check` over the table and the tables that reference it
+//!    (but for foreign keys added `NOT VALID`).
 //!
 //! Steps 2 and 3 run with foreign keys off: with them on, dropping the old
 //! table would first delete its rows, running the ON DELETE actions of the
@@ -27,12 +30,14 @@ use std::ffi::c_int;
 use libsqlite3_sys as ffi;
 use sqlx::{AssertSqlSafe, Executor, Row, SqliteConnection};
 
+use super::access::Access;
 use super::connection::HeldConnection;
+use crate::error::SqlState;
 use crate::error::{Error, ErrorKind};
 use crate::sql::enums::add_checks;
 use crate::sql::quote::identifier;
 use crate::sql::table_definition::{
-    ConstraintKind, TableDefinition, mentions, no_such_column, renamed_index,
+    ConstraintKind, Mark, TableDefinition, mentions, no_such_column, renamed_index,
 };
 use crate::sql::{AlterAction, AlterTable};
 
@@ -187,6 +192,40 @@ fn apply(
                 };
             }
         }
+        AlterAction::ValidateConstraint { name } => {
+            let constraint = def.constraint_mut(name);
+            match constraint {
+                Some(c) if matches!(c.kind, ConstraintKind::Check | ConstraintKind::ForeignKey) => {
+                    c.set_mark(Mark::NotValid, false)
+                }
+                None if index_named(dependents, name).is_none() => {
+                    return Err(no_such_constraint(name, &def.table));
+                }
+                _ => {
+                    return Err(wrong_kind(
+                        name,
+                        &def.table,
+                        "a foreign key or check constraint",
+                    ));
+                }
+            }
+        }
+        AlterAction::AlterConstraint {
+            name,
+            deferrable,
+            deferred,
+        } => {
+            let constraint = def.constraint_mut(name);
+            match constraint {
+                Some(c) if c.kind == ConstraintKind::ForeignKey => {
+                    c.set_deferral(*deferrable, *deferred)
+                }
+                None if index_named(dependents, name).is_none() => {
+                    return Err(no_such_constraint(name, &def.table));
+                }
+                _ => return Err(wrong_kind(name, &def.table, "a foreign key constraint")),
+            }
+        }
         AlterAction::SetType {
             column,
             type_sql,
@@ -272,12 +311,17 @@ pub(super) async fn swap(
     ];
     let flags = Flags::switch(conn).await?;
     let mut result = Ok(());
-    for statement in statements
+    for (i, statement) in statements
         .iter()
         .map(String::as_str)
         .chain(dependents.iter().map(|d| d.sql.as_str()))
+        .enumerate()
     {
         result = execute(conn.sqlx(), statement).await;
+        // Once filled, the new table's rows hold its CHECKs.
+        if i == 2 && result.is_ok() {
+            result = check_rows(conn.sqlx(), table, new).await;
+        }
         if result.is_err() {
             break;
         }
@@ -289,6 +333,49 @@ pub(super) async fn swap(
             .replace(&format!("{SCRATCH}."), &format!("{table}."));
         Error { message, ..error }
     })
+}
+
+/// Every row of the new table, filled, holds every CHECK but those marked
+/// `NOT VALID` (23514, as PostgreSQL words it).
+async fn check_rows(
+    conn: &mut SqliteConnection,
+    table: &str,
+    def: &TableDefinition,
+) -> Result<(), Error> {
+    for (name, check) in def.named_constraints() {
+        if check.kind != ConstraintKind::Check || check.marked(Mark::NotValid) {
+            continue;
+        }
+        let violated = sqlx::query(AssertSqlSafe(format!(
+            "SELECT 1 FROM {SCRATCH} WHERE NOT ({}) LIMIT 1",
+            check.check_expression()
+        )))
+        .persistent(false)
+        .fetch_optional(&mut *conn)
+        .await?;
+        if violated.is_none() {
+            continue;
+        }
+        // An enum's or a domain's CHECK fails as SQLite fails it, for the
+        // type's own error.
+        let internal = name.starts_with(crate::sql::enums::CHECK_PREFIX)
+            || name.starts_with(crate::sql::domains::CHECK_PREFIX);
+        return Err(match internal {
+            true => Error::new(
+                ErrorKind::Sqlite {
+                    code: ffi::SQLITE_CONSTRAINT_CHECK,
+                },
+                format!("CHECK constraint failed: {name}"),
+            ),
+            false => Error::state(
+                SqlState::CHECK_VIOLATION,
+                format!(
+                    "check constraint \"{name}\" of relation \"{table}\" is violated by some row"
+                ),
+            ),
+        });
+    }
+    Ok(())
 }
 
 /// Every view still reads: none names a column the table no longer has.
@@ -333,44 +420,93 @@ async fn check_foreign_keys(
     .fetch_all(&mut *conn)
     .await?;
     for checked in std::iter::once(table.to_owned()).chain(children) {
-        let violation = sqlx::query("SELECT fkid FROM pragma_foreign_key_check(?1) LIMIT 1")
+        let violations = sqlx::query(
+            "SELECT \"parent\", fkid, min(rowid) FROM pragma_foreign_key_check(?1) GROUP BY fkid",
+        )
+        .bind(&checked)
+        .fetch_all(&mut *conn)
+        .await
+        .map_err(|error| {
+            let error = Error::from(error);
+            Error::new(
+                error.kind,
+                format!(
+                    "cannot alter table \"{table}\" because other objects depend on it: {}",
+                    error.message
+                ),
+            )
+        })?;
+        if violations.is_empty() {
+            continue;
+        }
+        let child = if checked == table {
+            Some(def.clone())
+        } else {
+            let sql: Option<String> = sqlx::query_scalar(
+                "SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?1",
+            )
             .bind(&checked)
             .fetch_optional(&mut *conn)
-            .await
-            .map_err(|error| {
-                let error = Error::from(error);
-                Error::new(
-                    error.kind,
-                    format!(
-                        "cannot alter table \"{table}\" because other objects depend on it: {}",
-                        error.message
-                    ),
-                )
-            })?;
-        let Some(violation) = violation else {
-            continue;
+            .await?;
+            sql.and_then(|sql| TableDefinition::parse(&sql).ok())
         };
-        let fkid: i64 = violation.try_get(0)?;
-        let columns: Vec<String> =
-            sqlx::query_scalar("SELECT \"from\" FROM pragma_foreign_key_list(?1) WHERE id = ?2")
-                .bind(&checked)
-                .bind(fkid)
-                .fetch_all(&mut *conn)
+        for violation in violations {
+            let parent: String = violation.try_get(0)?;
+            let fkid: i64 = violation.try_get(1)?;
+            let rowid: Option<i64> = violation.try_get(2)?;
+            let columns: Vec<String> = sqlx::query_scalar(
+                "SELECT \"from\" FROM pragma_foreign_key_list(?1) WHERE id = ?2 ORDER BY seq",
+            )
+            .bind(&checked)
+            .bind(fkid)
+            .fetch_all(&mut *conn)
+            .await?;
+            // A key added NOT VALID leaves the rows already there alone.
+            let key = child.as_ref().and_then(|d| d.foreign_key(&columns));
+            if key.is_some_and(|k| k.marked(Mark::NotValid)) {
+                continue;
+            }
+            let name = child
+                .as_ref()
+                .and_then(|d| d.foreign_key_name(&columns))
+                .unwrap_or_else(|| format!("{checked}_{}_fkey", columns.join("_")));
+            let mut error = Error::new(
+                ErrorKind::Sqlite {
+                    code: ffi::SQLITE_CONSTRAINT_FOREIGNKEY,
+                },
+                format!(
+                    "insert or update on table \"{checked}\" violates foreign key constraint \"{name}\""
+                ),
+            );
+            if let Some(rowid) = rowid {
+                let values: Vec<String> = columns
+                    .iter()
+                    .map(|c| format!("CAST({} AS TEXT)", identifier(c)))
+                    .collect();
+                let row = sqlx::query(AssertSqlSafe(format!(
+                    "SELECT {} FROM {} WHERE rowid = ?1",
+                    values.join(", "),
+                    identifier(&checked)
+                )))
+                .bind(rowid)
+                .fetch_optional(&mut *conn)
                 .await?;
-        let name = if checked == table {
-            def.foreign_key_name(&columns)
-        } else {
-            None
+                if let Some(row) = row {
+                    let values = (0..columns.len())
+                        .map(|i| {
+                            row.try_get::<Option<String>, _>(i)
+                                .map(Option::unwrap_or_default)
+                        })
+                        .collect::<Result<Vec<_>, _>>()?;
+                    error = error.with_detail(format!(
+                        "Key ({})=({}) is not present in table \"{parent}\".",
+                        columns.join(", "),
+                        values.join(", ")
+                    ));
+                }
+            }
+            return Err(error);
         }
-        .unwrap_or_else(|| format!("{checked}_{}_fkey", columns.join("_")));
-        return Err(Error::new(
-            ErrorKind::Sqlite {
-                code: ffi::SQLITE_CONSTRAINT_FOREIGNKEY,
-            },
-            format!(
-                "insert or update on table \"{checked}\" violates foreign key constraint \"{name}\""
-            ),
-        ));
     }
     Ok(())
 }
@@ -383,15 +519,22 @@ pub(super) async fn execute(conn: &mut SqliteConnection, sql: &str) -> Result<()
     Ok(())
 }
 
-/// The connection's foreign key and legacy ALTER TABLE flags as they were.
+/// The connection's foreign key, legacy ALTER TABLE and CHECK flags as they
+/// were.
 struct Flags {
     foreign_keys: c_int,
     legacy_alter_table: c_int,
+    ignore_checks: bool,
 }
 
 impl Flags {
-    /// Foreign keys off, legacy ALTER TABLE on; returns what they were.
+    /// Foreign keys off, legacy ALTER TABLE on, CHECKs not checked (see
+    /// `check_rows`); returns what they were.
     async fn switch(conn: &mut HeldConnection) -> Result<Flags, Error> {
+        let ignore_checks: bool = sqlx::query_scalar("PRAGMA ignore_check_constraints")
+            .fetch_one(conn.sqlx())
+            .await?;
+        checks_off(conn, true).await?;
         let (handle, _) = conn.direct().await?;
         let db = handle.db();
         // SAFETY: the handle is locked for this session; each call passes the
@@ -400,12 +543,14 @@ impl Flags {
             Flags {
                 foreign_keys: set_db_config(db, ffi::SQLITE_DBCONFIG_ENABLE_FKEY, 0),
                 legacy_alter_table: set_db_config(db, ffi::SQLITE_DBCONFIG_LEGACY_ALTER_TABLE, 1),
+                ignore_checks,
             }
         };
         Ok(flags)
     }
 
     async fn restore(self, conn: &mut HeldConnection) -> Result<(), Error> {
+        checks_off(conn, self.ignore_checks).await?;
         let (handle, _) = conn.direct().await?;
         let db = handle.db();
         // SAFETY: as in `switch`.
@@ -419,6 +564,25 @@ impl Flags {
         }
         Ok(())
     }
+}
+
+/// `PRAGMA ignore_check_constraints`, which litewire's own statements may set
+/// whatever the session's role (see `access`).
+async fn checks_off(conn: &mut HeldConnection, off: bool) -> Result<(), Error> {
+    let access = {
+        let (handle, _) = conn.direct().await?;
+        // SAFETY: the handle is locked for this session.
+        unsafe { Access::of(handle.db()) }
+    };
+    if let Some(access) = &access {
+        access.allow_check_switch(true);
+    }
+    let pragma = format!("PRAGMA ignore_check_constraints = {off}");
+    let result = execute(conn.sqlx(), &pragma).await;
+    if let Some(access) = &access {
+        access.allow_check_switch(false);
+    }
+    result
 }
 
 /// Sets a boolean `sqlite3_db_config` option; returns its value before.
@@ -439,6 +603,14 @@ fn no_such_constraint(name: &str, table: &str) -> Error {
     Error::new(
         ErrorKind::UndefinedObject,
         format!("constraint \"{name}\" of relation \"{table}\" does not exist"),
+    )
+}
+
+/// 42809: `VALIDATE` or `ALTER CONSTRAINT` of a constraint it does not apply to.
+fn wrong_kind(name: &str, table: &str, what: &str) -> Error {
+    Error::state(
+        SqlState::WRONG_OBJECT_TYPE,
+        format!("constraint \"{name}\" of relation \"{table}\" is not {what}"),
     )
 }
 

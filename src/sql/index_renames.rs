@@ -3,6 +3,8 @@
 //! `engine::index_rename`), and `ALTER INDEX name {ALTER [COLUMN] n SET
 //! STATISTICS k | SET (...) | RESET (...)}`, settings for PostgreSQL's
 //! planner that SQLite has no use for: accepted once the index is found.
+//! `ALTER VIEW [IF EXISTS] name RENAME TO new` is made again the same way
+//! (SQLite's `ALTER TABLE ... RENAME` refuses a view).
 
 use std::sync::Arc;
 
@@ -16,7 +18,8 @@ use crate::error::Error;
 /// The plan of an `ALTER INDEX` litewire answers; `None` for any other
 /// statement.
 pub(super) fn statement(w: &Words) -> Option<Result<Plan, Error>> {
-    if !w.starts_with(&["ALTER", "INDEX"]) {
+    let view = w.starts_with(&["ALTER", "VIEW"]);
+    if !(view || w.starts_with(&["ALTER", "INDEX"])) {
         return None;
     }
     let (if_exists, at) = match w.is(2, "IF") && w.is(3, "EXISTS") {
@@ -34,10 +37,11 @@ pub(super) fn statement(w: &Words) -> Option<Result<Plan, Error>> {
             from,
             to: stored_written(&to),
             if_exists,
+            view,
         };
         return Some(Ok(Plan::RenameIndex(Arc::new(rename))));
     }
-    if !(w.is(next, "ALTER") || w.is(next, "SET") || w.is(next, "RESET")) {
+    if view || !(w.is(next, "ALTER") || w.is(next, "SET") || w.is(next, "RESET")) {
         return None;
     }
     let found = format!(
@@ -75,15 +79,16 @@ pub(super) fn statement(w: &Words) -> Option<Result<Plan, Error>> {
     }))
 }
 
-/// An index's `CREATE INDEX` text (as SQLite keeps it) with the index named
-/// `to`; `None` where it has no name where one is expected.
-pub fn renamed_sql(sql: &str, to: &str) -> Option<String> {
+/// An index's `CREATE INDEX` text (or a view's `CREATE VIEW`: `keyword` says
+/// which), as SQLite keeps it, with the object named `to`; `None` where it has
+/// no name where one is expected.
+pub fn renamed_sql(sql: &str, keyword: &str, to: &str) -> Option<String> {
     let tokens = tokenize(sql);
     let w = Words {
         sql,
         tokens: &tokens,
     };
-    let mut at = (0..tokens.len()).find(|&i| w.is(i, "INDEX"))? + 1;
+    let mut at = (0..tokens.len()).find(|&i| w.is(i, keyword))? + 1;
     if w.is(at, "IF") && w.is(at + 1, "NOT") && w.is(at + 2, "EXISTS") {
         at += 3;
     }
@@ -107,12 +112,21 @@ mod tests {
     #[test]
     fn an_index_is_made_again_under_its_new_name() {
         assert_eq!(
-            renamed_sql("CREATE UNIQUE INDEX \"Old\" ON t (a) WHERE a > 0", "new").as_deref(),
+            renamed_sql(
+                "CREATE UNIQUE INDEX \"Old\" ON t (a) WHERE a > 0",
+                "INDEX",
+                "new"
+            )
+            .as_deref(),
             Some("CREATE UNIQUE INDEX \"new\" ON t (a) WHERE a > 0")
         );
         assert_eq!(
-            renamed_sql("CREATE INDEX IF NOT EXISTS old ON t (b)", "b_idx").as_deref(),
+            renamed_sql("CREATE INDEX IF NOT EXISTS old ON t (b)", "INDEX", "b_idx").as_deref(),
             Some("CREATE INDEX IF NOT EXISTS \"b_idx\" ON t (b)")
+        );
+        assert_eq!(
+            renamed_sql("CREATE VIEW v AS /* x */ SELECT 1 AS v", "VIEW", "w").as_deref(),
+            Some("CREATE VIEW \"w\" AS /* x */ SELECT 1 AS v")
         );
     }
 }

@@ -566,6 +566,11 @@ fn build_unlocked(text: &str, tokens: &[Token], dialect: Dialect) -> Result<Stat
     {
         return Ok(statement);
     }
+    if shape.kind == CommandKind::Other("CREATE TABLE")
+        && let Some(sql) = table_statements::without_not_valid(text, &tokens)?
+    {
+        return build_unlocked(&sql, &tokenize(&sql), dialect);
+    }
     // PostgreSQL dialect first, then the statement-level rewrites (which also
     // apply to what the dialect translation printed).
     let translated = match dialect {

@@ -10,6 +10,9 @@
 //! a function) is refused with PostgreSQL's 0A000 and a message that names the
 //! object and its language: a script stops there, saying what to move by
 //! hand, instead of at a syntax error.
+//!
+//! `DROP TRIGGER [IF EXISTS] name ON table [CASCADE | RESTRICT]` drops the
+//! table's trigger by its name (SQLite's triggers have no `ON`).
 
 use sqlparser::ast::{
     ArgMode, CreateFunctionBody, DataType, Expr, FunctionBehavior, FunctionCalledOnNull,
@@ -21,8 +24,8 @@ use sqlparser::parser::Parser;
 use super::lexer::TokenKind;
 use super::matviews::fail;
 use super::postgres::{Catalog, PgType, SqlFunction, check_body};
-use super::quote::{literal, unquote_identifier};
-use super::schema_names::stored_name;
+use super::quote::{identifier, literal, unquote_identifier};
+use super::schema_names::{stored_name, stored_written};
 use super::words::Words;
 use crate::error::{Error, SqlState};
 
@@ -44,6 +47,9 @@ pub(super) fn statement(
 ) -> Option<Result<Vec<String>, Error>> {
     if w.starts_with(&["DROP", "FUNCTION"]) {
         return Some(drop(text, catalog));
+    }
+    if w.starts_with(&["DROP", "TRIGGER"]) {
+        return drop_trigger(w);
     }
     let at = match w.is(1, "OR") && w.is(2, "REPLACE") {
         true => 3,
@@ -398,6 +404,52 @@ pub(super) fn refused(w: &Words) -> Option<Error> {
     ))
 }
 
+/// `DROP TRIGGER [IF EXISTS] name ON table`: 42704 where the table has no
+/// trigger of that name (nothing, with `IF EXISTS`); `None` for SQLite's own
+/// form, without `ON`. SQLite's trigger names are the database's, not a
+/// table's: one of another table's is not dropped (0A000).
+fn drop_trigger(w: &Words) -> Option<Result<Vec<String>, Error>> {
+    let if_exists = w.is(2, "IF") && w.is(3, "EXISTS");
+    let (trigger, on) = w.name(if if_exists { 4 } else { 2 })?;
+    if !w.is(on, "ON") {
+        return None;
+    }
+    let (table, end) = w.name(on + 1)?;
+    let end = end + usize::from(w.is(end, "CASCADE") || w.is(end, "RESTRICT"));
+    if end < w.tokens.len() {
+        return Some(Err(w.syntax_error(end)));
+    }
+    let (trigger, table) = (stored_written(&trigger), stored_written(&table));
+    let named = format!(
+        "FROM main.sqlite_schema WHERE type = 'trigger' AND name = {} COLLATE NOCASE",
+        literal(&trigger)
+    );
+    let on_table = format!("tbl_name = {} COLLATE NOCASE", literal(&table));
+    let mut script = Vec::new();
+    if !if_exists {
+        script.push(format!(
+        "SELECT litewire_error('42P01', {}) WHERE NOT EXISTS \
+         (SELECT 1 FROM main.sqlite_schema WHERE type IN ('table', 'view') AND name = {} COLLATE NOCASE)",
+        literal(&format!("relation \"{table}\" does not exist")),
+        literal(&table)
+    ));
+        script.push(format!(
+            "SELECT litewire_error('42704', {}) WHERE NOT EXISTS (SELECT 1 {named} AND {on_table})",
+            literal(&format!(
+                "trigger \"{trigger}\" for table \"{table}\" does not exist"
+            ))
+        ));
+    }
+    script.push(format!(
+        "SELECT litewire_error('0A000', {}) WHERE EXISTS (SELECT 1 {named} AND NOT {on_table})",
+        literal(&format!(
+            "trigger \"{trigger}\" is another table's (SQLite's trigger names are unique in the database)"
+        ))
+    ));
+    script.push(format!("DROP TRIGGER IF EXISTS {}", identifier(&trigger)));
+    Some(Ok(script))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -410,6 +462,32 @@ mod tests {
             tokens: &tokens,
         };
         refused(&words).map(|e| e.message)
+    }
+
+    #[test]
+    fn a_trigger_is_dropped_from_its_table() {
+        let dropped = |sql: &str| {
+            let tokens = tokenize(sql);
+            drop_trigger(&Words {
+                sql,
+                tokens: &tokens,
+            })
+        };
+        let script = dropped("DROP TRIGGER t_log ON Items CASCADE")
+            .unwrap()
+            .unwrap();
+        assert_eq!(script.len(), 4);
+        assert!(script[1].contains("trigger \"t_log\" for table \"items\" does not exist"));
+        assert_eq!(script[3], "DROP TRIGGER IF EXISTS \"t_log\"");
+        assert_eq!(
+            dropped("DROP TRIGGER IF EXISTS t ON x")
+                .unwrap()
+                .unwrap()
+                .len(),
+            2
+        );
+        assert!(dropped("DROP TRIGGER t").is_none());
+        assert!(dropped("DROP TRIGGER t ON x y").unwrap().is_err());
     }
 
     #[test]

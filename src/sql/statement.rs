@@ -109,12 +109,15 @@ pub enum Plan {
     Staged(Arc<Staged>),
 }
 
-/// `ALTER INDEX ... RENAME TO`: the index's name and its new one.
+/// `ALTER INDEX ... RENAME TO` (or `ALTER VIEW`'s): the index's name and its
+/// new one.
 #[derive(Debug, Clone, PartialEq)]
 pub struct IndexRename {
     pub from: String,
     pub to: String,
     pub if_exists: bool,
+    /// A view, made again the same way.
+    pub view: bool,
 }
 
 /// The statements around a staged one (see [`Plan::Staged`]).

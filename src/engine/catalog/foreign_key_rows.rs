@@ -5,9 +5,12 @@ use std::fmt::Write as _;
 
 use super::introspect::{ColumnInfo, ForeignKey, Object};
 use super::oids::FOREIGN_KEY;
-use super::rows::{attnums, constraint_row, definition, idents, insert, unique_index_over};
+use super::rows::{
+    attnums, constraint_row, definition, idents, insert, mark_validity, unique_index_over,
+};
 use crate::sql::quote::literal;
 use crate::sql::schema_names::shown;
+use crate::sql::table_definition::Mark;
 
 pub(super) fn foreign_key_rows(
     script: &mut String,
@@ -26,6 +29,9 @@ pub(super) fn foreign_key_rows(
         .unwrap_or_else(|| format!("{}_{}_fkey", table.name, key.from.join("_")));
     let deferral =
         definition(table).map_or((false, false), |def| def.foreign_key_deferral(&key.from));
+    let not_valid = definition(table)
+        .and_then(|def| def.foreign_key(&key.from).map(|k| k.marked(Mark::NotValid)))
+        .unwrap_or(false);
     let to: Vec<String> = key.to.iter().flatten().cloned().collect();
     // A key that names no columns references the primary key.
     let referenced_columns = match referenced {
@@ -86,6 +92,7 @@ pub(super) fn foreign_key_rows(
             "UPDATE temp.pg_constraint SET condeferrable = true, condeferred = {deferred} WHERE oid = {oid};"
         );
     }
+    mark_validity(script, oid, not_valid, &mut definition);
     insert(
         script,
         "litewire_definitions",

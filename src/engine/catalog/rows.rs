@@ -11,7 +11,7 @@ use super::rules::rule_rows;
 use super::types::{default_opclass, storage_of, type_modifier, type_oid};
 use crate::sql::quote::{identifier_as_postgres, literal, optional_literal, same_columns};
 use crate::sql::schema_names::{qualified, shown, split_stored};
-use crate::sql::table_definition::{ConstraintKind, TableDefinition, index_keys};
+use crate::sql::table_definition::{ConstraintKind, Mark, TableDefinition, index_keys};
 use crate::sql::{relation_name, views, written};
 
 pub(super) fn idents(names: &[String]) -> String {
@@ -239,6 +239,7 @@ fn check_rows(script: &mut String, table: &Object, table_oid: i64) {
         "UPDATE temp.pg_class SET relchecks = {} WHERE oid = {table_oid};",
         checks.len()
     );
+    let def = definition(table);
     let mut unnamed = 0;
     for (i, check) in checks.iter().enumerate() {
         let mentioned = check
@@ -276,13 +277,44 @@ fn check_rows(script: &mut String, table: &Object, table_oid: i64) {
             "NULL",
             ("a", "a"),
         );
+        let marked = |mark| {
+            def.as_ref().is_some_and(|d| {
+                d.named_constraints()
+                    .iter()
+                    .any(|(n, c)| n.eq_ignore_ascii_case(&name) && c.marked(mark))
+            })
+        };
+        let (not_valid, no_inherit) = (marked(Mark::NotValid), marked(Mark::NoInherit));
+        let mut shown = format!("CHECK ({})", written::shown(&check.expr));
+        if no_inherit {
+            shown.push_str(" NO INHERIT");
+        }
+        mark_validity(script, oid, not_valid, &mut shown);
+        let _ = writeln!(
+            script,
+            "UPDATE temp.pg_constraint SET connoinherit = {no_inherit} WHERE oid = {oid};"
+        );
         insert(
             script,
             "litewire_definitions",
-            &[
-                oid.to_string(),
-                literal(&format!("CHECK ({})", written::shown(&check.expr))),
-            ],
+            &[oid.to_string(), literal(&shown)],
+        );
+    }
+}
+
+/// A constraint added `NOT VALID`: `pg_constraint.convalidated` false, and
+/// its definition saying so.
+pub(super) fn mark_validity(
+    script: &mut String,
+    oid: i64,
+    not_valid: bool,
+    definition: &mut String,
+) {
+    if not_valid {
+        definition.push_str(" NOT VALID");
+        let _ = writeln!(
+            script,
+            "UPDATE temp.pg_constraint SET convalidated = false WHERE oid = {oid};"
         );
     }
 }

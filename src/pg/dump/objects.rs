@@ -541,6 +541,9 @@ impl Relation {
         {
             let named = (text(&constraint[0]), text(&constraint[2]));
             match text(&constraint[1]).as_str() {
+                // A CHECK added NOT VALID comes after the rows it does not hold
+                // for, as `pg_dump` writes it.
+                "c" if named.1.ends_with(" NOT VALID") => relation.keys.push(named),
                 "c" => relation.checks.push(named),
                 "p" | "u" => relation.keys.push(named),
                 "f" => relation.foreign_keys.push(named),

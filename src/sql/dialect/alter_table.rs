@@ -28,8 +28,79 @@ use super::schemas::unqualify;
 use super::sequences::owned_sequences;
 use crate::error::{Error, ErrorKind};
 use crate::sql::lexer::Token;
-use crate::sql::quote::identifier;
-use crate::sql::table_definition::{Column, Constraint, TableDefinition};
+use crate::sql::quote::{identifier, unquote_identifier};
+use crate::sql::table_definition::{Column, Constraint, Mark, TableDefinition};
+
+/// `ALTER TABLE [IF EXISTS] t ALTER CONSTRAINT c [NOT] DEFERRABLE [INITIALLY
+/// DEFERRED|IMMEDIATE]`, which sqlparser does not read; `None` for any other
+/// `ALTER TABLE`.
+fn alter_constraint(sql: &str, tokens: &[Token]) -> Result<Option<AlterTable>, Error> {
+    let is = |i: usize, kw: &str| tokens.get(i).is_some_and(|t| t.is_keyword(sql, kw));
+    let name = |i: usize| {
+        tokens.get(i).map(|t| {
+            let text = t.text(sql);
+            match text.starts_with('"') {
+                true => unquote_identifier(text),
+                false => text.to_ascii_lowercase(),
+            }
+        })
+    };
+    let mut at = 2;
+    let if_exists = is(2, "IF") && is(3, "EXISTS");
+    if if_exists {
+        at = 4;
+    }
+    // The table's name: its last part, if qualified.
+    let mut table_at = at;
+    while tokens.get(table_at + 1).is_some_and(|t| t.text(sql) == ".") {
+        table_at += 2;
+    }
+    at = table_at + 1;
+    if !(is(at, "ALTER") && is(at + 1, "CONSTRAINT")) {
+        return Ok(None);
+    }
+    let (Some(table), Some(constraint)) = (name(table_at), name(at + 2)) else {
+        return Ok(None);
+    };
+    let (mut deferrable, mut deferred) = (false, false);
+    let mut i = at + 3;
+    while i < tokens.len() {
+        if is(i, "DEFERRABLE") {
+            deferrable = true;
+            i += 1;
+        } else if is(i, "NOT") && is(i + 1, "DEFERRABLE") {
+            i += 2;
+        } else if is(i, "INITIALLY") && (is(i + 1, "DEFERRED") || is(i + 1, "IMMEDIATE")) {
+            deferred = is(i + 1, "DEFERRED");
+            i += 2;
+        } else if tokens[i].text(sql) == ";" {
+            i += 1;
+        } else {
+            return Err(Error::new(
+                ErrorKind::Syntax,
+                format!("syntax error at or near \"{}\"", tokens[i].text(sql)),
+            ));
+        }
+    }
+    let not_deferrable = (at + 3..tokens.len()).any(|i| is(i, "NOT") && is(i + 1, "DEFERRABLE"));
+    if deferred && not_deferrable {
+        return Err(Error::new(
+            ErrorKind::Syntax,
+            "constraint declared INITIALLY DEFERRED must be DEFERRABLE",
+        ));
+    }
+    Ok(Some(AlterTable {
+        table,
+        if_exists,
+        only_if: None,
+        before: Vec::new(),
+        actions: vec![AlterAction::AlterConstraint {
+            name: constraint,
+            deferrable: deferrable || deferred,
+            deferred,
+        }],
+    }))
+}
 
 /// Reads `sql` as an `ALTER TABLE` to run by a rebuild; `None` for any other
 /// statement, and for the forms SQLite runs itself.
@@ -37,6 +108,9 @@ pub(crate) fn statement(sql: &str, tokens: &[Token]) -> Result<Option<AlterTable
     let starts = |i: usize, kw: &str| tokens.get(i).is_some_and(|t| t.is_keyword(sql, kw));
     if !(starts(0, "ALTER") && starts(1, "TABLE")) {
         return Ok(None);
+    }
+    if let Some(alter) = alter_constraint(sql, tokens)? {
+        return Ok(Some(alter));
     }
     let Ok(mut statements) = Parser::parse_sql(&PostgreSqlDialect {}, sql) else {
         return Ok(None);
@@ -58,20 +132,47 @@ pub(crate) fn statement(sql: &str, tokens: &[Token]) -> Result<Option<AlterTable
     };
     for operation in &alter.operations {
         let action = match operation {
-            AlterTableOperation::AddConstraint { constraint, .. } => {
+            AlterTableOperation::AddConstraint {
+                constraint,
+                not_valid,
+            } => {
+                let refused = match constraint {
+                    TableConstraint::PrimaryKey(_) => Some("PRIMARY KEY"),
+                    TableConstraint::Unique(_) => Some("UNIQUE"),
+                    TableConstraint::Check(_) | TableConstraint::ForeignKey(_) => None,
+                    _ => Some("such"),
+                };
+                if let (true, Some(kind)) = (*not_valid, refused) {
+                    return Err(Error::state(
+                        crate::error::SqlState::FEATURE_NOT_SUPPORTED,
+                        format!("{kind} constraints cannot be marked NOT VALID"),
+                    ));
+                }
                 if alter.operations.len() == 1
                     && matches!(constraint, TableConstraint::PrimaryKey(_))
                 {
                     return Ok(None);
                 }
                 let mut constraint = constraint.clone();
-                if let TableConstraint::ForeignKey(key) = &mut constraint {
-                    unqualify(&mut key.foreign_table);
+                let mut no_inherit = false;
+                match &mut constraint {
+                    TableConstraint::ForeignKey(key) => {
+                        unqualify(&mut key.foreign_table);
+                    }
+                    TableConstraint::Check(check) => {
+                        no_inherit = std::mem::take(&mut check.no_inherit);
+                    }
+                    _ => {}
                 }
                 let mut constraint = Constraint::parse(&sqlite_constraint(&constraint)?)?;
                 // PostgreSQL folds an unquoted name to lower case.
                 constraint.name = constraint_name(operation).or(constraint.name);
+                constraint.set_mark(Mark::NotValid, *not_valid);
+                constraint.set_mark(Mark::NoInherit, no_inherit);
                 AlterAction::AddConstraint(constraint)
+            }
+            AlterTableOperation::ValidateConstraint { name } => {
+                AlterAction::ValidateConstraint { name: folded(name) }
             }
             AlterTableOperation::AddColumn {
                 column_def,
@@ -309,5 +410,37 @@ mod tests {
             panic!("{alter:?}");
         };
         assert!(column.default().unwrap().contains("nextval"), "{column:?}");
+    }
+
+    #[test]
+    fn validate_and_alter_constraint() {
+        let alter = plan("ALTER TABLE t VALIDATE CONSTRAINT C, ALTER a TYPE int").unwrap();
+        assert_eq!(
+            alter.actions[0],
+            AlterAction::ValidateConstraint { name: "c".into() }
+        );
+        let alter =
+            plan("ALTER TABLE IF EXISTS s.T ALTER CONSTRAINT \"Fk\" INITIALLY DEFERRED").unwrap();
+        assert_eq!(alter.table, "t");
+        assert_eq!(
+            alter.actions,
+            [AlterAction::AlterConstraint {
+                name: "Fk".into(),
+                deferrable: true,
+                deferred: true
+            }]
+        );
+        let sql = "ALTER TABLE t ALTER CONSTRAINT f NOT DEFERRABLE INITIALLY DEFERRED";
+        assert!(statement(sql, &tokenize(sql)).is_err());
+        let sql = "ALTER TABLE t ADD UNIQUE (a) NOT VALID";
+        assert!(statement(sql, &tokenize(sql)).is_err());
+        let AlterAction::AddConstraint(check) =
+            &plan("ALTER TABLE t ADD CHECK (a > 0) NO INHERIT NOT VALID")
+                .unwrap()
+                .actions[0]
+        else {
+            panic!();
+        };
+        assert!(check.marked(Mark::NotValid) && check.marked(Mark::NoInherit));
     }
 }

@@ -14,6 +14,7 @@ use super::schemas::{unqualify, unqualify_type};
 use super::sequences::{Options, OwnedSequence};
 use super::type_names::type_name;
 use crate::sql::quote::{identifier_as_postgres, literal};
+use crate::sql::table_definition::TableDefinition;
 
 /// `CREATE TABLE`: a `serial`/identity column takes its values from a
 /// sequence of its own, returned here (see [`super::sequences`]); the table's
@@ -144,6 +145,26 @@ pub(super) fn create_table(create: &mut CreateTable) -> Option<(bool, Vec<OwnedS
 }
 
 /// A name as PostgreSQL reads it: unquoted identifiers fold to lower case.
+/// Whether a CHECK of the table is `NO INHERIT`, which SQLite cannot read.
+pub(crate) fn has_no_inherit(create: &CreateTable) -> bool {
+    let table = create
+        .constraints
+        .iter()
+        .any(|c| matches!(c, TableConstraint::Check(check) if check.no_inherit));
+    let columns = create
+        .columns
+        .iter()
+        .flat_map(|c| &c.options)
+        .any(|o| matches!(&o.option, ColumnOption::Check(check) if check.no_inherit));
+    table || columns
+}
+
+/// The printed `CREATE TABLE` with each `NO INHERIT` a mark of its CHECK's
+/// text (see `table_definition::Mark`).
+pub(super) fn no_inherit_marked(sql: String) -> String {
+    TableDefinition::parse(&sql).map_or(sql, |def| def.sql_as_written())
+}
+
 pub(super) fn folded(ident: &Ident) -> String {
     match ident.quote_style {
         Some(_) => ident.value.clone(),

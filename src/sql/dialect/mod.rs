@@ -52,6 +52,7 @@ mod translation;
 mod type_names;
 
 pub(super) use alter_table::statement as alter_table;
+pub(super) use create_table::has_no_inherit;
 pub use rebuild_plan::{AlterAction, AlterTable};
 pub use sequences::relation_name;
 pub(super) use sequences::{

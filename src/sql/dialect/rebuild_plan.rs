@@ -45,6 +45,17 @@ pub enum AlterAction {
         from: String,
         to: String,
     },
+    /// `VALIDATE CONSTRAINT`: a CHECK or foreign key added `NOT VALID` checked
+    /// against the rows, and marked valid.
+    ValidateConstraint {
+        name: String,
+    },
+    /// `ALTER CONSTRAINT fk [NOT] DEFERRABLE [INITIALLY DEFERRED|IMMEDIATE]`.
+    AlterConstraint {
+        name: String,
+        deferrable: bool,
+        deferred: bool,
+    },
     /// `ALTER COLUMN c TYPE t [USING expr]`.
     SetType {
         column: String,

@@ -7,7 +7,7 @@ use sqlparser::dialect::PostgreSqlDialect;
 use sqlparser::parser::Parser;
 
 use super::create_index::create_index;
-use super::create_table::create_table;
+use super::create_table::{create_table, has_no_inherit, no_inherit_marked};
 use super::empty_relations::known_empty;
 use super::result_types;
 use super::rewriter::Rewriter;
@@ -154,6 +154,7 @@ pub(crate) fn translate_parsed(ast: &mut Ast, original: Option<&str>) -> Option<
     let mut rewriter = Rewriter::default();
     let _ = ast.visit(&mut rewriter);
     let mut owned = Vec::new();
+    let mut no_inherit = false;
     if let Ast::CreateIndex(index) = ast {
         rewriter.changed |= create_index(index);
     }
@@ -161,9 +162,14 @@ pub(crate) fn translate_parsed(ast: &mut Ast, original: Option<&str>) -> Option<
         // Malformed identity options leave the statement to SQLite, which
         // refuses it.
         let (changed, sequences) = create_table(create)?;
-        rewriter.changed |= changed;
+        no_inherit = has_no_inherit(create);
+        rewriter.changed |= changed || no_inherit;
         owned = sequences;
     }
+    let printed = |ast: &mut Ast| match no_inherit {
+        true => no_inherit_marked(printed(ast)),
+        false => printed(ast),
+    };
     if !owned.is_empty() {
         let mut script = owned_sequences(&owned, false).ok()?;
         let sql = printed(ast);

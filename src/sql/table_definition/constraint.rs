@@ -1,6 +1,11 @@
 //! One constraint of a column or of a table, as its text reads: its name (when
 //! declared with one), its kind, its text, and the columns a table constraint
 //! lists.
+//!
+//! What PostgreSQL says of a constraint and SQLite's syntax cannot (`NOT
+//! VALID`, `NO INHERIT`) is kept in the text SQLite keeps, as a comment after
+//! the keyword that says what the constraint is (`CHECK /*NOT VALID*/ (a > 0)`):
+//! it survives restarts and rebuilds, and SQLite reads past it.
 
 use super::errors::malformed;
 use super::tokens::{ident, is, skip_group};
@@ -20,6 +25,24 @@ pub enum ConstraintKind {
     Default,
     /// `COLLATE`, `GENERATED ... AS`, anything else a column may carry.
     Other,
+}
+
+/// What a constraint's text is marked with (see the module's docs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mark {
+    /// Added `NOT VALID`: the rows already there were not checked.
+    NotValid,
+    /// `NO INHERIT`.
+    NoInherit,
+}
+
+impl Mark {
+    fn comment(self) -> &'static str {
+        match self {
+            Mark::NotValid => "/*NOT VALID*/",
+            Mark::NoInherit => "/*NO INHERIT*/",
+        }
+    }
 }
 
 /// One constraint of a column or of the table.
@@ -45,20 +68,95 @@ impl Constraint {
             at = 2;
         }
         let first = tokens.get(at).ok_or_else(|| malformed(text))?;
-        let body = text[first.start..].trim().to_owned();
         let kind = kind_of(text, &tokens, at);
+        // PostgreSQL's trailing `NO INHERIT` (of a CHECK) and `NOT VALID`
+        // become marks.
+        let mut end = tokens.len();
+        let mut marks = Vec::new();
+        while end >= at + 2 {
+            let pair = (tokens[end - 2].text(text), tokens[end - 1].text(text));
+            let mark = match (
+                pair.0.to_ascii_uppercase().as_str(),
+                pair.1.to_ascii_uppercase().as_str(),
+            ) {
+                ("NO", "INHERIT") if kind == ConstraintKind::Check => Mark::NoInherit,
+                ("NOT", "VALID") => Mark::NotValid,
+                _ => break,
+            };
+            marks.push(mark);
+            end -= 2;
+        }
+        let last = tokens
+            .get(end.max(at + 1) - 1)
+            .ok_or_else(|| malformed(text))?;
+        let body = text[first.start..last.end].trim().to_owned();
         let columns = match kind {
             ConstraintKind::PrimaryKey | ConstraintKind::Unique | ConstraintKind::ForeignKey => {
                 first_group_names(text, &tokens, at)
             }
             _ => Vec::new(),
         };
-        Ok(Constraint {
+        let mut constraint = Constraint {
             name,
             kind,
             body,
             columns,
-        })
+        };
+        for mark in marks {
+            constraint.set_mark(mark, true);
+        }
+        Ok(constraint)
+    }
+
+    /// Whether the constraint's text carries `mark`.
+    pub fn marked(&self, mark: Mark) -> bool {
+        self.body.contains(mark.comment())
+    }
+
+    /// Marks the constraint with `mark`, or takes the mark away.
+    pub fn set_mark(&mut self, mark: Mark, on: bool) {
+        let comment = mark.comment();
+        self.body = self.body.replace(&format!(" {comment}"), "");
+        if on {
+            let keyword = self
+                .body
+                .find(|c: char| !c.is_ascii_alphabetic())
+                .unwrap_or(self.body.len());
+            self.body.insert_str(keyword, &format!(" {comment}"));
+        }
+    }
+
+    /// A foreign key's `[NOT] DEFERRABLE` and `INITIALLY ...` written anew.
+    pub fn set_deferral(&mut self, deferrable: bool, deferred: bool) {
+        let body = &self.body;
+        let tokens = tokenize(body);
+        let mut kept = String::new();
+        let mut from = 0;
+        let mut i = 0;
+        while i < tokens.len() {
+            let words = if is(body, &tokens, i, "DEFERRABLE") {
+                1
+            } else if is(body, &tokens, i, "NOT") && is(body, &tokens, i + 1, "DEFERRABLE")
+                || is(body, &tokens, i, "INITIALLY")
+            {
+                2
+            } else {
+                0
+            };
+            if words == 0 {
+                i += 1;
+                continue;
+            }
+            kept.push_str(body[from..tokens[i].start].trim_end());
+            from = tokens[(i + words).min(tokens.len()) - 1].end;
+            i += words;
+        }
+        kept.push_str(&body[from..]);
+        if deferrable {
+            kept.push_str(" DEFERRABLE INITIALLY ");
+            kept.push_str(if deferred { "DEFERRED" } else { "IMMEDIATE" });
+        }
+        self.body = kept.trim().to_owned();
     }
 
     pub(super) fn sql(&self) -> String {
@@ -69,7 +167,7 @@ impl Constraint {
     }
 
     /// A CHECK's expression (what its parentheses hold).
-    pub(super) fn check_expression(&self) -> &str {
+    pub fn check_expression(&self) -> &str {
         let body = self.body.trim();
         match (body.find('('), body.rfind(')')) {
             (Some(open), Some(close)) if open < close => &body[open + 1..close],

@@ -11,7 +11,15 @@ use crate::sql::quote::same_columns;
 impl TableDefinition {
     /// Every named constraint (by the name PostgreSQL gives it) with its kind.
     pub fn constraint_names(&self) -> Vec<(String, ConstraintKind)> {
-        let mut names = Vec::new();
+        self.named_constraints()
+            .into_iter()
+            .map(|(name, constraint)| (name, constraint.kind))
+            .collect()
+    }
+
+    /// Every constraint PostgreSQL names, with that name.
+    pub fn named_constraints(&self) -> Vec<(String, &Constraint)> {
+        let mut named = Vec::new();
         let mut unnamed_checks = 0;
         for element in &self.elements {
             let (column, constraints) = match element {
@@ -20,11 +28,11 @@ impl TableDefinition {
             };
             for constraint in constraints {
                 if let Some(name) = self.postgres_name(column, constraint, &mut unnamed_checks) {
-                    names.push((name, constraint.kind));
+                    named.push((name, constraint));
                 }
             }
         }
-        names
+        named
     }
 
     /// The name PostgreSQL gives `constraint` (of `column`, for a column
@@ -160,19 +168,25 @@ impl TableDefinition {
         if self.has_constraint(to) {
             return Err(constraint_exists(to, &self.table));
         }
-        let constraint = match self.find_constraint(from) {
-            Some((i, Some(j))) => match &mut self.elements[i] {
-                Element::Column(c) => &mut c.constraints[j],
-                Element::Constraint(c) => c,
-            },
-            Some((i, None)) => match &mut self.elements[i] {
-                Element::Constraint(c) => c,
-                Element::Column(_) => return Ok(false),
-            },
-            None => return Ok(false),
+        let Some(constraint) = self.constraint_mut(from) else {
+            return Ok(false);
         };
         constraint.name = Some(to.to_owned());
         Ok(true)
+    }
+
+    /// The constraint PostgreSQL calls `name`, to edit.
+    pub fn constraint_mut(&mut self, name: &str) -> Option<&mut Constraint> {
+        match self.find_constraint(name)? {
+            (i, Some(j)) => match &mut self.elements[i] {
+                Element::Column(c) => c.constraints.get_mut(j),
+                Element::Constraint(_) => None,
+            },
+            (i, None) => match &mut self.elements[i] {
+                Element::Constraint(c) => Some(c),
+                Element::Column(_) => None,
+            },
+        }
     }
 }
 
@@ -188,6 +202,12 @@ impl TableDefinition {
         let (column, constraint) = self.key(kind, columns)?;
         // Unnamed CHECKs are not keys: their counter plays no part here.
         self.postgres_name(column, constraint, &mut 0)
+    }
+
+    /// The foreign key over `columns`.
+    pub fn foreign_key(&self, columns: &[String]) -> Option<&Constraint> {
+        self.key(ConstraintKind::ForeignKey, columns)
+            .map(|(_, constraint)| constraint)
     }
 
     /// When the foreign key over `columns` is checked: (`DEFERRABLE`,

@@ -247,4 +247,35 @@ mod tests {
         );
         assert!(def.column_mut("zz").is_err());
     }
+
+    #[test]
+    fn marks_and_deferral_live_in_the_text() {
+        use super::super::constraint::Mark;
+        let mut def = TableDefinition::parse(
+            "CREATE TABLE t (a int CHECK (a > 0) NO INHERIT, CONSTRAINT c CHECK (a < 9) NOT VALID, \
+             CONSTRAINT f FOREIGN KEY (a) REFERENCES p(id) DEFERRABLE INITIALLY DEFERRED)",
+        )
+        .unwrap();
+        let sql = def.create_sql("t");
+        assert!(sql.contains("CHECK /*NO INHERIT*/ (a > 0)"), "{sql}");
+        assert!(sql.contains("CHECK /*NOT VALID*/ (a < 9)"), "{sql}");
+        let c = def.constraint_mut("c").unwrap();
+        assert!(c.marked(Mark::NotValid) && !c.marked(Mark::NoInherit));
+        assert_eq!(c.check_expression(), "a < 9");
+        c.set_mark(Mark::NotValid, false);
+        assert_eq!(c.body, "CHECK (a < 9)");
+        let f = def.constraint_mut("f").unwrap();
+        f.set_deferral(true, false);
+        assert_eq!(
+            f.body,
+            "FOREIGN KEY (a) REFERENCES p(id) DEFERRABLE INITIALLY IMMEDIATE"
+        );
+        f.set_deferral(false, false);
+        f.set_mark(Mark::NotValid, true);
+        assert_eq!(f.body, "FOREIGN /*NOT VALID*/ KEY (a) REFERENCES p(id)");
+        assert_eq!(f.columns, ["a"]);
+        // Read back, it is the same.
+        let again = TableDefinition::parse(&def.create_sql("t")).unwrap();
+        assert_eq!(again.elements, def.elements);
+    }
 }

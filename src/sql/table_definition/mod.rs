@@ -20,7 +20,7 @@ mod index_statement;
 mod tokens;
 
 pub use column::Column;
-pub use constraint::{Constraint, ConstraintKind};
+pub use constraint::{Constraint, ConstraintKind, Mark};
 pub use definition::TableDefinition;
 pub use errors::no_such_column;
 pub use index_statement::{index_keys, renamed_index};
