@@ -778,6 +778,8 @@ async fn json_operators_and_functions(target: &Target) {
             ("select '{\"a\": {\"b\": [1, 2]}}'::jsonb #> '{a,b}', '{\"a\": {\"b\": [1, 2]}}'::jsonb #>> '{a,b,1}'", "[1, 2]|2"),
             ("select '{\"a\":1, \"b\":2}'::jsonb @> '{\"a\":1}', '{\"a\":1}'::jsonb ? 'a'", "t|t"),
             ("select jsonb_typeof('[1]'), jsonb_build_object('a', 1, 'b', 'x'), to_jsonb('x'::text)", "array|{\"a\": 1, \"b\": \"x\"}|\"x\""),
+            ("select to_json(array[1,2]), to_json(array['a','b']), to_jsonb(array[1,2]), to_json(array[true,false]), to_json('{{1,5},{99,100}}'::int[]), to_json(array[1.5,null]), jsonb_build_object('a', array[1,2])", "[1,2]|[\"a\",\"b\"]|[1, 2]|[true,false]|[[1,5],[99,100]]|[1.5,null]|{\"a\": [1, 2]}"),
+            ("select array_to_json(array_agg(id ORDER BY id)), array_to_json('{{1,5},{99,100}}'::int[], false), array_to_json(array['2024-01-01 10:00'::timestamp]) FROM jt", "[1,2,3]|[[1,5],[99,100]]|[\"2024-01-01T10:00:00\"]"),
             ("select '[1,2]'::jsonb || '[3]'::jsonb", "[1, 2, 3]"),
             ("select '{\"a\":1, \"b\":2}'::jsonb - 'a', '[1,2,3]'::jsonb - 1, '{\"a\":1}'::jsonb ?| array['x','a'], '{\"a\":1}'::jsonb ?& array['x','a']", "{\"b\": 2}|[1, 3]|t|f"),
             ("select jsonb_set('{\"a\":{\"b\":1}}', '{a,c}', '5'), jsonb_set('[1,2]', '{0}', '\"x\"'), jsonb_extract_path('{\"a\":{\"b\":[1,2]}}', 'a', 'b'), jsonb_extract_path_text('{\"a\":{\"b\":\"s\"}}', 'a', 'b')", "{\"a\": {\"b\": 1, \"c\": 5}}|[\"x\", 2]|[1, 2]|s"),

@@ -160,23 +160,30 @@ fn expect(_: &Call, args: &[Arg]) -> Out {
 }
 
 /// `litewire_to_jsonb(value, kind)`: a SQL value as JSON, by its type's kind
-/// (`bool`, `number`, `json`, or text for anything else).
+/// (`bool`, `number`, `json`, `timestamp`, `timestamptz`, `array:<kind>` for
+/// an array of that kind, or text for anything else).
 fn to_jsonb(_: &Call, args: &[Arg]) -> Out {
     let kind = args[1].text().unwrap_or_default();
-    let value = match (&args[0], kind.as_str()) {
+    match json_of(&args[0], &kind) {
+        Ok(value) => shown(&value),
+        Err(out) => out,
+    }
+}
+
+/// A SQL value as JSON, by its type's kind (see [`to_jsonb`]).
+fn json_of(arg: &Arg, kind: &str) -> Result<Value, Out> {
+    Ok(match (arg, kind) {
         (Arg::Null, _) => Value::Null,
-        (arg, "bool") => Value::Bool(truth(arg) || arg.text().as_deref() == Some("t")),
+        (arg, "bool") => {
+            Value::Bool(truth(arg) || matches!(arg.text().as_deref(), Some("t" | "true" | "1")))
+        }
         (Arg::Int(i), "number") => Value::from(*i),
         (Arg::Real(f), "number") if f.is_finite() => Value::from(*f),
         (arg, "number") => match arg.text().and_then(|t| jsonb::parse(&t).ok()) {
             Some(number @ Value::Number(_)) => number,
             _ => Value::String(arg.display()),
         },
-        (arg, "json") => match json(arg) {
-            Ok(Some(value)) => value,
-            Ok(None) => Value::Null,
-            Err(out) => return out,
-        },
+        (arg, "json") => json(arg)?.unwrap_or(Value::Null),
         // JSON's timestamps are ISO 8601's: a `T` between date and time,
         // an offset in hours and minutes.
         (arg, kind @ ("timestamp" | "timestamptz")) => {
@@ -191,9 +198,57 @@ fn to_jsonb(_: &Call, args: &[Arg]) -> Out {
             }
             Value::String(iso)
         }
+        (arg, kind) if kind.starts_with("array:") => {
+            let text = arg.display();
+            array_json(&text, &kind["array:".len()..]).ok_or_else(|| {
+                Out::Fail(
+                    SqlState::INVALID_TEXT_REPRESENTATION,
+                    format!("malformed array literal: \"{text}\""),
+                )
+            })??
+        }
         (arg, _) => Value::String(arg.display()),
-    };
-    shown(&value)
+    })
+}
+
+/// An array's text (`{1,2}`, `{{1,2},{3,4}}`) as a JSON array, its elements
+/// (of kind `kind`) converted as [`json_of`] converts values.
+fn array_json(text: &str, kind: &str) -> Option<Result<Value, Out>> {
+    let inner = text.trim().strip_prefix('{')?.strip_suffix('}')?;
+    if !inner.trim_start().starts_with('{') {
+        let items = parse_array(text)?;
+        let values: Result<Vec<Value>, Out> = items
+            .into_iter()
+            .map(|item| match item {
+                Some(item) => json_of(&Arg::Text(&item), kind),
+                None => Ok(Value::Null),
+            })
+            .collect();
+        return Some(values.map(Value::Array));
+    }
+    // Dimensions: the sub-arrays at the top level, each read alike.
+    let (mut depth, mut quoted, mut escaped, mut start) = (0usize, false, false, 0);
+    let mut parts = Vec::new();
+    for (at, c) in inner.char_indices() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' if quoted => escaped = true,
+            '"' => quoted = !quoted,
+            '{' if !quoted => depth += 1,
+            '}' if !quoted => depth = depth.checked_sub(1)?,
+            ',' if !quoted && depth == 0 => {
+                parts.push(&inner[start..at]);
+                start = at + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(&inner[start..]);
+    let values: Option<Result<Vec<Value>, Out>> = parts
+        .into_iter()
+        .map(|part| array_json(part, kind))
+        .collect();
+    Some(values?.map(Value::Array))
 }
 
 /// `j -> key` (`as_text`: `->>`): an object's member or an array's element.

@@ -17,15 +17,43 @@ fn is_json(ty: &PgType) -> bool {
 
 /// A value as JSON text, as `to_jsonb` converts it by its type.
 pub(super) fn to_json(value: &Typed) -> Expr {
-    let kind = match &value.ty {
-        PgType::Bool => "bool",
-        t if t.is_numeric() => "number",
-        t if is_json(t) => "json",
-        PgType::Timestamp => "timestamp",
-        PgType::Timestamptz => "timestamptz",
-        _ => "text",
-    };
-    call("litewire_to_jsonb", vec![value.expr.clone(), string(kind)])
+    call(
+        "litewire_to_jsonb",
+        vec![value.expr.clone(), string(&json_kind(&value.ty))],
+    )
+}
+
+/// [`to_json`] as `json` writes it: an array without the spaces `jsonb`
+/// puts after its commas (`[1,2]`).
+fn json_text(value: &Typed, jsonb: bool) -> Expr {
+    match (&value.ty, jsonb) {
+        (PgType::Array(_), false) => call("json", vec![to_json(value)]),
+        _ => to_json(value),
+    }
+}
+
+/// Whether `expr` is the constant `false`.
+fn is_false(expr: &Expr) -> bool {
+    match expr {
+        Expr::Value(v) => {
+            matches!(v.value, sqlparser::ast::Value::Boolean(false)) || v.value.to_string() == "0"
+        }
+        Expr::Nested(inner) => is_false(inner),
+        _ => false,
+    }
+}
+
+/// How `litewire_to_jsonb` converts a value of `ty`.
+fn json_kind(ty: &PgType) -> String {
+    match ty {
+        PgType::Bool => "bool".into(),
+        t if t.is_numeric() => "number".into(),
+        t if is_json(t) => "json".into(),
+        PgType::Timestamp => "timestamp".into(),
+        PgType::Timestamptz => "timestamptz".into(),
+        PgType::Array(element) => format!("array:{}", json_kind(element)),
+        _ => "text".into(),
+    }
 }
 
 impl Translator<'_> {
@@ -148,11 +176,19 @@ impl Translator<'_> {
         };
         let (expr, result) = match name {
             "to_json" | "to_jsonb" => match args {
-                [value] => (to_json(value), ty),
+                [value] => (json_text(value, jsonb), ty),
                 _ => return Err(undefined_function(name, &types)),
             },
+            // Pretty-printed, PostgreSQL puts a line break between the
+            // elements: only the compact form is here.
+            "array_to_json"
+                if matches!(args.first().map(|a| &a.ty), Some(PgType::Array(_)))
+                    && args.get(1).is_none_or(|pretty| is_false(&pretty.expr)) =>
+            {
+                (json_text(&args[0], false), PgType::Json)
+            }
             "json_build_object" | "jsonb_build_object" => {
-                let values = args.iter().map(to_json).collect();
+                let values = args.iter().map(|a| json_text(a, jsonb)).collect();
                 let function = match jsonb {
                     true => "litewire_jsonb_build_object",
                     false => "litewire_json_build_object",
@@ -160,7 +196,7 @@ impl Translator<'_> {
                 (call(function, values), ty)
             }
             "json_build_array" | "jsonb_build_array" => {
-                let values = args.iter().map(to_json).collect();
+                let values = args.iter().map(|a| json_text(a, jsonb)).collect();
                 (call("litewire_jsonb_build_array", values), ty)
             }
             "json_typeof" | "jsonb_typeof" => (
