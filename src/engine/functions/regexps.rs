@@ -438,19 +438,29 @@ fn tilde(_: &Call, args: &[Arg]) -> Out {
 /// `value SIMILAR TO pattern ESCAPE escape`: the SQL pattern made a
 /// regular expression as PostgreSQL makes it, matched against the whole value.
 fn similar(_: &Call, args: &[Arg]) -> Out {
-    let (Some(text), Some(pattern), Some(escape)) =
-        (args[0].text(), args[1].text(), args[2].text())
-    else {
-        return Out::Null;
-    };
-    let escape = match super::strings::escape_character(&escape) {
-        Ok(escape) => escape,
+    let (text, pattern, escape) = match similar_args(args) {
+        Ok(Some(read)) => read,
+        Ok(None) => return Out::Null,
         Err(out) => return out,
     };
     match compile(&similar_to_regex(&pattern, escape), Flags::DEFAULT) {
         Ok(re) => Out::Int(i64::from(re.is_match(&text))),
         Err(out) => out,
     }
+}
+
+/// The value, pattern and escape character of a `SIMILAR` call; `None`
+/// when one is NULL.
+type SimilarArgs = (String, String, Option<char>);
+
+fn similar_args(args: &[Arg]) -> Result<Option<SimilarArgs>, Out> {
+    let (Some(text), Some(pattern), Some(escape)) =
+        (args[0].text(), args[1].text(), args[2].text())
+    else {
+        return Ok(None);
+    };
+    let escape = super::strings::escape_character(&escape)?;
+    Ok(Some((text, pattern, escape)))
 }
 
 /// A `SIMILAR TO` pattern as a regular expression: `%` any text, `_` any
@@ -511,13 +521,9 @@ fn similar_parts(pattern: &str, escape: Option<char>) -> Vec<String> {
 /// the pattern, what comes before the first separator matches as little
 /// as it can, what follows it as much.
 fn substring_similar(_: &Call, args: &[Arg]) -> Out {
-    let (Some(text), Some(pattern), Some(escape)) =
-        (args[0].text(), args[1].text(), args[2].text())
-    else {
-        return Out::Null;
-    };
-    let escape = match super::strings::escape_character(&escape) {
-        Ok(escape) => escape,
+    let (text, pattern, escape) = match similar_args(args) {
+        Ok(Some(read)) => read,
+        Ok(None) => return Out::Null,
         Err(out) => return out,
     };
     let source = match similar_parts(&pattern, escape).as_slice() {

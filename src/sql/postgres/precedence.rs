@@ -7,6 +7,8 @@
 
 use sqlparser::ast::{BinaryOperator, Expr, UnaryOperator};
 
+use crate::sql::syntax_tree::is_arithmetic;
+
 /// The function `op` spells; `None` for an operator that is no spelling.
 pub(super) fn function(op: &UnaryOperator) -> Option<&'static str> {
     match op {
@@ -57,15 +59,7 @@ pub(super) fn lifted(expr: &Expr) -> Expr {
 
 /// The operators PostgreSQL binds more tightly than a prefix operator.
 fn tighter(op: &BinaryOperator) -> bool {
-    matches!(
-        op,
-        BinaryOperator::Plus
-            | BinaryOperator::Minus
-            | BinaryOperator::Multiply
-            | BinaryOperator::Divide
-            | BinaryOperator::Modulo
-            | BinaryOperator::PGExp
-    )
+    is_arithmetic(op) || *op == BinaryOperator::PGExp
 }
 
 /// Whether `operand` of a sign is a power, which PostgreSQL's sign would
