@@ -10,6 +10,7 @@ mod common;
 
 use std::time::Duration;
 
+use common::TestServer;
 use common::target::Target;
 use tokio_postgres::error::SqlState;
 use tokio_postgres::{Client, SimpleQueryMessage};
@@ -18,6 +19,7 @@ against_litewire_and_postgres!(
     a_simple_query_describes_the_table_as_it_is_now,
     a_prepared_statement_whose_result_changed_fails_until_prepared_again,
     ddl_while_other_sessions_run_their_statements,
+    a_replaced_view_is_read_as_it_is_now,
 );
 
 /// The column count of the RowDescription and of every DataRow of a simple query.
@@ -162,4 +164,105 @@ async fn ddl_while_other_sessions_run_their_statements(target: &Target) {
     let (extended_runs, refused) = extended_runs.await.unwrap();
     println!("{simple_runs} simple runs, {extended_runs} prepared runs, {refused} refused");
     assert!(simple_runs > 0 && extended_runs > 0);
+}
+
+/// The one value a simple query returns.
+async fn simple_value(client: &Client, sql: &str) -> String {
+    let messages = client.simple_query(sql).await.expect("simple query");
+    let mut values = messages.iter().filter_map(|message| match message {
+        SimpleQueryMessage::Row(row) => row.get(0).map(str::to_owned),
+        _ => None,
+    });
+    values.next().expect("a row")
+}
+
+/// A view replaced (`CREATE OR REPLACE`, or dropped and made again, by the
+/// session itself or another) is read as it is now by a query that ran
+/// before. SQLite's count of a view of constants reads no table, so its
+/// prepared statement never learns of the change on its own.
+async fn a_replaced_view_is_read_as_it_is_now(target: &Target) {
+    let (session, other) = (target.connect().await, target.connect().await);
+    session
+        .batch_execute("DROP VIEW IF EXISTS rv; CREATE VIEW rv AS SELECT 1 AS n UNION ALL SELECT 2")
+        .await
+        .unwrap();
+    let queries = [
+        "SELECT count(*) FROM rv",
+        // Its integer literal is a parameter of the statement SQLite runs.
+        "SELECT count(*) + 10 FROM rv",
+        "SELECT sum(n) FROM rv",
+    ];
+    let answers = async |client: &Client| {
+        let mut answers = Vec::new();
+        for sql in queries {
+            answers.push(simple_value(client, sql).await);
+        }
+        answers
+    };
+    assert_eq!(answers(&session).await, ["2", "12", "3"]);
+    session
+        .batch_execute(
+            "CREATE OR REPLACE VIEW rv AS SELECT 1 AS n UNION ALL SELECT 2 UNION ALL SELECT 3",
+        )
+        .await
+        .unwrap();
+    assert_eq!(answers(&session).await, ["3", "13", "6"]);
+    assert_eq!(answers(&other).await, ["3", "13", "6"]);
+    other.batch_execute("DROP VIEW rv").await.unwrap();
+    other
+        .batch_execute("CREATE VIEW rv AS SELECT 5 AS n")
+        .await
+        .unwrap();
+    assert_eq!(answers(&session).await, ["1", "11", "5"]);
+    assert_eq!(answers(&other).await, ["1", "11", "5"]);
+    // After a change elsewhere in the schema too.
+    other
+        .batch_execute("DROP VIEW rv; CREATE VIEW rv AS SELECT 7 AS n UNION ALL SELECT 8")
+        .await
+        .unwrap();
+    other
+        .batch_execute("DROP TABLE IF EXISTS unrelated; CREATE TABLE unrelated (a int)")
+        .await
+        .unwrap();
+    assert_eq!(answers(&session).await, ["2", "12", "15"]);
+    session
+        .batch_execute("DROP VIEW rv; DROP TABLE unrelated")
+        .await
+        .unwrap();
+}
+
+/// On the HTTP port, a view dropped and made again, within one request and
+/// across requests.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_replaced_view_is_read_as_it_is_now_over_http() {
+    for cache in ["shared", "private"] {
+        let server = TestServer::start(cache, &[]);
+        let count = "SELECT count(*) FROM hv";
+        let remake = |rows: usize| {
+            let selects = (1..=rows)
+                .map(|n| format!("SELECT {n} AS n"))
+                .collect::<Vec<_>>()
+                .join(" UNION ALL ");
+            [
+                "DROP VIEW IF EXISTS hv".to_owned(),
+                format!("CREATE VIEW hv AS {selects}"),
+            ]
+        };
+        for statement in remake(2) {
+            server.http_query(&statement).await;
+        }
+        assert_eq!(server.http_query(count).await["rows"][0][0], 2, "{cache}");
+        for statement in remake(3) {
+            server.http_query(&statement).await;
+        }
+        assert_eq!(server.http_query(count).await["rows"][0][0], 3, "{cache}");
+        let [drop, create] = remake(4);
+        let body = serde_json::json!({ "statements": [count, drop, create, count] });
+        let (status, json) = server
+            .post(&body.to_string(), Some("application/json"))
+            .await;
+        assert_eq!(status, 200, "{json}");
+        assert_eq!(json[0]["results"]["rows"][0][0], 3, "{cache}: {json}");
+        assert_eq!(json[3]["results"]["rows"][0][0], 4, "{cache}: {json}");
+    }
 }

@@ -11,6 +11,7 @@
 //! session could have left anything on it.
 
 use std::sync::Arc;
+use std::sync::atomic::AtomicU64;
 
 use libsqlite3_sys as ffi;
 use sqlx::pool::PoolConnection;
@@ -46,13 +47,15 @@ impl std::fmt::Debug for HeldConnection {
 }
 
 impl HeldConnection {
-    /// A connection from the pool, with room for `statement_cache` prepared statements.
+    /// A connection from the pool, with room for `statement_cache` prepared
+    /// statements, kept while the schema stays at the generation `schema` counts.
     pub(super) async fn acquire(
         pool: &SqlitePool,
         statement_cache: usize,
+        schema: Arc<AtomicU64>,
     ) -> Result<HeldConnection, Error> {
         Ok(HeldConnection {
-            statements: Statements::new(statement_cache),
+            statements: Statements::new(statement_cache, schema),
             handle: None,
             conn: pool.acquire().await?,
             released: false,

@@ -271,7 +271,14 @@ impl Engine {
                 }
                 Ok(idle)
             }
-            None => HeldConnection::acquire(&self.pool, self.statement_cache).await,
+            None => {
+                HeldConnection::acquire(
+                    &self.pool,
+                    self.statement_cache,
+                    self.declared_types.counter(),
+                )
+                .await
+            }
         }
     }
 
@@ -290,13 +297,25 @@ impl Engine {
                 }
                 Ok(writer)
             }
-            None => HeldConnection::acquire(&self.writer_pool, self.statement_cache).await,
+            None => {
+                HeldConnection::acquire(
+                    &self.writer_pool,
+                    self.statement_cache,
+                    self.declared_types.counter(),
+                )
+                .await
+            }
         }
     }
 
     /// A connection with a private cache, for one read (see `snapshots`).
     pub(super) async fn fresh_reader(&self) -> Result<HeldConnection, Error> {
-        HeldConnection::acquire(&self.fresh_pool, self.statement_cache).await
+        HeldConnection::acquire(
+            &self.fresh_pool,
+            self.statement_cache,
+            self.declared_types.counter(),
+        )
+        .await
     }
 
     /// Keeps the writer connection, outside any transaction, for the next holder

@@ -34,8 +34,9 @@ type TableTypes = Arc<Table>;
 pub struct DeclaredTypes {
     tables: RwLock<HashMap<String, TableTypes>>,
     /// How many times the cache was dropped: what was worked out from declared
-    /// types under another generation may be stale.
-    generation: AtomicU64,
+    /// types under another generation may be stale. Shared with the
+    /// connections' statement caches (see `direct::Statements`).
+    generation: Arc<AtomicU64>,
 }
 
 impl DeclaredTypes {
@@ -50,6 +51,12 @@ impl DeclaredTypes {
     /// Changes whenever the cache is dropped (see `invalidate`).
     pub fn generation(&self) -> u64 {
         self.generation.load(Ordering::Acquire)
+    }
+
+    /// The generation as a counter to watch, for what is kept across
+    /// statements and must be dropped with the schema it was made against.
+    pub(super) fn counter(&self) -> Arc<AtomicU64> {
+        self.generation.clone()
     }
 
     /// The declared type of `table.column`, `None` for an untyped column.

@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use std::ffi::c_int;
 use std::ptr::NonNull;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use libsqlite3_sys as ffi;
 use tokio::sync::oneshot;
@@ -38,17 +39,68 @@ impl Drop for Prepared {
 /// configured capacity. Literal SQL (simple queries, HTTP) gets a small cache of
 /// its own: an app's repeated queries hit it, one-off literals (pgbench's simple
 /// mode) only churn it, without evicting the prepared ones.
+///
+/// Both are emptied when the schema changes. SQLite prepares a statement again
+/// on its own only where the statement checks the schema's version, which it
+/// does when it opens a table: one that opens none (`count(*)` of a view of
+/// constants joined by `UNION ALL`, which SQLite counts branch by branch) would
+/// go on answering from the view it was prepared against, and so would one
+/// prepared from the connection's copy of the schema before another
+/// connection changed it.
 #[derive(Default)]
 pub(in crate::engine) struct Statements {
     prepared: Cache,
     literals: Cache,
+    /// The schema's generation, as the engine counts it (it moves on after
+    /// every statement that may change the schema, see `declared_types`).
+    schema: Arc<AtomicU64>,
+    /// The generation the statements kept were prepared at; `None` until
+    /// the first: the connection, from the pool, may hold an old copy of the
+    /// schema.
+    prepared_at: Option<u64>,
 }
 
 impl Statements {
-    pub(in crate::engine) fn new(capacity: usize) -> Self {
+    pub(in crate::engine) fn new(capacity: usize, schema: Arc<AtomicU64>) -> Self {
         Statements {
             prepared: Cache::new(capacity),
             literals: Cache::new(LITERAL_CAPACITY),
+            prepared_at: None,
+            schema,
+        }
+    }
+
+    /// The cache of statements with or without parameters, both emptied
+    /// first if the schema moved on since they were prepared. The
+    /// connection's own copy of the schema is then read again too, as SQLite
+    /// reads it when a statement that opens a table finds it out of date: a
+    /// statement prepared from the old copy that opens none would never learn.
+    ///
+    /// # Safety
+    /// `db` must be a valid connection handle, locked for the caller.
+    unsafe fn cache(&mut self, db: *mut ffi::sqlite3, parameters: bool) -> &mut Cache {
+        let generation = self.schema.load(Ordering::Acquire);
+        if self.prepared_at != Some(generation) {
+            self.prepared.map.clear();
+            self.literals.map.clear();
+            // SAFETY: per the caller; the text is a constant.
+            let rc = unsafe {
+                ffi::sqlite3_exec(
+                    db,
+                    c"SELECT 1 FROM sqlite_schema LIMIT 1".as_ptr(),
+                    None,
+                    std::ptr::null_mut(),
+                    std::ptr::null_mut(),
+                )
+            };
+            // A writer's lock in the way: read again before the next statement.
+            if !matches!(rc & 0xff, ffi::SQLITE_LOCKED | ffi::SQLITE_BUSY) {
+                self.prepared_at = Some(generation);
+            }
+        }
+        match parameters {
+            true => &mut self.prepared,
+            false => &mut self.literals,
         }
     }
 }
@@ -93,11 +145,8 @@ pub(super) unsafe fn cached_statement(
     sql: &str,
     parameters: bool,
 ) -> Result<Result<Cached, oneshot::Receiver<()>>, Error> {
-    let cache = if parameters {
-        &mut statements.prepared
-    } else {
-        &mut statements.literals
-    };
+    // SAFETY: per the caller.
+    let cache = unsafe { statements.cache(db, parameters) };
     if let Some(prepared) = cache.map.get(sql) {
         return Ok(Ok(Cached(prepared.0)));
     }
