@@ -516,6 +516,7 @@ async fn date_time_functions(target: &Target) {
          INSERT INTO dts VALUES ('2020-01-05', '2020-01-05 10:00'), (NULL, NULL)",
         &[
             ("SELECT EXTRACT(EPOCH FROM DATE '1970-01-02'), EXTRACT(CENTURY FROM DATE '0101-12-31 BC'), EXTRACT(MILLENNIUM FROM DATE '2001-01-01')", "86400|-2|3"),
+            ("SELECT isfinite('infinity'::date), isfinite('-infinity'::timestamp), isfinite(d), isfinite(ts), isfinite(interval '1 day'), pg_typeof(isfinite(d))::text FROM dts ORDER BY d", "f|f|t|t|t|boolean\nf|f|NULL|NULL|t|boolean"),
             ("SELECT EXTRACT(DECADE FROM DATE '1994-12-25'), EXTRACT(DECADE FROM DATE '0001-01-01 BC'), EXTRACT(YEAR FROM DATE '0002-12-31 BC')", "199|0|-2"),
             ("SELECT EXTRACT(julian FROM DATE '2020-08-11'), EXTRACT(week FROM DATE '2021-01-01'), EXTRACT(isoyear FROM DATE '2021-01-01'), EXTRACT(dow FROM DATE '2020-08-16'), EXTRACT(isodow FROM DATE '2020-08-16'), EXTRACT(doy FROM DATE '2020-08-11'), EXTRACT(quarter FROM DATE '2020-08-11')", "2459073|53|2020|0|7|224|3"),
             ("SELECT EXTRACT(hour FROM DATE '2020-08-11')", "ERROR 0A000"),

@@ -63,6 +63,10 @@ pub(super) const FUNCTIONS: &[Function] = &[
         IMMUTABLE,
         at_zone,
     ),
+    Function::pg("isfinite", &["date"], "bool", IMMUTABLE, isfinite),
+    Function::pg("isfinite", &["timestamp"], "bool", IMMUTABLE, isfinite),
+    Function::pg("isfinite", &["timestamptz"], "bool", IMMUTABLE, isfinite),
+    Function::pg("isfinite", &["interval"], "bool", IMMUTABLE, isfinite),
     Function::pg(
         "make_date",
         &["int4", "int4", "int4"],
@@ -633,6 +637,18 @@ fn ints<const N: usize>(args: &[Arg]) -> Option<[i64; N]> {
         *slot = arg.int()?;
     }
     Some(out)
+}
+
+/// `isfinite(date | timestamp | interval)`: false for `infinity` and
+/// `-infinity` (an interval is always finite in PostgreSQL 15).
+fn isfinite(_: &Call, args: &[Arg]) -> Out {
+    match args[0].text() {
+        None => Out::Null,
+        Some(text) => {
+            let infinite = matches!(text.trim(), "infinity" | "-infinity" | "+infinity");
+            Out::Int(i64::from(!infinite))
+        }
+    }
 }
 
 fn make_date(_: &Call, args: &[Arg]) -> Out {

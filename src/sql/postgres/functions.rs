@@ -132,6 +132,7 @@ fn lookup(name: &str) -> Option<Known> {
         "log" | "log10" => known(Math, &[], Some("litewire_log10")),
         "power" | "pow" => known(Math, &[], Some("litewire_power")),
         "pi" => known(Fixed(Float8), &[], None),
+        "isfinite" => known(Fixed(Bool), &[], None),
         "random" => known(Fixed(Float8), &[], Some("litewire_random")),
         "gcd" => known(First, &[], Some("litewire_gcd")),
         "lcm" => known(First, &[], Some("litewire_lcm")),
