@@ -503,6 +503,9 @@ async fn casts_named_as_calls_and_numeric_specials(target: &Target) {
             ("SELECT '-Infinity'::numeric::int8", "ERROR 0A000"),
             ("SELECT 'Infinity'::numeric::int2", "ERROR 0A000"),
             ("SELECT 2.5::numeric::int4, (-2.5)::numeric::int4, 'NaN'::numeric, 'Infinity'::float8::numeric", "3|-3|NaN|Infinity"),
+            ("SELECT booleq(true, 't'), boolne(false, true), int4lt(1, 2), texteq('a', 'b'), float8ge(2, 1.5)", "t|t|t|f|t"),
+            ("SELECT 'nan'::float8 / '0'::float8, 'nan'::numeric / 0", "NaN|NaN"),
+            ("SELECT 1.0::float8 / 0", "ERROR 22012"),
         ],
     )
     .await;

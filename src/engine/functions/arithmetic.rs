@@ -119,7 +119,9 @@ fn arith(_: &Call, args: &[Arg]) -> Out {
         Number::Float(f) => f == 0.0,
         Number::Int(_) => false,
     };
-    if zero && matches!(*op, "/" | "%") {
+    // NaN divided by zero is NaN, as any arithmetic on NaN.
+    let nan = matches!(left, Number::Float(f) if f.is_nan());
+    if zero && !nan && matches!(*op, "/" | "%") {
         return fail(DIVISION_BY_ZERO, "division by zero");
     }
     match (left, right) {

@@ -12,8 +12,8 @@
 //! which the statement-level translation answers.
 
 use sqlparser::ast::{
-    Expr, Function, FunctionArg, FunctionArgExpr, FunctionArgumentClause, FunctionArguments,
-    WindowType,
+    BinaryOperator, Expr, Function, FunctionArg, FunctionArgExpr, FunctionArgumentClause,
+    FunctionArguments, WindowType,
 };
 
 use super::errors::{
@@ -304,7 +304,9 @@ impl Translator<'_> {
         if let Some(call) = self.user_call(function, list, &name, scope)? {
             return Ok(call.named(name, 2));
         }
-        if let Some(cast) = function_style_cast(function, list, &name) {
+        if let Some(cast) = function_style_cast(function, list, &name)
+            .or_else(|| comparison_function(function, list, &name))
+        {
             return Ok(self.expr(&cast, scope)?.named(name, 2));
         }
         if let Some(call) = self.variadic_call(list, &name, lookup(&name).is_some(), scope)? {
@@ -777,6 +779,53 @@ fn function_style_cast(
         data_type: sqlparser::ast::DataType::Custom(function.name.clone(), Vec::new()),
         format: None,
     })
+}
+
+/// `booleq(a, b)`, `int4lt(a, b)`, ...: the functions behind a type's
+/// comparison operators, called by name: the comparison of the arguments as
+/// that type.
+fn comparison_function(
+    function: &Function,
+    list: &sqlparser::ast::FunctionArgumentList,
+    name: &str,
+) -> Option<Expr> {
+    const TYPES: &[&str] = &[
+        "bool", "int2", "int4", "int8", "float4", "float8", "numeric", "text", "date",
+    ];
+    let [
+        FunctionArg::Unnamed(FunctionArgExpr::Expr(a)),
+        FunctionArg::Unnamed(FunctionArgExpr::Expr(b)),
+    ] = list.args.as_slice()
+    else {
+        return None;
+    };
+    if function.over.is_some() || function.filter.is_some() || function.name.0.len() != 1 {
+        return None;
+    }
+    let ty = TYPES.iter().find(|t| name.starts_with(**t))?;
+    let op = match &name[ty.len()..] {
+        "eq" => BinaryOperator::Eq,
+        "ne" => BinaryOperator::NotEq,
+        "lt" => BinaryOperator::Lt,
+        "le" => BinaryOperator::LtEq,
+        "gt" => BinaryOperator::Gt,
+        "ge" => BinaryOperator::GtEq,
+        _ => return None,
+    };
+    let typed = |e: &Expr| Expr::Cast {
+        kind: sqlparser::ast::CastKind::DoubleColon,
+        expr: Box::new(e.clone()),
+        data_type: sqlparser::ast::DataType::Custom(
+            sqlparser::ast::ObjectName::from(vec![sqlparser::ast::Ident::new(*ty)]),
+            Vec::new(),
+        ),
+        format: None,
+    };
+    Some(Expr::Nested(Box::new(Expr::BinaryOp {
+        left: Box::new(typed(a)),
+        op,
+        right: Box::new(typed(b)),
+    })))
 }
 
 /// `'name'::regclass`.
