@@ -12,13 +12,14 @@
 //! which the statement-level translation answers.
 
 use sqlparser::ast::{
-    BinaryOperator, Expr, Function, FunctionArg, FunctionArgExpr, FunctionArgumentClause,
-    FunctionArguments, WindowType,
+    Expr, Function, FunctionArg, FunctionArgExpr, FunctionArgumentClause, FunctionArguments,
+    WindowType,
 };
 
 use super::errors::{
     Result, ambiguous_function, undefined_function, undefined_schema, wrong_object_type,
 };
+use super::named_calls;
 use super::names::{folded_part, function_name};
 use super::scope::Scope;
 use super::translator::{Translator, Typed};
@@ -304,8 +305,8 @@ impl Translator<'_> {
         if let Some(call) = self.user_call(function, list, &name, scope)? {
             return Ok(call.named(name, 2));
         }
-        if let Some(cast) = function_style_cast(function, list, &name)
-            .or_else(|| comparison_function(function, list, &name))
+        if let Some(cast) = named_calls::function_style_cast(function, list, &name)
+            .or_else(|| named_calls::comparison_function(function, list, &name))
         {
             return Ok(self.expr(&cast, scope)?.named(name, 2));
         }
@@ -737,95 +738,6 @@ impl Translator<'_> {
             },
         })
     }
-}
-
-/// `float8(x)`: a call named by a type, of one argument, which PostgreSQL
-/// reads as a cast to the type (where no function has the name: SQLite's
-/// `date`, `time`, `json` keep theirs).
-fn function_style_cast(
-    function: &Function,
-    list: &sqlparser::ast::FunctionArgumentList,
-    name: &str,
-) -> Option<Expr> {
-    // Not the keywords (`numeric(...)`, `integer(...)` are PostgreSQL's
-    // syntax errors).
-    const CASTS: &[&str] = &[
-        "int2",
-        "int4",
-        "int8",
-        "float4",
-        "float8",
-        "bool",
-        "text",
-        "bpchar",
-        "name",
-        "oid",
-        "uuid",
-        "bytea",
-        "timestamptz",
-    ];
-    let [FunctionArg::Unnamed(FunctionArgExpr::Expr(arg))] = list.args.as_slice() else {
-        return None;
-    };
-    let plain = function.over.is_none()
-        && function.filter.is_none()
-        && function.within_group.is_empty()
-        && list.clauses.is_empty()
-        && list.duplicate_treatment.is_none()
-        && function.name.0.len() == 1;
-    (plain && CASTS.contains(&name)).then(|| Expr::Cast {
-        kind: sqlparser::ast::CastKind::Cast,
-        expr: Box::new(arg.clone()),
-        data_type: sqlparser::ast::DataType::Custom(function.name.clone(), Vec::new()),
-        format: None,
-    })
-}
-
-/// `booleq(a, b)`, `int4lt(a, b)`, ...: the functions behind a type's
-/// comparison operators, called by name: the comparison of the arguments as
-/// that type.
-fn comparison_function(
-    function: &Function,
-    list: &sqlparser::ast::FunctionArgumentList,
-    name: &str,
-) -> Option<Expr> {
-    const TYPES: &[&str] = &[
-        "bool", "int2", "int4", "int8", "float4", "float8", "numeric", "text", "date",
-    ];
-    let [
-        FunctionArg::Unnamed(FunctionArgExpr::Expr(a)),
-        FunctionArg::Unnamed(FunctionArgExpr::Expr(b)),
-    ] = list.args.as_slice()
-    else {
-        return None;
-    };
-    if function.over.is_some() || function.filter.is_some() || function.name.0.len() != 1 {
-        return None;
-    }
-    let ty = TYPES.iter().find(|t| name.starts_with(**t))?;
-    let op = match &name[ty.len()..] {
-        "eq" => BinaryOperator::Eq,
-        "ne" => BinaryOperator::NotEq,
-        "lt" => BinaryOperator::Lt,
-        "le" => BinaryOperator::LtEq,
-        "gt" => BinaryOperator::Gt,
-        "ge" => BinaryOperator::GtEq,
-        _ => return None,
-    };
-    let typed = |e: &Expr| Expr::Cast {
-        kind: sqlparser::ast::CastKind::DoubleColon,
-        expr: Box::new(e.clone()),
-        data_type: sqlparser::ast::DataType::Custom(
-            sqlparser::ast::ObjectName::from(vec![sqlparser::ast::Ident::new(*ty)]),
-            Vec::new(),
-        ),
-        format: None,
-    };
-    Some(Expr::Nested(Box::new(Expr::BinaryOp {
-        left: Box::new(typed(a)),
-        op,
-        right: Box::new(typed(b)),
-    })))
 }
 
 /// `'name'::regclass`.

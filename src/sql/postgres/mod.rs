@@ -28,6 +28,7 @@ mod json;
 mod json_rows;
 mod lateral;
 mod multisets;
+mod named_calls;
 mod names;
 mod object_ids;
 mod operators;
