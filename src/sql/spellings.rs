@@ -114,17 +114,25 @@ fn keywords_replaced(text: &str, tokens: &[Token]) -> Vec<(usize, &'static str)>
             .is_some_and(|t| t.kind == TokenKind::LeftParen)
     };
     for i in 0..tokens.len() {
-        if is(i, "SUBSTRING") && opens(i + 1) {
-            let close = closing(tokens, i + 1);
-            let at_top = |j: &usize| depth(tokens, i + 1, *j) == 1;
-            let similar = (i + 2..close)
-                .filter(at_top)
-                .find(|&j| is(j, "SIMILAR") && !is(j + 1, "TO"));
-            let escape =
-                similar.and_then(|s| (s + 1..close).filter(at_top).find(|&j| is(j, "ESCAPE")));
-            if let (Some(similar), Some(escape)) = (similar, escape) {
-                replaced.extend([(similar, "FROM"), (escape, "FOR")]);
+        if !(is(i, "SUBSTRING") && opens(i + 1)) {
+            continue;
+        }
+        // `SIMILAR` (not `SIMILAR TO`) and the `ESCAPE` after it, among the
+        // call's own arguments.
+        let (mut depth, mut similar, mut escape) = (0usize, None, None);
+        let close = closing(tokens, i + 1);
+        for (j, token) in tokens.iter().enumerate().take(close + 1).skip(i + 1) {
+            match token.kind {
+                TokenKind::LeftParen => depth += 1,
+                TokenKind::RightParen => depth = depth.saturating_sub(1),
+                _ if depth != 1 => {}
+                _ if similar.is_none() && is(j, "SIMILAR") && !is(j + 1, "TO") => similar = Some(j),
+                _ if similar.is_some() && escape.is_none() && is(j, "ESCAPE") => escape = Some(j),
+                _ => {}
             }
+        }
+        if let (Some(similar), Some(escape)) = (similar, escape) {
+            replaced.extend([(similar, "FROM"), (escape, "FOR")]);
         }
     }
     // `INSERT INTO name [[AS] alias] (query)`.
@@ -165,15 +173,6 @@ fn closing(tokens: &[Token], open: usize) -> usize {
         }
     }
     tokens.len().saturating_sub(1)
-}
-
-/// How deep in parentheses `tokens[at]` is, counted from `tokens[open]`.
-fn depth(tokens: &[Token], open: usize, at: usize) -> usize {
-    tokens[open..at].iter().fold(0usize, |d, t| match t.kind {
-        TokenKind::LeftParen => d + 1,
-        TokenKind::RightParen => d.saturating_sub(1),
-        _ => d,
-    })
 }
 
 /// `U&'...'` or `U&"..."` at `tokens[i]`, with its `UESCAPE`: the plain
