@@ -68,6 +68,7 @@ against_litewire_and_postgres!(
     explain_answers_with_the_query_plan,
     with_queries_change_data_and_return_rows,
     indexes_are_renamed_and_their_settings_checked,
+    merge_decides_every_row_before_changing_any,
 );
 
 /// A fresh table for one test: dropped first, so a calibration run can repeat.
@@ -3193,4 +3194,134 @@ async fn indexes_are_renamed_and_their_settings_checked(target: &Target) {
         assert_eq!(common::sqlstate(&client, sql).await, state, "{sql}");
     }
     client.batch_execute("DROP TABLE indexed").await.unwrap();
+}
+
+/// `MERGE`: each source row takes the first `WHEN` clause that holds,
+/// decided against the tables as the statement found them; the tag counts
+/// the rows changed; a target row two source rows would change, an
+/// unreachable clause, a view and a failing action are refused with nothing
+/// changed.
+async fn merge_decides_every_row_before_changing_any(target: &Target) {
+    let client = target.connect().await;
+    client
+        .batch_execute(
+            "DROP VIEW IF EXISTS merge_view; DROP TABLE IF EXISTS merge_stock;
+             CREATE TABLE merge_stock (id serial PRIMARY KEY, item text, qty int DEFAULT 7);
+             INSERT INTO merge_stock (item, qty) VALUES ('apple', 10), ('pear', 20), ('fig', 30);
+             CREATE VIEW merge_view AS SELECT * FROM merge_stock;",
+        )
+        .await
+        .unwrap();
+    // Matched rows update or delete by the first clause that holds; a source
+    // row matching nothing is inserted, `DEFAULT` taking the column's default.
+    let changed = client
+        .execute(
+            "MERGE INTO merge_stock s
+             USING (VALUES ('apple', 5), ('pear', -20), ('kiwi', 3), ('lime', 0)) AS d (item, delta)
+             ON s.item = d.item
+             WHEN MATCHED AND s.qty + d.delta <= 0 THEN DELETE
+             WHEN MATCHED THEN UPDATE SET qty = s.qty + d.delta
+             WHEN NOT MATCHED AND d.delta > 0 THEN INSERT (item, qty) VALUES (d.item, d.delta)
+             WHEN NOT MATCHED THEN INSERT VALUES (DEFAULT, d.item, DEFAULT)",
+            &[],
+        )
+        .await
+        .unwrap();
+    assert_eq!(changed, 4);
+    assert_eq!(
+        merge_stock(&client).await,
+        ["apple:15", "fig:30", "kiwi:3", "lime:7"]
+    );
+    // Rows a clause inserts are not matched by later source rows; a source
+    // in WITH; `DO NOTHING`; `INSERT DEFAULT VALUES`.
+    let changed = client
+        .execute(
+            "WITH incoming AS (SELECT 'plum' AS item UNION ALL SELECT 'plum' UNION ALL SELECT 'fig')
+             MERGE INTO merge_stock USING incoming ON merge_stock.item = incoming.item
+             WHEN MATCHED THEN DO NOTHING
+             WHEN NOT MATCHED THEN INSERT DEFAULT VALUES",
+            &[],
+        )
+        .await
+        .unwrap();
+    assert_eq!(changed, 2);
+    assert_eq!(
+        column(
+            &client,
+            "SELECT count(*) FROM merge_stock WHERE item IS NULL AND qty = 7"
+        )
+        .await,
+        ["2"]
+    );
+    client
+        .batch_execute("DELETE FROM merge_stock WHERE item IS NULL")
+        .await
+        .unwrap();
+    let before = merge_stock(&client).await;
+    for (sql, state) in [
+        // Two source rows would change one target row.
+        (
+            "MERGE INTO merge_stock t USING (VALUES ('fig'), ('fig')) AS d (item) ON t.item = d.item
+             WHEN MATCHED THEN UPDATE SET qty = 0",
+            "21000",
+        ),
+        (
+            "MERGE INTO merge_stock t USING merge_stock d ON t.id = d.id
+             WHEN MATCHED THEN DELETE WHEN MATCHED AND d.qty > 1 THEN UPDATE SET qty = 1",
+            "42601",
+        ),
+        (
+            "MERGE INTO merge_view v USING merge_stock d ON v.id = d.id WHEN MATCHED THEN DELETE",
+            "0A000",
+        ),
+        (
+            "MERGE INTO merge_stock t USING merge_stock d ON t.id = d.id
+             WHEN NOT MATCHED AND t.qty > 0 THEN INSERT VALUES (1, 'x', 1)",
+            "42P01",
+        ),
+        (
+            "MERGE INTO merge_stock t USING merge_missing d ON t.id = d.id WHEN MATCHED THEN DELETE",
+            "42P01",
+        ),
+        // The update runs before the failing insert: it is undone.
+        (
+            "MERGE INTO merge_stock t USING (VALUES ('fig', 1), ('new', 0)) AS d (item, n)
+             ON t.item = d.item
+             WHEN MATCHED THEN UPDATE SET qty = 0
+             WHEN NOT MATCHED THEN INSERT (item, qty) VALUES (d.item, 1 / d.n)",
+            "22012",
+        ),
+    ] {
+        assert_eq!(common::sqlstate(&client, sql).await, state, "{sql}");
+    }
+    assert_eq!(merge_stock(&client).await, before);
+    // In a transaction, a MERGE is undone with it.
+    client
+        .batch_execute(
+            "BEGIN;
+             MERGE INTO merge_stock t USING merge_stock d ON t.id = d.id WHEN MATCHED THEN DELETE;
+             ROLLBACK;",
+        )
+        .await
+        .unwrap();
+    assert_eq!(merge_stock(&client).await, before);
+    assert_eq!(
+        text_rows(
+            &client,
+            "MERGE INTO merge_stock t USING (SELECT 'fig' AS item) d ON t.item = d.item
+             WHEN MATCHED THEN UPDATE SET qty = t.qty * 2"
+        )
+        .await,
+        Vec::<Vec<Option<String>>>::new()
+    );
+    assert_eq!(
+        column(&client, "SELECT qty FROM merge_stock WHERE item = 'fig'").await,
+        ["60"]
+    );
+}
+
+async fn merge_stock(client: &Client) -> Vec<String> {
+    // Not the ids: which of two inserted rows is numbered first is the plan's.
+    let sql = "SELECT concat_ws(':', item, qty) FROM merge_stock ORDER BY item";
+    column(client, sql).await
 }

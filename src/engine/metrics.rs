@@ -119,7 +119,7 @@ impl Metrics {
             CommandKind::Begin | CommandKind::Commit | CommandKind::Rollback => 4,
             CommandKind::Copy => 5,
             CommandKind::Fetch => 6,
-            CommandKind::Other(_) => 7,
+            CommandKind::Merge | CommandKind::Other(_) => 7,
         };
         self.statements[kind][usize::from(failed)].fetch_add(1, Ordering::Relaxed);
     }

@@ -176,6 +176,7 @@ pub fn command_tag(completion: &Completion, rows: usize) -> PgWireBackendMessage
         CommandKind::Copy => ("COPY", Some(affected)),
         CommandKind::Fetch => ("FETCH", Some(rows)),
         CommandKind::CreateTableAs => ("SELECT", Some(affected)),
+        CommandKind::Merge => ("MERGE", Some(affected)),
         CommandKind::Other(tag) => (tag, None),
     };
     let mut tag = String::with_capacity(command.len() + 21);

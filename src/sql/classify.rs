@@ -25,6 +25,8 @@ pub enum CommandKind {
     Fetch,
     /// `CREATE TABLE ... AS`: tagged `SELECT n`, n the rows it stored.
     CreateTableAs,
+    /// `MERGE`: tagged `MERGE n`, n the rows it inserted, updated or deleted.
+    Merge,
     /// Any other statement; the text is its command tag (`CREATE TABLE`, `PRAGMA`, ...).
     Other(&'static str),
 }
@@ -43,6 +45,7 @@ impl CommandKind {
             CommandKind::Copy => "COPY",
             CommandKind::Fetch => "FETCH",
             CommandKind::CreateTableAs => "CREATE TABLE AS",
+            CommandKind::Merge => "MERGE",
             CommandKind::Other(tag) => tag,
         }
     }
@@ -127,6 +130,7 @@ pub(super) fn classify(sql: &str, tokens: &[Token]) -> Result<Shape, Error> {
         "INSERT" | "REPLACE" => Shape::new(Action::Write, CommandKind::Insert, returning()),
         "UPDATE" => Shape::new(Action::Write, CommandKind::Update, returning()),
         "DELETE" => Shape::new(Action::Write, CommandKind::Delete, returning()),
+        "MERGE" => Shape::new(Action::Write, CommandKind::Merge, false),
         "PRAGMA" => {
             let assigns = tokens.iter().any(|t| sql[t.start..t.end] == *"=");
             let action = if assigns { Action::Write } else { Action::Read };
@@ -217,7 +221,9 @@ pub(super) fn classify(sql: &str, tokens: &[Token]) -> Result<Shape, Error> {
 /// A `WITH` statement is a query unless its main verb modifies data.
 fn with_shape(has_word: &dyn Fn(&str) -> bool) -> Shape {
     let returns = has_word("RETURNING");
-    if has_word("INSERT") || has_word("REPLACE") {
+    if has_word("MERGE") {
+        Shape::new(Action::Write, CommandKind::Merge, false)
+    } else if has_word("INSERT") || has_word("REPLACE") {
         Shape::new(Action::Write, CommandKind::Insert, returns)
     } else if has_word("UPDATE") {
         Shape::new(Action::Write, CommandKind::Update, returns)

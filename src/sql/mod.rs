@@ -28,6 +28,7 @@ mod known_queries;
 mod lexer;
 mod literals;
 pub mod matviews;
+mod merge;
 mod modifying_ctes;
 mod notifications;
 mod ownership;

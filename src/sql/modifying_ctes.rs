@@ -95,17 +95,9 @@ pub(super) fn statement(
             .columns
             .iter()
             .enumerate()
-            .map(|(i, (name, ty))| RelColumn {
-                name: renamed.get(i).cloned().unwrap_or_else(|| name.clone()),
-                ty: ty.clone(),
-                declared: true,
-                modifier: None,
-                not_null: false,
-                generated: false,
-                primary_key: false,
-                default: None,
-                identity: None,
-                rowid: false,
+            .map(|(i, (name, ty))| {
+                let name = renamed.get(i).cloned().unwrap_or_else(|| name.clone());
+                RelColumn::holding(name, ty.clone())
             })
             .collect();
         changed_tables.push(stage.target.clone());
@@ -174,7 +166,7 @@ fn changes_data(query: &Query) -> bool {
     )
 }
 
-fn parse_query(sql: &str) -> Result<Query, Error> {
+pub(super) fn parse_query(sql: &str) -> Result<Query, Error> {
     Parser::new(&PostgreSqlDialect {})
         .try_with_sql(sql)
         .and_then(|mut p| p.parse_query())
@@ -303,15 +295,7 @@ impl Stage {
     /// The statements that run it: the capture table and triggers, the
     /// change, the triggers dropped (the table goes after the main statement).
     fn statements(&self, table: &str, columns: &[RelColumn]) -> Vec<String> {
-        let declared: Vec<String> = columns
-            .iter()
-            .map(|c| format!("{} {}", identifier(&c.name), c.ty.name().unwrap_or("")))
-            .collect();
-        let mut statements = vec![format!(
-            "CREATE TEMP TABLE {} ({})",
-            identifier(table),
-            declared.join(", ")
-        )];
+        let mut statements = vec![holding_table(table, columns)];
         let mut triggers = Vec::new();
         for (event, row) in &self.events {
             let trigger = format!("{table}_{}", event.to_ascii_lowercase());
@@ -341,6 +325,20 @@ impl Stage {
     }
 }
 
+/// SQLite's `CREATE TEMP TABLE` of a table that holds a statement's rows for
+/// a while, its columns declared with their PostgreSQL types.
+pub(super) fn holding_table(table: &str, columns: &[RelColumn]) -> String {
+    let declared: Vec<String> = columns
+        .iter()
+        .map(|c| format!("{} {}", identifier(&c.name), c.ty.name().unwrap_or("")))
+        .collect();
+    format!(
+        "CREATE TEMP TABLE {} ({})",
+        identifier(table),
+        declared.join(", ")
+    )
+}
+
 fn column_type(types: &[Option<&'static str>], i: usize) -> PgType {
     types
         .get(i)
@@ -352,9 +350,9 @@ fn column_type(types: &[Option<&'static str>], i: usize) -> PgType {
 
 /// The session's catalog with the tables holding the rows each data change
 /// returned.
-struct Captured<'a> {
-    inner: &'a dyn Catalog,
-    captured: Vec<Relation>,
+pub(super) struct Captured<'a> {
+    pub(super) inner: &'a dyn Catalog,
+    pub(super) captured: Vec<Relation>,
 }
 
 impl Catalog for Captured<'_> {

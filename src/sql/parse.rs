@@ -23,6 +23,7 @@ use super::explain;
 use super::fingerprint::fingerprint;
 use super::index_renames;
 use super::lexer::{Token, tokenize};
+use super::merge;
 use super::modifying_ctes;
 use super::param_numbering::number_params;
 use super::parsed::Texts;
@@ -544,6 +545,14 @@ fn build_unlocked(text: &str, tokens: &[Token], dialect: Dialect) -> Result<Stat
             0,
             Plan::Script(parts.into_iter().map(Arc::from).collect()),
         ));
+    }
+    if let Dialect::Postgres(catalog) = dialect
+        && shape.kind == CommandKind::Merge
+        && let Some(staged) = merge::statement(text, catalog, &|sql, catalog| {
+            build_unlocked(sql, &tokenize(sql), Dialect::Postgres(catalog))
+        })?
+    {
+        return Ok(staged);
     }
     if let Dialect::Postgres(catalog) = dialect
         && let Some(staged) = modifying_ctes::statement(text, catalog, &|sql, catalog| {

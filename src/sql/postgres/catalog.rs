@@ -147,6 +147,26 @@ pub struct RelColumn {
     pub rowid: bool,
 }
 
+impl RelColumn {
+    /// A column of a table that holds a statement's rows for a while (the
+    /// rows a data change in `WITH` returned, a `MERGE`'s source): declared
+    /// with its type, and nothing more.
+    pub fn holding(name: String, ty: PgType) -> RelColumn {
+        RelColumn {
+            name,
+            ty,
+            declared: true,
+            modifier: None,
+            not_null: false,
+            generated: false,
+            primary_key: false,
+            default: None,
+            identity: None,
+            rowid: false,
+        }
+    }
+}
+
 /// A catalog that knows nothing (every relation is unknown to it).
 pub struct NoCatalog;
 

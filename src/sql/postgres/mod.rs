@@ -54,6 +54,7 @@ pub use casts::bytea_from_text;
 pub use catalog::{Catalog, Domain, NoCatalog, PartitionNode, RelColumn, Relation, SqlFunction};
 pub use float_widths::{added_float_widths, float_widths};
 pub(crate) use functions::is_aggregate;
+pub(crate) use queries::is_default;
 pub use sql_functions::check_body;
 pub use table_expressions::{alter_expressions, table_expressions};
 pub use translator::{OutputColumn, Translation, translate, translate_view};

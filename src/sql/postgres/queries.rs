@@ -674,7 +674,7 @@ fn read_as(untyped: Option<&Untyped>, ty: &PgType) -> Result<()> {
 }
 
 /// `DEFAULT` in `VALUES`.
-pub(super) fn is_default(expr: &Expr) -> bool {
+pub(crate) fn is_default(expr: &Expr) -> bool {
     matches!(expr, Expr::Identifier(i) if i.quote_style.is_none() && i.value.eq_ignore_ascii_case("default"))
 }
 
