@@ -3135,6 +3135,21 @@ async fn with_queries_change_data_and_return_rows(target: &Target) {
         text_rows(&client, "SELECT count(*) FROM queue").await,
         [[Some("3".to_owned())]]
     );
+    // Parameters reach the data change and the statement alike.
+    let rows = client
+        .query(
+            "WITH gone AS (DELETE FROM queue WHERE id = $1::int RETURNING job)
+             SELECT job || $2::text FROM gone",
+            &[&10i32, &"?"],
+        )
+        .await
+        .unwrap();
+    let read: Vec<String> = rows.iter().map(|r| r.get(0)).collect();
+    assert_eq!(read, ["x!?"]);
+    assert_eq!(
+        text_rows(&client, "SELECT count(*) FROM queue").await,
+        [[Some("2".to_owned())]]
+    );
     client
         .batch_execute("DROP TABLE queue, done")
         .await
@@ -3317,6 +3332,19 @@ async fn merge_decides_every_row_before_changing_any(target: &Target) {
     assert_eq!(
         column(&client, "SELECT qty FROM merge_stock WHERE item = 'fig'").await,
         ["60"]
+    );
+    // Parameters, in the source and in the clauses.
+    let merge = "MERGE INTO merge_stock t USING (SELECT $1::text AS item, $2::int AS n) d
+                 ON t.item = d.item
+                 WHEN MATCHED THEN UPDATE SET qty = t.qty + d.n
+                 WHEN NOT MATCHED THEN INSERT (item, qty) VALUES (d.item, $2 * 2)";
+    for (item, n) in [("fig", 5), ("date", 4)] {
+        let changed = client.execute(merge, &[&item, &n]).await.unwrap();
+        assert_eq!(changed, 1);
+    }
+    assert_eq!(
+        merge_stock(&client).await,
+        ["apple:15", "date:8", "fig:65", "kiwi:3", "lime:7"]
     );
 }
 

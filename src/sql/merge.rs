@@ -11,8 +11,7 @@
 //! before anything changes. Then each clause's action runs as the `UPDATE`,
 //! `DELETE` or `INSERT` of its rows, each read with PostgreSQL's rules as the
 //! statement it is. The command tag counts the rows inserted, updated and
-//! deleted. A `MERGE` with parameters is refused (0A000), as a data change in
-//! `WITH` is.
+//! deleted. Each stage binds the statement's parameters it uses.
 
 use std::sync::Arc;
 
@@ -80,9 +79,6 @@ pub(super) fn statement(
     };
     let source = identifier(&source_name);
     let read_source = build(&format!("{with}SELECT * FROM {}", merge.source), catalog)?;
-    if read_source.param_count > 0 {
-        return Err(Error::not_supported("MERGE with parameters"));
-    }
     let source_columns = source_columns(&with, &merge.source, catalog)?;
     let holding = Captured {
         inner: catalog,
@@ -98,11 +94,10 @@ pub(super) fn statement(
             ),
         ],
     };
+    let param_count = std::cell::Cell::new(read_source.param_count);
     let run = |sql: &str| -> Result<Vec<String>, Error> {
         let built = build(sql, &holding)?;
-        if built.param_count > 0 {
-            return Err(Error::not_supported("MERGE with parameters"));
-        }
+        param_count.set(param_count.get().max(built.param_count));
         match &built.plan {
             Plan::Single => Ok(vec![built.sql.to_string()]),
             Plan::Script(parts) => Ok(parts.iter().map(|p| p.to_string()).collect()),
@@ -258,7 +253,7 @@ pub(super) fn statement(
         action: Action::Write,
         kind: CommandKind::Merge,
         returns_rows: false,
-        param_count: 0,
+        param_count: param_count.get(),
         plan: Plan::Staged(Arc::new(Staged {
             before: before.into_iter().map(Arc::from).collect(),
             after: [SOURCE, PAIRS]

@@ -11,8 +11,8 @@
 //! statement reads it or not, as in PostgreSQL. PostgreSQL's main statement
 //! reads the tables as they were before the changes; here it would read them
 //! after, so a statement that reads a table its `WITH` changes is refused
-//! (0A000) rather than answered otherwise. A data change with parameters is
-//! refused too (0A000).
+//! (0A000) rather than answered otherwise. Each stage binds the statement's
+//! parameters it uses.
 
 use std::ops::ControlFlow;
 use std::sync::Arc;
@@ -67,6 +67,7 @@ pub(super) fn statement(
     let mut after = Vec::new();
     let mut captured = Vec::new();
     let mut changed_tables = Vec::new();
+    let mut param_count = 0;
     for (n, &i) in changes.iter().enumerate() {
         let cte = &mut with.cte_tables[i];
         let (SetExpr::Insert(change) | SetExpr::Update(change) | SetExpr::Delete(change)) =
@@ -75,11 +76,7 @@ pub(super) fn statement(
             continue;
         };
         let built = build(&change.to_string(), catalog)?;
-        if built.param_count > 0 {
-            return Err(Error::not_supported(
-                "a data change in WITH with parameters",
-            ));
-        }
+        param_count = param_count.max(built.param_count);
         if built.plan != Plan::Single {
             return Err(Error::not_supported("this data change in WITH"));
         }
@@ -151,6 +148,7 @@ pub(super) fn statement(
     }
     Ok(Some(Statement {
         action: Action::Write,
+        param_count: param_count.max(main.param_count),
         plan: Plan::Staged(Arc::new(Staged {
             before: before.into_iter().map(Arc::from).collect(),
             after: after.into_iter().map(Arc::from).collect(),

@@ -262,7 +262,12 @@ impl<'h> Running<'h> {
     }
 
     fn bind(&mut self, params: &[Value]) -> Result<(), Error> {
-        for (i, value) in params.iter().enumerate() {
+        // A stage of a statement run in stages takes the statement's
+        // parameters, but may use only the first of them.
+        // SAFETY: a statement of the locked handle.
+        let count = unsafe { ffi::sqlite3_bind_parameter_count(self.stmt.as_ptr()) };
+        let used = usize::try_from(count).unwrap_or(0);
+        for (i, value) in params.iter().take(used).enumerate() {
             let index = c_int::try_from(i + 1).unwrap_or(c_int::MAX);
             // SAFETY: a statement of the locked handle; text and blobs are copied
             // (SQLITE_TRANSIENT).

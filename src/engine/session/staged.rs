@@ -2,16 +2,19 @@
 //! it (its rows to the client, as any query's), and the statements after
 //! it, in one savepoint, so that all of it is kept or none.
 
+use std::sync::Arc;
+
 use sqlx::Executor;
 
 use crate::engine::declared_columns::DeclaredColumns;
 use crate::engine::direct;
 use crate::engine::exec::run_script;
 use crate::engine::result::Column;
-use crate::engine::result::ResultSink;
+use crate::engine::result::{Discard, ResultSink};
 use crate::engine::session::state::Session;
+use crate::engine::value::Value;
 use crate::error::Error;
-use crate::sql::{Plan, Staged, Statement};
+use crate::sql::{CommandKind, Plan, Staged, Statement};
 
 impl Session {
     /// The columns of a staged statement: it is described with the tables it
@@ -56,7 +59,7 @@ impl Session {
             .execute("SAVEPOINT litewire_staged")
             .await?;
         let ran = async {
-            run_script(self.connection().await?, &staged.before).await?;
+            self.run_before(&staged.before, query.params).await?;
             match &stmt.column_types {
                 Some(types) => {
                     let mut sink = DeclaredColumns::new(sink, types);
@@ -73,5 +76,26 @@ impl Session {
         }
         conn.execute("RELEASE litewire_staged").await?;
         ran.map(|_| ())
+    }
+
+    /// The statements before a staged one, with its parameters where it has
+    /// any (each stage binds those it uses).
+    async fn run_before(&mut self, before: &[Arc<str>], params: &[Value]) -> Result<(), Error> {
+        if params.is_empty() {
+            return run_script(self.connection().await?, before)
+                .await
+                .map(|_| ());
+        }
+        for sql in before {
+            let stage = direct::Query {
+                sql,
+                params,
+                kind: CommandKind::Other("STAGE"),
+                returns_rows: false,
+                parameters: true,
+            };
+            self.run_direct(stage, &mut Discard).await?;
+        }
+        Ok(())
     }
 }
