@@ -3298,6 +3298,11 @@ async fn merge_decides_every_row_before_changing_any(target: &Target) {
             "MERGE INTO merge_stock t USING merge_missing d ON t.id = d.id WHEN MATCHED THEN DELETE",
             "42P01",
         ),
+        (
+            "WITH RECURSIVE d AS (SELECT 1 AS id) MERGE INTO merge_stock t USING d ON t.id = d.id
+             WHEN MATCHED THEN DELETE",
+            "42601",
+        ),
         // The update runs before the failing insert: it is undone.
         (
             "MERGE INTO merge_stock t USING (VALUES ('fig', 1), ('new', 0)) AS d (item, n)

@@ -60,6 +60,12 @@ pub(super) fn statement(
             "syntax error at or near \"RETURNING\"",
         ));
     }
+    if with.is_some_and(|w| w.recursive) {
+        return Err(Error::state(
+            SqlState::SYNTAX_ERROR,
+            "WITH RECURSIVE is not supported for MERGE statement",
+        ));
+    }
     let clauses = read_clauses(&merge.clauses)?;
     let target = Target::read(&merge.table, catalog)?;
     let with = with.map_or(String::new(), |w| format!("{w} "));
