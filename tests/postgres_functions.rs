@@ -43,6 +43,7 @@ against_litewire_and_postgres!(
     arrays_join_with_concatenation,
     bytea_functions_count_bytes,
     sleeping_waits_until_told_otherwise,
+    rows_read_whole_as_records_and_json,
 );
 
 /// One case: a statement and its answer, rows joined by `\n`, columns by `|`,
@@ -1294,4 +1295,30 @@ async fn sleeping_waits_until_told_otherwise(target: &Target) {
         .expect_err("the timeout ends the sleep");
     assert_eq!(error_answer(&stopped), "ERROR 57014");
     assert!(started.elapsed() < std::time::Duration::from_secs(10));
+}
+
+/// A relation's name where a value goes is its row: `record` text, a JSON
+/// object (`row_to_json`, `to_json(b)`, `json_agg`), NULL where an outer join
+/// found nothing.
+async fn rows_read_whole_as_records_and_json(target: &Target) {
+    let client = target.connect().await;
+    check(
+        &client,
+        "DROP TABLE IF EXISTS wr; CREATE TABLE wr (a int, b text, c bool, d int[], g bytea); \
+         INSERT INTO wr VALUES (1, 'x y', true, '{1,2}', '\\x0102'), (2, NULL, false, NULL, NULL)",
+        &[
+            ("SELECT wr::text FROM wr ORDER BY a", "(1,\"x y\",t,\"{1,2}\",\"\\\\x0102\")\n(2,,f,,)"),
+            ("SELECT row_to_json(wr) FROM wr ORDER BY a", "{\"a\":1,\"b\":\"x y\",\"c\":true,\"d\":[1,2],\"g\":\"\\\\x0102\"}\n{\"a\":2,\"b\":null,\"c\":false,\"d\":null,\"g\":null}"),
+            ("SELECT row_to_json(wr, true) FROM wr WHERE a = 2", "{\"a\":2,\n \"b\":null,\n \"c\":false,\n \"d\":null,\n \"g\":null}"),
+            ("SELECT to_jsonb(w), to_json(w.*) FROM wr w WHERE a = 1", "{\"a\": 1, \"b\": \"x y\", \"c\": true, \"d\": [1, 2], \"g\": \"\\\\x0102\"}|{\"a\":1,\"b\":\"x y\",\"c\":true,\"d\":[1,2],\"g\":\"\\\\x0102\"}"),
+            ("SELECT json_agg(q ORDER BY n DESC) FROM (SELECT a AS n, upper(b) AS \"B\" FROM wr) q", "[{\"n\":2,\"B\":null}, \n {\"n\":1,\"B\":\"X Y\"}]"),
+            ("SELECT json_agg(v) FROM (VALUES (1, 'a'), (2, 'b')) v(n, s)", "[{\"n\":1,\"s\":\"a\"}, \n {\"n\":2,\"s\":\"b\"}]"),
+            ("SELECT json_agg(a ORDER BY a), json_agg(d ORDER BY a), json_agg(d ORDER BY a DESC) FROM wr", "[1, 2]|[[1,2], null]|[null, \n [1,2]]"),
+            ("SELECT t1.a, row_to_json(t2) FROM wr t1 LEFT JOIN wr t2 ON t2.a = t1.a + 1 ORDER BY 1", "1|{\"a\":2,\"b\":null,\"c\":false,\"d\":null,\"g\":null}\n2|NULL"),
+            ("SELECT count(t2.*), count(*) FROM wr t1 LEFT JOIN wr t2 ON t2.a = t1.a + 1", "1|2"),
+            ("SELECT (SELECT row_to_json(wr)) FROM wr ORDER BY a LIMIT 1", "{\"a\":1,\"b\":\"x y\",\"c\":true,\"d\":[1,2],\"g\":\"\\\\x0102\"}"),
+            ("SELECT row_to_json(nope) FROM wr", "ERROR 42703"),
+        ],
+    )
+    .await;
 }

@@ -162,6 +162,8 @@ fn affinity_oid(base: &str) -> i64 {
         "regrole" => 4096,
         // The result of a function that returns nothing (`pg_advisory_lock`).
         "void" => 2278,
+        // A row read whole (`SELECT t FROM t`), shown as `record_out` shows it.
+        "record" => 2249,
         _ if base.contains("int") => 20,
         _ if base.contains("char") || base.contains("clob") || base.contains("text") => 25,
         _ if base.contains("real") || base.contains("floa") || base.contains("doub") => 701,

@@ -7,6 +7,8 @@
 //! of some of these names with its own meaning (and its `jsonb_*` return
 //! blobs), so these are `litewire_`-named and the translation calls them.
 
+use std::fmt::Write as _;
+
 use serde_json::Value;
 
 use super::aggregate::{Accumulator, callbacks};
@@ -171,7 +173,7 @@ fn to_jsonb(_: &Call, args: &[Arg]) -> Out {
 }
 
 /// A SQL value as JSON, by its type's kind (see [`to_jsonb`]).
-fn json_of(arg: &Arg, kind: &str) -> Result<Value, Out> {
+pub(super) fn json_of(arg: &Arg, kind: &str) -> Result<Value, Out> {
     Ok(match (arg, kind) {
         (Arg::Null, _) => Value::Null,
         (arg, "bool") => {
@@ -184,6 +186,7 @@ fn json_of(arg: &Arg, kind: &str) -> Result<Value, Out> {
             _ => Value::String(arg.display()),
         },
         (arg, "json") => json(arg)?.unwrap_or(Value::Null),
+        (Arg::Blob(bytes), "bytea") => Value::String(bytea_text(bytes)),
         // JSON's timestamps are ISO 8601's: a `T` between date and time,
         // an offset in hours and minutes.
         (arg, kind @ ("timestamp" | "timestamptz")) => {
@@ -209,6 +212,16 @@ fn json_of(arg: &Arg, kind: &str) -> Result<Value, Out> {
         }
         (arg, _) => Value::String(arg.display()),
     })
+}
+
+/// Bytes as `bytea`'s text shows them (`\x0102`).
+pub(super) fn bytea_text(bytes: &[u8]) -> String {
+    let mut hex = String::with_capacity(2 + bytes.len() * 2);
+    hex.push_str("\\x");
+    for byte in bytes {
+        let _ = write!(hex, "{byte:02x}");
+    }
+    hex
 }
 
 /// An array's text (`{1,2}`, `{{1,2},{3,4}}`) as a JSON array, its elements

@@ -42,6 +42,7 @@ mod ordered_sets;
 mod partitioning;
 mod prng;
 mod random;
+mod records;
 mod recovery;
 mod regexp_rows;
 mod regexps;

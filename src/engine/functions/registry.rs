@@ -14,14 +14,15 @@ use super::definition::{Args, Body, Function, Volatility};
 use super::{
     arithmetic, arrays, bitwise, bytes, catalog, comparisons, conversions, crypto, date_parsing,
     datetime, decimal, encoding, explain, format, formatting, intervals, json, locks, math,
-    modifiers, number_format, ordered_sets, partitioning, random, recovery, regexp_rows, regexps,
-    sequences, settings, signals, sleep, stat_views, statistics, strings, subqueries, trigonometry,
+    modifiers, number_format, ordered_sets, partitioning, random, records, recovery, regexp_rows,
+    regexps, sequences, settings, signals, sleep, stat_views, statistics, strings, subqueries,
+    trigonometry,
 };
 use crate::engine::catalog::types::type_oid;
 use crate::sql::quote::literal;
 
 /// Every family's functions.
-fn families() -> [&'static [Function]; 36] {
+fn families() -> [&'static [Function]; 37] {
     [
         settings::FUNCTIONS,
         arithmetic::FUNCTIONS,
@@ -50,6 +51,7 @@ fn families() -> [&'static [Function]; 36] {
         date_parsing::FUNCTIONS,
         number_format::FUNCTIONS,
         json::FUNCTIONS,
+        records::FUNCTIONS,
         statistics::FUNCTIONS,
         bitwise::FUNCTIONS,
         ordered_sets::FUNCTIONS,

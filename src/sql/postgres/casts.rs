@@ -256,6 +256,12 @@ fn convert(value: Typed, target: &PgType, context: CastContext) -> Result<Typed>
         };
         return Ok(Typed::new(expr, target.clone()));
     }
+    // A row's text is what `litewire_record` writes.
+    if let (PgType::Record(_), to) = (&from, target)
+        && to.is_string()
+    {
+        return Ok(Typed::new(value.expr, to.clone()));
+    }
     // A `reg*` is read from a name and shown as one.
     match (&from, target) {
         (PgType::Reg(kind), to) if to.is_string() && allowed(&from, target, context) => {

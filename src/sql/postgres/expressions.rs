@@ -410,8 +410,44 @@ impl Translator<'_> {
     }
 
     fn identifier(&mut self, ident: &Ident, scope: &Scope) -> Result<Typed> {
-        let resolved = scope.column(&ident.value)?;
+        let resolved = match scope.column(&ident.value) {
+            Ok(resolved) => resolved,
+            // No column of the name: a relation's, read as a whole row.
+            Err(error) => match self.whole_row(&ident.value, scope)? {
+                Some(row) => return Ok(row),
+                None => return Err(error),
+            },
+        };
         Ok(self.column_read(Expr::Identifier(ident.clone()), resolved))
+    }
+
+    /// The row of the relation of FROM `name` names (`t` in `SELECT t FROM
+    /// t`, `row_to_json(t)`, `t.*` as an argument), typed `record`: its
+    /// columns read, handed to `litewire_record` with their kinds (see
+    /// `json::record_json` for what reads them back).
+    pub(super) fn whole_row(&mut self, name: &str, scope: &Scope) -> Result<Option<Typed>> {
+        let Some((relation, columns)) = scope.row(name) else {
+            return Ok(None);
+        };
+        let mut fields = Vec::new();
+        let mut values = Vec::new();
+        for column in &columns {
+            let parts = [ident(&relation), ident(&column.name)];
+            let read = self.compound(&Expr::CompoundIdentifier(parts.to_vec()), &parts, scope)?;
+            fields.push((column.name.clone(), read.ty));
+            values.push(read.expr);
+        }
+        let kinds: Vec<String> = fields
+            .iter()
+            .map(|(_, ty)| super::json::json_kind(ty))
+            .collect();
+        let mut args = vec![super::build::string(&kinds.join(","))];
+        args.extend(values);
+        let row = Typed::new(
+            super::build::call("litewire_record", args),
+            PgType::Record(fields),
+        );
+        Ok(Some(row.named(relation, 2)))
     }
 
     /// A column read: typed and named by the column, and noted for the

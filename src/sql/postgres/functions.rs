@@ -215,7 +215,7 @@ fn lookup(name: &str) -> Option<Known> {
         "decode" => known(Fixed(Bytea), &[TEXT, TEXT], None),
         "to_hex" => known(Fixed(Text), &[INT], None),
         "to_timestamp" => known(Fixed(Timestamptz), &[FLOAT], None),
-        "json_agg" => known(Fixed(Json), &[], Some("litewire_jsonb_agg")),
+        "json_agg" => known(Fixed(Json), &[], Some("litewire_json_agg")),
         "jsonb_agg" => known(Fixed(Jsonb), &[], Some("litewire_jsonb_agg")),
         "json_object_agg" => known(Fixed(Json), &[], Some("litewire_jsonb_object_agg")),
         "jsonb_object_agg" => known(Fixed(Jsonb), &[], Some("litewire_jsonb_object_agg")),
@@ -450,6 +450,13 @@ impl Translator<'_> {
                 FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => args.push(self.expr(e, scope)?),
                 // `count(*)` counts rows: it takes no value.
                 FunctionArg::Unnamed(FunctionArgExpr::Wildcard) if name == "count" => {}
+                // `f(t.*)`: the row of `t`.
+                FunctionArg::Unnamed(FunctionArgExpr::QualifiedWildcard(relation))
+                    if let Some(last) = relation.0.last().and_then(|p| p.as_ident())
+                        && let Some(row) = self.whole_row(&last.value, scope)? =>
+                {
+                    args.push(row);
+                }
                 _ => plain = false,
             }
         }
@@ -522,8 +529,17 @@ impl Translator<'_> {
                 "json_agg" | "jsonb_agg" | "json_object_agg" | "jsonb_object_agg"
             )
         {
-            for arg in &mut args {
-                arg.expr = super::json::to_json(arg);
+            // `json_agg` writes as PostgreSQL's does: arrays compact, a line
+            // break before each array or row after the first.
+            if let ("json_agg", [arg]) = (name.as_str(), args.as_mut_slice()) {
+                let structured = matches!(arg.ty, PgType::Array(_) | PgType::Record(_));
+                arg.expr = super::json::json_text(arg, false);
+                let flag = super::build::number(if structured { "1" } else { "0" });
+                args.push(Typed::new(flag, PgType::Bool));
+            } else {
+                for arg in &mut args {
+                    arg.expr = super::json::to_json(arg);
+                }
             }
         }
         let known = lookup(&name).filter(|_| plain && !bytes_joined);
@@ -591,12 +607,17 @@ impl Translator<'_> {
         let mut list = list.clone();
         let mut translated_args = args.into_iter().map(|a| a.expr);
         for arg in &mut list.args {
-            if let FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) = arg
+            if let FunctionArg::Unnamed(
+                e @ (FunctionArgExpr::Expr(_) | FunctionArgExpr::QualifiedWildcard(_)),
+            ) = arg
                 && let Some(t) = translated_args.next()
             {
-                *e = t;
+                *e = FunctionArgExpr::Expr(t);
             }
         }
+        // Arguments the translation added (`json_agg`'s flag).
+        list.args
+            .extend(translated_args.map(|t| FunctionArg::Unnamed(FunctionArgExpr::Expr(t))));
         for clause in &mut list.clauses {
             if let FunctionArgumentClause::OrderBy(items) = clause {
                 *items = self.order_items(items, scope, None)?;

@@ -3,11 +3,11 @@
 //! operators of the same spelling mean something else (`->` minifies, `||`
 //! joins text, `?` is a parameter to SQLite).
 
-use sqlparser::ast::{BinaryOperator, Expr};
+use sqlparser::ast::{BinaryOperator, Expr, FunctionArg, FunctionArgExpr, FunctionArguments};
 
 use super::build::{call, number, string};
 use super::casts::CastContext;
-use super::errors::{Result, undefined_function};
+use super::errors::{Fail, Result, undefined_function};
 use super::translator::{Translator, Typed};
 use super::types::PgType;
 
@@ -15,19 +15,56 @@ fn is_json(ty: &PgType) -> bool {
     matches!(ty, PgType::Json | PgType::Jsonb)
 }
 
-/// A value as JSON text, as `to_jsonb` converts it by its type.
+/// A value as JSON text, as `to_jsonb` converts it by its type (a row as
+/// `row_to_json` writes it).
 pub(super) fn to_json(value: &Typed) -> Expr {
-    call(
-        "litewire_to_jsonb",
-        vec![value.expr.clone(), string(&json_kind(&value.ty))],
-    )
+    match record_json(value, ",") {
+        Some(row) => row,
+        None => call(
+            "litewire_to_jsonb",
+            vec![value.expr.clone(), string(&json_kind(&value.ty))],
+        ),
+    }
+}
+
+/// A whole row's JSON object (see `Translator::whole_row`): its columns by
+/// name, members joined by `separator`; `None` for any other value.
+fn record_json(value: &Typed, separator: &str) -> Option<Expr> {
+    let PgType::Record(fields) = &value.ty else {
+        return None;
+    };
+    let Expr::Function(function) = &value.expr else {
+        return None;
+    };
+    let FunctionArguments::List(list) = &function.args else {
+        return None;
+    };
+    let names: Vec<&str> = fields.iter().map(|(name, _)| name.as_str()).collect();
+    let names = serde_json::to_string(&names).unwrap_or_default();
+    let mut args = vec![string(&names)];
+    // The kinds, then the values, as `litewire_record` has them.
+    for (i, arg) in list.args.iter().enumerate() {
+        if i == 1 {
+            args.push(string(separator));
+        }
+        match arg {
+            FunctionArg::Unnamed(FunctionArgExpr::Expr(expr)) => args.push(expr.clone()),
+            _ => return None,
+        }
+    }
+    if list.args.len() == 1 {
+        args.push(string(separator));
+    }
+    Some(call("litewire_record_json", args))
 }
 
 /// [`to_json`] as `json` writes it: an array without the spaces `jsonb`
-/// puts after its commas (`[1,2]`).
-fn json_text(value: &Typed, jsonb: bool) -> Expr {
+/// puts after its commas (`[1,2]`); a row as `jsonb` writes it where
+/// `jsonb`.
+pub(super) fn json_text(value: &Typed, jsonb: bool) -> Expr {
     match (&value.ty, jsonb) {
         (PgType::Array(_), false) => call("json", vec![to_json(value)]),
+        (PgType::Record(_), true) => call("litewire_jsonb_in", vec![to_json(value)]),
         _ => to_json(value),
     }
 }
@@ -44,9 +81,11 @@ fn is_false(expr: &Expr) -> bool {
 }
 
 /// How `litewire_to_jsonb` converts a value of `ty`.
-fn json_kind(ty: &PgType) -> String {
+pub(super) fn json_kind(ty: &PgType) -> String {
     match ty {
         PgType::Bool => "bool".into(),
+        PgType::Bytea => "bytea".into(),
+        PgType::Record(_) => "json".into(),
         t if t.is_numeric() => "number".into(),
         t if is_json(t) => "json".into(),
         PgType::Timestamp => "timestamp".into(),
@@ -175,6 +214,19 @@ impl Translator<'_> {
                 .ok_or_else(|| undefined_function(name, &types))
         };
         let (expr, result) = match name {
+            "row_to_json" => match args {
+                [row] if matches!(row.ty, PgType::Record(_)) => (to_json(row), PgType::Json),
+                [row, pretty] if matches!(row.ty, PgType::Record(_)) => {
+                    let separator = match pretty.expr.to_string().to_ascii_lowercase().as_str() {
+                        "true" | "1" => ",\n ",
+                        "false" | "0" => ",",
+                        _ => return Err(Fail::Unsupported("row_to_json's pretty flag")),
+                    };
+                    let json = record_json(row, separator).unwrap_or_else(|| to_json(row));
+                    (json, PgType::Json)
+                }
+                _ => return Err(undefined_function(name, &types)),
+            },
             "to_json" | "to_jsonb" => match args {
                 [value] => (json_text(value, jsonb), ty),
                 _ => return Err(undefined_function(name, &types)),

@@ -275,6 +275,20 @@ impl<'p> Scope<'p> {
         }
     }
 
+    /// The relation of FROM `name` names (here or in a query around this
+    /// one), when its columns are all known: its name and columns.
+    pub(super) fn row(&self, name: &str) -> Option<(String, Vec<ScopeColumn>)> {
+        match self
+            .items
+            .iter()
+            .find(|i| i.name.eq_ignore_ascii_case(name))
+        {
+            Some(item) if item.open => None,
+            Some(item) => Some((item.name.clone(), item.columns.clone())),
+            None => self.parent?.row(name),
+        }
+    }
+
     /// The columns of `relation.*` (every item's for `None`), in order, each
     /// with the relation it is read from (`None` for a merged column); `None`
     /// when they are not all known.

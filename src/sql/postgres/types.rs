@@ -38,6 +38,9 @@ pub enum PgType {
     Reg(ObjectKind),
     Void,
     Array(Box<PgType>),
+    /// A row of a relation, read whole (`t` in `SELECT t FROM t`): its
+    /// columns' names and types.
+    Record(Vec<(String, PgType)>),
     /// A type litewire has no rules for (an enum type, ...), by name.
     Other(String),
     /// What litewire cannot tell: a column declared with no type or one of
@@ -188,6 +191,7 @@ impl PgType {
             PgType::Oid => "oid",
             PgType::Reg(kind) => kind.type_name(),
             PgType::Void => "void",
+            PgType::Record(_) => "record",
             PgType::Array(element) => match **element {
                 PgType::Bool => "_bool",
                 PgType::Int2 => "_int2",
