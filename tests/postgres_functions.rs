@@ -1237,6 +1237,13 @@ async fn arrays_join_with_concatenation(target: &Target) {
             ("SELECT pg_typeof(array[1] || 2)::text", "integer[]"),
             ("SELECT array[1] || 'x'::text", "ERROR 42883"),
             ("WITH RECURSIVE t(id, path) AS (VALUES (1, ARRAY[]::integer[]) UNION ALL SELECT id + 1, path || (id + 1) FROM t WHERE id < 3) SELECT id, path::text, path[1] FROM t", "1|{}|NULL\n2|{2}|2\n3|{2,3}|2"),
+            // `ARRAY(query)`: the query means what it means anywhere, ordered by its alias too.
+            ("SELECT array(SELECT sum(x + y) s FROM generate_series(1, 3) y GROUP BY y ORDER BY s DESC)::text FROM generate_series(1, 2) x", "{4,3,2}\n{5,4,3}"),
+            ("SELECT array(SELECT 'Ab' LIKE 'a%')::text, pg_typeof(array(SELECT 1.5::float8))::text", "{f}|double precision[]"),
+            ("SELECT array(SELECT 1, 2)", "ERROR 42601"),
+            // Booleans in arrays are `t` and `f`, read back as booleans.
+            ("SELECT array[true, false]::text, (array[true, false])[1], (array[true, NULL])[2] IS NULL, true = ANY (array[false, true]), false = ANY (array[true])", "{t,f}|t|t|t|f"),
+            ("SELECT array_agg(x ORDER BY x)::text, (array_agg(x ORDER BY x))[2] FROM (VALUES (true), (false)) v(x)", "{f,t}|t"),
         ],
     )
     .await;

@@ -69,6 +69,7 @@ against_litewire_and_postgres!(
     with_queries_change_data_and_return_rows,
     indexes_are_renamed_and_their_settings_checked,
     merge_decides_every_row_before_changing_any,
+    types_keep_their_modifiers_in_every_spelling,
 );
 
 /// A fresh table for one test: dropped first, so a calibration run can repeat.
@@ -3357,4 +3358,52 @@ async fn merge_stock(client: &Client) -> Vec<String> {
     // Not the ids: which of two inserted rows is numbered first is the plan's.
     let sql = "SELECT concat_ws(':', item, qty) FROM merge_stock ORDER BY item";
     column(client, sql).await
+}
+
+/// Types with a modifier before more words or `[]` (`timestamp(2) without
+/// time zone`, `varchar(20)[]`), in CREATE TABLE and ALTER TABLE, keep their
+/// type and modifier in the catalog.
+async fn types_keep_their_modifiers_in_every_spelling(target: &Target) {
+    let client = target.connect().await;
+    client
+        .batch_execute(
+            "DROP TABLE IF EXISTS spelled;
+             CREATE TABLE spelled (a timestamp(2) without time zone, b timestamp(3) with time zone,
+                 c time(1) without time zone, d varchar(20)[], e numeric(5,2)[], f timestamp(0)[]);
+             ALTER TABLE spelled ADD COLUMN g timestamp(4) with time zone;
+             INSERT INTO spelled (a, d) VALUES ('2024-01-02 03:04:05.5', '{x,y}');",
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        column(
+            &client,
+            "SELECT format_type(atttypid, atttypmod) FROM pg_attribute
+             WHERE attrelid = 'spelled'::regclass AND attnum > 0 ORDER BY attnum"
+        )
+        .await,
+        [
+            "timestamp(2) without time zone",
+            "timestamp(3) with time zone",
+            "time(1) without time zone",
+            "character varying(20)[]",
+            "numeric(5,2)[]",
+            "timestamp(0) without time zone[]",
+            "timestamp(4) with time zone",
+        ]
+    );
+    assert_eq!(
+        text_row(
+            &client,
+            "SELECT a, d[2], pg_typeof(a), pg_typeof(d), pg_typeof(f) FROM spelled"
+        )
+        .await,
+        [
+            "2024-01-02 03:04:05.5",
+            "y",
+            "timestamp without time zone",
+            "character varying[]",
+            "timestamp without time zone[]"
+        ]
+    );
 }

@@ -114,6 +114,11 @@ pub fn type_oid(decl: &str) -> i64 {
 /// The element type of an array declaration as PostgreSQL writes one
 /// (`int[]`, `varchar(20)[]`, `text[][]`, `integer ARRAY`); `None` for any other.
 fn array_element(decl: &str) -> Option<&str> {
+    // `timestamp[](0)`: the modifier last, as SQLite keeps `timestamp(0)[]`.
+    let decl = match decl.split_once("[](") {
+        Some((element, _)) => return Some(element),
+        None => decl,
+    };
     let mut element = decl.trim_end();
     if element.ends_with(']') {
         // One `[n]` group per dimension, the size optional.
@@ -189,12 +194,17 @@ pub fn type_modifier(decl: &str) -> i64 {
         .split(',')
         .map(|n| n.trim().parse().ok())
         .collect();
+    // An array keeps its elements' modifier.
     match (type_oid(decl), numbers.as_deref()) {
-        (1043 | 1042, Some(&[n])) if (1..=10_485_760).contains(&n) => n + 4,
-        (1700, Some(&[p])) => numeric_typmod(p, 0),
-        (1700, Some(&[p, s])) => numeric_typmod(p, s),
+        (1043 | 1042 | 1015 | 1014, Some(&[n])) if (1..=10_485_760).contains(&n) => n + 4,
+        (1700 | 1231, Some(&[p])) => numeric_typmod(p, 0),
+        (1700 | 1231, Some(&[p, s])) => numeric_typmod(p, s),
         // Fractional digits of seconds, kept as they are (no 4 added).
-        (1083 | 1114 | 1184 | 1266, Some(&[p])) if (0..=6).contains(&p) => p,
+        (1083 | 1114 | 1184 | 1266 | 1183 | 1115 | 1185 | 1270, Some(&[p]))
+            if (0..=6).contains(&p) =>
+        {
+            p
+        }
         _ => -1,
     }
 }
@@ -357,7 +367,8 @@ pub fn format_type(oid: i64, typmod: Option<i64>) -> String {
             return name.clone();
         }
         return match TYPES.iter().find(|t| t.array == oid) {
-            Some(element) => format!("{}[]", element.display),
+            // An array shows its elements' modifier (`varchar(20)[]`).
+            Some(element) => format!("{}[]", format_type(element.oid, typmod)),
             None => CATALOG_ONLY_TYPES
                 .iter()
                 .find(|(o, _)| *o == oid)

@@ -26,6 +26,7 @@ use super::rebuild_plan::{AlterAction, AlterTable};
 use super::rewriter::Rewriter;
 use super::schemas::unqualify;
 use super::sequences::owned_sequences;
+use super::type_names::respell_for_sqlite;
 use crate::error::{Error, ErrorKind};
 use crate::sql::lexer::Token;
 use crate::sql::quote::{identifier, unquote_identifier};
@@ -179,6 +180,8 @@ pub(crate) fn statement(sql: &str, tokens: &[Token]) -> Result<Option<AlterTable
                 if_not_exists,
                 ..
             } => {
+                let mut column_def = column_def.clone();
+                respell_for_sqlite(&mut column_def.data_type);
                 let (column, before) = new_column(&table, &column_def.to_string())?;
                 if alter.operations.len() == 1
                     && !*if_not_exists
@@ -232,6 +235,8 @@ pub(crate) fn statement(sql: &str, tokens: &[Token]) -> Result<Option<AlterTable
                     AlterColumnOperation::SetDataType {
                         data_type, using, ..
                     } => {
+                        let mut data_type = data_type.clone();
+                        respell_for_sqlite(&mut data_type);
                         let type_sql = data_type.to_string();
                         // `serial` is CREATE TABLE's shorthand, no type.
                         if [

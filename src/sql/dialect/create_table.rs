@@ -12,7 +12,7 @@ use sqlparser::ast::{
 use super::replacement::parse_expr;
 use super::schemas::{unqualify, unqualify_type};
 use super::sequences::{Options, OwnedSequence};
-use super::type_names::type_name;
+use super::type_names::{respell_for_sqlite, type_name};
 use crate::sql::quote::{identifier_as_postgres, literal};
 use crate::sql::table_definition::TableDefinition;
 
@@ -43,6 +43,7 @@ pub(super) fn create_table(create: &mut CreateTable) -> Option<(bool, Vec<OwnedS
     }
     for column in &mut create.columns {
         changed |= unqualify_type(&mut column.data_type);
+        changed |= respell_for_sqlite(&mut column.data_type);
         for option in &mut column.options {
             if let ColumnOption::ForeignKey(key) = &mut option.option {
                 changed |= unqualify(&mut key.foreign_table);

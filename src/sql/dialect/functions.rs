@@ -276,14 +276,25 @@ fn array_of(query: &Query) -> Option<Replacement> {
     let [item] = select.projection.as_mut_slice() else {
         return None;
     };
-    let expr = match item {
-        SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } => e.clone(),
+    let (expr, alias) = match item {
+        SelectItem::UnnamedExpr(e) => (e.clone(), None),
+        SelectItem::ExprWithAlias { expr, alias } => (expr.clone(), Some(alias.value.clone())),
         _ => return None,
     };
     *item = SelectItem::ExprWithAlias {
         expr,
         alias: Ident::new("litewire_element"),
     };
+    // The query's ORDER BY may name the column by its alias.
+    if let (Some(alias), Some(order_by)) = (alias, query.order_by.as_mut())
+        && let sqlparser::ast::OrderByKind::Expressions(items) = &mut order_by.kind
+    {
+        for item in items {
+            if matches!(&item.expr, Expr::Identifier(i) if i.value.eq_ignore_ascii_case(&alias)) {
+                item.expr = Expr::Identifier(Ident::new("litewire_element"));
+            }
+        }
+    }
     plain(format!(
         "(SELECT litewire_array_agg(litewire_element) FROM ({query}) AS litewire_rows)"
     ))

@@ -12,6 +12,7 @@ use super::empty_relations::known_empty;
 use super::result_types;
 use super::rewriter::Rewriter;
 use super::sequences::owned_sequences;
+use super::type_names::respell_for_sqlite;
 use crate::sql::lexer::{Token, TokenKind};
 use crate::sql::syntax_tree::printable;
 
@@ -82,6 +83,8 @@ const TRIGGER_WORDS: &[&str] = &[
     "regroleout",
     "unnest",
     "version",
+    // `timestamp(2) without time zone`, which SQLite cannot declare.
+    "zone",
 ];
 
 /// Whether `tokens` may hold PostgreSQL-only syntax worth a full parse.
@@ -116,6 +119,10 @@ pub(crate) fn wants(sql: &str, tokens: &[Token]) -> bool {
                 let p = t.text(sql);
                 p == "~" || (p == ":" && tokens.get(i + 1).is_some_and(|n| n.text(sql) == ":"))
             }
+            // `varchar(20)[]`: a modifier before `[]`, which SQLite cannot declare.
+            TokenKind::RightParen => tokens
+                .get(i + 1)
+                .is_some_and(|n| n.text(sql).starts_with('[')),
             _ => false,
         })
 }
@@ -157,6 +164,13 @@ pub(crate) fn translate_parsed(ast: &mut Ast, original: Option<&str>) -> Option<
     let mut no_inherit = false;
     if let Ast::CreateIndex(index) = ast {
         rewriter.changed |= create_index(index);
+    }
+    if let Ast::AlterTable(alter) = ast {
+        for operation in &mut alter.operations {
+            if let sqlparser::ast::AlterTableOperation::AddColumn { column_def, .. } = operation {
+                rewriter.changed |= respell_for_sqlite(&mut column_def.data_type);
+            }
+        }
     }
     if let Ast::CreateTable(create) = ast {
         // Malformed identity options leave the statement to SQLite, which

@@ -2,7 +2,7 @@
 //! modifiers) and as PostgreSQL prints them (its internal names: `bool`,
 //! `int4`, ...).
 
-use sqlparser::ast::DataType;
+use sqlparser::ast::{ArrayElemTypeDef, DataType, Ident, ObjectName, TimezoneInfo, TypeModifier};
 
 use crate::sql::syntax_tree::idents;
 
@@ -33,4 +33,61 @@ pub(super) fn internal_type_name(name: &str) -> String {
         other => other,
     }
     .to_owned()
+}
+
+/// A type PostgreSQL spells with words or `[]` after its modifier
+/// (`timestamp(2) without time zone`, `time(3) with time zone`,
+/// `varchar(20)[]`), which SQLite cannot read as a declared type, written with
+/// the modifier last (`timestamp(2)`, `timetz(3)`, `varchar[](20)`); whether
+/// it was.
+pub(super) fn respell_for_sqlite(data_type: &mut DataType) -> bool {
+    let (name, modifiers) = match &*data_type {
+        DataType::Array(ArrayElemTypeDef::SquareBracket(inner, _)) => {
+            let (name, modifiers) = match short_name(inner) {
+                Some((name, precision)) => (name.to_owned(), vec![precision.to_string()]),
+                None => {
+                    let written = inner.to_string();
+                    let Some((name, rest)) = written.split_once('(') else {
+                        return false;
+                    };
+                    let Some((inside, _)) = rest.split_once(')') else {
+                        return false;
+                    };
+                    let modifiers = inside.split(',').map(|m| m.trim().to_owned()).collect();
+                    (name.trim().to_owned(), modifiers)
+                }
+            };
+            (format!("{name}[]"), modifiers)
+        }
+        // A plain `timestamp(2)` is already what SQLite reads.
+        DataType::Timestamp(_, TimezoneInfo::None) | DataType::Time(_, TimezoneInfo::None) => {
+            return false;
+        }
+        other => match short_name(other) {
+            Some((name, precision)) => (name.to_owned(), vec![precision.to_string()]),
+            None => return false,
+        },
+    };
+    *data_type = DataType::Custom(
+        ObjectName::from(vec![Ident::new(name)]),
+        (modifiers.into_iter())
+            .map(|m| TypeModifier::Number(m, false))
+            .collect(),
+    );
+    true
+}
+
+/// A date-time type with a precision, by its short name.
+fn short_name(data_type: &DataType) -> Option<(&'static str, u64)> {
+    Some(match data_type {
+        DataType::Timestamp(Some(p), TimezoneInfo::WithoutTimeZone | TimezoneInfo::None) => {
+            ("timestamp", *p)
+        }
+        DataType::Timestamp(Some(p), TimezoneInfo::WithTimeZone | TimezoneInfo::Tz) => {
+            ("timestamptz", *p)
+        }
+        DataType::Time(Some(p), TimezoneInfo::WithoutTimeZone | TimezoneInfo::None) => ("time", *p),
+        DataType::Time(Some(p), TimezoneInfo::WithTimeZone | TimezoneInfo::Tz) => ("timetz", *p),
+        _ => return None,
+    })
 }

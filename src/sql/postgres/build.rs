@@ -86,6 +86,35 @@ pub(super) fn boolean_shown(value: Expr) -> Expr {
     }
 }
 
+/// A boolean read back from an array's text: `t` (or `true`, or the `1` of
+/// an array written before booleans were kept as `t` and `f`) is 1, `f` 0.
+pub(super) fn boolean_read(text: Expr) -> Expr {
+    let when = |shown: &str, stored: bool| sqlparser::ast::CaseWhen {
+        condition: string(shown),
+        result: number(if stored { "1" } else { "0" }),
+    };
+    let operand = Expr::Cast {
+        kind: sqlparser::ast::CastKind::Cast,
+        expr: Box::new(text),
+        data_type: sqlparser::ast::DataType::Text,
+        format: None,
+    };
+    Expr::Nested(Box::new(Expr::Case {
+        case_token: sqlparser::ast::helpers::attached_token::AttachedToken::empty(),
+        end_token: sqlparser::ast::helpers::attached_token::AttachedToken::empty(),
+        operand: Some(Box::new(operand)),
+        conditions: vec![
+            when("t", true),
+            when("f", false),
+            when("1", true),
+            when("0", false),
+            when("true", true),
+            when("false", false),
+        ],
+        else_result: None,
+    }))
+}
+
 /// `(CASE WHEN condition THEN result ... ELSE otherwise END)`.
 pub(super) fn case_when(whens: Vec<(Expr, Expr)>, otherwise: Expr) -> Expr {
     Expr::Nested(Box::new(Expr::Case {

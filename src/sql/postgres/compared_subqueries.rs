@@ -58,10 +58,12 @@ impl Translator<'_> {
             _ => None,
         };
         let Some(subquery) = subquery else {
-            let (left, right) = (
-                Box::new(self.expr(left, scope)?.expr),
-                Box::new(self.expr(right, scope)?.expr),
-            );
+            let (mut left, right) = (self.expr(left, scope)?, self.expr(right, scope)?);
+            // An array of booleans holds `t` and `f`: the value is compared so.
+            if right.ty == PgType::Array(Box::new(PgType::Bool)) && left.ty == PgType::Bool {
+                left.expr = super::build::boolean_shown(left.expr);
+            }
+            let (left, right) = (Box::new(left.expr), Box::new(right.expr));
             let compare_op = op.clone();
             let expr = match all {
                 true => Expr::AllOp {

@@ -695,7 +695,13 @@ impl Translator<'_> {
             return Ok(self.opaque(original));
         };
         let mut array = array.clone();
-        array.elem = items.into_iter().map(|i| i.expr).collect();
+        // Booleans are kept in an array's text as `t` and `f`.
+        array.elem = (items.into_iter())
+            .map(|i| match element {
+                PgType::Bool => super::build::boolean_shown(i.expr),
+                _ => i.expr,
+            })
+            .collect();
         Ok(Typed::new(Expr::Array(array), PgType::Array(Box::new(element))).named("array", 2))
     }
 

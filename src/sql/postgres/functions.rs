@@ -287,6 +287,35 @@ impl Translator<'_> {
         scope: &Scope,
     ) -> Result<Typed> {
         let name = function_name(function);
+        // `ARRAY(query)`: the query read as any subquery, its one column's
+        // values in an array (which the statement-level translation builds).
+        if let FunctionArguments::Subquery(query) = &function.args
+            && name == "array"
+        {
+            let (mut query, columns) = self.subquery(query, scope)?;
+            let [column] = columns.as_slice() else {
+                return Err(super::errors::syntax(
+                    "subquery must return only one column".into(),
+                ));
+            };
+            let element = match &column.ty {
+                PgType::Opaque | PgType::Unknown => PgType::Text,
+                ty => ty.clone(),
+            };
+            // Booleans are kept in an array's text as `t` and `f`.
+            if column.ty == PgType::Bool
+                && let sqlparser::ast::SetExpr::Select(select) = query.body.as_mut()
+                && let [item] = select.projection.as_mut_slice()
+                && let sqlparser::ast::SelectItem::UnnamedExpr(e)
+                | sqlparser::ast::SelectItem::ExprWithAlias { expr: e, .. } = item
+            {
+                *e = super::build::boolean_shown(e.clone());
+            }
+            let mut translated = function.clone();
+            translated.args = FunctionArguments::Subquery(Box::new(query));
+            let ty = PgType::Array(Box::new(element));
+            return Ok(Typed::new(Expr::Function(translated), ty).named(name, 2));
+        }
         let FunctionArguments::List(list) = &function.args else {
             // `CURRENT_DATE`, `CURRENT_USER`, ...: the statement-level
             // translation answers them.
@@ -554,6 +583,11 @@ impl Translator<'_> {
             }
             None => PgType::Opaque,
         };
+        // An array of booleans holds `t` and `f`.
+        if name == "array_agg" && plain && first_is(&args, &PgType::Bool) {
+            let value = args[0].expr.clone();
+            args[0].expr = super::build::boolean_shown(value);
+        }
         // `avg(real)` reads each value widened, as PostgreSQL does.
         if name == "avg" && plain && function.over.is_none() && first_is(&args, &PgType::Float4) {
             let value = args[0].expr.clone();

@@ -89,7 +89,8 @@ impl Translator<'_> {
     /// An array element (PostgreSQL's array text) as a value of its type.
     fn element_value(&self, element: Expr, ty: &PgType) -> Expr {
         match ty {
-            PgType::Int2 | PgType::Int4 | PgType::Int8 | PgType::Bool | PgType::Oid => Expr::Cast {
+            PgType::Bool => super::build::boolean_read(element),
+            PgType::Int2 | PgType::Int4 | PgType::Int8 | PgType::Oid => Expr::Cast {
                 kind: sqlparser::ast::CastKind::Cast,
                 expr: Box::new(element),
                 data_type: DataType::Integer(None),

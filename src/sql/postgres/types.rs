@@ -103,8 +103,11 @@ impl PgType {
     /// `int4`, `character varying`, `timestamp with time zone`, `text[]`).
     pub fn from_name(name: &str) -> Option<PgType> {
         let lower = name.trim().to_ascii_lowercase();
-        if let Some(element) = lower.strip_suffix("[]") {
-            return PgType::from_name(element).map(|e| PgType::Array(Box::new(e)));
+        // `int[]`, and `timestamp[](0)` (the modifier last, as SQLite keeps
+        // a declared `timestamp(0)[]`).
+        if let Some(at) = lower.find("[]") {
+            let element = format!("{}{}", &lower[..at], &lower[at + 2..]);
+            return PgType::from_name(&element).map(|e| PgType::Array(Box::new(e)));
         }
         if let Some(element) = lower.strip_prefix('_') {
             return PgType::from_name(element).map(|e| PgType::Array(Box::new(e)));
