@@ -107,6 +107,7 @@ impl SqlState {
     pub const SYNTAX_ERROR: SqlState = SqlState(*b"42601");
     pub const LOCK_NOT_AVAILABLE: SqlState = SqlState(*b"55P03");
     pub const PROGRAM_LIMIT_EXCEEDED: SqlState = SqlState(*b"54000");
+    pub const ARRAY_SUBSCRIPT_ERROR: SqlState = SqlState(*b"2202E");
 
     /// The SQLSTATE `code` spells, if it is one.
     pub fn parse(code: &str) -> Option<SqlState> {

@@ -44,6 +44,7 @@ against_litewire_and_postgres!(
     bytea_functions_count_bytes,
     sleeping_waits_until_told_otherwise,
     rows_read_whole_as_records_and_json,
+    arrays_measured_searched_and_compared,
 );
 
 /// One case: a statement and its answer, rows joined by `\n`, columns by `|`,
@@ -1325,6 +1326,32 @@ async fn rows_read_whole_as_records_and_json(target: &Target) {
             ("SELECT count(t2.*), count(*) FROM wr t1 LEFT JOIN wr t2 ON t2.a = t1.a + 1", "1|2"),
             ("SELECT (SELECT row_to_json(wr)) FROM wr ORDER BY a LIMIT 1", "{\"a\":1,\"b\":\"x y\",\"c\":true,\"d\":[1,2],\"g\":\"\\\\x0102\"}"),
             ("SELECT row_to_json(nope) FROM wr", "ERROR 42703"),
+        ],
+    )
+    .await;
+}
+
+/// Arrays' shapes (of any dimension), their elements searched and replaced,
+/// text split into one, and every comparison over an array's elements.
+async fn arrays_measured_searched_and_compared(target: &Target) {
+    let client = target.connect().await;
+    check(
+        &client,
+        "SELECT 1",
+        &[
+            ("SELECT cardinality(array[1, 2]), cardinality('{}'::int[]), cardinality(array[[1, 2], [3, 4]]), cardinality(NULL::int[])", "2|0|4|NULL"),
+            ("SELECT array_ndims(array[[1], [2]]), array_dims(array[[1, 2, 3], [4, 5, 6]]), array_lower(array[1], 1), array_upper(array[[1, 2, 3], [4, 5, 6]], 2), array_length(array[[1, 2, 3], [4, 5, 6]], 1), array_length('{}'::int[], 1)", "2|[1:2][1:3]|1|3|2|NULL"),
+            ("SELECT array[[1, 2], [3, 4]]::text, '{{a,b},{c,d}}'::text[]::text, array_fill(7, array[2, 3])::text", "{{1,2},{3,4}}|{{a,b},{c,d}}|{{7,7,7},{7,7,7}}"),
+            ("SELECT array_position(array['a', 'b', NULL], NULL), array_position(array[1, 2, 1], 1, 2), array_positions(array[1, 2, 1], 1)::text, array_position(array[true, false], false)", "3|3|{1,3}|2"),
+            ("SELECT array_replace(array[1, 2, 1], 1, 9)::text, trim_array(array[1, 2, 3], 1)::text, array_remove(array[true, false], true)::text", "{9,2,9}|{1,2}|{f}"),
+            ("SELECT string_to_array('a,b,,c', ',', '')::text, string_to_array('abc', NULL)::text, string_to_array('', ',')::text, string_to_array('a b', '')::text", "{a,b,NULL,c}|{a,b,c}|{}|{\"a b\"}"),
+            ("SELECT pg_typeof(cardinality(array[1]))::text, pg_typeof(array_positions(array[1], 1))::text, pg_typeof(string_to_array('a', ','))::text", "integer|integer[]|text[]"),
+            ("SELECT trim_array(array[1, 2], 3)", "ERROR 2202E"),
+            ("SELECT array[[1, 2], [3]]", "ERROR 2202E"),
+            ("SELECT 3 = ALL (array[3, 3]), 3 = ALL (array[3, 4]), 3 < ANY (array[1, 5]), 3 <> ALL (array[1, 2]), 3 = ALL (NULL::int[]), 3 = ALL ('{}'::int[])", "t|f|t|t|NULL|t"),
+            ("SELECT 3 = ALL (array[3, NULL]), 2 = ALL (array[3, NULL]), 3 > ANY (array[5, NULL])", "NULL|f|NULL"),
+            ("SELECT 'abc' LIKE ANY (array['a%', 'x%']), 'abc' ILIKE ANY (array['A%']), 'abc' NOT LIKE ANY (array['a%'])", "t|t|f"),
+            ("SELECT array[true, false]::text, array_to_string(array[true, false], '-'), format('%s %s', VARIADIC array[true, false])", "{t,f}|t-f|t f"),
         ],
     )
     .await;

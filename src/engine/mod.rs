@@ -50,7 +50,7 @@ pub use backend_kind::{BackendKind, FRONTENDS};
 pub use catalog::{format_type, numeric_modifier, type_modifier, type_oid};
 pub use control::{ClientGone, StatementControl, StopReason};
 pub use database::{Engine, ServerInfo};
-pub use functions::{format_array, parse_array};
+pub use functions::{array_shape, format_array, parse_array, sub_arrays};
 pub use identity::{DEFAULT_NAME, SessionIdentity};
 pub use metrics::{BUCKETS, Histogram, Metrics};
 pub use notifications::{Inbox, Notification};

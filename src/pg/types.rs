@@ -23,8 +23,8 @@ use super::numeric::Numeric;
 use super::params::{element_of, parse_bytea};
 use super::uuid;
 use crate::engine::{
-    Column, StorageClass, Value, format_array, parse_array, write_float4_digits,
-    write_float8_digits,
+    Column, StorageClass, Value, array_shape, format_array, parse_array, sub_arrays,
+    write_float4_digits, write_float8_digits,
 };
 use crate::sql::datetime;
 use crate::sql::interval::Interval;
@@ -156,6 +156,20 @@ pub fn encode_text(buf: &mut BytesMut, value: &Value, ty: &FieldType, digits: Te
         typed.write_text(buf);
         return;
     }
+    // A multidimensional array: each sub-array as an array of the type.
+    if let (Some(_), Value::Text(text)) = (element_of(&ty.ty), value)
+        && let Some(parts) = sub_arrays(text)
+    {
+        buf.put_u8(b'{');
+        for (i, part) in parts.iter().enumerate() {
+            if i > 0 {
+                buf.put_u8(b',');
+            }
+            encode_text(buf, &Value::Text((*part).to_owned()), ty, digits);
+        }
+        buf.put_u8(b'}');
+        return;
+    }
     if let (Some(element), Value::Text(text)) = (element_of(&ty.ty), value)
         && let Some(items) = parse_array(text)
     {
@@ -237,8 +251,8 @@ fn encode_binary(buf: &mut BytesMut, value: &Value, field: &FieldType) -> Result
         let Value::Text(text) = value else {
             return Err(mismatch());
         };
-        let items = parse_array(text).ok_or_else(mismatch)?;
-        return encode_binary_array(buf, &items, element);
+        let (dims, items) = array_shape(text).ok_or_else(mismatch)?;
+        return encode_binary_array(buf, &dims, &items, element);
     }
     match (ty, value) {
         (&Type::INT2, Value::Integer(i)) => {
@@ -323,6 +337,7 @@ fn encode_binary_inet(buf: &mut BytesMut, text: &str) -> Option<()> {
 /// its binary value.
 fn encode_binary_array(
     buf: &mut BytesMut,
+    dims: &[usize],
     items: &[Option<String>],
     element: &Type,
 ) -> Result<(), EncodeError> {
@@ -330,11 +345,12 @@ fn encode_binary_array(
         sqlstate: "54000",
         message: "array too large to send".into(),
     };
-    buf.put_i32(i32::from(!items.is_empty()));
+    let ndim = if items.is_empty() { 0 } else { dims.len() };
+    buf.put_i32(i32::try_from(ndim).map_err(|_| too_long())?);
     buf.put_i32(i32::from(items.iter().any(Option::is_none)));
     buf.put_i32(i32::try_from(element.oid()).map_err(|_| too_long())?);
-    if !items.is_empty() {
-        buf.put_i32(i32::try_from(items.len()).map_err(|_| too_long())?);
+    for length in &dims[..ndim] {
+        buf.put_i32(i32::try_from(*length).map_err(|_| too_long())?);
         buf.put_i32(1);
     }
     let field = FieldType::plain(element.clone());

@@ -14,6 +14,7 @@
 
 mod aggregate;
 mod arithmetic;
+mod array_elements;
 mod arrays;
 mod bitwise;
 mod bytes;
@@ -57,6 +58,7 @@ mod strings;
 mod subqueries;
 mod trigonometry;
 
+pub use array_elements::{array_shape, sub_arrays};
 pub use arrays::{format_array, parse_array};
 pub(super) use context::{FunctionContext, ServedSession, ServerShared};
 pub(super) use registry::{catalog_rows, register};

@@ -12,17 +12,17 @@ use super::call::{Registered, call_scalar, release};
 use super::context::{FunctionContext, ServerShared};
 use super::definition::{Args, Body, Function, Volatility};
 use super::{
-    arithmetic, arrays, bitwise, bytes, catalog, comparisons, conversions, crypto, date_parsing,
-    datetime, decimal, encoding, explain, format, formatting, intervals, json, locks, math,
-    modifiers, number_format, ordered_sets, partitioning, random, records, recovery, regexp_rows,
-    regexps, sequences, settings, signals, sleep, stat_views, statistics, strings, subqueries,
-    trigonometry,
+    arithmetic, array_elements, arrays, bitwise, bytes, catalog, comparisons, conversions, crypto,
+    date_parsing, datetime, decimal, encoding, explain, format, formatting, intervals, json, locks,
+    math, modifiers, number_format, ordered_sets, partitioning, random, records, recovery,
+    regexp_rows, regexps, sequences, settings, signals, sleep, stat_views, statistics, strings,
+    subqueries, trigonometry,
 };
 use crate::engine::catalog::types::type_oid;
 use crate::sql::quote::literal;
 
 /// Every family's functions.
-fn families() -> [&'static [Function]; 37] {
+fn families() -> [&'static [Function]; 38] {
     [
         settings::FUNCTIONS,
         arithmetic::FUNCTIONS,
@@ -40,6 +40,7 @@ fn families() -> [&'static [Function]; 37] {
         sleep::FUNCTIONS,
         catalog::FUNCTIONS,
         arrays::FUNCTIONS,
+        array_elements::FUNCTIONS,
         bytes::FUNCTIONS,
         strings::FUNCTIONS,
         regexps::FUNCTIONS,

@@ -195,7 +195,6 @@ pub(super) fn function_call(function: &Function) -> Option<Replacement> {
         ("bool_or", 1) => Some(renamed(function, "max")),
         ("json_build_object" | "jsonb_build_object", _) => Some(renamed(function, "json_object")),
         ("json_build_array" | "jsonb_build_array", _) => Some(renamed(function, "json_array")),
-        ("array_upper" | "array_length", 2) => plain(format!("litewire_array_length({})", arg(0))),
         ("gen_random_uuid" | "uuid_generate_v4", 0) => plain("gen_random_uuid()".into()),
         _ if schema.is_some_and(|s| is_schema(s, "pg_catalog")) => {
             // `pg_catalog.lower(x)`: the same function, unqualified.

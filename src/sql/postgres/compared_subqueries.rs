@@ -6,7 +6,7 @@
 
 use sqlparser::ast::{BinaryOperator, Expr, InTarget, Query};
 
-use super::build::{ident, parsed_query};
+use super::build::{ident, parsed_expr, parsed_query};
 use super::columns::QueryColumn;
 use super::errors::{Fail, Result, syntax};
 use super::scope::Scope;
@@ -58,12 +58,21 @@ impl Translator<'_> {
             _ => None,
         };
         let Some(subquery) = subquery else {
-            let (mut left, right) = (self.expr(left, scope)?, self.expr(right, scope)?);
-            // An array of booleans holds `t` and `f`: the value is compared so.
-            if right.ty == PgType::Array(Box::new(PgType::Bool)) && left.ty == PgType::Bool {
-                left.expr = super::build::boolean_shown(left.expr);
+            // Any other comparison over an array's elements is over them as
+            // over a subquery's rows; a NULL array gives NULL.
+            if all || *op != BinaryOperator::Eq {
+                let over = format!(
+                    "CASE WHEN ({right}) IS NULL THEN NULL ELSE \
+                     {left} {op} {} (SELECT unnest({right})) END",
+                    if all { "ALL" } else { "ANY" }
+                );
+                let over = parsed_expr(&over).ok_or(Fail::Unsupported("ANY or ALL"))?;
+                return self.expr(&over, scope).map(|t| Typed { name: None, ..t });
             }
-            let (left, right) = (Box::new(left.expr), Box::new(right.expr));
+            let (left, right) = (
+                Box::new(self.expr(left, scope)?.expr),
+                Box::new(self.expr(right, scope)?.expr),
+            );
             let compare_op = op.clone();
             let expr = match all {
                 true => Expr::AllOp {

@@ -123,6 +123,43 @@ impl Translator<'_> {
                 };
                 self.like(value, pattern, escape, insensitive, *negated)
             }
+            // `x LIKE ANY (array)`: whether one of the array's patterns matches.
+            Expr::Like {
+                negated,
+                any: true,
+                expr: value,
+                pattern,
+                escape_char: None,
+            }
+            | Expr::ILike {
+                negated,
+                any: true,
+                expr: value,
+                pattern,
+                escape_char: None,
+            } => {
+                let array = match &**pattern {
+                    Expr::Tuple(items) if items.len() == 1 => &items[0],
+                    Expr::Nested(inner) => inner,
+                    other => other,
+                };
+                let like = match (matches!(expr, Expr::ILike { .. }), *negated) {
+                    (false, false) => "LIKE",
+                    (false, true) => "NOT LIKE",
+                    (true, false) => "ILIKE",
+                    (true, true) => "NOT ILIKE",
+                };
+                let over = format!(
+                    "CASE WHEN ({array}) IS NULL THEN NULL ELSE coalesce((SELECT bool_or(({value}) \
+                     {like} litewire_pattern) FROM unnest({array}) AS litewire_pattern), false) END"
+                );
+                let over = super::build::parsed_expr(&over)
+                    .ok_or(super::errors::Fail::Unsupported("LIKE ANY"))?;
+                Ok(Typed {
+                    name: None,
+                    ..self.expr(&over, scope)?
+                })
+            }
             Expr::SimilarTo {
                 negated,
                 expr: value,
@@ -694,14 +731,15 @@ impl Translator<'_> {
         let Expr::Array(array) = original else {
             return Ok(self.opaque(original));
         };
+        // `ARRAY[[1, 2], [3, 4]]`: arrays of arrays are one array of more
+        // dimensions.
+        if let PgType::Array(_) = element {
+            let rows = items.into_iter().map(|i| i.expr).collect();
+            let nested = super::build::call("litewire_array_nested", rows);
+            return Ok(Typed::new(nested, element).named("array", 2));
+        }
         let mut array = array.clone();
-        // Booleans are kept in an array's text as `t` and `f`.
-        array.elem = (items.into_iter())
-            .map(|i| match element {
-                PgType::Bool => super::build::boolean_shown(i.expr),
-                _ => i.expr,
-            })
-            .collect();
+        array.elem = items.into_iter().map(|i| i.expr).collect();
         Ok(Typed::new(Expr::Array(array), PgType::Array(Box::new(element))).named("array", 2))
     }
 

@@ -108,6 +108,16 @@ fn lookup(name: &str) -> Option<Known> {
         }
         "string_agg" => known(Fixed(Text), &[TEXT, TEXT], None),
         "array_agg" => known(ArrayOf, &[], None),
+        // Arrays' shapes, and their elements found.
+        "cardinality" | "array_ndims" | "array_lower" | "array_upper" | "array_length" => {
+            known(Fixed(Int4), &[], None)
+        }
+        "array_dims" => known(Fixed(Text), &[], None),
+        "array_position" => known(Fixed(Int4), &[], None),
+        "array_positions" => known(Fixed(PgType::Array(Box::new(Int4))), &[], None),
+        "array_remove" | "array_replace" | "trim_array" => known(First, &[], None),
+        "array_fill" => known(ArrayOf, &[], None),
+        "string_to_array" => known(Fixed(PgType::Array(Box::new(Text))), &[TEXT], None),
         "row_number" | "rank" | "dense_rank" | "ntile" => known(Fixed(Int8), &[], None),
         "percent_rank" | "cume_dist" => known(Fixed(Float8), &[], None),
         "lag" | "lead" | "first_value" | "last_value" | "nth_value" => known(First, &[], None),
@@ -292,7 +302,7 @@ impl Translator<'_> {
         if let FunctionArguments::Subquery(query) = &function.args
             && name == "array"
         {
-            let (mut query, columns) = self.subquery(query, scope)?;
+            let (query, columns) = self.subquery(query, scope)?;
             let [column] = columns.as_slice() else {
                 return Err(super::errors::syntax(
                     "subquery must return only one column".into(),
@@ -302,15 +312,6 @@ impl Translator<'_> {
                 PgType::Opaque | PgType::Unknown => PgType::Text,
                 ty => ty.clone(),
             };
-            // Booleans are kept in an array's text as `t` and `f`.
-            if column.ty == PgType::Bool
-                && let sqlparser::ast::SetExpr::Select(select) = query.body.as_mut()
-                && let [item] = select.projection.as_mut_slice()
-                && let sqlparser::ast::SelectItem::UnnamedExpr(e)
-                | sqlparser::ast::SelectItem::ExprWithAlias { expr: e, .. } = item
-            {
-                *e = super::build::boolean_shown(e.clone());
-            }
             let mut translated = function.clone();
             translated.args = FunctionArguments::Subquery(Box::new(query));
             let ty = PgType::Array(Box::new(element));
@@ -583,10 +584,10 @@ impl Translator<'_> {
             }
             None => PgType::Opaque,
         };
-        // An array of booleans holds `t` and `f`.
-        if name == "array_agg" && plain && first_is(&args, &PgType::Bool) {
-            let value = args[0].expr.clone();
-            args[0].expr = super::build::boolean_shown(value);
+        // A boolean array shows its elements as `t` and `f` where it is text.
+        if name == "array_to_string" && plain && first_is(&args, &bool_array()) {
+            args[0].expr =
+                super::build::call("litewire_bool_array_text", vec![args[0].expr.clone()]);
         }
         // `avg(real)` reads each value widened, as PostgreSQL does.
         if name == "avg" && plain && function.over.is_none() && first_is(&args, &PgType::Float4) {
@@ -800,4 +801,9 @@ fn is_literal_regclass(expr: &Expr) -> bool {
     matches!(expr, Expr::Cast { expr, data_type, .. }
         if super::casts::cast_type(data_type) == Some(PgType::Reg(ObjectKind::Class))
             && matches!(&**expr, Expr::Value(v) if matches!(v.value, sqlparser::ast::Value::SingleQuotedString(_))))
+}
+
+/// `boolean[]`, whose elements an array's text holds as stored, 1 and 0.
+pub(super) fn bool_array() -> PgType {
+    PgType::Array(Box::new(PgType::Bool))
 }

@@ -58,7 +58,11 @@ impl Translator<'_> {
                 _ => return Err(unsupported(name)),
             }
         }
-        let array = self.expr(array, scope)?;
+        let mut array = self.expr(array, scope)?;
+        // Its elements as text: a boolean as `t` or `f`.
+        if array.ty == super::functions::bool_array() {
+            array.expr = call("litewire_bool_array_text", vec![array.expr]);
+        }
         if array.untyped.is_some() || !matches!(array.ty, PgType::Array(_) | PgType::Opaque) {
             return Err(datatype_mismatch(
                 "VARIADIC argument must be an array".into(),
