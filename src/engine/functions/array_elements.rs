@@ -1,15 +1,17 @@
 //! Arrays' shapes and the search and replacement of their elements:
 //! `cardinality`, `array_ndims`, `array_dims`, `array_lower`, `array_upper`,
 //! `array_length`, `array_position[s]`, `array_replace`, `array_fill`,
-//! `trim_array` and `string_to_array`, over PostgreSQL's array text. An
+//! `trim_array` and `string_to_array`, over PostgreSQL's array text; arrays
+//! of arrays made one (`ARRAY[[1, 2], [3, 4]]`) and a boolean array's text. An
 //! element is found as `IS NOT DISTINCT FROM` finds it (NULL finds NULL); a
 //! boolean argument arrives as the `t` or `f` the array holds (the
 //! translation shows it so).
 
 use super::arrays::{format_array, parse_array};
 use super::call::{Arg, Call, Out};
-use super::definition::{Function, Volatility};
+use super::definition::{Args, Function, Volatility};
 use crate::error::SqlState;
+use crate::sql::quote::parse_bool;
 
 const fn pg(
     name: &'static str,
@@ -21,6 +23,18 @@ const fn pg(
 }
 
 pub(super) const FUNCTIONS: &[Function] = &[
+    Function::helper(
+        "litewire_array_nested",
+        Args::Variadic("text"),
+        Volatility::Immutable,
+        array_nested,
+    ),
+    Function::helper(
+        "litewire_bool_array_text",
+        Args::Fixed(&["text"]),
+        Volatility::Immutable,
+        bool_array_text,
+    ),
     pg("cardinality", &["anyarray"], "int4", cardinality),
     pg("array_ndims", &["anyarray"], "int4", array_ndims),
     pg("array_dims", &["anyarray"], "text", array_dims),
@@ -71,6 +85,48 @@ pub(super) const FUNCTIONS: &[Function] = &[
         string_to_array,
     ),
 ];
+
+/// `litewire_array_nested(array, ...)`: the arrays as one array of one more
+/// dimension (`ARRAY[[1, 2], [3, 4]]`); their dimensions must match (2202E).
+fn array_nested(_: &Call, args: &[Arg]) -> Out {
+    let rows: Vec<String> = args.iter().filter_map(Arg::text).collect();
+    let shapes: Vec<Option<Vec<usize>>> = (rows.iter())
+        .map(|r| array_shape(r).map(|(dims, _)| dims))
+        .collect();
+    if shapes.windows(2).any(|w| w[0] != w[1]) || shapes.iter().any(Option::is_none) {
+        return Out::Fail(
+            SqlState::ARRAY_SUBSCRIPT_ERROR,
+            "multidimensional arrays must have array expressions with matching dimensions".into(),
+        );
+    }
+    Out::Text(format!("{{{}}}", rows.join(",")))
+}
+
+/// `litewire_bool_array_text(array)`: a boolean array's text as PostgreSQL
+/// shows it, its elements `t` and `f` (an array holds them as stored, 1 and 0).
+fn bool_array_text(_: &Call, args: &[Arg]) -> Out {
+    let Some(array) = args[0].text() else {
+        return Out::Null;
+    };
+    match shown_bools(&array) {
+        Some(text) => Out::Text(text),
+        None => Out::Error(format!("malformed array literal: \"{array}\"")),
+    }
+}
+
+fn shown_bools(array: &str) -> Option<String> {
+    if let Some(parts) = sub_arrays(array) {
+        let shown: Option<Vec<String>> = parts.into_iter().map(shown_bools).collect();
+        return Some(format!("{{{}}}", shown?.join(",")));
+    }
+    let items: Vec<Option<String>> = (parse_array(array)?.into_iter())
+        .map(|item| match item.as_deref().map(parse_bool) {
+            Some(Some(b)) => Some(if b { "t" } else { "f" }.to_owned()),
+            _ => item,
+        })
+        .collect();
+    Some(format_array(&items))
+}
 
 /// An array argument's text and the lengths of its dimensions
 /// (`{{1,2},{3,4}}`: 2 and 2; none for `{}`); `Ok(None)` for NULL.

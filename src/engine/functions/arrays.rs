@@ -43,18 +43,6 @@ pub(super) const FUNCTIONS: &[Function] = &[
         series_json,
     ),
     Function::helper(
-        "litewire_array_nested",
-        Args::Variadic("text"),
-        Volatility::Immutable,
-        array_nested,
-    ),
-    Function::helper(
-        "litewire_bool_array_text",
-        Args::Fixed(&["text"]),
-        Volatility::Immutable,
-        bool_array_text,
-    ),
-    Function::helper(
         "litewire_array_bool",
         Args::Fixed(&["text"]),
         Volatility::Immutable,
@@ -252,48 +240,6 @@ fn array_prepend(_: &Call, args: &[Arg]) -> Out {
 }
 
 /// `litewire_array(a, b, ...)`: PostgreSQL's `ARRAY[a, b, ...]`.
-/// `litewire_bool_array_text(array)`: a boolean array's text as PostgreSQL
-/// shows it, its elements `t` and `f` (an array holds them as stored, 1 and 0).
-fn bool_array_text(_: &Call, args: &[Arg]) -> Out {
-    let Some(array) = args[0].text() else {
-        return Out::Null;
-    };
-    match shown_bools(&array) {
-        Some(text) => Out::Text(text),
-        None => Out::Error(format!("malformed array literal: \"{array}\"")),
-    }
-}
-
-fn shown_bools(array: &str) -> Option<String> {
-    if let Some(parts) = super::array_elements::sub_arrays(array) {
-        let shown: Option<Vec<String>> = parts.into_iter().map(shown_bools).collect();
-        return Some(format!("{{{}}}", shown?.join(",")));
-    }
-    let items: Vec<Option<String>> = (parse_array(array)?.into_iter())
-        .map(|item| match item.as_deref().map(parse_bool) {
-            Some(Some(b)) => Some(if b { "t" } else { "f" }.to_owned()),
-            _ => item,
-        })
-        .collect();
-    Some(format_array(&items))
-}
-
-/// `litewire_array_nested(array, ...)`: the arrays as one array of one more
-/// dimension (`ARRAY[[1, 2], [3, 4]]`); their dimensions must match (2202E).
-fn array_nested(_: &Call, args: &[Arg]) -> Out {
-    let rows: Vec<String> = args.iter().filter_map(Arg::text).collect();
-    let shapes: Vec<Option<Vec<usize>>> = (rows.iter())
-        .map(|r| super::array_shape(r).map(|(dims, _)| dims))
-        .collect();
-    if shapes.windows(2).any(|w| w[0] != w[1]) || shapes.iter().any(Option::is_none) {
-        return Out::Fail(
-            SqlState::ARRAY_SUBSCRIPT_ERROR,
-            "multidimensional arrays must have array expressions with matching dimensions".into(),
-        );
-    }
-    Out::Text(format!("{{{}}}", rows.join(",")))
-}
-
 fn array(_: &Call, args: &[Arg]) -> Out {
     let items: Vec<Option<String>> = args.iter().map(Arg::text).collect();
     Out::Text(format_array(&items))

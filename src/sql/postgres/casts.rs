@@ -257,7 +257,7 @@ fn convert(value: Typed, target: &PgType, context: CastContext) -> Result<Typed>
         return Ok(Typed::new(expr, target.clone()));
     }
     // A boolean array's text shows `t` and `f` where it holds 1 and 0.
-    if from == super::functions::bool_array() && target.is_string() {
+    if from == PgType::bool_array() && target.is_string() {
         let shown = super::build::call("litewire_bool_array_text", vec![value.expr]);
         return Ok(Typed::new(shown, target.clone()));
     }

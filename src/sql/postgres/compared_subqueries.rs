@@ -4,7 +4,7 @@
 //! 42883, an unknown literal takes the column's type), and wants as many
 //! columns as values (42601); SQLite compares whatever it is given.
 
-use sqlparser::ast::{BinaryOperator, Expr, InTarget, Query};
+use sqlparser::ast::{BinaryOperator, Expr, FunctionArguments, InTarget, Query};
 
 use super::build::{ident, parsed_expr, parsed_query};
 use super::columns::QueryColumn;
@@ -159,6 +159,60 @@ impl Translator<'_> {
             Expr::Tuple(_) => Expr::Tuple(compared),
             _ => compared.pop().unwrap_or_else(super::build::null),
         })
+    }
+
+    /// `x LIKE ANY (array)`: whether one of the array's patterns matches
+    /// (NULL for a NULL array, false for an empty one).
+    pub(super) fn like_any(
+        &mut self,
+        value: &Expr,
+        pattern: &Expr,
+        insensitive: bool,
+        negated: bool,
+        scope: &Scope,
+    ) -> Result<Typed> {
+        let array = match pattern {
+            Expr::Tuple(items) if items.len() == 1 => &items[0],
+            Expr::Nested(inner) => &**inner,
+            other => other,
+        };
+        let like = match (insensitive, negated) {
+            (false, false) => "LIKE",
+            (false, true) => "NOT LIKE",
+            (true, false) => "ILIKE",
+            (true, true) => "NOT ILIKE",
+        };
+        let over = format!(
+            "CASE WHEN ({array}) IS NULL THEN NULL ELSE coalesce((SELECT bool_or(({value}) \
+             {like} litewire_pattern) FROM unnest({array}) AS litewire_pattern), false) END"
+        );
+        let over = parsed_expr(&over).ok_or(Fail::Unsupported("LIKE ANY"))?;
+        Ok(Typed {
+            name: None,
+            ..self.expr(&over, scope)?
+        })
+    }
+
+    /// `ARRAY(query)`: the query read as any subquery, its one column's
+    /// values in an array (which the statement-level translation builds).
+    pub(super) fn array_of_query(
+        &mut self,
+        function: &sqlparser::ast::Function,
+        query: &Query,
+        scope: &Scope,
+    ) -> Result<Typed> {
+        let (query, columns) = self.subquery(query, scope)?;
+        let [column] = columns.as_slice() else {
+            return Err(syntax("subquery must return only one column".into()));
+        };
+        let element = match &column.ty {
+            PgType::Opaque | PgType::Unknown => PgType::Text,
+            ty => ty.clone(),
+        };
+        let mut translated = function.clone();
+        translated.args = FunctionArguments::Subquery(Box::new(query));
+        let ty = PgType::Array(Box::new(element));
+        Ok(Typed::new(Expr::Function(translated), ty).named("array", 2))
     }
 }
 

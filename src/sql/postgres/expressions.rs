@@ -123,7 +123,6 @@ impl Translator<'_> {
                 };
                 self.like(value, pattern, escape, insensitive, *negated)
             }
-            // `x LIKE ANY (array)`: whether one of the array's patterns matches.
             Expr::Like {
                 negated,
                 any: true,
@@ -138,27 +137,8 @@ impl Translator<'_> {
                 pattern,
                 escape_char: None,
             } => {
-                let array = match &**pattern {
-                    Expr::Tuple(items) if items.len() == 1 => &items[0],
-                    Expr::Nested(inner) => inner,
-                    other => other,
-                };
-                let like = match (matches!(expr, Expr::ILike { .. }), *negated) {
-                    (false, false) => "LIKE",
-                    (false, true) => "NOT LIKE",
-                    (true, false) => "ILIKE",
-                    (true, true) => "NOT ILIKE",
-                };
-                let over = format!(
-                    "CASE WHEN ({array}) IS NULL THEN NULL ELSE coalesce((SELECT bool_or(({value}) \
-                     {like} litewire_pattern) FROM unnest({array}) AS litewire_pattern), false) END"
-                );
-                let over = super::build::parsed_expr(&over)
-                    .ok_or(super::errors::Fail::Unsupported("LIKE ANY"))?;
-                Ok(Typed {
-                    name: None,
-                    ..self.expr(&over, scope)?
-                })
+                let insensitive = matches!(expr, Expr::ILike { .. });
+                self.like_any(value, pattern, insensitive, *negated, scope)
             }
             Expr::SimilarTo {
                 negated,
@@ -458,35 +438,6 @@ impl Translator<'_> {
         Ok(self.column_read(Expr::Identifier(ident.clone()), resolved))
     }
 
-    /// The row of the relation of FROM `name` names (`t` in `SELECT t FROM
-    /// t`, `row_to_json(t)`, `t.*` as an argument), typed `record`: its
-    /// columns read, handed to `litewire_record` with their kinds (see
-    /// `json::record_json` for what reads them back).
-    pub(super) fn whole_row(&mut self, name: &str, scope: &Scope) -> Result<Option<Typed>> {
-        let Some((relation, columns)) = scope.row(name) else {
-            return Ok(None);
-        };
-        let mut fields = Vec::new();
-        let mut values = Vec::new();
-        for column in &columns {
-            let parts = [ident(&relation), ident(&column.name)];
-            let read = self.compound(&Expr::CompoundIdentifier(parts.to_vec()), &parts, scope)?;
-            fields.push((column.name.clone(), read.ty));
-            values.push(read.expr);
-        }
-        let kinds: Vec<String> = fields
-            .iter()
-            .map(|(_, ty)| super::json::json_kind(ty))
-            .collect();
-        let mut args = vec![super::build::string(&kinds.join(","))];
-        args.extend(values);
-        let row = Typed::new(
-            super::build::call("litewire_record", args),
-            PgType::Record(fields),
-        );
-        Ok(Some(row.named(relation, 2)))
-    }
-
     /// A column read: typed and named by the column, and noted for the
     /// grouping check when it is read outside aggregates.
     fn column_read(&mut self, expr: Expr, resolved: Resolved) -> Typed {
@@ -522,7 +473,12 @@ impl Translator<'_> {
         }
     }
 
-    fn compound(&mut self, expr: &Expr, parts: &[Ident], scope: &Scope) -> Result<Typed> {
+    pub(super) fn compound(
+        &mut self,
+        expr: &Expr,
+        parts: &[Ident],
+        scope: &Scope,
+    ) -> Result<Typed> {
         let (relation, column) = match parts {
             [relation, column] => (relation, column),
             [schema, relation, column]

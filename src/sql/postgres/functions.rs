@@ -297,25 +297,10 @@ impl Translator<'_> {
         scope: &Scope,
     ) -> Result<Typed> {
         let name = function_name(function);
-        // `ARRAY(query)`: the query read as any subquery, its one column's
-        // values in an array (which the statement-level translation builds).
         if let FunctionArguments::Subquery(query) = &function.args
             && name == "array"
         {
-            let (query, columns) = self.subquery(query, scope)?;
-            let [column] = columns.as_slice() else {
-                return Err(super::errors::syntax(
-                    "subquery must return only one column".into(),
-                ));
-            };
-            let element = match &column.ty {
-                PgType::Opaque | PgType::Unknown => PgType::Text,
-                ty => ty.clone(),
-            };
-            let mut translated = function.clone();
-            translated.args = FunctionArguments::Subquery(Box::new(query));
-            let ty = PgType::Array(Box::new(element));
-            return Ok(Typed::new(Expr::Function(translated), ty).named(name, 2));
+            return self.array_of_query(function, query, scope);
         }
         let FunctionArguments::List(list) = &function.args else {
             // `CURRENT_DATE`, `CURRENT_USER`, ...: the statement-level
@@ -585,7 +570,7 @@ impl Translator<'_> {
             None => PgType::Opaque,
         };
         // A boolean array shows its elements as `t` and `f` where it is text.
-        if name == "array_to_string" && plain && first_is(&args, &bool_array()) {
+        if name == "array_to_string" && plain && first_is(&args, &PgType::bool_array()) {
             args[0].expr =
                 super::build::call("litewire_bool_array_text", vec![args[0].expr.clone()]);
         }
@@ -801,9 +786,4 @@ fn is_literal_regclass(expr: &Expr) -> bool {
     matches!(expr, Expr::Cast { expr, data_type, .. }
         if super::casts::cast_type(data_type) == Some(PgType::Reg(ObjectKind::Class))
             && matches!(&**expr, Expr::Value(v) if matches!(v.value, sqlparser::ast::Value::SingleQuotedString(_))))
-}
-
-/// `boolean[]`, whose elements an array's text holds as stored, 1 and 0.
-pub(super) fn bool_array() -> PgType {
-    PgType::Array(Box::new(PgType::Bool))
 }

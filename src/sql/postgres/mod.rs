@@ -49,6 +49,7 @@ mod table_expressions;
 mod translator;
 mod types;
 mod variadic;
+mod whole_rows;
 
 pub use casts::bytea_from_text;
 pub use catalog::{Catalog, Domain, NoCatalog, PartitionNode, RelColumn, Relation, SqlFunction};

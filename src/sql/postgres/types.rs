@@ -166,6 +166,11 @@ impl PgType {
         }
     }
 
+    /// `boolean[]`, whose elements an array's text holds as stored, 1 and 0.
+    pub fn bool_array() -> PgType {
+        PgType::Array(Box::new(PgType::Bool))
+    }
+
     /// PostgreSQL's internal name (`int4`, `_text`), as result columns are
     /// declared to the engine; `None` for a type it has no name for here.
     pub fn name(&self) -> Option<&'static str> {

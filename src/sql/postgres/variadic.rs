@@ -60,7 +60,7 @@ impl Translator<'_> {
         }
         let mut array = self.expr(array, scope)?;
         // Its elements as text: a boolean as `t` or `f`.
-        if array.ty == super::functions::bool_array() {
+        if array.ty == PgType::bool_array() {
             array.expr = call("litewire_bool_array_text", vec![array.expr]);
         }
         if array.untyped.is_some() || !matches!(array.ty, PgType::Array(_) | PgType::Opaque) {
