@@ -108,6 +108,8 @@ impl SqlState {
     pub const LOCK_NOT_AVAILABLE: SqlState = SqlState(*b"55P03");
     pub const PROGRAM_LIMIT_EXCEEDED: SqlState = SqlState(*b"54000");
     pub const ARRAY_SUBSCRIPT_ERROR: SqlState = SqlState(*b"2202E");
+    pub const CHARACTER_NOT_IN_REPERTOIRE: SqlState = SqlState(*b"22021");
+    pub const UNTRANSLATABLE_CHARACTER: SqlState = SqlState(*b"22P05");
 
     /// The SQLSTATE `code` spells, if it is one.
     pub fn parse(code: &str) -> Option<SqlState> {

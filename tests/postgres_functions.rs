@@ -45,6 +45,7 @@ against_litewire_and_postgres!(
     sleeping_waits_until_told_otherwise,
     rows_read_whole_as_records_and_json,
     arrays_measured_searched_and_compared,
+    nulls_counted_text_converted_and_clocks_read,
 );
 
 /// One case: a statement and its answer, rows joined by `\n`, columns by `|`,
@@ -1352,6 +1353,27 @@ async fn arrays_measured_searched_and_compared(target: &Target) {
             ("SELECT 3 = ALL (array[3, NULL]), 2 = ALL (array[3, NULL]), 3 > ANY (array[5, NULL])", "NULL|f|NULL"),
             ("SELECT 'abc' LIKE ANY (array['a%', 'x%']), 'abc' ILIKE ANY (array['A%']), 'abc' NOT LIKE ANY (array['a%'])", "t|t|f"),
             ("SELECT array[true, false]::text, array_to_string(array[true, false], '-'), format('%s %s', VARIADIC array[true, false])", "{t,f}|t-f|t f"),
+        ],
+    )
+    .await;
+}
+
+/// `num_nulls`, encodings (`convert_to`, `convert_from`, `bit_length`),
+/// `factorial` to any size, and the clock (`timeofday`, `LOCALTIMESTAMP`).
+async fn nulls_counted_text_converted_and_clocks_read(target: &Target) {
+    let client = target.connect().await;
+    check(
+        &client,
+        "SELECT 1",
+        &[
+            ("SELECT num_nulls(1, NULL, 'a', NULL), num_nonnulls(1, NULL), bit_length('é'), bit_length('\\x0102'::bytea)", "2|1|16|16"),
+            ("SELECT convert_to('é', 'UTF8'), convert_to('é', 'LATIN1'), convert_from('\\xc3a9'::bytea, 'utf8'), convert_from('\\xe9'::bytea, 'latin1')", "\\xc3a9|\\xe9|é|é"),
+            ("SELECT factorial(0), factorial(20), factorial(30)", "1|2432902008176640000|265252859812191058636308480000000"),
+            ("SELECT factorial(-1)", "ERROR 22003"),
+            ("SELECT convert_from('\\xff'::bytea, 'UTF8')", "ERROR 22021"),
+            ("SELECT convert_to('a', 'nope')", "ERROR 22023"),
+            ("SELECT timeofday() LIKE '___ ___ __ __:__:__.______ ____ UTC', pg_typeof(timeofday())::text", "t|text"),
+            ("SELECT LOCALTIMESTAMP <= now()::timestamp + interval '1 second', LOCALTIMESTAMP > now()::timestamp - interval '1 minute', pg_typeof(LOCALTIMESTAMP)::text, pg_typeof(LOCALTIME)::text", "t|t|timestamp without time zone|time without time zone"),
         ],
     )
     .await;

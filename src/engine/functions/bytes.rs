@@ -13,6 +13,21 @@ use crate::error::SqlState;
 const IMMUTABLE: Volatility = Volatility::Immutable;
 
 pub(super) const FUNCTIONS: &[Function] = &[
+    Function::pg(
+        "convert_to",
+        &["text", "name"],
+        "bytea",
+        IMMUTABLE,
+        convert_to,
+    ),
+    Function::pg(
+        "convert_from",
+        &["bytea", "name"],
+        "text",
+        IMMUTABLE,
+        convert_from,
+    ),
+    Function::pg("bit_length", &["text"], "int4", IMMUTABLE, bit_length),
     Function::helper(
         "litewire_bytea_substr",
         Args::Fixed(&["bytea", "int4", "int4"]),
@@ -282,5 +297,88 @@ mod tests {
             ),
             Out::Blob(Vec::new())
         );
+    }
+}
+
+/// The encodings `convert_to` and `convert_from` know: UTF8 (the server's),
+/// and LATIN1 and SQL_ASCII, one byte a character.
+#[derive(Clone, Copy, PartialEq)]
+enum Encoding {
+    Utf8,
+    Latin1,
+    Ascii,
+}
+
+fn encoding(arg: &Arg, which: &str) -> Result<Encoding, Out> {
+    let name = arg.text().unwrap_or_default();
+    let folded: String = (name.chars())
+        .filter(|c| c.is_ascii_alphanumeric())
+        .collect::<String>()
+        .to_ascii_uppercase();
+    match folded.as_str() {
+        "UTF8" | "UNICODE" => Ok(Encoding::Utf8),
+        "LATIN1" | "ISO88591" => Ok(Encoding::Latin1),
+        "SQLASCII" => Ok(Encoding::Ascii),
+        _ => Err(Out::Fail(
+            SqlState::INVALID_PARAMETER_VALUE,
+            format!("invalid {which} encoding name \"{name}\""),
+        )),
+    }
+}
+
+/// `convert_to(text, encoding)`: the text's bytes in that encoding.
+fn convert_to(_: &Call, args: &[Arg]) -> Out {
+    let Some(text) = args[0].text() else {
+        return Out::Null;
+    };
+    match encoding(&args[1], "destination") {
+        Ok(Encoding::Utf8 | Encoding::Ascii) => Out::Blob(text.into_bytes()),
+        Ok(Encoding::Latin1) => {
+            let bytes: Option<Vec<u8>> = text
+                .chars()
+                .map(|c| u8::try_from(u32::from(c)).ok())
+                .collect();
+            match bytes {
+                Some(bytes) => Out::Blob(bytes),
+                None => Out::Fail(
+                    SqlState::UNTRANSLATABLE_CHARACTER,
+                    "character has no equivalent in encoding \"LATIN1\"".into(),
+                ),
+            }
+        }
+        Err(out) => out,
+    }
+}
+
+/// `convert_from(bytes, encoding)`: the text those bytes are in that encoding.
+fn convert_from(_: &Call, args: &[Arg]) -> Out {
+    let bytes = match &args[0] {
+        Arg::Null => return Out::Null,
+        Arg::Blob(b) => b.to_vec(),
+        other => other.text().unwrap_or_default().into_bytes(),
+    };
+    match encoding(&args[1], "source") {
+        Ok(Encoding::Latin1) => Out::Text(bytes.iter().map(|&b| char::from(b)).collect()),
+        Ok(_) => match String::from_utf8(bytes) {
+            Ok(text) => Out::Text(text),
+            Err(error) => {
+                let at = error.utf8_error().valid_up_to();
+                let byte = error.as_bytes().get(at).copied().unwrap_or(0);
+                Out::Fail(
+                    SqlState::CHARACTER_NOT_IN_REPERTOIRE,
+                    format!("invalid byte sequence for encoding \"UTF8\": 0x{byte:02x}"),
+                )
+            }
+        },
+        Err(out) => out,
+    }
+}
+
+/// `bit_length(text | bytea)`: its bytes, counted in bits.
+fn bit_length(_: &Call, args: &[Arg]) -> Out {
+    match &args[0] {
+        Arg::Null => Out::Null,
+        Arg::Blob(b) => Out::Int(b.len() as i64 * 8),
+        other => Out::Int(other.text().map_or(0, |t| t.len()) as i64 * 8),
     }
 }

@@ -7,7 +7,21 @@ use std::cmp::Ordering;
 use super::call::{Arg, Call, Out};
 use super::definition::{Args, Function, Volatility};
 
+/// `num_nulls(...)`, `num_nonnulls(...)`: how many arguments are (not) NULL.
+const fn counting(name: &'static str, body: super::call::Scalar) -> Function {
+    Function {
+        name,
+        args: Args::Variadic("any"),
+        result: "int4",
+        volatility: Volatility::Immutable,
+        body: super::definition::Body::Scalar(body),
+        listed: true,
+    }
+}
+
 pub(super) const FUNCTIONS: &[Function] = &[
+    counting("num_nulls", num_nulls),
+    counting("num_nonnulls", num_nonnulls),
     Function::helper(
         "litewire_greatest",
         Args::Variadic("any"),
@@ -85,4 +99,16 @@ mod tests {
             Out::Text("B".into())
         );
     }
+}
+
+fn nulls(args: &[Arg]) -> i64 {
+    args.iter().filter(|a| matches!(a, Arg::Null)).count() as i64
+}
+
+fn num_nulls(_: &Call, args: &[Arg]) -> Out {
+    Out::Int(nulls(args))
+}
+
+fn num_nonnulls(_: &Call, args: &[Arg]) -> Out {
+    Out::Int(args.len() as i64 - nulls(args))
 }

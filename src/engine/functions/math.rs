@@ -12,6 +12,13 @@ use super::definition::{Args, Function, Volatility};
 use crate::error::SqlState;
 
 pub(super) const FUNCTIONS: &[Function] = &[
+    Function::pg(
+        "factorial",
+        &["int8"],
+        "numeric",
+        Volatility::Immutable,
+        factorial,
+    ),
     helper("litewire_ln", &["any"], ln),
     helper("litewire_log10", &["any"], log10),
     helper("litewire_log", &["any", "any"], log),
@@ -286,4 +293,43 @@ mod tests {
         assert_eq!(call(log, &[Arg::Int(2), Arg::Int(8)]), Out::Real(3.0));
         assert_eq!(call(sqrt, &[Arg::Null]), Out::Null);
     }
+}
+
+/// `factorial(n)`: n!, exact however many digits it has.
+fn factorial(_: &Call, args: &[Arg]) -> Out {
+    let Some(n) = args[0].int() else {
+        return Out::Null;
+    };
+    if n < 0 {
+        return Out::Fail(
+            SqlState::NUMERIC_VALUE_OUT_OF_RANGE,
+            "factorial of a negative number is undefined".into(),
+        );
+    }
+    if n > 32177 {
+        return Out::Fail(
+            SqlState::NUMERIC_VALUE_OUT_OF_RANGE,
+            "value overflows numeric format".into(),
+        );
+    }
+    // Base 10^9 limbs, least significant first.
+    const BASE: u64 = 1_000_000_000;
+    let mut limbs: Vec<u64> = vec![1];
+    for factor in 2..=n.unsigned_abs() {
+        let mut carry = 0;
+        for limb in &mut limbs {
+            let product = *limb * factor + carry;
+            *limb = product % BASE;
+            carry = product / BASE;
+        }
+        while carry > 0 {
+            limbs.push(carry % BASE);
+            carry /= BASE;
+        }
+    }
+    let mut digits = limbs.last().map_or_else(String::new, u64::to_string);
+    for limb in limbs.iter().rev().skip(1) {
+        digits.push_str(&format!("{limb:09}"));
+    }
+    Out::Text(digits)
 }

@@ -256,3 +256,18 @@ fn zone_offset(stored: &Expr) -> Option<i64> {
     let interval = crate::sql::interval::Interval::parse(text).ok()?;
     (interval.months == 0 && interval.days == 0).then_some(interval.usecs / 1_000_000)
 }
+
+/// `LOCALTIMESTAMP` and `LOCALTIME`: the time now, as the session's time
+/// zone (UTC) shows it.
+pub(super) fn local_now(name: &str) -> Option<Typed> {
+    let (format, ty) = match name.to_ascii_lowercase().as_str() {
+        "localtimestamp" => ("%Y-%m-%d %H:%M:%f", PgType::Timestamp),
+        "localtime" => ("%H:%M:%f", PgType::Time),
+        _ => return None,
+    };
+    let now = super::build::call(
+        "strftime",
+        vec![super::build::string(format), super::build::string("now")],
+    );
+    Some(Typed::new(now, ty).named(name.to_ascii_lowercase(), 2))
+}

@@ -112,7 +112,12 @@ fn lookup(name: &str) -> Option<Known> {
         "cardinality" | "array_ndims" | "array_lower" | "array_upper" | "array_length" => {
             known(Fixed(Int4), &[], None)
         }
-        "array_dims" => known(Fixed(Text), &[], None),
+        "array_dims" | "timeofday" => known(Fixed(Text), &[], None),
+        "num_nulls" | "num_nonnulls" => known(Fixed(Int4), &[], None),
+        "bit_length" => known(Fixed(Int4), &[Arg::Bytes], None),
+        "convert_to" => known(Fixed(Bytea), &[TEXT, TEXT], None),
+        "convert_from" => known(Fixed(Text), &[Arg::Bytea, TEXT], None),
+        "factorial" => known(Fixed(Numeric), &[INT], None),
         "array_position" => known(Fixed(Int4), &[], None),
         "array_positions" => known(Fixed(PgType::Array(Box::new(Int4))), &[], None),
         "array_remove" | "array_replace" | "trim_array" => known(First, &[], None),
@@ -303,6 +308,9 @@ impl Translator<'_> {
             return self.array_of_query(function, query, scope);
         }
         let FunctionArguments::List(list) = &function.args else {
+            if let Some(now) = super::datetimes::local_now(&name) {
+                return Ok(now);
+            }
             // `CURRENT_DATE`, `CURRENT_USER`, ...: the statement-level
             // translation answers them.
             let ty = match name.as_str() {
