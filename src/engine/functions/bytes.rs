@@ -241,65 +241,6 @@ impl Accumulator for ByteaAgg {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::super::call::tests::call;
-    use super::*;
-
-    #[test]
-    fn bits_count_from_the_first_bytes_lowest() {
-        let value = [0x12, 0x34, 0x56, 0x78, 0x90, 0xab, 0xcd, 0xef, 0x00];
-        assert_eq!(
-            call(get_bit, &[Arg::Blob(&value), Arg::Int(43)]),
-            Out::Int(1)
-        );
-        assert_eq!(
-            call(set_bit, &[Arg::Blob(&value), Arg::Int(43), Arg::Int(0)]),
-            Out::Blob(vec![0x12, 0x34, 0x56, 0x78, 0x90, 0xa3, 0xcd, 0xef, 0x00])
-        );
-        assert!(matches!(
-            call(get_bit, &[Arg::Blob(&value), Arg::Int(99)]),
-            Out::Fail(..)
-        ));
-        assert_eq!(
-            call(get_byte, &[Arg::Blob(&value), Arg::Int(3)]),
-            Out::Int(0x78)
-        );
-        assert_eq!(call(bit_count, &[Arg::Blob(&value[..5])]), Out::Int(15));
-    }
-
-    #[test]
-    fn substrings_and_trims_count_bytes() {
-        let value = b"string";
-        assert_eq!(
-            call(substr, &[Arg::Blob(value), Arg::Int(-10), Arg::Int(12)]),
-            Out::Blob(b"s".to_vec())
-        );
-        assert_eq!(
-            call(substr, &[Arg::Blob(value), Arg::Int(2)]),
-            Out::Blob(b"tring".to_vec())
-        );
-        assert_eq!(
-            call(
-                trim,
-                &[
-                    Arg::Blob(b"\0Tom\0"),
-                    Arg::Blob(b"\0"),
-                    Arg::Text("leading")
-                ]
-            ),
-            Out::Blob(b"Tom\0".to_vec())
-        );
-        assert_eq!(
-            call(
-                trim,
-                &[Arg::Blob(b"\0\0"), Arg::Blob(b"\0"), Arg::Text("both")]
-            ),
-            Out::Blob(Vec::new())
-        );
-    }
-}
-
 /// The encodings `convert_to` and `convert_from` know: UTF8 (the server's),
 /// and LATIN1 and SQL_ASCII, one byte a character.
 #[derive(Clone, Copy, PartialEq)]
@@ -380,5 +321,64 @@ fn bit_length(_: &Call, args: &[Arg]) -> Out {
         Arg::Null => Out::Null,
         Arg::Blob(b) => Out::Int(b.len() as i64 * 8),
         other => Out::Int(other.text().map_or(0, |t| t.len()) as i64 * 8),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::call::tests::call;
+    use super::*;
+
+    #[test]
+    fn bits_count_from_the_first_bytes_lowest() {
+        let value = [0x12, 0x34, 0x56, 0x78, 0x90, 0xab, 0xcd, 0xef, 0x00];
+        assert_eq!(
+            call(get_bit, &[Arg::Blob(&value), Arg::Int(43)]),
+            Out::Int(1)
+        );
+        assert_eq!(
+            call(set_bit, &[Arg::Blob(&value), Arg::Int(43), Arg::Int(0)]),
+            Out::Blob(vec![0x12, 0x34, 0x56, 0x78, 0x90, 0xa3, 0xcd, 0xef, 0x00])
+        );
+        assert!(matches!(
+            call(get_bit, &[Arg::Blob(&value), Arg::Int(99)]),
+            Out::Fail(..)
+        ));
+        assert_eq!(
+            call(get_byte, &[Arg::Blob(&value), Arg::Int(3)]),
+            Out::Int(0x78)
+        );
+        assert_eq!(call(bit_count, &[Arg::Blob(&value[..5])]), Out::Int(15));
+    }
+
+    #[test]
+    fn substrings_and_trims_count_bytes() {
+        let value = b"string";
+        assert_eq!(
+            call(substr, &[Arg::Blob(value), Arg::Int(-10), Arg::Int(12)]),
+            Out::Blob(b"s".to_vec())
+        );
+        assert_eq!(
+            call(substr, &[Arg::Blob(value), Arg::Int(2)]),
+            Out::Blob(b"tring".to_vec())
+        );
+        assert_eq!(
+            call(
+                trim,
+                &[
+                    Arg::Blob(b"\0Tom\0"),
+                    Arg::Blob(b"\0"),
+                    Arg::Text("leading")
+                ]
+            ),
+            Out::Blob(b"Tom\0".to_vec())
+        );
+        assert_eq!(
+            call(
+                trim,
+                &[Arg::Blob(b"\0\0"), Arg::Blob(b"\0"), Arg::Text("both")]
+            ),
+            Out::Blob(Vec::new())
+        );
     }
 }

@@ -78,6 +78,18 @@ fn least(_: &Call, args: &[Arg]) -> Out {
     pick(args, Ordering::Less)
 }
 
+fn nulls(args: &[Arg]) -> i64 {
+    args.iter().filter(|a| matches!(a, Arg::Null)).count() as i64
+}
+
+fn num_nulls(_: &Call, args: &[Arg]) -> Out {
+    Out::Int(nulls(args))
+}
+
+fn num_nonnulls(_: &Call, args: &[Arg]) -> Out {
+    Out::Int(args.len() as i64 - nulls(args))
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::call::tests::call;
@@ -99,16 +111,4 @@ mod tests {
             Out::Text("B".into())
         );
     }
-}
-
-fn nulls(args: &[Arg]) -> i64 {
-    args.iter().filter(|a| matches!(a, Arg::Null)).count() as i64
-}
-
-fn num_nulls(_: &Call, args: &[Arg]) -> Out {
-    Out::Int(nulls(args))
-}
-
-fn num_nonnulls(_: &Call, args: &[Arg]) -> Out {
-    Out::Int(args.len() as i64 - nulls(args))
 }

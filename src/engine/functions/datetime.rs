@@ -685,6 +685,34 @@ fn make_timestamp(_: &Call, args: &[Arg]) -> Out {
     }
 }
 
+/// `timeofday()`: the wall-clock time now, as text in the session's time
+/// zone (UTC): `Mon Dec 07 08:48:29.976781 2026 UTC`.
+fn timeofday(_: &Call, _: &[Arg]) -> Out {
+    let since_unix = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default();
+    let Some(stamp) = crate::sql::datetime::timestamp_from_unix(since_unix.as_secs_f64()) else {
+        return Out::Null;
+    };
+    let at = crate::sql::datetime::calendar(stamp);
+    const DAYS: [&str; 7] = ["Sat", "Sun", "Mon", "Tue", "Wed", "Thu", "Fri"];
+    const MONTHS: [&str; 12] = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ];
+    // 2000-01-01, day 0, was a Saturday.
+    let weekday = DAYS[usize::try_from(at.days.rem_euclid(7)).unwrap_or(0)];
+    let month = MONTHS[(at.month as usize).saturating_sub(1) % 12];
+    let (seconds, micros) = (at.time / 1_000_000, at.time % 1_000_000);
+    Out::Text(format!(
+        "{weekday} {month} {:02} {:02}:{:02}:{:02}.{micros:06} {} UTC",
+        at.day,
+        seconds / 3600,
+        seconds / 60 % 60,
+        seconds % 60,
+        at.year
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::call::tests::call;
@@ -725,32 +753,4 @@ mod tests {
             Out::Fail(..)
         ));
     }
-}
-
-/// `timeofday()`: the wall-clock time now, as text in the session's time
-/// zone (UTC): `Mon Dec 07 08:48:29.976781 2026 UTC`.
-fn timeofday(_: &Call, _: &[Arg]) -> Out {
-    let since_unix = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap_or_default();
-    let Some(stamp) = crate::sql::datetime::timestamp_from_unix(since_unix.as_secs_f64()) else {
-        return Out::Null;
-    };
-    let at = crate::sql::datetime::calendar(stamp);
-    const DAYS: [&str; 7] = ["Sat", "Sun", "Mon", "Tue", "Wed", "Thu", "Fri"];
-    const MONTHS: [&str; 12] = [
-        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
-    ];
-    // 2000-01-01, day 0, was a Saturday.
-    let weekday = DAYS[usize::try_from(at.days.rem_euclid(7)).unwrap_or(0)];
-    let month = MONTHS[(at.month as usize).saturating_sub(1) % 12];
-    let (seconds, micros) = (at.time / 1_000_000, at.time % 1_000_000);
-    Out::Text(format!(
-        "{weekday} {month} {:02} {:02}:{:02}:{:02}.{micros:06} {} UTC",
-        at.day,
-        seconds / 3600,
-        seconds / 60 % 60,
-        seconds % 60,
-        at.year
-    ))
 }

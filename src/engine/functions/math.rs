@@ -258,43 +258,6 @@ fn width_bucket(_: &Call, args: &[Arg]) -> Out {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::super::call::tests::call;
-    use super::*;
-
-    fn state(out: Out) -> String {
-        match out {
-            Out::Fail(state, _) => state.as_str().to_owned(),
-            other => format!("{other:?}"),
-        }
-    }
-
-    #[test]
-    fn domains_and_nan_as_postgres_has_them() {
-        assert_eq!(state(call(ln, &[Arg::Real(0.0)])), "2201E");
-        assert_eq!(state(call(ln, &[Arg::Int(-1)])), "2201E");
-        assert_eq!(state(call(sqrt, &[Arg::Int(-4)])), "2201F");
-        assert_eq!(state(call(power, &[Arg::Int(0), Arg::Int(-1)])), "2201F");
-        assert_eq!(state(call(power, &[Arg::Int(-8), Arg::Real(0.5)])), "2201F");
-        assert_eq!(state(call(exp, &[Arg::Real(1000.0)])), "22003");
-        assert_eq!(state(call(exp, &[Arg::Real(-1000.0)])), "22003");
-        assert_eq!(call(exp, &[Arg::Real(f64::NEG_INFINITY)]), Out::Real(0.0));
-        assert_eq!(
-            call(power, &[Arg::Text("NaN"), Arg::Int(0)]),
-            Out::Real(1.0)
-        );
-        assert_eq!(
-            call(power, &[Arg::Int(1), Arg::Text("NaN")]),
-            Out::Real(1.0)
-        );
-        assert!(matches!(call(ln, &[Arg::Text("NaN")]), Out::Real(f) if f.is_nan()));
-        assert_eq!(call(power, &[Arg::Int(2), Arg::Int(10)]), Out::Real(1024.0));
-        assert_eq!(call(log, &[Arg::Int(2), Arg::Int(8)]), Out::Real(3.0));
-        assert_eq!(call(sqrt, &[Arg::Null]), Out::Null);
-    }
-}
-
 /// `factorial(n)`: n!, exact however many digits it has.
 fn factorial(_: &Call, args: &[Arg]) -> Out {
     let Some(n) = args[0].int() else {
@@ -332,4 +295,41 @@ fn factorial(_: &Call, args: &[Arg]) -> Out {
         digits.push_str(&format!("{limb:09}"));
     }
     Out::Text(digits)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::call::tests::call;
+    use super::*;
+
+    fn state(out: Out) -> String {
+        match out {
+            Out::Fail(state, _) => state.as_str().to_owned(),
+            other => format!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn domains_and_nan_as_postgres_has_them() {
+        assert_eq!(state(call(ln, &[Arg::Real(0.0)])), "2201E");
+        assert_eq!(state(call(ln, &[Arg::Int(-1)])), "2201E");
+        assert_eq!(state(call(sqrt, &[Arg::Int(-4)])), "2201F");
+        assert_eq!(state(call(power, &[Arg::Int(0), Arg::Int(-1)])), "2201F");
+        assert_eq!(state(call(power, &[Arg::Int(-8), Arg::Real(0.5)])), "2201F");
+        assert_eq!(state(call(exp, &[Arg::Real(1000.0)])), "22003");
+        assert_eq!(state(call(exp, &[Arg::Real(-1000.0)])), "22003");
+        assert_eq!(call(exp, &[Arg::Real(f64::NEG_INFINITY)]), Out::Real(0.0));
+        assert_eq!(
+            call(power, &[Arg::Text("NaN"), Arg::Int(0)]),
+            Out::Real(1.0)
+        );
+        assert_eq!(
+            call(power, &[Arg::Int(1), Arg::Text("NaN")]),
+            Out::Real(1.0)
+        );
+        assert!(matches!(call(ln, &[Arg::Text("NaN")]), Out::Real(f) if f.is_nan()));
+        assert_eq!(call(power, &[Arg::Int(2), Arg::Int(10)]), Out::Real(1024.0));
+        assert_eq!(call(log, &[Arg::Int(2), Arg::Int(8)]), Out::Real(3.0));
+        assert_eq!(call(sqrt, &[Arg::Null]), Out::Null);
+    }
 }
