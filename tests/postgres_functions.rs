@@ -46,6 +46,7 @@ against_litewire_and_postgres!(
     rows_read_whole_as_records_and_json,
     arrays_measured_searched_and_compared,
     nulls_counted_text_converted_and_clocks_read,
+    json_objects_built_pretty_printed_and_inserted_into,
 );
 
 /// One case: a statement and its answer, rows joined by `\n`, columns by `|`,
@@ -1374,6 +1375,27 @@ async fn nulls_counted_text_converted_and_clocks_read(target: &Target) {
             ("SELECT convert_to('a', 'nope')", "ERROR 22023"),
             ("SELECT timeofday() LIKE '___ ___ __ __:__:__.______ ____ UTC', pg_typeof(timeofday())::text", "t|text"),
             ("SELECT LOCALTIMESTAMP <= now()::timestamp + interval '1 second', LOCALTIMESTAMP > now()::timestamp - interval '1 minute', pg_typeof(LOCALTIMESTAMP)::text, pg_typeof(LOCALTIME)::text", "t|t|timestamp without time zone|time without time zone"),
+        ],
+    )
+    .await;
+}
+
+/// `json_object` of text arrays, `json_object_agg` in `json`'s spacing,
+/// `jsonb_pretty` and `jsonb_insert`.
+async fn json_objects_built_pretty_printed_and_inserted_into(target: &Target) {
+    let client = target.connect().await;
+    check(
+        &client,
+        "SELECT 1",
+        &[
+            ("SELECT json_object('{a,1,b,2}'), json_object('{{a,1},{b,NULL}}'), json_object('{a,b}', '{1,2}'), jsonb_object('{b,1,a,2}'), json_object('{}')", "{\"a\" : \"1\", \"b\" : \"2\"}|{\"a\" : \"1\", \"b\" : null}|{\"a\" : \"1\", \"b\" : \"2\"}|{\"a\": \"2\", \"b\": \"1\"}|{}"),
+            ("SELECT json_object_agg(k, v ORDER BY k DESC) FROM (VALUES ('a', array[1, 2]), ('b', NULL)) t(k, v)", "{ \"b\" : null, \"a\" : [1,2] }"),
+            ("SELECT json_object('{a,1,b}')", "ERROR 2202E"),
+            ("SELECT json_object('{NULL,1}')", "ERROR 22004"),
+            ("SELECT json_object_agg(k, v) FROM (VALUES (NULL::text, 1)) t(k, v)", "ERROR 22023"),
+            ("SELECT jsonb_pretty('{\"b\": [1, {}], \"a\": []}')", "{\n    \"a\": [\n    ],\n    \"b\": [\n        1,\n        {\n        }\n    ]\n}"),
+            ("SELECT jsonb_insert('[1,2]', '{1}', '9'), jsonb_insert('[1,2]', '{1}', '9', true), jsonb_insert('{\"a\":[1]}', '{a,0}', '0'), jsonb_insert('{\"a\":1}', '{b}', '2'), jsonb_insert('[1,2]', '{9}', '9')", "[1, 9, 2]|[1, 2, 9]|{\"a\": [0, 1]}|{\"a\": 1, \"b\": 2}|[1, 2, 9]"),
+            ("SELECT jsonb_insert('{\"a\":1}', '{a}', '2')", "ERROR 22023"),
         ],
     )
     .await;

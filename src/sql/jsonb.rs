@@ -19,6 +19,55 @@ pub fn format(value: &Value) -> String {
     out
 }
 
+/// A value as `jsonb_pretty` writes it: each member and element on a line
+/// of its own, indented four spaces a level.
+pub fn pretty(value: &Value) -> String {
+    let mut out = String::new();
+    write_pretty(value, 0, &mut out);
+    out
+}
+
+fn write_pretty(value: &Value, depth: usize, out: &mut String) {
+    let indent = |out: &mut String, depth: usize| out.push_str(&"    ".repeat(depth));
+    match value {
+        Value::Array(items) => {
+            out.push_str("[\n");
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(",\n");
+                }
+                indent(out, depth + 1);
+                write_pretty(item, depth + 1, out);
+            }
+            if !items.is_empty() {
+                out.push('\n');
+            }
+            indent(out, depth);
+            out.push(']');
+        }
+        Value::Object(map) => {
+            let mut keys: Vec<&String> = map.keys().collect();
+            keys.sort_by(|a, b| a.len().cmp(&b.len()).then_with(|| a.cmp(b)));
+            out.push_str("{\n");
+            for (i, key) in keys.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(",\n");
+                }
+                indent(out, depth + 1);
+                out.push_str(&Value::String((*key).clone()).to_string());
+                out.push_str(": ");
+                write_pretty(&map[*key], depth + 1, out);
+            }
+            if !keys.is_empty() {
+                out.push('\n');
+            }
+            indent(out, depth);
+            out.push('}');
+        }
+        scalar => write(scalar, out),
+    }
+}
+
 /// JSON text in `jsonb`'s form, if it is JSON.
 pub fn normalize(text: &str) -> Result<String, String> {
     parse(text).map(|v| format(&v))

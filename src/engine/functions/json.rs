@@ -94,6 +94,21 @@ pub(super) const FUNCTIONS: &[Function] = &[
         build_array,
     ),
     helper("litewire_jsonb_set", Args::Variadic("any"), set),
+    Function::pg("jsonb_pretty", &["jsonb"], "text", IMMUTABLE, pretty),
+    Function::pg(
+        "jsonb_insert",
+        &["jsonb", "_text", "jsonb"],
+        "jsonb",
+        IMMUTABLE,
+        insert,
+    ),
+    Function::pg(
+        "jsonb_insert",
+        &["jsonb", "_text", "jsonb", "bool"],
+        "jsonb",
+        IMMUTABLE,
+        insert,
+    ),
     helper("litewire_jsonb_strip_nulls", fixed(&["jsonb"]), strip_nulls),
     aggregate::<ArrayAgg>("litewire_jsonb_agg", &["jsonb"]),
     aggregate::<ObjectAgg>("litewire_jsonb_object_agg", &["jsonb", "jsonb"]),
@@ -485,6 +500,78 @@ fn set(_: &Call, args: &[Arg]) -> Out {
         set_at(&mut target, &keys, new, create);
         shown(&target)
     })
+}
+
+fn pretty(_: &Call, args: &[Arg]) -> Out {
+    with(&args[0], |v| Out::Text(jsonb::pretty(&v)))
+}
+
+/// `jsonb_insert(target, path, new [, insert_after])`: `new` put at `path`,
+/// before (or after) the array element there, or as the object's new key
+/// (an existing key is 22023: `jsonb_set` replaces).
+fn insert(_: &Call, args: &[Arg]) -> Out {
+    let (Some(path), Ok(Some(new))) = (
+        args.get(1)
+            .and_then(Arg::text)
+            .and_then(|p| parse_array(&p)),
+        args.get(2).map_or(Ok(None), json),
+    ) else {
+        return Out::Null;
+    };
+    let after = args.get(3).is_some_and(truth);
+    with(&args[0], |mut target| {
+        let keys: Vec<String> = path.into_iter().flatten().collect();
+        match insert_at(&mut target, &keys, new, after) {
+            Ok(()) => shown(&target),
+            Err(out) => out,
+        }
+    })
+}
+
+fn insert_at(at: &mut Value, keys: &[String], new: Value, after: bool) -> Result<(), Out> {
+    let Some((key, rest)) = keys.split_first() else {
+        return Ok(());
+    };
+    match at {
+        Value::Object(map) if rest.is_empty() => match map.contains_key(key) {
+            true => Err(Out::Fail(
+                SqlState::INVALID_PARAMETER_VALUE,
+                "cannot replace existing key".into(),
+            )),
+            false => {
+                map.insert(key.clone(), new);
+                Ok(())
+            }
+        },
+        Value::Object(map) => match map.get_mut(key) {
+            Some(child) => insert_at(child, rest, new, after),
+            None => Ok(()),
+        },
+        Value::Array(items) => {
+            let Ok(index) = key.trim().parse::<i64>() else {
+                return Err(Out::Fail(
+                    SqlState::INVALID_TEXT_REPRESENTATION,
+                    format!("path element at position 1 is not an integer: \"{key}\""),
+                ));
+            };
+            let len = items.len() as i64;
+            let at_index = if index < 0 { len + index } else { index };
+            if !rest.is_empty() {
+                return match usize::try_from(at_index) {
+                    Ok(i) if i < items.len() => insert_at(&mut items[i], rest, new, after),
+                    _ => Ok(()),
+                };
+            }
+            let place = match at_index {
+                i if i < 0 => 0,
+                i if i >= len => items.len(),
+                i => usize::try_from(i + i64::from(after)).unwrap_or(items.len()),
+            };
+            items.insert(place, new);
+            Ok(())
+        }
+        _ => Ok(()),
+    }
 }
 
 fn set_at(at: &mut Value, keys: &[String], new: Value, create: bool) {

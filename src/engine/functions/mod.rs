@@ -35,6 +35,7 @@ mod format;
 mod formatting;
 mod intervals;
 mod json;
+mod json_text;
 mod locks;
 mod math;
 mod modifiers;

@@ -4,11 +4,10 @@
 //! names a type's JSON conversion, `bytea` besides): `litewire_record` writes
 //! PostgreSQL's text of the row (`(1,x,t,"{1,2}")`), `litewire_record_json`
 //! its JSON object as `row_to_json` writes it (compact, the columns in their
-//! order), and `litewire_json_agg` joins JSON values as `json_agg` does.
+//! order).
 
-use super::aggregate::{Accumulator, callbacks};
 use super::call::{Arg, Call, Out};
-use super::definition::{Args, Body, Function, Volatility};
+use super::definition::{Args, Function, Volatility};
 use super::json::{bytea_text, json_of};
 
 pub(super) const FUNCTIONS: &[Function] = &[
@@ -24,14 +23,6 @@ pub(super) const FUNCTIONS: &[Function] = &[
         Volatility::Immutable,
         record_json,
     ),
-    Function {
-        name: "litewire_json_agg",
-        args: Args::Fixed(&["json", "bool"]),
-        result: "json",
-        volatility: Volatility::Immutable,
-        body: Body::Aggregate(callbacks::<JsonAgg>()),
-        listed: false,
-    },
 ];
 
 /// The kinds of a row's columns, as the translation lists them (`number,text`).
@@ -134,42 +125,6 @@ fn record_json(_: &Call, args: &[Arg]) -> Out {
     Out::Text(json)
 }
 
-/// `json_agg`'s state: the array so far, as PostgreSQL writes it: `, `
-/// between values, and a line break before each array or row after the first.
-#[derive(Default)]
-struct JsonAgg(Option<String>);
-
-impl Accumulator for JsonAgg {
-    fn step(&mut self, args: &[Arg]) -> Result<(), Out> {
-        let value = args.first().and_then(Arg::text);
-        let structured = matches!(args.get(1), Some(Arg::Int(i)) if *i != 0);
-        match &mut self.0 {
-            None => self.0 = Some(String::from("[")),
-            Some(array) => {
-                array.push_str(", ");
-                // An array or row that is NULL reaches here as JSON's `null`.
-                if structured && value.as_deref().is_some_and(|v| v != "null") {
-                    array.push_str("\n ");
-                }
-            }
-        }
-        if let Some(array) = &mut self.0 {
-            array.push_str(value.as_deref().unwrap_or("null"));
-        }
-        Ok(())
-    }
-
-    fn finish(self) -> Out {
-        match self.0 {
-            Some(mut array) => {
-                array.push(']');
-                Out::Text(array)
-            }
-            None => Out::Null,
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::super::call::tests::call;
@@ -199,19 +154,6 @@ mod tests {
         assert_eq!(
             call(record_json, &args),
             Out::Text("{\"a\":1,\"b c\":[1,2]}".into())
-        );
-    }
-
-    #[test]
-    fn json_arrays_break_lines_before_structured_values() {
-        let mut agg = JsonAgg::default();
-        for value in ["{\"a\":1}", "{\"a\":2}"] {
-            agg.step(&[Arg::Text(value), Arg::Int(1)]).unwrap();
-        }
-        agg.step(&[Arg::Null, Arg::Int(1)]).unwrap();
-        assert_eq!(
-            agg.finish(),
-            Out::Text("[{\"a\":1}, \n {\"a\":2}, null]".into())
         );
     }
 }

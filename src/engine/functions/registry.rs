@@ -13,16 +13,16 @@ use super::context::{FunctionContext, ServerShared};
 use super::definition::{Args, Body, Function, Volatility};
 use super::{
     arithmetic, array_elements, arrays, bitwise, bytes, catalog, comparisons, conversions, crypto,
-    date_parsing, datetime, decimal, encoding, explain, format, formatting, intervals, json, locks,
-    math, modifiers, number_format, ordered_sets, partitioning, random, records, recovery,
-    regexp_rows, regexps, sequences, settings, signals, sleep, stat_views, statistics, strings,
-    subqueries, trigonometry,
+    date_parsing, datetime, decimal, encoding, explain, format, formatting, intervals, json,
+    json_text, locks, math, modifiers, number_format, ordered_sets, partitioning, random, records,
+    recovery, regexp_rows, regexps, sequences, settings, signals, sleep, stat_views, statistics,
+    strings, subqueries, trigonometry,
 };
 use crate::engine::catalog::types::type_oid;
 use crate::sql::quote::literal;
 
 /// Every family's functions.
-fn families() -> [&'static [Function]; 38] {
+fn families() -> [&'static [Function]; 39] {
     [
         settings::FUNCTIONS,
         arithmetic::FUNCTIONS,
@@ -52,6 +52,7 @@ fn families() -> [&'static [Function]; 38] {
         date_parsing::FUNCTIONS,
         number_format::FUNCTIONS,
         json::FUNCTIONS,
+        json_text::FUNCTIONS,
         records::FUNCTIONS,
         statistics::FUNCTIONS,
         bitwise::FUNCTIONS,

@@ -232,7 +232,7 @@ fn lookup(name: &str) -> Option<Known> {
         "to_timestamp" => known(Fixed(Timestamptz), &[FLOAT], None),
         "json_agg" => known(Fixed(Json), &[], Some("litewire_json_agg")),
         "jsonb_agg" => known(Fixed(Jsonb), &[], Some("litewire_jsonb_agg")),
-        "json_object_agg" => known(Fixed(Json), &[], Some("litewire_jsonb_object_agg")),
+        "json_object_agg" => known(Fixed(Json), &[], Some("litewire_json_object_agg")),
         "jsonb_object_agg" => known(Fixed(Jsonb), &[], Some("litewire_jsonb_object_agg")),
         "age" | "justify_days" | "justify_hours" | "justify_interval" => {
             known(Fixed(Interval), &[], None)
@@ -559,6 +559,8 @@ impl Translator<'_> {
                 arg.expr = super::json::json_text(arg, false);
                 let flag = super::build::number(if structured { "1" } else { "0" });
                 args.push(Typed::new(flag, PgType::Bool));
+            } else if let ("json_object_agg", [_, value]) = (name.as_str(), args.as_mut_slice()) {
+                value.expr = super::json::json_text(value, false);
             } else {
                 for arg in &mut args {
                     arg.expr = super::json::to_json(arg);

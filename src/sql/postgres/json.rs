@@ -293,6 +293,17 @@ impl Translator<'_> {
                 }
                 (call("litewire_jsonb_set", call_args), PgType::Jsonb)
             }
+            "json_object" | "jsonb_object" if (1..=2).contains(&args.len()) => {
+                let mut call_args = vec![number(if jsonb { "1" } else { "0" })];
+                call_args.extend(args.iter().map(|a| a.expr.clone()));
+                (call("litewire_json_object", call_args), ty)
+            }
+            "jsonb_pretty" => (call("jsonb_pretty", vec![first_json(self)?]), PgType::Text),
+            "jsonb_insert" if (3..=4).contains(&args.len()) => {
+                let mut call_args = vec![first_json(self)?];
+                call_args.extend(args[1..].iter().map(|a| a.expr.clone()));
+                (call("jsonb_insert", call_args), PgType::Jsonb)
+            }
             "json_strip_nulls" | "jsonb_strip_nulls" => (
                 call("litewire_jsonb_strip_nulls", vec![first_json(self)?]),
                 ty,
