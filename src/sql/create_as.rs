@@ -208,6 +208,7 @@ pub(super) fn declared(column: &OutputColumn) -> Option<String> {
     Some(match column.modifier {
         Some(Modifier::Length(n)) => format!("{base}({n})"),
         Some(Modifier::Numeric { precision, scale }) => format!("{base}({precision},{scale})"),
+        Some(Modifier::Precision(digits)) => format!("{base}({digits})"),
         None => base,
     })
 }

@@ -38,8 +38,44 @@ fn fit(_: &Call, args: &[Arg]) -> Out {
             i32::try_from(first).unwrap_or(0),
             i32::try_from(second).unwrap_or(0),
         ),
+        "timestamp" | "timestamptz" | "time" => fit_precision(value, kind, first),
         _ => Out::Error(format!("unknown type modifier {kind}")),
     }
+}
+
+/// `timestamp(p)`, `timestamptz(p)`, `time(p)`: rounded to `digits`
+/// fractional digits of seconds, half away from zero, as PostgreSQL rounds
+/// them (text that reads as no such value stays as it is, for the column's
+/// own check).
+fn fit_precision(value: &Arg, kind: &str, digits: i64) -> Out {
+    use crate::sql::datetime::{format_time, format_timestamp, parse_time, parse_timestamp};
+    let Some(text) = value.text() else {
+        return Out::Null;
+    };
+    let with_tz = kind == "timestamptz";
+    let usecs = match kind {
+        "time" => parse_time(&text),
+        _ => parse_timestamp(&text, with_tz),
+    };
+    let (Some(usecs), Ok(digits)) = (usecs, u32::try_from(digits.clamp(0, 6))) else {
+        return value.unchanged();
+    };
+    let scale = 10_i64.pow(6 - digits);
+    if scale == 1 || text.eq_ignore_ascii_case("infinity") || text.eq_ignore_ascii_case("-infinity")
+    {
+        return value.unchanged();
+    }
+    let half = scale / 2;
+    let rounded = match usecs >= 0 {
+        true => (usecs + half) / scale * scale,
+        false => -((-usecs + half) / scale * scale),
+    };
+    Out::Text(match kind {
+        // A time rounded up past midnight is 24:00:00, as in PostgreSQL.
+        "time" if rounded >= 86_400_000_000 => "24:00:00".to_owned(),
+        "time" => format_time(rounded),
+        _ => format_timestamp(rounded, with_tz),
+    })
 }
 
 /// `varchar(n)`, `char(n)`: at most `length` characters.

@@ -218,7 +218,8 @@ fn reads_literal(ty: &PgType) -> bool {
 /// `varchar(n)` and `char(n)` cut at `n` characters by an explicit cast, and
 /// refuse a longer value otherwise (22001) unless what is cut is spaces;
 /// `numeric(p, s)` rounds to `s` decimals and refuses what needs more than
-/// `p` digits (22003).
+/// `p` digits (22003); `timestamp(p)`, `time(p)` round to `p` fractional
+/// digits of seconds.
 pub(super) fn fit(value: Expr, ty: &PgType, modifier: Modifier, context: CastContext) -> Expr {
     let explicit = number(if matches!(context, CastContext::Explicit) {
         "1"
@@ -229,6 +230,11 @@ pub(super) fn fit(value: Expr, ty: &PgType, modifier: Modifier, context: CastCon
         Modifier::Length(length) if *ty == PgType::Bpchar => ("bpchar", length, 0),
         Modifier::Length(length) => ("varchar", length, 0),
         Modifier::Numeric { precision, scale } => ("numeric", precision, scale),
+        Modifier::Precision(digits) => match ty {
+            PgType::Timestamptz => ("timestamptz", digits, 0),
+            PgType::Time => ("time", digits, 0),
+            _ => ("timestamp", digits, 0),
+        },
     };
     call(
         "litewire_fit",

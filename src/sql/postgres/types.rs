@@ -365,6 +365,8 @@ pub enum Modifier {
         precision: u32,
         scale: i32,
     },
+    /// `timestamp(p)`, `time(p)`: the fractional digits of seconds kept.
+    Precision(u32),
 }
 
 impl Modifier {
@@ -390,6 +392,10 @@ impl Modifier {
                         scale,
                     },
                 )
+            }
+            PgType::Timestamp | PgType::Timestamptz | PgType::Time => {
+                let digits = u32::try_from(numbers.next()??).ok()?;
+                (digits <= 6).then_some(Modifier::Precision(digits))
             }
             _ => None,
         }
