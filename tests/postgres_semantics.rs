@@ -2039,6 +2039,7 @@ async fn row_assignments_set_several_columns(target: &Target) {
     run("UPDATE row_set SET (a, b) = ROW(1, 2) WHERE c = 'bugle'").await;
     run("UPDATE row_set AS r SET (a, b) = (SELECT r.b, r.a) WHERE c IS NULL").await;
     run("UPDATE row_set SET (a, b) = (SELECT 7, 8 WHERE false) WHERE c = 'bugle'").await;
+    run("UPDATE row_set SET (a, b) = ROW(v.*) FROM (VALUES (11, 15)) AS v (i, j) WHERE row_set.c IS NULL").await;
     assert_eq!(
         text_rows(&client, "SELECT a, b FROM row_set ORDER BY c").await,
         [
@@ -2050,6 +2051,11 @@ async fn row_assignments_set_several_columns(target: &Target) {
         ("UPDATE row_set SET (a, b) = (1, 2, 3)", "42601"),
         ("UPDATE row_set SET (a, b) = (SELECT 1)", "42601"),
         ("UPDATE row_set SET (a, b) = ('x', 2)", "22P02"),
+        // `(v.*)` is no row constructor: refused, where `ROW(v.*)` is one.
+        (
+            "UPDATE row_set SET (a, b) = (v.*) FROM (VALUES (1, 2)) AS v (i, j)",
+            "0A000",
+        ),
     ] {
         assert_eq!(sqlstate(&client, sql).await, state, "{sql}");
     }

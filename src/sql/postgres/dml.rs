@@ -468,8 +468,7 @@ impl Translator<'_> {
                 })
                 .collect::<Result<Vec<_>>>()?;
             if let AssignmentTarget::Tuple(names) = &assignment.target {
-                let value = RowValue::of(&assignment.value)
-                    .ok_or(Fail::Unsupported("SET (columns) = ..."))?;
+                let value = RowValue::of(&assignment.value, scope)?;
                 out.extend(self.row_assignment(names, &targets, value, scope)?);
                 continue;
             }

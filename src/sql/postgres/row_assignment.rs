@@ -5,6 +5,8 @@
 //! first, so the subquery's rows are counted by a window beside them and a
 //! second fails; each value is made its column's type.
 
+use std::borrow::Cow;
+
 use sqlparser::ast::{Assignment, AssignmentTarget, Expr, FunctionArguments, ObjectName};
 
 use super::build::{ident, parsed_query};
@@ -23,32 +25,54 @@ pub(super) struct Target {
 /// What a row of columns is set to.
 pub(super) enum RowValue<'e> {
     /// One value per column.
-    Values(Vec<&'e Expr>),
+    Values(Vec<Cow<'e, Expr>>),
     Subquery(&'e sqlparser::ast::Query),
 }
 
 impl<'e> RowValue<'e> {
-    pub(super) fn of(value: &'e Expr) -> Option<RowValue<'e>> {
+    /// The row `value` is, `ROW(t.*)` with the columns of `t` (as `scope`
+    /// has them); anything else is 0A000, as in PostgreSQL.
+    pub(super) fn of(value: &'e Expr, scope: &Scope) -> Result<RowValue<'e>> {
+        use sqlparser::ast::{FunctionArg, FunctionArgExpr};
         match value {
-            Expr::Tuple(values) => Some(RowValue::Values(values.iter().collect())),
-            Expr::Subquery(query) => Some(RowValue::Subquery(query)),
+            Expr::Tuple(values) => Ok(RowValue::Values(values.iter().map(Cow::Borrowed).collect())),
+            Expr::Subquery(query) => Ok(RowValue::Subquery(query)),
             Expr::Function(function) if function.name.to_string().eq_ignore_ascii_case("row") => {
                 let FunctionArguments::List(list) = &function.args else {
-                    return None;
+                    return Ok(RowValue::Values(Vec::new()));
                 };
-                list.args
-                    .iter()
-                    .map(|arg| match arg {
-                        sqlparser::ast::FunctionArg::Unnamed(
-                            sqlparser::ast::FunctionArgExpr::Expr(e),
-                        ) => Some(e),
-                        _ => None,
-                    })
-                    .collect::<Option<Vec<_>>>()
-                    .map(RowValue::Values)
+                let mut values = Vec::new();
+                for arg in &list.args {
+                    match arg {
+                        FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => {
+                            values.push(Cow::Borrowed(e))
+                        }
+                        FunctionArg::Unnamed(FunctionArgExpr::QualifiedWildcard(name)) => {
+                            let relation = name.to_string();
+                            let columns = scope.star(Some(&relation))?.ok_or(Fail::Unsupported(
+                                "ROW(t.*) of a relation whose columns are not known",
+                            ))?;
+                            values.extend(columns.into_iter().map(|(_, column)| {
+                                Cow::Owned(Expr::CompoundIdentifier(vec![
+                                    ident(&relation),
+                                    ident(&column.name),
+                                ]))
+                            }));
+                        }
+                        _ => return Err(Fail::Unsupported("SET (columns) = ROW(...)")),
+                    }
+                }
+                Ok(RowValue::Values(values))
             }
-            Expr::Nested(inner) => RowValue::of(inner),
-            _ => None,
+            Expr::Nested(inner)
+                if !matches!(**inner, Expr::QualifiedWildcard(..) | Expr::Wildcard(_)) =>
+            {
+                RowValue::of(inner, scope)
+            }
+            _ => Err(Fail::Pg(crate::error::Error::state(
+                crate::error::SqlState::FEATURE_NOT_SUPPORTED,
+                "source for a multiple-column UPDATE item must be a sub-SELECT or ROW() expression",
+            ))),
         }
     }
 }
@@ -73,7 +97,7 @@ impl Translator<'_> {
                 for ((column, target), value) in columns.iter().zip(targets).zip(values) {
                     out.push(Assignment {
                         target: AssignmentTarget::ColumnName(column.clone()),
-                        value: self.assigned(value, target, scope)?,
+                        value: self.assigned(&value, target, scope)?,
                     });
                 }
                 Ok(out)
