@@ -3377,7 +3377,8 @@ async fn types_keep_their_modifiers_in_every_spelling(target: &Target) {
              CREATE TABLE spelled (a timestamp(2) without time zone, b timestamp(3) with time zone,
                  c time(1) without time zone, d varchar(20)[], e numeric(5,2)[], f timestamp(0)[]);
              ALTER TABLE spelled ADD COLUMN g timestamp(4) with time zone;
-             INSERT INTO spelled (a, d) VALUES ('2024-01-02 03:04:05.5', '{x,y}');",
+             INSERT INTO spelled (a, b, c, d)
+             VALUES ('2024-01-02 03:04:05.456', '2024-01-02 03:04:05.4567+00', '23:59:59.96', '{x,y}');",
         )
         .await
         .unwrap();
@@ -3401,11 +3402,16 @@ async fn types_keep_their_modifiers_in_every_spelling(target: &Target) {
     assert_eq!(
         text_row(
             &client,
-            "SELECT a, d[2], pg_typeof(a), pg_typeof(d), pg_typeof(f) FROM spelled"
+            "SELECT a, b, c, '01:02:03.5'::time(0), d[2], pg_typeof(a), pg_typeof(d), pg_typeof(f)
+             FROM spelled"
         )
         .await,
         [
-            "2024-01-02 03:04:05.5",
+            // Rounded to the column's (or the cast's) digits of seconds.
+            "2024-01-02 03:04:05.46",
+            "2024-01-02 03:04:05.457+00",
+            "24:00:00",
+            "01:02:04",
             "y",
             "timestamp without time zone",
             "character varying[]",

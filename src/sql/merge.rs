@@ -22,12 +22,13 @@ use sqlparser::ast::{
 use sqlparser::dialect::{PostgreSqlDialect, SQLiteDialect};
 use sqlparser::parser::Parser;
 
-use super::classify::{Action, CommandKind};
+use super::classify::{Action, CommandKind, Shape};
 use super::lexer::tokenize;
 use super::modifying_ctes::{Build, Captured, holding_table, parse_query};
 use super::postgres::{Catalog, PgType, RelColumn, Relation, is_default, translate_view};
 use super::quote::identifier;
 use super::statement::{Plan, Staged, Statement};
+use super::statement_fields;
 use super::syntax_tree::idents;
 use crate::error::{Error, ErrorKind, SqlState};
 
@@ -254,29 +255,20 @@ pub(super) fn statement(
         "DELETE FROM temp.{PAIRS} WHERE litewire_clause IN ({})",
         counted.join(", ")
     );
-    Ok(Some(Statement {
-        sql: count.into(),
+    let shape = Shape {
         action: Action::Write,
         kind: CommandKind::Merge,
         returns_rows: false,
-        param_count: param_count.get(),
-        plan: Plan::Staged(Arc::new(Staged {
-            before: before.into_iter().map(Arc::from).collect(),
-            after: [SOURCE, PAIRS]
-                .iter()
-                .map(|t| Arc::from(format!("DROP TABLE temp.{t}")))
-                .collect(),
-        })),
-        catalog: false,
-        column_types: None,
-        pragma: false,
-        creates_temp: false,
-        row_lock: None,
-        waits_for_locks: false,
-        read_against: None,
-        literals: None,
-        fingerprint: None,
-    }))
+    };
+    let staged = Plan::Staged(Arc::new(Staged {
+        before: before.into_iter().map(Arc::from).collect(),
+        after: [SOURCE, PAIRS]
+            .iter()
+            .map(|t| Arc::from(format!("DROP TABLE temp.{t}")))
+            .collect(),
+    }));
+    let statement = statement_fields::statement(count.into(), &shape, param_count.get(), staged);
+    Ok(Some(statement))
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -95,20 +95,8 @@ pub(super) const FUNCTIONS: &[Function] = &[
     ),
     helper("litewire_jsonb_set", Args::Variadic("any"), set),
     Function::pg("jsonb_pretty", &["jsonb"], "text", IMMUTABLE, pretty),
-    Function::pg(
-        "jsonb_insert",
-        &["jsonb", "_text", "jsonb"],
-        "jsonb",
-        IMMUTABLE,
-        insert,
-    ),
-    Function::pg(
-        "jsonb_insert",
-        &["jsonb", "_text", "jsonb", "bool"],
-        "jsonb",
-        IMMUTABLE,
-        insert,
-    ),
+    // SQLite has a `jsonb_insert` of its own (the HTTP port's).
+    helper("litewire_jsonb_insert", Args::Variadic("any"), insert),
     helper("litewire_jsonb_strip_nulls", fixed(&["jsonb"]), strip_nulls),
     aggregate::<ArrayAgg>("litewire_jsonb_agg", &["jsonb"]),
     aggregate::<ObjectAgg>("litewire_jsonb_object_agg", &["jsonb", "jsonb"]),
@@ -486,20 +474,25 @@ fn build_array(_: &Call, args: &[Arg]) -> Out {
 
 /// `jsonb_set(target, path, new [, create_if_missing])`.
 fn set(_: &Call, args: &[Arg]) -> Out {
-    let (Some(path), Ok(Some(new))) = (
-        args.get(1)
-            .and_then(Arg::text)
-            .and_then(|p| parse_array(&p)),
-        args.get(2).map_or(Ok(None), json),
-    ) else {
+    let Some((keys, new)) = path_and_value(args) else {
         return Out::Null;
     };
     let create = args.get(3).is_none_or(truth);
     with(&args[0], |mut target| {
-        let keys: Vec<String> = path.into_iter().flatten().collect();
         set_at(&mut target, &keys, new, create);
         shown(&target)
     })
+}
+
+/// A path's keys (`'{a,0}'`) and a JSON value, the second and third
+/// arguments of `jsonb_set` and `jsonb_insert`; `None` where one is NULL.
+fn path_and_value(args: &[Arg]) -> Option<(Vec<String>, Value)> {
+    let path = args
+        .get(1)
+        .and_then(Arg::text)
+        .and_then(|p| parse_array(&p))?;
+    let new = args.get(2).map_or(Ok(None), json).ok()??;
+    Some((path.into_iter().flatten().collect(), new))
 }
 
 fn pretty(_: &Call, args: &[Arg]) -> Out {
@@ -510,17 +503,11 @@ fn pretty(_: &Call, args: &[Arg]) -> Out {
 /// before (or after) the array element there, or as the object's new key
 /// (an existing key is 22023: `jsonb_set` replaces).
 fn insert(_: &Call, args: &[Arg]) -> Out {
-    let (Some(path), Ok(Some(new))) = (
-        args.get(1)
-            .and_then(Arg::text)
-            .and_then(|p| parse_array(&p)),
-        args.get(2).map_or(Ok(None), json),
-    ) else {
+    let Some((keys, new)) = path_and_value(args) else {
         return Out::Null;
     };
     let after = args.get(3).is_some_and(truth);
     with(&args[0], |mut target| {
-        let keys: Vec<String> = path.into_iter().flatten().collect();
         match insert_at(&mut target, &keys, new, after) {
             Ok(()) => shown(&target),
             Err(out) => out,

@@ -302,7 +302,7 @@ impl Translator<'_> {
             "jsonb_insert" if (3..=4).contains(&args.len()) => {
                 let mut call_args = vec![first_json(self)?];
                 call_args.extend(args[1..].iter().map(|a| a.expr.clone()));
-                (call("jsonb_insert", call_args), PgType::Jsonb)
+                (call("litewire_jsonb_insert", call_args), PgType::Jsonb)
             }
             "json_strip_nulls" | "jsonb_strip_nulls" => (
                 call("litewire_jsonb_strip_nulls", vec![first_json(self)?]),

@@ -426,6 +426,11 @@ mod tests {
                 scale: 0
             })
         );
+        assert_eq!(
+            Modifier::of(&PgType::Timestamp, "timestamp(2)"),
+            Some(Modifier::Precision(2))
+        );
+        assert_eq!(Modifier::of(&PgType::Time, "time(7)"), None);
         assert_eq!(Modifier::of(&PgType::Numeric, "numeric"), None);
         assert_eq!(Modifier::of(&PgType::Text, "text(3)"), None);
     }
