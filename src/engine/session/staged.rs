@@ -78,21 +78,17 @@ impl Session {
         ran.map(|_| ())
     }
 
-    /// The statements before a staged one, with its parameters where it has
-    /// any (each stage binds those it uses).
+    /// The statements before a staged one, with its parameters (each stage
+    /// binds those it uses), each failing as any statement does (a unique
+    /// violation named by its constraint, ...).
     async fn run_before(&mut self, before: &[Arc<str>], params: &[Value]) -> Result<(), Error> {
-        if params.is_empty() {
-            return run_script(self.connection().await?, before)
-                .await
-                .map(|_| ());
-        }
         for sql in before {
             let stage = direct::Query {
                 sql,
                 params,
                 kind: CommandKind::Other("STAGE"),
                 returns_rows: false,
-                parameters: true,
+                parameters: !params.is_empty(),
             };
             self.run_direct(stage, &mut Discard).await?;
         }
