@@ -114,11 +114,13 @@ pub fn type_oid(decl: &str) -> i64 {
 /// The element type of an array declaration as PostgreSQL writes one
 /// (`int[]`, `varchar(20)[]`, `text[][]`, `integer ARRAY`); `None` for any other.
 fn array_element(decl: &str) -> Option<&str> {
-    // `timestamp[](0)`: the modifier last, as SQLite keeps `timestamp(0)[]`.
-    let decl = match decl.split_once("[](") {
-        Some((element, _)) => return Some(element),
-        None => decl,
-    };
+    // `timestamp[](0)`: the modifier last, as SQLite keeps `timestamp(0)[]`
+    // (found by a byte search: every result column's type comes here).
+    if let Some(at) = decl.find('[')
+        && decl[at..].starts_with("[](")
+    {
+        return Some(&decl[..at]);
+    }
     let mut element = decl.trim_end();
     if element.ends_with(']') {
         // One `[n]` group per dimension, the size optional.

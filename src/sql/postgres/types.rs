@@ -105,7 +105,9 @@ impl PgType {
         let lower = name.trim().to_ascii_lowercase();
         // `int[]`, and `timestamp[](0)` (the modifier last, as SQLite keeps
         // a declared `timestamp(0)[]`).
-        if let Some(at) = lower.find("[]") {
+        if let Some(at) = lower.find('[')
+            && lower[at..].starts_with("[]")
+        {
             let element = format!("{}{}", &lower[..at], &lower[at + 2..]);
             return PgType::from_name(&element).map(|e| PgType::Array(Box::new(e)));
         }
