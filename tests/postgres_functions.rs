@@ -1396,6 +1396,11 @@ async fn json_objects_built_pretty_printed_and_inserted_into(target: &Target) {
             ("SELECT jsonb_pretty('{\"b\": [1, {}], \"a\": []}')", "{\n    \"a\": [\n    ],\n    \"b\": [\n        1,\n        {\n        }\n    ]\n}"),
             ("SELECT jsonb_insert('[1,2]', '{1}', '9'), jsonb_insert('[1,2]', '{1}', '9', true), jsonb_insert('{\"a\":[1]}', '{a,0}', '0'), jsonb_insert('{\"a\":1}', '{b}', '2'), jsonb_insert('[1,2]', '{9}', '9')", "[1, 9, 2]|[1, 2, 9]|{\"a\": [0, 1]}|{\"a\": 1, \"b\": 2}|[1, 2, 9]"),
             ("SELECT jsonb_insert('{\"a\":1}', '{a}', '2')", "ERROR 22023"),
+            // Records out of JSON, their columns named and typed by a definition list.
+            ("SELECT a, b, c, z FROM jsonb_to_record('{\"a\": 1, \"b\": \"x\", \"c\": [1, 2]}') AS x (a int, b text, c jsonb, z text)", "1|x|[1, 2]|NULL"),
+            ("SELECT * FROM jsonb_to_recordset('[{\"a\": 1, \"b\": \"x\"}, {\"a\": 2}]') AS x (a int, b text)", "1|x\n2|NULL"),
+            ("SELECT v.n, r.k FROM (VALUES (1, '{\"k\": \"one\"}'::jsonb)) v (n, d), json_to_record(v.d::json) r (k text)", "1|one"),
+            ("SELECT * FROM jsonb_to_record('{\"a\": \"x\"}') AS x (a int)", "ERROR 22P02"),
         ],
     )
     .await;

@@ -9,7 +9,9 @@
 //!   means the same for a string `p`;
 //! - `INSERT INTO t (SELECT ...)`: the query without its parentheses;
 //! - `CREATE RECURSIVE VIEW v (a, b) AS q`: `CREATE VIEW v AS WITH RECURSIVE
-//!   v (a, b) AS (q) SELECT a, b FROM v`, which PostgreSQL documents it as.
+//!   v (a, b) AS (q) SELECT a, b FROM v`, which PostgreSQL documents it as;
+//! - `jsonb_to_record(j) AS x (a int, b text)` (and `json_`, `_recordset`):
+//!   the subquery reading those columns from the object (or each element).
 //!
 //! A malformed escape is refused as PostgreSQL refuses it (42601; 22025 for
 //! an escape string's short `\u`).
@@ -33,6 +35,13 @@ pub(super) fn rewritten(text: &str, tokens: &[Token]) -> Result<Option<String>, 
             out.push_str(word);
             copied = token.end;
             i += 1;
+            continue;
+        }
+        if let Some((written, next)) = record_function(text, tokens, i) {
+            out.push_str(&text[copied..token.start]);
+            out.push_str(&written);
+            copied = tokens[next - 1].end;
+            i = next;
             continue;
         }
         if let Some((written, next)) = unicode_escaped(text, tokens, i)? {
@@ -154,6 +163,97 @@ fn keywords_replaced(text: &str, tokens: &[Token]) -> Vec<(usize, &'static str)>
         }
     }
     replaced
+}
+
+/// `json[b]_to_record(j) AS x (a int, b text)` and `json[b]_to_recordset(j)
+/// AS x (...)` in FROM at `tokens[i]`: the subquery that reads each column
+/// from the object (each element's, for a set) by its name, as its type
+/// (`json`/`jsonb` columns the value itself, others its text cast), and the
+/// index of the token after the column definitions.
+fn record_function(text: &str, tokens: &[Token], i: usize) -> Option<(String, usize)> {
+    let name = tokens[i].text(text);
+    let j = name
+        .as_bytes()
+        .first()
+        .is_some_and(|b| b.eq_ignore_ascii_case(&b'j'));
+    if tokens[i].kind != TokenKind::Word || !j {
+        return None;
+    }
+    let is = |n: &str| name.eq_ignore_ascii_case(n);
+    let set = match () {
+        _ if is("json_to_record") || is("jsonb_to_record") => false,
+        _ if is("json_to_recordset") || is("jsonb_to_recordset") => true,
+        _ => return None,
+    };
+    let open = i + 1;
+    if tokens.get(open)?.kind != TokenKind::LeftParen {
+        return None;
+    }
+    let close = closing(tokens, open);
+    let mut at = close + 1;
+    if tokens.get(at)?.is_keyword(text, "AS") {
+        at += 1;
+    }
+    let alias = tokens
+        .get(at)
+        .filter(|t| matches!(t.kind, TokenKind::Word | TokenKind::QuotedIdent))?;
+    let defs_open = at + 1;
+    if tokens.get(defs_open)?.kind != TokenKind::LeftParen {
+        return None;
+    }
+    let defs_close = closing(tokens, defs_open);
+    let argument = &text[tokens[open].end..tokens[close].start];
+    let object = match set {
+        true => "litewire_element".to_owned(),
+        false => format!("({argument})::jsonb"),
+    };
+    // Each definition: a name, then its type up to a comma at its level.
+    let mut columns = Vec::new();
+    let mut start = defs_open + 1;
+    while start < defs_close {
+        let mut end = start;
+        let mut depth = 0usize;
+        while end < defs_close {
+            match tokens[end].kind {
+                TokenKind::LeftParen => depth += 1,
+                TokenKind::RightParen => depth = depth.saturating_sub(1),
+                TokenKind::Punct if depth == 0 && tokens[end].text(text) == "," => break,
+                _ => {}
+            }
+            end += 1;
+        }
+        let column = &tokens[start];
+        let written = column.text(text);
+        let key = match column.kind {
+            TokenKind::QuotedIdent => unquoted(written, '"'),
+            _ => written.to_ascii_lowercase(),
+        };
+        let ty = text.get(tokens.get(start + 1)?.start..tokens[end - 1].end)?;
+        let key = format!("'{}'", key.replace('\'', "''"));
+        let json_typed = matches!(ty.trim().to_ascii_lowercase().as_str(), "json" | "jsonb");
+        columns.push(match json_typed {
+            true => format!("({object} -> {key})::{ty} AS {written}"),
+            false => format!("({object} ->> {key})::{ty} AS {written}"),
+        });
+        start = end + 1;
+    }
+    let rows = match set {
+        true => format!(" FROM jsonb_array_elements(({argument})::jsonb) AS litewire_element"),
+        false => String::new(),
+    };
+    let alias = alias.text(text);
+    // It may read the relations before it, as a function in FROM does.
+    let lateral = match i
+        .checked_sub(1)
+        .map(|p| tokens[p].is_keyword(text, "LATERAL"))
+    {
+        Some(true) => "",
+        _ => "LATERAL ",
+    };
+    Some((
+        format!("{lateral}(SELECT {}{rows}) AS {alias}", columns.join(", ")),
+        defs_close + 1,
+    ))
 }
 
 /// The index of the parenthesis closing the one at `open` (the last token's
@@ -525,5 +625,20 @@ mod tests {
             Ok(Some("CREATE OR REPLACE VIEW nums AS WITH RECURSIVE nums (n) AS (VALUES (1) UNION ALL SELECT n+1 FROM nums WHERE n < 5) SELECT n FROM nums".to_owned()))
         );
         assert_eq!(run("CREATE RECURSIVE VIEW v AS SELECT 1"), Ok(None));
+    }
+
+    #[test]
+    fn record_functions_read_their_columns_by_name() {
+        let plain = |sql: &str| rewritten(sql, &tokenize(sql)).unwrap().unwrap();
+        assert_eq!(
+            plain("SELECT * FROM jsonb_to_record(t.doc) AS x(a int, \"B\" jsonb)"),
+            "SELECT * FROM LATERAL (SELECT ((t.doc)::jsonb ->> 'a')::int AS a, \
+             ((t.doc)::jsonb -> 'B')::jsonb AS \"B\") AS x"
+        );
+        assert_eq!(
+            plain("SELECT * FROM t, LATERAL json_to_recordset(t.j) r (n numeric(5, 2))"),
+            "SELECT * FROM t, LATERAL (SELECT (litewire_element ->> 'n')::numeric(5, 2) AS n \
+             FROM jsonb_array_elements((t.j)::jsonb) AS litewire_element) AS r"
+        );
     }
 }
