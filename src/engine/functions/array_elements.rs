@@ -180,6 +180,15 @@ pub fn sub_arrays(text: &str) -> Option<Vec<&str>> {
 /// An array's dimensions and its elements in order, however many dimensions
 /// it has (`{{1,2},{3,4}}`: 2 and 2, then 1, 2, 3 and 4).
 pub fn array_shape(text: &str) -> Option<(Vec<usize>, Vec<Option<String>>)> {
+    // One dimension, the common case: one pass over the text.
+    if sub_arrays(text).is_none() {
+        let items = parse_array(text)?;
+        let dims = match items.len() {
+            0 => Vec::new(),
+            n => vec![n],
+        };
+        return Some((dims, items));
+    }
     let dims = dimensions(text)?;
     let mut items = Vec::new();
     collect_items(text, &mut items)?;

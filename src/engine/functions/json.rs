@@ -12,6 +12,7 @@ use std::fmt::Write as _;
 use serde_json::Value;
 
 use super::aggregate::{Accumulator, callbacks};
+use super::array_elements::sub_arrays;
 use super::arrays::parse_array;
 use super::call::{Arg, Call, Out};
 use super::definition::{Args, Body, Function, Volatility};
@@ -230,41 +231,23 @@ pub(super) fn bytea_text(bytes: &[u8]) -> String {
 /// An array's text (`{1,2}`, `{{1,2},{3,4}}`) as a JSON array, its elements
 /// (of kind `kind`) converted as [`json_of`] converts values.
 fn array_json(text: &str, kind: &str) -> Option<Result<Value, Out>> {
-    let inner = text.trim().strip_prefix('{')?.strip_suffix('}')?;
-    if !inner.trim_start().starts_with('{') {
-        let items = parse_array(text)?;
-        let values: Result<Vec<Value>, Out> = items
+    // More dimensions: each sub-array read alike.
+    if let Some(parts) = sub_arrays(text) {
+        let values: Option<Result<Vec<Value>, Out>> = parts
             .into_iter()
-            .map(|item| match item {
-                Some(item) => json_of(&Arg::Text(&item), kind),
-                None => Ok(Value::Null),
-            })
+            .map(|part| array_json(part, kind))
             .collect();
-        return Some(values.map(Value::Array));
+        return Some(values?.map(Value::Array));
     }
-    // Dimensions: the sub-arrays at the top level, each read alike.
-    let (mut depth, mut quoted, mut escaped, mut start) = (0usize, false, false, 0);
-    let mut parts = Vec::new();
-    for (at, c) in inner.char_indices() {
-        match c {
-            _ if escaped => escaped = false,
-            '\\' if quoted => escaped = true,
-            '"' => quoted = !quoted,
-            '{' if !quoted => depth += 1,
-            '}' if !quoted => depth = depth.checked_sub(1)?,
-            ',' if !quoted && depth == 0 => {
-                parts.push(&inner[start..at]);
-                start = at + 1;
-            }
-            _ => {}
-        }
-    }
-    parts.push(&inner[start..]);
-    let values: Option<Result<Vec<Value>, Out>> = parts
+    let items = parse_array(text)?;
+    let values: Result<Vec<Value>, Out> = items
         .into_iter()
-        .map(|part| array_json(part, kind))
+        .map(|item| match item {
+            Some(item) => json_of(&Arg::Text(&item), kind),
+            None => Ok(Value::Null),
+        })
         .collect();
-    Some(values?.map(Value::Array))
+    Some(values.map(Value::Array))
 }
 
 /// `j -> key` (`as_text`: `->>`): an object's member or an array's element.
