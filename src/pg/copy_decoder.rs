@@ -9,6 +9,7 @@ use super::params;
 use super::types::column_type;
 use crate::engine::{Column, Value};
 use crate::error::{Error, ErrorKind};
+use crate::sql::time_zone::Zone;
 use crate::sql::{CopyFormat, CopyFrom, CopyOptions};
 
 /// Turns the COPY byte stream into rows of values typed for the target columns.
@@ -21,6 +22,9 @@ pub struct CopyDecoder {
     /// The `\.` end-of-data line was seen: the rest is ignored.
     ended: bool,
     line: u64,
+    /// The session's time zone: a timestamptz without an offset is its local
+    /// time (`None`: UTC).
+    zone: Option<Zone>,
 }
 
 impl CopyDecoder {
@@ -32,7 +36,13 @@ impl CopyDecoder {
             buffer: Vec::new(),
             ended: false,
             line: 0,
+            zone: None,
         }
+    }
+
+    /// Reads timestamptz values without an offset as `zone`'s local time.
+    pub fn in_zone(self, zone: Option<Zone>) -> Self {
+        CopyDecoder { zone, ..self }
     }
 
     /// Adds a chunk of data; returns the rows completed by it.
@@ -146,7 +156,7 @@ impl CopyDecoder {
             .zip(&self.types)
             .map(|(field, ty)| {
                 let raw = field.clone().map(|range| &record[range]);
-                params::decode(raw, ty, true).map_err(|e| self.bad(e.message))
+                params::decode(raw, ty, true, None).map_err(|e| self.bad(e.message))
             })
             .collect()
     }
@@ -246,7 +256,7 @@ impl CopyDecoder {
             .zip(&self.types)
             .map(|(field, ty)| match field {
                 None => Ok(Value::Null),
-                Some(text) => params::decode(Some(text.as_bytes()), ty, false)
+                Some(text) => params::decode(Some(text.as_bytes()), ty, false, self.zone.as_ref())
                     .map_err(|e| self.bad(e.message)),
             })
             .collect()

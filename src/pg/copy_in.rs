@@ -39,7 +39,8 @@ impl PgConnection {
             .copy_begin(spec, fingerprint)
             .await
             .map_err(|e| to_pgwire(&e))?;
-        let decoder = CopyDecoder::new(spec, sink.columns());
+        let zone = state.session.shared_settings().lock().time_zone().cloned();
+        let decoder = CopyDecoder::new(spec, sink.columns()).in_zone(zone);
         let columns = sink.columns().len() as i16;
         state.copy = Some(CopyState { sink, decoder });
         client.set_state(PgWireConnectionState::CopyInProgress(extended));

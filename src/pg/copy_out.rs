@@ -68,7 +68,7 @@ impl<'a> CopyEncoder<'a> {
             let ty = self.types.get(i).unwrap_or(&text);
             let mut printed = std::mem::take(&mut self.value);
             printed.clear();
-            encode_text(&mut printed, value, ty, self.digits);
+            encode_text(&mut printed, value, ty, &self.digits);
             self.field(&printed, self.force_quote.get(i).copied().unwrap_or(false));
             self.value = printed;
         }

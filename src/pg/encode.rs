@@ -139,7 +139,7 @@ impl RowShape {
     pub fn data_row(&self, row: &[Value]) -> Result<(PgWireBackendMessage, usize), EncodeError> {
         let mut data = BytesMut::with_capacity(16 * row.len());
         for (i, (value, ty)) in row.iter().zip(self.columns.types.iter()).enumerate() {
-            encode_field(&mut data, value, ty, self.is_binary(i), self.digits)?;
+            encode_field(&mut data, value, ty, self.is_binary(i), &self.digits)?;
         }
         let bytes = data.len();
         Ok((

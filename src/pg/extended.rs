@@ -30,7 +30,7 @@ use super::params;
 use super::reply::{feed, feed_notifications, feed_rows, report_settings, transaction_status};
 use super::rows::{Announce, WireRows};
 use super::types::TextFormat;
-use crate::engine::{QueryResult, Value};
+use crate::engine::{QueryResult, SharedSettings, Value};
 use crate::error::Error;
 use crate::sql::{self, Dialect, Plan};
 
@@ -110,7 +110,8 @@ impl ExtendedQueryHandler for PgConnection {
                 .await
                 .map_err(|e| to_pgwire_in(&e, &prepared.query))?;
         }
-        let params = bind_params(&prepared, &message).map_err(|e| to_pgwire(&e))?;
+        let settings = state.session.shared_settings();
+        let params = bind_params(&prepared, &message, &settings).map_err(|e| to_pgwire(&e))?;
         let portal = Portal {
             prepared,
             params,
@@ -542,7 +543,13 @@ fn of_unknown_type(prepared: &Prepared, bind: &Bind) -> bool {
         })
 }
 
-fn bind_params(prepared: &Prepared, bind: &Bind) -> Result<Vec<Value>, Error> {
+fn bind_params(
+    prepared: &Prepared,
+    bind: &Bind,
+    settings: &SharedSettings,
+) -> Result<Vec<Value>, Error> {
+    // The session's zone, read once and only for a timestamptz in text.
+    let zone = std::cell::OnceCell::new();
     let expected = prepared.statement.as_ref().map_or(0, |s| s.param_count);
     if bind.parameters.len() != expected {
         return Err(Error::invalid(format!(
@@ -562,7 +569,14 @@ fn bind_params(prepared: &Prepared, bind: &Bind) -> Result<Vec<Value>, Error> {
                 .cloned()
                 .unwrap_or(Type::UNKNOWN);
             let binary = params::format_code(&bind.parameter_format_codes, i) == 1;
-            params::decode(raw.as_deref(), &ty, binary)
+            let zoned = !binary && matches!(ty, Type::TIMESTAMPTZ | Type::TIMESTAMPTZ_ARRAY);
+            let zone = match zoned {
+                true => zone
+                    .get_or_init(|| settings.lock().time_zone().cloned())
+                    .as_ref(),
+                false => None,
+            };
+            params::decode(raw.as_deref(), &ty, binary, zone)
         })
         .collect()
 }

@@ -25,9 +25,11 @@ use super::uuid;
 use crate::engine::{Value, format_array, parse_array};
 use crate::error::{Error, ErrorKind};
 use crate::sql::datetime;
+use crate::sql::datetime_input::{DateOrder, Target, stored};
 use crate::sql::interval::Interval;
 use crate::sql::jsonb;
 use crate::sql::quote::parse_bool;
+use crate::sql::time_zone::Zone;
 
 /// Which format (0 text, 1 binary) applies to item `i` under PostgreSQL's rule: no
 /// codes means all text, one code applies to all, otherwise one per item.
@@ -76,22 +78,29 @@ pub(super) fn element_of(array: &Type) -> Option<&'static Type> {
     ARRAYS.iter().find(|(_, a)| a == array).map(|(e, _)| e)
 }
 
-pub fn decode(raw: Option<&[u8]>, ty: &Type, binary: bool) -> Result<Value, Error> {
+/// A parameter's value from its wire form; a timestamptz written without an
+/// offset is the local time of `zone` (the session's, `None` for UTC).
+pub fn decode(
+    raw: Option<&[u8]>,
+    ty: &Type,
+    binary: bool,
+    zone: Option<&Zone>,
+) -> Result<Value, Error> {
     let Some(raw) = raw else {
         return Ok(Value::Null);
     };
     if let Some(element) = element_of(ty) {
-        return decode_array(raw, ty, element, binary);
+        return decode_array(raw, ty, element, binary, zone);
     }
     if binary {
         decode_binary(raw, ty)
     } else {
         let text = std::str::from_utf8(raw).map_err(|_| invalid(ty, "invalid UTF-8"))?;
-        decode_text(text, ty)
+        decode_text(text, ty, zone)
     }
 }
 
-fn decode_text(text: &str, ty: &Type) -> Result<Value, Error> {
+fn decode_text(text: &str, ty: &Type, zone: Option<&Zone>) -> Result<Value, Error> {
     let value = match *ty {
         Type::INT2 | Type::INT4 | Type::INT8 | Type::OID => {
             Value::Integer(text.trim().parse().map_err(|_| invalid(ty, text))?)
@@ -109,6 +118,10 @@ fn decode_text(text: &str, ty: &Type) -> Result<Value, Error> {
         },
         Type::DATE => canonical(datetime::parse_date(text), datetime::format_date, ty, text)?,
         Type::TIME => canonical(datetime::parse_time(text), datetime::format_time, ty, text)?,
+        Type::TIMESTAMPTZ if let Some(zone) = zone => {
+            let read = stored(text, Target::Timestamptz, DateOrder::Mdy, Some(zone));
+            Value::Text(read.map_err(|_| invalid(ty, text))?)
+        }
         Type::TIMESTAMP | Type::TIMESTAMPTZ => {
             let with_tz = *ty == Type::TIMESTAMPTZ;
             let usecs = datetime::parse_timestamp(text, with_tz);
@@ -196,7 +209,13 @@ fn decode_binary(raw: &[u8], ty: &Type) -> Result<Value, Error> {
 }
 
 /// An array parameter as the array text its elements are stored as.
-fn decode_array(raw: &[u8], ty: &Type, element: &Type, binary: bool) -> Result<Value, Error> {
+fn decode_array(
+    raw: &[u8],
+    ty: &Type,
+    element: &Type,
+    binary: bool,
+    zone: Option<&Zone>,
+) -> Result<Value, Error> {
     let items = if binary {
         binary_array_items(raw, ty, element)?
     } else {
@@ -205,7 +224,7 @@ fn decode_array(raw: &[u8], ty: &Type, element: &Type, binary: bool) -> Result<V
             .ok_or_else(|| invalid(ty, text))?
             .iter()
             .map(|item| match item {
-                Some(item) => decode_text(item, element),
+                Some(item) => decode_text(item, element, zone),
                 None => Ok(Value::Null),
             })
             .collect::<Result<Vec<_>, _>>()?
@@ -315,7 +334,7 @@ mod tests {
     #[test]
     fn untyped_text_stays_text() {
         assert_eq!(
-            decode(Some(b"42"), &Type::UNKNOWN, false).unwrap(),
+            decode(Some(b"42"), &Type::UNKNOWN, false, None).unwrap(),
             Value::Text("42".into())
         );
     }
@@ -323,28 +342,28 @@ mod tests {
     #[test]
     fn typed_text_and_binary() {
         assert_eq!(
-            decode(Some(b"42"), &Type::INT4, false).unwrap(),
+            decode(Some(b"42"), &Type::INT4, false, None).unwrap(),
             Value::Integer(42)
         );
         assert_eq!(
-            decode(Some(&7i32.to_be_bytes()), &Type::INT4, true).unwrap(),
+            decode(Some(&7i32.to_be_bytes()), &Type::INT4, true, None).unwrap(),
             Value::Integer(7)
         );
         assert_eq!(
-            decode(Some(b"\\x0aff"), &Type::BYTEA, false).unwrap(),
+            decode(Some(b"\\x0aff"), &Type::BYTEA, false, None).unwrap(),
             Value::Blob(vec![10, 255])
         );
         assert_eq!(
-            decode(Some(b"true"), &Type::BOOL, false).unwrap(),
+            decode(Some(b"true"), &Type::BOOL, false, None).unwrap(),
             Value::Integer(1)
         );
-        assert_eq!(decode(None, &Type::INT4, false).unwrap(), Value::Null);
-        assert!(decode(Some(b"x"), &Type::INT8, false).is_err());
-        assert!(decode(Some(&[1, 2]), &Type::INT4, true).is_err());
+        assert_eq!(decode(None, &Type::INT4, false, None).unwrap(), Value::Null);
+        assert!(decode(Some(b"x"), &Type::INT8, false, None).is_err());
+        assert!(decode(Some(&[1, 2]), &Type::INT4, true, None).is_err());
     }
 
     fn text_param(raw: &str, ty: Type) -> Result<Value, Error> {
-        decode(Some(raw.as_bytes()), &ty, false)
+        decode(Some(raw.as_bytes()), &ty, false, None)
     }
 
     fn stored(s: &str) -> Result<Value, Error> {
@@ -404,7 +423,7 @@ mod tests {
 
     #[test]
     fn binary_dates_and_times_become_canonical_text() {
-        let binary = |raw: &[u8], ty: Type| decode(Some(raw), &ty, true);
+        let binary = |raw: &[u8], ty: Type| decode(Some(raw), &ty, true, None);
         assert_eq!(
             binary(&0i32.to_be_bytes(), Type::DATE),
             stored("2000-01-01")
@@ -440,7 +459,7 @@ mod tests {
 
     #[test]
     fn binary_uuids_and_numerics_become_text() {
-        let binary = |raw: &[u8], ty: Type| decode(Some(raw), &ty, true);
+        let binary = |raw: &[u8], ty: Type| decode(Some(raw), &ty, true, None);
         let bytes: Vec<u8> = (0..16).collect();
         assert_eq!(
             binary(&bytes, Type::UUID),
@@ -490,7 +509,7 @@ mod tests {
         assert!(text_param("{1", Type::INT8_ARRAY).is_err());
         assert!(text_param("{x}", Type::INT4_ARRAY).is_err());
 
-        let binary = |raw: &[u8], ty: Type| decode(Some(raw), &ty, true);
+        let binary = |raw: &[u8], ty: Type| decode(Some(raw), &ty, true, None);
         let seven = 7i64.to_be_bytes();
         let raw = binary_array([1, 1, 20], &[(2, 1)], &[Some(&seven), None]);
         assert_eq!(binary(&raw, Type::INT8_ARRAY), stored("{7,NULL}"));

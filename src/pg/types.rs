@@ -29,15 +29,18 @@ use crate::engine::{
 use crate::sql::datetime;
 use crate::sql::interval::Interval;
 use crate::sql::quote::parse_bool;
+use crate::sql::time_zone::Zone;
 
 /// The session's settings text output follows: how many digits floats get
 /// (`extra_float_digits`: above 0, the shortest digits that read back
 /// exactly; PostgreSQL's default 1), and `bytea` in hex or, with
-/// `bytea_output = escape`, PostgreSQL's escape format.
-#[derive(Debug, Clone, Copy, PartialEq)]
+/// `bytea_output = escape`, PostgreSQL's escape format; timestamptz values
+/// in the session's `TimeZone` (`None`: UTC, as they are stored).
+#[derive(Debug, Clone, PartialEq)]
 pub struct TextFormat {
     pub float_digits: i32,
     pub bytea_escape: bool,
+    pub zone: Option<Zone>,
 }
 
 impl Default for TextFormat {
@@ -45,6 +48,7 @@ impl Default for TextFormat {
         TextFormat {
             float_digits: 1,
             bytea_escape: false,
+            zone: None,
         }
     }
 }
@@ -55,6 +59,7 @@ impl TextFormat {
         TextFormat {
             float_digits: settings.extra_float_digits(),
             bytea_escape: settings.bytea_escape(),
+            zone: settings.time_zone().cloned(),
         }
     }
 }
@@ -128,7 +133,7 @@ pub fn encode_field(
     value: &Value,
     ty: &FieldType,
     binary: bool,
-    digits: TextFormat,
+    digits: &TextFormat,
 ) -> Result<(), EncodeError> {
     if matches!(value, Value::Null) {
         buf.put_i32(-1);
@@ -151,9 +156,9 @@ pub fn encode_field(
 
 /// PostgreSQL's text output of a value shown as `ty`. Never fails: a stored value
 /// that does not read as `ty` is sent as it is.
-pub fn encode_text(buf: &mut BytesMut, value: &Value, ty: &FieldType, digits: TextFormat) {
+pub fn encode_text(buf: &mut BytesMut, value: &Value, ty: &FieldType, digits: &TextFormat) {
     if let Some(typed) = Typed::read(value, ty) {
-        typed.write_text(buf);
+        typed.write_text(buf, digits.zone.as_ref());
         return;
     }
     // A multidimensional array: each sub-array as an array of the type.
@@ -295,11 +300,11 @@ fn encode_binary(buf: &mut BytesMut, value: &Value, field: &FieldType) -> Result
         // `void`'s binary form is no bytes, as PostgreSQL's `void_send`.
         (&Type::VOID, _) => {}
         (&Type::TEXT | &Type::VARCHAR | &Type::BPCHAR | &Type::NAME | &Type::JSON, _) => {
-            encode_text(buf, value, field, TextFormat::default())
+            encode_text(buf, value, field, &TextFormat::default())
         }
         (&Type::JSONB, _) => {
             buf.put_u8(1);
-            encode_text(buf, value, field, TextFormat::default());
+            encode_text(buf, value, field, &TextFormat::default());
         }
         _ => return Err(mismatch()),
     }
@@ -361,7 +366,7 @@ fn encode_binary_array(
                 &element_value(item, element),
                 &field,
                 true,
-                TextFormat::default(),
+                &TextFormat::default(),
             )?,
             None => buf.put_i32(-1),
         }
@@ -450,12 +455,16 @@ impl Typed {
         Some(typed)
     }
 
-    fn write_text(&self, buf: &mut BytesMut) {
+    fn write_text(&self, buf: &mut BytesMut, zone: Option<&Zone>) {
         let text = match self {
             Typed::Bool(b) => return buf.put_slice(if *b { b"t" } else { b"f" }),
             Typed::Numeric(n) => n.to_text(),
             Typed::Date(days) => datetime::format_date(*days),
             Typed::Time(usecs) => datetime::format_time(*usecs),
+            Typed::Timestamp {
+                usecs,
+                with_tz: true,
+            } if zone.is_some() => zone.map(|zone| zone.format(*usecs)).unwrap_or_default(),
             Typed::Timestamp { usecs, with_tz } => datetime::format_timestamp(*usecs, *with_tz),
             Typed::Uuid(bytes) => uuid::format(bytes),
             Typed::Interval(interval) => interval.format(),
@@ -521,7 +530,7 @@ mod tests {
 
     fn text_as(value: Value, ty: &FieldType) -> String {
         let mut buf = BytesMut::new();
-        encode_text(&mut buf, &value, ty, TextFormat::default());
+        encode_text(&mut buf, &value, ty, &TextFormat::default());
         String::from_utf8(buf.to_vec()).unwrap()
     }
 

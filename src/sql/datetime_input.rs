@@ -9,6 +9,7 @@
 //! client may write, and answers in the units `sql::datetime` uses.
 
 use super::datetime::{USECS_PER_DAY, USECS_PER_SEC, civil_from_days, days_from_civil};
+use super::time_zone::{Zone, abbreviation};
 
 /// Days from 1970-01-01 to 2000-01-01.
 const PG_EPOCH_DAYS: i64 = 10_957;
@@ -49,6 +50,9 @@ pub enum InputError {
     MonthDayOverflow,
     /// 22008: a valid date outside the type's range.
     OutOfRange,
+    /// A timestamptz without an offset or zone of its own, read before the
+    /// session's zone is known (when a statement is translated).
+    SessionZone,
 }
 
 /// The Julian day number of 2000-01-01.
@@ -66,12 +70,13 @@ pub fn in_range(days: i64, timestamp: bool) -> bool {
 }
 
 /// What was read: a date (days since 2000-01-01), a time of day
-/// (microseconds), and an offset (seconds east of UTC).
-#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+/// (microseconds), and an offset (seconds east of UTC) or a zone by name.
+#[derive(Debug, Default, Clone, PartialEq)]
 pub struct DateTime {
     pub date: Option<i64>,
     pub time: Option<i64>,
     pub offset: Option<i64>,
+    pub zone: Option<Zone>,
     /// Whether a month was named (`time` refuses a date written so).
     pub named_month: bool,
 }
@@ -97,6 +102,7 @@ struct Fields {
     time: Option<i64>,
     pm: Option<bool>,
     offset: Option<i64>,
+    zone: Option<Zone>,
 }
 
 /// A keyword's meaning.
@@ -294,7 +300,16 @@ pub enum Target {
 
 /// Input read as `target` and written in the form litewire stores (see
 /// `sql::datetime`): a timestamptz in UTC, a timestamp without its offset.
-pub fn stored(text: &str, target: Target, order: DateOrder) -> Result<String, InputError> {
+///
+/// A timestamptz without an offset or zone of its own is the session's local
+/// time: `session` is its zone, `None` while it is not known (then
+/// [`InputError::SessionZone`]).
+pub fn stored(
+    text: &str,
+    target: Target,
+    order: DateOrder,
+    session: Option<&Zone>,
+) -> Result<String, InputError> {
     let read = read(text, order)?;
     let date = || match read.date {
         Some(days) if in_range(days, target != Target::Date) => Ok(days),
@@ -309,7 +324,11 @@ pub fn stored(text: &str, target: Target, order: DateOrder) -> Result<String, In
             let with_tz = target == Target::Timestamptz;
             let mut usecs = date()? * USECS_PER_DAY + read.time.unwrap_or(0);
             if with_tz {
-                usecs -= read.offset.unwrap_or(0) * USECS_PER_SEC;
+                usecs = match (read.offset, &read.zone, session) {
+                    (Some(offset), _, _) => usecs - offset * USECS_PER_SEC,
+                    (None, Some(zone), _) | (None, None, Some(zone)) => zone.utc_of_local(usecs),
+                    (None, None, None) => return Err(InputError::SessionZone),
+                };
             }
             super::datetime::format_timestamp(usecs, with_tz)
         }
@@ -322,6 +341,10 @@ pub fn read(text: &str, order: DateOrder) -> Result<DateTime, InputError> {
     let mut tokens = tokens(text)?.into_iter().peekable();
     while let Some(token) = tokens.next() {
         match token {
+            // A zone name (`America/New_York`, `EST5EDT`).
+            Token::Date(field) if is_zone_name(&field) => {
+                zone_name(&field, &mut f)?;
+            }
             Token::Date(field) => {
                 if f.mask & DATE == DATE {
                     return Err(InputError::BadFormat);
@@ -341,6 +364,7 @@ pub fn read(text: &str, order: DateOrder) -> Result<DateTime, InputError> {
                 }
                 f.offset = Some(offset(&field)?);
             }
+            Token::Word(field) if word(&field).is_none() => zone_name(&field, &mut f)?,
             Token::Word(field) => match word(&field).ok_or(InputError::BadFormat)? {
                 Word::Month(month) => {
                     if f.text_month {
@@ -375,6 +399,26 @@ pub fn read(text: &str, order: DateOrder) -> Result<DateTime, InputError> {
         }
     }
     finish(f)
+}
+
+/// Whether a date-like token names a zone: it starts with letters that are
+/// not a month (`Jan-08-99` is a date).
+fn is_zone_name(field: &str) -> bool {
+    let letters: String = field.chars().take_while(|c| c.is_alphabetic()).collect();
+    !letters.is_empty() && word(&letters).is_none()
+}
+
+/// A zone named in the input: an abbreviation (`PST`) is an offset, a zone
+/// name's offset is the one it has at the time read.
+fn zone_name(name: &str, f: &mut Fields) -> Result<(), InputError> {
+    if f.offset.is_some() || f.zone.is_some() {
+        return Err(InputError::BadFormat);
+    }
+    match abbreviation(name) {
+        Some(offset) => f.offset = Some(offset),
+        None => f.zone = Some(Zone::named(name).ok_or(InputError::BadFormat)?),
+    }
+    Ok(())
 }
 
 /// A date token: its text fields (month names) first, then its numbers.
@@ -572,6 +616,7 @@ fn offset(text: &str) -> Result<i64, InputError> {
 fn finish(mut f: Fields) -> Result<DateTime, InputError> {
     let mut out = DateTime {
         offset: f.offset,
+        zone: f.zone.take(),
         named_month: f.text_month,
         ..DateTime::default()
     };

@@ -61,6 +61,8 @@ mod syntax_tree;
 pub mod table_definition;
 mod table_locks;
 mod table_statements;
+pub mod time_zone;
+mod time_zone_abbreviations;
 mod transaction_modes;
 mod translate;
 mod variadic_args;

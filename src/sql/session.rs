@@ -81,6 +81,14 @@ fn set(w: &Words) -> Result<SessionCommand, Error> {
         return Ok(SessionCommand::SetConstraints);
     }
     let (name, after) = if w.is(i, "TIME") && w.is(i + 1, "ZONE") {
+        // `SET TIME ZONE INTERVAL '-08:00' HOUR TO MINUTE`: the setting reads
+        // the words as they are written.
+        if w.is(i + 2, "INTERVAL") {
+            let words: Vec<&str> = (i + 2..w.tokens.len()).map(|k| w.text(k)).collect();
+            let value = Some(words.join(" "));
+            let name = "TimeZone".to_owned();
+            return Ok(SessionCommand::Set { name, value, local });
+        }
         ("TimeZone".to_owned(), i + 2)
     } else if w.is(i, "NAMES") {
         ("client_encoding".to_owned(), i + 1)

@@ -50,7 +50,7 @@ fn display(ty: &str) -> &str {
     }
 }
 
-fn cast(_: &Call, args: &[Arg]) -> Out {
+fn cast(call: &Call, args: &[Arg]) -> Out {
     let (Arg::Text(from), Arg::Text(to)) = (&args[1], &args[2]) else {
         return Out::Null;
     };
@@ -60,6 +60,9 @@ fn cast(_: &Call, args: &[Arg]) -> Out {
     }
     if *from == "bool[]" && matches!(*to, "text[]" | "varchar[]" | "bpchar[]" | "name[]") {
         return bool_array_as_text(value);
+    }
+    if let Some(out) = super::zoned::date_time_cast(call, value, from, to) {
+        return out;
     }
     match *to {
         "int2" | "int4" | "int8" | "oid" => to_integer(value, from, to),
@@ -87,14 +90,6 @@ fn cast(_: &Call, args: &[Arg]) -> Out {
             ),
             None => Out::Null,
         },
-        "timestamp" | "timestamptz" if *from == "date" || *from == "timestamp" => {
-            let Some(text) = value.text() else {
-                return Out::Null;
-            };
-            let time = if *from == "date" { " 00:00:00" } else { "" };
-            let zone = if *to == "timestamptz" { "+00" } else { "" };
-            Out::Text(format!("{text}{time}{zone}"))
-        }
         _ => value.unchanged(),
     }
 }

@@ -71,6 +71,9 @@ struct Fields {
     second: i64,
     micros: i64,
     offset_minutes: i64,
+    /// Whether the text gave an offset (`TZH`, `TZM`); else it is the
+    /// session's local time.
+    zoned: bool,
 }
 
 fn out_of_range(text: &str) -> Out {
@@ -85,8 +88,9 @@ fn bad_input(message: String) -> Out {
 }
 
 /// `litewire_parse_date(text, format, timestamp)`: a date, or (for
-/// `to_timestamp`) a timestamptz in UTC.
-fn parse(_: &Call, args: &[Arg]) -> Out {
+/// `to_timestamp`) a timestamptz, read as the session's local time where the
+/// text gives no offset.
+fn parse(call: &Call, args: &[Arg]) -> Out {
     let (Some(text), Some(format)) = (args[0].text(), args[1].text()) else {
         return Out::Null;
     };
@@ -136,6 +140,10 @@ fn parse(_: &Call, args: &[Arg]) -> Out {
     }
     let seconds = hour * 3600 + fields.minute * 60 + fields.second - fields.offset_minutes * 60;
     let usecs = days * USECS_PER_DAY + seconds * USECS_PER_SEC + fields.micros;
+    let usecs = match call.time_zone().filter(|_| !fields.zoned) {
+        Some(zone) => zone.utc_of_local(usecs),
+        None => usecs,
+    };
     Out::Text(format_timestamp(usecs, true))
 }
 
@@ -228,8 +236,14 @@ fn read(text: &str, format: &str) -> Result<Fields, Out> {
                 "DD" => fields.day = u32::try_from(value).ok(),
                 "MM" => fields.month = u32::try_from(value).ok(),
                 "J" => fields.julian = Some(value),
-                "TZH" => fields.offset_minutes += offset_sign * value * 60,
-                "TZM" => fields.offset_minutes += offset_sign * value,
+                "TZH" => {
+                    fields.offset_minutes += offset_sign * value * 60;
+                    fields.zoned = true;
+                }
+                "TZM" => {
+                    fields.offset_minutes += offset_sign * value;
+                    fields.zoned = true;
+                }
                 _ => {}
             }
             continue;

@@ -17,8 +17,9 @@ use crate::sql::datetime::{
     self, DATE_INFINITY, DATE_MINUS_INFINITY, TIMESTAMP_INFINITY, TIMESTAMP_MINUS_INFINITY,
     USECS_PER_DAY, USECS_PER_SEC,
 };
-use crate::sql::datetime_input::{DateOrder, InputError, Target, in_range, stored};
+use crate::sql::datetime_input::{Target, in_range};
 use crate::sql::interval::Interval;
+use crate::sql::time_zone::Zone;
 
 const IMMUTABLE: Volatility = Volatility::Immutable;
 
@@ -60,7 +61,7 @@ pub(super) const FUNCTIONS: &[Function] = &[
     ),
     Function::helper(
         "litewire_at_zone",
-        Args::Fixed(&["timestamptz", "int8", "text"]),
+        Args::Fixed(&["timestamptz", "text", "text", "text"]),
         IMMUTABLE,
         at_zone,
     ),
@@ -88,6 +89,20 @@ pub(super) const FUNCTIONS: &[Function] = &[
         "timestamp",
         IMMUTABLE,
         make_timestamp,
+    ),
+    Function::pg(
+        "make_timestamptz",
+        &["int4", "int4", "int4", "int4", "int4", "float8"],
+        "timestamptz",
+        Volatility::Stable,
+        make_timestamptz,
+    ),
+    Function::pg(
+        "make_timestamptz",
+        &["int4", "int4", "int4", "int4", "int4", "float8", "text"],
+        "timestamptz",
+        Volatility::Stable,
+        make_timestamptz,
     ),
 ];
 
@@ -224,8 +239,9 @@ fn scaled(n: i64, scale: u32) -> Value {
     Value::Decimal(quotient(i128::from(n), 10i128.pow(scale), scale))
 }
 
-/// The value of `field` for a moment of `kind`.
-fn field_value(field: &str, moment: Moment, kind: Kind) -> Result<Value, Out> {
+/// The value of `field` for a moment of `kind`; a timestamptz's moment is on
+/// the session's clock, `offset` seconds east of UTC.
+fn field_value(field: &str, moment: Moment, kind: Kind, offset: i64) -> Result<Value, Out> {
     let Some(unit) = unit(field) else {
         return Err(not_recognized(field, kind));
     };
@@ -312,25 +328,41 @@ fn field_value(field: &str, moment: Moment, kind: Kind) -> Result<Value, Out> {
         }
         "epoch" if kind == Kind::Date => Value::Integer((f.days + PG_EPOCH_DAYS) * 86_400),
         "epoch" if kind == Kind::Time => scaled(f.time, 6),
-        "epoch" => scaled(usecs + PG_EPOCH_DAYS * USECS_PER_DAY, 6),
-        // litewire keeps every timestamptz in UTC.
+        "epoch" => scaled(
+            usecs + PG_EPOCH_DAYS * USECS_PER_DAY - offset * USECS_PER_SEC,
+            6,
+        ),
+        "timezone" => Value::Integer(offset),
+        "timezone_hour" => Value::Integer(offset / 3600),
+        "timezone_minute" => Value::Integer(offset / 60 % 60),
         _ => Value::Integer(0),
     })
 }
 
-/// The field, value and kind of a call; `None` when the value is NULL.
-fn arguments(args: &[Arg]) -> Result<Option<(String, Moment, Kind)>, Out> {
+/// The field, value and kind of a call, and the session's zone for a
+/// timestamptz (whose moment is then on the zone's clock); `None` when the
+/// value is NULL.
+fn arguments(call: &Call, args: &[Arg]) -> Result<Option<(String, Moment, Kind, Zone)>, Out> {
     let (Some(field), Some(value), Some(kind)) = (args[0].text(), args[1].text(), args[2].text())
     else {
         return Ok(None);
     };
     let kind = Kind::of(&kind).unwrap_or(Kind::Timestamp);
-    Ok(Some((field, read(&value, kind)?, kind)))
+    // A date is a local day already (`date_trunc` makes it a timestamptz).
+    let zone = match kind {
+        Kind::Timestamptz | Kind::Date => call.time_zone().unwrap_or_else(Zone::utc),
+        _ => Zone::utc(),
+    };
+    let moment = match read(&value, kind)? {
+        Moment::At(usecs) if kind == Kind::Timestamptz => Moment::At(zone.local_of_utc(usecs)),
+        moment => moment,
+    };
+    Ok(Some((field, moment, kind, zone)))
 }
 
 /// The field of the value a call names (an interval's or a moment's);
 /// `None` when the value is NULL.
-fn requested(args: &[Arg]) -> Result<Option<Value>, Out> {
+fn requested(call: &Call, args: &[Arg]) -> Result<Option<Value>, Out> {
     if args[2].text().as_deref() == Some("interval") {
         let (Some(field), Some(text)) = (args[0].text(), args[1].text()) else {
             return Ok(None);
@@ -343,8 +375,12 @@ fn requested(args: &[Arg]) -> Result<Option<Value>, Out> {
         })?;
         return interval_field(&field, &interval).map(Some);
     }
-    match arguments(args)? {
-        Some((field, moment, kind)) => field_value(&field, moment, kind).map(Some),
+    match arguments(call, args)? {
+        Some((field, Moment::At(local), kind, zone)) => {
+            let offset = zone.offset_at(zone.utc_of_local(local));
+            field_value(&field, Moment::At(local), kind, offset).map(Some)
+        }
+        Some((field, moment, kind, _)) => field_value(&field, moment, kind, 0).map(Some),
         None => Ok(None),
     }
 }
@@ -391,8 +427,8 @@ fn interval_field(field: &str, interval: &Interval) -> Result<Value, Out> {
 }
 
 /// `EXTRACT(field FROM value)`: a `numeric`.
-fn extract(_: &Call, args: &[Arg]) -> Out {
-    match requested(args) {
+fn extract(call: &Call, args: &[Arg]) -> Out {
+    match requested(call, args) {
         Ok(Some(Value::Integer(i))) => Out::Int(i),
         Ok(Some(Value::Decimal(digits))) => Out::Text(digits),
         Ok(Some(Value::Infinite { negative })) => {
@@ -404,8 +440,8 @@ fn extract(_: &Call, args: &[Arg]) -> Out {
 }
 
 /// `date_part(field, value)`: the same as a `float8`.
-fn date_part(_: &Call, args: &[Arg]) -> Out {
-    match requested(args) {
+fn date_part(call: &Call, args: &[Arg]) -> Out {
+    match requested(call, args) {
         Ok(Some(Value::Null) | None) => Out::Null,
         Ok(Some(Value::Integer(i))) => Out::Real(i as f64),
         Ok(Some(Value::Decimal(digits))) => Out::Real(digits.parse().unwrap_or(f64::NAN)),
@@ -419,8 +455,8 @@ fn date_part(_: &Call, args: &[Arg]) -> Out {
 
 /// `date_trunc(field, value)`: a timestamp (or timestamptz) cut down to the
 /// start of its field.
-fn date_trunc(_: &Call, args: &[Arg]) -> Out {
-    let (field, moment, kind) = match arguments(args) {
+fn date_trunc(call: &Call, args: &[Arg]) -> Out {
+    let (field, moment, kind, zone) = match arguments(call, args) {
         Ok(Some(parts)) => parts,
         Ok(None) => return Out::Null,
         Err(out) => return out,
@@ -483,45 +519,28 @@ fn date_trunc(_: &Call, args: &[Arg]) -> Out {
         Some(_) => return not_supported(&field, kind),
         None => return not_recognized(&field, kind),
     };
-    Out::Text(datetime::format_timestamp(
-        truncated,
-        kind == Kind::Timestamptz,
-    ))
+    // A timestamptz is cut on the session's clock, then read back from it.
+    Out::Text(match kind {
+        Kind::Timestamptz => datetime::format_timestamp(zone.utc_of_local(truncated), true),
+        _ => datetime::format_timestamp(truncated, false),
+    })
 }
 
-/// `litewire_datetime_in(text, type)`: date/time input in a form whose meaning
-/// depends on the session's `DateStyle` (`01/02/03`), read in its order.
+/// `litewire_datetime_in(text, type)`: date/time input whose meaning depends
+/// on the session: on its `DateStyle` (`01/02/03`), read in its order, or on
+/// its `TimeZone` (a timestamptz without an offset, `today`).
 fn datetime_in(call: &Call, args: &[Arg]) -> Out {
     let (Some(text), Some(type_name)) = (args[0].text(), args[1].text()) else {
         return Out::Null;
     };
-    let style = call
-        .context
-        .served()
-        .and_then(|served| served.settings.lock().get("DateStyle").ok())
-        .unwrap_or_default();
-    let (target, shown) = match type_name.as_str() {
-        "date" => (Target::Date, "date"),
-        "time" => (Target::Time, "time without time zone"),
-        "timestamp" => (Target::Timestamp, "timestamp without time zone"),
-        _ => (Target::Timestamptz, "timestamp with time zone"),
+    let target = match type_name.as_str() {
+        "date" => Target::Date,
+        "time" => Target::Time,
+        "timestamp" => Target::Timestamp,
+        _ => Target::Timestamptz,
     };
-    match stored(&text, target, DateOrder::of_style(&style)) {
-        Ok(stored) => Out::Text(stored),
-        Err(InputError::BadFormat) => Out::Fail(
-            SqlState::INVALID_DATETIME_FORMAT,
-            format!("invalid input syntax for type {shown}: \"{text}\""),
-        ),
-        Err(InputError::OutOfRange) => out_of_range(format!(
-            "{} out of range: \"{text}\"",
-            if target == Target::Date {
-                "date"
-            } else {
-                "timestamp"
-            }
-        )),
-        Err(_) => out_of_range(format!("date/time field value out of range: \"{text}\"")),
-    }
+    let zone = call.time_zone().unwrap_or_else(Zone::utc);
+    super::zoned::input(&text, target, call.date_order(), &zone)
 }
 
 /// `to_timestamp(seconds)`: a Unix time as a timestamptz.
@@ -559,13 +578,39 @@ fn to_timestamp(_: &Call, args: &[Arg]) -> Out {
     }
 }
 
-/// `litewire_at_zone(value, offset, kind)`: `value AT TIME ZONE` a zone
-/// `offset` seconds east of UTC. A timestamptz becomes the zone's local
-/// timestamp; a timestamp, read as the zone's local time, a timestamptz.
+/// `litewire_at_zone(value, zone, zone_kind, kind)`: `value AT TIME ZONE
+/// zone`, the zone named by text or given as an interval east of UTC. A
+/// timestamptz becomes the zone's local timestamp; a timestamp, read as the
+/// zone's local time, a timestamptz.
 fn at_zone(_: &Call, args: &[Arg]) -> Out {
-    let (Some(value), Some(offset), Some(kind)) = (args[0].text(), args[1].int(), args[2].text())
-    else {
+    let (Some(value), Some(zone), Some(zone_kind), Some(kind)) = (
+        args[0].text(),
+        args[1].text(),
+        args[2].text(),
+        args[3].text(),
+    ) else {
         return Out::Null;
+    };
+    let zone = match zone_kind.as_str() {
+        "interval" => match Interval::parse(&zone) {
+            Ok(interval) if interval.months == 0 && interval.days == 0 => {
+                match Zone::fixed(interval.usecs / USECS_PER_SEC) {
+                    Some(zone) => zone,
+                    None => return zone_not_recognized(&zone),
+                }
+            }
+            Ok(_) => {
+                return Out::Fail(
+                    SqlState::INVALID_PARAMETER_VALUE,
+                    format!("interval time zone \"{zone}\" must not include months or days"),
+                );
+            }
+            Err(_) => return zone_not_recognized(&zone),
+        },
+        _ => match Zone::named(&zone) {
+            Some(zone) => zone,
+            None => return zone_not_recognized(&zone),
+        },
     };
     let with_tz = kind == "timestamptz";
     let Some(usecs) = datetime::parse_timestamp(&value, with_tz) else {
@@ -574,19 +619,17 @@ fn at_zone(_: &Call, args: &[Arg]) -> Out {
             format!("invalid input syntax for type timestamp: \"{value}\""),
         );
     };
-    if matches!(
-        usecs,
-        datetime::TIMESTAMP_INFINITY | datetime::TIMESTAMP_MINUS_INFINITY
-    ) {
-        return Out::Text(datetime::format_timestamp(usecs, !with_tz));
-    }
-    let shift = offset * USECS_PER_SEC;
-    let shifted = if with_tz {
-        usecs + shift
-    } else {
-        usecs - shift
-    };
-    Out::Text(datetime::format_timestamp(shifted, !with_tz))
+    Out::Text(match with_tz {
+        true => datetime::format_timestamp(zone.local_of_utc(usecs), false),
+        false => datetime::format_timestamp(zone.utc_of_local(usecs), true),
+    })
+}
+
+fn zone_not_recognized(name: &str) -> Out {
+    Out::Fail(
+        SqlState::INVALID_PARAMETER_VALUE,
+        format!("time zone \"{name}\" not recognized"),
+    )
 }
 
 fn out_of_range(message: String) -> Out {
@@ -681,6 +724,29 @@ fn make_timestamp(_: &Call, args: &[Arg]) -> Out {
         .and_then(|days| Ok(days * USECS_PER_DAY + time_of(hour, minute, second)?));
     match made {
         Ok(usecs) => Out::Text(datetime::format_timestamp(usecs, false)),
+        Err(out) => out,
+    }
+}
+
+/// `make_timestamptz(year, month, day, hour, min, sec [, zone])`: the local
+/// time of the zone given, else of the session's.
+fn make_timestamptz(call: &Call, args: &[Arg]) -> Out {
+    let (Some([year, month, day, hour, minute]), Some(second)) = (ints::<5>(args), args[5].float())
+    else {
+        return Out::Null;
+    };
+    let zone = match args.get(6) {
+        Some(Arg::Null) => return Out::Null,
+        Some(name) => match Zone::named(&name.display()) {
+            Some(zone) => zone,
+            None => return zone_not_recognized(&name.display()),
+        },
+        None => call.time_zone().unwrap_or_else(Zone::utc),
+    };
+    let made = date_of(year, month, day)
+        .and_then(|days| Ok(days * USECS_PER_DAY + time_of(hour, minute, second)?));
+    match made {
+        Ok(local) => Out::Text(datetime::format_timestamp(zone.utc_of_local(local), true)),
         Err(out) => out,
     }
 }

@@ -10,6 +10,7 @@ use crate::error::SqlState;
 use crate::sql::datetime::{
     self, Calendar, PG_EPOCH_DAYS, USECS_PER_DAY, USECS_PER_SEC, days_from_civil,
 };
+use crate::sql::time_zone::Zone;
 
 pub(super) const FUNCTIONS: &[Function] = &[Function::helper(
     "litewire_to_char",
@@ -77,7 +78,7 @@ fn cased(text: &str, pattern: &str) -> String {
 }
 
 /// One pattern's text for a moment; `fill` false under `FM`.
-fn field(pattern: &str, m: &Calendar, fill: bool, with_tz: bool) -> (String, Option<i64>) {
+fn field(pattern: &str, m: &Calendar, fill: bool, zone: Option<&Shown>) -> (String, Option<i64>) {
     let number = |value: i64, width: usize| -> (String, Option<i64>) {
         let text = match fill {
             true if value < 0 => format!("-{:0width$}", -value, width = width),
@@ -162,12 +163,25 @@ fn field(pattern: &str, m: &Calendar, fill: bool, with_tz: bool) -> (String, Opt
             padded_roman(&ROMAN[m.month as usize - 1].to_lowercase(), fill),
             None,
         ),
-        // litewire keeps timestamptz in UTC; a timestamp has no zone.
-        "TZ" => ((if with_tz { "UTC" } else { "" }).to_owned(), None),
-        "tz" => ((if with_tz { "utc" } else { "" }).to_owned(), None),
-        "TZH" => ((if with_tz { "+00" } else { "" }).to_owned(), None),
-        "TZM" => ((if with_tz { "00" } else { "" }).to_owned(), None),
-        "OF" => ((if with_tz { "+00" } else { "" }).to_owned(), None),
+        // A timestamptz shows the session's zone; a timestamp has none.
+        "TZ" | "tz" | "TZH" | "TZM" | "OF" => {
+            let Some(zone) = zone else {
+                return (String::new(), None);
+            };
+            let sign = if zone.offset < 0 { '-' } else { '+' };
+            let text = match pattern {
+                "TZ" => zone.abbreviation.to_uppercase(),
+                "tz" => zone.abbreviation.to_lowercase(),
+                "TZH" => format!("{sign}{:02}", zone.offset.abs() / 3600),
+                "TZM" => format!("{:02}", zone.offset.abs() / 60 % 60),
+                _ => {
+                    let mut text = String::new();
+                    crate::sql::time_zone::write_offset(&mut text, zone.offset);
+                    text
+                }
+            };
+            (text, None)
+        }
         _ => (String::new(), None),
     }
 }
@@ -198,8 +212,15 @@ fn pattern_at(rest: &str) -> Option<&'static str> {
         .max_by_key(|p| p.len())
 }
 
-/// The template applied to a moment.
-fn render(format: &str, usecs: i64, with_tz: bool) -> String {
+/// The zone a timestamptz is shown in, at the moment shown.
+struct Shown {
+    abbreviation: String,
+    /// Seconds east of UTC.
+    offset: i64,
+}
+
+/// The template applied to a moment (on the clock of `zone`, if any).
+fn render(format: &str, usecs: i64, zone: Option<&Shown>) -> String {
     let m = datetime::calendar(usecs);
     let mut out = String::with_capacity(format.len() + 8);
     let mut rest = format;
@@ -217,7 +238,7 @@ fn render(format: &str, usecs: i64, with_tz: bool) -> String {
             continue;
         }
         if let Some(pattern) = pattern_at(rest) {
-            let (text, value) = field(pattern, &m, fill, with_tz);
+            let (text, value) = field(pattern, &m, fill, zone);
             out.push_str(&text);
             rest = &rest[pattern.len()..];
             if let Some(value) = value {
@@ -272,7 +293,7 @@ fn render(format: &str, usecs: i64, with_tz: bool) -> String {
 }
 
 /// `litewire_to_char(value, format, kind)`.
-fn to_char(_: &Call, args: &[Arg]) -> Out {
+fn to_char(call: &Call, args: &[Arg]) -> Out {
     let (Some(value), Some(format), Some(kind)) = (args[0].text(), args[1].text(), args[2].text())
     else {
         return Out::Null;
@@ -289,7 +310,20 @@ fn to_char(_: &Call, args: &[Arg]) -> Out {
         Some(usecs) if kind == "date" && (usecs / USECS_PER_DAY).abs() >= i64::from(i32::MAX) => {
             Out::Null
         }
-        Some(usecs) => Out::Text(render(&format, usecs, with_tz)),
+        Some(usecs) if !with_tz => Out::Text(render(&format, usecs, None)),
+        // On the session's clock: a date is its local midnight already.
+        Some(usecs) => {
+            let zone = call.time_zone().unwrap_or_else(Zone::utc);
+            let (utc, local) = match kind.as_str() {
+                "date" => (zone.utc_of_local(usecs), usecs),
+                _ => (usecs, zone.local_of_utc(usecs)),
+            };
+            let shown = Shown {
+                abbreviation: zone.abbreviation_at(utc),
+                offset: zone.offset_at(utc),
+            };
+            Out::Text(render(&format, local, Some(&shown)))
+        }
         None => Out::Fail(
             SqlState::INVALID_DATETIME_FORMAT,
             format!("invalid input syntax for type timestamp: \"{value}\""),
@@ -305,17 +339,17 @@ mod tests {
     fn templates_render_as_postgres() {
         let usecs = datetime::parse_timestamp("2024-03-05 14:07:09.123456", false).unwrap_or(0);
         assert_eq!(
-            render("YYYY-MM-DD HH24:MI:SS", usecs, false),
+            render("YYYY-MM-DD HH24:MI:SS", usecs, None),
             "2024-03-05 14:07:09"
         );
         assert_eq!(
-            render("FMMonth FMDDth, YYYY", usecs, false),
+            render("FMMonth FMDDth, YYYY", usecs, None),
             "March 5th, 2024"
         );
         assert_eq!(
-            render("Day Mon HH12:MI AM", usecs, false),
+            render("Day Mon HH12:MI AM", usecs, None),
             "Tuesday   Mar 02:07 PM"
         );
-        assert_eq!(render("\"Q\"Q IW MS US", usecs, false), "Q1 10 123 123456");
+        assert_eq!(render("\"Q\"Q IW MS US", usecs, None), "Q1 10 123 123456");
     }
 }

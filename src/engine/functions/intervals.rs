@@ -10,6 +10,7 @@ use super::definition::{Args, Body, Function, Volatility};
 use crate::error::SqlState;
 use crate::sql::datetime::{self, USECS_PER_DAY};
 use crate::sql::interval::{Interval, IntervalError};
+use crate::sql::time_zone::Zone;
 
 const IMMUTABLE: Volatility = Volatility::Immutable;
 
@@ -162,7 +163,7 @@ fn timestamp_out_of_range() -> Out {
 }
 
 /// `litewire_timestamp_plus(timestamp, interval, sign, kind)`.
-fn timestamp_plus(_: &Call, args: &[Arg]) -> Out {
+fn timestamp_plus(call: &Call, args: &[Arg]) -> Out {
     let with_tz = args[3].text().as_deref() == Some("timestamptz");
     let read = timestamp(&args[0], with_tz).and_then(|t| Ok(t.zip(interval(&args[1])?)));
     with(read, |(at, by)| {
@@ -173,7 +174,19 @@ fn timestamp_plus(_: &Call, args: &[Arg]) -> Out {
             },
             _ => by,
         };
-        match by.add_to(at) {
+        // A timestamptz moves by months and days on the session's clock (a
+        // day can be 23 or 25 hours), by the rest in elapsed time.
+        let moved = match call.time_zone().filter(|_| with_tz) {
+            Some(zone) => {
+                let calendar = Interval { usecs: 0, ..by };
+                calendar
+                    .add_to(zone.local_of_utc(at))
+                    .map(|local| zone.utc_of_local(local))
+                    .and_then(|moved| moved.checked_add(by.usecs))
+            }
+            None => by.add_to(at),
+        };
+        match moved {
             Some(moved)
                 if crate::sql::datetime_input::in_range(moved.div_euclid(USECS_PER_DAY), true) =>
             {
@@ -261,20 +274,32 @@ fn justify_interval(_: &Call, args: &[Arg]) -> Out {
 }
 
 /// `age(a, b)`: years, months and days between, on the calendar.
-fn age(_: &Call, args: &[Arg]) -> Out {
+fn age(call: &Call, args: &[Arg]) -> Out {
     let read = timestamp(&args[0], true).and_then(|a| Ok(a.zip(timestamp(&args[1], true)?)));
-    with(read, |(a, b)| shown(Interval::age(a, b)))
+    // Two timestamptz values (stored with their `+00`) are counted on the
+    // session's clock; timestamps as they are.
+    let zoned = |arg: &Arg| matches!(arg, Arg::Text(t) if t.get(10..).is_some_and(|t| t.contains(['+', '-'])));
+    let zone = match zoned(&args[0]) && zoned(&args[1]) {
+        true => call.time_zone().unwrap_or_else(Zone::utc),
+        false => Zone::utc(),
+    };
+    with(read, |(a, b)| {
+        shown(Interval::age(zone.local_of_utc(a), zone.local_of_utc(b)))
+    })
 }
 
 /// `age(t)`: from `t` to today's midnight.
-fn age_today(_: &Call, args: &[Arg]) -> Out {
+fn age_today(call: &Call, args: &[Arg]) -> Out {
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_secs() as f64)
         .unwrap_or(0.0);
-    let today = datetime::timestamp_from_unix(now).map(|t| t - t.rem_euclid(USECS_PER_DAY));
+    let zone = call.time_zone().unwrap_or_else(Zone::utc);
+    let today = datetime::timestamp_from_unix(now)
+        .map(|t| zone.local_of_utc(t))
+        .map(|t| t - t.rem_euclid(USECS_PER_DAY));
     with(timestamp(&args[0], true), |t| match today {
-        Some(today) => shown(Interval::age(today, t)),
+        Some(today) => shown(Interval::age(today, zone.local_of_utc(t))),
         None => Out::Null,
     })
 }

@@ -18,6 +18,7 @@ use super::call::{Arg, Call, Out};
 use super::definition::{Args, Body, Function, Volatility};
 use crate::error::SqlState;
 use crate::sql::jsonb;
+use crate::sql::time_zone::Zone;
 
 const IMMUTABLE: Volatility = Volatility::Immutable;
 
@@ -168,16 +169,17 @@ fn expect(_: &Call, args: &[Arg]) -> Out {
 /// `litewire_to_jsonb(value, kind)`: a SQL value as JSON, by its type's kind
 /// (`bool`, `number`, `json`, `timestamp`, `timestamptz`, `array:<kind>` for
 /// an array of that kind, or text for anything else).
-fn to_jsonb(_: &Call, args: &[Arg]) -> Out {
+fn to_jsonb(call: &Call, args: &[Arg]) -> Out {
     let kind = args[1].text().unwrap_or_default();
-    match json_of(&args[0], &kind) {
+    match json_of(&args[0], &kind, call.time_zone().as_ref()) {
         Ok(value) => shown(&value),
         Err(out) => out,
     }
 }
 
-/// A SQL value as JSON, by its type's kind (see [`to_jsonb`]).
-pub(super) fn json_of(arg: &Arg, kind: &str) -> Result<Value, Out> {
+/// A SQL value as JSON, by its type's kind (see [`to_jsonb`]); a
+/// timestamptz in the session's `zone` (`None`: UTC).
+pub(super) fn json_of(arg: &Arg, kind: &str, zone: Option<&Zone>) -> Result<Value, Out> {
     Ok(match (arg, kind) {
         (Arg::Null, _) => Value::Null,
         (arg, "bool") => {
@@ -194,7 +196,13 @@ pub(super) fn json_of(arg: &Arg, kind: &str) -> Result<Value, Out> {
         // JSON's timestamps are ISO 8601's: a `T` between date and time,
         // an offset in hours and minutes.
         (arg, kind @ ("timestamp" | "timestamptz")) => {
-            let text = arg.display();
+            let mut text = arg.display();
+            if kind == "timestamptz"
+                && let Some(zone) = zone
+                && let Some(usecs) = crate::sql::datetime::parse_timestamp(&text, true)
+            {
+                text = zone.format(usecs);
+            }
             let mut iso = text.replacen(' ', "T", 1);
             let offset = iso.rfind(['+', '-']).filter(|&at| at > 10);
             if kind == "timestamptz"
@@ -207,7 +215,7 @@ pub(super) fn json_of(arg: &Arg, kind: &str) -> Result<Value, Out> {
         }
         (arg, kind) if kind.starts_with("array:") => {
             let text = arg.display();
-            array_json(&text, &kind["array:".len()..]).ok_or_else(|| {
+            array_json(&text, &kind["array:".len()..], zone).ok_or_else(|| {
                 Out::Fail(
                     SqlState::INVALID_TEXT_REPRESENTATION,
                     format!("malformed array literal: \"{text}\""),
@@ -230,12 +238,12 @@ pub(super) fn bytea_text(bytes: &[u8]) -> String {
 
 /// An array's text (`{1,2}`, `{{1,2},{3,4}}`) as a JSON array, its elements
 /// (of kind `kind`) converted as [`json_of`] converts values.
-fn array_json(text: &str, kind: &str) -> Option<Result<Value, Out>> {
+fn array_json(text: &str, kind: &str, zone: Option<&Zone>) -> Option<Result<Value, Out>> {
     // More dimensions: each sub-array read alike.
     if let Some(parts) = sub_arrays(text) {
         let values: Option<Result<Vec<Value>, Out>> = parts
             .into_iter()
-            .map(|part| array_json(part, kind))
+            .map(|part| array_json(part, kind, zone))
             .collect();
         return Some(values?.map(Value::Array));
     }
@@ -243,7 +251,7 @@ fn array_json(text: &str, kind: &str) -> Option<Result<Value, Out>> {
     let values: Result<Vec<Value>, Out> = items
         .into_iter()
         .map(|item| match item {
-            Some(item) => json_of(&Arg::Text(&item), kind),
+            Some(item) => json_of(&Arg::Text(&item), kind, zone),
             None => Ok(Value::Null),
         })
         .collect();

@@ -58,6 +58,7 @@ mod statistics;
 mod strings;
 mod subqueries;
 mod trigonometry;
+mod zoned;
 
 pub use array_elements::{array_shape, sub_arrays};
 pub use arrays::{format_array, parse_array};

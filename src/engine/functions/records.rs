@@ -9,6 +9,7 @@
 use super::call::{Arg, Call, Out};
 use super::definition::{Args, Function, Volatility};
 use super::json::{bytea_text, json_of};
+use crate::sql::time_zone::Zone;
 
 pub(super) const FUNCTIONS: &[Function] = &[
     Function::helper(
@@ -35,7 +36,7 @@ fn kinds(arg: &Arg) -> Vec<String> {
 /// `record_out` writes it: each value in its type's text, NULL as nothing,
 /// quoted where it is empty or holds a quote, backslash, parenthesis, comma
 /// or white space.
-fn record(_: &Call, args: &[Arg]) -> Out {
+fn record(call: &Call, args: &[Arg]) -> Out {
     let Some((kinds_arg, values)) = args.split_first() else {
         return Out::Null;
     };
@@ -43,13 +44,14 @@ fn record(_: &Call, args: &[Arg]) -> Out {
         return Out::Null;
     }
     let kinds = kinds(kinds_arg);
+    let zone = call.time_zone();
     let mut text = String::from("(");
     for (i, value) in values.iter().enumerate() {
         if i > 0 {
             text.push(',');
         }
         let kind = kinds.get(i).map_or("text", String::as_str);
-        let Some(shown) = value_text(value, kind) else {
+        let Some(shown) = value_text(value, kind, zone.as_ref()) else {
             continue;
         };
         let quoted = shown.is_empty()
@@ -74,9 +76,16 @@ fn record(_: &Call, args: &[Arg]) -> Out {
 }
 
 /// A column's value as its type's text (`t` for true, `\x..` for bytes).
-fn value_text(value: &Arg, kind: &str) -> Option<String> {
+fn value_text(value: &Arg, kind: &str, zone: Option<&Zone>) -> Option<String> {
     match (value, kind) {
         (Arg::Null, _) => None,
+        (Arg::Text(text), "timestamptz") if zone.is_some() => {
+            let usecs = crate::sql::datetime::parse_timestamp(text, true);
+            Some(
+                zone.zip(usecs)
+                    .map_or_else(|| (*text).to_owned(), |(z, u)| z.format(u)),
+            )
+        }
         (Arg::Int(i), "bool") => Some(if *i != 0 { "t" } else { "f" }.to_owned()),
         (Arg::Blob(bytes), "bytea") => Some(bytea_text(bytes)),
         (value, _) => value.text(),
@@ -94,7 +103,7 @@ fn all_null(values: &[Arg]) -> bool {
 /// JSON object, its columns named by `names` (a JSON array) in order, each
 /// value converted by its kind, members joined by `separator` (`,`, or `,\n `
 /// for `row_to_json(t, true)`).
-fn record_json(_: &Call, args: &[Arg]) -> Out {
+fn record_json(call: &Call, args: &[Arg]) -> Out {
     let [names, kinds_arg, separator, values @ ..] = args else {
         return Out::Null;
     };
@@ -106,6 +115,7 @@ fn record_json(_: &Call, args: &[Arg]) -> Out {
         .and_then(|n| serde_json::from_str(&n).ok())
         .unwrap_or_default();
     let kinds = kinds(kinds_arg);
+    let zone = call.time_zone();
     let separator = separator.text().unwrap_or_else(|| ",".into());
     let mut json = String::from("{");
     for (i, value) in values.iter().enumerate() {
@@ -116,7 +126,7 @@ fn record_json(_: &Call, args: &[Arg]) -> Out {
         json.push_str(&serde_json::Value::from(name).to_string());
         json.push(':');
         let kind = kinds.get(i).map_or("text", String::as_str);
-        match json_of(value, kind) {
+        match json_of(value, kind, zone.as_ref()) {
             Ok(value) => json.push_str(&value.to_string()),
             Err(out) => return out,
         }

@@ -382,6 +382,15 @@ pub(super) fn validate(canonical: &str, value: &str) -> Result<String, Error> {
             }
         }
         "DateStyle" => Ok(date_style(value)),
+        // Shown as PostgreSQL shows it: the database's spelling of a zone name,
+        // `<-05>+05` for a number of hours.
+        "TimeZone" => match crate::sql::time_zone::Zone::setting(value) {
+            Some(zone) => Ok(zone.name().to_owned()),
+            None => Err(Error::new(
+                ErrorKind::InvalidParameterValue,
+                format!("invalid value for parameter \"TimeZone\": \"{value}\""),
+            )),
+        },
         "extra_float_digits" => match value.trim().parse::<i32>() {
             Ok(n) if (-15..=3).contains(&n) => Ok(n.to_string()),
             Ok(n) => Err(Error::new(

@@ -9,6 +9,7 @@ use super::parameters::{
     KNOWN, READ_ONLY, canonical, every, lookup, parse_duration, reference, unrecognized, validate,
 };
 use crate::error::{Error, ErrorKind};
+use crate::sql::time_zone::Zone;
 
 /// The server's defaults for settings, from its flags: shared by every session
 /// (each HTTP request's too), rather than copied into each.
@@ -62,6 +63,9 @@ pub struct Settings {
     float_digits: Option<i32>,
     /// `bytea_output = escape`: read for every result too.
     bytea_escape: bool,
+    /// `TimeZone` when it is not UTC: every timestamptz shown or read without
+    /// an offset needs it, so it is read when it changes.
+    time_zone: Option<Zone>,
     /// The server's defaults, where they differ from PostgreSQL's.
     server: Option<Arc<ServerDefaults>>,
 }
@@ -79,7 +83,16 @@ impl Settings {
         let mut settings = Settings::default();
         for (name, value) in startup {
             if let Some(known) = lookup(name) {
-                settings.values.insert(known.name.to_owned(), value.clone());
+                // A zone is kept in the spelling `SHOW` gives; one that names
+                // no zone is left out (the default holds).
+                let value = match known.name {
+                    "TimeZone" => match validate(known.name, value) {
+                        Ok(value) => value,
+                        Err(_) => continue,
+                    },
+                    _ => value.clone(),
+                };
+                settings.values.insert(known.name.to_owned(), value);
             }
         }
         settings.startup = settings.values.clone();
@@ -125,6 +138,12 @@ impl Settings {
         self.float_digits.unwrap_or(1)
     }
 
+    /// The session's time zone, `None` for UTC: where timestamptz values are
+    /// shown and local times read.
+    pub fn time_zone(&self) -> Option<&Zone> {
+        self.time_zone.as_ref()
+    }
+
     /// Whether text output shows `bytea` in PostgreSQL's escape format
     /// (`bytea_output = escape`) rather than hex.
     pub fn bytea_escape(&self) -> bool {
@@ -158,6 +177,11 @@ impl Settings {
             Some(value) => value.trim().parse::<i32>().ok().filter(|n| *n != 1),
             None => None,
         };
+        let zone = match self.values.get("TimeZone") {
+            Some(value) => Some(value.as_str()),
+            None => self.default_of("TimeZone"),
+        };
+        self.time_zone = zone.and_then(Zone::setting).filter(|zone| !zone.is_utc());
         self.bytea_escape = self
             .values
             .get("bytea_output")

@@ -197,6 +197,10 @@ fn converts(ty: &PgType) -> bool {
             | PgType::Interval
             | PgType::Jsonb
             | PgType::Bytea
+            | PgType::Date
+            | PgType::Time
+            | PgType::Timestamp
+            | PgType::Timestamptz
     )
 }
 
@@ -420,50 +424,45 @@ pub(super) fn literal(text: &str, target: &PgType) -> Result<Typed> {
     Ok(Typed::new(expr, target.clone()))
 }
 
+/// The statement's moment as a stored timestamptz (what `now()` gives).
+pub(super) fn now_utc() -> Expr {
+    call(
+        "strftime",
+        vec![string("%Y-%m-%d %H:%M:%f+00"), string("now")],
+    )
+}
+
 /// A date or time literal in the form it is stored in (ISO text, a
 /// timestamptz in UTC), or, for `now`, `today` and friends, the expression
 /// that gives it when the statement runs.
 fn date_time_literal(text: &str, target: &PgType) -> Result<Expr> {
     let word = text.trim().to_ascii_lowercase();
     let with_tz = *target == PgType::Timestamptz;
-    let relative = |days: &str| -> Expr {
-        let modifier = string(&format!("{days} days"));
+    // The statement's moment, and a day on the session's clock from it.
+    let now = now_utc;
+    let today = |days: &str| -> Expr {
+        let date = runtime_cast(now(), &PgType::Timestamptz, &PgType::Date);
+        let date = match days {
+            "+0" => date,
+            _ => call("date", vec![date, string(&format!("{days} days"))]),
+        };
         match target {
-            PgType::Date => call("date", vec![string("now"), modifier]),
-            _ => call(
-                "strftime",
-                vec![
-                    string(if with_tz {
-                        "%Y-%m-%d %H:%M:%S+00"
-                    } else {
-                        "%Y-%m-%d %H:%M:%S"
-                    }),
-                    string("now"),
-                    string("start of day"),
-                    modifier,
-                ],
-            ),
+            PgType::Date => date,
+            _ => runtime_cast(date, &PgType::Date, target),
         }
     };
     let parsed = match (word.as_str(), target) {
         ("today", PgType::Date | PgType::Timestamp | PgType::Timestamptz) => {
-            return Ok(relative("+0"));
+            return Ok(today("+0"));
         }
         ("tomorrow", PgType::Date | PgType::Timestamp | PgType::Timestamptz) => {
-            return Ok(relative("+1"));
+            return Ok(today("+1"));
         }
         ("yesterday", PgType::Date | PgType::Timestamp | PgType::Timestamptz) => {
-            return Ok(relative("-1"));
+            return Ok(today("-1"));
         }
-        ("now", _) => {
-            let format = match target {
-                PgType::Date => "%Y-%m-%d",
-                PgType::Time => "%H:%M:%f",
-                PgType::Timestamp => "%Y-%m-%d %H:%M:%f",
-                _ => "%Y-%m-%d %H:%M:%f+00",
-            };
-            return Ok(call("strftime", vec![string(format), string("now")]));
-        }
+        ("now", PgType::Timestamptz) => return Ok(now()),
+        ("now", _) => return Ok(runtime_cast(now(), &PgType::Timestamptz, target)),
         ("epoch", PgType::Date) => Some(datetime::format_date(
             datetime::parse_date("1970-01-01").unwrap_or(0),
         )),
@@ -482,15 +481,26 @@ fn date_time_literal(text: &str, target: &PgType) -> Result<Expr> {
             days => days.map(datetime::format_date),
         },
         (_, PgType::Time) => datetime::parse_time(text).map(datetime::format_time),
-        _ => datetime::parse_timestamp(text, with_tz)
-            .map(|usecs| datetime::format_timestamp(usecs, with_tz)),
+        // A timestamptz without an offset is the session's local time: read
+        // below.
+        _ if with_tz => datetime::parse_timestamp(text, true)
+            .filter(|usecs| {
+                matches!(
+                    *usecs,
+                    datetime::TIMESTAMP_INFINITY | datetime::TIMESTAMP_MINUS_INFINITY
+                )
+            })
+            .map(|usecs| datetime::format_timestamp(usecs, true)),
+        _ => datetime::parse_timestamp(text, false)
+            .map(|usecs| datetime::format_timestamp(usecs, false)),
     };
     if let Some(stored) = parsed {
         return Ok(string(&stored));
     }
     // PostgreSQL's other input forms: read now when every `DateStyle` field
     // order reads the text alike, else when the statement runs, in the
-    // session's order.
+    // session's order; a timestamptz without an offset then too, in the
+    // session's zone.
     let input_target = match target {
         PgType::Date => Target::Date,
         PgType::Time => Target::Time,
@@ -498,8 +508,9 @@ fn date_time_literal(text: &str, target: &PgType) -> Result<Expr> {
         _ => Target::Timestamptz,
     };
     let [mdy, dmy, ymd] = [DateOrder::Mdy, DateOrder::Dmy, DateOrder::Ymd]
-        .map(|order| stored(text, input_target, order));
-    if mdy != dmy || mdy != ymd {
+        .map(|order| stored(text, input_target, order, None));
+    let session_zone = [&mdy, &dmy, &ymd].contains(&&Err(InputError::SessionZone));
+    if mdy != dmy || mdy != ymd || session_zone {
         let type_name = target.name().unwrap_or("timestamptz");
         return Ok(call(
             "litewire_datetime_in",

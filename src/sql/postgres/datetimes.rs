@@ -93,8 +93,9 @@ impl Translator<'_> {
         ))
     }
 
-    /// `value AT TIME ZONE zone`, for the zones litewire knows: UTC by any of
-    /// its names, or an interval (hours east of UTC).
+    /// `value AT TIME ZONE zone`, `timezone(zone, value)`: the zone a name
+    /// (`Europe/Paris`, `PST`, a POSIX `TZ` string) or an interval east of
+    /// UTC, read when the statement runs (it may be a column).
     pub(super) fn at_time_zone(
         &mut self,
         value: &Expr,
@@ -103,41 +104,9 @@ impl Translator<'_> {
     ) -> Result<Typed> {
         let value = self.expr(value, scope)?;
         let zone = self.expr(zone, scope)?;
-        let offset = match (&zone.untyped, &zone.ty) {
-            (Some(super::translator::Untyped::Literal(name)), _) => {
-                let utc = [
-                    "utc",
-                    "gmt",
-                    "z",
-                    "zulu",
-                    "etc/utc",
-                    "etc/gmt",
-                    "universal",
-                    "utc0",
-                    "gmt0",
-                ];
-                match utc.contains(&name.trim().to_ascii_lowercase().as_str()) {
-                    true => 0,
-                    false => {
-                        return Err(super::errors::invalid_parameter(format!(
-                            "time zone \"{name}\" not recognized"
-                        )));
-                    }
-                }
-            }
-            (None, PgType::Interval) => match zone_offset(&zone.expr) {
-                Some(offset) => offset,
-                None => {
-                    return Err(super::errors::not_implemented(
-                        "AT TIME ZONE of a computed zone",
-                    ));
-                }
-            },
-            _ => {
-                return Err(super::errors::not_implemented(
-                    "AT TIME ZONE of a computed zone",
-                ));
-            }
+        let (zone, zone_kind) = match zone.ty {
+            PgType::Interval => (zone, "interval"),
+            _ => (self.text_argument(zone, "timezone")?, "text"),
         };
         let (value, ty) = match value.ty {
             PgType::Timestamptz => (value, PgType::Timestamp),
@@ -158,11 +127,7 @@ impl Translator<'_> {
         Ok(Typed::new(
             call(
                 "litewire_at_zone",
-                vec![
-                    value.expr,
-                    super::build::number(offset.to_string()),
-                    string(from),
-                ],
+                vec![value.expr, zone.expr, string(zone_kind), string(from)],
             ),
             ty,
         )
@@ -244,30 +209,16 @@ impl Translator<'_> {
     }
 }
 
-/// The seconds east of UTC an interval literal's stored text names
-/// (`02:00:00`), if it is a time of day alone.
-fn zone_offset(stored: &Expr) -> Option<i64> {
-    let Expr::Value(value) = stored else {
-        return None;
-    };
-    let sqlparser::ast::Value::SingleQuotedString(text) = &value.value else {
-        return None;
-    };
-    let interval = crate::sql::interval::Interval::parse(text).ok()?;
-    (interval.months == 0 && interval.days == 0).then_some(interval.usecs / 1_000_000)
-}
-
-/// `LOCALTIMESTAMP` and `LOCALTIME`: the time now, as the session's time
-/// zone (UTC) shows it.
+/// `CURRENT_DATE`, `LOCALTIMESTAMP` and `LOCALTIME`: the moment now on the
+/// session's clock.
 pub(super) fn local_now(name: &str) -> Option<Typed> {
-    let (format, ty) = match name.to_ascii_lowercase().as_str() {
-        "localtimestamp" => ("%Y-%m-%d %H:%M:%f", PgType::Timestamp),
-        "localtime" => ("%H:%M:%f", PgType::Time),
+    let name = name.to_ascii_lowercase();
+    let ty = match name.as_str() {
+        "current_date" => PgType::Date,
+        "localtimestamp" => PgType::Timestamp,
+        "localtime" => PgType::Time,
         _ => return None,
     };
-    let now = super::build::call(
-        "strftime",
-        vec![super::build::string(format), super::build::string("now")],
-    );
-    Some(Typed::new(now, ty).named(name.to_ascii_lowercase(), 2))
+    let now = super::casts::runtime_cast(super::casts::now_utc(), &PgType::Timestamptz, &ty);
+    Some(Typed::new(now, ty).named(name, 2))
 }

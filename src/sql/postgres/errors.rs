@@ -270,7 +270,7 @@ pub(super) fn interval_input_error(text: &str, error: IntervalError) -> Fail {
 /// range (`2024-02-30`), else 22007.
 pub(super) fn datetime_input_error(ty: &PgType, text: &str, error: InputError) -> Fail {
     match error {
-        InputError::BadFormat => fail(
+        InputError::BadFormat | InputError::SessionZone => fail(
             "22007",
             format!("invalid input syntax for type {}: \"{text}\"", ty.display()),
         ),

@@ -230,6 +230,10 @@ fn lookup(name: &str) -> Option<Known> {
         "decode" => known(Fixed(Bytea), &[TEXT, TEXT], None),
         "to_hex" => known(Fixed(Text), &[INT], None),
         "to_timestamp" => known(Fixed(Timestamptz), &[FLOAT], None),
+        "make_date" => known(Fixed(Date), &[INT, INT, INT], None),
+        "make_time" => known(Fixed(Time), &[INT, INT, FLOAT], None),
+        "make_timestamp" => known(Fixed(Timestamp), &[INT, INT, INT, INT, INT, FLOAT], None),
+        "make_timestamptz" => known(Fixed(Timestamptz), &[INT, INT, INT, INT, INT, FLOAT], None),
         "json_agg" => known(Fixed(Json), &[], Some("litewire_json_agg")),
         "jsonb_agg" => known(Fixed(Jsonb), &[], Some("litewire_jsonb_agg")),
         "json_object_agg" => known(Fixed(Json), &[], Some("litewire_json_object_agg")),
@@ -311,14 +315,11 @@ impl Translator<'_> {
             if let Some(now) = super::datetimes::local_now(&name) {
                 return Ok(now);
             }
-            // `CURRENT_DATE`, `CURRENT_USER`, ...: the statement-level
+            // `CURRENT_TIMESTAMP`, `CURRENT_USER`, ...: the statement-level
             // translation answers them.
             let ty = match name.as_str() {
-                "current_date" => PgType::Date,
                 "current_timestamp" => PgType::Timestamptz,
-                "localtimestamp" => PgType::Timestamp,
                 "current_time" => PgType::Other("timetz".into()),
-                "localtime" => PgType::Time,
                 "current_user" | "session_user" | "user" | "current_role" | "current_catalog"
                 | "current_schema" => PgType::Name,
                 _ => PgType::Opaque,
