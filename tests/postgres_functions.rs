@@ -47,6 +47,7 @@ against_litewire_and_postgres!(
     arrays_measured_searched_and_compared,
     nulls_counted_text_converted_and_clocks_read,
     json_objects_built_pretty_printed_and_inserted_into,
+    time_zones_show_and_read_local_times,
 );
 
 /// One case: a statement and its answer, rows joined by `\n`, columns by `|`,
@@ -1404,4 +1405,62 @@ async fn json_objects_built_pretty_printed_and_inserted_into(target: &Target) {
         ],
     )
     .await;
+}
+
+/// A session's `TimeZone`: a timestamptz shown, split, truncated and
+/// converted on its clock, local times (input without an offset, a date or a
+/// timestamp cast, `make_timestamptz`) read as the moments they name there,
+/// days added across a daylight-saving change; the moment itself, which the
+/// binary format sends, unchanged.
+async fn time_zones_show_and_read_local_times(target: &Target) {
+    let client = target.connect().await;
+    let cases: &[Case] = &[
+        ("SHOW TimeZone", "America/New_York"),
+        ("SELECT timestamptz '2024-05-06 07:08:09+00', timestamptz '2024-01-06 07:08:09'", "2024-05-06 03:08:09-04|2024-01-06 07:08:09-05"),
+        // A skipped local time reads with the offset before the change, a
+        // repeated one with the offset after it.
+        ("SELECT timestamptz '2024-03-10 02:30', timestamptz '2024-11-03 01:30'", "2024-03-10 03:30:00-04|2024-11-03 01:30:00-05"),
+        ("SELECT t::date, t::time, t::timestamp, t::text, extract(hour from t), extract(timezone from t), date_trunc('day', t), to_char(t, 'HH24:MI TZ OF') FROM (SELECT timestamptz '2024-05-07 01:00+00' AS t) s", "2024-05-06|21:00:00|2024-05-06 21:00:00|2024-05-06 21:00:00-04|21|-14400|2024-05-06 00:00:00-04|21:00 EDT -04"),
+        ("SELECT timestamptz '2024-05-06 07:08:09+00' AT TIME ZONE 'Europe/Paris', timestamp '2024-05-06 07:08:09' AT TIME ZONE 'PST', timestamptz '2024-05-06 07:08:09+00' AT TIME ZONE INTERVAL '05:30'", "2024-05-06 09:08:09|2024-05-06 11:08:09-04|2024-05-06 12:38:09"),
+        ("SELECT z, timestamptz '2024-05-06 07:08:09+00' AT TIME ZONE z FROM (VALUES ('Asia/Tokyo'), ('utc'), ('EST5EDT')) v(z)", "Asia/Tokyo|2024-05-06 16:08:09\nutc|2024-05-06 07:08:09\nEST5EDT|2024-05-06 03:08:09"),
+        ("SELECT timestamptz '2024-03-09 12:00' + interval '1 day', timestamptz '2024-03-09 12:00' + interval '24 hours', timestamptz '2024-01-31 12:00' + interval '1 month'", "2024-03-10 12:00:00-04|2024-03-10 13:00:00-04|2024-02-29 12:00:00-05"),
+        ("SELECT date '2024-05-06'::timestamptz, timestamp '2024-05-06 10:00'::timestamptz, make_timestamptz(2024, 5, 6, 7, 8, 9), make_timestamptz(2024, 5, 6, 7, 8, 9, 'UTC')", "2024-05-06 00:00:00-04|2024-05-06 10:00:00-04|2024-05-06 07:08:09-04|2024-05-06 03:08:09-04"),
+        ("SELECT to_json(timestamptz '2024-05-06 23:00+00'), '2024-05-06 07:08:09 PST'::timestamptz, '2024-05-06 07:08:09 Europe/Paris'::timestamptz", "\"2024-05-06T19:00:00-04:00\"|2024-05-06 11:08:09-04|2024-05-06 01:08:09-04"),
+        ("SELECT to_timestamp('2024-05-06 07:08', 'YYYY-MM-DD HH24:MI'), 'epoch'::timestamptz, 'epoch'::timestamp", "2024-05-06 07:08:00-04|1969-12-31 19:00:00-05|1970-01-01 00:00:00"),
+        ("SELECT current_date = (now() AT TIME ZONE 'America/New_York')::date, localtimestamp - (now() AT TIME ZONE 'America/New_York') < interval '1 second'", "t|t"),
+        ("SELECT timestamptz '2024-05-06 07:08:09+00' = timestamp '2024-05-06 03:08:09', timestamp '2024-05-06 10:00'::date = date '2024-05-06'", "t|t"),
+        ("SELECT timestamptz '2024-05-06 07:08:09+00' AT TIME ZONE 'Mars/Olympus'", "ERROR 22023"),
+        ("SET TimeZone = 'Mars/Olympus'", "ERROR 22023"),
+    ];
+    client
+        .batch_execute("SET TimeZone = 'america/new_york'")
+        .await
+        .unwrap();
+    let mut wrong = Vec::new();
+    for (sql, expected) in cases {
+        let text = text_answer(&client, sql).await;
+        if text != *expected {
+            wrong.push(format!("{sql}\n  text:   {text}\n  wanted: {expected}"));
+        }
+    }
+    // The binary format sends the moment, whatever the zone.
+    let binary = binary_answer(&client, "SELECT timestamptz '2024-05-06 03:08:09-04'").await;
+    if binary != "2024-05-06 07:08:09+00" {
+        wrong.push(format!("binary: {binary}"));
+    }
+    for (set, shown, moment) in [
+        ("SET TIME ZONE -5", "<-05>+05", "2024-05-06 02:08:09-05"),
+        ("SET TIME ZONE 5.5", "<+05:30>-05:30", "2024-05-06 12:38:09+05:30"),
+        ("SET TIME ZONE INTERVAL '-08:00' HOUR TO MINUTE", "<-08>+08", "2024-05-05 23:08:09-08"),
+        ("SET TimeZone = 'UTC+3'", "UTC+3", "2024-05-06 04:08:09-03"),
+        ("SET TIME ZONE 'Asia/Kolkata'", "Asia/Kolkata", "2024-05-06 12:38:09+05:30"),
+    ] {
+        client.batch_execute(set).await.unwrap();
+        let sql = "SHOW TimeZone; SELECT timestamptz '2024-05-06 07:08:09+00'";
+        let answer = text_answer(&client, sql).await;
+        if answer != format!("{shown}\n{moment}") {
+            wrong.push(format!("{set}: {answer}, wanted {shown} {moment}"));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
