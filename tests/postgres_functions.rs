@@ -1416,20 +1416,68 @@ async fn time_zones_show_and_read_local_times(target: &Target) {
     let client = target.connect().await;
     let cases: &[Case] = &[
         ("SHOW TimeZone", "America/New_York"),
-        ("SELECT timestamptz '2024-05-06 07:08:09+00', timestamptz '2024-01-06 07:08:09'", "2024-05-06 03:08:09-04|2024-01-06 07:08:09-05"),
+        (
+            "SELECT timestamptz '2024-05-06 07:08:09+00', timestamptz '2024-01-06 07:08:09'",
+            "2024-05-06 03:08:09-04|2024-01-06 07:08:09-05",
+        ),
         // A skipped local time reads with the offset before the change, a
         // repeated one with the offset after it.
-        ("SELECT timestamptz '2024-03-10 02:30', timestamptz '2024-11-03 01:30'", "2024-03-10 03:30:00-04|2024-11-03 01:30:00-05"),
-        ("SELECT t::date, t::time, t::timestamp, t::text, extract(hour from t), extract(timezone from t), date_trunc('day', t), to_char(t, 'HH24:MI TZ OF') FROM (SELECT timestamptz '2024-05-07 01:00+00' AS t) s", "2024-05-06|21:00:00|2024-05-06 21:00:00|2024-05-06 21:00:00-04|21|-14400|2024-05-06 00:00:00-04|21:00 EDT -04"),
-        ("SELECT timestamptz '2024-05-06 07:08:09+00' AT TIME ZONE 'Europe/Paris', timestamp '2024-05-06 07:08:09' AT TIME ZONE 'PST', timestamptz '2024-05-06 07:08:09+00' AT TIME ZONE INTERVAL '05:30'", "2024-05-06 09:08:09|2024-05-06 11:08:09-04|2024-05-06 12:38:09"),
-        ("SELECT z, timestamptz '2024-05-06 07:08:09+00' AT TIME ZONE z FROM (VALUES ('Asia/Tokyo'), ('utc'), ('EST5EDT')) v(z)", "Asia/Tokyo|2024-05-06 16:08:09\nutc|2024-05-06 07:08:09\nEST5EDT|2024-05-06 03:08:09"),
-        ("SELECT timestamptz '2024-03-09 12:00' + interval '1 day', timestamptz '2024-03-09 12:00' + interval '24 hours', timestamptz '2024-01-31 12:00' + interval '1 month'", "2024-03-10 12:00:00-04|2024-03-10 13:00:00-04|2024-02-29 12:00:00-05"),
-        ("SELECT date '2024-05-06'::timestamptz, timestamp '2024-05-06 10:00'::timestamptz, make_timestamptz(2024, 5, 6, 7, 8, 9), make_timestamptz(2024, 5, 6, 7, 8, 9, 'UTC')", "2024-05-06 00:00:00-04|2024-05-06 10:00:00-04|2024-05-06 07:08:09-04|2024-05-06 03:08:09-04"),
-        ("SELECT to_json(timestamptz '2024-05-06 23:00+00'), '2024-05-06 07:08:09 PST'::timestamptz, '2024-05-06 07:08:09 Europe/Paris'::timestamptz", "\"2024-05-06T19:00:00-04:00\"|2024-05-06 11:08:09-04|2024-05-06 01:08:09-04"),
-        ("SELECT to_timestamp('2024-05-06 07:08', 'YYYY-MM-DD HH24:MI'), 'epoch'::timestamptz, 'epoch'::timestamp", "2024-05-06 07:08:00-04|1969-12-31 19:00:00-05|1970-01-01 00:00:00"),
-        ("SELECT current_date = (now() AT TIME ZONE 'America/New_York')::date, localtimestamp - (now() AT TIME ZONE 'America/New_York') < interval '1 second'", "t|t"),
-        ("SELECT timestamptz '2024-05-06 07:08:09+00' = timestamp '2024-05-06 03:08:09', timestamp '2024-05-06 10:00'::date = date '2024-05-06'", "t|t"),
-        ("SELECT timestamptz '2024-05-06 07:08:09+00' AT TIME ZONE 'Mars/Olympus'", "ERROR 22023"),
+        (
+            "SELECT timestamptz '2024-03-10 02:30', timestamptz '2024-11-03 01:30'",
+            "2024-03-10 03:30:00-04|2024-11-03 01:30:00-05",
+        ),
+        (
+            "SELECT t::date, t::time, t::timestamp, t::text, extract(hour from t), extract(timezone from t), date_trunc('day', t), to_char(t, 'HH24:MI TZ OF') FROM (SELECT timestamptz '2024-05-07 01:00+00' AS t) s",
+            "2024-05-06|21:00:00|2024-05-06 21:00:00|2024-05-06 21:00:00-04|21|-14400|2024-05-06 00:00:00-04|21:00 EDT -04",
+        ),
+        (
+            "SELECT timestamptz '2024-05-06 07:08:09+00' AT TIME ZONE 'Europe/Paris', timestamp '2024-05-06 07:08:09' AT TIME ZONE 'PST', timestamptz '2024-05-06 07:08:09+00' AT TIME ZONE INTERVAL '05:30'",
+            "2024-05-06 09:08:09|2024-05-06 11:08:09-04|2024-05-06 12:38:09",
+        ),
+        (
+            "SELECT z, timestamptz '2024-05-06 07:08:09+00' AT TIME ZONE z FROM (VALUES ('Asia/Tokyo'), ('utc'), ('EST5EDT')) v(z)",
+            "Asia/Tokyo|2024-05-06 16:08:09\nutc|2024-05-06 07:08:09\nEST5EDT|2024-05-06 03:08:09",
+        ),
+        (
+            "SELECT timestamptz '2024-03-09 12:00' + interval '1 day', timestamptz '2024-03-09 12:00' + interval '24 hours', timestamptz '2024-01-31 12:00' + interval '1 month'",
+            "2024-03-10 12:00:00-04|2024-03-10 13:00:00-04|2024-02-29 12:00:00-05",
+        ),
+        (
+            "SELECT date '2024-05-06'::timestamptz, timestamp '2024-05-06 10:00'::timestamptz, make_timestamptz(2024, 5, 6, 7, 8, 9), make_timestamptz(2024, 5, 6, 7, 8, 9, 'UTC')",
+            "2024-05-06 00:00:00-04|2024-05-06 10:00:00-04|2024-05-06 07:08:09-04|2024-05-06 03:08:09-04",
+        ),
+        (
+            "SELECT to_json(timestamptz '2024-05-06 23:00+00'), '2024-05-06 07:08:09 PST'::timestamptz, '2024-05-06 07:08:09 Europe/Paris'::timestamptz",
+            "\"2024-05-06T19:00:00-04:00\"|2024-05-06 11:08:09-04|2024-05-06 01:08:09-04",
+        ),
+        (
+            "SELECT to_timestamp('2024-05-06 07:08', 'YYYY-MM-DD HH24:MI'), 'epoch'::timestamptz, 'epoch'::timestamp",
+            "2024-05-06 07:08:00-04|1969-12-31 19:00:00-05|1970-01-01 00:00:00",
+        ),
+        (
+            "SELECT current_date = (now() AT TIME ZONE 'America/New_York')::date, localtimestamp - (now() AT TIME ZONE 'America/New_York') < interval '1 second'",
+            "t|t",
+        ),
+        (
+            "SELECT timestamptz '2024-05-06 07:08:09+00' = timestamp '2024-05-06 03:08:09', timestamp '2024-05-06 10:00'::date = date '2024-05-06'",
+            "t|t",
+        ),
+        (
+            "SELECT timezone('Europe/Paris', timestamptz '2024-05-06 07:08:09+00'), timestamptz '2024-05-06 12:00+00' - date '2024-05-06', date '2024-05-06' + time '10:00', timestamp '2024-05-06 10:00' - timestamptz '2024-05-06 10:00+00'",
+            "2024-05-06 09:08:09|08:00:00|2024-05-06 10:00:00|04:00:00",
+        ),
+        (
+            "SELECT name, abbrev, utc_offset, is_dst FROM pg_timezone_names WHERE name IN ('Asia/Kolkata', 'Asia/Kathmandu') ORDER BY name",
+            "Asia/Kathmandu|+0545|05:45:00|f\nAsia/Kolkata|IST|05:30:00|f",
+        ),
+        (
+            "SELECT abbrev, utc_offset, is_dst FROM pg_timezone_abbrevs WHERE abbrev IN ('PST', 'CEST', 'NPT') ORDER BY abbrev",
+            "CEST|02:00:00|t\nNPT|05:45:00|f\nPST|-08:00:00|f",
+        ),
+        (
+            "SELECT timestamptz '2024-05-06 07:08:09+00' AT TIME ZONE 'Mars/Olympus'",
+            "ERROR 22023",
+        ),
         ("SET TimeZone = 'Mars/Olympus'", "ERROR 22023"),
     ];
     client
@@ -1450,16 +1498,47 @@ async fn time_zones_show_and_read_local_times(target: &Target) {
     }
     for (set, shown, moment) in [
         ("SET TIME ZONE -5", "<-05>+05", "2024-05-06 02:08:09-05"),
-        ("SET TIME ZONE 5.5", "<+05:30>-05:30", "2024-05-06 12:38:09+05:30"),
-        ("SET TIME ZONE INTERVAL '-08:00' HOUR TO MINUTE", "<-08>+08", "2024-05-05 23:08:09-08"),
+        (
+            "SET TIME ZONE 5.5",
+            "<+05:30>-05:30",
+            "2024-05-06 12:38:09+05:30",
+        ),
+        (
+            "SET TIME ZONE INTERVAL '-08:00' HOUR TO MINUTE",
+            "<-08>+08",
+            "2024-05-05 23:08:09-08",
+        ),
         ("SET TimeZone = 'UTC+3'", "UTC+3", "2024-05-06 04:08:09-03"),
-        ("SET TIME ZONE 'Asia/Kolkata'", "Asia/Kolkata", "2024-05-06 12:38:09+05:30"),
+        (
+            "SET TIME ZONE 'Asia/Kolkata'",
+            "Asia/Kolkata",
+            "2024-05-06 12:38:09+05:30",
+        ),
     ] {
         client.batch_execute(set).await.unwrap();
         let sql = "SHOW TimeZone; SELECT timestamptz '2024-05-06 07:08:09+00'";
         let answer = text_answer(&client, sql).await;
         if answer != format!("{shown}\n{moment}") {
             wrong.push(format!("{set}: {answer}, wanted {shown} {moment}"));
+        }
+    }
+    // A zone asked for at startup; one that names none refuses the connection.
+    for (zone, answer) in [("Asia/Tokyo", Ok("Asia/Tokyo")), ("Nowhere", Err("22023"))] {
+        let conninfo = format!("{} options='-c TimeZone={zone}'", target.conninfo());
+        match tokio_postgres::connect(&conninfo, tokio_postgres::NoTls).await {
+            Ok((client, connection)) => {
+                tokio::spawn(connection);
+                let shown = text_answer(&client, "SHOW TimeZone").await;
+                if Ok(shown.as_str()) != answer {
+                    wrong.push(format!("startup {zone}: {shown}"));
+                }
+            }
+            Err(e) => {
+                let code = e.code().map(|c| c.code().to_owned()).unwrap_or_default();
+                if Err(code.as_str()) != answer {
+                    wrong.push(format!("startup {zone}: {e}"));
+                }
+            }
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));

@@ -234,6 +234,7 @@ impl StartupHandler for Login {
                 }
                 protocol_negotiation(client, &startup).await?;
                 save_startup_parameters_to_metadata(client, &startup);
+                super::startup::check_startup_settings(client)?;
                 let user = client
                     .metadata()
                     .get(METADATA_USER)

@@ -14,10 +14,11 @@ use pgwire::api::auth::{
     save_startup_parameters_to_metadata,
 };
 use pgwire::api::{ClientInfo, METADATA_DATABASE, METADATA_USER};
-use pgwire::error::{PgWireError, PgWireResult};
+use pgwire::error::{ErrorInfo, PgWireError, PgWireResult};
 use pgwire::messages::{PgWireBackendMessage, PgWireFrontendMessage};
 
 use crate::engine::{Role, SessionIdentity, Settings};
+use crate::sql::time_zone::Zone;
 
 pub struct TrustStartup;
 
@@ -32,14 +33,7 @@ pub fn session_start<C: ClientInfo>(client: &C) -> (SessionIdentity, Settings) {
         .get(METADATA_DATABASE)
         .cloned()
         .unwrap_or_else(|| user.clone());
-    let mut startup: Vec<(String, String)> = metadata
-        .iter()
-        .filter(|(name, _)| *name != METADATA_USER && *name != METADATA_DATABASE)
-        .flat_map(|(name, value)| match name.as_str() {
-            "options" => command_line_options(value),
-            _ => vec![(name.clone(), value.clone())],
-        })
-        .collect();
+    let mut startup = startup_settings(client);
     startup.push(("session_authorization".to_owned(), user.clone()));
     let identity = SessionIdentity {
         user: Arc::from(user),
@@ -52,6 +46,33 @@ pub fn session_start<C: ClientInfo>(client: &C) -> (SessionIdentity, Settings) {
             .map_or(Role::ReadOnly, |role| *role),
     };
     (identity, Settings::new(&startup))
+}
+
+/// The settings a client asked for at startup: its parameters, and those in
+/// `options`.
+fn startup_settings<C: ClientInfo>(client: &C) -> Vec<(String, String)> {
+    client
+        .metadata()
+        .iter()
+        .filter(|(name, _)| *name != METADATA_USER && *name != METADATA_DATABASE)
+        .flat_map(|(name, value)| match name.as_str() {
+            "options" => command_line_options(value),
+            _ => vec![(name.clone(), value.clone())],
+        })
+        .collect()
+}
+
+/// Refuses the connection, as PostgreSQL does (FATAL, 22023), when a
+/// startup setting names no time zone (`PGTZ=Nowhere`).
+pub(super) fn check_startup_settings<C: ClientInfo>(client: &C) -> PgWireResult<()> {
+    for (name, value) in startup_settings(client) {
+        if name.eq_ignore_ascii_case("timezone") && Zone::setting(&value).is_none() {
+            let message = format!("invalid value for parameter \"TimeZone\": \"{value}\"");
+            let info = ErrorInfo::new("FATAL".to_owned(), "22023".to_owned(), message);
+            return Err(PgWireError::UserError(Box::new(info)));
+        }
+    }
+    Ok(())
 }
 
 /// The `options` startup parameter (`PGOPTIONS`): settings given as command-line
@@ -121,6 +142,7 @@ impl StartupHandler for TrustStartup {
         if let PgWireFrontendMessage::Startup(ref startup) = message {
             protocol_negotiation(client, startup).await?;
             save_startup_parameters_to_metadata(client, startup);
+            check_startup_settings(client)?;
             finish_authentication(client, &StartupParameters).await?;
         }
         Ok(())

@@ -336,14 +336,6 @@ pub(super) const EMPTY_RELATIONS: &[(&str, &str)] = &[
         "\"srsubid\" oid, \"srrelid\" oid, \"srsubstate\" \"char\", \"srsublsn\" pg_lsn",
     ),
     (
-        "pg_timezone_abbrevs",
-        "\"abbrev\" text, \"utc_offset\" interval, \"is_dst\" boolean",
-    ),
-    (
-        "pg_timezone_names",
-        "\"name\" text, \"abbrev\" text, \"utc_offset\" interval, \"is_dst\" boolean",
-    ),
-    (
         "pg_transform",
         "\"oid\" oid, \"trftype\" oid, \"trflang\" oid, \"trffromsql\" regproc, \"trftosql\" regproc",
     ),

@@ -177,6 +177,18 @@ pub const RELATIONS: &[Relation] = &[
         ),
     },
     Relation {
+        name: "pg_timezone_abbrevs",
+        contents: Contents::Static,
+        definition: Definition::Table("abbrev text, utc_offset interval, is_dst boolean"),
+    },
+    Relation {
+        name: "pg_timezone_names",
+        contents: Contents::Static,
+        definition: Definition::Table(
+            "name text, abbrev text, utc_offset interval, is_dst boolean",
+        ),
+    },
+    Relation {
         name: "pg_am",
         contents: Contents::Static,
         definition: Definition::Table("oid INTEGER, amname TEXT, amhandler TEXT, amtype TEXT"),

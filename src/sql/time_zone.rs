@@ -177,6 +177,11 @@ impl Zone {
         }
     }
 
+    /// Whether the zone keeps daylight-saving time at a moment.
+    pub fn is_dst_at(&self, utc: i64) -> bool {
+        self.rules.to_offset_info(instant(utc)).dst().is_dst()
+    }
+
     /// The moment (microseconds since 2000-01-01 UTC) a local time of this zone
     /// names. A local time a transition skips is read with the offset before
     /// it, one a transition repeats with the offset after it, as PostgreSQL
@@ -227,6 +232,20 @@ impl Zone {
         }
         out
     }
+}
+
+/// Every zone name the rules know, as `pg_timezone_names` lists them.
+pub fn zone_names() -> Vec<String> {
+    jiff::tz::db()
+        .available()
+        .map(|name| name.as_str().to_owned())
+        .collect()
+}
+
+/// PostgreSQL's default abbreviations: name, offset east of UTC in seconds,
+/// whether it is a daylight-saving time (`pg_timezone_abbrevs`).
+pub fn abbreviations() -> &'static [(&'static str, i32, bool)] {
+    ABBREVIATIONS
 }
 
 /// A time zone abbreviation's offset east of UTC in seconds (`pst` is -8 hours).

@@ -31,6 +31,7 @@ mod sequence_rows;
 mod statement_rows;
 mod system_relations;
 mod table_stat_rows;
+mod time_zone_rows;
 mod type_functions;
 pub(super) mod types;
 

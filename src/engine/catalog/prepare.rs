@@ -24,6 +24,7 @@ use super::sequence_rows::catalog_rows as sequence_rows;
 use super::statement_rows::{StatementsView, catalog_rows as statement_rows};
 use super::system_relations;
 use super::table_stat_rows::catalog_rows as table_stat_rows;
+use super::time_zone_rows;
 use super::type_functions;
 use super::types::{BTREE_OPCLASSES, TYPES, remember_domains, storage_of};
 use crate::engine::backends::BackendRow;
@@ -320,6 +321,7 @@ fn static_rows(script: &mut String) {
     script.push_str(&functions::catalog_rows());
     type_functions::catalog_rows(script);
     system_relations::catalog_rows(script);
+    time_zone_rows::catalog_rows(script);
     for t in TYPES {
         let collation = if t.category == "S" { 100 } else { 0 };
         let _ = writeln!(

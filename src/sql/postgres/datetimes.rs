@@ -6,6 +6,7 @@
 use sqlparser::ast::{DateTimeField, Expr};
 
 use super::build::{boolean, call, string};
+use super::casts::CastContext;
 use super::errors::{Result, ambiguous_function, undefined_function};
 use super::scope::Scope;
 use super::translator::{Translator, Typed};
@@ -62,6 +63,9 @@ impl Translator<'_> {
             "date_trunc" => "litewire_date_trunc",
             "to_char" => return self.formatted(args),
             "to_date" | "to_timestamp" if args.len() == 2 => return self.parsed(name, args),
+            "timezone" if args.len() == 2 => {
+                return self.in_zone(args[1].clone(), args[0].clone()).map(Some);
+            }
             _ => return Ok(None),
         };
         let [field, value] = args else {
@@ -104,9 +108,19 @@ impl Translator<'_> {
     ) -> Result<Typed> {
         let value = self.expr(value, scope)?;
         let zone = self.expr(zone, scope)?;
+        self.in_zone(value, zone)
+    }
+
+    /// [`Self::at_time_zone`] of translated operands.
+    fn in_zone(&mut self, value: Typed, zone: Typed) -> Result<Typed> {
         let (zone, zone_kind) = match zone.ty {
             PgType::Interval => (zone, "interval"),
             _ => (self.text_argument(zone, "timezone")?, "text"),
+        };
+        // An untyped literal is a timestamptz, as PostgreSQL prefers.
+        let value = match value.untyped {
+            Some(_) => self.cast(value, &PgType::Timestamptz, CastContext::Implicit)?,
+            None => value,
         };
         let (value, ty) = match value.ty {
             PgType::Timestamptz => (value, PgType::Timestamp),

@@ -70,16 +70,39 @@ impl Translator<'_> {
                 );
                 typed(expr, ty)
             }
-            (Timestamp | Timestamptz, "-", Timestamp | Timestamptz) => {
-                let ty = match (&left.ty, &right.ty) {
-                    (Timestamp, Timestamp) => Timestamp,
-                    _ => Timestamptz,
+            (l, "-", r) if moment(l) && moment(r) && (stamp(l) || stamp(r)) => {
+                // Both read as one type: a timestamptz if either is (a date or
+                // timestamp is then a local time of the session's zone).
+                let ty = match (l, r) {
+                    (Timestamptz, _) | (_, Timestamptz) => Timestamptz,
+                    _ => Timestamp,
+                };
+                let as_ty = |this: &mut Self, side: &Typed| -> Result<Expr> {
+                    Ok(match this.coerce(side.clone(), &ty)? {
+                        Some(coerced) => coerced.expr,
+                        None => side.expr.clone(),
+                    })
+                };
+                let (a, b) = (as_ty(self, left)?, as_ty(self, right)?);
+                let expr = call("litewire_timestamp_minus", vec![a, b, string(kind(&ty))]);
+                typed(expr, Interval)
+            }
+            // `date + time`: the day at that time.
+            (Date, "+", PgType::Time) | (PgType::Time, "+", Date) => {
+                let (date, time) = match left.ty {
+                    Date => (left, right),
+                    _ => (right, left),
                 };
                 let expr = call(
-                    "litewire_timestamp_minus",
-                    vec![left.expr.clone(), right.expr.clone(), string(kind(&ty))],
+                    "litewire_timestamp_plus",
+                    vec![
+                        date.expr.clone(),
+                        time.expr.clone(),
+                        sign("+"),
+                        string("timestamp"),
+                    ],
                 );
-                typed(expr, Interval)
+                typed(expr, Timestamp)
             }
             (Interval, "+" | "-", Interval) => typed(
                 call(
