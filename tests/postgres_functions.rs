@@ -971,6 +971,7 @@ async fn divisors_and_buckets(target: &Target) {
             ("SELECT gcd(12, 18), gcd(-12, 18), gcd(0, 0), lcm(4, 6), lcm(-4, 6), lcm(0, 5), gcd(12::int8, 18::int8)", "6|6|0|12|12|0|6"),
             ("SELECT pg_typeof(gcd(1, 2))::text, pg_typeof(gcd(1::int8, 2::int8))::text, pg_typeof(div(9, 4))::text, pg_typeof(width_bucket(5.0, 0, 10, 5))::text", "integer|bigint|numeric|integer"),
             ("SELECT div(9, 4), div(-9, 4), div(9.5, 2), gcd(1.5, 2.25), lcm(1.5, 2.25)::float8", "2|-2|4|0.75|4.5"),
+            ("SELECT trunc(1.57, 1), round(155, -1), trunc(-1.57, 1), round(-2.5, 0), round(1234.5678, -2), trunc(1234.5678, -2), round(1.23456789, 4)", "1.5|160|-1.5|-3|1200|1200|1.2346"),
             ("SELECT width_bucket(5.35, 0.024, 10.06, 5), width_bucket(0, 1, 10, 5), width_bucket(10, 1, 10, 5), width_bucket(5, 10, 1, 3), width_bucket(5::float8, 1, 10, 3)", "3|0|6|2|2"),
             ("SELECT gcd((-2147483648)::int4, 0)", "ERROR 22003"),
             ("SELECT lcm(2147483647, 2147483646)", "ERROR 22003"),

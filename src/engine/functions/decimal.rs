@@ -9,14 +9,52 @@
 //! to float arithmetic. `sum` and `avg` of numeric add the same way.
 
 use super::aggregate::{Accumulator, callbacks};
-use super::call::{Arg, Out};
+use super::call::{Arg, Call, Out};
 use super::definition::{Aggregate, Args, Body, Function, Volatility};
 use super::division::quotient;
 
 pub(super) const FUNCTIONS: &[Function] = &[
     numeric_aggregate("litewire_numeric_sum", callbacks::<NumericSum>()),
     numeric_aggregate("litewire_numeric_avg", callbacks::<NumericAvg>()),
+    Function::helper(
+        "litewire_numeric_round",
+        Args::Fixed(&["numeric", "int4"]),
+        Volatility::Immutable,
+        round_places,
+    ),
+    Function::helper(
+        "litewire_numeric_trunc",
+        Args::Fixed(&["numeric", "int4"]),
+        Volatility::Immutable,
+        truncate_places,
+    ),
 ];
+
+/// `round(numeric, places)`: half away from zero, at any place (a negative
+/// one left of the point: `round(155, -1)` is 160).
+fn round_places(_: &Call, args: &[Arg]) -> Out {
+    to_places(args, true)
+}
+
+/// `trunc(numeric, places)`: the digits past the place dropped.
+fn truncate_places(_: &Call, args: &[Arg]) -> Out {
+    to_places(args, false)
+}
+
+fn to_places(args: &[Arg], round: bool) -> Out {
+    let (Some(value), Some(places)) = (Decimal::of_arg(&args[0]), args[1].int()) else {
+        return match args[0] {
+            Arg::Null => Out::Null,
+            _ if args[1] == Arg::Null => Out::Null,
+            // Beyond what is exact here: the float's rounding.
+            _ => args[0].unchanged(),
+        };
+    };
+    match value.to_places(places, round) {
+        Some(result) => numeric_out(result),
+        None => args[0].unchanged(),
+    }
+}
 
 const fn numeric_aggregate(name: &'static str, callbacks: Aggregate) -> Function {
     Function {
@@ -181,6 +219,30 @@ impl Decimal {
             digits: product,
             scale,
         })
+    }
+
+    /// The number cut to `places` digits after the point (before it when
+    /// negative), rounded half away from zero or truncated.
+    fn to_places(self, places: i64, round: bool) -> Option<Decimal> {
+        let places = places.clamp(-40, i64::from(MOST_SCALE));
+        if places >= i64::from(self.scale) {
+            return Some(self);
+        }
+        let dropped = u32::try_from(i64::from(self.scale) - places).ok()?;
+        let factor = 10i128.checked_pow(dropped)?;
+        let mut kept = self.digits / factor;
+        let rest = self.digits % factor;
+        if round && rest.unsigned_abs() * 2 >= factor.unsigned_abs() {
+            kept += self.digits.signum();
+        }
+        let (digits, scale) = match u32::try_from(places) {
+            Ok(scale) => (kept, scale),
+            Err(_) => (
+                kept.checked_mul(10i128.checked_pow(u32::try_from(-places).ok()?)?)?,
+                0,
+            ),
+        };
+        Some(Decimal { digits, scale })
     }
 
     pub(super) fn is_zero(self) -> bool {

@@ -591,13 +591,13 @@ impl Translator<'_> {
             args[0].expr = super::build::call("litewire_float4_value", vec![value]);
         }
         let engine = match (name.as_str(), &ty) {
-            // Half to even, where SQLite's rounds half away from zero.
+            // Half to even, where SQLite's rounds half away from zero; to places in decimal.
             ("round", PgType::Float8) if args.len() == 1 => Some("litewire_rint"),
+            ("round", PgType::Numeric) if args.len() == 2 => Some("litewire_numeric_round"),
+            ("trunc", PgType::Numeric) if args.len() == 2 => Some("litewire_numeric_trunc"),
             // `log(base, x)`; `log(x)` is base 10.
             ("log", _) if args.len() == 2 => Some("litewire_log"),
-            // Floats add as PostgreSQL adds them (SQLite's sum compensates),
-            // integers average to its numeric division's digits; in a window,
-            // SQLite's own.
+            // Sums and averages as PostgreSQL's (in a window, SQLite's own).
             ("string_agg", PgType::Bytea) => Some("litewire_bytea_agg"),
             _ if function.over.is_some() => known.as_ref().and_then(|k| k.engine),
             ("sum", PgType::Float8) if first_is(&args, &PgType::Float8) => {
