@@ -25,6 +25,7 @@ mod context;
 mod conversions;
 mod crypto;
 mod date_parsing;
+mod dates;
 mod datetime;
 mod decimal;
 mod definition;

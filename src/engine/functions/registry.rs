@@ -13,7 +13,7 @@ use super::context::{FunctionContext, ServerShared};
 use super::definition::{Args, Body, Function, Volatility};
 use super::{
     arithmetic, array_elements, arrays, bitwise, bytes, catalog, comparisons, conversions, crypto,
-    date_parsing, datetime, decimal, encoding, explain, format, formatting, intervals, json,
+    date_parsing, dates, datetime, decimal, encoding, explain, format, formatting, intervals, json,
     json_text, locks, math, modifiers, number_format, ordered_sets, partitioning, random, records,
     recovery, regexp_rows, regexps, sequences, settings, signals, sleep, stat_views, statistics,
     strings, subqueries, trigonometry,
@@ -22,7 +22,7 @@ use crate::engine::catalog::types::type_oid;
 use crate::sql::quote::literal;
 
 /// Every family's functions.
-fn families() -> [&'static [Function]; 39] {
+fn families() -> [&'static [Function]; 40] {
     [
         settings::FUNCTIONS,
         arithmetic::FUNCTIONS,
@@ -47,6 +47,7 @@ fn families() -> [&'static [Function]; 39] {
         regexp_rows::FUNCTIONS,
         encoding::FUNCTIONS,
         datetime::FUNCTIONS,
+        dates::FUNCTIONS,
         intervals::FUNCTIONS,
         formatting::FUNCTIONS,
         date_parsing::FUNCTIONS,

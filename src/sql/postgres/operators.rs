@@ -325,12 +325,14 @@ impl Translator<'_> {
         right: &Typed,
     ) -> Result<Option<Typed>> {
         let days = |dated: Expr, days: Expr, sign: &str| {
-            let modifier = node(
-                node(string(sign), BinaryOperator::StringConcat, days),
-                BinaryOperator::StringConcat,
-                string(" days"),
-            );
-            call("date", vec![dated, modifier])
+            let days = match sign {
+                "-" => Expr::UnaryOp {
+                    op: sqlparser::ast::UnaryOperator::Minus,
+                    expr: Box::new(Expr::Nested(Box::new(days))),
+                },
+                _ => days,
+            };
+            call("litewire_date_plus", vec![dated, days])
         };
         let integer_like = |t: &Typed| t.ty.is_integer() || t.untyped.is_some();
         Ok(Some(match (&left.ty, symbol, &right.ty) {
@@ -343,22 +345,13 @@ impl Translator<'_> {
                 let n = self.cast(left.clone(), &PgType::Int4, CastContext::Implicit)?;
                 Typed::new(days(right.expr.clone(), n.expr, "+"), PgType::Date)
             }
-            (PgType::Date, "-", PgType::Date) => {
-                let difference = node(
-                    call("julianday", vec![left.expr.clone()]),
-                    BinaryOperator::Minus,
-                    call("julianday", vec![right.expr.clone()]),
-                );
-                Typed::new(
-                    Expr::Cast {
-                        kind: sqlparser::ast::CastKind::Cast,
-                        expr: Box::new(difference),
-                        data_type: sqlparser::ast::DataType::Integer(None),
-                        format: None,
-                    },
-                    PgType::Int4,
-                )
-            }
+            (PgType::Date, "-", PgType::Date) => Typed::new(
+                call(
+                    "litewire_date_minus",
+                    vec![left.expr.clone(), right.expr.clone()],
+                ),
+                PgType::Int4,
+            ),
             _ => return Ok(None),
         }))
     }
