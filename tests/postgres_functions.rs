@@ -785,6 +785,9 @@ async fn json_operators_and_functions(target: &Target) {
          INSERT INTO jt VALUES (1, '{\"k\": \"v1\", \"n\": 1}', 'a'), \
          (2, '{\"n\": 2, \"k\": \"v2\"}', 'b'), (3, NULL, 'a')",
         &[
+            ("SELECT '{\"a\":1,  \"b\":[1,2]}'::json -> 'b', '{\"a\":1,  \"b\":{\"c\": \"x\"}}'::json ->> 'b', '[1, [2,3]]'::json -> -1, '{\"a\":{\"b\":[1, 2]}}'::json #>> '{a}', '{\"a\": 1.50, \"a\": 2}'::json -> 'a', json_extract_path('{\"f2\":{\"f3\":1}}', 'f2')", "[1,2]|{\"c\": \"x\"}|[2,3]|{\"b\":[1, 2]}|2|{\"f3\":1}"),
+            ("SELECT key, value FROM json_each('{\"f1\":[1,2,3],\"f2\":{\"f3\":1},\"f4\":null}') ORDER BY key", "f1|[1,2,3]\nf2|{\"f3\":1}\nf4|null"),
+            ("SELECT value FROM json_array_elements_text('[1,[1,[2,3]],\"x\",null]')", "1\n[1,[2,3]]\nx\nNULL"),
             ("select '{\"a\": {\"b\": [1, 2]}}'::jsonb -> 'a', '{\"a\": {\"b\": [1, 2]}}'::json -> 'a'", "{\"b\": [1, 2]}|{\"b\": [1, 2]}"),
             ("select '{\"a\": {\"b\": [1, 2]}}'::jsonb ->> 'a', '{\"a\":1}'::jsonb -> 'x'", "{\"b\": [1, 2]}|NULL"),
             ("select '{\"a\": {\"b\": [1, 2]}}'::jsonb #> '{a,b}', '{\"a\": {\"b\": [1, 2]}}'::jsonb #>> '{a,b,1}'", "[1, 2]|2"),

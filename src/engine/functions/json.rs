@@ -140,7 +140,8 @@ fn jsonb_in(_: &Call, args: &[Arg]) -> Out {
     with(&args[0], |v| shown(&v))
 }
 
-/// `litewire_json_expect(j, "array" | "object", function)`: `j`, if it is
+/// `litewire_json_expect(j, "array" | "object", function)`: `j` as it was
+/// written (a `json` value's elements are their written text), if it is
 /// what the set-returning `function` takes (22023 otherwise).
 fn expect(_: &Call, args: &[Arg]) -> Out {
     let wanted = args[1].text().unwrap_or_default();
@@ -151,7 +152,7 @@ fn expect(_: &Call, args: &[Arg]) -> Out {
             _ => v.is_object(),
         };
         if fits {
-            return shown(&v);
+            return args[0].unchanged();
         }
         let what = match &v {
             Value::Array(_) => "an array",

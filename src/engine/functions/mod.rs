@@ -37,6 +37,7 @@ mod formatting;
 mod intervals;
 mod json;
 mod json_text;
+mod json_verbatim;
 mod locks;
 mod math;
 mod modifiers;

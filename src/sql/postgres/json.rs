@@ -129,8 +129,13 @@ impl Translator<'_> {
                     false => self.text_argument(right.clone(), "->")?.expr,
                 };
                 let text = *op == B::LongArrow;
+                // A `json` value's parts are its written text.
+                let function = match left.ty {
+                    PgType::Json => "litewire_json_text_get",
+                    _ => "litewire_json_get",
+                };
                 let expr = call(
-                    "litewire_json_get",
+                    function,
                     vec![left.expr.clone(), key, number(if text { "1" } else { "0" })],
                 );
                 typed(expr, if text { PgType::Text } else { json_type })
@@ -138,8 +143,12 @@ impl Translator<'_> {
             B::HashArrow | B::HashLongArrow => {
                 let path = self.cast(right.clone(), &text_array, CastContext::Implicit)?;
                 let text = *op == B::HashLongArrow;
+                let function = match left.ty {
+                    PgType::Json => "litewire_json_text_path",
+                    _ => "litewire_json_path",
+                };
                 let expr = call(
-                    "litewire_json_path",
+                    function,
                     vec![
                         left.expr.clone(),
                         path.expr,
@@ -274,8 +283,12 @@ impl Translator<'_> {
                 for key in &args[1..] {
                     call_args.push(self.text_argument(key.clone(), name)?.expr);
                 }
+                let function = match ty {
+                    PgType::Json => "litewire_json_text_path_of",
+                    _ => "litewire_json_path_of",
+                };
                 let result = if text { PgType::Text } else { ty };
-                (call("litewire_json_path_of", call_args), result)
+                (call(function, call_args), result)
             }
             "jsonb_set" if (3..=4).contains(&args.len()) => {
                 let path = self.cast(

@@ -24,6 +24,11 @@ const ELEMENT_TEXT: &str = "CASE WHEN {type} IN ('object', 'array') THEN litewir
      WHEN {type} = 'true' THEN 'true' WHEN {type} = 'false' THEN 'false' \
      WHEN {type} = 'null' THEN NULL ELSE CAST({value} AS TEXT) END";
 
+/// A `json` value's element, its written text (`as_text`: as `->>` gives it),
+/// found in the value `json_each` reads by its key or index.
+const WRITTEN_JSON: &str = "litewire_json_text_get({json}, {key}, 0)";
+const WRITTEN_TEXT: &str = "litewire_json_text_get({json}, {key}, 1)";
+
 impl Translator<'_> {
     /// One of JSON's set-returning functions, if `function` is one.
     pub(super) fn json_rows(
@@ -36,21 +41,25 @@ impl Translator<'_> {
         let kind = name
             .trim_start_matches("jsonb_")
             .trim_start_matches("json_");
+        let (element_json, element_text) = match jsonb {
+            true => (ELEMENT_JSON, ELEMENT_TEXT),
+            false => (WRITTEN_JSON, WRITTEN_TEXT),
+        };
         let (expect, columns): (&str, Vec<(&str, &str, PgType)>) = match kind {
-            "array_elements" => ("array", vec![("value", ELEMENT_JSON, PgType::Jsonb)]),
-            "array_elements_text" => ("array", vec![("value", ELEMENT_TEXT, PgType::Text)]),
+            "array_elements" => ("array", vec![("value", element_json, PgType::Jsonb)]),
+            "array_elements_text" => ("array", vec![("value", element_text, PgType::Text)]),
             "each" => (
                 "object",
                 vec![
                     ("key", "{key}", PgType::Text),
-                    ("value", ELEMENT_JSON, PgType::Jsonb),
+                    ("value", element_json, PgType::Jsonb),
                 ],
             ),
             "each_text" => (
                 "object",
                 vec![
                     ("key", "{key}", PgType::Text),
-                    ("value", ELEMENT_TEXT, PgType::Text),
+                    ("value", element_text, PgType::Text),
                 ],
             ),
             "object_keys" => ("object", vec![(name, "{key}", PgType::Text)]),

@@ -140,7 +140,8 @@ pub(super) fn over_each(item: &str, template: &str) -> Result<Expr> {
     let text = template
         .replace("{key}", &qualified("key"))
         .replace("{value}", &qualified("value"))
-        .replace("{type}", &qualified("type"));
+        .replace("{type}", &qualified("type"))
+        .replace("{json}", &qualified("json"));
     sqlparser::parser::Parser::new(&sqlparser::dialect::SQLiteDialect {})
         .try_with_sql(&text)
         .and_then(|mut parser| parser.parse_expr())
