@@ -95,6 +95,9 @@ impl Translator<'_> {
                     ..typed
                 })
             }
+            Expr::BinaryOp { .. } if let Some(tuples) = super::whole_rows::compared_rows(expr) => {
+                self.expr(&tuples, scope)
+            }
             Expr::BinaryOp { left, op, right } => {
                 let left = self.expr(left, scope)?;
                 let right = self.expr(right, scope)?;

@@ -208,6 +208,10 @@ impl Translator<'_> {
     /// A JSON function PostgreSQL has (`to_jsonb`, `jsonb_build_object`,
     /// ...), if `name` is one, with its arguments translated.
     pub(super) fn json_function(&mut self, name: &str, args: &[Typed]) -> Result<Option<Typed>> {
+        // `ROW(a, b)`: a row, which the JSON functions read as an object.
+        if name == "row" && !args.is_empty() {
+            return self.row_value(args).map(Some);
+        }
         let jsonb = name.starts_with("jsonb") || name == "to_jsonb";
         let ty = if jsonb { PgType::Jsonb } else { PgType::Json };
         let types: Vec<PgType> = args.iter().map(|a| a.ty.clone()).collect();
