@@ -187,11 +187,11 @@ impl Zone {
     /// it, one a transition repeats with the offset after it, as PostgreSQL
     /// reads them.
     pub fn utc_of_local(&self, local: i64) -> i64 {
-        if let Some(offset) = self.fixed {
-            return local.saturating_sub(offset * USECS_PER_SEC);
-        }
         if matches!(local, TIMESTAMP_INFINITY | TIMESTAMP_MINUS_INFINITY) {
             return local;
+        }
+        if let Some(offset) = self.fixed {
+            return local.saturating_sub(offset * USECS_PER_SEC);
         }
         let offset =
             match civil_time(local).map(|at| self.rules.to_ambiguous_timestamp(at).offset()) {

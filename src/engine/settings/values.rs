@@ -177,11 +177,21 @@ impl Settings {
             Some(value) => value.trim().parse::<i32>().ok().filter(|n| *n != 1),
             None => None,
         };
+        // Read only when set (PostgreSQL's default is UTC), and again only
+        // when it changed: every session's and HTTP request's settings start
+        // here.
         let zone = match self.values.get("TimeZone") {
             Some(value) => Some(value.as_str()),
-            None => self.default_of("TimeZone"),
+            None => self.server.as_ref().and_then(|server| server.get("TimeZone")),
         };
-        self.time_zone = zone.and_then(Zone::setting).filter(|zone| !zone.is_utc());
+        let unchanged = match (zone, &self.time_zone) {
+            (Some(value), Some(current)) => current.name() == value,
+            (None, None) => true,
+            _ => false,
+        };
+        if !unchanged {
+            self.time_zone = zone.and_then(Zone::setting).filter(|zone| !zone.is_utc());
+        }
         self.bytea_escape = self
             .values
             .get("bytea_output")
