@@ -1032,6 +1032,8 @@ async fn table_aliases_rename_columns(target: &Target) {
             ("SELECT * FROM rj1 AS t1 (a, b, c) ORDER BY a", "0|NULL|zero\n1|4|one\n2|3|two\n3|2|three"),
             ("SELECT t1.a, t2.e FROM rj1 t1 (a, b, c), rj2 t2 (d, e) WHERE t1.a = t2.d ORDER BY 1, 2", "1|-1\n2|2\n2|4\n3|-3"),
             ("SELECT * FROM rj1 t1 (a, b, c) JOIN rj2 t2 (a, d) USING (a) ORDER BY a, d", "1|4|one|-1\n2|3|two|2\n2|3|two|4\n3|2|three|-3"),
+            // A parenthesized join, then a table of it again under other names.
+            ("SELECT * FROM (rj1 LEFT JOIN rj2 ON (j = k)) LEFT JOIN rj1 r (a, b, c) ON (j = a) WHERE t <> 'zero' ORDER BY 1", "1|4|one|2|4|NULL|NULL|NULL\n2|3|two|NULL|NULL|3|2|three\n3|2|three|2|2|2|3|two"),
             // A join under an alias: its columns by the one name, its tables hidden.
             ("SELECT * FROM (rj1 JOIN rj2 USING (i)) AS x WHERE x.t = 'one'", "1|4|one|-1"),
             ("SELECT * FROM (rj1 JOIN rj2 USING (i)) AS x (a, b, c) WHERE c = 'one'", "1|4|one|-1"),

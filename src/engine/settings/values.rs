@@ -182,7 +182,10 @@ impl Settings {
         // here.
         let zone = match self.values.get("TimeZone") {
             Some(value) => Some(value.as_str()),
-            None => self.server.as_ref().and_then(|server| server.get("TimeZone")),
+            None => self
+                .server
+                .as_ref()
+                .and_then(|server| server.get("TimeZone")),
         };
         let unchanged = match (zone, &self.time_zone) {
             (Some(value), Some(current)) => current.name() == value,

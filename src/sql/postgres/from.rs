@@ -302,7 +302,12 @@ impl Translator<'_> {
             TableFactor::NestedJoin {
                 table_with_joins, ..
             } => {
-                let inner = self.read_from(table_with_joins, scope)?;
+                // SQLite flattens a parenthesized join, so its ON conditions
+                // see the tables after it too: what they name is qualified.
+                let was = std::mem::replace(&mut scope.qualify, true);
+                let inner = self.read_from(table_with_joins, scope);
+                scope.qualify = was;
+                let inner = inner?;
                 Ok(TableFactor::NestedJoin {
                     table_with_joins: Box::new(inner),
                     alias: None,
