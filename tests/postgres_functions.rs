@@ -1426,6 +1426,7 @@ async fn time_zones_show_and_read_local_times(target: &Target) {
     let client = target.connect().await;
     let cases: &[Case] = &[
         ("SHOW TimeZone", "America/New_York"),
+        ("SELECT timeofday() ~ ' E[DS]T$'", "t"),
         (
             "SELECT timestamptz '2024-05-06 07:08:09+00', timestamptz '2024-01-06 07:08:09'",
             "2024-05-06 03:08:09-04|2024-01-06 07:08:09-05",

@@ -752,15 +752,17 @@ fn make_timestamptz(call: &Call, args: &[Arg]) -> Out {
 }
 
 /// `timeofday()`: the wall-clock time now, as text in the session's time
-/// zone (UTC): `Mon Dec 07 08:48:29.976781 2026 UTC`.
-fn timeofday(_: &Call, _: &[Arg]) -> Out {
+/// zone: `Mon Dec 07 08:48:29.976781 2026 UTC`.
+fn timeofday(call: &Call, _: &[Arg]) -> Out {
     let since_unix = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap_or_default();
     let Some(stamp) = crate::sql::datetime::timestamp_from_unix(since_unix.as_secs_f64()) else {
         return Out::Null;
     };
-    let at = crate::sql::datetime::calendar(stamp);
+    let zone = call.time_zone().unwrap_or_else(Zone::utc);
+    let at = crate::sql::datetime::calendar(zone.local_of_utc(stamp));
+    let abbreviation = zone.abbreviation_at(stamp);
     const DAYS: [&str; 7] = ["Sat", "Sun", "Mon", "Tue", "Wed", "Thu", "Fri"];
     const MONTHS: [&str; 12] = [
         "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
@@ -770,7 +772,7 @@ fn timeofday(_: &Call, _: &[Arg]) -> Out {
     let month = MONTHS[(at.month as usize).saturating_sub(1) % 12];
     let (seconds, micros) = (at.time / 1_000_000, at.time % 1_000_000);
     Out::Text(format!(
-        "{weekday} {month} {:02} {:02}:{:02}:{:02}.{micros:06} {} UTC",
+        "{weekday} {month} {:02} {:02}:{:02}:{:02}.{micros:06} {} {abbreviation}",
         at.day,
         seconds / 3600,
         seconds / 60 % 60,
