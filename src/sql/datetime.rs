@@ -160,6 +160,15 @@ pub fn parse_timestamp(text: &str, with_tz: bool) -> Option<i64> {
     local.checked_sub(offset.checked_mul(USECS_PER_SEC)?)
 }
 
+/// The system clock now, as a stored timestamptz's microseconds (since
+/// 2000-01-01 UTC).
+pub fn now() -> i64 {
+    let since_unix = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_micros()).unwrap_or(0));
+    since_unix - PG_EPOCH_DAYS * USECS_PER_DAY
+}
+
 /// A timestamp from Unix seconds (how some writers store times as numbers).
 pub fn timestamp_from_unix(seconds: f64) -> Option<i64> {
     let usecs = (seconds * USECS_PER_SEC as f64).round();

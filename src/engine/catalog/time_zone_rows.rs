@@ -5,7 +5,7 @@
 
 use std::fmt::Write as _;
 
-use crate::sql::datetime::{PG_EPOCH_DAYS, USECS_PER_DAY, USECS_PER_SEC};
+use crate::sql::datetime::USECS_PER_SEC;
 use crate::sql::interval::Interval;
 use crate::sql::quote::literal;
 use crate::sql::time_zone::{Zone, abbreviations, zone_names};
@@ -19,10 +19,7 @@ pub(super) fn catalog_rows(script: &mut String) {
         };
         literal(&interval.format())
     };
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| i64::try_from(d.as_micros()).unwrap_or(0))
-        - PG_EPOCH_DAYS * USECS_PER_DAY;
+    let now = crate::sql::datetime::now();
     let names: Vec<String> = zone_names()
         .iter()
         .filter_map(|name| Some((name, Zone::setting(name)?)))

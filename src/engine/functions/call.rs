@@ -92,6 +92,17 @@ pub(in crate::engine) enum Out {
     Interrupted,
 }
 
+impl Out {
+    /// A date or time out of its type's range (22008), with PostgreSQL's
+    /// message.
+    pub(super) fn out_of_range(message: String) -> Out {
+        Out::Fail(
+            SqlState::parse("22008").unwrap_or(SqlState::INVALID_PARAMETER_VALUE),
+            message,
+        )
+    }
+}
+
 /// What a function body gets besides its arguments: the connection it runs on
 /// (for the functions that read or write through it) and what the connection's
 /// functions share (see `context`).

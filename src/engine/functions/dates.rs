@@ -24,13 +24,6 @@ pub(super) const FUNCTIONS: &[Function] = &[
     ),
 ];
 
-fn out_of_range(message: &str) -> Out {
-    Out::Fail(
-        SqlState::parse("22008").unwrap_or(SqlState::INVALID_PARAMETER_VALUE),
-        message.to_owned(),
-    )
-}
-
 /// A stored date as days since 2000-01-01 (or an infinity); `Err` for text
 /// that is no date.
 fn days(arg: &Arg) -> Result<Option<i64>, Out> {
@@ -58,7 +51,7 @@ fn date_plus(_: &Call, args: &[Arg]) -> Out {
     }
     match date.checked_add(n).filter(|moved| in_range(*moved, false)) {
         Some(moved) => Out::Text(datetime::format_date(moved)),
-        None => out_of_range("date out of range"),
+        None => Out::out_of_range("date out of range".to_owned()),
     }
 }
 
@@ -68,7 +61,7 @@ fn date_minus(_: &Call, args: &[Arg]) -> Out {
         (Ok(Some(a)), Ok(Some(b))) => {
             let infinite = |d: i64| matches!(d, DATE_INFINITY | DATE_MINUS_INFINITY);
             if infinite(a) || infinite(b) {
-                return out_of_range("cannot subtract infinite dates");
+                return Out::out_of_range("cannot subtract infinite dates".to_owned());
             }
             Out::Int(a - b)
         }

@@ -558,7 +558,7 @@ fn to_timestamp(_: &Call, args: &[Arg]) -> Out {
         },
     };
     if seconds.is_nan() {
-        return out_of_range("timestamp cannot be NaN".to_owned());
+        return Out::out_of_range("timestamp cannot be NaN".to_owned());
     }
     if seconds.is_infinite() {
         return Out::Text(
@@ -574,7 +574,7 @@ fn to_timestamp(_: &Call, args: &[Arg]) -> Out {
         Some(usecs) if in_range(usecs.div_euclid(USECS_PER_DAY), true) => {
             Out::Text(datetime::format_timestamp(usecs, true))
         }
-        _ => out_of_range(format!("timestamp out of range: \"{seconds}\"")),
+        _ => Out::out_of_range(format!("timestamp out of range: \"{seconds}\"")),
     }
 }
 
@@ -632,18 +632,11 @@ fn zone_not_recognized(name: &str) -> Out {
     )
 }
 
-fn out_of_range(message: String) -> Out {
-    Out::Fail(
-        SqlState::parse("22008").unwrap_or(SqlState::INVALID_PARAMETER_VALUE),
-        message,
-    )
-}
-
 /// The days since 2000-01-01 of a date given by its fields (a negative year
 /// is BC), if it exists.
 fn date_of(year: i64, month: i64, day: i64) -> Result<i64, Out> {
     let invalid = || {
-        out_of_range(format!(
+        Out::out_of_range(format!(
             "date field value out of range: {year}-{month:02}-{day:02}"
         ))
     };
@@ -668,7 +661,7 @@ fn time_of(hour: i64, minute: i64, second: f64) -> Result<i64, Out> {
         || !(0..=59).contains(&minute)
         || !(0.0..=60.0 * USECS_PER_SEC as f64).contains(&usecs)
     {
-        return Err(out_of_range(format!(
+        return Err(Out::out_of_range(format!(
             "time field value out of range: {hour}:{minute:02}:{second:02}"
         )));
     }

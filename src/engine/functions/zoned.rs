@@ -107,12 +107,6 @@ pub(super) fn input(text: &str, target: Target, order: DateOrder, zone: &Zone) -
         Target::Timestamp => "timestamp without time zone",
         Target::Timestamptz => "timestamp with time zone",
     };
-    let out_of_range = |message: String| {
-        Out::Fail(
-            SqlState::parse("22008").unwrap_or(SqlState::INVALID_PARAMETER_VALUE),
-            message,
-        )
-    };
     if let Some(special) = special_input(text, target, zone) {
         return Out::Text(special);
     }
@@ -122,7 +116,7 @@ pub(super) fn input(text: &str, target: Target, order: DateOrder, zone: &Zone) -
             SqlState::INVALID_DATETIME_FORMAT,
             format!("invalid input syntax for type {shown}: \"{text}\""),
         ),
-        Err(InputError::OutOfRange) => out_of_range(format!(
+        Err(InputError::OutOfRange) => Out::out_of_range(format!(
             "{} out of range: \"{text}\"",
             if target == Target::Date {
                 "date"
@@ -130,7 +124,7 @@ pub(super) fn input(text: &str, target: Target, order: DateOrder, zone: &Zone) -
                 "timestamp"
             }
         )),
-        Err(_) => out_of_range(format!("date/time field value out of range: \"{text}\"")),
+        Err(_) => Out::out_of_range(format!("date/time field value out of range: \"{text}\"")),
     }
 }
 
@@ -138,12 +132,7 @@ pub(super) fn input(text: &str, target: Target, order: DateOrder, zone: &Zone) -
 /// `now`, `today`, `tomorrow`, `yesterday` on the session's clock.
 fn special_input(text: &str, target: Target, zone: &Zone) -> Option<String> {
     let word = text.trim().to_ascii_lowercase();
-    let now = || {
-        let since_unix = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| i64::try_from(d.as_micros()).unwrap_or(0));
-        since_unix - datetime::PG_EPOCH_DAYS * USECS_PER_DAY
-    };
+    let now = datetime::now;
     let epoch = -datetime::PG_EPOCH_DAYS * USECS_PER_DAY;
     let utc = match word.as_str() {
         "infinity" | "+infinity" => TIMESTAMP_INFINITY,
