@@ -290,17 +290,11 @@ fn age(call: &Call, args: &[Arg]) -> Out {
 
 /// `age(t)`: from `t` to today's midnight.
 fn age_today(call: &Call, args: &[Arg]) -> Out {
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs() as f64)
-        .unwrap_or(0.0);
     let zone = call.time_zone().unwrap_or_else(Zone::utc);
-    let today = datetime::timestamp_from_unix(now)
-        .map(|t| zone.local_of_utc(t))
-        .map(|t| t - t.rem_euclid(USECS_PER_DAY));
-    with(timestamp(&args[0], true), |t| match today {
-        Some(today) => shown(Interval::age(today, zone.local_of_utc(t))),
-        None => Out::Null,
+    let now = zone.local_of_utc(datetime::now());
+    let today = now - now.rem_euclid(USECS_PER_DAY);
+    with(timestamp(&args[0], true), |t| {
+        shown(Interval::age(today, zone.local_of_utc(t)))
     })
 }
 
