@@ -9,7 +9,7 @@
 //! so a zone name never reaches the filesystem.
 
 use std::fmt::Write as _;
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 
 use jiff::Timestamp;
 use jiff::civil;
@@ -25,10 +25,14 @@ use super::time_zone_abbreviations::ABBREVIATIONS;
 /// Seconds from 1970-01-01 to 2000-01-01, the epoch of stored microseconds.
 const UNIX_TO_PG_SECS: i64 = PG_EPOCH_DAYS * 86_400;
 
-/// A time zone and the name `SHOW TimeZone` gives it.
+/// A time zone and the name `SHOW TimeZone` gives it: one pointer, as every
+/// result a session reads carries its zone.
 #[derive(Debug, Clone)]
-pub struct Zone {
-    name: Arc<str>,
+pub struct Zone(Arc<Rules>);
+
+#[derive(Debug)]
+struct Rules {
+    name: String,
     rules: TimeZone,
     /// The offset east of UTC in seconds when it never changes (UTC itself, a
     /// fixed offset): read without a look at the rules.
@@ -37,18 +41,22 @@ pub struct Zone {
 
 impl PartialEq for Zone {
     fn eq(&self, other: &Zone) -> bool {
-        self.name == other.name
+        self.0.name == other.0.name
     }
 }
+
+static UTC: LazyLock<Zone> = LazyLock::new(|| {
+    Zone(Arc::new(Rules {
+        name: "UTC".to_owned(),
+        rules: TimeZone::UTC,
+        fixed: Some(0),
+    }))
+});
 
 impl Zone {
     /// UTC, the zone of a session that set none.
     pub fn utc() -> Zone {
-        Zone {
-            name: Arc::from("UTC"),
-            rules: TimeZone::UTC,
-            fixed: Some(0),
-        }
+        UTC.clone()
     }
 
     /// The `TimeZone` setting's value: an IANA zone name in any case (shown as
@@ -117,11 +125,7 @@ impl Zone {
             .to_fixed_offset()
             .ok()
             .map(|offset| i64::from(offset.seconds()));
-        Zone {
-            name: Arc::from(name),
-            rules,
-            fixed,
-        }
+        Zone(Arc::new(Rules { name, rules, fixed }))
     }
 
     /// A fixed offset east of UTC, named as PostgreSQL names one
@@ -137,37 +141,37 @@ impl Zone {
         write_offset(&mut name, east);
         name.push('>');
         write_offset(&mut name, -east);
-        Some(Zone {
-            name: Arc::from(name),
+        Some(Zone(Arc::new(Rules {
+            name,
             rules: TimeZone::fixed(offset),
             fixed: Some(east),
-        })
+        })))
     }
 
     /// The name `SHOW TimeZone` gives it.
     pub fn name(&self) -> &str {
-        &self.name
+        &self.0.name
     }
 
     /// Whether it is UTC at every moment (its shown times are the stored ones).
     pub fn is_utc(&self) -> bool {
-        self.fixed == Some(0)
+        self.0.fixed == Some(0)
     }
 
     /// Seconds east of UTC at a moment (microseconds since 2000-01-01 UTC).
     pub fn offset_at(&self, utc: i64) -> i64 {
-        match self.fixed {
+        match self.0.fixed {
             Some(offset) => offset,
-            None => i64::from(self.rules.to_offset(instant(utc)).seconds()),
+            None => i64::from(self.0.rules.to_offset(instant(utc)).seconds()),
         }
     }
 
     /// The zone's abbreviation at a moment (`CEST`, `EST`, or the offset
     /// as `+03` where the zone has no letters for it).
     pub fn abbreviation_at(&self, utc: i64) -> String {
-        let info = self.rules.to_offset_info(instant(utc));
+        let info = self.0.rules.to_offset_info(instant(utc));
         let abbreviation = info.abbreviation();
-        match abbreviation.is_empty() || self.fixed.is_some() && self.name.starts_with('<') {
+        match abbreviation.is_empty() || self.0.fixed.is_some() && self.0.name.starts_with('<') {
             true => {
                 let mut out = String::new();
                 write_offset(&mut out, i64::from(info.offset().seconds()));
@@ -179,7 +183,7 @@ impl Zone {
 
     /// Whether the zone keeps daylight-saving time at a moment.
     pub fn is_dst_at(&self, utc: i64) -> bool {
-        self.rules.to_offset_info(instant(utc)).dst().is_dst()
+        self.0.rules.to_offset_info(instant(utc)).dst().is_dst()
     }
 
     /// The moment (microseconds since 2000-01-01 UTC) a local time of this zone
@@ -190,16 +194,16 @@ impl Zone {
         if matches!(local, TIMESTAMP_INFINITY | TIMESTAMP_MINUS_INFINITY) {
             return local;
         }
-        if let Some(offset) = self.fixed {
+        if let Some(offset) = self.0.fixed {
             return local.saturating_sub(offset * USECS_PER_SEC);
         }
         let offset =
-            match civil_time(local).map(|at| self.rules.to_ambiguous_timestamp(at).offset()) {
+            match civil_time(local).map(|at| self.0.rules.to_ambiguous_timestamp(at).offset()) {
                 Some(AmbiguousOffset::Unambiguous { offset }) => offset,
                 Some(AmbiguousOffset::Gap { before, .. }) => before,
                 Some(AmbiguousOffset::Fold { after, .. }) => after,
                 // Beyond the rules' years: the offset there.
-                None => self.rules.to_offset(instant(local)),
+                None => self.0.rules.to_offset(instant(local)),
             };
         local.saturating_sub(i64::from(offset.seconds()) * USECS_PER_SEC)
     }
@@ -293,7 +297,7 @@ fn fixed_name(name: &str) -> Option<Zone> {
         return None;
     }
     let zone = Zone::fixed(-sign * west)?;
-    (*zone.name == *name).then_some(zone)
+    (zone.name() == name).then_some(zone)
 }
 
 /// A stored moment as the rules' timestamp, held within the years they cover.
