@@ -30,8 +30,9 @@ use super::params;
 use super::reply::{feed, feed_notifications, feed_rows, report_settings, transaction_status};
 use super::rows::{Announce, WireRows};
 use super::types::TextFormat;
-use crate::engine::{QueryResult, SharedSettings, Value};
+use crate::engine::{QueryResult, Value};
 use crate::error::Error;
+use crate::sql::time_zone::Zone;
 use crate::sql::{self, Dialect, Plan};
 
 /// The unnamed statement or portal is the empty name.
@@ -110,8 +111,8 @@ impl ExtendedQueryHandler for PgConnection {
                 .await
                 .map_err(|e| to_pgwire_in(&e, &prepared.query))?;
         }
-        let settings = state.session.shared_settings();
-        let params = bind_params(&prepared, &message, &settings).map_err(|e| to_pgwire(&e))?;
+        let zone = || state.session.shared_settings().lock().time_zone().cloned();
+        let params = bind_params(&prepared, &message, &zone).map_err(|e| to_pgwire(&e))?;
         let portal = Portal {
             prepared,
             params,
@@ -546,7 +547,7 @@ fn of_unknown_type(prepared: &Prepared, bind: &Bind) -> bool {
 fn bind_params(
     prepared: &Prepared,
     bind: &Bind,
-    settings: &SharedSettings,
+    session_zone: &dyn Fn() -> Option<Zone>,
 ) -> Result<Vec<Value>, Error> {
     // The session's zone, read once and only for a timestamptz in text.
     let zone = std::cell::OnceCell::new();
@@ -571,9 +572,7 @@ fn bind_params(
             let binary = params::format_code(&bind.parameter_format_codes, i) == 1;
             let zoned = !binary && matches!(ty, Type::TIMESTAMPTZ | Type::TIMESTAMPTZ_ARRAY);
             let zone = match zoned {
-                true => zone
-                    .get_or_init(|| settings.lock().time_zone().cloned())
-                    .as_ref(),
+                true => zone.get_or_init(session_zone).as_ref(),
                 false => None,
             };
             params::decode(raw.as_deref(), &ty, binary, zone)

@@ -16,8 +16,8 @@ use jiff::civil;
 use jiff::tz::{AmbiguousOffset, TimeZone};
 
 use super::datetime::{
-    PG_EPOCH_DAYS, TIMESTAMP_INFINITY, TIMESTAMP_MINUS_INFINITY, USECS_PER_DAY, USECS_PER_SEC,
-    civil_from_days, format_timestamp,
+    PG_EPOCH_DAYS, TIMESTAMP_INFINITY, TIMESTAMP_MINUS_INFINITY, USECS_PER_SEC, civil_from_days,
+    format_timestamp,
 };
 use super::interval::Interval;
 use super::time_zone_abbreviations::ABBREVIATIONS;
@@ -217,6 +217,12 @@ impl Zone {
         utc.saturating_add(self.offset_at(utc) * USECS_PER_SEC)
     }
 
+    /// A stored timestamptz's text shown in this zone; `None` for text that
+    /// is no timestamp.
+    pub fn show(&self, stored: &str) -> Option<String> {
+        super::datetime::parse_timestamp(stored, true).map(|usecs| self.format(usecs))
+    }
+
     /// A timestamptz as PostgreSQL shows it in this zone:
     /// `2024-05-06 03:08:09-04`, the offset to the second where it has one
     /// (`+05:21:10`), `BC` last.
@@ -326,12 +332,6 @@ fn civil_time(local: i64) -> Option<civil::DateTime> {
         0,
     )
     .ok()
-}
-
-/// The start of the local day a moment falls in, as a moment.
-pub fn start_of_local_day(zone: &Zone, utc: i64) -> i64 {
-    let local = zone.local_of_utc(utc);
-    zone.utc_of_local(local.div_euclid(USECS_PER_DAY) * USECS_PER_DAY)
 }
 
 #[cfg(test)]

@@ -533,12 +533,7 @@ fn datetime_in(call: &Call, args: &[Arg]) -> Out {
     let (Some(text), Some(type_name)) = (args[0].text(), args[1].text()) else {
         return Out::Null;
     };
-    let target = match type_name.as_str() {
-        "date" => Target::Date,
-        "time" => Target::Time,
-        "timestamp" => Target::Timestamp,
-        _ => Target::Timestamptz,
-    };
+    let target = super::zoned::target(&type_name).unwrap_or(Target::Timestamptz);
     let zone = call.time_zone().unwrap_or_else(Zone::utc);
     super::zoned::input(&text, target, call.date_order(), &zone)
 }
@@ -747,12 +742,7 @@ fn make_timestamptz(call: &Call, args: &[Arg]) -> Out {
 /// `timeofday()`: the wall-clock time now, as text in the session's time
 /// zone: `Mon Dec 07 08:48:29.976781 2026 UTC`.
 fn timeofday(call: &Call, _: &[Arg]) -> Out {
-    let since_unix = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap_or_default();
-    let Some(stamp) = crate::sql::datetime::timestamp_from_unix(since_unix.as_secs_f64()) else {
-        return Out::Null;
-    };
+    let stamp = crate::sql::datetime::now();
     let zone = call.time_zone().unwrap_or_else(Zone::utc);
     let at = crate::sql::datetime::calendar(zone.local_of_utc(stamp));
     let abbreviation = zone.abbreviation_at(stamp);

@@ -123,7 +123,7 @@ fn shown(value: &Value) -> Out {
     Out::Text(jsonb::format(value))
 }
 
-fn truth(arg: &Arg) -> bool {
+pub(super) fn truth(arg: &Arg) -> bool {
     matches!(arg, Arg::Int(i) if *i != 0)
 }
 
@@ -199,10 +199,9 @@ pub(super) fn json_of(arg: &Arg, kind: &str, zone: Option<&Zone>) -> Result<Valu
         (arg, kind @ ("timestamp" | "timestamptz")) => {
             let mut text = arg.display();
             if kind == "timestamptz"
-                && let Some(zone) = zone
-                && let Some(usecs) = crate::sql::datetime::parse_timestamp(&text, true)
+                && let Some(shown) = zone.and_then(|zone| zone.show(&text))
             {
-                text = zone.format(usecs);
+                text = shown;
             }
             let mut iso = text.replacen(' ', "T", 1);
             let offset = iso.rfind(['+', '-']).filter(|&at| at > 10);

@@ -5,6 +5,7 @@
 use super::arrays::parse_array;
 use super::call::{Arg, Call, Out};
 use super::definition::{Args, Function, Volatility};
+use super::json::truth;
 use crate::sql::json_spans::{as_text, step};
 
 pub(super) const FUNCTIONS: &[Function] = &[
@@ -27,10 +28,6 @@ pub(super) const FUNCTIONS: &[Function] = &[
         path_of,
     ),
 ];
-
-fn truth(arg: &Arg) -> bool {
-    matches!(arg, Arg::Int(1))
-}
 
 /// The part `keys` lead to, as JSON or (`as_text`) as `->>` gives it.
 fn answer(json: &str, keys: &[Option<String>], as_text_wanted: bool) -> Out {

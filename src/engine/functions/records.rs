@@ -79,12 +79,8 @@ fn record(call: &Call, args: &[Arg]) -> Out {
 fn value_text(value: &Arg, kind: &str, zone: Option<&Zone>) -> Option<String> {
     match (value, kind) {
         (Arg::Null, _) => None,
-        (Arg::Text(text), "timestamptz") if zone.is_some() => {
-            let usecs = crate::sql::datetime::parse_timestamp(text, true);
-            Some(
-                zone.zip(usecs)
-                    .map_or_else(|| (*text).to_owned(), |(z, u)| z.format(u)),
-            )
+        (Arg::Text(text), "timestamptz") if let Some(shown) = zone.and_then(|z| z.show(text)) => {
+            Some(shown)
         }
         (Arg::Int(i), "bool") => Some(if *i != 0 { "t" } else { "f" }.to_owned()),
         (Arg::Blob(bytes), "bytea") => Some(bytea_text(bytes)),

@@ -36,7 +36,7 @@ impl Call<'_> {
 }
 
 /// The date/time types, by the names the translation gives them.
-fn target(name: &str) -> Option<Target> {
+pub(super) fn target(name: &str) -> Option<Target> {
     Some(match name {
         "date" => Target::Date,
         "time" => Target::Time,
@@ -63,9 +63,7 @@ pub(super) fn date_time_cast(call: &Call, value: &Arg, from: &str, to: &str) -> 
         if from != "timestamptz" {
             return None;
         }
-        let zone = call.time_zone()?;
-        let usecs = datetime::parse_timestamp(text, true)?;
-        return Some(Out::Text(zone.format(usecs)));
+        return call.time_zone()?.show(text).map(Out::Text);
     }
     let to_kind = target(to)?;
     if from == to {
@@ -86,16 +84,26 @@ pub(super) fn date_time_cast(call: &Call, value: &Arg, from: &str, to: &str) -> 
         "timestamptz" => zone().local_of_utc(datetime::parse_timestamp(text, true)?),
         _ => return None,
     };
-    Some(Out::Text(match to_kind {
+    let utc = || zone().utc_of_local(local);
+    Some(Out::Text(stored_as(to_kind, local, utc)?))
+}
+
+/// A moment stored as `target`: the date, time or timestamp of its local
+/// time, or (a timestamptz) the moment `utc` gives; `None` for the time of
+/// an infinity.
+fn stored_as(target: Target, local: i64, utc: impl FnOnce() -> i64) -> Option<String> {
+    let infinite = matches!(local, TIMESTAMP_INFINITY | TIMESTAMP_MINUS_INFINITY);
+    Some(match target {
         Target::Date => datetime::format_date(match local {
             TIMESTAMP_INFINITY => DATE_INFINITY,
             TIMESTAMP_MINUS_INFINITY => DATE_MINUS_INFINITY,
             _ => local.div_euclid(USECS_PER_DAY),
         }),
+        Target::Time if infinite => return None,
         Target::Time => datetime::format_time(local.rem_euclid(USECS_PER_DAY)),
         Target::Timestamp => datetime::format_timestamp(local, false),
-        Target::Timestamptz => datetime::format_timestamp(zone().utc_of_local(local), true),
-    }))
+        Target::Timestamptz => datetime::format_timestamp(utc(), true),
+    })
 }
 
 /// Date/time input read as `target` in the session's field order and zone,
@@ -156,17 +164,5 @@ fn special_input(text: &str, target: Target, zone: &Zone) -> Option<String> {
         "epoch" => epoch,
         _ => zone.local_of_utc(utc),
     };
-    Some(match target {
-        Target::Date => datetime::format_date(match local {
-            TIMESTAMP_INFINITY => DATE_INFINITY,
-            TIMESTAMP_MINUS_INFINITY => DATE_MINUS_INFINITY,
-            _ => local.div_euclid(USECS_PER_DAY),
-        }),
-        Target::Time if matches!(local, TIMESTAMP_INFINITY | TIMESTAMP_MINUS_INFINITY) => {
-            return None;
-        }
-        Target::Time => datetime::format_time(local.rem_euclid(USECS_PER_DAY)),
-        Target::Timestamp => datetime::format_timestamp(local, false),
-        Target::Timestamptz => datetime::format_timestamp(utc, true),
-    })
+    stored_as(target, local, || utc)
 }
