@@ -5,9 +5,11 @@
 # (user + system, from /proc and time(1)): on a machine the client shares, TPS can only
 # rise as far as 1 / (server + client CPU per transaction) per CPU allows.
 # With ROUNDS=n each row runs n times, litewire and PostgreSQL alternating, and shows
-# the medians. Usage: bench/pgbench.sh
+# the medians. With SOCKETS=1 both servers also listen on a Unix-domain socket in
+# one directory and pgbench connects through it instead of loopback TCP.
+# Usage: bench/pgbench.sh
 #   (env: SCALE=1 DURATION=15 ROUNDS=1 CLIENTS="1 8" MODES=... SCRIPTS=...
-#         LITEWIRE_ARGS=...)
+#         LITEWIRE_ARGS=... SOCKETS=0 BIN=target/release/litewire, built unless given)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,6 +24,7 @@ SYNCHRONOUS=${SYNCHRONOUS:-normal}
 CACHE=${CACHE:-shared}
 LW_PORT=${LW_PORT:-25432}
 PG_PORT=${PG_PORT:-25433}
+SOCKETS=${SOCKETS:-0}
 PGBIN=/usr/lib/postgresql/15/bin
 
 if [ ! -x "$PGBIN/postgres" ]; then
@@ -31,11 +34,21 @@ fi
 
 [ -x /usr/bin/time ] || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq time >/dev/null; }
 
-unset LIBSQLITE3_FLAGS
-cargo build --release --quiet
+if [ -z "${BIN:-}" ]; then
+  unset LIBSQLITE3_FLAGS
+  cargo build --release --quiet
+  BIN=target/release/litewire
+fi
 work=$(mktemp -d)
 chmod 755 "$work"
 mkdir "$work/pg" && chown postgres "$work/pg" && chmod 700 "$work/pg"
+# Where clients connect: loopback TCP, or (SOCKETS=1) the socket directory.
+host=127.0.0.1 socket_dirs=''
+if [ "$SOCKETS" = 1 ]; then
+  host=$work/sock socket_dirs=$work/sock
+  mkdir "$host" && chmod 777 "$host"
+  LITEWIRE_ARGS="$LITEWIRE_ARGS --pg-socket-dir $host"
+fi
 cleanup() {
   [ -n "${lw_pid:-}" ] && kill "$lw_pid" 2>/dev/null || true
   [ -f "$work/pg/PG_VERSION" ] && su postgres -c "$PGBIN/pg_ctl -D $work/pg -m fast stop" >/dev/null 2>&1 || true
@@ -45,7 +58,7 @@ trap cleanup EXIT
 
 # litewire, release build, its defaults but for the port and these knobs.
 # shellcheck disable=SC2086 # LITEWIRE_ARGS is a list of flags
-target/release/litewire --db "$work/litewire.db" --pg-listen "127.0.0.1:$LW_PORT" $LITEWIRE_ARGS \
+$BIN --db "$work/litewire.db" --pg-listen "127.0.0.1:$LW_PORT" $LITEWIRE_ARGS \
   --http-listen 127.0.0.1:0 --cache "$CACHE" --synchronous "$SYNCHRONOUS" \
   --log-level warn 2>"$work/litewire.log" &
 lw_pid=$!
@@ -53,15 +66,15 @@ lw_pid=$!
 # PostgreSQL 15 with its defaults (fsync on, synchronous_commit on): every commit is
 # flushed to disk. Loopback TCP like litewire.
 su postgres -c "$PGBIN/initdb -D $work/pg -A trust -U postgres" >/dev/null
-printf "port = %s\nlisten_addresses = '127.0.0.1'\nunix_socket_directories = ''\n" "$PG_PORT" >>"$work/pg/postgresql.conf"
+printf "port = %s\nlisten_addresses = '127.0.0.1'\nunix_socket_directories = '%s'\n" "$PG_PORT" "$socket_dirs" >>"$work/pg/postgresql.conf"
 su postgres -c "$PGBIN/pg_ctl -D $work/pg -l $work/pg/server.log -w start" >/dev/null
 pg_pid=$(head -1 "$work/pg/postmaster.pid")
 
-for _ in $(seq 50); do pg_isready -q -h 127.0.0.1 -p "$LW_PORT" && break; sleep 0.1; done
+for _ in $(seq 50); do pg_isready -q -h "$host" -p "$LW_PORT" && break; sleep 0.1; done
 
 run() { # port, pgbench args...
   local port=$1; shift
-  pgbench -h 127.0.0.1 -p "$port" -U postgres "$@" postgres 2>&1
+  pgbench -h "$host" -p "$port" -U postgres "$@" postgres 2>&1
 }
 field() { sed -n "s/^$1\([0-9.]*\).*/\1/p" | head -1; }
 # CPU seconds in clock ticks a process used, with its reaped children (PostgreSQL's
@@ -74,7 +87,7 @@ measure() { # port, server pid, pgbench args...
   local port=$1 pid=$2; shift 2
   local before after out
   before=$(ticks "$pid")
-  out=$(/usr/bin/time -f 'client-cpu %U %S' pgbench -h 127.0.0.1 -p "$port" -U postgres "$@" postgres 2>&1)
+  out=$(/usr/bin/time -f 'client-cpu %U %S' pgbench -h "$host" -p "$port" -U postgres "$@" postgres 2>&1)
   sleep 0.5 # backends exit and are reaped
   after=$(ticks "$pid")
   awk -v tps="$(echo "$out" | field 'tps = ')" \
@@ -126,4 +139,4 @@ for script in $SCRIPTS; do
     done
   done
 done
-echo "litewire: cache=$CACHE synchronous=$SYNCHRONOUS (WAL) $LITEWIRE_ARGS; PostgreSQL 15: fsync=on synchronous_commit=on; scale=$SCALE, ${DURATION}s per run, median of $ROUNDS, -j 2"
+echo "litewire: cache=$CACHE synchronous=$SYNCHRONOUS (WAL) $LITEWIRE_ARGS; PostgreSQL 15: fsync=on synchronous_commit=on; scale=$SCALE, ${DURATION}s per run, median of $ROUNDS, -j 2, clients on $host"

@@ -127,6 +127,25 @@ pub struct Config {
     #[arg(long, env = "LITEWIRE_PG_LISTEN", default_value = "127.0.0.1:5432")]
     pub pg_listen: SocketAddr,
 
+    /// Directories where the PostgreSQL port also listens on a Unix-domain
+    /// socket, `DIR/.s.PGSQL.<port>`, comma-separated (PostgreSQL's
+    /// `unix_socket_directories`): `psql -h DIR`, or with no `-h` when DIR is
+    /// libpq's default (`/var/run/postgresql` on Debian). None by default.
+    #[arg(
+        long,
+        visible_alias = "unix-socket-directories",
+        alias = "unix_socket_directories",
+        env = "LITEWIRE_PG_SOCKET_DIR",
+        value_delimiter = ','
+    )]
+    pub pg_socket_dir: Vec<String>,
+
+    /// The access mode of those socket files, in octal (PostgreSQL's
+    /// `unix_socket_permissions`); who may log in is still up to the
+    /// authentication settings.
+    #[arg(long, env = "LITEWIRE_PG_SOCKET_PERMISSIONS", default_value = "0777", value_parser = parse_octal_mode)]
+    pub pg_socket_permissions: u32,
+
     /// Address of the HTTP JSON listener.
     #[arg(long, env = "LITEWIRE_HTTP_LISTEN", default_value = "127.0.0.1:8080")]
     pub http_listen: SocketAddr,
@@ -183,6 +202,16 @@ pub struct Config {
     /// SQLite connections the pool keeps open even when idle.
     #[arg(long, env = "LITEWIRE_MIN_CONNECTIONS", default_value_t = 1)]
     pub min_connections: u32,
+
+    /// A SQLite connection no session has used for this long is closed (down to
+    /// `--min-connections`), its thread and memory given back, in milliseconds;
+    /// 0: never.
+    #[arg(
+        long,
+        env = "LITEWIRE_IDLE_CONNECTION_TIMEOUT_MS",
+        default_value_t = 30_000
+    )]
+    pub idle_connection_timeout_ms: u64,
 
     /// How long a statement waits for a lock held by another process, and how long a
     /// writer waits for its turn, in milliseconds.
@@ -384,11 +413,36 @@ pub struct Config {
     #[arg(long, env = "LITEWIRE_PG_REQUIRE_TLS")]
     pub pg_require_tls: bool,
 
+    /// For the durability tests: keep, beside each file SQLite syncs, the file
+    /// as that sync left it (`NAME.durable`), to cut the power on.
+    #[arg(long, hide = true, env = "LITEWIRE_SIMULATE_POWER_LOSS")]
+    pub simulate_power_loss: bool,
+
     #[command(subcommand)]
     pub command: Option<Command>,
 }
 
+/// A file mode in octal (`0777`, `770`), as PostgreSQL reads
+/// `unix_socket_permissions`.
+fn parse_octal_mode(text: &str) -> Result<u32, String> {
+    u32::from_str_radix(text.trim(), 8)
+        .ok()
+        .filter(|mode| *mode <= 0o777)
+        .ok_or_else(|| format!("{text:?} is not a file mode in octal (0000 to 0777)"))
+}
+
 impl Config {
+    /// The directories of `--pg-socket-dir`, blanks around each and empty
+    /// entries dropped, as PostgreSQL reads its list.
+    pub fn pg_socket_dirs(&self) -> Vec<PathBuf> {
+        self.pg_socket_dir
+            .iter()
+            .map(|dir| dir.trim())
+            .filter(|dir| !dir.is_empty())
+            .map(PathBuf::from)
+            .collect()
+    }
+
     pub fn busy_timeout(&self) -> Duration {
         Duration::from_millis(self.busy_timeout_ms)
     }
@@ -398,6 +452,12 @@ impl Config {
         u64::try_from(self.log_min_duration_statement)
             .ok()
             .map(Duration::from_millis)
+    }
+
+    /// How long an unused SQLite connection stays open (`None`: for ever).
+    pub fn idle_connection_timeout(&self) -> Option<Duration> {
+        (self.idle_connection_timeout_ms > 0)
+            .then(|| Duration::from_millis(self.idle_connection_timeout_ms))
     }
 
     pub fn acquire_timeout(&self) -> Duration {

@@ -110,6 +110,7 @@ impl SqlState {
     pub const ARRAY_SUBSCRIPT_ERROR: SqlState = SqlState(*b"2202E");
     pub const CHARACTER_NOT_IN_REPERTOIRE: SqlState = SqlState(*b"22021");
     pub const UNTRANSLATABLE_CHARACTER: SqlState = SqlState(*b"22P05");
+    pub const IO_ERROR: SqlState = SqlState(*b"58030");
 
     /// The SQLSTATE `code` spells, if it is one.
     pub fn parse(code: &str) -> Option<SqlState> {

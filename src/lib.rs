@@ -32,6 +32,8 @@
 //! - [`config`]: every knob (clap, `LITEWIRE_*` environment variables).
 //! - [`server`]: startup (engine, listeners) and the clean shutdown path.
 //! - [`shutdown`]: signals, and the shutdown notice everything that serves watches.
+//! - [`listener`]: the sockets listened on (TCP, and Unix-domain for the
+//!   PostgreSQL port) and the connections they give.
 //! - [`workers`]: the threads that serve connections and the accept loop.
 //! - `fuzz` (tests only): bounded fuzzing of the decoders clients feed, inside
 //!   `cargo test`.
@@ -43,6 +45,7 @@ pub mod error;
 #[cfg(test)]
 mod fuzz;
 pub mod http;
+pub mod listener;
 pub mod pg;
 pub mod server;
 pub mod shutdown;

@@ -13,6 +13,7 @@ use crate::auth::Auth;
 use crate::config::Config;
 use crate::engine::{Engine, StopReason};
 use crate::error::Error;
+use crate::listener::Listener;
 use crate::shutdown::Shutdown;
 use crate::tls::Tls;
 use crate::workers::Workers;
@@ -22,6 +23,8 @@ use crate::{http, pg};
 pub struct Server {
     engine: Arc<Engine>,
     pg_listener: TcpListener,
+    /// `--pg-socket-dir`'s.
+    pg_socket_listeners: Vec<Listener>,
     http_listener: TcpListener,
     /// `--metrics-listen`'s.
     metrics_listener: Option<TcpListener>,
@@ -76,11 +79,27 @@ impl Server {
         let engine = engine?;
         report_build(&engine);
         let pg_listener = TcpListener::bind(config.pg_listen).await?;
+        let port = pg_listener.local_addr()?.port();
+        let pg_socket_listeners = config
+            .pg_socket_dirs()
+            .iter()
+            .map(|dir| {
+                Listener::unix(dir, port, config.pg_socket_permissions, &config.db).map_err(
+                    |error| {
+                        format!(
+                            "could not create a Unix-domain socket in directory \"{}\": {error}",
+                            dir.display()
+                        )
+                    },
+                )
+            })
+            .collect::<Result<Vec<_>, _>>()?;
         let http_listener = TcpListener::bind(config.http_listen).await?;
         let metrics_listener = metrics_listener.map(TcpListener::from_std).transpose()?;
         Ok(Server {
             engine,
             pg_listener,
+            pg_socket_listeners,
             http_listener,
             metrics_listener,
             workers,
@@ -94,6 +113,7 @@ impl Server {
     pub async fn run(self, shutdown: Shutdown) -> Result<(), Error> {
         tracing::info!(
             postgres = %self.pg_listener.local_addr().map_or_else(|e| e.to_string(), |a| a.to_string()),
+            postgres_sockets = %self.pg_socket_listeners.iter().map(Listener::describe).collect::<Vec<_>>().join(", "),
             http = %self.http_listener.local_addr().map_or_else(|e| e.to_string(), |a| a.to_string()),
             metrics = %self.metrics_listener.as_ref().and_then(|l| l.local_addr().ok()).map_or_else(|| "off".to_owned(), |a| a.to_string()),
             db = %self.config.db.display(),
@@ -120,8 +140,10 @@ impl Server {
             tracing::info!("stopping the statements still running");
             engine.stop_all(StopReason::Shutdown);
         });
+        let mut pg_listeners = vec![Listener::Tcp(self.pg_listener)];
+        pg_listeners.extend(self.pg_socket_listeners);
         let pg = pg::serve(
-            self.pg_listener,
+            pg_listeners,
             self.engine.clone(),
             self.workers.clone(),
             gate,

@@ -21,16 +21,16 @@
 //! where the connection runs.
 
 use std::future::Future;
-use std::net::SocketAddr;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use tokio::net::{TcpListener, TcpStream};
 use tokio::runtime::Handle;
 use tokio::sync::oneshot;
 use tokio::task::JoinSet;
 
+use crate::engine::ClientAddress;
+use crate::listener::{Handover, Listener, Stream};
 use crate::shutdown::Shutdown;
 
 /// The pause after a failed `accept`.
@@ -76,9 +76,9 @@ impl Workers {
     /// Accepts connections until `shutdown` fires, handing each to the next worker
     /// to be served by `serve` there; then waits for the connections in flight
     /// (which watch `shutdown` themselves) to finish.
-    pub async fn accept<F, Fut>(&self, listener: TcpListener, shutdown: &Shutdown, serve: F)
+    pub async fn accept<F, Fut>(&self, listener: Listener, shutdown: &Shutdown, serve: F)
     where
-        F: Fn(TcpStream, SocketAddr) -> Fut + Clone + Send + 'static,
+        F: Fn(Stream, ClientAddress) -> Fut + Clone + Send + 'static,
         Fut: Future<Output = ()> + Send + 'static,
     {
         self.accept_with(listener, shutdown, None::<NoTriage>, serve)
@@ -92,14 +92,14 @@ impl Workers {
     /// running statements.
     pub async fn accept_triaged<T, TFut, F, Fut>(
         &self,
-        listener: TcpListener,
+        listener: Listener,
         shutdown: &Shutdown,
         triage: T,
         serve: F,
     ) where
-        T: Fn(TcpStream) -> TFut + Clone + 'static,
-        TFut: Future<Output = Option<TcpStream>> + 'static,
-        F: Fn(TcpStream, SocketAddr) -> Fut + Clone + Send + 'static,
+        T: Fn(Stream) -> TFut + Clone + 'static,
+        TFut: Future<Output = Option<Stream>> + 'static,
+        F: Fn(Stream, ClientAddress) -> Fut + Clone + Send + 'static,
         Fut: Future<Output = ()> + Send + 'static,
     {
         self.accept_with(listener, shutdown, Some(triage), serve)
@@ -108,14 +108,14 @@ impl Workers {
 
     async fn accept_with<T, TFut, F, Fut>(
         &self,
-        listener: TcpListener,
+        listener: Listener,
         shutdown: &Shutdown,
         triage: Option<T>,
         serve: F,
     ) where
-        T: Fn(TcpStream) -> TFut + Clone + 'static,
-        TFut: Future<Output = Option<TcpStream>> + 'static,
-        F: Fn(TcpStream, SocketAddr) -> Fut + Clone + Send + 'static,
+        T: Fn(Stream) -> TFut + Clone + 'static,
+        TFut: Future<Output = Option<Stream>> + 'static,
+        F: Fn(Stream, ClientAddress) -> Fut + Clone + Send + 'static,
         Fut: Future<Output = ()> + Send + 'static,
     {
         let mut connections = JoinSet::new();
@@ -178,8 +178,8 @@ impl Workers {
 /// The accepting runtime gives up the socket (`into_std`) and the serving one
 /// registers it ([`serve_on_worker`]), so that readiness events are delivered
 /// where it is served.
-fn leave(socket: TcpStream, peer: SocketAddr) -> Option<std::net::TcpStream> {
-    match socket.into_std() {
+fn leave(socket: Stream, peer: ClientAddress) -> Option<Handover> {
+    match socket.into_handover() {
         Ok(socket) => Some(socket),
         Err(error) => {
             tracing::warn!(%error, %peer, "handing a connection over failed");
@@ -188,12 +188,12 @@ fn leave(socket: TcpStream, peer: SocketAddr) -> Option<std::net::TcpStream> {
     }
 }
 
-async fn serve_on_worker<F, Fut>(socket: std::net::TcpStream, peer: SocketAddr, serve: F)
+async fn serve_on_worker<F, Fut>(socket: Handover, peer: ClientAddress, serve: F)
 where
-    F: Fn(TcpStream, SocketAddr) -> Fut,
+    F: Fn(Stream, ClientAddress) -> Fut,
     Fut: Future<Output = ()>,
 {
-    match TcpStream::from_std(socket) {
+    match socket.register() {
         Ok(socket) => serve(socket, peer).await,
         Err(error) => tracing::warn!(%error, %peer, "registering a connection failed"),
     }
@@ -207,7 +207,7 @@ where
 const SERVING_STACK: usize = 8 * 1024 * 1024;
 
 /// The triage of connections that need none.
-type NoTriage = fn(TcpStream) -> std::future::Ready<Option<TcpStream>>;
+type NoTriage = fn(Stream) -> std::future::Ready<Option<Stream>>;
 
 /// Errors of one connection, not of the listener: the next accept may succeed at once.
 fn is_connection_error(error: &std::io::Error) -> bool {

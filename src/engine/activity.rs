@@ -82,6 +82,24 @@ pub(super) struct Activity {
     now: Mutex<Doing>,
 }
 
+/// Where a session's client connects from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClientAddress {
+    Tcp(SocketAddr),
+    /// A Unix-domain socket: `pg_stat_activity` shows no address and port -1,
+    /// and logs say `[local]`, as PostgreSQL's do.
+    Local,
+}
+
+impl std::fmt::Display for ClientAddress {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ClientAddress::Tcp(address) => address.fmt(f),
+            ClientAddress::Local => f.write_str("[local]"),
+        }
+    }
+}
+
 /// What `pg_stat_activity` reads of a session, as of the last report.
 #[derive(Debug, Clone)]
 pub(super) struct Doing {
@@ -89,7 +107,7 @@ pub(super) struct Doing {
     pub(super) user: Arc<str>,
     pub(super) database: Arc<str>,
     pub(super) role: Role,
-    pub(super) client: Option<SocketAddr>,
+    pub(super) client: Option<ClientAddress>,
     pub(super) state: State,
     pub(super) query: String,
     pub(super) query_start: Option<SystemTime>,
@@ -152,7 +170,7 @@ impl Activity {
     }
 
     /// Where the session's client connects from.
-    pub(super) fn client(&self, client: Option<SocketAddr>) {
+    pub(super) fn client(&self, client: Option<ClientAddress>) {
         self.doing().client = client;
     }
 

@@ -24,7 +24,10 @@ use super::control::StopReason;
 use super::declared_types::DeclaredTypes;
 use super::file_watch::{self, FileWatch, Watcher};
 use super::functions::ServerShared;
+use super::group_commit::GroupCommit;
 use super::metrics::Metrics;
+use super::parked::Parked;
+use super::power_loss;
 use super::schema::SchemaCache;
 use super::settings::ServerDefaults;
 use super::snapshots::SharedReads;
@@ -98,13 +101,15 @@ pub struct Engine {
     pub(super) allow_attach: bool,
     /// Prepared statements each session keeps.
     statement_cache: usize,
-    /// Connections of ended sessions, with their prepared statements and locked
-    /// handles, for the next session: handing one back to SQLx's pool costs a ping
-    /// through the connection's thread and loses what was prepared on it.
-    idle: Mutex<Idle>,
+    /// Connections of ended sessions, for the next session (see `parked`).
+    parked: Parked,
     max_connections: usize,
     /// How a connection is cleaned between sessions.
     reset: pool::Reset,
+    /// How the writer connection is (its commits may sync otherwise).
+    writer_reset: pool::Reset,
+    /// With `--synchronous full`: the fsyncs commits share (see `group_commit`).
+    pub(super) group_commit: Option<GroupCommit>,
     /// How many sessions hold a connection of the readers' pool.
     holding: Arc<AtomicUsize>,
     /// The defaults the server's flags give every session's settings (the
@@ -116,14 +121,6 @@ pub struct Engine {
     outside: pool::Outside,
     /// Changes other processes make to the file (see `file_watch`).
     pub(super) file_watch: FileWatch,
-}
-
-/// The parked connections; once the engine closes, nothing more is parked (the
-/// pool's close waits for every connection to come back).
-#[derive(Debug, Default)]
-struct Idle {
-    connections: Vec<HeldConnection>,
-    closed: bool,
 }
 
 impl Engine {
@@ -138,6 +135,9 @@ impl Engine {
         shared.locks.log_waits(config.log_lock_waits);
         if config.read_only {
             file_watch::rollback_mode_for_litestream(&config.db).await?;
+        }
+        if config.simulate_power_loss {
+            power_loss::install();
         }
         let pool = pool::connect(config, &shared).await?;
         let writer_pool = pool::connect_writer(config, &shared).await?;
@@ -160,9 +160,11 @@ impl Engine {
             write_wait: config.busy_timeout(),
             allow_attach: config.allow_attach,
             statement_cache: config.statement_cache,
-            idle: Mutex::new(Idle::default()),
+            parked: Parked::default(),
             max_connections: config.max_connections as usize,
-            reset: pool::Reset::new(config),
+            reset: pool::Reset::new(config, config.synchronous),
+            writer_reset: pool::Reset::new(config, pool::writer_synchronous(config)),
+            group_commit: pool::group_commits(config).then(|| GroupCommit::new(&config.db)),
             holding: Arc::default(),
             // Those that are off (0, as the built-in defaults) need not be set.
             // Those that are PostgreSQL's own defaults need not be set.
@@ -173,7 +175,30 @@ impl Engine {
         });
         let watcher = Watcher::new(outside, &config.db);
         tokio::spawn(Engine::watch_file(Arc::downgrade(&engine), watcher));
+        if let Some(idle) = config.idle_connection_timeout() {
+            let keep = config.min_connections as usize;
+            tokio::spawn(Engine::trim_parked(Arc::downgrade(&engine), idle, keep));
+        }
         Ok(engine)
+    }
+
+    /// Gives the pool back the connections parked longer than `idle`, keeping
+    /// `keep`, until the engine closes (see `parked`).
+    async fn trim_parked(engine: std::sync::Weak<Engine>, idle: Duration, keep: usize) {
+        // Looked at twice per period: none stays parked past 1.5 times it.
+        let mut every = tokio::time::interval(idle / 2);
+        every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            every.tick().await;
+            let Some(engine) = engine.upgrade().filter(|engine| !engine.is_closed()) else {
+                break;
+            };
+            let expired = engine.parked.expired(idle, keep);
+            if !expired.is_empty() {
+                tracing::debug!(closed = expired.len(), "idle connections given back");
+            }
+            drop(expired);
+        }
     }
 
     /// Follows the changes other processes make to the file until the engine
@@ -200,7 +225,7 @@ impl Engine {
 
     /// Whether the engine was closed (see `close`).
     pub(super) fn is_closed(&self) -> bool {
-        self.idle.lock().map_or(true, |idle| idle.closed)
+        self.parked.is_closed()
     }
 
     /// Whether the server is a follower (`--read-only`): a standby, whose every
@@ -259,12 +284,7 @@ impl Engine {
     /// last session may have left state on it), else one from the pool (reset
     /// when it went back).
     pub(super) async fn connection(&self) -> Result<HeldConnection, Error> {
-        let idle = self
-            .idle
-            .lock()
-            .ok()
-            .and_then(|mut idle| idle.connections.pop());
-        match idle {
+        match self.parked.take() {
             Some(mut idle) => {
                 if idle.take_dirty() {
                     self.reset(&mut idle).await?;
@@ -293,7 +313,10 @@ impl Engine {
         match idle {
             Some(mut writer) => {
                 if writer.take_dirty() {
-                    self.reset(&mut writer).await?;
+                    self.writer_reset
+                        .run(writer.sqlx())
+                        .await
+                        .map_err(Error::from)?;
                 }
                 Ok(writer)
             }
@@ -322,17 +345,13 @@ impl Engine {
     /// of the write permit.
     pub(super) fn park_writer(&self, writer: HeldConnection) {
         let rejected = match self.writer_idle.lock() {
-            Ok(mut idle) if idle.is_none() && !self.idle_closed() => {
+            Ok(mut idle) if idle.is_none() && !self.is_closed() => {
                 *idle = Some(writer);
                 None
             }
             _ => Some(writer),
         };
         drop(rejected);
-    }
-
-    fn idle_closed(&self) -> bool {
-        self.idle.lock().map_or(true, |idle| idle.closed)
     }
 
     /// Resets a connection for a new session (see `pool::Reset`).
@@ -346,17 +365,8 @@ impl Engine {
         // Sessions wait for the pool only when it is at its size limit, and only a
         // connection given back to the pool wakes them: then none is kept.
         let pool_full = self.pool.size() as usize >= self.max_connections;
-        let rejected = match self.idle.lock() {
-            Ok(mut parked)
-                if !pool_full
-                    && !parked.closed
-                    && parked.connections.len() < self.max_connections =>
-            {
-                parked.connections.push(idle);
-                None
-            }
-            _ => Some(idle),
-        };
+        let limit = if pool_full { 0 } else { self.max_connections };
+        let rejected = self.parked.park(idle, limit);
         drop(rejected);
     }
 
@@ -386,6 +396,12 @@ impl Engine {
         counts
     }
 
+    /// Under group commit: the commits written, and the fsyncs of the WAL that
+    /// made them durable.
+    pub fn group_commit_counts(&self) -> Option<(u64, u64)> {
+        self.group_commit.as_ref().map(GroupCommit::counts)
+    }
+
     /// Readers' connections held by sessions, and how many there may be.
     pub fn connections_in_use(&self) -> (usize, usize) {
         (self.holding.load(Ordering::Acquire), self.max_connections)
@@ -394,14 +410,7 @@ impl Engine {
     /// Closes every connection and checkpoints the WAL into the file (unless
     /// Litestream replicates it, see `pool::Checkpoints`).
     pub async fn close(&self) {
-        let idle = match self.idle.lock() {
-            Ok(mut idle) => {
-                idle.closed = true;
-                std::mem::take(&mut idle.connections)
-            }
-            Err(_) => Vec::new(),
-        };
-        drop(idle);
+        drop(self.parked.close());
         let writer = self
             .writer_idle
             .lock()
@@ -455,6 +464,26 @@ fn server_defaults(config: &Config) -> Vec<(&'static str, String)> {
         defaults.push((
             "default_transaction_isolation",
             config.default_transaction_isolation.clone(),
+        ));
+    }
+    // Where the PostgreSQL port listens, as PostgreSQL reports its own.
+    let port = config.pg_listen.port();
+    if port != 0 && port != 5432 {
+        defaults.push(("port", port.to_string()));
+    }
+    defaults.push(("listen_addresses", config.pg_listen.ip().to_string()));
+    let socket_dirs: Vec<String> = config
+        .pg_socket_dirs()
+        .iter()
+        .map(|dir| dir.display().to_string())
+        .collect();
+    if !socket_dirs.is_empty() {
+        defaults.push(("unix_socket_directories", socket_dirs.join(", ")));
+    }
+    if config.pg_socket_permissions != 0o777 {
+        defaults.push((
+            "unix_socket_permissions",
+            format!("{:04o}", config.pg_socket_permissions),
         ));
     }
     if config.read_only {

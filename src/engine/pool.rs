@@ -23,6 +23,7 @@ pub(super) async fn connect(config: &Config, shared: &ServerShared) -> Result<Sq
         config.max_connections.max(1),
         config.min_connections.min(config.max_connections),
         shared,
+        config.synchronous,
     )
     .await
 }
@@ -31,11 +32,36 @@ pub(super) async fn connect(config: &Config, shared: &ServerShared) -> Result<Sq
 /// readers' mode, so that its table locks never reach the readers (with a shared
 /// cache, SQLite locks tables between the connections sharing it: a reader would
 /// wait for the writer's transaction, and a writer for any reader's).
+///
+/// Under group commit (`--synchronous full`) its commits write the WAL without
+/// syncing it: the sessions sync it after, together (see `group_commit`).
 pub(super) async fn connect_writer(
     config: &Config,
     shared: &ServerShared,
 ) -> Result<SqlitePool, Error> {
-    open(config, CacheMode::Private, 1, 1, shared).await
+    open(
+        config,
+        CacheMode::Private,
+        1,
+        1,
+        shared,
+        writer_synchronous(config),
+    )
+    .await
+}
+
+/// How the writer's commits sync (see `connect_writer`).
+pub(super) fn writer_synchronous(config: &Config) -> Synchronous {
+    match group_commits(config) {
+        true => Synchronous::Normal,
+        false => config.synchronous,
+    }
+}
+
+/// Whether the writer's commits are synced by group commit: `--synchronous
+/// full` on a file litewire writes.
+pub(super) fn group_commits(config: &Config) -> bool {
+    config.synchronous == Synchronous::Full && !config.read_only
 }
 
 /// Connections with a cache of their own for reads the shared cache would answer
@@ -50,6 +76,7 @@ pub(super) async fn connect_fresh(
         config.max_connections.max(1),
         0,
         shared,
+        config.synchronous,
     )
     .await
 }
@@ -60,10 +87,13 @@ async fn open(
     max_connections: u32,
     min_connections: u32,
     shared: &ServerShared,
+    synchronous: Synchronous,
 ) -> Result<SqlitePool, Error> {
-    let reset = Reset::new(config);
+    let reset = Reset::new(config, synchronous);
     let shared = shared.clone();
-    let options = options(config).shared_cache(cache == CacheMode::Shared);
+    let options = options(config)
+        .shared_cache(cache == CacheMode::Shared)
+        .synchronous(self::synchronous(synchronous));
     let attach = AttachRule {
         allowed: config.allow_attach,
         admin_only: config.auth_enabled(),
@@ -76,7 +106,9 @@ async fn open(
         // Connections are pinned to sessions and checked on release; a ping per
         // acquire would cost a round trip to the connection's thread for nothing.
         .test_before_acquire(false)
-        .idle_timeout(None)
+        // Those the engine no longer parks (see `parked`), and the fresh
+        // readers', are closed once unused this long.
+        .idle_timeout(config.idle_connection_timeout())
         .after_connect(move |conn, _meta| {
             let shared = shared.clone();
             Box::pin(async move { prepare_connection(conn, attach, checkpoints, shared).await })
@@ -311,8 +343,9 @@ pub(super) struct Reset {
 }
 
 impl Reset {
-    pub(super) fn new(config: &Config) -> Self {
-        let synchronous = match config.synchronous {
+    /// The reset of a connection of `config` whose commits sync at `synchronous`.
+    pub(super) fn new(config: &Config, synchronous: Synchronous) -> Self {
+        let synchronous = match synchronous {
             Synchronous::Off => "OFF",
             Synchronous::Normal => "NORMAL",
             Synchronous::Full => "FULL",

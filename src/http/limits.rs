@@ -4,14 +4,13 @@
 //! (`serve`); handlers take them as [`RequestLimits`] and put them on the session
 //! that runs the request's statements.
 
-use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 
-use crate::engine::{ClientGone, Session};
+use crate::engine::{ClientAddress, ClientGone, Session};
 
 /// The server's limits on every request: how long its statements may run, and
 /// how many bytes of JSON its answer may take.
@@ -29,7 +28,7 @@ pub struct RequestLimits {
     deadline: Option<Instant>,
     client: Option<Arc<dyn ClientGone>>,
     /// Where the request comes from.
-    peer: Option<SocketAddr>,
+    peer: Option<ClientAddress>,
     pub response_bytes: usize,
 }
 
@@ -73,5 +72,5 @@ impl RequestLimits {
 #[derive(Clone)]
 pub(super) struct Client {
     pub(super) probe: Arc<dyn ClientGone>,
-    pub(super) peer: SocketAddr,
+    pub(super) peer: ClientAddress,
 }

@@ -189,6 +189,28 @@ fn render(engine: &Engine, auth: &Auth, db: &Path) -> String {
         rollbacks,
     );
 
+    if let Some((written, syncs)) = engine.group_commit_counts() {
+        family(
+            &mut out,
+            "litewire_group_commit_commits_total",
+            "counter",
+            "Commits acknowledged after a shared fsync of the WAL (--synchronous full).",
+        );
+        sample(
+            &mut out,
+            "litewire_group_commit_commits_total",
+            &[],
+            written,
+        );
+        family(
+            &mut out,
+            "litewire_wal_syncs_total",
+            "counter",
+            "Fsyncs of the WAL made for those commits: fewer than the commits when they share them.",
+        );
+        sample(&mut out, "litewire_wal_syncs_total", &[], syncs);
+    }
+
     family(
         &mut out,
         "litewire_rows_total",

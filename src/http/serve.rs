@@ -4,7 +4,6 @@
 //! probe, the trusted caller when no credentials are asked for) before it
 //! reaches the router; on shutdown the request in flight finishes first.
 
-use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -23,7 +22,8 @@ use super::routes::{operations_router, router};
 use super::socket_probe::SocketProbe;
 use crate::auth::Auth;
 use crate::config::Config;
-use crate::engine::{BackendKind, Engine, Metrics};
+use crate::engine::{BackendKind, ClientAddress, Engine, Metrics};
+use crate::listener::Listener;
 use crate::shutdown::Shutdown;
 use crate::traffic::Metered;
 use crate::workers::Workers;
@@ -154,7 +154,7 @@ async fn serve_app(
 ) {
     let watch = shutdown.clone();
     workers
-        .accept(listener, &watch, move |socket, peer| {
+        .accept(Listener::Tcp(listener), &watch, move |socket, peer| {
             let connection = HttpConnection {
                 peer,
                 app: app.clone(),
@@ -194,7 +194,7 @@ async fn serve_app(
 /// One HTTP/1.1 connection, kept alive across requests; on shutdown it finishes
 /// the request in flight and closes.
 struct HttpConnection {
-    peer: SocketAddr,
+    peer: ClientAddress,
     app: Router,
     every_request: EveryRequest,
     client: Client,

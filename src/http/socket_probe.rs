@@ -2,7 +2,7 @@
 //! [`SocketProbe`] looks at the connection's socket without reading from it, so
 //! a statement whose client is gone is stopped instead of running on for no one.
 
-use tokio::net::TcpStream;
+use std::os::fd::AsRawFd;
 
 use crate::engine::ClientGone;
 
@@ -14,10 +14,9 @@ pub(super) struct SocketProbe {
 }
 
 impl SocketProbe {
-    pub(super) fn of(socket: &TcpStream) -> SocketProbe {
+    pub(super) fn of(socket: &impl AsRawFd) -> SocketProbe {
         #[cfg(unix)]
         {
-            use std::os::fd::AsRawFd;
             SocketProbe {
                 fd: socket.as_raw_fd(),
             }

@@ -2,15 +2,16 @@
 //! connection received, authorized (who, to which database, with which
 //! application) and ended (after how long), each with the session's pid.
 
-use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use pgwire::api::{ClientInfo, METADATA_DATABASE, METADATA_USER};
 
+use crate::engine::ClientAddress;
+
 /// What one connection logs.
 pub(super) struct ConnectionLog {
-    peer: SocketAddr,
+    peer: ClientAddress,
     pid: i32,
     started: Instant,
     connections: bool,
@@ -23,7 +24,7 @@ impl ConnectionLog {
     /// A connection from `peer` served by the session `pid`; logged now if
     /// `connections` asks.
     pub(super) fn received(
-        peer: SocketAddr,
+        peer: ClientAddress,
         pid: i32,
         connections: bool,
         disconnections: bool,
@@ -32,9 +33,8 @@ impl ConnectionLog {
             tracing::info!(
                 target: "litewire::connections",
                 pid,
-                "connection received: host={} port={}",
-                peer.ip(),
-                peer.port()
+                "connection received: {}",
+                host_and_port(peer)
             );
         }
         ConnectionLog {
@@ -75,11 +75,18 @@ impl ConnectionLog {
         tracing::info!(
             target: "litewire::connections",
             pid = self.pid,
-            "disconnection: session time: {} user={user} database={database} host={} port={}",
+            "disconnection: session time: {} user={user} database={database} {}",
             session_time(self.started.elapsed()),
-            self.peer.ip(),
-            self.peer.port()
+            host_and_port(self.peer)
         );
+    }
+}
+
+/// PostgreSQL's `host=... port=...`, or `host=[local]` for a Unix-domain socket.
+fn host_and_port(peer: ClientAddress) -> String {
+    match peer {
+        ClientAddress::Tcp(address) => format!("host={} port={}", address.ip(), address.port()),
+        ClientAddress::Local => "host=[local]".to_owned(),
     }
 }
 

@@ -45,6 +45,9 @@ pub struct Gate {
 /// One connection's login.
 pub struct Login {
     gate: Arc<Gate>,
+    /// The client came through a Unix-domain socket, which has no TLS and never
+    /// leaves the machine: `--pg-require-tls` does not apply to it.
+    local: bool,
     stage: Mutex<Stage>,
 }
 
@@ -67,9 +70,10 @@ enum Stage {
 }
 
 impl Login {
-    pub fn new(gate: Arc<Gate>) -> Login {
+    pub fn new(gate: Arc<Gate>, local: bool) -> Login {
         Login {
             gate,
+            local,
             stage: Mutex::new(Stage::Waiting),
         }
     }
@@ -218,7 +222,7 @@ impl StartupHandler for Login {
     {
         match message {
             PgWireFrontendMessage::Startup(startup) => {
-                if self.gate.require_tls && !client.is_secure() {
+                if self.gate.require_tls && !self.local && !client.is_secure() {
                     return Err(fatal(
                         "28000",
                         "this server accepts only TLS connections (use sslmode=require or \

@@ -23,7 +23,7 @@ use std::time::Duration;
 
 use futures::{FutureExt, SinkExt, StreamExt};
 use pgwire::api::query::ExtendedQueryHandler;
-use pgwire::api::{ClientInfo, NoopHandler, PgWireConnectionState};
+use pgwire::api::{ClientInfo, DefaultClient, NoopHandler, PgWireConnectionState};
 use pgwire::error::{ErrorInfo, PgWireError};
 use pgwire::messages::response::{GssEncResponse, SslResponse};
 use pgwire::messages::startup::SecretKey;
@@ -31,8 +31,7 @@ use pgwire::messages::{PgWireBackendMessage, PgWireFrontendMessage, SslNegotiati
 use pgwire::tokio::server::{
     MaybeTls, PgWireMessageServerCodec, negotiate_tls, process_error, process_message,
 };
-use tokio::io::AsyncReadExt;
-use tokio::net::{TcpListener, TcpStream};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::time::Instant;
 use tokio_util::codec::{Framed, FramedParts};
 
@@ -43,7 +42,8 @@ use super::frames::{self, Guarded};
 use super::login::{Gate, Login};
 use super::reply::notification_message;
 use crate::config::Config;
-use crate::engine::{BackendKind, Engine, Role, StatementControl, StopReason};
+use crate::engine::{BackendKind, ClientAddress, Engine, Role, StatementControl, StopReason};
+use crate::listener::{Listener, Stream};
 use crate::shutdown::Shutdown;
 use crate::traffic::Metered;
 use crate::workers::Workers;
@@ -64,16 +64,15 @@ struct Frontend {
     log_disconnections: bool,
 }
 
-type Socket = Framed<
-    Guarded<Metered<MaybeTls>>,
-    PgWireMessageServerCodec<<PgConnection as ExtendedQueryHandler>::Statement>,
->;
+type Codec = PgWireMessageServerCodec<<PgConnection as ExtendedQueryHandler>::Statement>;
 
-/// Serves PostgreSQL clients until `shutdown` fires; each connection then tells
-/// its client and closes (a running statement first finishes, or is stopped once
-/// the grace period is over).
+type Socket = Framed<Guarded<Metered<MaybeTls>>, Codec>;
+
+/// Serves PostgreSQL clients on every listener until `shutdown` fires; each
+/// connection then tells its client and closes (a running statement first
+/// finishes, or is stopped once the grace period is over).
 pub async fn serve(
-    listener: TcpListener,
+    listeners: Vec<Listener>,
     engine: Arc<Engine>,
     workers: Arc<Workers>,
     gate: Arc<Gate>,
@@ -92,9 +91,10 @@ pub async fn serve(
         log_connections: config.log_connections,
         log_disconnections: config.log_disconnections,
     });
-    let triage = frontend.clone();
-    workers
-        .accept_triaged(
+    let accepting = listeners.into_iter().map(|listener| {
+        let triage = frontend.clone();
+        let frontend = frontend.clone();
+        workers.accept_triaged(
             listener,
             &shutdown,
             move |socket| {
@@ -110,29 +110,21 @@ pub async fn serve(
                 }
             },
         )
-        .await;
+    });
+    futures::future::join_all(accepting).await;
 }
 
 const CANCEL_REQUEST_CODE: [u8; 4] = 80_877_102_i32.to_be_bytes();
 
 /// On the accepting thread: answers a CancelRequest and returns `None`, or gives
 /// any other connection back, unread, to be served by a worker.
-async fn answer_cancel_request(socket: TcpStream, frontend: &Frontend) -> Option<TcpStream> {
+async fn answer_cancel_request(socket: Stream, frontend: &Frontend) -> Option<Stream> {
     let mut head = [0u8; 16];
-    let peeked = tokio::time::timeout(frontend.startup_timeout, async {
-        loop {
-            match socket.peek(&mut head[..8]).await {
-                Ok(n) if n >= 8 => return true,
-                Ok(0) | Err(_) => return false,
-                // A partial header: wait for the rest.
-                Ok(_) => tokio::time::sleep(Duration::from_millis(1)).await,
-            }
-        }
-    })
-    .await;
+    let peeked =
+        tokio::time::timeout(frontend.startup_timeout, socket.peek_exact(&mut head[..8])).await;
     match peeked {
-        Ok(true) if head[..4] == 16_i32.to_be_bytes() && head[4..8] == CANCEL_REQUEST_CODE => {}
-        Ok(true) => return Some(socket),
+        Ok(Ok(true)) if head[..4] == 16_i32.to_be_bytes() && head[4..8] == CANCEL_REQUEST_CODE => {}
+        Ok(Ok(true)) => return Some(socket),
         // Closed, or silent past the startup timeout: nothing to serve.
         _ => return None,
     }
@@ -160,7 +152,7 @@ enum End {
     Shutdown,
 }
 
-async fn serve_connection(socket: TcpStream, peer: SocketAddr, frontend: Arc<Frontend>) {
+async fn serve_connection(socket: Stream, peer: ClientAddress, frontend: Arc<Frontend>) {
     let Some(mut socket) = negotiate(socket, peer, &frontend).await else {
         return;
     };
@@ -182,6 +174,7 @@ async fn serve_connection(socket: TcpStream, peer: SocketAddr, frontend: Arc<Fro
     // this connection like a protocol violation would, and nothing else.
     let served = AssertUnwindSafe(message_loop(
         &mut socket,
+        peer,
         &connection,
         &control,
         &log,
@@ -212,17 +205,23 @@ async fn serve_connection(socket: TcpStream, peer: SocketAddr, frontend: Arc<Fro
 }
 
 /// TLS first, as the client asks (an SSLRequest, or PostgreSQL 17's direct TLS
-/// with ALPN `postgresql`), within the startup timeout; then the socket, framed
+/// with ALPN `postgresql`; none on a Unix-domain socket), within the startup
+/// timeout; then the socket, framed
 /// for startup, its frames checked from here on (see `frames`). `None`: nothing
 /// to serve (the client went, timed out, or wanted TLS that is not configured).
-async fn negotiate(socket: TcpStream, peer: SocketAddr, frontend: &Frontend) -> Option<Socket> {
-    let negotiated = tokio::time::timeout(
-        frontend.startup_timeout,
-        negotiate_tls::<<PgConnection as ExtendedQueryHandler>::Statement>(
-            socket,
-            frontend.gate.tls.clone(),
-        ),
-    )
+async fn negotiate(socket: Stream, peer: ClientAddress, frontend: &Frontend) -> Option<Socket> {
+    let negotiated = tokio::time::timeout(frontend.startup_timeout, async {
+        match socket {
+            Stream::Tcp(socket) => {
+                negotiate_tls::<<PgConnection as ExtendedQueryHandler>::Statement>(
+                    socket,
+                    frontend.gate.tls.clone(),
+                )
+                .await
+            }
+            unix => refuse_encryption(unix).await.map(Some),
+        }
+    })
     .await;
     let framed = match negotiated {
         Ok(Ok(Some(framed))) => framed,
@@ -252,16 +251,54 @@ async fn negotiate(socket: TcpStream, peer: SocketAddr, frontend: &Frontend) -> 
     Some(Framed::from_parts(guarded))
 }
 
+/// The SSLRequest and GSSENCRequest codes.
+const ENCRYPTION_REQUEST_CODES: [[u8; 4]; 2] =
+    [80_877_103_i32.to_be_bytes(), 80_877_104_i32.to_be_bytes()];
+
+/// A Unix-domain socket has no TLS, as in PostgreSQL: each SSLRequest or
+/// GSSENCRequest (libpq sends none there, other drivers may) is answered `N`,
+/// and the socket is framed for the StartupMessage.
+async fn refuse_encryption(mut socket: Stream) -> std::io::Result<Framed<MaybeTls, Codec>> {
+    let mut head = [0u8; 8];
+    loop {
+        if !socket.peek_exact(&mut head).await? {
+            return Err(std::io::ErrorKind::UnexpectedEof.into());
+        }
+        let asks_encryption = head[..4] == 8_i32.to_be_bytes()
+            && ENCRYPTION_REQUEST_CODES
+                .iter()
+                .any(|code| head[4..] == *code);
+        if !asks_encryption {
+            break;
+        }
+        socket.read_exact(&mut head).await?;
+        socket.write_all(b"N").await?;
+    }
+    // PostgreSQL shows a Unix-domain client no address; pgwire wants one.
+    let unnamed = SocketAddr::from(([0, 0, 0, 0], 0));
+    let io = match socket {
+        Stream::Tcp(socket) => MaybeTls::Plain(socket),
+        Stream::Unix(socket) => MaybeTls::Unix(socket),
+    };
+    let mut framed = Framed::new(io, Codec::new(DefaultClient::new(unnamed, false)));
+    framed.set_state(PgWireConnectionState::AwaitingStartup);
+    Ok(framed)
+}
+
 /// Reads and answers messages until the connection must end.
 async fn message_loop(
     socket: &mut Socket,
+    peer: ClientAddress,
     connection: &Arc<PgConnection>,
     control: &StatementControl,
     log: &ConnectionLog,
     frontend: &Frontend,
 ) -> End {
     let startup_deadline = Instant::now() + frontend.startup_timeout;
-    let startup = Arc::new(Login::new(frontend.gate.clone()));
+    let startup = Arc::new(Login::new(
+        frontend.gate.clone(),
+        peer == ClientAddress::Local,
+    ));
     let noop = Arc::new(NoopHandler);
     let mut counted = None;
     // One wait for the whole connection: a fresh one per message would register

@@ -12,6 +12,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use super::oids::{DATABASE_OID, ROLE_OID};
 use crate::engine::access::Role;
+use crate::engine::activity::ClientAddress;
 use crate::engine::backends::BackendRow;
 use crate::engine::identity::SessionIdentity;
 use crate::engine::table_stats::Changes;
@@ -45,7 +46,10 @@ pub(super) fn catalog_rows(
             continue;
         }
         let (client_addr, client_port) = match doing.client {
-            Some(addr) => (literal(&addr.ip().to_string()), addr.port().to_string()),
+            Some(ClientAddress::Tcp(addr)) => {
+                (literal(&addr.ip().to_string()), addr.port().to_string())
+            }
+            Some(ClientAddress::Local) => ("NULL".to_owned(), "-1".to_owned()),
             None => ("NULL".to_owned(), "NULL".to_owned()),
         };
         let state = doing.state.name();

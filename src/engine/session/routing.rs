@@ -56,7 +56,15 @@ impl Session {
         if self.write.as_ref().is_some_and(|w| !w.transaction) {
             self.release_write();
         }
-        result
+        // An autocommit write is acknowledged once durable (see `group_commit`);
+        // a failed one was undone.
+        match result {
+            Ok(()) => self.wait_durable().await,
+            Err(error) => {
+                self.unsynced = None;
+                Err(error)
+            }
+        }
     }
 
     /// `DISCARD ALL`: the connection's own state goes too (TEMP objects, PRAGMAs).

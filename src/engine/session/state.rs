@@ -59,6 +59,9 @@ pub struct Session {
     /// The right to write, held for a write statement or from a transaction's
     /// first write to its end, with the writer connection the writes run on.
     pub(super) write: Option<WriteLock>,
+    /// The group-commit ticket of its last commit, until an fsync covers it
+    /// (see `group_commit`).
+    pub(super) unsynced: Option<u64>,
     /// Whether a SQLite transaction is open (on the writer connection, or on the
     /// session's own for a session that keeps TEMP objects).
     pub(super) open: bool,
@@ -269,6 +272,7 @@ impl Session {
             conn: None,
             state: TransactionState::Idle,
             write: None,
+            unsynced: None,
             open: false,
             local: false,
             route_local: false,
@@ -324,7 +328,7 @@ impl Session {
     }
 
     /// Where the session's client connects from (`pg_stat_activity`).
-    pub fn client_address(&self, client: Option<std::net::SocketAddr>) {
+    pub fn client_address(&self, client: Option<activity::ClientAddress>) {
         self.control.activity().client(client);
     }
 

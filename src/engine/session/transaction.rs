@@ -235,6 +235,10 @@ impl Session {
                 if let Some(reads) = &self.engine.shared_reads {
                     reads.committed();
                 }
+                // Its place in the WAL, before the next writer's.
+                if let Some(group) = &self.engine.group_commit {
+                    self.unsynced = Some(group.written());
+                }
             }
             self.engine.shared.locks.permit_held(None);
             drop(permit);
@@ -270,8 +274,18 @@ impl Session {
                     .notifier
                     .commit(locker.session, locker.pid, channels);
                 self.end_transaction(true);
+                self.wait_durable().await?;
                 Ok(QueryResult::empty(CommandKind::Commit))
             }
+        }
+    }
+
+    /// Under group commit, returns once an fsync covers the session's last
+    /// commit: a commit is acknowledged only then.
+    pub(super) async fn wait_durable(&mut self) -> Result<(), Error> {
+        match (self.unsynced.take(), &self.engine.group_commit) {
+            (Some(ticket), Some(group)) => group.durable(ticket).await,
+            _ => Ok(()),
         }
     }
 
@@ -346,6 +360,8 @@ impl Session {
             self.local_read = None;
             self.snapshot = None;
             self.release_write();
+            // Undone: nothing to wait for.
+            self.unsynced = None;
             self.release_transaction_locks();
         }
     }
@@ -413,6 +429,10 @@ impl Session {
         // A connection taken for the snapshot goes back to its pool.
         self.snapshot = None;
         self.release_write();
+        if !committed {
+            // Undone: nothing to wait for.
+            self.unsynced = None;
+        }
         // A local session's own connection, still in a failed transaction, goes
         // back to the pool when the session ends (see `Drop`).
         self.read_only = false;

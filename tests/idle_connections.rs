@@ -1,0 +1,96 @@
+//! SQLite connections left by sessions that ended are closed once unused for
+//! `--idle-connection-timeout-ms` (down to `--min-connections`): each has a
+//! thread of its own, so a burst of clients that left shows in the server's
+//! threads until then, and not after.
+
+mod common;
+
+use std::time::Duration;
+
+use common::{CACHE_MODES, TestServer};
+
+/// The server's threads now (`/proc/PID/status`).
+fn threads(server: &TestServer) -> usize {
+    let status = std::fs::read_to_string(format!("/proc/{}/status", server.pid())).expect("status");
+    status
+        .lines()
+        .find_map(|line| line.strip_prefix("Threads:"))
+        .and_then(|count| count.trim().parse().ok())
+        .expect("Threads in /proc/PID/status")
+}
+
+/// Opens `count` sessions at once, each running a query, and closes them.
+async fn burst(server: &TestServer, count: usize) {
+    let mut clients = Vec::new();
+    for _ in 0..count {
+        clients.push(server.connect().await);
+    }
+    for (client, _) in &clients {
+        let row = client
+            .query_one("SELECT count(*) FROM t", &[])
+            .await
+            .expect("query");
+        assert_eq!(row.get::<_, i64>(0), 1);
+    }
+    drop(clients);
+}
+
+/// Waits up to 10 s for the server's threads to drop to `at_most`.
+async fn threads_drop_to(server: &TestServer, at_most: usize) -> usize {
+    let mut now = threads(server);
+    for _ in 0..100 {
+        if now <= at_most {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        now = threads(server);
+    }
+    now
+}
+
+#[tokio::test]
+async fn a_burst_of_clients_leaves_no_connections_behind() {
+    for cache in CACHE_MODES {
+        let server = TestServer::start(cache, &["--idle-connection-timeout-ms", "300"]);
+        let (client, _task) = server.connect().await;
+        client
+            .batch_execute("CREATE TABLE t (n int); INSERT INTO t VALUES (1)")
+            .await
+            .expect("setup");
+        drop(client);
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        let idle = threads(&server);
+        burst(&server, 20).await;
+        let busy = threads(&server);
+        assert!(
+            busy >= idle + 15,
+            "{cache}: {busy} threads after 20 sessions, {idle} before"
+        );
+        let after = threads_drop_to(&server, idle + 2).await;
+        assert!(
+            after <= idle + 2,
+            "{cache}: {after} threads left, {idle} before the burst"
+        );
+        // The next sessions still find a connection.
+        burst(&server, 3).await;
+    }
+}
+
+#[tokio::test]
+async fn without_a_timeout_the_connections_stay_for_the_next_sessions() {
+    let server = TestServer::start("shared", &["--idle-connection-timeout-ms", "0"]);
+    let (client, _task) = server.connect().await;
+    client
+        .batch_execute("CREATE TABLE t (n int); INSERT INTO t VALUES (1)")
+        .await
+        .expect("setup");
+    drop(client);
+    let idle = threads(&server);
+    burst(&server, 20).await;
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let after = threads(&server);
+    assert!(
+        after >= idle + 15,
+        "{after} threads after the burst, {idle} before"
+    );
+}
