@@ -84,6 +84,9 @@ impl GroupCommit {
                 .compare_exchange(false, true, Ordering::SeqCst, Ordering::SeqCst)
                 .is_ok()
             {
+                // Let go however this ends, even if this session's future is
+                // dropped mid-sync: the others would wait for ever.
+                let leading = Leading(self);
                 // Every commit written before the sync starts is covered.
                 let covers = self.written.load(Ordering::SeqCst);
                 let result = self.sync().await;
@@ -91,10 +94,7 @@ impl GroupCommit {
                     self.synced
                         .send_modify(|synced| *synced = (*synced).max(covers));
                 }
-                self.syncing.store(false, Ordering::SeqCst);
-                // Those who waited for this sync look again (and one may lead
-                // the next), whether it worked or not.
-                self.synced.send_modify(|_| {});
+                drop(leading);
                 result?;
                 continue;
             }
@@ -119,6 +119,17 @@ impl GroupCommit {
                 format!("could not fsync the write-ahead log (SQLite error {code})"),
             )
         })
+    }
+}
+
+/// The session that syncs now. Dropped, it lets the others look again (and
+/// one of them lead the next sync), whether its sync worked or not.
+struct Leading<'a>(&'a GroupCommit);
+
+impl Drop for Leading<'_> {
+    fn drop(&mut self) {
+        self.0.syncing.store(false, Ordering::SeqCst);
+        self.0.synced.send_modify(|_| {});
     }
 }
 
