@@ -173,13 +173,12 @@ pub struct Config {
     #[arg(long, env = "LITEWIRE_REPLICATION", value_enum)]
     pub replication: Option<Replication>,
 
-    /// `PRAGMA synchronous` for every connection.
-    #[arg(
-        long,
-        env = "LITEWIRE_SYNCHRONOUS",
-        value_enum,
-        default_value = "normal"
-    )]
+    /// `PRAGMA synchronous` for every connection. `full` (the default, what
+    /// PostgreSQL's `fsync = on` promises): a commit is acknowledged once an
+    /// fsync of the WAL covers it, concurrent commits sharing one (group
+    /// commit); `normal`: a power cut loses the commits since the last
+    /// checkpoint.
+    #[arg(long, env = "LITEWIRE_SYNCHRONOUS", value_enum, default_value = "full")]
     pub synchronous: Synchronous,
 
     /// Bytes of the database file SQLite reads through a memory map (`PRAGMA

@@ -182,8 +182,8 @@ impl Engine {
         Ok(engine)
     }
 
-    /// Gives the pool back the connections parked longer than `idle`, keeping
-    /// `keep`, until the engine closes (see `parked`).
+    /// Closes the connections parked longer than `idle`, keeping `keep`, until
+    /// the engine closes (see `parked`).
     async fn trim_parked(engine: std::sync::Weak<Engine>, idle: Duration, keep: usize) {
         // Looked at twice per period: none stays parked past 1.5 times it.
         let mut every = tokio::time::interval(idle / 2);
@@ -195,9 +195,11 @@ impl Engine {
             };
             let expired = engine.parked.expired(idle, keep);
             if !expired.is_empty() {
-                tracing::debug!(closed = expired.len(), "idle connections given back");
+                tracing::debug!(closed = expired.len(), "idle connections closed");
             }
-            drop(expired);
+            for connection in expired {
+                connection.discard();
+            }
         }
     }
 

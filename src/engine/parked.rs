@@ -6,9 +6,8 @@
 //! it. The next session takes the one parked last (its pages and statements are
 //! the warmest). A burst of clients leaves many parked; each holds a SQLite
 //! connection, its thread and, in the private cache mode, a page cache of its
-//! own. Those parked longer than `--idle-connection-timeout-ms` go back to the
-//! pool, which closes them (its own idle timeout), down to `--min-connections`:
-//! after the burst the memory comes back.
+//! own. Those parked longer than `--idle-connection-timeout-ms` are closed,
+//! down to `--min-connections`: after the burst the memory comes back.
 
 use std::sync::Mutex;
 use std::time::{Duration, Instant};

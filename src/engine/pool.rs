@@ -106,7 +106,7 @@ async fn open(
         // Connections are pinned to sessions and checked on release; a ping per
         // acquire would cost a round trip to the connection's thread for nothing.
         .test_before_acquire(false)
-        // Those the engine no longer parks (see `parked`), and the fresh
+        // Those the engine did not park (see `parked`), and the fresh
         // readers', are closed once unused this long.
         .idle_timeout(config.idle_connection_timeout())
         .after_connect(move |conn, _meta| {
