@@ -26,7 +26,7 @@ use super::file_watch::{self, FileWatch, Watcher};
 use super::functions::ServerShared;
 use super::group_commit::GroupCommit;
 use super::metrics::Metrics;
-use super::parked::Parked;
+use super::parked::{self, Parked};
 use super::power_loss;
 use super::schema::SchemaCache;
 use super::settings::ServerDefaults;
@@ -123,6 +123,9 @@ pub struct Engine {
     pub(super) file_watch: FileWatch,
 }
 
+/// How long closing connections are given before their memory is trimmed.
+const CLOSING: Duration = Duration::from_millis(500);
+
 impl Engine {
     /// Opens (creating if needed) the database file and its pool.
     pub async fn open(config: &Config) -> Result<Arc<Engine>, Error> {
@@ -194,12 +197,18 @@ impl Engine {
                 break;
             };
             let expired = engine.parked.expired(idle, keep);
-            if !expired.is_empty() {
-                tracing::debug!(closed = expired.len(), "idle connections closed");
+            if expired.is_empty() {
+                continue;
             }
+            tracing::debug!(closed = expired.len(), "idle connections closed");
             for connection in expired {
                 connection.discard();
             }
+            drop(engine);
+            // Each closes on its own thread: give them a moment, then hand
+            // what they freed back to the system.
+            tokio::time::sleep(CLOSING).await;
+            let _ = tokio::task::spawn_blocking(parked::give_back_freed_memory).await;
         }
     }
 
