@@ -183,3 +183,35 @@ async fn normal_loses_the_commits_since_the_last_checkpoint() {
         "nothing lost of {acked}: the power cut was not simulated"
     );
 }
+
+/// `synchronous_commit = off` acknowledges a commit without waiting for an
+/// fsync, as in PostgreSQL (a later one covers it): a session that sets it
+/// makes none; `SET LOCAL` holds for its transaction's commit; `on` waits again.
+#[tokio::test]
+async fn synchronous_commit_off_does_not_wait_for_the_fsync() {
+    let server = TestServer::start("shared", &[]);
+    let (client, _task) = server.connect().await;
+    client
+        .batch_execute("SET synchronous_commit = off; CREATE TABLE t (n int)")
+        .await
+        .expect("setup");
+    for n in 0..20 {
+        client
+            .execute("INSERT INTO t VALUES ($1)", &[&n])
+            .await
+            .expect("insert");
+    }
+    client
+        .batch_execute("RESET synchronous_commit; BEGIN; SET LOCAL synchronous_commit = off; INSERT INTO t VALUES (100); COMMIT")
+        .await
+        .expect("a transaction");
+    let commits = counter(&server, "litewire_group_commit_commits_total").await;
+    assert!(commits >= Some(22), "{commits:?}");
+    assert_eq!(counter(&server, "litewire_wal_syncs_total").await, Some(0));
+    client
+        .execute("INSERT INTO t VALUES (200)", &[])
+        .await
+        .expect("insert, synchronous again");
+    let syncs = counter(&server, "litewire_wal_syncs_total").await;
+    assert!(syncs >= Some(1), "{syncs:?}");
+}

@@ -1291,10 +1291,74 @@ async fn postgres_parameters_are_set_checked_and_shown(target: &Target) {
     }
     client.batch_execute("RESET work_mem").await.unwrap();
     assert_eq!(column(&client, "SHOW work_mem").await, ["4MB"]);
+    // An enum with `on` and `off` takes a Boolean's other spellings; `local`
+    // is a value (only `SET TIME ZONE LOCAL` means the default).
+    for (set, name, shown) in [
+        (
+            "SET synchronous_commit = false",
+            "synchronous_commit",
+            "off",
+        ),
+        ("SET synchronous_commit TO 1", "synchronous_commit", "on"),
+        (
+            "SET synchronous_commit = local",
+            "synchronous_commit",
+            "local",
+        ),
+        (
+            "SET constraint_exclusion = 'yes'",
+            "constraint_exclusion",
+            "on",
+        ),
+        (
+            "SET TIME ZONE 'Europe/Paris'; SET TIME ZONE LOCAL",
+            "TimeZone",
+            "Etc/UTC",
+        ),
+    ] {
+        client.batch_execute(set).await.expect(set);
+        assert_eq!(
+            column(&client, &format!("SHOW {name}")).await,
+            [shown],
+            "{set}"
+        );
+    }
+    // At COMMIT a SET LOCAL gives way to the session's value: as it was, or as
+    // a plain SET or RESET later in the transaction left it; ROLLBACK undoes
+    // every change the transaction made.
+    for (batch, shown) in [
+        (
+            "BEGIN; SET work_mem = '8MB'; SET LOCAL work_mem = '16MB'; COMMIT",
+            "8MB",
+        ),
+        (
+            "SET work_mem = '2MB'; RESET work_mem; BEGIN; SET LOCAL work_mem = '16MB'; COMMIT",
+            "4MB",
+        ),
+        (
+            "BEGIN; SET LOCAL work_mem = '5MB'; SET work_mem = '6MB'; COMMIT",
+            "6MB",
+        ),
+        (
+            "BEGIN; SET LOCAL work_mem = '7MB'; RESET work_mem; SET LOCAL work_mem = '9MB'; COMMIT",
+            "4MB",
+        ),
+        // The SET before BEGIN in the same string is in the same transaction.
+        (
+            "SET work_mem = '2MB'; BEGIN; SET work_mem = '3MB'; ROLLBACK",
+            "4MB",
+        ),
+    ] {
+        client.batch_execute(batch).await.expect(batch);
+        assert_eq!(column(&client, "SHOW work_mem").await, [shown], "{batch}");
+        client.batch_execute("RESET work_mem").await.unwrap();
+    }
     for (sql, state) in [
         ("SET work_mem = 10", "22023"),
         ("SET enable_seqscan = 'maybe'", "22023"),
         ("SET bytea_output = 'esc'", "22023"),
+        ("SET synchronous_commit = 'maybe'", "22023"),
+        ("SET bytea_output = true", "22023"),
         ("SET shared_buffers = '1GB'", "55P02"),
         ("SET no_such_parameter = 1", "42704"),
     ] {

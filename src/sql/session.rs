@@ -80,7 +80,8 @@ fn set(w: &Words) -> Result<SessionCommand, Error> {
     if w.is(i, "CONSTRAINTS") {
         return Ok(SessionCommand::SetConstraints);
     }
-    let (name, after) = if w.is(i, "TIME") && w.is(i + 1, "ZONE") {
+    let time_zone = w.is(i, "TIME") && w.is(i + 1, "ZONE");
+    let (name, after) = if time_zone {
         // `SET TIME ZONE INTERVAL '-08:00' HOUR TO MINUTE`: the setting reads
         // the words as they are written.
         if w.is(i + 2, "INTERVAL") {
@@ -99,14 +100,19 @@ fn set(w: &Words) -> Result<SessionCommand, Error> {
         }
         (name, after + 1)
     };
-    let value = value(w, after)?;
+    // `SET TIME ZONE LOCAL` is its default; elsewhere `local` is a value
+    // (`SET synchronous_commit = local`).
+    let value = match time_zone && w.is(after, "LOCAL") && after + 1 == w.tokens.len() {
+        true => None,
+        false => value(w, after)?,
+    };
     Ok(SessionCommand::Set { name, value, local })
 }
 
 /// A SET value: `DEFAULT` (`None`), or one or more comma-separated words,
 /// strings or numbers, joined as PostgreSQL shows a list.
 fn value(w: &Words, mut i: usize) -> Result<Option<String>, Error> {
-    if (w.is(i, "DEFAULT") || w.is(i, "LOCAL")) && i + 1 == w.tokens.len() {
+    if w.is(i, "DEFAULT") && i + 1 == w.tokens.len() {
         return Ok(None);
     }
     let mut items = Vec::new();

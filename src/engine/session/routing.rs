@@ -59,7 +59,12 @@ impl Session {
         // An autocommit write is acknowledged once durable (see `group_commit`);
         // a failed one was undone.
         match result {
-            Ok(()) => self.wait_durable().await,
+            // (A read has nothing to wait for, nor a setting to look at.)
+            Ok(()) if self.unsynced.is_some() => {
+                let synchronous = self.settings.lock().synchronous_commit();
+                self.wait_durable(synchronous).await
+            }
+            Ok(()) => Ok(()),
             Err(error) => {
                 self.unsynced = None;
                 Err(error)

@@ -258,6 +258,9 @@ impl Session {
                     self.rollback().await?;
                     return Err(error);
                 }
+                // `SET LOCAL synchronous_commit` holds for this commit, and
+                // ends with it.
+                let synchronous = self.settings.lock().synchronous_commit();
                 if self.open {
                     let committed = self.execute_direct("COMMIT").await;
                     if let Err(error) = committed {
@@ -274,17 +277,20 @@ impl Session {
                     .notifier
                     .commit(locker.session, locker.pid, channels);
                 self.end_transaction(true);
-                self.wait_durable().await?;
+                self.wait_durable(synchronous).await?;
                 Ok(QueryResult::empty(CommandKind::Commit))
             }
         }
     }
 
     /// Under group commit, returns once an fsync covers the session's last
-    /// commit: a commit is acknowledged only then.
-    pub(super) async fn wait_durable(&mut self) -> Result<(), Error> {
+    /// commit: a commit is acknowledged only then. Unless `synchronous` (the
+    /// session's `synchronous_commit`, as its commit began) is off: then at
+    /// once, as PostgreSQL does; a later fsync covers it, a power cut before
+    /// one loses it.
+    pub(super) async fn wait_durable(&mut self, synchronous: bool) -> Result<(), Error> {
         match (self.unsynced.take(), &self.engine.group_commit) {
-            (Some(ticket), Some(group)) => group.durable(ticket).await,
+            (Some(ticket), Some(group)) if synchronous => group.durable(ticket).await,
             _ => Ok(()),
         }
     }

@@ -48,6 +48,7 @@ impl Parameter {
                 .iter()
                 .find(|w| w.eq_ignore_ascii_case(value.trim()))
                 .map(|w| (*w).to_owned())
+                .or_else(|| on_or_off(words, value))
                 .ok_or_else(invalid),
             Kind::Text => Ok(value.to_owned()),
             Kind::Integer(unit, min, max) => {
@@ -70,6 +71,19 @@ impl Parameter {
                 })
             }
         }
+    }
+}
+
+/// An enum that has `on` and `off` also takes, as PostgreSQL's do, the
+/// other spellings of a Boolean (`synchronous_commit = false`).
+fn on_or_off(words: &[&str], value: &str) -> Option<String> {
+    if !(words.contains(&"on") && words.contains(&"off")) {
+        return None;
+    }
+    match value.trim().to_ascii_lowercase().as_str() {
+        "true" | "yes" | "1" => Some("on".to_owned()),
+        "false" | "no" | "0" => Some("off".to_owned()),
+        _ => None,
     }
 }
 

@@ -51,8 +51,10 @@ pub struct Settings {
     startup: BTreeMap<String, String>,
     /// The values as they were when the current transaction began.
     at_begin: Option<BTreeMap<String, String>>,
-    /// Names set with `SET LOCAL` in the current transaction.
-    local: Vec<String>,
+    /// Names set with `SET LOCAL` in the current transaction, each with the
+    /// value it goes back to at COMMIT: the session's, as it was then or as a
+    /// later plain `SET` or `RESET` in the transaction made it (`None`: unset).
+    local: BTreeMap<String, Option<String>>,
     /// Reported parameters whose value changed since the front end last asked.
     changed: Vec<String>,
     /// The time limits, parsed when they change rather than before every
@@ -142,6 +144,14 @@ impl Settings {
     /// shown and local times read.
     pub fn time_zone(&self) -> Option<&Zone> {
         self.time_zone.as_ref()
+    }
+
+    /// Whether a commit waits for the fsync that makes it durable
+    /// (`synchronous_commit`, anything but `off`; see `group_commit`).
+    pub fn synchronous_commit(&self) -> bool {
+        self.values
+            .get("synchronous_commit")
+            .is_none_or(|value| value != "off")
     }
 
     /// Whether text output shows `bytea` in PostgreSQL's escape format
@@ -255,12 +265,17 @@ impl Settings {
             ));
         }
         let value = validate(&canonical, value)?;
-        if local && in_transaction && !self.local.contains(&canonical) {
-            self.local.push(canonical.clone());
-        }
         if local && !in_transaction {
             // PostgreSQL warns and ignores it: there is no transaction to scope it to.
             return Ok(());
+        }
+        if local {
+            let session = self.values.get(&canonical).cloned();
+            self.local.entry(canonical.clone()).or_insert(session);
+        } else {
+            // A session-level SET outlives the transaction, and a SET LOCAL
+            // before it in the transaction with it.
+            self.local.remove(&canonical);
         }
         self.assign(canonical, value);
         Ok(())
@@ -292,6 +307,7 @@ impl Settings {
     pub fn reset(&mut self, name: &str) -> Result<(), Error> {
         let canonical = canonical(name)?;
         let value = self.reset_value(&canonical);
+        self.local.remove(&canonical);
         self.assign(canonical, value);
         Ok(())
     }
@@ -299,6 +315,7 @@ impl Settings {
     /// `RESET ALL` / `DISCARD ALL`.
     pub fn reset_all(&mut self) {
         let names: Vec<String> = self.values.keys().cloned().collect();
+        self.local.clear();
         for name in names {
             if !READ_ONLY.contains(&name.as_str()) {
                 let value = self.reset_value(&name);
@@ -364,21 +381,19 @@ impl Settings {
         let Some(before) = self.at_begin.take() else {
             return;
         };
-        let undo: Vec<String> = if committed {
-            std::mem::take(&mut self.local)
+        let local = std::mem::take(&mut self.local);
+        let undo: Vec<(String, Option<String>)> = if committed {
+            local.into_iter().collect()
         } else {
-            self.local.clear();
             self.values
                 .keys()
                 .chain(before.keys())
-                .cloned()
-                .collect::<Vec<_>>()
+                .map(|name| (name.clone(), before.get(name).cloned()))
+                .collect()
         };
-        for name in undo {
-            let value = match before.get(&name) {
-                Some(value) => value.clone(),
-                None => self.default_of(&name).unwrap_or_default().to_owned(),
-            };
+        for (name, value) in undo {
+            let value =
+                value.unwrap_or_else(|| self.default_of(&name).unwrap_or_default().to_owned());
             self.assign(name, value);
         }
     }
