@@ -35,6 +35,17 @@ async fn burst(server: &TestServer, count: usize) {
     drop(clients);
 }
 
+/// A server with `--idle-connection-timeout-ms idle` and a table of one row.
+async fn start(cache: &str, idle: &str) -> TestServer {
+    let server = TestServer::start(cache, &["--idle-connection-timeout-ms", idle]);
+    let (client, _task) = server.connect().await;
+    client
+        .batch_execute("CREATE TABLE t (n int); INSERT INTO t VALUES (1)")
+        .await
+        .expect("setup");
+    server
+}
+
 /// Waits up to 10 s for the server's threads to drop to `at_most`.
 async fn threads_drop_to(server: &TestServer, at_most: usize) -> usize {
     let mut now = threads(server);
@@ -51,13 +62,7 @@ async fn threads_drop_to(server: &TestServer, at_most: usize) -> usize {
 #[tokio::test]
 async fn a_burst_of_clients_leaves_no_connections_behind() {
     for cache in CACHE_MODES {
-        let server = TestServer::start(cache, &["--idle-connection-timeout-ms", "300"]);
-        let (client, _task) = server.connect().await;
-        client
-            .batch_execute("CREATE TABLE t (n int); INSERT INTO t VALUES (1)")
-            .await
-            .expect("setup");
-        drop(client);
+        let server = start(cache, "300").await;
         tokio::time::sleep(Duration::from_millis(500)).await;
         let idle = threads(&server);
         burst(&server, 20).await;
@@ -78,13 +83,8 @@ async fn a_burst_of_clients_leaves_no_connections_behind() {
 
 #[tokio::test]
 async fn without_a_timeout_the_connections_stay_for_the_next_sessions() {
-    let server = TestServer::start("shared", &["--idle-connection-timeout-ms", "0"]);
-    let (client, _task) = server.connect().await;
-    client
-        .batch_execute("CREATE TABLE t (n int); INSERT INTO t VALUES (1)")
-        .await
-        .expect("setup");
-    drop(client);
+    let server = start("shared", "0").await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
     let idle = threads(&server);
     burst(&server, 20).await;
     tokio::time::sleep(Duration::from_millis(1500)).await;

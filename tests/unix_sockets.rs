@@ -182,6 +182,53 @@ fn encryption_requests_on_the_socket_are_refused_and_startup_goes_on() {
     assert_eq!(head, [b'R', 0, 0, 0, 8, 0, 0, 0, 0]);
 }
 
+/// A litewire of its own on `listen`, with its socket in `sockets`.
+fn litewire_in(sockets: &Path, db: &str, listen: &str, extra: &[&str]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_litewire"));
+    command
+        .arg("--db")
+        .arg(sockets.join(db))
+        .args(["--pg-listen", listen, "--http-listen", "127.0.0.1:0"])
+        .arg("--pg-socket-dir")
+        .arg(sockets)
+        .args(extra)
+        .stdin(Stdio::null());
+    command
+}
+
+/// Whether psql gets in through the socket for `port` within 10 s.
+fn answers_within(sockets: &Path, port: u16) -> bool {
+    (0..100).any(|_| {
+        let answered = psql_local(sockets, port, "SELECT 1").status.success();
+        if !answered {
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        answered
+    })
+}
+
+/// Starts a litewire on `(host, port)` whose socket in `sockets` another
+/// server left, and checks that it answers there and holds the lock.
+fn takes_over(sockets: &Path, db: &str, (host, port): (&str, u16), extra: &[&str]) -> KillOnDrop {
+    let child = litewire_in(sockets, db, &format!("{host}:{port}"), extra)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("run litewire");
+    let child = KillOnDrop(child);
+    assert!(
+        answers_within(sockets, port),
+        "the socket of port {port} was not taken over"
+    );
+    let (_, lock) = socket_files(sockets, port);
+    let locked = std::fs::read_to_string(&lock).expect("lock");
+    assert_eq!(
+        locked.lines().next(),
+        Some(child.0.id().to_string().as_str())
+    );
+    child
+}
+
 #[test]
 fn the_lock_keeps_a_second_server_off_and_a_dead_owners_files_are_taken_over() {
     let (server, sockets) = start("shared", &[]);
@@ -189,13 +236,7 @@ fn the_lock_keeps_a_second_server_off_and_a_dead_owners_files_are_taken_over() {
     let (socket, lock) = socket_files(&sockets, port);
     // Another server on the same port number (another loopback address) and
     // directory: refused while the first one lives.
-    let second = Command::new(env!("CARGO_BIN_EXE_litewire"))
-        .arg("--db")
-        .arg(sockets.join("other.db"))
-        .args(["--pg-listen", &format!("127.0.0.2:{port}")])
-        .args(["--http-listen", "127.0.0.1:0", "--pg-socket-dir"])
-        .arg(&sockets)
-        .stdin(Stdio::null())
+    let second = litewire_in(&sockets, "other.db", &format!("127.0.0.2:{port}"), &[])
         .output()
         .expect("run a second litewire");
     assert!(!second.status.success());
@@ -206,32 +247,24 @@ fn the_lock_keeps_a_second_server_off_and_a_dead_owners_files_are_taken_over() {
     );
     assert!(psql_local(&sockets, port, "SELECT 1").status.success());
 
-    // Killed, it leaves both files; the next server takes them over.
-    let (dir, db) = server.kill();
+    // Killed, it leaves both files; the next server on the same port takes
+    // them over, with the mode it is given.
+    let (_dir, _db) = server.kill();
     assert!(socket.exists() && lock.exists());
-    let next = TestServer::start_at(
-        dir,
-        db,
-        "shared",
-        &[
-            "--pg-socket-dir",
-            sockets.to_str().expect("utf-8"),
-            "--pg-socket-permissions",
-            "0700",
-        ],
+    let _next = takes_over(
+        &sockets,
+        "other.db",
+        ("127.0.0.1", port),
+        &["--pg-socket-permissions", "0700"],
     );
-    let (socket, lock) = socket_files(&sockets, next.pg.port());
-    assert!(socket.exists() && lock.exists());
     let mode = std::fs::metadata(&socket)
         .expect("socket")
         .permissions()
         .mode();
     assert_eq!(mode & 0o777, 0o700);
-    let out = psql_local(&sockets, next.pg.port(), "SELECT 1");
-    assert!(out.status.success(), "{}", stderr(&out));
 
-    // A lock whose owner is gone, left with its socket by a crash.
-    let stale_port = next.pg.port().wrapping_add(1).max(1024);
+    // A lock whose owner is gone, and a socket file, left by a crash.
+    let stale_port = port.wrapping_add(1).max(1024);
     let (stale_socket, stale_lock) = socket_files(&sockets, stale_port);
     let mut gone = Command::new("true").spawn().expect("spawn");
     let gone_pid = gone.id();
@@ -242,36 +275,7 @@ fn the_lock_keeps_a_second_server_off_and_a_dead_owners_files_are_taken_over() {
     )
     .expect("lock");
     std::fs::write(&stale_socket, "").expect("stale socket");
-    let taken = Command::new(env!("CARGO_BIN_EXE_litewire"))
-        .arg("--db")
-        .arg(sockets.join("third.db"))
-        .args(["--pg-listen", &format!("127.0.0.3:{stale_port}")])
-        .args(["--http-listen", "127.0.0.1:0", "--pg-socket-dir"])
-        .arg(&sockets)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run a third litewire");
-    let mut taken = KillOnDrop(taken);
-    let mut connected = false;
-    for _ in 0..100 {
-        if psql_local(&sockets, stale_port, "SELECT 1")
-            .status
-            .success()
-        {
-            connected = true;
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    assert!(connected, "the stale socket was not taken over");
-    let locked = std::fs::read_to_string(&stale_lock).expect("lock");
-    assert_eq!(
-        locked.lines().next(),
-        Some(taken.0.id().to_string().as_str())
-    );
-    let _ = taken.0.kill();
+    let _taken = takes_over(&sockets, "third.db", ("127.0.0.3", stale_port), &[]);
 }
 
 struct KillOnDrop(std::process::Child);
