@@ -146,6 +146,10 @@ impl Engine {
         let writer_pool = pool::connect_writer(config, &shared).await?;
         let fresh_pool = pool::connect_fresh(config, &shared).await?;
         let info = read_server_info(&pool, config.cache).await?;
+        let group_commit = match pool::group_commits(config) {
+            true => Some(GroupCommit::new(&main_file(&writer_pool).await?)),
+            false => None,
+        };
         catalog::remember_enums(&mut *pool.acquire().await?).await?;
         let outside = pool::Outside::new(config);
         let engine = Arc::new(Engine {
@@ -167,7 +171,7 @@ impl Engine {
             max_connections: config.max_connections as usize,
             reset: pool::Reset::new(config, config.synchronous),
             writer_reset: pool::Reset::new(config, pool::writer_synchronous(config)),
-            group_commit: pool::group_commits(config).then(|| GroupCommit::new(&config.db)),
+            group_commit,
             holding: Arc::default(),
             // Those that are off (0, as the built-in defaults) need not be set.
             // Those that are PostgreSQL's own defaults need not be set.
@@ -502,6 +506,16 @@ fn server_defaults(config: &Config) -> Vec<(&'static str, String)> {
         defaults.push(("default_transaction_read_only", "on".to_owned()));
     }
     defaults
+}
+
+/// The database file as SQLite names it (a full path, links resolved): its
+/// WAL is that name with `-wal`.
+async fn main_file(pool: &SqlitePool) -> Result<std::path::PathBuf, Error> {
+    let file: String = sqlx::query("SELECT file FROM pragma_database_list WHERE name = 'main'")
+        .fetch_one(pool)
+        .await?
+        .try_get(0)?;
+    Ok(file.into())
 }
 
 async fn read_server_info(pool: &SqlitePool, cache: CacheMode) -> Result<ServerInfo, Error> {
