@@ -8,6 +8,7 @@
 # functions the difference is in. Needs valgrind (apt-get install valgrind).
 # Usage: bench/instructions.sh REV   (env: N=20000 operations counted, TOP=15
 #                                     functions shown, BEFORE_BIN=: REV's binary,
+#                                     AFTER_BIN=: the working tree's, built already,
 #                                     MODE=prepared: pgbench's -M; simple parses
 #                                     every statement's text; SCRIPT=FILE: pgbench
 #                                     runs FILE instead of -S, after the SQL of
@@ -28,8 +29,12 @@ need hey hey
 need valgrind valgrind
 trap 'stop; rm -rf "$work"' EXIT
 
-cargo build --release --quiet --bin litewire
-cp target/release/litewire "$work/after"
+if [ -n "${AFTER_BIN:-}" ]; then
+  cp "$AFTER_BIN" "$work/after"
+else
+  cargo build --release --quiet --bin litewire
+  cp target/release/litewire "$work/after"
+fi
 build_rev "$REV" "$work/before"
 
 serve() { # binary [wrapper...]: starts it on the bench ports, waits for /health
