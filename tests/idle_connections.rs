@@ -9,16 +9,6 @@ use std::time::Duration;
 
 use common::{CACHE_MODES, TestServer};
 
-/// The server's threads now (`/proc/PID/status`).
-fn threads(server: &TestServer) -> usize {
-    let status = std::fs::read_to_string(format!("/proc/{}/status", server.pid())).expect("status");
-    status
-        .lines()
-        .find_map(|line| line.strip_prefix("Threads:"))
-        .and_then(|count| count.trim().parse().ok())
-        .expect("Threads in /proc/PID/status")
-}
-
 /// Opens `count` sessions at once, each running a query, and closes them.
 async fn burst(server: &TestServer, count: usize) {
     let mut clients = Vec::new();
@@ -47,14 +37,14 @@ async fn start(cache: &str, idle: &str) -> TestServer {
 }
 
 /// Waits up to 10 s for the server's threads to drop to `at_most`.
-async fn threads_drop_to(server: &TestServer, at_most: usize) -> usize {
-    let mut now = threads(server);
+async fn threads_drop_to(server: &TestServer, at_most: u64) -> u64 {
+    let mut now = server.threads();
     for _ in 0..100 {
         if now <= at_most {
             break;
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
-        now = threads(server);
+        now = server.threads();
     }
     now
 }
@@ -64,9 +54,9 @@ async fn a_burst_of_clients_leaves_no_connections_behind() {
     for cache in CACHE_MODES {
         let server = start(cache, "300").await;
         tokio::time::sleep(Duration::from_millis(500)).await;
-        let idle = threads(&server);
+        let idle = server.threads();
         burst(&server, 20).await;
-        let busy = threads(&server);
+        let busy = server.threads();
         assert!(
             busy >= idle + 15,
             "{cache}: {busy} threads after 20 sessions, {idle} before"
@@ -85,10 +75,10 @@ async fn a_burst_of_clients_leaves_no_connections_behind() {
 async fn without_a_timeout_the_connections_stay_for_the_next_sessions() {
     let server = start("shared", "0").await;
     tokio::time::sleep(Duration::from_millis(500)).await;
-    let idle = threads(&server);
+    let idle = server.threads();
     burst(&server, 20).await;
     tokio::time::sleep(Duration::from_millis(1500)).await;
-    let after = threads(&server);
+    let after = server.threads();
     assert!(
         after >= idle + 15,
         "{after} threads after the burst, {idle} before"

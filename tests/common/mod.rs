@@ -189,13 +189,23 @@ impl TestServer {
 
     /// The server's peak resident memory so far (`VmHWM`), in KiB.
     pub fn peak_rss_kib(&self) -> u64 {
+        self.status("VmHWM")
+    }
+
+    /// The server's threads now.
+    pub fn threads(&self) -> u64 {
+        self.status("Threads")
+    }
+
+    /// A number of `/proc/PID/status` (`VmHWM`, `Threads`), without its unit.
+    fn status(&self, field: &str) -> u64 {
         let status = std::fs::read_to_string(format!("/proc/{}/status", self.pid()))
             .expect("read /proc/PID/status");
         status
             .lines()
-            .find_map(|line| line.strip_prefix("VmHWM:"))
+            .find_map(|line| line.strip_prefix(field)?.strip_prefix(':'))
             .and_then(|value| value.trim().trim_end_matches("kB").trim().parse().ok())
-            .expect("VmHWM in /proc/PID/status")
+            .unwrap_or_else(|| panic!("{field} in /proc/PID/status"))
     }
 
     /// Kills the server with SIGKILL (no shutdown at all) and hands back its

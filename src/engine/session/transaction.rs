@@ -260,7 +260,8 @@ impl Session {
                 }
                 // `SET LOCAL synchronous_commit` holds for this commit, and
                 // ends with it.
-                let synchronous = self.settings.lock().synchronous_commit();
+                let synchronous =
+                    self.engine.group_commit.is_none() || self.settings.lock().synchronous_commit();
                 if self.open {
                     let committed = self.execute_direct("COMMIT").await;
                     if let Err(error) = committed {
