@@ -246,8 +246,9 @@ pub struct Config {
     #[arg(long, env = "LITEWIRE_HRANA_MAX_STORED_SQL", default_value_t = 150)]
     pub hrana_max_stored_sql: usize,
 
-    /// Largest HTTP response, in bytes of JSON: a batch whose rows would go past it
-    /// fails (its statement answers an error) instead of being built in memory.
+    /// Largest HTTP answer, in bytes of JSON (`POST /` and Hrana pipelines): the
+    /// statement whose rows would go past it fails. `POST /` sends a large answer as
+    /// it is written, so the limit bounds what a client receives, not the memory.
     #[arg(
         long,
         env = "LITEWIRE_HTTP_MAX_RESPONSE_BYTES",

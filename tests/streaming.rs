@@ -127,39 +127,159 @@ async fn rows_come_before_a_later_failure() {
     assert!(matches!(&after[1], SimpleQueryMessage::Row(row) if row.get(0) == Some("42")));
 }
 
-/// HTTP answers one JSON document, built before it is sent: past
-/// `--http-max-response-bytes` the statement fails with a clear error (undoing
-/// its batch) instead of the server holding the whole result.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn http_responses_stop_at_their_limit() {
-    let server = TestServer::start("shared", &["--http-max-response-bytes", "100000"]);
-    server.http_query("CREATE TABLE t (x integer)").await;
-    let small = server
-        .http_query(
-            "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 100) \
-             SELECT x, 'row ' || x FROM c",
-        )
-        .await;
-    assert_eq!(small["rows"].as_array().unwrap().len(), 100);
+/// One `POST /` with `statements`: the status, whether the answer came chunked,
+/// and its body, `None` when the transfer failed (broken off).
+async fn post_streamed(
+    server: &TestServer,
+    statements: serde_json::Value,
+) -> (u16, bool, Option<Vec<u8>>) {
+    let response = reqwest::Client::new()
+        .post(server.url("/"))
+        .json(&serde_json::json!({ "statements": statements }))
+        .send()
+        .await
+        .expect("POST /");
+    let status = response.status().as_u16();
+    let chunked = response.headers().get("transfer-encoding").is_some()
+        && response.headers().get("content-length").is_none();
+    let body = response.bytes().await.ok().map(|bytes| bytes.to_vec());
+    (status, chunked, body)
+}
 
-    let body = serde_json::json!({ "statements": [
-        "INSERT INTO t VALUES (1)",
-        million_rows(),
-    ]})
-    .to_string();
+/// The rows of `POST /`'s answer to `[INSERT, million_rows()]`.
+#[derive(serde::Deserialize)]
+struct Element {
+    results: Rows,
+}
+
+#[derive(serde::Deserialize)]
+struct Rows {
+    rows: Vec<(i64, String)>,
+}
+
+/// A large HTTP answer goes out as it is written, chunked: a million rows (29 MB
+/// of JSON) arrive whole and cost the server a few chunks, not the answer; a
+/// small one still comes whole, with its length.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn http_answers_stream_in_bounded_memory() {
+    let server = TestServer::start("shared", &[]);
+    server.http_query("CREATE TABLE t (x integer)").await;
+    let (status, chunked, body) =
+        post_streamed(&server, serde_json::json!(["SELECT 1, 'one'"])).await;
+    assert_eq!((status, chunked), (200, false));
+    let small: Vec<Element> = serde_json::from_slice(&body.expect("a body")).unwrap();
+    assert_eq!(small[0].results.rows, [(1, "one".to_owned())]);
+
     let before = server.peak_rss_kib();
-    let (status, json) = server.post(&body, Some("application/json")).await;
-    assert_eq!(status, 200, "{json}");
-    let message = json[1]["error"].as_str().unwrap_or_default();
+    let (status, chunked, body) = post_streamed(
+        &server,
+        serde_json::json!(["INSERT INTO t VALUES (1)", million_rows()]),
+    )
+    .await;
+    assert_eq!((status, chunked), (200, true));
+    let grown = server.peak_rss_kib().saturating_sub(before);
+    let body = body.expect("the whole answer");
+    assert!(body.len() > 28_000_000, "{} bytes", body.len());
+    let answer: (serde_json::Value, Element) = serde_json::from_slice(&body).unwrap();
+    assert_eq!(answer.0["results"]["rows_affected"], 1);
+    let rows = answer.1.results.rows;
+    assert_eq!(rows.len(), ROWS as usize);
     assert!(
-        message.contains("exceeds") && message.contains("--http-max-response-bytes"),
-        "{json}"
+        rows.iter()
+            .zip(1..)
+            .all(|((x, label), n)| *x == n && *label == format!("row number {n}"))
     );
+    eprintln!(
+        "peak RSS grew by {grown} KiB for {} bytes of answer",
+        body.len()
+    );
+    assert!(grown < MAX_GROWTH_KIB, "peak RSS grew by {grown} KiB");
+    // The batch committed.
+    let count = server.http_query("SELECT count(*) FROM t").await;
+    assert_eq!(count["rows"][0][0], 1);
+}
+
+/// A failure after the answer's first chunk went out cannot take its place in
+/// the JSON: the transfer is broken off (no terminating chunk), so the client
+/// sees a failed read, never a whole-looking answer, and the batch is undone.
+/// Past `--http-max-response-bytes` the statement fails that way; within the
+/// first chunk a failure still reads as the statement's error.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn http_failures_after_the_first_chunk_break_the_answer_off() {
+    let server = TestServer::start("shared", &["--http-max-response-bytes", "1000000"]);
+    server.http_query("CREATE TABLE t (x integer)").await;
+    // Past the limit, after a megabyte sent.
+    let before = server.peak_rss_kib();
+    let (status, chunked, body) = post_streamed(
+        &server,
+        serde_json::json!(["INSERT INTO t VALUES (1)", million_rows()]),
+    )
+    .await;
+    assert_eq!((status, chunked, body.map(|b| b.len())), (200, true, None));
     let grown = server.peak_rss_kib().saturating_sub(before);
     assert!(grown < MAX_GROWTH_KIB, "peak RSS grew by {grown} KiB");
-    // The failure undid the batch.
+    // A statement that fails on row 100 000 (SQLite's integer overflow).
+    let failing = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 200000) \
+                   SELECT x, abs(-9223372036854775807 - (x = 100000)) FROM c";
+    let (status, chunked, body) = post_streamed(
+        &server,
+        serde_json::json!(["INSERT INTO t VALUES (2)", failing]),
+    )
+    .await;
+    assert_eq!((status, chunked, body.map(|b| b.len())), (200, true, None));
+    // Both batches were undone, and the server goes on.
     let count = server.http_query("SELECT count(*) FROM t").await;
     assert_eq!(count["rows"][0][0], 0);
+
+    // Failing within the first chunk: the statement's error, in the JSON.
+    let early = failing.replace("x = 100000", "x = 100");
+    let (status, chunked, body) = post_streamed(
+        &server,
+        serde_json::json!(["INSERT INTO t VALUES (3)", early, "SELECT 1"]),
+    )
+    .await;
+    assert_eq!((status, chunked), (200, false));
+    let answer: serde_json::Value = serde_json::from_slice(&body.expect("a body")).unwrap();
+    assert_eq!(
+        answer[1],
+        serde_json::json!({"error": "integer overflow"}),
+        "{answer}"
+    );
+    assert_eq!(answer[2], serde_json::Value::Null);
+    // ... and past the limit within the first chunk too.
+    let server = TestServer::start("shared", &["--http-max-response-bytes", "50000"]);
+    let (status, chunked, body) = post_streamed(&server, serde_json::json!([million_rows()])).await;
+    assert_eq!((status, chunked), (200, false));
+    let answer: serde_json::Value = serde_json::from_slice(&body.expect("a body")).unwrap();
+    let message = answer[0]["error"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("exceeds") && message.contains("--http-max-response-bytes"),
+        "{answer}"
+    );
+}
+
+/// A client that hangs up while its answer streams stops the batch, which is
+/// undone: the writer is free for the next request.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_http_client_that_hangs_up_mid_answer_undoes_its_batch() {
+    let server = TestServer::start("shared", &[]);
+    server.http_query("CREATE TABLE t (x integer)").await;
+    let mut response = reqwest::Client::new()
+        .post(server.url("/"))
+        .json(&serde_json::json!({ "statements": ["INSERT INTO t VALUES (1)", million_rows()] }))
+        .send()
+        .await
+        .expect("POST /");
+    let first = response
+        .chunk()
+        .await
+        .expect("a chunk")
+        .expect("not the end");
+    assert!(first.starts_with(b"[{\"results\""), "{first:?}");
+    drop(response);
+    server.http_query("INSERT INTO t VALUES (2)").await;
+    let rows = server.http_query("SELECT x FROM t").await;
+    assert_eq!(rows["rows"], serde_json::json!([[2]]));
 }
 
 /// A portal run with a row limit reads its rows from SQLite as they are fetched:

@@ -1,8 +1,10 @@
 //! The JSON answer to `POST /`, written as the rows come ([`Answer`]): each
-//! value goes straight into the answer's bytes, with no result kept in between,
-//! so the answer's size is simply the bytes written.
+//! value goes straight into the answer's bytes, with no result kept in between.
+//! An answer that outgrows a chunk goes out a chunk at a time while the
+//! statements run (`chunks`), so its memory is a few chunks whatever its size.
 
 use std::sync::Arc;
+use std::time::Instant;
 
 use axum::body::Body;
 use axum::http::{HeaderValue, header};
@@ -11,6 +13,7 @@ use base64::Engine as _;
 use serde::Serialize;
 
 use super::budget::too_large;
+use super::chunks::{CHUNK, ChunkSender};
 use crate::engine::{Column, Completion, ResultSink, Value};
 use crate::error::{Error, ErrorKind};
 
@@ -22,14 +25,27 @@ use crate::error::{Error, ErrorKind};
 /// takes the place of the last statement's element.
 ///
 /// Past `limit` bytes the statement being written fails; its element, rows and
-/// all, gives way to its error, so the answer never holds much more than the limit.
+/// all, gives way to its error.
+///
+/// Once the answer passes [`CHUNK`] bytes it is sent as it grows, chunked. A
+/// failure whose element has begun to go out can no longer take its place: the
+/// answer is broken off there (see `chunks`), and the batch rolled back as
+/// always, so a client sees either a whole answer or a failed transfer.
 pub struct Answer {
+    /// The answer's bytes from `sent` on.
     json: Vec<u8>,
+    /// The bytes sent ahead of `json`.
+    sent: usize,
+    /// Where the chunks go, and until when the client may take to read them
+    /// (`None`: the answer is kept whole).
+    chunks: Option<(ChunkSender, Option<Instant>)>,
+    /// A failure came after its element began to go out.
+    broken: bool,
     limit: usize,
     statements: usize,
     /// Elements begun so far.
     elements: usize,
-    /// Where the last element begins.
+    /// Where the last element begins (from the answer's start).
     element_start: usize,
     /// The statement being written, from `begin_statement` to its end.
     open: Option<OpenStatement>,
@@ -37,9 +53,17 @@ pub struct Answer {
 
 /// Where a statement's element stands while its rows come.
 struct OpenStatement {
-    /// Where `last_insert_rowid` goes: right after the closed columns array,
-    /// once the rows began (`None` before).
+    /// Where `last_insert_rowid` goes (from the answer's start): right after the
+    /// closed columns array, once the rows began (`None` before).
     after_columns: Option<usize>,
+}
+
+/// How an answer ended.
+pub enum Ended {
+    /// Whole, never sent: the bytes.
+    Whole(Vec<u8>),
+    /// Sent in chunks, to the end or broken off.
+    Sent,
 }
 
 impl Answer {
@@ -50,6 +74,9 @@ impl Answer {
         json.push(b'[');
         Answer {
             json,
+            sent: 0,
+            chunks: None,
+            broken: false,
             limit,
             statements,
             elements: 0,
@@ -58,17 +85,36 @@ impl Answer {
         }
     }
 
-    /// The HTTP answer: 200, each statement's outcome in its element.
-    pub fn into_response(self) -> Response {
-        let mut response = Response::new(Body::from(self.finish()));
-        response.headers_mut().insert(
-            header::CONTENT_TYPE,
-            HeaderValue::from_static("application/json"),
-        );
-        response
+    /// Sends the answer through `chunks` once it passes a chunk, the client
+    /// taking each before `deadline`.
+    pub fn streamed(mut self, chunks: ChunkSender, deadline: Option<Instant>) -> Self {
+        self.chunks = Some((chunks, deadline));
+        self
     }
 
-    /// The answer's JSON, its statements that did not run as `null`.
+    /// Ends the answer: whole, or its last chunk sent (or the body broken off).
+    pub async fn end(mut self) -> Ended {
+        let Some((chunks, deadline)) = self.chunks.take() else {
+            return Ended::Whole(self.finish());
+        };
+        if self.sent == 0 && !self.broken {
+            return Ended::Whole(self.finish());
+        }
+        if self.broken {
+            chunks.abort().await;
+            return Ended::Sent;
+        }
+        let last = self.finish();
+        if chunks.send(last, deadline).await.is_err() {
+            // The client is gone, or its body timed out: its statements have
+            // ended; the body ends unfinished when the sender goes.
+            tracing::debug!("the last chunk of an answer was not taken");
+        }
+        Ended::Sent
+    }
+
+    /// The answer's JSON (what is left of it), its statements that did not run
+    /// as `null`.
     fn finish(mut self) -> Vec<u8> {
         for element in self.elements..self.statements {
             if element > 0 {
@@ -80,25 +126,41 @@ impl Answer {
         self.json
     }
 
+    /// The answer's size so far.
+    fn len(&self) -> usize {
+        self.sent + self.json.len()
+    }
+
     fn within_limit(&self) -> Result<(), Error> {
-        match self.json.len() > self.limit {
+        match self.len() > self.limit {
             true => Err(too_large(self.limit)),
             false => Ok(()),
         }
     }
 
     /// Closes the columns array and opens the rows one, once per statement;
-    /// returns where the columns array ends.
-    fn begin_rows(json: &mut Vec<u8>, open: &mut OpenStatement) -> usize {
+    /// returns where the columns array ends (from the answer's start).
+    fn begin_rows(&mut self) -> Option<usize> {
+        let open = self.open.as_mut()?;
         if let Some(after_columns) = open.after_columns {
-            return after_columns;
+            return Some(after_columns);
         }
-        json.push(b']');
-        let after_columns = json.len();
-        json.extend_from_slice(br#","rows":["#);
+        self.json.push(b']');
+        let after_columns = self.sent + self.json.len();
+        self.json.extend_from_slice(br#","rows":["#);
         open.after_columns = Some(after_columns);
-        after_columns
+        Some(after_columns)
     }
+}
+
+/// The HTTP answer: 200 and JSON, `body` whole or chunked.
+pub fn response(body: Body) -> Response {
+    let mut response = Response::new(body);
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    response
 }
 
 impl ResultSink for Answer {
@@ -107,7 +169,7 @@ impl ResultSink for Answer {
             self.json.push(b',');
         }
         self.elements += 1;
-        self.element_start = self.json.len();
+        self.element_start = self.len();
         self.json.extend_from_slice(br#"{"results":{"columns":["#);
         self.open = Some(OpenStatement {
             after_columns: None,
@@ -129,11 +191,11 @@ impl ResultSink for Answer {
     }
 
     fn row(&mut self, row: Vec<Value>) -> Result<(), Error> {
-        let Some(open) = self.open.as_mut() else {
+        let Some(open) = self.open.as_ref() else {
             return Err(missing_statement());
         };
         let first_row = open.after_columns.is_none();
-        Answer::begin_rows(&mut self.json, open);
+        self.begin_rows();
         if !first_row {
             self.json.push(b',');
         }
@@ -148,23 +210,45 @@ impl ResultSink for Answer {
         self.within_limit()
     }
 
+    fn wants_flush(&self) -> bool {
+        self.json.len() >= CHUNK && self.chunks.is_some()
+    }
+
+    async fn flush(&mut self) -> Result<(), Error> {
+        let Some((chunks, deadline)) = &self.chunks else {
+            return Ok(());
+        };
+        let chunk = std::mem::replace(&mut self.json, Vec::with_capacity(CHUNK + CHUNK / 4));
+        // Gone from here on, whether the client takes them or not.
+        self.sent += chunk.len();
+        chunks
+            .send(chunk, *deadline)
+            .await
+            .map_err(|not_sent| not_sent.error())
+    }
+
     fn finish_statement(&mut self, completion: Completion) -> Result<(), Error> {
-        let Some(mut open) = self.open.take() else {
+        let Some(after_columns) = self.begin_rows() else {
             return Err(missing_statement());
         };
-        let after_columns = Answer::begin_rows(&mut self.json, &mut open);
+        self.open = None;
         self.json.extend_from_slice(br#"],"rows_affected":"#);
         self.json.extend_from_slice(
             itoa::Buffer::new()
                 .format(completion.rows_affected)
                 .as_bytes(),
         );
-        self.json.extend_from_slice(b"}}");
         if let Some(rowid) = completion.last_insert_rowid {
             let mut entry = br#","last_insert_rowid":"#.to_vec();
             entry.extend_from_slice(itoa::Buffer::new().format(rowid).as_bytes());
-            self.json.splice(after_columns..after_columns, entry);
+            match after_columns.checked_sub(self.sent) {
+                // Beside the columns, in the order serde_json writes the keys.
+                Some(at) => drop(self.json.splice(at..at, entry)),
+                // The columns went out with the first chunk: last.
+                None => self.json.extend_from_slice(&entry),
+            }
         }
+        self.json.extend_from_slice(b"}}");
         Ok(())
     }
 
@@ -175,7 +259,13 @@ impl ResultSink for Answer {
             self.elements = 1;
         }
         self.open = None;
-        self.json.truncate(self.element_start);
+        let Some(element_start) = self.element_start.checked_sub(self.sent) else {
+            // Part of the element is out: the answer can only be broken off.
+            tracing::warn!(%error, "a streamed answer is broken off");
+            self.broken = true;
+            return;
+        };
+        self.json.truncate(element_start);
         self.json.extend_from_slice(br#"{"error":"#);
         text(&mut self.json, &error.message);
         self.json.push(b'}');
@@ -436,5 +526,123 @@ mod tests {
         let failure = answer.begin_statement().unwrap_err();
         answer.error(&failure);
         assert_same(answer, json!([{"error": failure.message}, null]));
+    }
+
+    /// Feeds `rows` as the engine does, flushing between rows when asked.
+    async fn streamed_select(
+        answer: &mut Answer,
+        rows: &[Vec<Value>],
+        last_insert_rowid: Option<i64>,
+    ) -> Result<(), Error> {
+        answer.begin_statement()?;
+        answer.columns(&columns(&["n", "t"]))?;
+        for row in rows {
+            answer.row(row.clone())?;
+            if answer.wants_flush() {
+                answer.flush().await?;
+            }
+        }
+        answer.finish_statement(completion(rows.len() as u64, last_insert_rowid))
+    }
+
+    /// What the body receives: its bytes, and whether it was broken off.
+    async fn received(mut receiver: super::super::chunks::ChunkReceiver) -> (Vec<u8>, bool) {
+        let mut bytes = Vec::new();
+        while let Some(item) = receiver.recv().await {
+            match item {
+                Ok(chunk) => bytes.extend_from_slice(&chunk),
+                Err(_) => return (bytes, true),
+            }
+        }
+        (bytes, false)
+    }
+
+    fn numbered(rows: i64) -> Vec<Vec<Value>> {
+        (0..rows)
+            .map(|n| vec![Value::Integer(n), Value::Text(format!("row number {n}"))])
+            .collect()
+    }
+
+    #[tokio::test]
+    async fn a_large_answer_goes_out_in_chunks_and_reads_the_same() {
+        let (chunks, receiver) = super::super::chunks::channel();
+        let reading = tokio::spawn(received(receiver));
+        let rows = numbered(20_000);
+        let mut answer = Answer::new(3, usize::MAX).streamed(chunks, None);
+        streamed_select(&mut answer, &rows, Some(7)).await.unwrap();
+        // A small statement after the chunks: a failure still takes its place.
+        answer.begin_statement().unwrap();
+        answer.error(&Error::invalid("no such table: nope"));
+        assert!(answer.sent > CHUNK, "{} bytes sent ahead", answer.sent);
+        assert!(answer.json.len() < 2 * CHUNK);
+        assert!(matches!(answer.end().await, Ended::Sent));
+        let (bytes, broken) = reading.await.unwrap();
+        assert!(!broken);
+        let written: Json = serde_json::from_slice(&bytes).unwrap();
+        assert_eq!(
+            written,
+            json!([
+                expected_results(&["n", "t"], &rows, 20_000, Some(7)),
+                {"error": "no such table: nope"},
+                null,
+            ])
+        );
+    }
+
+    #[tokio::test]
+    async fn a_small_answer_stays_whole() {
+        let (chunks, receiver) = super::super::chunks::channel();
+        let rows = numbered(10);
+        let mut answer = Answer::new(1, usize::MAX).streamed(chunks, None);
+        streamed_select(&mut answer, &rows, None).await.unwrap();
+        let Ended::Whole(json) = answer.end().await else {
+            panic!("a small answer was sent in chunks");
+        };
+        let written: Json = serde_json::from_slice(&json).unwrap();
+        assert_eq!(
+            written,
+            json!([expected_results(&["n", "t"], &rows, 10, None)])
+        );
+        assert_eq!(received(receiver).await, (Vec::new(), false));
+    }
+
+    #[tokio::test]
+    async fn a_failure_after_the_first_chunk_breaks_the_answer_off() {
+        let (chunks, receiver) = super::super::chunks::channel();
+        let reading = tokio::spawn(received(receiver));
+        let mut answer = Answer::new(2, 3 * CHUNK).streamed(chunks, None);
+        let failure = streamed_select(&mut answer, &numbered(100_000), None)
+            .await
+            .unwrap_err();
+        assert!(failure.message.contains("--http-max-response-bytes"));
+        answer.error(&failure);
+        assert!(matches!(answer.end().await, Ended::Sent));
+        let (bytes, broken) = reading.await.unwrap();
+        assert!(broken);
+        assert!(bytes.len() > CHUNK && bytes.len() <= 3 * CHUNK);
+        assert!(serde_json::from_slice::<Json>(&bytes).is_err());
+    }
+
+    #[tokio::test]
+    async fn a_client_that_stops_reading_stops_the_statement() {
+        let (chunks, receiver) = super::super::chunks::channel();
+        let deadline = Instant::now() + std::time::Duration::from_millis(200);
+        let mut answer = Answer::new(1, usize::MAX).streamed(chunks, Some(deadline));
+        let failure = streamed_select(&mut answer, &numbered(1_000_000), None)
+            .await
+            .unwrap_err();
+        assert_eq!(
+            failure.message,
+            "canceling statement due to statement timeout"
+        );
+        // A client that hangs up: canceled.
+        drop(receiver);
+        let (chunks, receiver) = super::super::chunks::channel();
+        drop(receiver);
+        let mut answer = Answer::new(1, usize::MAX).streamed(chunks, None);
+        let failure = streamed_select(&mut answer, &numbered(1_000_000), None)
+            .await
+            .unwrap_err();
+        assert_eq!(failure.message, "canceling statement due to user request");
     }
 }

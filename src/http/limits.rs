@@ -58,6 +58,11 @@ impl RequestLimits {
         session.client_address(self.peer);
     }
 
+    /// When the request's statements must stop, and its answer be sent.
+    pub fn deadline(&self) -> Option<Instant> {
+        self.deadline
+    }
+
     /// Lets a session that outlives the request go (a Hrana stream's): no
     /// deadline, and no socket watched that may be closed and reused.
     pub fn release(session: &mut Session) {

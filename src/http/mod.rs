@@ -20,7 +20,8 @@
 //!
 //! - `serve`: the listener and its connections; `routes`: the router and the
 //!   handlers of `POST /`, `/health` and `/version`.
-//! - `request`: decoding `POST /`'s body; `answer`: writing its JSON answer.
+//! - `request`: decoding `POST /`'s body; `answer`: writing its JSON answer;
+//!   `chunks`: a large answer sent a chunk at a time (and Hrana's cursors).
 //! - `limits`: a request's deadline, client and answer size; `socket_probe`
 //!   notices a client that hung up; `budget` counts an answer's bytes.
 //! - `auth`: who is calling.
@@ -28,6 +29,7 @@
 mod answer;
 mod auth;
 mod budget;
+mod chunks;
 pub mod hrana;
 mod limits;
 mod metrics;

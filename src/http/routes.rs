@@ -1,5 +1,5 @@
 //! The routes of the HTTP front end: `POST /` (a batch of statements, answered
-//! as the rows come, see `answer`), `GET /health`, `GET /version`, `GET
+//! as the rows come, see `answer`, and sent as it is written once large), `GET /health`, `GET /version`, `GET
 //! /ready` and `GET /metrics` (see `metrics`), and Hrana's
 //! (`hrana`); every one but `/health` behind the credentials check (`auth`) when
 //! users are configured.
@@ -8,15 +8,16 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use axum::Router;
-use axum::body::Bytes;
+use axum::body::{Body, Bytes};
 use axum::extract::{Extension, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde_json::json;
 
-use super::answer::Answer;
+use super::answer::{self, Answer, Ended};
 use super::auth::{Caller, authenticate};
+use super::chunks;
 use super::hrana::{self, Streams};
 use super::limits::RequestLimits;
 use super::metrics::{Scraped, metrics, ready};
@@ -85,13 +86,31 @@ async fn execute(
     let mut session = caller.session(&engine, BackendKind::Http);
     limits.apply(&mut session);
     session.report_query_parts(batch.iter().map(|(statement, _)| &*statement.sql));
-    let mut answer = Answer::new(batch.len(), limits.response_bytes);
-    session
-        .execute_batch_into(&batch, Blocks::WholeBatch, &mut answer)
-        .await;
-    // A batch that opened a transaction and did not end it is rolled back here.
-    session.close().await;
-    answer.into_response()
+    let (chunks, mut receiver) = chunks::channel();
+    let mut answer =
+        Answer::new(batch.len(), limits.response_bytes).streamed(chunks, limits.deadline());
+    let mut run = Box::pin(async move {
+        session
+            .execute_batch_into(&batch, Blocks::WholeBatch, &mut answer)
+            .await;
+        // A batch that opened a transaction and did not end it is rolled back here.
+        session.close().await;
+        answer.end().await
+    });
+    // Most answers are done before they fill a chunk, and go out whole; a larger
+    // one goes on on a task of its own, sent as it is written.
+    let first = tokio::select! {
+        biased;
+        ended = &mut run => match ended {
+            Ended::Whole(json) => return answer::response(Body::from(json)),
+            Ended::Sent => None,
+        },
+        first = receiver.recv() => {
+            tokio::spawn(run);
+            first
+        }
+    };
+    answer::response(receiver.into_body(first))
 }
 
 /// Whether the database answers; a follower (`--read-only`) also says how long

@@ -3,34 +3,29 @@
 //! `step_begin` (its columns), a `row` per row and `step_end`, or `step_error`.
 //! `@libsql/client` sends its batches this way once the server speaks Hrana 3.
 //!
-//! The batch runs on its own task, which writes entries into a bounded channel
-//! that the response body drains: the body never holds more than a few chunks,
-//! and a client that reads slowly holds the task back. Rows are written as SQLite
-//! produces them (`StepSink`), so a result of any size goes out in bounded memory.
+//! The batch runs on its own task, which sends entries a chunk at a time into the
+//! response body (`chunks`): a client that reads slowly holds the task back, one
+//! that does not read by the request's deadline stops it. Rows are written as
+//! SQLite produces them (`StepSink`), so a result of any size goes out in bounded
+//! memory.
 
-use std::convert::Infallible;
 use std::sync::Arc;
-
-use axum::body::{Body, Bytes};
-use axum::extract::{Extension, State};
-use axum::http::{StatusCode, header};
-use axum::response::{IntoResponse, Response};
-use serde::Serialize;
-use tokio::sync::mpsc;
+use std::time::Instant;
 
 use super::super::auth::Caller;
+use super::super::chunks::{self, CHUNK, ChunkSender, NotSent};
 use super::super::limits::RequestLimits;
 use super::batch_progress::BatchProgress;
 use super::body::{decode, failure};
 use super::proto::{Cols, Counts, CursorRequest, HranaError, Row};
 use super::streams::{Lease, StreamError, Streams};
 use crate::engine::{Column, Completion, ResultSink, Value};
-use crate::error::{Error, ErrorKind};
-
-/// Entries are sent in chunks of about this many bytes.
-const CHUNK: usize = 64 * 1024;
-/// Chunks in flight between the batch's task and the response body.
-const CHUNKS_IN_FLIGHT: usize = 4;
+use crate::error::Error;
+use axum::body::Bytes;
+use axum::extract::{Extension, State};
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
 
 pub async fn cursor(
     State(streams): State<Arc<Streams>>,
@@ -55,15 +50,11 @@ pub async fn cursor(
     if let Ok(state) = lease.state() {
         state.serve(&limits);
     }
-    let (sender, receiver) = mpsc::channel::<Bytes>(CHUNKS_IN_FLIGHT);
-    tokio::spawn(run(lease, request, Writer::new(sender)));
-    let chunks = futures::stream::unfold(receiver, |mut receiver| async move {
-        let chunk = receiver.recv().await?;
-        Some((Ok::<_, Infallible>(chunk), receiver))
-    });
+    let (sender, receiver) = chunks::channel();
+    tokio::spawn(run(lease, request, Writer::new(sender, limits.deadline())));
     (
         [(header::CONTENT_TYPE, "text/plain")],
-        Body::from_stream(chunks),
+        receiver.into_body(None),
     )
         .into_response()
 }
@@ -105,7 +96,7 @@ async fn run(mut lease: Lease, request: CursorRequest, mut writer: Writer) {
                 (Ok(_), None) => {}
                 (Err(error), _) => writer.push(&Entry::StepError { step, error }),
             }
-            if writer.gone {
+            if writer.gone.is_some() {
                 break;
             }
         }
@@ -148,12 +139,7 @@ impl ResultSink for StepSink<'_> {
     }
 
     async fn flush(&mut self) -> Result<(), Error> {
-        self.writer.flush().await.map_err(|Gone| {
-            Error::new(
-                ErrorKind::Unavailable,
-                "the client stopped reading the cursor",
-            )
-        })
+        self.writer.flush().await.map_err(NotSent::error)
     }
 
     fn finish_statement(&mut self, completion: Completion) -> Result<(), Error> {
@@ -198,23 +184,24 @@ impl Serialize for StepEnd {
     }
 }
 
-/// The client stopped reading (it hung up).
-struct Gone;
-
 /// Writes entries as JSON lines, sent in chunks.
 struct Writer {
     buffer: Vec<u8>,
-    sender: mpsc::Sender<Bytes>,
-    /// The client hung up: nothing more is sent.
-    gone: bool,
+    sender: ChunkSender,
+    /// The request's deadline: a chunk the client has not taken by then stops
+    /// the batch.
+    deadline: Option<Instant>,
+    /// The client hung up or stopped reading: nothing more is sent.
+    gone: Option<NotSent>,
 }
 
 impl Writer {
-    fn new(sender: mpsc::Sender<Bytes>) -> Self {
+    fn new(sender: ChunkSender, deadline: Option<Instant>) -> Self {
         Writer {
             buffer: Vec::with_capacity(CHUNK),
             sender,
-            gone: false,
+            deadline,
+            gone: None,
         }
     }
 
@@ -224,23 +211,23 @@ impl Writer {
             // Our own types always serialize; should one not, the client sees
             // the body end early.
             tracing::warn!(%error, "a cursor entry did not serialize");
-            self.gone = true;
+            self.gone = Some(NotSent::Gone);
         }
         self.buffer.push(b'\n');
     }
 
-    async fn flush(&mut self) -> Result<(), Gone> {
-        if self.gone {
-            return Err(Gone);
+    async fn flush(&mut self) -> Result<(), NotSent> {
+        if let Some(gone) = self.gone {
+            return Err(gone);
         }
         if self.buffer.is_empty() {
             return Ok(());
         }
         let chunk = std::mem::replace(&mut self.buffer, Vec::with_capacity(CHUNK));
-        if self.sender.send(Bytes::from(chunk)).await.is_err() {
-            self.gone = true;
-            return Err(Gone);
+        let sent = self.sender.send(chunk, self.deadline).await;
+        if let Err(not_sent) = sent {
+            self.gone = Some(not_sent);
         }
-        Ok(())
+        sent
     }
 }
