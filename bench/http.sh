@@ -14,7 +14,10 @@
 # with bench/http-chart.sh into a PNG beside it.
 # Usage: bench/http.sh   (env: DURATION=15 CLIENTS="1 10 100" PORT=28080
 #                              CSV=docs/http-matrix.csv LITEWIRE_ARGS=
-#                              CEILING_THREAD_PER_CORE=0 MEMSTATUS_ON=1 ROUNDS=1)
+#                              CEILING_THREAD_PER_CORE=0 MEMSTATUS_ON=1 ROUNDS=1
+#                              BIN=target/release/litewire)
+# BIN=path measures a litewire binary built already (another commit's, for a
+# before/after pair of runs); the ceiling is built from this tree.
 # ROUNDS=n measures the legacy body and Hrana n times each on the same server,
 # taking turns, and reports their medians.
 # MEMSTATUS_ON=0 leaves out c (no second build), for a quick run of the others.
@@ -36,8 +39,13 @@ HRANA_BODY='{"requests": [{"type": "execute", "stmt": {"sql": "SELECT * FROM t"}
 command -v hey >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq hey >/dev/null; }
 
 unset LIBSQLITE3_FLAGS
-cargo build --release --quiet --bin litewire --example ceiling
-variants=("memstatus=0 shared target/release/litewire" "memstatus=0 private target/release/litewire")
+if [ -n "${BIN:-}" ]; then
+  cargo build --release --quiet --example ceiling
+else
+  BIN=target/release/litewire
+  cargo build --release --quiet --bin litewire --example ceiling
+fi
+variants=("memstatus=0 shared $BIN" "memstatus=0 private $BIN")
 if [ "$MEMSTATUS_ON" = 1 ]; then
   LIBSQLITE3_FLAGS="SQLITE_DEFAULT_MEMSTATUS=1 -USQLITE_ENABLE_MEMORY_MANAGEMENT" CARGO_TARGET_DIR=target/memstatus-on \
     cargo build --release --quiet --bin litewire
@@ -73,7 +81,7 @@ start_litewire() { # binary cache
 }
 
 # The seed table, and the exact answer litewire gives (the ceiling answers the same).
-target/release/litewire --db "$work/seed.db" --http-listen "127.0.0.1:$PORT" --pg-listen 127.0.0.1:0 \
+"$BIN" --db "$work/seed.db" --http-listen "127.0.0.1:$PORT" --pg-listen 127.0.0.1:0 \
   --log-level warn 2>>"$work/server.log" &
 server_pid=$!
 for _ in $(seq 100); do curl -fs -o /dev/null "http://127.0.0.1:$PORT/health" && break; sleep 0.1; done

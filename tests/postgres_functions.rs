@@ -914,6 +914,14 @@ async fn set_returning_functions_read_the_row_beside_them(target: &Target) {
             // where a shorter one has ended.
             ("SELECT id, unnest(tags), unnest(words) FROM sr ORDER BY 1, 2, 3", "1|1|q r\n1|3|p\n3|NULL|s"),
             ("SELECT unnest(ARRAY[1, 2]) AS x, unnest(ARRAY['a', 'b', 'c']) || '!' AS y", "1|a!\n2|b!\nNULL|c!"),
+            // Calls of other lengths: the longest's rows, the others NULL
+            // once they end, per row of the items beside them.
+            ("SELECT generate_series(1, 2) AS a, generate_series(1, 3) AS b", "1|1\n2|2\nNULL|3"),
+            ("SELECT id, generate_series(1, n), generate_series(n, 1, -1) * 10 FROM sr ORDER BY 1, 2", "1|1|20\n1|2|10\n3|1|30\n3|2|20\n3|3|10"),
+            ("SELECT unnest(ARRAY[1, 2]), generate_series(1, 3), 'k' AS k", "1|1|k\n2|2|k\nNULL|3|k"),
+            ("SELECT id, unnest(tags), generate_series(1, 1) FROM sr ORDER BY 1, 2", "1|1|NULL\n1|3|1\n2|NULL|1\n3|NULL|1"),
+            ("SELECT count(*) FROM (SELECT generate_series(1, 0), generate_series(1, 0)) s", "0"),
+            ("SELECT count(*), count(b) FROM (SELECT generate_series(1, 300) AS a, generate_series(1, 200) AS b) s", "300|200"),
             ("SELECT id, jsonb_array_elements(doc) FROM sr ORDER BY 1, 2::text", "1|1\n1|\"a\"\n1|{\"b\": 2}\n3|true"),
             ("SELECT id, jsonb_object_keys(meta) FROM sr ORDER BY 1, 2", "1|x\n1|y\n3|z"),
             ("SELECT id, jsonb_array_elements_text(doc) AS t FROM sr WHERE id = 1 ORDER BY 2", "1|1\n1|a\n1|{\"b\": 2}"),

@@ -409,7 +409,7 @@ pub(super) fn list_function_to_from(select: &Select) -> Option<Select> {
         return None;
     }
     if !in_step(&calls) {
-        return zipped_arrays(select, &calls);
+        return zipped_arrays(select, &calls).or_else(|| padded(select, &calls));
     }
     // Several calls advance together: each numbered, joined on the number.
     let several = calls.len() > 1;
@@ -516,6 +516,48 @@ fn zipped_arrays(select: &Select, calls: &[Expr]) -> Option<Select> {
     Some(out)
 }
 
+/// Several set-returning calls of one select list that may give other
+/// numbers of rows (`SELECT generate_series(1, x), generate_series(1, 2)`):
+/// PostgreSQL makes as many rows as the longest gives, the others NULL once
+/// they end. Each call's rows, numbered, are joined to the row numbers up to
+/// the longest's count.
+fn padded(select: &Select, calls: &[Expr]) -> Option<Select> {
+    let counts: Vec<String> = calls
+        .iter()
+        .map(|call| format!("((SELECT count(*) FROM {call}))"))
+        .collect();
+    let mut from = format!(
+        "generate_series(1, (SELECT max(n) FROM (VALUES {}) AS counts(n))) \
+         AS {NUMBERS}({POSITION})",
+        counts.join(", ")
+    );
+    let mut items = Vec::with_capacity(calls.len());
+    for (i, call) in calls.iter().enumerate() {
+        let Expr::Function(function) = call else {
+            return None;
+        };
+        let item = match i {
+            0 => MOVED.to_owned(),
+            _ => format!("{MOVED}_{i}"),
+        };
+        from.push_str(&format!(
+            " LEFT JOIN {call} WITH ORDINALITY AS {item}({MOVED_COLUMN}, {POSITION}) \
+             ON {item}.{POSITION} = {NUMBERS}.{POSITION}"
+        ));
+        items.push((call, function.name.to_string().to_ascii_lowercase(), item));
+    }
+    let moved = parsed_select(&format!("SELECT 1 FROM {from}"))?
+        .from
+        .pop()?;
+    let mut out = select.clone();
+    out.from.push(moved);
+    for (call, name, item) in &items {
+        let read = Expr::CompoundIdentifier(vec![ident(item), ident(MOVED_COLUMN)]);
+        read_from_moved(&mut out, call, name, &read);
+    }
+    Some(out)
+}
+
 /// `select`'s list with the call `found` read from its moved item (`read`);
 /// an item that was the call keeps its name.
 fn read_from_moved(select: &mut Select, found: &Expr, name: &str, read: &Expr) {
@@ -591,6 +633,8 @@ const MOVED: &str = "litewire_rows";
 const MOVED_COLUMN: &str = "value";
 /// The row number several moved calls are paired by.
 const POSITION: &str = "litewire_position";
+/// The row numbers calls of other lengths are padded to.
+const NUMBERS: &str = "litewire_row_numbers";
 
 /// The set-returning functions a select list's call of which moves to FROM.
 fn is_moved(function: &sqlparser::ast::Function) -> bool {
