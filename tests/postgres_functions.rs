@@ -15,6 +15,7 @@ use tokio_postgres::types::{FromSql, Type};
 use tokio_postgres::{Client, Row, SimpleQueryMessage};
 
 against_litewire_and_postgres!(
+    range_constructors_are_refused_as_not_implemented,
     statistics_aggregates,
     string_functions,
     string_spellings_and_patterns,
@@ -883,6 +884,33 @@ async fn distinct_on_and_grouping_sets(target: &Target) {
         ],
     )
     .await;
+}
+
+/// Range types are not there: their constructors are refused as not
+/// implemented (0A000), not as unknown functions (PostgreSQL has them).
+async fn range_constructors_are_refused_as_not_implemented(target: &Target) {
+    let client = target.connect().await;
+    for sql in [
+        "SELECT int4range(1, 5)",
+        "SELECT numrange(1.5, x) FROM (VALUES (2)) v(x)",
+        "SELECT daterange('2024-01-01', '2024-02-01', '[]')",
+    ] {
+        let answer = client.simple_query(sql).await;
+        match target.is_litewire() {
+            true => {
+                let error = answer.expect_err(sql);
+                assert_eq!(error.code().map(|c| c.code()), Some("0A000"), "{sql}");
+                let message = error.as_db_error().map(|e| e.message().to_owned());
+                assert!(
+                    message
+                        .as_deref()
+                        .is_some_and(|m| m.contains("range types are not supported")),
+                    "{message:?}"
+                );
+            }
+            false => assert!(answer.is_ok(), "{sql}: {answer:?}"),
+        }
+    }
 }
 
 /// Set-returning functions in FROM that read the items before them
