@@ -84,23 +84,6 @@ const fn trigonometric(engine: &'static str) -> Known {
     known(Returns::Fixed(PgType::Float8), &[FLOAT], Some(engine))
 }
 
-/// The constructors of PostgreSQL's built-in range and multirange types,
-/// which litewire does not have: refused as not implemented, not unknown.
-const RANGE_CONSTRUCTORS: &[&str] = &[
-    "int4range",
-    "int8range",
-    "numrange",
-    "tsrange",
-    "tstzrange",
-    "daterange",
-    "int4multirange",
-    "int8multirange",
-    "nummultirange",
-    "tsmultirange",
-    "tstzmultirange",
-    "datemultirange",
-];
-
 const TEXT: Arg = Arg::Text;
 const INT: Arg = Arg::Int;
 const FLOAT: Arg = Arg::Float;
@@ -346,12 +329,7 @@ impl Translator<'_> {
         if let Some(call) = self.user_call(function, list, &name, scope)? {
             return Ok(call.named(name, 2));
         }
-        if RANGE_CONSTRUCTORS.contains(&name.as_str()) {
-            return Err(super::errors::not_implemented(&format!(
-                "range types are not supported: {name}()"
-            )));
-        }
-        if let Some(cast) = named_calls::function_style_cast(function, list, &name)
+        if let Some(cast) = named_calls::function_style_cast(function, list, &name)?
             .or_else(|| named_calls::comparison_function(function, list, &name))
         {
             return Ok(self.expr(&cast, scope)?.named(name, 2));

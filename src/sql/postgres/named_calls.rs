@@ -2,13 +2,34 @@
 //! name: a type's name (`float8(x)`) is a cast, and the functions behind a
 //! type's comparison operators (`booleq(a, b)`, `int4lt(a, b)`) are the
 //! comparison. Each is written as that expression, then read as any other.
+//! A range type's constructor (`int4range(1, 5)`) is refused: litewire has no
+//! range types.
 
 use sqlparser::ast::{BinaryOperator, Expr, Function, FunctionArg, FunctionArgExpr};
 
+use super::errors::{Result, not_implemented};
+
 /// `float8(x)`: a call named by a type, of one argument, which PostgreSQL
 /// reads as a cast to the type (where no function has the name: SQLite's
-/// `date`, `time`, `json` keep theirs).
+/// `date`, `time`, `json` keep theirs); a range type's constructor is
+/// refused as not implemented (0A000), not unknown.
 pub(super) fn function_style_cast(
+    function: &Function,
+    list: &sqlparser::ast::FunctionArgumentList,
+    name: &str,
+) -> Result<Option<Expr>> {
+    let base = name
+        .strip_suffix("multirange")
+        .or_else(|| name.strip_suffix("range"));
+    if matches!(base, Some("int4" | "int8" | "num" | "ts" | "tstz" | "date")) {
+        return Err(not_implemented(&format!(
+            "range types are not supported: {name}()"
+        )));
+    }
+    Ok(cast_by_type_name(function, list, name))
+}
+
+fn cast_by_type_name(
     function: &Function,
     list: &sqlparser::ast::FunctionArgumentList,
     name: &str,
