@@ -23,6 +23,7 @@ against_litewire_and_postgres!(
     date_time_functions,
     date_time_input_follows_date_style,
     intervals,
+    interval_types_keep_their_fields_and_digits,
     ordered_set_aggregates,
     hypothetical_set_aggregates,
     variadic_arguments,
@@ -633,6 +634,32 @@ async fn date_time_input_follows_date_style(target: &Target) {
 
 /// Intervals: input forms, PostgreSQL's output, calendar arithmetic with
 /// timestamps, comparison and order by span, aggregates.
+/// An interval type with fields or digits (`interval day to second(2)`,
+/// `interval hour`, `interval(2)`): casts and columns cut values below the
+/// last field and round their seconds; the catalog spells the type back.
+async fn interval_types_keep_their_fields_and_digits(target: &Target) {
+    let client = target.connect().await;
+    check(
+        &client,
+        "DROP TABLE IF EXISTS ivf, ivf2; \
+         CREATE TABLE ivf (a interval day to second(2), b interval(2), c interval day, \
+         d interval, e interval hour to minute[]); \
+         INSERT INTO ivf VALUES ('1 day 02:03:04.567', '1.2345 seconds', '1 day 2 hours', \
+         '1 day 2 hours', '{\"01:02:03\"}'); \
+         CREATE TABLE ivf2 AS SELECT a, c FROM ivf",
+        &[
+            ("SELECT '1 year 5 mons 3 days 04:05:06'::interval year, '1 year 5 mons 3 days'::interval month, '1 day 2 hours'::interval day", "1 year|1 year 5 mons|1 day"),
+            ("SELECT '3 days 04:05:06'::interval hour, '-04:05:06'::interval minute, '3 days 04:05:06'::interval day to hour, '1 day 02:03:04'::interval hour to minute", "3 days 04:00:00|-04:05:00|3 days 04:00:00|1 day 02:03:00"),
+            ("SELECT '1 day 02:03:04.567'::interval day to second(2), '1.2345 seconds'::interval(2), '-1.5 seconds'::interval(0), CAST('1 mon 00:00:00.25' AS interval second(1))", "1 day 02:03:04.57|00:00:01.23|-00:00:02|1 mon 00:00:00.3"),
+            ("SELECT a, b, c, d, pg_typeof(a)::text, pg_typeof(c)::text, a + interval '1 hour' FROM ivf", "1 day 02:03:04.57|00:00:01.23|1 day|1 day 02:00:00|interval|interval|1 day 03:03:04.57"),
+            ("SELECT attname, atttypmod, format_type(atttypid, atttypmod) FROM pg_attribute WHERE attrelid = 'ivf'::regclass AND attnum > 0 ORDER BY attnum", "a|470286338|interval day to second(2)\nb|2147418114|interval(2)\nc|589823|interval day\nd|-1|interval\ne|201392127|interval hour to minute[]"),
+            ("SELECT format_type(atttypid, atttypmod) FROM pg_attribute WHERE attrelid = 'ivf2'::regclass AND attnum > 0 ORDER BY attnum", "interval day to second(2)\ninterval day"),
+            ("UPDATE ivf SET c = c + interval '5 hours', b = interval '1.2345 seconds' * 3 RETURNING c, b", "1 day|00:00:03.7"),
+        ],
+    )
+    .await;
+}
+
 async fn intervals(target: &Target) {
     let client = target.connect().await;
     check(

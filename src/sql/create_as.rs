@@ -209,6 +209,7 @@ pub(super) fn declared(column: &OutputColumn) -> Option<String> {
         Some(Modifier::Length(n)) => format!("{base}({n})"),
         Some(Modifier::Numeric { precision, scale }) => format!("{base}({precision},{scale})"),
         Some(Modifier::Precision(digits)) => format!("{base}({digits})"),
+        Some(Modifier::Interval(fields)) => fields.declared(),
         None => base,
     })
 }

@@ -23,6 +23,7 @@ mod fingerprint;
 mod grants;
 pub mod index_renames;
 pub mod interval;
+pub mod interval_fields;
 pub mod json_spans;
 pub mod jsonb;
 mod known_queries;

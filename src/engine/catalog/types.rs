@@ -3,6 +3,8 @@
 //! (`atttypmod`) and `format_type`. The PostgreSQL front end encodes values by
 //! these types; the catalog lists them.
 
+use crate::sql::interval_fields::IntervalFields;
+
 /// A PostgreSQL type: oid, `typname`, the name `format_type` prints, length,
 /// category, array type.
 pub(super) struct PgType {
@@ -155,6 +157,8 @@ fn affinity_oid(base: &str) -> i64 {
         "timestamp" | "datetime" | "timestamp without time zone" => 1114,
         "timestamptz" | "timestamp with time zone" => 1184,
         "interval" => 1186,
+        // `interval day`, `interval day_to_second` (see `IntervalFields`).
+        fields if fields.starts_with("interval ") => 1186,
         "uuid" => 2950,
         "json" => 114,
         "jsonb" => 3802,
@@ -186,6 +190,10 @@ fn affinity_oid(base: &str) -> i64 {
 /// bits: PostgreSQL 15 allows -1000 to 1000), anything else, or a modifier
 /// PostgreSQL would refuse, -1.
 pub fn type_modifier(decl: &str) -> i64 {
+    // An array keeps its elements' modifier (`interval hour_to_minute[]`).
+    if matches!(type_oid(decl), 1186 | 1187) {
+        return interval_modifier(&decl.replacen("[]", "", 1));
+    }
     let Some((_, args)) = decl.split_once('(') else {
         return -1;
     };
@@ -209,6 +217,12 @@ pub fn type_modifier(decl: &str) -> i64 {
         }
         _ => -1,
     }
+}
+
+/// An interval type's `atttypmod`: its fields and digits (`interval hour`
+/// has no parentheses); -1 for plain `interval`.
+fn interval_modifier(decl: &str) -> i64 {
+    IntervalFields::parse(decl).map_or(-1, IntervalFields::typmod)
 }
 
 /// `numeric(precision, scale)`'s type modifier; -1 outside PostgreSQL's
@@ -382,6 +396,12 @@ pub fn format_type(oid: i64, typmod: Option<i64>) -> String {
         // `timestamp(3) without time zone`: the precision after the first word.
         let (first, rest) = t.display.split_once(' ').unwrap_or((t.display, ""));
         return format!("{first}({p}) {rest}").trim_end().to_owned();
+    }
+    if let Some(fields) = typmod
+        .filter(|_| oid == 1186)
+        .and_then(IntervalFields::from_typmod)
+    {
+        return fields.spelled();
     }
     let modifier = typmod.filter(|m| *m >= 4).map(|m| m - 4);
     match (oid, modifier) {

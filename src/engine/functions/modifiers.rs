@@ -5,7 +5,9 @@
 //! unless only spaces are cut, and rounds a `numeric(p, s)` to `s` decimals,
 //! half away from zero, refusing a value that then needs more than `p`
 //! digits (22003). Rounding works on the decimal digits, not the float: a
-//! stored `1.005` is `1.01` in `numeric(4, 2)`, as in PostgreSQL.
+//! stored `1.005` is `1.01` in `numeric(4, 2)`, as in PostgreSQL. Date-time
+//! types round their seconds to their digits; an interval type is also cut
+//! to its fields (`interval hour to minute` drops the seconds).
 
 use super::call::{Arg, Call, Out};
 use super::definition::{Args, Function, Volatility};
@@ -39,7 +41,23 @@ fn fit(_: &Call, args: &[Arg]) -> Out {
             i32::try_from(second).unwrap_or(0),
         ),
         "timestamp" | "timestamptz" | "time" => fit_precision(value, kind, first),
+        "interval" => fit_interval(value, first),
         _ => Out::Error(format!("unknown type modifier {kind}")),
+    }
+}
+
+/// An interval type with fields or digits (given as its `atttypmod`): the
+/// value cut to its last field and rounded to its digits (text that reads as
+/// no interval stays as it is, for the column's own check).
+fn fit_interval(value: &Arg, typmod: i64) -> Out {
+    use crate::sql::interval::Interval;
+    use crate::sql::interval_fields::IntervalFields;
+    let (Some(text), Some(fields)) = (value.text(), IntervalFields::from_typmod(typmod)) else {
+        return value.unchanged();
+    };
+    match Interval::parse(&text) {
+        Ok(interval) => Out::Text(fields.fit(interval).format()),
+        Err(_) => value.unchanged(),
     }
 }
 

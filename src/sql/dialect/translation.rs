@@ -100,7 +100,13 @@ pub(crate) fn wants(sql: &str, tokens: &[Token]) -> bool {
         || tokens.iter().enumerate().any(|(i, t)| match t.kind {
             TokenKind::Word => {
                 let word = t.text(sql);
-                word.get(..3).is_some_and(|p| p.eq_ignore_ascii_case("pg_"))
+                // `interval day to second`: SQLite reads no `to` in a type.
+                let interval_fields = || {
+                    word.eq_ignore_ascii_case("interval")
+                        && tokens.get(i + 2).is_some_and(|n| n.is_keyword(sql, "to"))
+                };
+                interval_fields()
+                    || word.get(..3).is_some_and(|p| p.eq_ignore_ascii_case("pg_"))
                     || word
                         .get(..4)
                         .is_some_and(|p| p.eq_ignore_ascii_case("has_"))

@@ -4,6 +4,7 @@
 
 use sqlparser::ast::{ArrayElemTypeDef, DataType, Ident, ObjectName, TimezoneInfo, TypeModifier};
 
+use crate::sql::interval_fields::IntervalFields;
 use crate::sql::syntax_tree::idents;
 
 /// The lower-case name of a type, without its schema and modifiers.
@@ -37,15 +38,26 @@ pub(super) fn internal_type_name(name: &str) -> String {
 
 /// A type PostgreSQL spells with words or `[]` after its modifier
 /// (`timestamp(2) without time zone`, `time(3) with time zone`,
-/// `varchar(20)[]`), which SQLite cannot read as a declared type, written with
-/// the modifier last (`timestamp(2)`, `timetz(3)`, `varchar[](20)`); whether
-/// it was.
+/// `varchar(20)[]`), or with `to` (`interval day to second(2)`), which SQLite
+/// cannot read as a declared type, written with the modifier last
+/// (`timestamp(2)`, `timetz(3)`, `varchar[](20)`) or the words joined
+/// (`interval day_to_second(2)`); whether it was.
 pub(super) fn respell_for_sqlite(data_type: &mut DataType) -> bool {
     let (name, modifiers) = match &*data_type {
         DataType::Array(ArrayElemTypeDef::SquareBracket(inner, _)) => {
-            let (name, modifiers) = match short_name(inner) {
-                Some((name, precision)) => (name.to_owned(), vec![precision.to_string()]),
-                None => {
+            let interval = match &**inner {
+                DataType::Interval {
+                    fields: Some(_), ..
+                } => IntervalFields::parse(&inner.to_string()),
+                _ => None,
+            };
+            let (name, modifiers) = match (short_name(inner), interval) {
+                (Some((name, precision)), _) => (name.to_owned(), vec![precision.to_string()]),
+                (None, Some(fields)) => {
+                    let (name, precision) = fields.declared_parts();
+                    (name, precision.iter().map(u32::to_string).collect())
+                }
+                (None, None) => {
                     let written = inner.to_string();
                     let Some((name, rest)) = written.split_once('(') else {
                         return false;
@@ -62,6 +74,19 @@ pub(super) fn respell_for_sqlite(data_type: &mut DataType) -> bool {
         // A plain `timestamp(2)` is already what SQLite reads.
         DataType::Timestamp(_, TimezoneInfo::None) | DataType::Time(_, TimezoneInfo::None) => {
             return false;
+        }
+        // `interval day to second(2)`: SQLite reads no `to` in a type.
+        DataType::Interval {
+            fields: Some(_), ..
+        } => {
+            let Some(fields) = IntervalFields::parse(&data_type.to_string()) else {
+                return false;
+            };
+            *data_type = DataType::Custom(
+                ObjectName::from(vec![Ident::new(fields.declared())]),
+                Vec::new(),
+            );
+            return true;
         }
         other => match short_name(other) {
             Some((name, precision)) => (name.to_owned(), vec![precision.to_string()]),

@@ -134,7 +134,8 @@ impl Translator<'_> {
 /// refuses one out of range (22023); `None` for a type without one.
 pub(super) fn checked_modifier(ty: &PgType, declared: &str) -> Result<Option<Modifier>> {
     let Some((_, args)) = declared.split_once('(') else {
-        return Ok(None);
+        // An interval's fields come without parentheses (`interval hour`).
+        return Ok(Modifier::of(ty, declared));
     };
     let numbers: Vec<i64> = args
         .split(')')
@@ -223,7 +224,8 @@ fn reads_literal(ty: &PgType) -> bool {
 /// refuse a longer value otherwise (22001) unless what is cut is spaces;
 /// `numeric(p, s)` rounds to `s` decimals and refuses what needs more than
 /// `p` digits (22003); `timestamp(p)`, `time(p)` round to `p` fractional
-/// digits of seconds.
+/// digits of seconds; an interval type with fields or digits cuts and rounds
+/// its values to them (given its `atttypmod`).
 pub(super) fn fit(value: Expr, ty: &PgType, modifier: Modifier, context: CastContext) -> Expr {
     let explicit = number(if matches!(context, CastContext::Explicit) {
         "1"
@@ -231,14 +233,15 @@ pub(super) fn fit(value: Expr, ty: &PgType, modifier: Modifier, context: CastCon
         "0"
     });
     let (kind, first, second) = match modifier {
-        Modifier::Length(length) if *ty == PgType::Bpchar => ("bpchar", length, 0),
-        Modifier::Length(length) => ("varchar", length, 0),
-        Modifier::Numeric { precision, scale } => ("numeric", precision, scale),
+        Modifier::Length(length) if *ty == PgType::Bpchar => ("bpchar", i64::from(length), 0),
+        Modifier::Length(length) => ("varchar", i64::from(length), 0),
+        Modifier::Numeric { precision, scale } => ("numeric", i64::from(precision), scale),
         Modifier::Precision(digits) => match ty {
-            PgType::Timestamptz => ("timestamptz", digits, 0),
-            PgType::Time => ("time", digits, 0),
-            _ => ("timestamp", digits, 0),
+            PgType::Timestamptz => ("timestamptz", i64::from(digits), 0),
+            PgType::Time => ("time", i64::from(digits), 0),
+            _ => ("timestamp", i64::from(digits), 0),
         },
+        Modifier::Interval(fields) => ("interval", fields.typmod(), 0),
     };
     call(
         "litewire_fit",

@@ -6,6 +6,8 @@
 //! SQLite's, numerics are SQLite numbers, dates and times ISO text, arrays
 //! PostgreSQL's array text. The type says how to read them.
 
+use crate::sql::interval_fields::IntervalFields;
+
 /// A PostgreSQL type.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PgType {
@@ -120,6 +122,10 @@ impl PgType {
             .unwrap_or("")
             .trim()
             .trim_start_matches("pg_catalog.");
+        // `interval day to second(2)`, and its declared `interval day_to_second(2)`.
+        if base.starts_with("interval ") && IntervalFields::parse(&lower).is_some() {
+            return Some(PgType::Interval);
+        }
         Some(match base {
             "bool" | "boolean" => PgType::Bool,
             "int2" | "smallint" | "smallserial" | "serial2" => PgType::Int2,
@@ -369,12 +375,18 @@ pub enum Modifier {
     },
     /// `timestamp(p)`, `time(p)`: the fractional digits of seconds kept.
     Precision(u32),
+    /// `interval day to second(2)`: the fields and digits kept.
+    Interval(IntervalFields),
 }
 
 impl Modifier {
     /// The modifier of type `ty` as `declared` spells it (`varchar(20)`,
     /// `NUMERIC(10, 2)`); `None` for a type without one.
     pub fn of(ty: &PgType, declared: &str) -> Option<Modifier> {
+        // Its fields are words before any digits (`interval hour`).
+        if *ty == PgType::Interval {
+            return IntervalFields::parse(declared).map(Modifier::Interval);
+        }
         let (_, args) = declared.split_once('(')?;
         let args = args.split(')').next()?;
         let mut numbers = args.split(',').map(|a| a.trim().parse::<i32>().ok());
