@@ -976,6 +976,10 @@ async fn set_returning_functions_read_the_row_beside_them(target: &Target) {
             ("SELECT unnest(ARRAY[1, 2]), generate_series(1, 3), 'k' AS k", "1|1|k\n2|2|k\nNULL|3|k"),
             ("SELECT id, unnest(tags), generate_series(1, 1) FROM sr ORDER BY 1, 2", "1|1|NULL\n1|3|1\n2|NULL|1\n3|NULL|1"),
             ("SELECT count(*) FROM (SELECT generate_series(1, 0), generate_series(1, 0)) s", "0"),
+            ("SELECT jsonb_array_elements('[1, 2, 3]'::jsonb), jsonb_object_keys('{\"a\": 1}')", "1|a\n2|NULL\n3|NULL"),
+            // An object's rows numbered by their place among its keys.
+            ("SELECT * FROM jsonb_object_keys('{\"b\": 1, \"a\": 2, \"ccc\": 3}') WITH ORDINALITY AS t(k, n)", "a|1\nb|2\nccc|3"),
+            ("SELECT id, k, o FROM sr, jsonb_each(meta) WITH ORDINALITY AS e(k, v, o) ORDER BY 1, 3", "1|x|1\n1|y|2\n3|z|1"),
             ("SELECT count(*), count(b) FROM (SELECT generate_series(1, 300) AS a, generate_series(1, 200) AS b) s", "300|200"),
             ("SELECT id, jsonb_array_elements(doc) FROM sr ORDER BY 1, 2::text", "1|1\n1|\"a\"\n1|{\"b\": 2}\n3|true"),
             ("SELECT id, jsonb_object_keys(meta) FROM sr ORDER BY 1, 2", "1|x\n1|y\n3|z"),

@@ -1,8 +1,8 @@
 //! The routes of the HTTP front end: `POST /` (a batch of statements, answered
-//! as the rows come, see `answer`, and sent as it is written once large), `GET /health`, `GET /version`, `GET
-//! /ready` and `GET /metrics` (see `metrics`), and Hrana's
-//! (`hrana`); every one but `/health` behind the credentials check (`auth`) when
-//! users are configured.
+//! as the rows come, see `answer`, and sent as it is written once large), `GET
+//! /health`, `GET /version`, `GET /ready` and `GET /metrics` (see `metrics`),
+//! and Hrana's (`hrana`); every one but `/health` behind the credentials check
+//! (`auth`) when users are configured.
 
 use std::path::PathBuf;
 use std::sync::Arc;

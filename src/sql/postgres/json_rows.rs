@@ -65,10 +65,6 @@ impl Translator<'_> {
             "object_keys" => ("object", vec![(name, "{key}", PgType::Text)]),
             _ => return Ok(None),
         };
-        // Numbered rows are an array's.
-        if function.ordinality && expect != "array" {
-            return Ok(None);
-        }
         let [argument] = function.args.as_slice() else {
             return Ok(None);
         };
@@ -97,7 +93,16 @@ impl Translator<'_> {
             "litewire_json_expect",
             vec![value.expr, string(expect), string(name)],
         );
-        let each = function.numbered(each)?;
+        // An array's rows are numbered by their index, an object's by their
+        // place among its keys (`json_each` gives them in order, `id` rising).
+        let each = match expect {
+            "array" => function.numbered(each)?,
+            _ => function.numbered_by(
+                each,
+                "(SELECT count(*) FROM json_each({json}) AS litewire_keys \
+                 WHERE litewire_keys.id <= {id})",
+            )?,
+        };
         self.each(scope, &item, source, each).map(Some)
     }
 }

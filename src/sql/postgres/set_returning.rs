@@ -82,11 +82,21 @@ impl<'f> RowFunction<'f> {
     }
 
     /// `columns` and, `WITH ORDINALITY`, the row's number in the array.
-    pub(super) fn numbered(&self, mut columns: Vec<EachColumn>) -> Result<Vec<EachColumn>> {
+    pub(super) fn numbered(&self, columns: Vec<EachColumn>) -> Result<Vec<EachColumn>> {
+        self.numbered_by(columns, "({key} + 1)")
+    }
+
+    /// `columns` and, `WITH ORDINALITY`, the row's number as `template`
+    /// (over `json_each`'s row) computes it.
+    pub(super) fn numbered_by(
+        &self,
+        mut columns: Vec<EachColumn>,
+        template: &str,
+    ) -> Result<Vec<EachColumn>> {
         if self.ordinality {
             columns.push(EachColumn {
                 name: self.column_name(columns.len(), "ordinality"),
-                computed: over_each(&self.item_name(), "({key} + 1)")?,
+                computed: over_each(&self.item_name(), template)?,
                 ty: PgType::Int8,
             });
         }
@@ -133,12 +143,13 @@ pub(super) fn each_column(item: &str, column: &str) -> Expr {
     Expr::CompoundIdentifier(vec![ident(item), ident(column)])
 }
 
-/// An expression over `json_each`'s row, `{key}`, `{value}` and `{type}`
-/// standing for the columns of `item`.
+/// An expression over `json_each`'s row, `{key}`, `{value}`, `{type}`,
+/// `{json}` and `{id}` standing for the columns of `item`.
 pub(super) fn over_each(item: &str, template: &str) -> Result<Expr> {
     let qualified = |column: &str| format!("{}.{column}", identifier(item));
     let text = template
         .replace("{key}", &qualified("key"))
+        .replace("{id}", &qualified("id"))
         .replace("{value}", &qualified("value"))
         .replace("{type}", &qualified("type"))
         .replace("{json}", &qualified("json"));
