@@ -476,6 +476,10 @@ async fn string_spellings_and_patterns(target: &Target) {
         &client,
         "SET standard_conforming_strings = on",
         &[
+            // Bit-string literals: their digits (shown through text, which
+            // both servers send alike).
+            ("SELECT B'101'::text, b'0'::text, (B'10' || B'01')::text", "101|0|1001"),
+            ("SELECT B'102'", "ERROR 22P02"),
             ("SELECT U&'d\\0061t\\+000061' AS U&\"d\\0061t\\+000061\"", "data"),
             ("SELECT U&'d!0061t\\+000061' UESCAPE '!', U&' \\' UESCAPE '!', U&'\\0027'", "dat\\+000061| \\|'"),
             ("SELECT U&'wrong: \\061'", "ERROR 42601"),

@@ -174,6 +174,11 @@ pub(super) fn invalid_input(ty: &PgType, text: &str) -> Fail {
     )
 }
 
+/// A bit-string literal's digit that is no binary digit (`B'102'`).
+pub(super) fn invalid_bit_digit(digit: char) -> Fail {
+    fail("22P02", format!("\"{digit}\" is not a valid binary digit"))
+}
+
 pub(super) fn out_of_range(ty: &PgType, text: &str) -> Fail {
     let message = match ty {
         PgType::Int2 => "smallint out of range".to_owned(),

@@ -518,6 +518,14 @@ impl Translator<'_> {
                 untyped: Some(Untyped::Literal(dollar.value.clone())),
                 ..Typed::new(string(&dollar.value), PgType::Unknown)
             },
+            // `B'101'`: a bit string, kept as its digits (bit strings are
+            // stored as the text given).
+            Value::SingleQuotedByteStringLiteral(bits) => {
+                if let Some(digit) = bits.chars().find(|c| !matches!(c, '0' | '1')) {
+                    return Err(super::errors::invalid_bit_digit(digit));
+                }
+                Typed::new(string(bits), PgType::Opaque)
+            }
             Value::Boolean(_) => Typed::new(expr.clone(), PgType::Bool),
             Value::Null => Typed {
                 untyped: Some(Untyped::Null),
