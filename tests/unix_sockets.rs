@@ -96,9 +96,34 @@ fn psql_connects_through_the_socket_and_is_shown_as_local() {
             "SELECT client_addr IS NULL, client_port FROM pg_stat_activity WHERE pid = pg_backend_pid()",
         );
         assert_eq!(stdout(&seen).trim(), "t|-1", "{cache}: {}", stderr(&seen));
+        // The client's address and port: none on the socket, as PostgreSQL has them.
+        let client = psql_local(
+            &sockets,
+            port,
+            "SELECT inet_client_addr() IS NULL, inet_client_port() IS NULL",
+        );
+        assert_eq!(
+            stdout(&client).trim(),
+            "t|t",
+            "{cache}: {}",
+            stderr(&client)
+        );
         // The same database over TCP.
         let tcp = server.psql(&["-A", "-t", "-c", "SELECT count(*) FROM t"]);
         assert_eq!(stdout(&tcp).trim(), "2", "{cache}: {}", stderr(&tcp));
+        let client = server.psql(&[
+            "-A",
+            "-t",
+            "-c",
+            "SELECT inet_client_addr(), inet_client_port() BETWEEN 1 AND 65535, \
+             inet_client_port() = (SELECT client_port FROM pg_stat_activity WHERE pid = pg_backend_pid())",
+        ]);
+        assert_eq!(
+            stdout(&client).trim(),
+            "127.0.0.1|t|t",
+            "{cache}: {}",
+            stderr(&client)
+        );
         assert!(
             server
                 .logs()

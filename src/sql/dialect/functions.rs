@@ -58,6 +58,18 @@ pub(super) fn function_call(function: &Function) -> Option<Replacement> {
             from_catalog("(SELECT database_name FROM litewire_session)".into())
         }
         ("pg_backend_pid", 0) => from_catalog("(SELECT backend_pid FROM litewire_session)".into()),
+        // The session's own row of `pg_stat_activity`: NULL on a Unix-domain
+        // socket, whose port that view shows as -1.
+        ("inet_client_addr", 0) => from_catalog(
+            "(SELECT client_addr FROM pg_stat_activity \
+             WHERE pid = (SELECT backend_pid FROM litewire_session))"
+                .into(),
+        ),
+        ("inet_client_port", 0) => from_catalog(
+            "(SELECT client_port FROM pg_stat_activity \
+             WHERE pid = (SELECT backend_pid FROM litewire_session) AND client_port <> -1)"
+                .into(),
+        ),
         ("version", 0) => plain(format!(
             "'PostgreSQL {} on SQLite ' || sqlite_version()",
             crate::SERVER_VERSION
