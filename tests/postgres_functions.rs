@@ -650,7 +650,9 @@ async fn interval_types_keep_their_fields_and_digits(target: &Target) {
          d interval, e interval hour to minute[]); \
          INSERT INTO ivf VALUES ('1 day 02:03:04.567', '1.2345 seconds', '1 day 2 hours', \
          '1 day 2 hours', '{\"01:02:03\"}'); \
-         CREATE TABLE ivf2 AS SELECT a, c FROM ivf",
+         CREATE TABLE ivf2 AS SELECT a, c FROM ivf; \
+         DROP TABLE IF EXISTS ivh; CREATE TABLE ivh (h interval hour, m interval minute to second(1)); \
+         INSERT INTO ivh VALUES ('5', '7.25')",
         &[
             ("SELECT '1 year 5 mons 3 days 04:05:06'::interval year, '1 year 5 mons 3 days'::interval month, '1 day 2 hours'::interval day", "1 year|1 year 5 mons|1 day"),
             ("SELECT '3 days 04:05:06'::interval hour, '-04:05:06'::interval minute, '3 days 04:05:06'::interval day to hour, '1 day 02:03:04'::interval hour to minute", "3 days 04:00:00|-04:05:00|3 days 04:00:00|1 day 02:03:00"),
@@ -659,6 +661,12 @@ async fn interval_types_keep_their_fields_and_digits(target: &Target) {
             ("SELECT attname, atttypmod, format_type(atttypid, atttypmod) FROM pg_attribute WHERE attrelid = 'ivf'::regclass AND attnum > 0 ORDER BY attnum", "a|470286338|interval day to second(2)\nb|2147418114|interval(2)\nc|589823|interval day\nd|-1|interval\ne|201392127|interval hour to minute[]"),
             ("SELECT format_type(atttypid, atttypmod) FROM pg_attribute WHERE attrelid = 'ivf2'::regclass AND attnum > 0 ORDER BY attnum", "interval day to second(2)\ninterval day"),
             ("UPDATE ivf SET c = c + interval '5 hours', b = interval '1.2345 seconds' * 3 RETURNING c, b", "1 day|00:00:03.7"),
+            // Text given to the type is read in its fields: a bare number
+            // counts the last field's units.
+            ("SELECT '5'::interval hour, '5'::interval day to hour, '5'::interval minute to second, '14'::interval year to month, '2.5'::interval day", "05:00:00|05:00:00|00:00:05|1 year 2 mons|2 days"),
+            ("SELECT INTERVAL '1 day 02:03:04' HOUR TO MINUTE, INTERVAL '5' HOUR, INTERVAL '1 year 2 months' YEAR, INTERVAL '1.234567' SECOND(2)", "1 day 02:03:00|05:00:00|1 year|00:00:01.23"),
+            ("SELECT h, m FROM ivh", "05:00:00|00:00:07.3"),
+            ("INSERT INTO ivh VALUES ('banana', '1')", "ERROR 22007"),
         ],
     )
     .await;

@@ -9,7 +9,7 @@
 //! is declared `interval day_to_second(2)` in the file, read back here as the
 //! same modifier.
 
-use super::interval::Interval;
+use super::interval::{Interval, IntervalError};
 
 /// PostgreSQL's bits for each field (`INTERVAL_MASK` of its `DTK_` units).
 const MONTH: u32 = 1 << 1;
@@ -139,6 +139,25 @@ impl IntervalFields {
         (spelled, self.precision)
     }
 
+    /// `text` read as a value of the type: a bare number counts the units of
+    /// its last field (`'5'::interval hour` is five hours), as PostgreSQL
+    /// reads it, then the value kept as the type keeps it.
+    pub fn read(self, text: &str) -> Result<Interval, IntervalError> {
+        let unit = match self.range {
+            YEAR => "year",
+            r if r == MONTH || r == YEAR | MONTH => "month",
+            DAY => "day",
+            r if r == HOUR || r == DAY | HOUR => "hour",
+            r if r == MINUTE || r == HOUR | MINUTE || r == DAY | HOUR | MINUTE => "minute",
+            _ => "second",
+        };
+        let value = match text.trim().parse::<f64>() {
+            Ok(_) => Interval::parse(&format!("{} {unit}", text.trim()))?,
+            Err(_) => Interval::parse(text)?,
+        };
+        Ok(self.fit(value))
+    }
+
     /// `value` as the type keeps it: the fields below its last cut off (toward
     /// zero), the seconds rounded to its digits (half away from zero), as
     /// PostgreSQL's `AdjustIntervalForTypmod` does.
@@ -224,6 +243,28 @@ mod tests {
             "interval(x)",
         ] {
             assert_eq!(IntervalFields::parse(other), None, "{other}");
+        }
+    }
+
+    #[test]
+    fn a_bare_number_counts_the_last_fields_units() {
+        // PostgreSQL 15's answers.
+        let cases = [
+            ("interval hour", "5", "05:00:00"),
+            ("interval day to hour", "5", "05:00:00"),
+            ("interval minute to second", "5", "00:00:05"),
+            ("interval year to month", "14", "1 year 2 mons"),
+            ("interval day", "2.5", "2 days"),
+            (
+                "interval hour to minute",
+                "1 day 02:03:04",
+                "1 day 02:03:00",
+            ),
+        ];
+        for (spelled, text, expected) in cases {
+            let fields = IntervalFields::parse(spelled).expect(spelled);
+            let read = fields.read(text).expect(text).format();
+            assert_eq!(read, expected, "{text}::{spelled}");
         }
     }
 

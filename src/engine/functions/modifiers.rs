@@ -47,17 +47,20 @@ fn fit(_: &Call, args: &[Arg]) -> Out {
 }
 
 /// An interval type with fields or digits (given as its `atttypmod`): the
-/// value cut to its last field and rounded to its digits (text that reads as
-/// no interval stays as it is, for the column's own check).
+/// value, read in the type's fields (a bare `5` counts the last field's
+/// units, as PostgreSQL reads text given to the type), cut to its last field
+/// and rounded to its digits; text that reads as no interval is 22007.
 fn fit_interval(value: &Arg, typmod: i64) -> Out {
-    use crate::sql::interval::Interval;
     use crate::sql::interval_fields::IntervalFields;
     let (Some(text), Some(fields)) = (value.text(), IntervalFields::from_typmod(typmod)) else {
         return value.unchanged();
     };
-    match Interval::parse(&text) {
-        Ok(interval) => Out::Text(fields.fit(interval).format()),
-        Err(_) => value.unchanged(),
+    match fields.read(&text) {
+        Ok(interval) => Out::Text(interval.format()),
+        Err(_) => Out::Fail(
+            SqlState::INVALID_DATETIME_FORMAT,
+            format!("invalid input syntax for type interval: \"{text}\""),
+        ),
     }
 }
 

@@ -120,8 +120,18 @@ impl Translator<'_> {
                 });
             }
         };
+        let modifier = checked_modifier(&target, &data_type.to_string())?;
+        // An interval literal is read in the type's fields (`'5'::interval hour`).
+        if let (Some(Untyped::Literal(text)), Some(Modifier::Interval(fields))) =
+            (&value.untyped, &modifier)
+        {
+            let read = fields
+                .read(text)
+                .map_err(|_| invalid_input(&PgType::Interval, text))?;
+            return self::literal(&read.format(), &PgType::Interval);
+        }
         let mut cast = self.cast(value, &target, CastContext::Explicit)?;
-        if let Some(modifier) = checked_modifier(&target, &data_type.to_string())? {
+        if let Some(modifier) = modifier {
             // `varchar(n)` cuts what is cast to it, `numeric(p, s)` rounds.
             cast.expr = fit(cast.expr, &target, modifier, CastContext::Explicit);
         }

@@ -4,6 +4,7 @@
 //! answered by the engine's interval functions, which do PostgreSQL's
 //! calendar arithmetic (see `sql::interval`).
 
+use crate::sql::interval_fields::IntervalFields;
 use sqlparser::ast::Expr;
 
 use super::build::{binary as node, call, number, string};
@@ -170,11 +171,25 @@ impl Translator<'_> {
             },
             _ => return Err(super::errors::syntax("INTERVAL".to_owned())),
         };
-        let text = match &interval.leading_field {
-            Some(field) if text.trim().parse::<f64>().is_ok() => {
-                format!("{text} {}", field.to_string().to_ascii_lowercase())
-            }
-            _ => text,
+        // Its fields and digits, as the type `interval <fields>(p)` has them.
+        let lower = |field: &sqlparser::ast::DateTimeField| field.to_string().to_ascii_lowercase();
+        let mut spelled = match (&interval.leading_field, &interval.last_field) {
+            (Some(first), Some(last)) => format!("interval {} to {}", lower(first), lower(last)),
+            (Some(first), None) => format!("interval {}", lower(first)),
+            _ => "interval".to_owned(),
+        };
+        if let Some(digits) = interval.fractional_seconds_precision.or(interval
+            .leading_precision
+            .filter(|_| interval.last_field.is_none()))
+        {
+            spelled.push_str(&format!("({digits})"));
+        }
+        let text = match IntervalFields::parse(&spelled) {
+            Some(fields) => fields
+                .read(&text)
+                .map_err(|_| super::errors::invalid_input(&PgType::Interval, &text))?
+                .format(),
+            None => text,
         };
         Ok(super::casts::literal(&text, &PgType::Interval)?.named("interval", 1))
     }

@@ -300,6 +300,16 @@ impl Translator<'_> {
         if ty.is_opaque() || is_default(&value.expr) {
             return Ok(value);
         }
+        // Text for an interval type with fields is read in them (a bare `5`
+        // in an `interval hour` is five hours): the fitting reads it.
+        if let (
+            Some(Untyped::Literal(_) | Untyped::Param(_)),
+            Some(m @ super::types::Modifier::Interval(_)),
+        ) = (&value.untyped, modifier)
+        {
+            let expr = fit(value.expr, ty, *m, CastContext::Assignment);
+            return Ok(Typed::new(expr, ty.clone()));
+        }
         let mut cast = self.cast(value, ty, CastContext::Assignment)?;
         if let Some(modifier) = modifier {
             cast.expr = fit(cast.expr, ty, *modifier, CastContext::Assignment);
