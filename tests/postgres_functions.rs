@@ -670,6 +670,12 @@ async fn interval_types_keep_their_fields_and_digits(target: &Target) {
         ],
     )
     .await;
+    // A parameter stored into such a column is the column's type to a client.
+    let insert = client
+        .prepare("INSERT INTO ivh VALUES ($1, $2)")
+        .await
+        .unwrap();
+    assert_eq!(insert.params(), [Type::INTERVAL, Type::INTERVAL]);
 }
 
 async fn intervals(target: &Target) {
