@@ -262,7 +262,8 @@ async fn http_failures_after_the_first_chunk_break_the_answer_off() {
 /// undone: the writer is free for the next request.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_http_client_that_hangs_up_mid_answer_undoes_its_batch() {
-    let server = TestServer::start("shared", &[]);
+    // No request deadline to end the batch: only the hang-up can.
+    let server = TestServer::start("shared", &["--http-timeout-ms", "0"]);
     server.http_query("CREATE TABLE t (x integer)").await;
     let mut response = reqwest::Client::new()
         .post(server.url("/"))
@@ -277,7 +278,13 @@ async fn an_http_client_that_hangs_up_mid_answer_undoes_its_batch() {
         .expect("not the end");
     assert!(first.starts_with(b"[{\"results\""), "{first:?}");
     drop(response);
-    server.http_query("INSERT INTO t VALUES (2)").await;
+    // Waits for the writer the abandoned batch held (a liveness bound, far
+    // above the milliseconds it takes).
+    let insert = tokio::time::timeout(
+        std::time::Duration::from_secs(60),
+        server.http_query("INSERT INTO t VALUES (2)"),
+    );
+    insert.await.expect("the abandoned batch let the writer go");
     let rows = server.http_query("SELECT x FROM t").await;
     assert_eq!(rows["rows"], serde_json::json!([[2]]));
 }

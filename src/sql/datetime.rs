@@ -122,6 +122,18 @@ fn infinity(text: &str) -> Option<bool> {
     }
 }
 
+/// Microseconds rounded to `digits` fractional digits of a second (at most
+/// six), half away from zero, as PostgreSQL rounds `timestamp(p)`, `time(p)`
+/// and `interval(p)` values.
+pub fn round_to_digits(usecs: i64, digits: u32) -> i64 {
+    let scale = 10_i64.pow(6 - digits.min(6));
+    let half = scale / 2;
+    match usecs >= 0 {
+        true => (usecs + half) / scale * scale,
+        false => -((-usecs + half) / scale * scale),
+    }
+}
+
 /// A date from text (`YYYY-MM-DD`, or a timestamp whose date part is taken,
 /// or `[-]infinity`), as days since 2000-01-01.
 pub fn parse_date(text: &str) -> Option<i64> {

@@ -9,6 +9,7 @@
 //! is declared `interval day_to_second(2)` in the file, read back here as the
 //! same modifier.
 
+use super::datetime::round_to_digits;
 use super::interval::{Interval, IntervalError};
 
 /// PostgreSQL's bits for each field (`INTERVAL_MASK` of its `DTK_` units).
@@ -184,12 +185,7 @@ impl IntervalFields {
             _ => {}
         }
         if let Some(digits) = self.precision {
-            let scale = 10_i64.pow(MAX_PRECISION - digits);
-            let half = scale / 2;
-            out.usecs = match out.usecs >= 0 {
-                true => (out.usecs + half) / scale * scale,
-                false => -((-out.usecs + half) / scale * scale),
-            };
+            out.usecs = round_to_digits(out.usecs, digits);
         }
         out
     }

@@ -69,7 +69,9 @@ fn fit_interval(value: &Arg, typmod: i64) -> Out {
 /// them (text that reads as no such value stays as it is, for the column's
 /// own check).
 fn fit_precision(value: &Arg, kind: &str, digits: i64) -> Out {
-    use crate::sql::datetime::{format_time, format_timestamp, parse_time, parse_timestamp};
+    use crate::sql::datetime::{
+        format_time, format_timestamp, parse_time, parse_timestamp, round_to_digits,
+    };
     let Some(text) = value.text() else {
         return Out::Null;
     };
@@ -81,16 +83,13 @@ fn fit_precision(value: &Arg, kind: &str, digits: i64) -> Out {
     let (Some(usecs), Ok(digits)) = (usecs, u32::try_from(digits.clamp(0, 6))) else {
         return value.unchanged();
     };
-    let scale = 10_i64.pow(6 - digits);
-    if scale == 1 || text.eq_ignore_ascii_case("infinity") || text.eq_ignore_ascii_case("-infinity")
+    if digits == 6
+        || text.eq_ignore_ascii_case("infinity")
+        || text.eq_ignore_ascii_case("-infinity")
     {
         return value.unchanged();
     }
-    let half = scale / 2;
-    let rounded = match usecs >= 0 {
-        true => (usecs + half) / scale * scale,
-        false => -((-usecs + half) / scale * scale),
-    };
+    let rounded = round_to_digits(usecs, digits);
     Out::Text(match kind {
         // A time rounded up past midnight is 24:00:00, as in PostgreSQL.
         "time" if rounded >= 86_400_000_000 => "24:00:00".to_owned(),

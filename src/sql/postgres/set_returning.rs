@@ -430,10 +430,7 @@ pub(super) fn list_function_to_from(select: &Select) -> Option<Select> {
             return None;
         };
         let name = function.name.to_string().to_ascii_lowercase();
-        let item = match i {
-            0 => MOVED.to_owned(),
-            _ => format!("{MOVED}_{i}"),
-        };
+        let item = moved_item(i);
         let text = match several {
             true => format!(
                 "{}() WITH ORDINALITY AS {item}({MOVED_COLUMN}, {POSITION})",
@@ -547,10 +544,7 @@ fn padded(select: &Select, calls: &[Expr]) -> Option<Select> {
         let Expr::Function(function) = call else {
             return None;
         };
-        let item = match i {
-            0 => MOVED.to_owned(),
-            _ => format!("{MOVED}_{i}"),
-        };
+        let item = moved_item(i);
         from.push_str(&format!(
             " LEFT JOIN {call} WITH ORDINALITY AS {item}({MOVED_COLUMN}, {POSITION}) \
              ON {item}.{POSITION} = {NUMBERS}.{POSITION}"
@@ -644,6 +638,14 @@ const MOVED: &str = "litewire_rows";
 const MOVED_COLUMN: &str = "value";
 /// The row number several moved calls are paired by.
 const POSITION: &str = "litewire_position";
+/// The FROM item the `i`th moved call of a select list becomes.
+fn moved_item(i: usize) -> String {
+    match i {
+        0 => MOVED.to_owned(),
+        _ => format!("{MOVED}_{i}"),
+    }
+}
+
 /// The row numbers calls of other lengths are padded to.
 const NUMBERS: &str = "litewire_row_numbers";
 
