@@ -17,6 +17,7 @@ use tokio_postgres::{Client, Row, SimpleQueryMessage};
 against_litewire_and_postgres!(
     range_constructors_are_refused_as_not_implemented,
     statistics_aggregates,
+    computed_numerics_compare_and_sort_as_numbers,
     string_functions,
     string_spellings_and_patterns,
     casts_named_as_calls_and_numeric_specials,
@@ -406,6 +407,63 @@ async fn statistics_aggregates(target: &Target) {
             ("SELECT bit_and(a), bit_or(a), BIT_XOR(a), pg_typeof(bit_and(a))::text FROM stats", "0|126|118|smallint"),
             ("SELECT bit_and(x), bit_or(x::int8), bit_xor(x) FROM (VALUES (7), (NULL), (3)) v(x)", "3|7|4"),
             ("SELECT bit_and(a) FROM stats WHERE false", "NULL"),
+            // Of integers and numeric: numeric, exact, to PostgreSQL's digits.
+            (
+                "SELECT var_pop(a), var_samp(a), stddev_pop(a), stddev(a) FROM stats",
+                "1274.7500000000000000|1699.6666666666666667|35.7036412708844026|41.2270137975898840",
+            ),
+            (
+                "SELECT var_samp(x), stddev_samp(x), var_pop(x) FROM (VALUES (1.5), (2.5), (3.25)) v(x)",
+                "0.77083333333333333333|0.87797114607106157070|0.51388888888888888889",
+            ),
+            (
+                "SELECT variance(x), stddev_pop(x) FROM (VALUES (0.0001), (0.0002), (0.00035)) v(x)",
+                "0.000000015833333333333333|0.0001027402333828162741710528",
+            ),
+            ("SELECT var_samp(x), var_pop(x), stddev(x) FROM (VALUES (5), (5)) v(x)", "0|0|0"),
+            ("SELECT var_samp(x), var_pop(x) FROM (VALUES (5::int8)) v(x)", "NULL|0"),
+            ("SELECT var_pop(x) FROM (VALUES ('NaN'::numeric), (1)) v(x)", "NaN"),
+            (
+                "SELECT pg_typeof(var_pop(a))::text, pg_typeof(stddev(c))::text FROM stats",
+                "numeric|double precision",
+            ),
+            ("SELECT avg(x) FROM (VALUES (1.5), (2.5), (3.25)) v(x)", "2.4166666666666667"),
+            ("SELECT avg(x) FROM (VALUES (100.5), (200.25)) v(x)", "150.3750000000000000"),
+        ],
+    )
+    .await;
+}
+
+/// A computed `numeric` (`avg` of integers, `extract`, a spread) keeps its
+/// digits, and still compares and sorts as the number it is.
+async fn computed_numerics_compare_and_sort_as_numbers(target: &Target) {
+    let client = target.connect().await;
+    let setup = "DROP TABLE IF EXISTS scores; CREATE TABLE scores (g int, v int); \
+        INSERT INTO scores VALUES (1, 10), (1, 11), (2, 9), (2, 10), (3, 100), (3, 101)";
+    check(
+        &client,
+        setup,
+        &[
+            ("SELECT avg(v) > 100000, avg(v) < 11 FROM scores WHERE g = 1", "f|t"),
+            ("SELECT g FROM scores GROUP BY g HAVING avg(v) > 10.2 ORDER BY g", "1\n3"),
+            ("SELECT g FROM scores GROUP BY g HAVING avg(v) BETWEEN 9 AND 10 ORDER BY g", "2"),
+            (
+                "SELECT g, avg(v) AS a FROM scores GROUP BY g ORDER BY a",
+                "2|9.5000000000000000\n1|10.5000000000000000\n3|100.5000000000000000",
+            ),
+            ("SELECT g, avg(v) FROM scores GROUP BY g ORDER BY 2 DESC", "3|100.5000000000000000\n1|10.5000000000000000\n2|9.5000000000000000"),
+            ("SELECT g FROM scores GROUP BY g ORDER BY stddev(v) * 0 + avg(v)", "2\n1\n3"),
+            ("SELECT g FROM scores GROUP BY g ORDER BY avg(v) DESC", "3\n1\n2"),
+            (
+                "SELECT * FROM (SELECT g, avg(v) a FROM scores GROUP BY g) s WHERE a > 10 ORDER BY a",
+                "1|10.5000000000000000\n3|100.5000000000000000",
+            ),
+            ("SELECT g, v FROM scores WHERE v > (SELECT avg(v) FROM scores) ORDER BY v", "3|100\n3|101"),
+            (
+                "SELECT extract(epoch FROM x) AS e FROM (VALUES (interval '10.5 sec'), (interval '9.5 sec')) v(x) ORDER BY e",
+                "9.500000\n10.500000",
+            ),
+            ("SELECT extract(epoch FROM interval '10.5 sec') > 1e12", "f"),
         ],
     )
     .await;

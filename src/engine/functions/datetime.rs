@@ -322,7 +322,7 @@ fn field_value(field: &str, moment: Moment, kind: Kind, offset: i64) -> Result<V
             // The day number plus the fraction of the day, with the digits
             // PostgreSQL's numeric division gives it.
             let day = i128::from(USECS_PER_DAY);
-            let scale = division_scale(f.time.unsigned_abs().into(), day.unsigned_abs());
+            let scale = division_scale(f.time.unsigned_abs().into(), 0, day.unsigned_abs(), 0);
             let whole = i128::from(f.days + PG_EPOCH_JULIAN) * day + i128::from(f.time);
             Value::Decimal(quotient(whole, day, scale))
         }

@@ -6,12 +6,14 @@
 //! their shortest decimal forms, the arithmetic is exact (to PostgreSQL's
 //! 20 digits for division), and the result is stored as the float nearest
 //! it. Operands too long or too far from the point for 38 digits fall back
-//! to float arithmetic. `sum` and `avg` of numeric add the same way.
+//! to float arithmetic. `sum` and `avg` of numeric add the same way; `avg`
+//! answers with the digits PostgreSQL's division shows, as text (which the
+//! translation compares and sorts as a number).
 
 use super::aggregate::{Accumulator, callbacks};
 use super::call::{Arg, Call, Out};
 use super::definition::{Aggregate, Args, Body, Function, Volatility};
-use super::division::quotient;
+use super::division::{division_scale, quotient};
 
 pub(super) const FUNCTIONS: &[Function] = &[
     numeric_aggregate("litewire_numeric_sum", callbacks::<NumericSum>()),
@@ -245,6 +247,11 @@ impl Decimal {
         Some(Decimal { digits, scale })
     }
 
+    /// Its digits and how many of them are right of the point.
+    pub(super) fn parts(self) -> (i128, u32) {
+        (self.digits, self.scale)
+    }
+
     pub(super) fn is_zero(self) -> bool {
         self.digits == 0
     }
@@ -342,12 +349,28 @@ impl Accumulator for NumericAvg {
         if self.count == 0 {
             return Out::Null;
         }
-        match (self.sum.inexact, self.sum.exact) {
-            (false, Some(sum)) => sum
-                .div(Decimal::of_int(self.count))
-                .map_or(Out::Null, Out::Real),
-            _ => Out::Real(self.sum.float / self.count as f64),
-        }
+        let exact = match (self.sum.inexact, self.sum.exact) {
+            (false, Some(sum)) => sum.mean(self.count),
+            _ => None,
+        };
+        exact.map_or_else(|| Out::Real(self.sum.float / self.count as f64), Out::Text)
+    }
+}
+
+impl Decimal {
+    /// `self / count` with the digits PostgreSQL's numeric division shows
+    /// (`avg` of 1.5, 2.5 and 3.25 is `2.4166666666666667`).
+    fn mean(self, count: i64) -> Option<String> {
+        let divisor = i128::from(count).checked_mul(10i128.checked_pow(self.scale)?)?;
+        (divisor.unsigned_abs() < u128::MAX / 10).then_some(())?;
+        let unsigned = |v: i128| v.unsigned_abs();
+        let scale = division_scale(
+            unsigned(self.digits),
+            self.scale,
+            unsigned(i128::from(count)),
+            0,
+        );
+        Some(quotient(self.digits, divisor, scale))
     }
 }
 
@@ -393,6 +416,6 @@ mod tests {
         for value in [Arg::Real(0.1), Arg::Real(0.2)] {
             avg.step(&[value]).expect("adds");
         }
-        assert_eq!(avg.finish(), Out::Real(0.15));
+        assert_eq!(avg.finish(), Out::Text("0.15000000000000000000".to_owned()));
     }
 }

@@ -47,23 +47,50 @@ pub(super) fn quotient(n: i128, d: i128, scale: u32) -> String {
 }
 
 /// The digits PostgreSQL's numeric division keeps for `n / d` (its
-/// `select_div_scale`: 16 significant digits at least, by base-10000 weights).
-pub(super) fn division_scale(n: u128, d: u128) -> u32 {
-    let weight_and_first = |mut v: u128| {
-        let mut weight = 0i64;
+/// `select_div_scale`: 16 significant digits at least, by base-10000 weights,
+/// and never fewer than either operand shows), each operand its digits and
+/// the count of them right of the point.
+pub(super) fn division_scale(n: u128, n_scale: u32, d: u128, d_scale: u32) -> u32 {
+    // The weight of the leading base-10000 digit (groups of four decimal
+    // digits either side of the point) and that digit.
+    let weight_and_first = |v: u128, scale: u32| {
         if v == 0 {
             return (0, 0);
         }
-        while v >= 10_000 {
-            v /= 10_000;
-            weight += 1;
-        }
-        (weight, v)
+        let digits = v.ilog10() as i64 + 1;
+        let exponent = digits - 1 - i64::from(scale);
+        let weight = exponent.div_euclid(4);
+        let leading = (exponent - 4 * weight + 1) as u32;
+        (
+            weight,
+            v / 10u128.pow((digits as u32).saturating_sub(leading)),
+        )
     };
-    let ((w1, f1), (w2, f2)) = (weight_and_first(n), weight_and_first(d));
+    let ((w1, f1), (w2, f2)) = (weight_and_first(n, n_scale), weight_and_first(d, d_scale));
     let mut weight = w1 - w2;
     if f1 <= f2 {
         weight -= 1;
     }
-    (16 - weight * 4).clamp(0, 1000) as u32
+    (16 - weight * 4)
+        .max(i64::from(n_scale.max(d_scale)))
+        .clamp(0, 1000) as u32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn division_scale_is_postgres_select_div_scale() {
+        // 1 / 3, 14 / 9, 7.25 / 3, 4.625 / 6, 123456 / 7, 1 / 30000.
+        assert_eq!(division_scale(1, 0, 3, 0), 20);
+        assert_eq!(division_scale(14, 0, 9, 0), 16);
+        assert_eq!(division_scale(725, 2, 3, 0), 16);
+        assert_eq!(division_scale(4625, 3, 6, 0), 20);
+        assert_eq!(division_scale(123_456, 0, 7, 0), 12);
+        assert_eq!(division_scale(1, 0, 30_000, 0), 24);
+        // Never fewer digits than an operand shows.
+        assert_eq!(division_scale(123_456_789, 0, 1, 30), 30);
+        assert_eq!(quotient(725, 300, 16), "2.4166666666666667");
+    }
 }

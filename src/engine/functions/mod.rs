@@ -42,6 +42,7 @@ mod locks;
 mod math;
 mod modifiers;
 mod number_format;
+mod numeric_spread;
 mod ordered_sets;
 mod partitioning;
 mod prng;

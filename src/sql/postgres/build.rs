@@ -86,6 +86,19 @@ pub(super) fn boolean_shown(value: Expr) -> Expr {
     }
 }
 
+/// A `numeric` value as a number to SQLite: a computed numeric keeps its
+/// display digits as text (`avg(int)`'s `10.5000000000000000`, `extract`'s
+/// `9.500000`), which SQLite would compare and sort as text, after every
+/// number (`'10.5' < '9.5'`).
+pub(super) fn numeric_value(expr: Expr) -> Expr {
+    Expr::Cast {
+        kind: sqlparser::ast::CastKind::Cast,
+        expr: Box::new(expr),
+        data_type: sqlparser::ast::DataType::Numeric(sqlparser::ast::ExactNumberInfo::None),
+        format: None,
+    }
+}
+
 /// A boolean read back from an array's text: `t` (or `true`, or the `1` of
 /// an array written before booleans were kept as `t` and `f`) is 1, `f` 0.
 pub(super) fn boolean_read(text: Expr) -> Expr {

@@ -7,9 +7,9 @@
 
 use sqlparser::ast::{SelectItem, SetExpr, TableFactor};
 
+use super::aggregates::is_aggregate;
 use super::build::{call, derived, ident, parsed_select, query_of};
 use super::errors::{Fail, Result, grouping};
-use super::functions::is_aggregate;
 use super::scope::{Item, Scope, ScopeColumn};
 use super::set_returning::{RowFunction, reads_columns};
 use super::translator::Translator;

@@ -16,6 +16,7 @@ use sqlparser::ast::{
     WindowType,
 };
 
+use super::aggregates::{is_aggregate, numeric_spread};
 use super::errors::{
     Result, ambiguous_function, undefined_function, undefined_schema, wrong_object_type,
 };
@@ -249,53 +250,6 @@ fn lookup(name: &str) -> Option<Known> {
 /// Whether the first argument is of type `ty`.
 fn first_is(args: &[Typed], ty: &PgType) -> bool {
     args.first().is_some_and(|a| a.ty == *ty)
-}
-
-/// The functions that aggregate rows (outside a window).
-pub(crate) fn is_aggregate(name: &str) -> bool {
-    matches!(
-        name,
-        "count"
-            | "sum"
-            | "avg"
-            | "min"
-            | "max"
-            | "bool_and"
-            | "bool_or"
-            | "every"
-            | "bit_and"
-            | "bit_or"
-            | "bit_xor"
-            | "string_agg"
-            | "array_agg"
-            | "json_agg"
-            | "jsonb_agg"
-            | "json_object_agg"
-            | "jsonb_object_agg"
-            | "stddev"
-            | "stddev_pop"
-            | "stddev_samp"
-            | "variance"
-            | "var_pop"
-            | "var_samp"
-            | "covar_pop"
-            | "covar_samp"
-            | "corr"
-            | "regr_count"
-            | "regr_sxx"
-            | "regr_syy"
-            | "regr_sxy"
-            | "regr_avgx"
-            | "regr_avgy"
-            | "regr_r2"
-            | "regr_slope"
-            | "regr_intercept"
-            | "percentile_cont"
-            | "percentile_disc"
-            | "mode"
-            | "group_concat"
-            | "total"
-    )
 }
 
 impl Translator<'_> {
@@ -622,6 +576,7 @@ impl Translator<'_> {
                 "min" => Some("litewire_interval_min"),
                 _ => Some("litewire_interval_max"),
             },
+            (_, PgType::Numeric) if numeric_spread(&name).is_some() => numeric_spread(&name),
             // int4's `gcd` and `lcm` are checked against int4's range.
             ("gcd", PgType::Int4 | PgType::Int2) => Some("litewire_gcd4"),
             ("lcm", PgType::Int4 | PgType::Int2) => Some("litewire_lcm4"),

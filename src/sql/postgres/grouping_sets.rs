@@ -13,9 +13,9 @@ use sqlparser::ast::{
     visit_expressions_mut,
 };
 
+use super::aggregates::is_aggregate;
 use super::build::{ident, number};
 use super::errors::{Fail, Result};
-use super::functions::is_aggregate;
 use super::names::{folded, function_name};
 
 /// PostgreSQL's limit on the grouping sets one select may have.

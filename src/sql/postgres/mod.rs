@@ -4,6 +4,7 @@
 //! would mean something else (see [`translate`]); what it cannot read is left
 //! as it is.
 
+mod aggregates;
 mod build;
 mod bytea;
 mod casts;
@@ -51,10 +52,10 @@ mod types;
 mod variadic;
 mod whole_rows;
 
+pub(crate) use aggregates::is_aggregate;
 pub use casts::bytea_from_text;
 pub use catalog::{Catalog, Domain, NoCatalog, PartitionNode, RelColumn, Relation, SqlFunction};
 pub use float_widths::{added_float_widths, float_widths};
-pub(crate) use functions::is_aggregate;
 pub(crate) use queries::is_default;
 pub use sql_functions::check_body;
 pub use table_expressions::{alter_expressions, table_expressions};

@@ -14,7 +14,7 @@
 
 use sqlparser::ast::{BinaryOperator, Expr, UnaryOperator};
 
-use super::build::{binary as node, call, not, number, string};
+use super::build::{binary as node, call, not, number, numeric_value, string};
 use super::casts::{CastContext, runtime_cast};
 use super::errors::{
     Result, ambiguous_operator, not_boolean, undefined_operator, undefined_prefix_operator,
@@ -608,10 +608,13 @@ pub(super) fn common_type(a: &PgType, b: &PgType) -> Option<PgType> {
 }
 
 /// A value as SQLite must compare it: a `bpchar`'s trailing spaces do not
-/// count, as in PostgreSQL.
+/// count, as in PostgreSQL; a computed `numeric` compares as a number.
 fn comparable_form(value: Typed) -> Typed {
     match value.ty {
         PgType::Bpchar => Typed::new(call("rtrim", vec![value.expr, string(" ")]), PgType::Bpchar),
+        PgType::Numeric if value.computed_numeric() => {
+            Typed::new(numeric_value(value.expr), PgType::Numeric)
+        }
         _ => value,
     }
 }

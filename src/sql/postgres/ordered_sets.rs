@@ -19,9 +19,9 @@ use sqlparser::ast::{
 
 use sqlparser::ast::{BinaryOperator, Expr, OrderByExpr, OrderBySort};
 
+use super::aggregates::is_aggregate;
 use super::build::{binary, call, case_when, nested, number};
 use super::errors::{Result, not_implemented, syntax, undefined_function, wrong_object_type};
-use super::functions::is_aggregate;
 use super::scope::Scope;
 use super::translator::{Translator, Typed};
 use super::types::PgType;

@@ -7,7 +7,7 @@
 
 use sqlparser::ast::{Expr, OrderBy, OrderByExpr, OrderByKind, Value};
 
-use super::build::call;
+use super::build::{call, ident, numeric_value};
 use super::columns::QueryColumn;
 use super::errors::{Result, position_out_of_range};
 use super::scope::{Item, Scope};
@@ -89,14 +89,20 @@ impl Translator<'_> {
             let mut translated = item.clone();
             let not_null = if let Some(position) = position(&item.expr) {
                 check_position("ORDER BY", position, columns)?;
+                if let Some(key) =
+                    columns.and_then(|c| numeric_key(c, position as usize - 1, scope))
+                {
+                    translated.expr = key;
+                }
                 columns
                     .and_then(|c| c.get(position as usize - 1))
                     .is_some_and(|c| c.not_null)
             } else if let (Expr::Identifier(name), Some(columns)) = (&item.expr, columns)
                 && let Some((index, column)) = output_named(columns, &name.value)?
             {
-                // An interval column sorts by its span, not its text.
-                if column.ty == PgType::Interval
+                if let Some(key) = numeric_key(columns, index, scope) {
+                    translated.expr = key;
+                } else if column.ty == PgType::Interval
                     && column.column
                     && let Ok(typed) = self.expr(&item.expr, scope)
                     && typed.ty == PgType::Interval
@@ -114,7 +120,9 @@ impl Translator<'_> {
             } else {
                 let typed = self.expr(&item.expr, scope)?;
                 translated.expr = match typed.ty {
+                    // An interval sorts by its span, not its text.
                     PgType::Interval => call("litewire_interval_key", vec![typed.expr]),
+                    PgType::Numeric if typed.computed_numeric() => numeric_value(typed.expr),
                     _ => typed.expr,
                 };
                 match &item.expr {
@@ -136,6 +144,20 @@ impl Translator<'_> {
         }
         Ok(out)
     }
+}
+
+/// An output column that is a computed `numeric`, as a sort key that reads
+/// it as a number (see `build::numeric_value`): by its name, which SQLite
+/// resolves to the output column where no input column has it.
+fn numeric_key(columns: &[QueryColumn], index: usize, scope: &Scope) -> Option<Expr> {
+    let column = columns.get(index)?;
+    let unique = || {
+        let same = |c: &&QueryColumn| c.name.eq_ignore_ascii_case(&column.name);
+        columns.iter().filter(same).count() == 1
+    };
+    let computed = column.ty == PgType::Numeric && !column.column && column.untyped.is_none();
+    (computed && unique() && scope.column(&column.name).is_err())
+        .then(|| numeric_value(Expr::Identifier(ident(&column.name))))
 }
 
 /// The output column an `ORDER BY` name refers to, if one is so named.

@@ -11,9 +11,9 @@ use sqlparser::ast::{
     visit_expressions, visit_expressions_mut, visit_relations,
 };
 
+use super::aggregates::is_aggregate;
 use super::columns::QueryColumn;
 use super::errors::{Fail, Result, datatype_mismatch, not_implemented};
-use super::functions::is_aggregate;
 use super::types::PgType;
 
 /// Refuses what PostgreSQL refuses in the query `name` that reads itself.

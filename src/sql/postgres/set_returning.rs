@@ -13,10 +13,10 @@ use sqlparser::ast::{
 };
 use std::ops::ControlFlow;
 
+use super::aggregates::is_aggregate;
 use super::build::{binary, call, from_item, ident, number, parsed_select};
 use super::casts::CastContext;
 use super::errors::{Fail, Result};
-use super::functions::is_aggregate;
 use super::scope::{Item, Scope, ScopeColumn};
 use super::translator::{Translator, Typed};
 use super::types::PgType;

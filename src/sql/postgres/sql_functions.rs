@@ -16,11 +16,11 @@ use sqlparser::ast::{
 use sqlparser::dialect::PostgreSqlDialect;
 use sqlparser::parser::Parser;
 
+use super::aggregates::is_aggregate;
 use super::build::{null, number};
 use super::casts::CastContext;
 use super::catalog::SqlFunction;
 use super::errors::{Fail, Result, undefined_function};
-use super::functions::is_aggregate;
 use super::names::without_schema;
 use super::scope::{Item, Scope, ScopeColumn};
 use super::translator::{Translator, Typed};

@@ -11,8 +11,8 @@ use sqlparser::ast::{
 use sqlparser::dialect::PostgreSqlDialect;
 use sqlparser::parser::Parser;
 
+use super::aggregates::is_aggregate;
 use super::build::ident;
-use super::functions::is_aggregate;
 use super::names::function_name;
 
 /// The name the subquery's column gets inside the wrapping query.

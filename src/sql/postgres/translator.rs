@@ -74,6 +74,14 @@ impl Typed {
         self.name = Some((name.into(), strength));
         self
     }
+
+    /// A `numeric` computed here (not a table's column, not a literal),
+    /// which may be text to SQLite: see `build::numeric_value`.
+    pub(super) fn computed_numeric(&self) -> bool {
+        self.ty == PgType::Numeric
+            && !self.column.as_ref().is_some_and(|c| c.declared)
+            && !matches!(self.expr, Expr::Value(_) | Expr::UnaryOp { .. })
+    }
 }
 
 /// One result column: its name and, where the translation knows it better
