@@ -29,6 +29,7 @@ against_litewire_and_postgres!(
     hypothetical_set_aggregates,
     variadic_arguments,
     json_operators_and_functions,
+    json_path_queries,
     trigonometry_and_float_input,
     divisors_and_buckets,
     distinct_on_and_grouping_sets,
@@ -137,7 +138,7 @@ fn binary_value(row: &Row, i: usize) -> String {
         Type::TIMESTAMP | Type::TIMESTAMPTZ => row
             .get::<_, Option<Micros>>(i)
             .map(|t| t.shown(ty == Type::TIMESTAMPTZ)),
-        Type::JSON | Type::JSONB => row.get::<_, Option<JsonText>>(i).map(|j| j.0),
+        Type::JSON | Type::JSONB | Type::JSONPATH => row.get::<_, Option<JsonText>>(i).map(|j| j.0),
         Type::INTERVAL => row.get::<_, Option<IntervalValue>>(i).map(|v| v.0.format()),
         Type::TEXT_ARRAY => row.get::<_, Option<Vec<Option<String>>>>(i).map(|items| {
             let items: Vec<String> = items
@@ -196,7 +197,7 @@ impl<'a> FromSql<'a> for JsonText {
         ty: &Type,
         raw: &'a [u8],
     ) -> Result<Self, Box<dyn std::error::Error + Sync + Send>> {
-        let text = match *ty == Type::JSONB {
+        let text = match *ty == Type::JSONB || *ty == Type::JSONPATH {
             true => raw.get(1..).unwrap_or_default(),
             false => raw,
         };
@@ -204,7 +205,7 @@ impl<'a> FromSql<'a> for JsonText {
     }
 
     fn accepts(ty: &Type) -> bool {
-        *ty == Type::JSON || *ty == Type::JSONB
+        *ty == Type::JSON || *ty == Type::JSONB || *ty == Type::JSONPATH
     }
 }
 
@@ -464,6 +465,96 @@ async fn computed_numerics_compare_and_sort_as_numbers(target: &Target) {
                 "9.500000\n10.500000",
             ),
             ("SELECT extract(epoch FROM interval '10.5 sec') > 1e12", "f"),
+        ],
+    )
+    .await;
+}
+
+/// SQL/JSON paths: `jsonpath` read and printed as PostgreSQL does, lax and
+/// strict evaluation, filters, variables, `silent`, the set-returning
+/// `jsonb_path_query` (in FROM and in a select list) and `@?`/`@@`.
+async fn json_path_queries(target: &Target) {
+    let client = target.connect().await;
+    let setup = "DROP TABLE IF EXISTS docs; CREATE TABLE docs (id int, doc jsonb); \
+        INSERT INTO docs VALUES (1, '{\"tags\": [\"x\", \"y\"], \"n\": 5}'), \
+        (2, '{\"tags\": [\"z\"], \"n\": 1}'), (3, '{\"n\": \"q\"}')";
+    check(
+        &client,
+        setup,
+        &[
+            (
+                "SELECT '$.a[*] ? (@ > 1 && @ < 5).type()'::jsonpath, '- $.a + 2 * 3'::jsonpath",
+                "$.\"a\"[*]?(@ > 1 && @ < 5).type()|(-$.\"a\" + 2 * 3)",
+            ),
+            ("SELECT pg_typeof('$'::jsonpath)::text", "jsonpath"),
+            ("SELECT 'strict $.a.'::jsonpath", "ERROR 42601"),
+            ("SELECT '@ == 1'::jsonpath", "ERROR 42601"),
+            (
+                "SELECT jsonb_path_exists('{\"a\": [1, 2, 3]}', '$.a[*] ? (@ > 2)'), \
+                 jsonb_path_exists('{\"a\": [1, 2, 3]}', '$.a[*] ? (@ > 5)')",
+                "t|f",
+            ),
+            (
+                "SELECT jsonb_path_match('{\"a\": [1, 2, 3]}', 'exists($.a[*] ? (@ > 2))'), \
+                 jsonb_path_match('{\"a\": 1}', '$.a == 1')",
+                "t|t",
+            ),
+            (
+                "SELECT jsonb_path_query_array('{\"a\": [1, 2, 3, 4]}', '$.a[*] ? (@ >= $min && @ <= $max)', \
+                 '{\"min\": 2, \"max\": 3}')",
+                "[2, 3]",
+            ),
+            (
+                "SELECT jsonb_path_query_first('{\"a\": [{\"b\": 1}, {\"b\": 2}]}', '$.a[*].b'), \
+                 jsonb_path_query_first('{\"a\": []}', '$.a[*]')",
+                "1|NULL",
+            ),
+            ("SELECT jsonb_path_exists('{\"a\": 1}', 'strict $.b')", "ERROR 2203A"),
+            ("SELECT jsonb_path_exists('{\"a\": 1}', 'strict $.b', '{}', true)", "NULL"),
+            ("SELECT jsonb_path_query_array('{\"a\": 1}', '$.a + $x')", "ERROR 42704"),
+            ("SELECT jsonb_path_query_array('{\"a\": 1}', '$.a', '[]')", "ERROR 22023"),
+            ("SELECT jsonb_path_match('{\"a\": [1, 2]}', '$.a[*]')", "ERROR 22038"),
+            ("SELECT jsonb_path_match('{\"a\": [1, 2]}', '$.a[*]', '{}', true)", "NULL"),
+            ("SELECT jsonb_path_query_array('[1, 2]', '$[0] / 0')", "ERROR 22012"),
+            (
+                "SELECT jsonb_path_query_array('[1, \"2\", null, true, {\"a\": 3}]', '$[*].type()')",
+                "[\"number\", \"string\", \"null\", \"boolean\", \"object\"]",
+            ),
+            (
+                "SELECT jsonb_path_query_array('{\"x\": \"abc\"}', '$.x ? (@ like_regex \"B\" flag \"i\")')",
+                "[\"abc\"]",
+            ),
+            (
+                "SELECT jsonb_path_query_array('[1, 2, 3]', '$[last]'), jsonb_path_query_array('[]', '$[last]'), \
+                 jsonb_path_query_array('[1, 2, 3, 4]', '$[1 to last]')",
+                "[3]|[]|[2, 3, 4]",
+            ),
+            (
+                "SELECT jsonb_path_query_array('{\"a\": {\"b\": {\"c\": 1}}}', '$.**{2}'), \
+                 jsonb_path_query_array('{\"a\": [1, {\"b\": 4}]}', '$.**.b'), \
+                 jsonb_path_query_array('{\"a\": [1, {\"b\": 4}]}', 'strict $.**.b')",
+                "[{\"c\": 1}]|[4, 4]|[4]",
+            ),
+            (
+                "SELECT jsonb_path_query_array('[1, \"a\", null]', '$[*] ? ((@ > 0) is unknown)'), \
+                 jsonb_path_query_array('[1, \"a\", null]', '$[*] ? (@ != 1)')",
+                "[\"a\"]|[null]",
+            ),
+            (
+                "SELECT jsonb_path_query_array('{\"a\": 1, \"b\": [2]}', '$.keyvalue()')",
+                "[{\"id\": 0, \"key\": \"a\", \"value\": 1}, {\"id\": 0, \"key\": \"b\", \"value\": [2]}]",
+            ),
+            ("SELECT jsonb_path_query('{\"a\": [1, 2, 3]}', '$.a[*] ? (@ > 1)')", "2\n3"),
+            (
+                "SELECT * FROM jsonb_path_query('{\"a\": [1, 2, 3]}', '$.a[*]') WITH ORDINALITY AS t(v, n)",
+                "1|1\n2|2\n3|3",
+            ),
+            ("SELECT id, jsonb_path_query(doc, '$.tags[*]') FROM docs ORDER BY 1, 2", "1|\"x\"\n1|\"y\"\n2|\"z\""),
+            ("SELECT id, t FROM docs, jsonb_path_query(doc, '$.tags[*]') t ORDER BY 1, 2", "1|\"x\"\n1|\"y\"\n2|\"z\""),
+            ("SELECT id FROM docs WHERE doc @? '$ ? (@.n > 2)' ORDER BY id", "1"),
+            ("SELECT id FROM docs WHERE doc @@ '$.n > 2' ORDER BY id", "1"),
+            ("SELECT id FROM docs WHERE doc @? 'strict $.tags' ORDER BY id", "1\n2"),
+            ("SELECT count(*) FROM docs, jsonb_path_query(doc, 'strict $.tags[*]', '{}', true)", "3"),
         ],
     )
     .await;

@@ -302,7 +302,8 @@ fn encode_binary(buf: &mut BytesMut, value: &Value, field: &FieldType) -> Result
         (&Type::TEXT | &Type::VARCHAR | &Type::BPCHAR | &Type::NAME | &Type::JSON, _) => {
             encode_text(buf, value, field, &TextFormat::default())
         }
-        (&Type::JSONB, _) => {
+        // jsonb's and jsonpath's binary form: a version byte, then the text.
+        (&Type::JSONB | &Type::JSONPATH, _) => {
             buf.put_u8(1);
             encode_text(buf, value, field, &TextFormat::default());
         }

@@ -24,6 +24,8 @@ mod grants;
 pub mod index_renames;
 pub mod interval;
 pub mod interval_fields;
+pub mod json_path;
+mod json_path_print;
 pub mod json_spans;
 pub mod jsonb;
 mod known_queries;

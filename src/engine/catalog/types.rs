@@ -78,6 +78,7 @@ pub(super) const TYPES: &[PgType] = &[
     ty(1700, "numeric", "numeric", -1, "N", 1231),
     ty(2950, "uuid", "uuid", 16, "U", 2951),
     ty(3802, "jsonb", "jsonb", -1, "U", 3807),
+    ty(4072, "jsonpath", "jsonpath", -1, "U", 4073),
 ];
 
 /// The PostgreSQL type oid a SQLite declared type names, by PostgreSQL's names
@@ -162,6 +163,7 @@ fn affinity_oid(base: &str) -> i64 {
         "uuid" => 2950,
         "json" => 114,
         "jsonb" => 3802,
+        "jsonpath" => 4072,
         "oid" => 26,
         "xid" => 28,
         "inet" => 869,

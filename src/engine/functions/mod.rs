@@ -36,6 +36,7 @@ mod format;
 mod formatting;
 mod intervals;
 mod json;
+mod json_path;
 mod json_text;
 mod json_verbatim;
 mod locks;

@@ -207,6 +207,7 @@ fn converts(ty: &PgType) -> bool {
             | PgType::Reg(_)
             | PgType::Interval
             | PgType::Jsonb
+            | PgType::Jsonpath
             | PgType::Bytea
             | PgType::Date
             | PgType::Time
@@ -225,6 +226,7 @@ fn reads_literal(ty: &PgType) -> bool {
             | PgType::Timestamptz
             | PgType::Interval
             | PgType::Jsonb
+            | PgType::Jsonpath
             | PgType::Bytea
     )
 }
@@ -271,6 +273,9 @@ fn convert(value: Typed, target: &PgType, context: CastContext) -> Result<Typed>
     if from == *target || from == PgType::Unknown || from.is_opaque() || target.is_opaque() {
         let expr = match (&from, target) {
             (f, PgType::Reg(kind)) if f.is_opaque() => object_ids::from_untyped(value.expr, *kind),
+            (f, PgType::Jsonpath) if f.is_opaque() => {
+                call("litewire_jsonpath_in", vec![value.expr])
+            }
             // Whatever an untyped column holds is read as the type.
             (f, t) if f.is_opaque() && converts(t) && *t != PgType::Text => {
                 runtime_cast(value.expr, &PgType::Opaque, t)
@@ -289,6 +294,15 @@ fn convert(value: Typed, target: &PgType, context: CastContext) -> Result<Typed>
         && to.is_string()
     {
         return Ok(Typed::new(value.expr, to.clone()));
+    }
+    // A path is read (and printed as PostgreSQL prints it) from text.
+    match (&from, target) {
+        (text, PgType::Jsonpath) if text.is_string() && context == CastContext::Explicit => {
+            let read = call("litewire_jsonpath_in", vec![value.expr]);
+            return Ok(Typed::new(read, PgType::Jsonpath));
+        }
+        (PgType::Jsonpath, to) if to.is_string() => return Ok(Typed::new(value.expr, to.clone())),
+        _ => {}
     }
     // A `reg*` is read from a name and shown as one.
     match (&from, target) {
@@ -426,6 +440,10 @@ pub(super) fn literal(text: &str, target: &PgType) -> Result<Typed> {
         PgType::Jsonb => match crate::sql::jsonb::normalize(text) {
             Ok(normalized) => string(&normalized),
             Err(_) => return Err(invalid_input(&PgType::Json, text)),
+        },
+        PgType::Jsonpath => match crate::sql::json_path::parse(text) {
+            Ok(path) => string(&path.to_string()),
+            Err(message) => return Err(super::errors::syntax_error_message(message)),
         },
         PgType::Interval => match Interval::parse(text) {
             Ok(interval) => string(&interval.format()),

@@ -24,6 +24,11 @@ fn fail(code: &str, message: String) -> Fail {
     Fail::Pg(Error::state(state, message))
 }
 
+/// A syntax error (42601) in PostgreSQL's words (a `jsonpath` that does not read).
+pub(super) fn syntax_error_message(message: String) -> Fail {
+    fail("42601", message)
+}
+
 /// What PostgreSQL refuses as not implemented (0A000).
 pub(super) fn not_implemented(message: &str) -> Fail {
     fail("0A000", message.to_owned())

@@ -172,6 +172,16 @@ impl Translator<'_> {
                     PgType::Bool,
                 )
             }
+            // `@?` and `@@`: the path functions, silent.
+            B::AtQuestion | B::AtAt if left.ty == PgType::Jsonb => {
+                let path = self.cast(right.clone(), &PgType::Jsonpath, CastContext::Implicit)?;
+                let function = match op {
+                    B::AtQuestion => "litewire_jsonb_path_exists",
+                    _ => "litewire_jsonb_path_match",
+                };
+                let args = vec![left.expr.clone(), path.expr, string("{}"), number("1")];
+                typed(call(function, args), PgType::Bool)
+            }
             B::QuestionPipe | B::QuestionAnd => {
                 let keys = self.cast(right.clone(), &text_array, CastContext::Implicit)?;
                 let function = if *op == B::QuestionPipe {
@@ -203,6 +213,20 @@ impl Translator<'_> {
             }
             _ => Ok(None),
         }
+    }
+
+    /// A path function's arguments past the target: the path, `vars`
+    /// (jsonb, `{}` if not given) and `silent` (false if not given).
+    pub(super) fn path_arguments(&mut self, args: &[Typed], target: Expr) -> Result<Vec<Expr>> {
+        let mut out = vec![target];
+        let types = [PgType::Jsonpath, PgType::Jsonb, PgType::Bool];
+        for (arg, ty) in args[1..].iter().zip(&types) {
+            out.push(self.cast(arg.clone(), ty, CastContext::Implicit)?.expr);
+        }
+        if out.len() < 3 {
+            out.push(string("{}"));
+        }
+        Ok(out)
     }
 
     /// A JSON function PostgreSQL has (`to_jsonb`, `jsonb_build_object`,
@@ -316,6 +340,13 @@ impl Translator<'_> {
                 (call("litewire_json_object", call_args), ty)
             }
             "jsonb_pretty" => (call("jsonb_pretty", vec![first_json(self)?]), PgType::Text),
+            path if (2..=4).contains(&args.len())
+                && let Some((engine, result)) = path_function(path) =>
+            {
+                let target = first_json(self)?;
+                let call_args = self.path_arguments(args, target)?;
+                (call(engine, call_args), result)
+            }
             "jsonb_insert" if (3..=4).contains(&args.len()) => {
                 let mut call_args = vec![first_json(self)?];
                 call_args.extend(args[1..].iter().map(|a| a.expr.clone()));
@@ -329,4 +360,16 @@ impl Translator<'_> {
         };
         Ok(Some(Typed::new(expr, result).named(name.to_owned(), 2)))
     }
+}
+
+/// A scalar SQL/JSON path function (with or without `_tz`): the engine's
+/// function and the result type.
+fn path_function(name: &str) -> Option<(&'static str, PgType)> {
+    Some(match name.trim_end_matches("_tz") {
+        "jsonb_path_exists" => ("litewire_jsonb_path_exists", PgType::Bool),
+        "jsonb_path_match" => ("litewire_jsonb_path_match", PgType::Bool),
+        "jsonb_path_query_array" => ("litewire_jsonb_path_query_array", PgType::Jsonb),
+        "jsonb_path_query_first" => ("litewire_jsonb_path_query_first", PgType::Jsonb),
+        _ => return None,
+    })
 }

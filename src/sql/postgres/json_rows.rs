@@ -1,5 +1,6 @@
 //! JSON's set-returning functions in FROM: `json[b]_array_elements[_text]`,
-//! `json[b]_each[_text]` and `json[b]_object_keys`, as SQLite's `json_each`
+//! `json[b]_each[_text]`, `json[b]_object_keys` and `jsonb_path_query`
+//! (over the array of what its path finds), as SQLite's `json_each`
 //! of the value (checked to be an array or an object first, as PostgreSQL
 //! checks it), each element written back as jsonb or as text. The value may
 //! read columns of the items before it (see `set_returning`).
@@ -45,6 +46,9 @@ impl Translator<'_> {
             true => (ELEMENT_JSON, ELEMENT_TEXT),
             false => (WRITTEN_JSON, WRITTEN_TEXT),
         };
+        if jsonb && matches!(kind, "path_query" | "path_query_tz") {
+            return self.path_rows(function, scope).map(Some);
+        }
         let (expect, columns): (&str, Vec<(&str, &str, PgType)>) = match kind {
             "array_elements" => ("array", vec![("value", element_json, PgType::Jsonb)]),
             "array_elements_text" => ("array", vec![("value", element_text, PgType::Text)]),
@@ -104,5 +108,29 @@ impl Translator<'_> {
             )?,
         };
         self.each(scope, &item, source, each).map(Some)
+    }
+
+    /// `jsonb_path_query(target, path [, vars [, silent]])`: a row per item
+    /// the path finds, from the array of them.
+    fn path_rows(&mut self, function: &RowFunction, scope: &mut Scope) -> Result<TableFactor> {
+        let mut args = Vec::with_capacity(function.args.len());
+        for argument in &function.args {
+            args.push(self.argument(argument, scope)?);
+        }
+        if !(2..=4).contains(&args.len()) {
+            let types: Vec<PgType> = args.iter().map(|a| a.ty.clone()).collect();
+            return Err(super::errors::undefined_function(&function.name, &types));
+        }
+        let target = self.cast(args[0].clone(), &PgType::Jsonb, CastContext::Implicit)?;
+        let call_args = self.path_arguments(&args, target.expr)?;
+        let item = function.item_name();
+        let each = vec![EachColumn {
+            name: function.column_name(0, &function.name),
+            computed: over_each(&item, ELEMENT_JSON)?,
+            ty: PgType::Jsonb,
+        }];
+        let source = call("litewire_jsonb_path_query_array", call_args);
+        let each = function.numbered(each)?;
+        self.each(scope, &item, source, each)
     }
 }

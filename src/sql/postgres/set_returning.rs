@@ -666,6 +666,8 @@ fn is_moved(function: &sqlparser::ast::Function) -> bool {
                 | "jsonb_array_elements_text"
                 | "json_object_keys"
                 | "jsonb_object_keys"
+                | "jsonb_path_query"
+                | "jsonb_path_query_tz"
         )
 }
 

@@ -34,6 +34,8 @@ pub enum PgType {
     Uuid,
     Json,
     Jsonb,
+    /// An SQL/JSON path, kept as PostgreSQL prints it (see `sql::json_path`).
+    Jsonpath,
     Oid,
     /// An object identifier that reads and shows as the object's name
     /// (`regclass`, `regtype`, ...): an oid everywhere else.
@@ -147,6 +149,7 @@ impl PgType {
             "uuid" => PgType::Uuid,
             "json" => PgType::Json,
             "jsonb" => PgType::Jsonb,
+            "jsonpath" => PgType::Jsonpath,
             "oid" => PgType::Oid,
             "void" => PgType::Void,
             other => PgType::Reg(ObjectKind::named(other)?),
@@ -204,6 +207,7 @@ impl PgType {
             PgType::Uuid => "uuid",
             PgType::Json => "json",
             PgType::Jsonb => "jsonb",
+            PgType::Jsonpath => "jsonpath",
             PgType::Oid => "oid",
             PgType::Reg(kind) => kind.type_name(),
             PgType::Void => "void",
@@ -229,6 +233,7 @@ impl PgType {
                 PgType::Uuid => "_uuid",
                 PgType::Json => "_json",
                 PgType::Jsonb => "_jsonb",
+                PgType::Jsonpath => "_jsonpath",
                 PgType::Oid => "_oid",
                 PgType::Reg(ObjectKind::Class) => "_regclass",
                 PgType::Reg(ObjectKind::Type) => "_regtype",
