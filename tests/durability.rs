@@ -173,15 +173,21 @@ async fn full_loses_no_acknowledged_commit() {
 
 #[tokio::test]
 async fn normal_loses_the_commits_since_the_last_checkpoint() {
-    let (acked, lost, group) = power_cut_with("normal").await;
-    assert_eq!(group, None, "no group commit at normal");
-    println!("synchronous=normal: {acked} commits acknowledged, {lost} lost");
     // The WAL is synced only before a checkpoint: what came after is lost.
-    // (That the simulation drops anything at all is what this proves.)
-    assert!(
-        lost > 0,
-        "nothing lost of {acked}: the power cut was not simulated"
-    );
+    // (That the simulation drops anything at all is what this proves.) A
+    // kill that lands just as a checkpoint ends loses nothing, which a
+    // loaded machine makes likelier: three tries.
+    let mut tries = Vec::new();
+    for _ in 0..3 {
+        let (acked, lost, group) = power_cut_with("normal").await;
+        assert_eq!(group, None, "no group commit at normal");
+        println!("synchronous=normal: {acked} commits acknowledged, {lost} lost");
+        tries.push((acked, lost));
+        if lost > 0 {
+            return;
+        }
+    }
+    panic!("nothing lost in {tries:?} (acknowledged, lost): the power cut was not simulated");
 }
 
 /// `synchronous_commit = off` acknowledges a commit without waiting for an

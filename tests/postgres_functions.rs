@@ -30,6 +30,7 @@ against_litewire_and_postgres!(
     variadic_arguments,
     json_operators_and_functions,
     json_path_queries,
+    arguments_by_name_take_their_places,
     trigonometry_and_float_input,
     divisors_and_buckets,
     distinct_on_and_grouping_sets,
@@ -555,6 +556,53 @@ async fn json_path_queries(target: &Target) {
             ("SELECT id FROM docs WHERE doc @@ '$.n > 2' ORDER BY id", "1"),
             ("SELECT id FROM docs WHERE doc @? 'strict $.tags' ORDER BY id", "1\n2"),
             ("SELECT count(*) FROM docs, jsonb_path_query(doc, 'strict $.tags[*]', '{}', true)", "3"),
+        ],
+    )
+    .await;
+}
+
+/// Arguments by name (`=>`, `:=`) in their parameters' places, defaults
+/// for those left out.
+async fn arguments_by_name_take_their_places(target: &Target) {
+    let client = target.connect().await;
+    check(
+        &client,
+        "",
+        &[
+            (
+                "SELECT make_interval(days => 3), make_interval(1, 2), make_interval(), \
+                 make_interval(secs => 1.5, hours => 2)",
+                "3 days|1 year 2 mons|00:00:00|02:00:01.5",
+            ),
+            (
+                "SELECT make_interval(1, 2, 3, 4, 5, 6, 7.25), make_interval(days := 10), \
+                 pg_typeof(make_interval(weeks => 1))::text",
+                "1 year 2 mons 25 days 05:06:07.25|10 days|interval",
+            ),
+            ("SELECT make_interval(days => 1, days => 2)", "ERROR 42601"),
+            ("SELECT make_interval(day => 1)", "ERROR 42883"),
+            ("SELECT make_interval(years => 1, 2)", "ERROR 42601"),
+            ("SELECT make_interval(hours => NULL)", "NULL"),
+            ("SELECT make_interval(secs => 'infinity')", "ERROR 22008"),
+            (
+                "SELECT make_date(day => 1, month => 3, year => 2020), \
+                 make_timestamp(2024, 1, 2, 3, 4, sec => 5.5)",
+                "2020-03-01|2024-01-02 03:04:05.5",
+            ),
+            (
+                "SELECT jsonb_path_query_array('[1, 2]', '$[*] ? (@ > $x)', vars => '{\"x\": 1}'), \
+                 jsonb_path_exists('{\"a\": 1}', 'strict $.b', silent => true)",
+                "[2]|NULL",
+            ),
+            (
+                "SELECT * FROM jsonb_path_query('{\"a\": [1, 2]}', '$.a[*] ? (@ > $m)', vars => '{\"m\": 1}')",
+                "2",
+            ),
+            (
+                "SELECT jsonb_set('{\"a\": 1}', '{b}', '2', create_if_missing => false), \
+                 jsonb_insert('[1]', '{0}', '0', insert_after => true)",
+                "{\"a\": 1}|[1, 0]",
+            ),
         ],
     )
     .await;

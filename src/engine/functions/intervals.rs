@@ -57,6 +57,13 @@ pub(super) const FUNCTIONS: &[Function] = &[
     helper("litewire_interval_key", &["interval"], sort_key),
     helper("litewire_interval_step", &["interval"], series_step),
     Function::pg(
+        "make_interval",
+        &["int4", "int4", "int4", "int4", "int4", "int4", "float8"],
+        "interval",
+        IMMUTABLE,
+        make_interval,
+    ),
+    Function::pg(
         "justify_days",
         &["interval"],
         "interval",
@@ -259,6 +266,30 @@ fn series_step(_: &Call, args: &[Arg]) -> Out {
 /// 285 years; beyond, to the nearest representable float).
 fn sort_key(_: &Call, args: &[Arg]) -> Out {
     with(interval(&args[0]), |a| Out::Real(a.span() as f64))
+}
+
+/// `make_interval(years, months, weeks, days, hours, mins, secs)`, each
+/// part in its field (the translation fills in the parts not given, 0).
+fn make_interval(_: &Call, args: &[Arg]) -> Out {
+    if args.contains(&Arg::Null) {
+        return Out::Null;
+    }
+    let part = |i: usize| args[i].int().unwrap_or(0);
+    let secs = args[6].float().unwrap_or(0.0);
+    let micros = (secs * 1e6).round_ties_even();
+    let parts = (|| {
+        let months = part(0).checked_mul(12)?.checked_add(part(1))?;
+        let days = part(2).checked_mul(7)?.checked_add(part(3))?;
+        let usecs = (part(4).checked_mul(3_600_000_000)?)
+            .checked_add(part(5).checked_mul(60_000_000)?)?
+            .checked_add((micros.is_finite() && micros.abs() < 9.2e18).then_some(micros as i64)?)?;
+        Some(Interval {
+            months: i32::try_from(months).ok()?,
+            days: i32::try_from(days).ok()?,
+            usecs,
+        })
+    })();
+    shown(parts.ok_or(IntervalError::OutOfRange))
 }
 
 fn justify_days(_: &Call, args: &[Arg]) -> Out {

@@ -239,7 +239,7 @@ fn lookup(name: &str) -> Option<Known> {
         "jsonb_agg" => known(Fixed(Jsonb), &[], Some("litewire_jsonb_agg")),
         "json_object_agg" => known(Fixed(Json), &[], Some("litewire_json_object_agg")),
         "jsonb_object_agg" => known(Fixed(Jsonb), &[], Some("litewire_jsonb_object_agg")),
-        "age" | "justify_days" | "justify_hours" | "justify_interval" => {
+        "age" | "justify_days" | "justify_hours" | "justify_interval" | "make_interval" => {
             known(Fixed(Interval), &[], None)
         }
         "nextval" | "currval" | "setval" | "lastval" => known(Fixed(Int8), &[], None),

@@ -29,6 +29,7 @@ mod json;
 mod json_rows;
 mod lateral;
 mod multisets;
+mod named_arguments;
 mod named_calls;
 mod names;
 mod object_ids;

@@ -166,6 +166,15 @@ fn run(
     declared: &[Option<PgType>],
     expand_stars: bool,
 ) -> std::result::Result<Option<Translation>, Error> {
+    // Arguments by name (`make_interval(days => 3)`) in their places.
+    let positional;
+    let statement = match super::named_arguments::resolved(statement)? {
+        Some(resolved) => {
+            positional = resolved;
+            &positional
+        }
+        None => statement,
+    };
     let mut translator = Translator::new(catalog, declared, expand_stars);
     // `WITH ... INSERT INTO t SELECT ...` reads as `INSERT INTO t WITH ...
     // SELECT ...`: the queries of the WITH are the source's to read.
