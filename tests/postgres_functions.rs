@@ -864,6 +864,13 @@ async fn interval_types_keep_their_fields_and_digits(target: &Target) {
             ("SELECT INTERVAL '1 day 02:03:04' HOUR TO MINUTE, INTERVAL '5' HOUR, INTERVAL '1 year 2 months' YEAR, INTERVAL '1.234567' SECOND(2)", "1 day 02:03:00|05:00:00|1 year|00:00:01.23"),
             ("SELECT h, m FROM ivh", "05:00:00|00:00:07.3"),
             ("INSERT INTO ivh VALUES ('banana', '1')", "ERROR 22007"),
+            // Bare numbers right to left: the last field's units, then days
+            // left of hours or of a time; a field given twice is refused.
+            ("SELECT INTERVAL '1 2' DAY TO HOUR, INTERVAL '1 2:03' DAY TO MINUTE, '1 2:03'::interval, '1 2 hours'::interval, '1 2'::interval hour", "1 day 02:00:00|1 day 02:03:00|1 day 02:03:00|1 day 02:00:00|1 day 02:00:00"),
+            ("SELECT INTERVAL '1 2' DAY TO SECOND", "ERROR 22007"),
+            ("SELECT '1 2'::interval", "ERROR 22007"),
+            ("SELECT '2 1 day'::interval", "ERROR 22007"),
+            ("SELECT '1 day 1 day'::interval", "ERROR 22007"),
         ],
     )
     .await;

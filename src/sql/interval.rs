@@ -283,6 +283,12 @@ impl Interval {
 
     /// PostgreSQL's input forms, as `interval` reads them.
     pub fn parse(text: &str) -> Result<Interval, IntervalError> {
+        Interval::parse_in(text, "second")
+    }
+
+    /// [`Interval::parse`] for a type whose last field is `last` (`hour` for
+    /// `interval day to hour`): a number without a unit counts those.
+    pub fn parse_in(text: &str, last: &'static str) -> Result<Interval, IntervalError> {
         let lower = text.trim().to_ascii_lowercase();
         if let Some(iso) = lower.strip_prefix('p') {
             return parse_iso(iso);
@@ -296,22 +302,47 @@ impl Interval {
         if tokens.is_empty() {
             return Err(IntervalError::Syntax);
         }
-        let mut acc = Accumulator::default();
+        // Each field with its unit: a number's own, or `None` for a bare one.
+        let mut fields = Vec::with_capacity(tokens.len());
         let mut i = 0;
         while i < tokens.len() {
             match &tokens[i] {
-                Token::Time(text) => acc.time(text)?,
+                Token::Time(text) => fields.push(Field::Time(text)),
                 Token::Number(value) => match tokens.get(i + 1) {
                     Some(Token::Word(unit)) => {
-                        acc.unit(*value, unit)?;
+                        fields.push(Field::Number(*value, Some(unit)));
                         i += 1;
                     }
-                    // A bare number is seconds.
-                    _ => acc.usecs += value * USECS_PER_SEC as f64,
+                    _ => fields.push(Field::Number(*value, None)),
                 },
                 Token::Word(_) => return Err(IntervalError::Syntax),
             }
             i += 1;
+        }
+        // As PostgreSQL's `DecodeInterval`: right to left, a bare number
+        // takes the unit of the field to its right (at the right end, the
+        // type's last field); left of hours or of a time it is days. Each
+        // field is given once.
+        let mut acc = Accumulator::default();
+        let (mut pending, mut given) = (last, 0u32);
+        for field in fields.iter().rev() {
+            let mask = match *field {
+                Field::Time(text) => {
+                    acc.time(text)?;
+                    pending = "day";
+                    unit_mask("hour") | unit_mask("minute") | unit_mask("second")
+                }
+                Field::Number(value, unit) => {
+                    let unit = unit.map_or(pending, |u| canonical_unit(u).unwrap_or("?"));
+                    acc.unit(value, unit)?;
+                    pending = if unit == "hour" { "day" } else { unit };
+                    unit_mask(unit)
+                }
+            };
+            if given & mask != 0 {
+                return Err(IntervalError::Syntax);
+            }
+            given |= mask;
         }
         let interval = acc.finish()?;
         match ago {
@@ -328,6 +359,50 @@ fn same_sign(days: i64, usecs: i64) -> (i64, i64) {
         (d, u) if d < 0 && u > 0 => (d + 1, u - USECS_PER_DAY),
         other => other,
     }
+}
+
+/// A field of interval input: a number and its unit (if written), or a time.
+enum Field<'t> {
+    Number(f64, Option<&'t str>),
+    Time(&'t str),
+}
+
+/// A unit's name as PostgreSQL spells it in input, as the one name it has here.
+fn canonical_unit(unit: &str) -> Option<&'static str> {
+    Some(match unit {
+        "microsecond" | "microseconds" | "us" | "usec" | "usecs" | "useconds" => "microsecond",
+        "millisecond" | "milliseconds" | "ms" | "msec" | "msecs" | "mseconds" => "millisecond",
+        "second" | "seconds" | "s" | "sec" | "secs" => "second",
+        "minute" | "minutes" | "m" | "min" | "mins" => "minute",
+        "hour" | "hours" | "h" | "hr" | "hrs" => "hour",
+        "day" | "days" | "d" => "day",
+        "week" | "weeks" | "w" => "week",
+        "month" | "months" | "mon" | "mons" => "month",
+        "year" | "years" | "y" | "yr" | "yrs" => "year",
+        "decade" | "decades" | "dec" | "decs" => "decade",
+        "century" | "centuries" | "c" | "cent" => "century",
+        "millennium" | "millennia" | "mil" | "mils" | "millenniums" => "millennium",
+        _ => return None,
+    })
+}
+
+/// The bit a unit's field takes (a field given twice is refused).
+fn unit_mask(unit: &str) -> u32 {
+    const UNITS: [&str; 12] = [
+        "microsecond",
+        "millisecond",
+        "second",
+        "minute",
+        "hour",
+        "day",
+        "week",
+        "month",
+        "year",
+        "decade",
+        "century",
+        "millennium",
+    ];
+    UNITS.iter().position(|u| *u == unit).map_or(0, |i| 1 << i)
 }
 
 #[derive(Debug, PartialEq)]
@@ -387,40 +462,31 @@ impl Accumulator {
     fn unit(&mut self, value: f64, unit: &str) -> Result<(), IntervalError> {
         let (whole, fraction) = (value.trunc(), value.fract());
         let day = USECS_PER_DAY as f64;
-        match unit {
-            "microsecond" | "microseconds" | "us" | "usec" | "usecs" | "useconds" => {
-                self.usecs += value;
-            }
-            "millisecond" | "milliseconds" | "ms" | "msec" | "msecs" | "mseconds" => {
-                self.usecs += value * 1000.0;
-            }
-            "second" | "seconds" | "s" | "sec" | "secs" => self.usecs += value * 1e6,
-            "minute" | "minutes" | "m" | "min" | "mins" => {
-                self.usecs += value * USECS_PER_MINUTE as f64;
-            }
-            "hour" | "hours" | "h" | "hr" | "hrs" => self.usecs += value * USECS_PER_HOUR as f64,
-            "day" | "days" | "d" => {
+        match canonical_unit(unit).ok_or(IntervalError::Syntax)? {
+            "microsecond" => self.usecs += value,
+            "millisecond" => self.usecs += value * 1000.0,
+            "second" => self.usecs += value * 1e6,
+            "minute" => self.usecs += value * USECS_PER_MINUTE as f64,
+            "hour" => self.usecs += value * USECS_PER_HOUR as f64,
+            "day" => {
                 self.days += whole;
                 self.usecs += fraction * day;
             }
-            "week" | "weeks" | "w" => {
+            "week" => {
                 let days = value * 7.0;
                 self.days += days.trunc();
                 self.usecs += days.fract() * day;
             }
-            "month" | "months" | "mon" | "mons" => {
+            "month" => {
                 self.months += whole;
                 let days = fraction * 30.0;
                 self.days += days.trunc();
                 self.usecs += days.fract() * day;
             }
-            "year" | "years" | "y" | "yr" | "yrs" => self.years(value, 1.0),
-            "decade" | "decades" | "dec" | "decs" => self.years(value, 10.0),
-            "century" | "centuries" | "c" | "cent" => self.years(value, 100.0),
-            "millennium" | "millennia" | "mil" | "mils" | "millenniums" => {
-                self.years(value, 1000.0);
-            }
-            _ => return Err(IntervalError::Syntax),
+            "year" => self.years(value, 1.0),
+            "decade" => self.years(value, 10.0),
+            "century" => self.years(value, 100.0),
+            _ => self.years(value, 1000.0),
         }
         Ok(())
     }
@@ -518,6 +584,14 @@ mod tests {
         assert_eq!(shown("-1 year -2 mons +3 days"), "-1 years -2 mons +3 days");
         assert_eq!(shown("1.5 seconds"), "00:00:01.5");
         assert_eq!(shown("banana"), "Syntax");
+        // Bare numbers right to left: seconds, and days left of a time or hours.
+        assert_eq!(shown("1 2:03"), "1 day 02:03:00");
+        assert_eq!(shown("1 2 hours"), "1 day 02:00:00");
+        assert_eq!(shown("1 2"), "Syntax");
+        assert_eq!(shown("2 1 day"), "Syntax");
+        assert_eq!(shown("1 day 2 days"), "Syntax");
+        assert_eq!(shown("1 day 2"), "1 day 00:00:02");
+        assert_eq!(shown("1 week 2 days"), "9 days");
     }
 
     #[test]

@@ -140,9 +140,10 @@ impl IntervalFields {
         (spelled, self.precision)
     }
 
-    /// `text` read as a value of the type: a bare number counts the units of
-    /// its last field (`'5'::interval hour` is five hours), as PostgreSQL
-    /// reads it, then the value kept as the type keeps it.
+    /// `text` read as a value of the type: a bare number at the right end
+    /// counts the units of its last field (`'5'::interval hour` is five hours,
+    /// `'1 2'::interval day to hour` a day and two hours), as PostgreSQL reads
+    /// it, then the value kept as the type keeps it.
     pub fn read(self, text: &str) -> Result<Interval, IntervalError> {
         let unit = match self.range {
             YEAR => "year",
@@ -152,11 +153,7 @@ impl IntervalFields {
             r if r == MINUTE || r == HOUR | MINUTE || r == DAY | HOUR | MINUTE => "minute",
             _ => "second",
         };
-        let value = match text.trim().parse::<f64>() {
-            Ok(_) => Interval::parse(&format!("{} {unit}", text.trim()))?,
-            Err(_) => Interval::parse(text)?,
-        };
-        Ok(self.fit(value))
+        Ok(self.fit(Interval::parse_in(text, unit)?))
     }
 
     /// `value` as the type keeps it: the fields below its last cut off (toward

@@ -127,7 +127,7 @@ impl Translator<'_> {
         {
             let read = fields
                 .read(text)
-                .map_err(|_| invalid_input(&PgType::Interval, text))?;
+                .map_err(|error| super::errors::interval_input_error(text, error))?;
             return self::literal(&read.format(), &PgType::Interval);
         }
         let mut cast = self.cast(value, &target, CastContext::Explicit)?;

@@ -187,7 +187,7 @@ impl Translator<'_> {
         let text = match IntervalFields::parse(&spelled) {
             Some(fields) => fields
                 .read(&text)
-                .map_err(|_| super::errors::invalid_input(&PgType::Interval, &text))?
+                .map_err(|error| super::errors::interval_input_error(&text, error))?
                 .format(),
             None => text,
         };
