@@ -31,6 +31,7 @@ against_litewire_and_postgres!(
     json_operators_and_functions,
     json_path_queries,
     arguments_by_name_take_their_places,
+    text_kept_types_keep_their_names_and_bits_their_zeros,
     trigonometry_and_float_input,
     divisors_and_buckets,
     distinct_on_and_grouping_sets,
@@ -602,6 +603,33 @@ async fn arguments_by_name_take_their_places(target: &Target) {
                 "SELECT jsonb_set('{\"a\": 1}', '{b}', '2', create_if_missing => false), \
                  jsonb_insert('[1]', '{0}', '0', insert_after => true)",
                 "{\"a\": 1}|[1, 0]",
+            ),
+        ],
+    )
+    .await;
+}
+
+/// Types kept as the text they are written as are typed as PostgreSQL types
+/// them (not by SQLite's affinity: `point` holds "int"), and a bit string
+/// keeps its zeros.
+async fn text_kept_types_keep_their_names_and_bits_their_zeros(target: &Target) {
+    let client = target.connect().await;
+    let setup = "DROP TABLE IF EXISTS kept; \
+        CREATE TABLE kept (p point, t time with time zone, c cidr, a bit(3), b bit varying(5), d bit); \
+        INSERT INTO kept VALUES ('(1,2)', '12:34:56+02', '10.0.0.0/8', B'010', B'00101', B'1'), \
+        (NULL, NULL, NULL, B'001', B'0', B'0')";
+    check(
+        &client,
+        setup,
+        &[
+            (
+                "SELECT format_type(atttypid, atttypmod) FROM pg_attribute \
+                 WHERE attrelid = 'kept'::regclass AND attnum > 0 ORDER BY attnum",
+                "point\ntime with time zone\ncidr\nbit(3)\nbit varying(5)\nbit(1)",
+            ),
+            (
+                "SELECT p::text, t::text, c::text, a::text, b::text, d::text FROM kept ORDER BY a",
+                "NULL|NULL|NULL|001|0|0\n(1,2)|12:34:56+02|10.0.0.0/8|010|00101|1",
             ),
         ],
     )

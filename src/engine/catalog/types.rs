@@ -79,6 +79,26 @@ pub(super) const TYPES: &[PgType] = &[
     ty(2950, "uuid", "uuid", 16, "U", 2951),
     ty(3802, "jsonb", "jsonb", -1, "U", 3807),
     ty(4072, "jsonpath", "jsonpath", -1, "U", 4073),
+    // Kept as the text they are written as (no arithmetic or operators here),
+    // typed as PostgreSQL types them, not by SQLite's affinity (`point`
+    // holds "int").
+    ty(1266, "timetz", "time with time zone", 12, "D", 1270),
+    ty(600, "point", "point", 16, "G", 1017),
+    ty(601, "lseg", "lseg", 32, "G", 1018),
+    ty(602, "path", "path", -1, "G", 1019),
+    ty(603, "box", "box", 32, "G", 1020),
+    ty(604, "polygon", "polygon", -1, "G", 1027),
+    ty(628, "line", "line", 24, "G", 629),
+    ty(718, "circle", "circle", 24, "G", 719),
+    ty(650, "cidr", "cidr", -1, "I", 651),
+    ty(829, "macaddr", "macaddr", 6, "U", 1040),
+    ty(774, "macaddr8", "macaddr8", 8, "U", 775),
+    ty(1560, "bit", "bit", -1, "V", 1561),
+    ty(1562, "varbit", "bit varying", -1, "V", 1563),
+    ty(3614, "tsvector", "tsvector", -1, "U", 3643),
+    ty(3615, "tsquery", "tsquery", -1, "U", 3645),
+    ty(142, "xml", "xml", -1, "U", 143),
+    ty(3220, "pg_lsn", "pg_lsn", 8, "U", 3221),
 ];
 
 /// The PostgreSQL type oid a SQLite declared type names, by PostgreSQL's names
@@ -167,6 +187,25 @@ fn affinity_oid(base: &str) -> i64 {
         "oid" => 26,
         "xid" => 28,
         "inet" => 869,
+        "timetz" | "time with time zone" => 1266,
+        "point" => 600,
+        "lseg" => 601,
+        "path" => 602,
+        "box" => 603,
+        "polygon" => 604,
+        "line" => 628,
+        "circle" => 718,
+        "cidr" => 650,
+        "macaddr" => 829,
+        "macaddr8" => 774,
+        // The declared `bit_text(n)` is a `bit(n)` column made on the
+        // PostgreSQL port (text, so that its zeros stay; see `type_names`).
+        "bit" | "bit_text" => 1560,
+        "varbit" | "bit varying" | "varbit_text" => 1562,
+        "tsvector" => 3614,
+        "tsquery" => 3615,
+        "xml" => 142,
+        "pg_lsn" => 3220,
         "name" => 19,
         "regproc" => 24,
         "regclass" => 2205,
@@ -209,6 +248,8 @@ pub fn type_modifier(decl: &str) -> i64 {
     // An array keeps its elements' modifier.
     match (type_oid(decl), numbers.as_deref()) {
         (1043 | 1042 | 1015 | 1014, Some(&[n])) if (1..=10_485_760).contains(&n) => n + 4,
+        // A bit string's length, as it is.
+        (1560..=1563, Some(&[n])) if n >= 1 => n,
         (1700 | 1231, Some(&[p])) => numeric_typmod(p, 0),
         (1700 | 1231, Some(&[p, s])) => numeric_typmod(p, s),
         // Fractional digits of seconds, kept as they are (no 4 added).
@@ -360,7 +401,6 @@ const CATALOG_ONLY_TYPES: &[(i64, &str)] = &[
     (1033, "aclitem"),
     (1034, "aclitem[]"),
     (2277, "anyarray"),
-    (3220, "pg_lsn"),
     (3361, "pg_ndistinct"),
     (3402, "pg_dependencies"),
     (5017, "pg_mcv_list"),
@@ -404,6 +444,10 @@ pub fn format_type(oid: i64, typmod: Option<i64>) -> String {
         .and_then(IntervalFields::from_typmod)
     {
         return fields.spelled();
+    }
+    match (oid, typmod) {
+        (1560 | 1562, Some(n)) if n >= 1 => return format!("{}({n})", t.display),
+        _ => {}
     }
     let modifier = typmod.filter(|m| *m >= 4).map(|m| m - 4);
     match (oid, modifier) {

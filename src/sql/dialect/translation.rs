@@ -106,6 +106,9 @@ pub(crate) fn wants(sql: &str, tokens: &[Token]) -> bool {
                         && tokens.get(i + 2).is_some_and(|n| n.is_keyword(sql, "to"))
                 };
                 interval_fields()
+                    // A bit string type, declared as text (see `type_names`).
+                    || word.eq_ignore_ascii_case("bit")
+                    || word.eq_ignore_ascii_case("varbit")
                     || word.get(..3).is_some_and(|p| p.eq_ignore_ascii_case("pg_"))
                     || word
                         .get(..4)

@@ -41,7 +41,8 @@ pub(super) fn internal_type_name(name: &str) -> String {
 /// `varchar(20)[]`), or with `to` (`interval day to second(2)`), which SQLite
 /// cannot read as a declared type, written with the modifier last
 /// (`timestamp(2)`, `timetz(3)`, `varchar[](20)`) or the words joined
-/// (`interval day_to_second(2)`); whether it was.
+/// (`interval day_to_second(2)`); a bit string's type as text (`bit_text(3)`);
+/// whether it was.
 pub(super) fn respell_for_sqlite(data_type: &mut DataType) -> bool {
     let (name, modifiers) = match &*data_type {
         DataType::Array(ArrayElemTypeDef::SquareBracket(inner, _)) => {
@@ -75,6 +76,13 @@ pub(super) fn respell_for_sqlite(data_type: &mut DataType) -> bool {
         DataType::Timestamp(_, TimezoneInfo::None) | DataType::Time(_, TimezoneInfo::None) => {
             return false;
         }
+        // A bit string's `0`s and `1`s are text: `bit(3)` alone would give the
+        // column SQLite's numeric affinity, which reads `'010'` as 10.
+        DataType::Bit(length) => (BIT_TEXT.to_owned(), vec![length.unwrap_or(1).to_string()]),
+        DataType::BitVarying(length) | DataType::VarBit(length) => (
+            VARBIT_TEXT.to_owned(),
+            length.iter().map(u64::to_string).collect(),
+        ),
         // `interval day to second(2)`: SQLite reads no `to` in a type.
         DataType::Interval {
             fields: Some(_), ..
@@ -101,6 +109,12 @@ pub(super) fn respell_for_sqlite(data_type: &mut DataType) -> bool {
     );
     true
 }
+
+/// How a `bit(n)` column is declared in the file (its values keep their
+/// zeros), and a `bit varying(n)` one; the catalog (`type_oid`) reads them
+/// back as those.
+const BIT_TEXT: &str = "bit_text";
+const VARBIT_TEXT: &str = "varbit_text";
 
 /// A date-time type with a precision, by its short name.
 fn short_name(data_type: &DataType) -> Option<(&'static str, u64)> {
