@@ -32,6 +32,7 @@ against_litewire_and_postgres!(
     json_path_queries,
     arguments_by_name_take_their_places,
     text_kept_types_keep_their_names_and_bits_their_zeros,
+    network_addresses_read_order_and_contain,
     trigonometry_and_float_input,
     divisors_and_buckets,
     distinct_on_and_grouping_sets,
@@ -142,6 +143,7 @@ fn binary_value(row: &Row, i: usize) -> String {
             .map(|t| t.shown(ty == Type::TIMESTAMPTZ)),
         Type::JSON | Type::JSONB | Type::JSONPATH => row.get::<_, Option<JsonText>>(i).map(|j| j.0),
         Type::INTERVAL => row.get::<_, Option<IntervalValue>>(i).map(|v| v.0.format()),
+        Type::INET | Type::CIDR => row.get::<_, Option<InetValue>>(i).map(|v| v.0),
         Type::TEXT_ARRAY => row.get::<_, Option<Vec<Option<String>>>>(i).map(|items| {
             let items: Vec<String> = items
                 .into_iter()
@@ -208,6 +210,29 @@ impl<'a> FromSql<'a> for JsonText {
 
     fn accepts(ty: &Type) -> bool {
         *ty == Type::JSON || *ty == Type::JSONB || *ty == Type::JSONPATH
+    }
+}
+
+/// An `inet` or `cidr` in binary: family, mask length, whether a `cidr`,
+/// the address's length and bytes; shown as PostgreSQL shows it.
+struct InetValue(String);
+
+impl<'a> FromSql<'a> for InetValue {
+    fn from_sql(_: &Type, raw: &'a [u8]) -> Result<Self, Box<dyn std::error::Error + Sync + Send>> {
+        let (bits, cidr, bytes) = (raw[1], raw[2] == 1, &raw[4..]);
+        let address: std::net::IpAddr = match bytes.len() {
+            4 => <[u8; 4]>::try_from(bytes)?.into(),
+            _ => <[u8; 16]>::try_from(bytes)?.into(),
+        };
+        let full = bits as usize == bytes.len() * 8;
+        Ok(InetValue(match cidr || !full {
+            true => format!("{address}/{bits}"),
+            false => address.to_string(),
+        }))
+    }
+
+    fn accepts(ty: &Type) -> bool {
+        *ty == Type::INET || *ty == Type::CIDR
     }
 }
 
@@ -631,6 +656,55 @@ async fn text_kept_types_keep_their_names_and_bits_their_zeros(target: &Target) 
                 "SELECT p::text, t::text, c::text, a::text, b::text, d::text FROM kept ORDER BY a",
                 "NULL|NULL|NULL|001|0|0\n(1,2)|12:34:56+02|10.0.0.0/8|010|00101|1",
             ),
+        ],
+    )
+    .await;
+}
+
+/// `inet` and `cidr`: read into their canonical text, ordered and compared
+/// as PostgreSQL orders them (not as text), their functions and `<<`, `>>`,
+/// `&&`.
+async fn network_addresses_read_order_and_contain(target: &Target) {
+    let client = target.connect().await;
+    let setup = "DROP TABLE IF EXISTS hosts; CREATE TABLE hosts (ip inet, net cidr); \
+        INSERT INTO hosts VALUES ('10.0.0.2', '10.0.0.0/8'), ('9.0.0.1', '9.0.0.0/8'), \
+        ('192.168.1.5/32', '192.168.1.0/24'), ('::1', '::/0')";
+    check(
+        &client,
+        setup,
+        &[
+            (
+                "SELECT inet '192.168.1.5/32', '192.168.1.5/24'::inet, '10.1'::cidr, \
+                 pg_typeof(inet '1.2.3.4')::text, pg_typeof('10/8'::cidr)::text, '2001:DB8:0:0:1:0:0:1'::inet",
+                "192.168.1.5|192.168.1.5/24|10.1.0.0/16|inet|cidr|2001:db8::1:0:0:1",
+            ),
+            (
+                "SELECT '10.0.0.2'::inet < '9.0.0.1'::inet, inet '1.2.3.4' = '1.2.3.4/32', \
+                 '10.0.0.0/8'::inet < '10.0.0.0/16'::inet",
+                "f|t|t",
+            ),
+            ("SELECT '192.168.1.5/24'::cidr", "ERROR 22P02"),
+            ("SELECT 'banana'::inet", "ERROR 22P02"),
+            (
+                "SELECT host('192.168.1.5/24'), masklen('10.0.0.0/8'::cidr), family('::1'), \
+                 network('192.168.1.5/24')::text, broadcast('192.168.1.5/24'), netmask('192.168.1.5/24'), \
+                 hostmask('192.168.1.5/24')",
+                "192.168.1.5|8|6|192.168.1.0/24|192.168.1.255/24|255.255.255.0|0.0.0.255",
+            ),
+            (
+                "SELECT abbrev('10.1.0.0/16'::cidr), abbrev('10.1.0.0/16'::inet), \
+                 set_masklen('192.168.1.5/24', 16), text(inet '1.2.3.4'), inet '1.2.3.4'::text",
+                "10.1/16|10.1.0.0/16|192.168.1.5/16|1.2.3.4/32|1.2.3.4/32",
+            ),
+            (
+                "SELECT inet '192.168.1.5' << inet '192.168.1.0/24', inet '192.168.1.0/24' >> inet '192.168.1.5', \
+                 inet '192.168.1.0/24' << inet '192.168.1.0/24', inet '10.0.0.0/8' && inet '10.1.0.0/16'",
+                "t|t|f|t",
+            ),
+            ("SELECT ip FROM hosts ORDER BY ip", "9.0.0.1\n10.0.0.2\n192.168.1.5\n::1"),
+            ("SELECT ip, net FROM hosts ORDER BY 2 DESC", "::1|::/0\n192.168.1.5|192.168.1.0/24\n10.0.0.2|10.0.0.0/8\n9.0.0.1|9.0.0.0/8"),
+            ("SELECT ip FROM hosts WHERE ip < '11.0.0.0' ORDER BY 1", "9.0.0.1\n10.0.0.2"),
+            ("SELECT ip FROM hosts WHERE ip << '10.0.0.0/8'", "10.0.0.2"),
         ],
     )
     .await;

@@ -287,7 +287,12 @@ fn encode_binary(buf: &mut BytesMut, value: &Value, field: &FieldType) -> Result
         (&Type::REGTYPE, Value::Text(name)) => {
             buf.put_u32(u32::try_from(crate::engine::type_oid(name)).map_err(|_| mismatch())?)
         }
-        (&Type::INET, Value::Text(text)) => encode_binary_inet(buf, text).ok_or_else(mismatch)?,
+        (&Type::INET, Value::Text(text)) => {
+            encode_binary_inet(buf, text, false).ok_or_else(mismatch)?
+        }
+        (&Type::CIDR, Value::Text(text)) => {
+            encode_binary_inet(buf, text, true).ok_or_else(mismatch)?
+        }
         (&Type::FLOAT4, Value::Real(f)) => buf.put_f32(*f as f32),
         (&Type::FLOAT4, Value::Integer(i)) => buf.put_f32(*i as f32),
         (&Type::FLOAT8, Value::Real(f)) => buf.put_f64(*f),
@@ -313,9 +318,9 @@ fn encode_binary(buf: &mut BytesMut, value: &Value, field: &FieldType) -> Result
 }
 
 /// An `inet` in PostgreSQL's binary format: the address family (2 for IPv4,
-/// 3 for IPv6), the netmask's bits, 0 (not a `cidr`), the address's length and
+/// 3 for IPv6), the netmask's bits, whether it is a `cidr`, the address's length and
 /// its bytes. The text is an address with an optional `/bits`.
-fn encode_binary_inet(buf: &mut BytesMut, text: &str) -> Option<()> {
+fn encode_binary_inet(buf: &mut BytesMut, text: &str, cidr: bool) -> Option<()> {
     let (address, bits) = match text.split_once('/') {
         Some((address, bits)) => (address, Some(bits.parse::<u8>().ok()?)),
         None => (text, None),
@@ -331,7 +336,7 @@ fn encode_binary_inet(buf: &mut BytesMut, text: &str) -> Option<()> {
     }
     buf.put_u8(family);
     buf.put_u8(bits);
-    buf.put_u8(0);
+    buf.put_u8(u8::from(cidr));
     buf.put_u8(u8::try_from(bytes.len()).ok()?);
     buf.put_slice(&bytes);
     Some(())

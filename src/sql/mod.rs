@@ -22,6 +22,7 @@ pub mod extensions;
 mod fingerprint;
 mod grants;
 pub mod index_renames;
+pub mod inet;
 pub mod interval;
 pub mod interval_fields;
 pub mod json_path;

@@ -42,6 +42,7 @@ mod json_verbatim;
 mod locks;
 mod math;
 mod modifiers;
+mod network;
 mod number_format;
 mod numeric_spread;
 mod ordered_sets;

@@ -14,15 +14,15 @@ use super::definition::{Args, Body, Function, Volatility};
 use super::{
     arithmetic, array_elements, arrays, bitwise, bytes, catalog, comparisons, conversions, crypto,
     date_parsing, dates, datetime, decimal, encoding, explain, format, formatting, intervals, json,
-    json_path, json_text, json_verbatim, locks, math, modifiers, number_format, numeric_spread,
-    ordered_sets, partitioning, random, records, recovery, regexp_rows, regexps, sequences,
-    settings, signals, sleep, stat_views, statistics, strings, subqueries, trigonometry,
+    json_path, json_text, json_verbatim, locks, math, modifiers, network, number_format,
+    numeric_spread, ordered_sets, partitioning, random, records, recovery, regexp_rows, regexps,
+    sequences, settings, signals, sleep, stat_views, statistics, strings, subqueries, trigonometry,
 };
 use crate::engine::catalog::types::type_oid;
 use crate::sql::quote::literal;
 
 /// Every family's functions.
-fn families() -> [&'static [Function]; 43] {
+fn families() -> [&'static [Function]; 44] {
     [
         settings::FUNCTIONS,
         arithmetic::FUNCTIONS,
@@ -58,6 +58,7 @@ fn families() -> [&'static [Function]; 43] {
         records::FUNCTIONS,
         statistics::FUNCTIONS,
         json_path::FUNCTIONS,
+        network::FUNCTIONS,
         numeric_spread::FUNCTIONS,
         bitwise::FUNCTIONS,
         ordered_sets::FUNCTIONS,

@@ -208,12 +208,20 @@ fn converts(ty: &PgType) -> bool {
             | PgType::Interval
             | PgType::Jsonb
             | PgType::Jsonpath
+            | PgType::Inet
+            | PgType::Cidr
             | PgType::Bytea
             | PgType::Date
             | PgType::Time
             | PgType::Timestamp
             | PgType::Timestamptz
     )
+}
+
+/// Text read as an address of `ty` (`inet` or `cidr`) by the engine.
+fn inet_in(text: Expr, ty: &PgType) -> Expr {
+    let cidr = number(if *ty == PgType::Cidr { "1" } else { "0" });
+    call("litewire_inet_in", vec![text, cidr])
 }
 
 /// Whether a literal of `ty` is read when the statement is (see `literal`).
@@ -227,6 +235,8 @@ fn reads_literal(ty: &PgType) -> bool {
             | PgType::Interval
             | PgType::Jsonb
             | PgType::Jsonpath
+            | PgType::Inet
+            | PgType::Cidr
             | PgType::Bytea
     )
 }
@@ -276,6 +286,7 @@ fn convert(value: Typed, target: &PgType, context: CastContext) -> Result<Typed>
             (f, PgType::Jsonpath) if f.is_opaque() => {
                 call("litewire_jsonpath_in", vec![value.expr])
             }
+            (f, t @ (PgType::Inet | PgType::Cidr)) if f.is_opaque() => inet_in(value.expr, t),
             // Whatever an untyped column holds is read as the type.
             (f, t) if f.is_opaque() && converts(t) && *t != PgType::Text => {
                 runtime_cast(value.expr, &PgType::Opaque, t)
@@ -302,6 +313,22 @@ fn convert(value: Typed, target: &PgType, context: CastContext) -> Result<Typed>
             return Ok(Typed::new(read, PgType::Jsonpath));
         }
         (PgType::Jsonpath, to) if to.is_string() => return Ok(Typed::new(value.expr, to.clone())),
+        // An address from text, as its type reads it; as text, with its mask.
+        (text, to @ (PgType::Inet | PgType::Cidr))
+            if text.is_string() && context == CastContext::Explicit =>
+        {
+            return Ok(Typed::new(inet_in(value.expr, to), to.clone()));
+        }
+        (PgType::Inet | PgType::Cidr, to) if to.is_string() => {
+            let shown = call("litewire_inet_text", vec![value.expr]);
+            return Ok(Typed::new(shown, to.clone()));
+        }
+        // An `inet` as a `cidr`: its network.
+        (PgType::Inet, PgType::Cidr) => {
+            let network = call("network", vec![value.expr]);
+            return Ok(Typed::new(network, PgType::Cidr));
+        }
+        (PgType::Cidr, PgType::Inet) => return Ok(Typed::new(value.expr, PgType::Inet)),
         _ => {}
     }
     // A `reg*` is read from a name and shown as one.
@@ -445,6 +472,13 @@ pub(super) fn literal(text: &str, target: &PgType) -> Result<Typed> {
             Ok(path) => string(&path.to_string()),
             Err(message) => return Err(super::errors::syntax_error_message(message)),
         },
+        PgType::Inet | PgType::Cidr => {
+            let cidr = *target == PgType::Cidr;
+            match crate::sql::inet::Inet::parse(text, cidr) {
+                Ok(address) => string(&address.format(cidr)),
+                Err(error) => return Err(super::errors::inet_input_error(text, cidr, error)),
+            }
+        }
         PgType::Interval => match Interval::parse(text) {
             Ok(interval) => string(&interval.format()),
             Err(error) => return Err(interval_input_error(text, error)),

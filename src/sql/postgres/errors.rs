@@ -263,6 +263,18 @@ pub(super) fn invalid_parameter(message: String) -> Fail {
 }
 
 /// An interval PostgreSQL does not read.
+/// An address that does not read as an `inet` or `cidr` (22P02).
+pub(super) fn inet_input_error(text: &str, cidr: bool, error: crate::sql::inet::InetError) -> Fail {
+    let ty = if cidr { "cidr" } else { "inet" };
+    let message = match error {
+        crate::sql::inet::InetError::Syntax => {
+            format!("invalid input syntax for type {ty}: \"{text}\"")
+        }
+        crate::sql::inet::InetError::HostBits => format!("invalid cidr value: \"{text}\""),
+    };
+    fail("22P02", message)
+}
+
 pub(super) fn interval_input_error(text: &str, error: IntervalError) -> Fail {
     match error {
         IntervalError::Syntax => fail(

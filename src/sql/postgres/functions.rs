@@ -239,6 +239,11 @@ fn lookup(name: &str) -> Option<Known> {
         "jsonb_agg" => known(Fixed(Jsonb), &[], Some("litewire_jsonb_agg")),
         "json_object_agg" => known(Fixed(Json), &[], Some("litewire_json_object_agg")),
         "jsonb_object_agg" => known(Fixed(Jsonb), &[], Some("litewire_jsonb_object_agg")),
+        // Addresses' parts (see the engine's `network`).
+        "host" | "abbrev" => known(Fixed(Text), &[], None),
+        "masklen" | "family" => known(Fixed(Int4), &[], None),
+        "network" => known(Fixed(Cidr), &[], None),
+        "broadcast" | "netmask" | "hostmask" | "set_masklen" => known(Fixed(Inet), &[], None),
         "age" | "justify_days" | "justify_hours" | "justify_interval" | "make_interval" => {
             known(Fixed(Interval), &[], None)
         }
@@ -577,6 +582,7 @@ impl Translator<'_> {
                 _ => Some("litewire_interval_max"),
             },
             (_, PgType::Numeric) if numeric_spread(&name).is_some() => numeric_spread(&name),
+            ("abbrev", _) if first_is(&args, &PgType::Cidr) => Some("litewire_cidr_abbrev"),
             // int4's `gcd` and `lcm` are checked against int4's range.
             ("gcd", PgType::Int4 | PgType::Int2) => Some("litewire_gcd4"),
             ("lcm", PgType::Int4 | PgType::Int2) => Some("litewire_lcm4"),

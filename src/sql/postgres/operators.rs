@@ -34,6 +34,12 @@ impl Translator<'_> {
         if let Some(json) = self.json_operator(&left, op, &right)? {
             return Ok(json);
         }
+        if let Some(network) = self.network_operator(&left, op, &right)? {
+            return Ok(network);
+        }
+        if let Some(network) = self.network_operator(&left, op, &right)? {
+            return Ok(network);
+        }
         let array = |t: &Typed| matches!(t.ty, PgType::Array(_));
         if matches!(op, B::AtArrow | B::ArrowAt | B::PGOverlap) && (array(&left) || array(&right)) {
             return self.array_containment(left, op, right);
@@ -156,6 +162,36 @@ impl Translator<'_> {
             Some(coerced) => Ok(coerced),
             None => Err(not_boolean(context, &value.ty)),
         }
+    }
+
+    /// `<<`, `>>` (strictly within, containing) and `&&` (either within the
+    /// other) of addresses; `None` for any other operator or operands.
+    fn network_operator(
+        &mut self,
+        left: &Typed,
+        op: &BinaryOperator,
+        right: &Typed,
+    ) -> Result<Option<Typed>> {
+        use BinaryOperator as B;
+        let address = |t: &Typed| matches!(t.ty, PgType::Inet | PgType::Cidr);
+        let (inner, outer, function) = match op {
+            B::PGBitwiseShiftLeft => (left, right, "litewire_inet_within"),
+            B::PGBitwiseShiftRight => (right, left, "litewire_inet_within"),
+            B::PGOverlap => (left, right, "litewire_inet_overlaps"),
+            _ => return Ok(None),
+        };
+        if !(address(left) || address(right)) {
+            return Ok(None);
+        }
+        let mut operands = Vec::with_capacity(2);
+        for operand in [inner, outer] {
+            let read = self.coerce(operand.clone(), &PgType::Inet)?;
+            operands.push(
+                read.ok_or_else(|| undefined_operator(symbol(op), &left.ty, &right.ty))?
+                    .expr,
+            );
+        }
+        Ok(Some(Typed::new(call(function, operands), PgType::Bool)))
     }
 
     /// Two operands of a comparison, made comparable as PostgreSQL makes them.
@@ -608,12 +644,18 @@ pub(super) fn common_type(a: &PgType, b: &PgType) -> Option<PgType> {
 }
 
 /// A value as SQLite must compare it: a `bpchar`'s trailing spaces do not
-/// count, as in PostgreSQL; a computed `numeric` compares as a number.
+/// count, as in PostgreSQL; a computed `numeric` compares as a number, an
+/// address by PostgreSQL's order.
 fn comparable_form(value: Typed) -> Typed {
     match value.ty {
         PgType::Bpchar => Typed::new(call("rtrim", vec![value.expr, string(" ")]), PgType::Bpchar),
         PgType::Numeric if value.computed_numeric() => {
             Typed::new(numeric_value(value.expr), PgType::Numeric)
+        }
+        // An address compares in PostgreSQL's order, not its text's.
+        PgType::Inet | PgType::Cidr => {
+            let ty = value.ty.clone();
+            Typed::new(call("litewire_inet_key", vec![value.expr]), ty)
         }
         _ => value,
     }

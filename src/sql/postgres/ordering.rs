@@ -58,11 +58,14 @@ impl Translator<'_> {
         }
         let mut ordered = self.select_order(order_by, &scope, columns)?;
         // SQLite orders a set operation only by its output columns as they
-        // are: an interval column keeps its text's order there.
+        // are: an interval or address column keeps its text's order there.
         if let OrderByKind::Expressions(items) = &mut ordered.kind {
             for item in items {
                 if let Expr::Function(function) = &item.expr
-                    && function.name.to_string() == "litewire_interval_key"
+                    && matches!(
+                        function.name.to_string().as_str(),
+                        "litewire_interval_key" | "litewire_inet_key"
+                    )
                     && let sqlparser::ast::FunctionArguments::List(list) = &function.args
                     && let [
                         sqlparser::ast::FunctionArg::Unnamed(
@@ -89,8 +92,7 @@ impl Translator<'_> {
             let mut translated = item.clone();
             let not_null = if let Some(position) = position(&item.expr) {
                 check_position("ORDER BY", position, columns)?;
-                if let Some(key) =
-                    columns.and_then(|c| numeric_key(c, position as usize - 1, scope))
+                if let Some(key) = columns.and_then(|c| output_key(c, position as usize - 1, scope))
                 {
                     translated.expr = key;
                 }
@@ -100,14 +102,14 @@ impl Translator<'_> {
             } else if let (Expr::Identifier(name), Some(columns)) = (&item.expr, columns)
                 && let Some((index, column)) = output_named(columns, &name.value)?
             {
-                if let Some(key) = numeric_key(columns, index, scope) {
+                if let Some(key) = output_key(columns, index, scope) {
                     translated.expr = key;
-                } else if column.ty == PgType::Interval
+                } else if let Some(key) = sort_key(&column.ty)
                     && column.column
                     && let Ok(typed) = self.expr(&item.expr, scope)
-                    && typed.ty == PgType::Interval
+                    && typed.ty == column.ty
                 {
-                    translated.expr = call("litewire_interval_key", vec![typed.expr]);
+                    translated.expr = call(key, vec![typed.expr]);
                 } else if scope.items.iter().any(|item| item.computed()) {
                     // By its position: beside a `json_each` (a set-returning
                     // function's rows), whose own columns are `id`, `key`,
@@ -122,6 +124,8 @@ impl Translator<'_> {
                 translated.expr = match typed.ty {
                     // An interval sorts by its span, not its text.
                     PgType::Interval => call("litewire_interval_key", vec![typed.expr]),
+                    // An address by PostgreSQL's order, not its text's.
+                    PgType::Inet | PgType::Cidr => call("litewire_inet_key", vec![typed.expr]),
                     PgType::Numeric if typed.computed_numeric() => numeric_value(typed.expr),
                     _ => typed.expr,
                 };
@@ -146,18 +150,36 @@ impl Translator<'_> {
     }
 }
 
-/// An output column that is a computed `numeric`, as a sort key that reads
-/// it as a number (see `build::numeric_value`): by its name, which SQLite
-/// resolves to the output column where no input column has it.
-fn numeric_key(columns: &[QueryColumn], index: usize, scope: &Scope) -> Option<Expr> {
+/// An output column that sorts otherwise than SQLite would sort it (a
+/// computed `numeric`, text to SQLite; an interval or an address, by its
+/// key), as a sort key by its name, which SQLite resolves to the output
+/// column where no input column has it, and to the input column where the
+/// output column reads that one as it is.
+fn output_key(columns: &[QueryColumn], index: usize, scope: &Scope) -> Option<Expr> {
     let column = columns.get(index)?;
-    let unique = || {
-        let same = |c: &&QueryColumn| c.name.eq_ignore_ascii_case(&column.name);
-        columns.iter().filter(same).count() == 1
-    };
-    let computed = column.ty == PgType::Numeric && !column.column && column.untyped.is_none();
-    (computed && unique() && scope.column(&column.name).is_err())
-        .then(|| numeric_value(Expr::Identifier(ident(&column.name))))
+    let same = |c: &&QueryColumn| c.name.eq_ignore_ascii_case(&column.name);
+    if columns.iter().filter(same).count() != 1 || column.untyped.is_some() {
+        return None;
+    }
+    let name = Expr::Identifier(ident(&column.name));
+    let input = scope.column(&column.name).is_ok();
+    match sort_key(&column.ty) {
+        Some(key) if !input || column.column => Some(call(key, vec![name])),
+        None if column.ty == PgType::Numeric && !column.column && !input => {
+            Some(numeric_value(name))
+        }
+        _ => None,
+    }
+}
+
+/// The function whose value a column of `ty` sorts by, where its text
+/// would sort otherwise.
+fn sort_key(ty: &PgType) -> Option<&'static str> {
+    match ty {
+        PgType::Interval => Some("litewire_interval_key"),
+        PgType::Inet | PgType::Cidr => Some("litewire_inet_key"),
+        _ => None,
+    }
 }
 
 /// The output column an `ORDER BY` name refers to, if one is so named.

@@ -36,6 +36,9 @@ pub enum PgType {
     Jsonb,
     /// An SQL/JSON path, kept as PostgreSQL prints it (see `sql::json_path`).
     Jsonpath,
+    /// A network address, kept as its canonical text (see `sql::inet`).
+    Inet,
+    Cidr,
     Oid,
     /// An object identifier that reads and shows as the object's name
     /// (`regclass`, `regtype`, ...): an oid everywhere else.
@@ -150,6 +153,8 @@ impl PgType {
             "json" => PgType::Json,
             "jsonb" => PgType::Jsonb,
             "jsonpath" => PgType::Jsonpath,
+            "inet" => PgType::Inet,
+            "cidr" => PgType::Cidr,
             "oid" => PgType::Oid,
             "void" => PgType::Void,
             other => PgType::Reg(ObjectKind::named(other)?),
@@ -208,6 +213,8 @@ impl PgType {
             PgType::Json => "json",
             PgType::Jsonb => "jsonb",
             PgType::Jsonpath => "jsonpath",
+            PgType::Inet => "inet",
+            PgType::Cidr => "cidr",
             PgType::Oid => "oid",
             PgType::Reg(kind) => kind.type_name(),
             PgType::Void => "void",
@@ -234,6 +241,8 @@ impl PgType {
                 PgType::Json => "_json",
                 PgType::Jsonb => "_jsonb",
                 PgType::Jsonpath => "_jsonpath",
+                PgType::Inet => "_inet",
+                PgType::Cidr => "_cidr",
                 PgType::Oid => "_oid",
                 PgType::Reg(ObjectKind::Class) => "_regclass",
                 PgType::Reg(ObjectKind::Type) => "_regtype",
@@ -355,7 +364,8 @@ impl PgType {
             (a, b) if a.is_string() && b.is_string() => true,
             (PgType::Date, PgType::Timestamp | PgType::Timestamptz)
             | (PgType::Timestamp, PgType::Timestamptz)
-            | (PgType::Json, PgType::Jsonb) => true,
+            | (PgType::Json, PgType::Jsonb)
+            | (PgType::Cidr, PgType::Inet) => true,
             (PgType::Array(a), PgType::Array(b)) => a.casts_implicitly_to(b),
             _ => false,
         }
