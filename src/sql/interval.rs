@@ -367,8 +367,9 @@ enum Field<'t> {
     Time(&'t str),
 }
 
-/// A unit's name as PostgreSQL spells it in input, as the one name it has here.
-fn canonical_unit(unit: &str) -> Option<&'static str> {
+/// A unit's name as PostgreSQL spells it in input (lower case), as the one
+/// name it has here.
+pub fn canonical_unit(unit: &str) -> Option<&'static str> {
     Some(match unit {
         "microsecond" | "microseconds" | "us" | "usec" | "usecs" | "useconds" => "microsecond",
         "millisecond" | "milliseconds" | "ms" | "msec" | "msecs" | "mseconds" => "millisecond",

@@ -178,20 +178,16 @@ fn read(value: &str, kind: Kind) -> Result<Moment, Out> {
 
 /// PostgreSQL's unit names, with the abbreviations and plurals it accepts.
 fn unit(name: &str) -> Option<&'static str> {
-    Some(match name.trim().to_ascii_lowercase().as_str() {
-        "microsecond" | "microseconds" | "us" | "usec" | "usecs" | "useconds" => "microseconds",
-        "millisecond" | "milliseconds" | "ms" | "msec" | "msecs" | "mseconds" => "milliseconds",
-        "second" | "seconds" | "s" | "sec" | "secs" => "second",
-        "minute" | "minutes" | "m" | "min" | "mins" => "minute",
-        "hour" | "hours" | "h" | "hr" | "hrs" => "hour",
-        "day" | "days" | "d" => "day",
-        "week" | "weeks" | "w" => "week",
-        "month" | "months" | "mon" | "mons" => "month",
+    let lower = name.trim().to_ascii_lowercase();
+    if let Some(unit) = crate::sql::interval::canonical_unit(&lower) {
+        return Some(match unit {
+            "microsecond" => "microseconds",
+            "millisecond" => "milliseconds",
+            other => other,
+        });
+    }
+    Some(match lower.as_str() {
         "quarter" | "qtr" => "quarter",
-        "year" | "years" | "y" | "yr" | "yrs" => "year",
-        "decade" | "decades" | "dec" | "decs" => "decade",
-        "century" | "centuries" | "c" | "cent" => "century",
-        "millennium" | "millennia" | "mil" | "mils" | "millenniums" => "millennium",
         "epoch" => "epoch",
         "julian" | "j" => "julian",
         "dow" => "dow",

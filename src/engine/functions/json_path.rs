@@ -470,7 +470,7 @@ impl Eval<'_> {
             }
         };
         match method {
-            Method::Type => Ok(vec![Value::from(type_name(item))]),
+            Method::Type => Ok(vec![Value::from(jsonb::type_name(item))]),
             Method::Size => match item {
                 Value::Array(elements) => Ok(vec![Value::from(elements.len())]),
                 _ if self.structural() => Err(error(
@@ -759,17 +759,6 @@ fn like_regex(pattern: &str, flags: &str) -> Result<regex::Regex, regex::Error> 
     match inline.is_empty() {
         true => regex::Regex::new(&body),
         false => regex::Regex::new(&format!("(?{inline}){body}")),
-    }
-}
-
-fn type_name(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "boolean",
-        Value::Number(_) => "number",
-        Value::String(_) => "string",
-        Value::Array(_) => "array",
-        Value::Object(_) => "object",
     }
 }
 
