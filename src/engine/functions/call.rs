@@ -76,6 +76,16 @@ impl Arg<'_> {
     }
 }
 
+/// Runs `body` on an argument as read (`Ok(None)`: NULL, whose answer is
+/// NULL; `Err`: why it does not read).
+pub(super) fn with_read<T>(read: Result<Option<T>, Out>, body: impl FnOnce(T) -> Out) -> Out {
+    match read {
+        Ok(Some(value)) => body(value),
+        Ok(None) => Out::Null,
+        Err(out) => out,
+    }
+}
+
 /// What a function returns.
 #[derive(Debug, PartialEq)]
 pub(in crate::engine) enum Out {

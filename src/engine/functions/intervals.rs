@@ -5,7 +5,7 @@
 //! the text litewire stores them in; `sql::interval` does the arithmetic.
 
 use super::aggregate::{Accumulator, callbacks};
-use super::call::{Arg, Call, Out};
+use super::call::{Arg, Call, Out, with_read as with};
 use super::definition::{Args, Body, Function, Volatility};
 use crate::error::SqlState;
 use crate::sql::datetime::{self, USECS_PER_DAY};
@@ -146,15 +146,6 @@ fn shown(result: Result<Interval, IntervalError>) -> Out {
     match result {
         Ok(interval) => Out::Text(interval.format()),
         Err(error) => failure(error, ""),
-    }
-}
-
-/// Runs `body` on the arguments read, NULL if any is NULL.
-fn with<T>(read: Result<Option<T>, Out>, body: impl FnOnce(T) -> Out) -> Out {
-    match read {
-        Ok(Some(value)) => body(value),
-        Ok(None) => Out::Null,
-        Err(out) => out,
     }
 }
 

@@ -14,7 +14,7 @@ use serde_json::Value;
 use super::aggregate::{Accumulator, callbacks};
 use super::array_elements::sub_arrays;
 use super::arrays::parse_array;
-use super::call::{Arg, Call, Out};
+use super::call::{Arg, Call, Out, with_read};
 use super::definition::{Args, Body, Function, Volatility};
 use crate::error::SqlState;
 use crate::sql::jsonb;
@@ -129,11 +129,7 @@ pub(super) fn truth(arg: &Arg) -> bool {
 
 /// Runs `body` on a JSON argument, NULL for NULL.
 fn with(arg: &Arg, body: impl FnOnce(Value) -> Out) -> Out {
-    match json(arg) {
-        Ok(Some(value)) => body(value),
-        Ok(None) => Out::Null,
-        Err(out) => out,
-    }
+    with_read(json(arg), body)
 }
 
 fn jsonb_in(_: &Call, args: &[Arg]) -> Out {

@@ -5,7 +5,7 @@
 //! `hostmask`, `abbrev`, `set_masklen`, `text`. The reading and printing are
 //! `sql::inet`'s.
 
-use super::call::{Arg, Call, Out};
+use super::call::{Arg, Call, Out, with_read};
 use super::definition::{Args, Function, Volatility};
 use crate::error::SqlState;
 use crate::sql::inet::{Inet, InetError};
@@ -69,11 +69,7 @@ fn input_error(text: &str, cidr: bool, error: InetError) -> Out {
 
 /// Runs `body` on an address argument; NULL for NULL.
 fn with(arg: &Arg, body: impl FnOnce(Inet) -> Out) -> Out {
-    match address(arg) {
-        Ok(Some(value)) => body(value),
-        Ok(None) => Out::Null,
-        Err(out) => out,
-    }
+    with_read(address(arg), body)
 }
 
 /// Text read as an `inet` (second argument false) or `cidr`, as its
