@@ -37,9 +37,6 @@ impl Translator<'_> {
         if let Some(network) = self.network_operator(&left, op, &right)? {
             return Ok(network);
         }
-        if let Some(network) = self.network_operator(&left, op, &right)? {
-            return Ok(network);
-        }
         let array = |t: &Typed| matches!(t.ty, PgType::Array(_));
         if matches!(op, B::AtArrow | B::ArrowAt | B::PGOverlap) && (array(&left) || array(&right)) {
             return self.array_containment(left, op, right);
