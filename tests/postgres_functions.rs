@@ -43,6 +43,7 @@ against_litewire_and_postgres!(
     text_reads_as_bytea_and_timestamps_as_json,
     sort_operators_order_as_directions,
     numbers_formatted_by_template,
+    built_in_functions_listed_as_postgres_lists_them,
     dates_read_by_template,
     random_values_repeat_for_a_seed,
     values_compared_with_subqueries,
@@ -1944,4 +1945,65 @@ async fn time_zones_show_and_read_local_times(target: &Target) {
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// The built-in functions litewire answers are `pg_proc`'s rows as
+/// PostgreSQL has them: oid, kind, types, signature, description, and
+/// `pg_aggregate`'s kind for an aggregate; psql's `\\df` and `\\da` show them.
+async fn built_in_functions_listed_as_postgres_lists_them(target: &Target) {
+    let client = target.connect().await;
+    check(
+        &client,
+        "",
+        &[
+            (
+                "SELECT p.oid::text, p.proname::text, p.prokind::text, p.proretset, p.provolatile::text, \
+                 p.pronargs::int4, p.prorettype::regtype::text, p.proargtypes::text, \
+                 pg_get_function_arguments(p.oid), pg_get_function_result(p.oid), \
+                 obj_description(p.oid, 'pg_proc') FROM pg_proc p \
+                 WHERE p.proname IN ('jsonb_set', 'split_part', 'percentile_cont', 'generate_series') \
+                 AND p.proargtypes::text IN ('3802 1009 3802 16', '25 25 23', '701 701', '20 20') ORDER BY p.oid",
+                "1069|generate_series|f|t|i|2|bigint|20 20|bigint, bigint|SETOF bigint|non-persistent series generator\n\
+                 2088|split_part|f|f|i|3|text|25 25 23|text, text, integer|text|split string by field_sep and return field_num\n\
+                 3305|jsonb_set|f|f|i|4|jsonb|3802 1009 3802 16|jsonb_in jsonb, path text[], replacement jsonb, create_if_missing boolean DEFAULT true|jsonb|Set part of a jsonb\n\
+                 3974|percentile_cont|a|f|i|2|double precision|701 701|double precision ORDER BY double precision|double precision|continuous distribution percentile",
+            ),
+            (
+                "SELECT p.proname::text, a.aggkind::text, a.aggnumdirectargs::int4 FROM pg_aggregate a \
+                 JOIN pg_proc p ON p.oid = a.aggfnoid WHERE p.proname IN ('count', 'mode', 'rank') ORDER BY a.aggfnoid::int4",
+                "count|n|0\ncount|n|0\nmode|o|0\nrank|h|1",
+            ),
+            (
+                "SELECT to_regproc('split_part')::int4, to_regproc('no_such_function') IS NULL, \
+                 (SELECT count(*) FROM pg_proc WHERE proname = 'lower' AND proargtypes = '25')::int4",
+                "2088|t|1",
+            ),
+            (
+                "SELECT obj_description(2200, 'pg_namespace'), obj_description(2088, 'pg_class') IS NULL",
+                "standard public schema|t",
+            ),
+        ],
+    )
+    .await;
+    assert_eq!(
+        target.psql("\\df split_part"),
+        "                            List of functions
+   Schema   |    Name    | Result data type | Argument data types | Type 
+------------+------------+------------------+---------------------+------
+ pg_catalog | split_part | text             | text, text, integer | func
+(1 row)
+
+"
+    );
+    assert_eq!(
+        target.psql("\\da string_agg"),
+        "                                         List of aggregate functions
+   Schema   |    Name    | Result data type | Argument data types |                Description                
+------------+------------+------------------+---------------------+-------------------------------------------
+ pg_catalog | string_agg | bytea            | bytea, bytea        | concatenate aggregate input into a bytea
+ pg_catalog | string_agg | text             | text, text          | concatenate aggregate input into a string
+(2 rows)
+
+"
+    );
 }

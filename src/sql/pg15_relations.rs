@@ -18,10 +18,6 @@
 /// Name and columns of each.
 pub(super) const EMPTY_RELATIONS: &[(&str, &str)] = &[
     (
-        "pg_aggregate",
-        "\"aggfnoid\" regproc, \"aggkind\" \"char\", \"aggnumdirectargs\" smallint, \"aggtransfn\" regproc, \"aggfinalfn\" regproc, \"aggcombinefn\" regproc, \"aggserialfn\" regproc, \"aggdeserialfn\" regproc, \"aggmtransfn\" regproc, \"aggminvtransfn\" regproc, \"aggmfinalfn\" regproc, \"aggfinalextra\" boolean, \"aggmfinalextra\" boolean, \"aggfinalmodify\" \"char\", \"aggmfinalmodify\" \"char\", \"aggsortop\" oid, \"aggtranstype\" oid, \"aggtransspace\" integer, \"aggmtranstype\" oid, \"aggmtransspace\" integer, \"agginitval\" text, \"aggminitval\" text",
-    ),
-    (
         "pg_amop",
         "\"oid\" oid, \"amopfamily\" oid, \"amoplefttype\" oid, \"amoprighttype\" oid, \"amopstrategy\" smallint, \"amoppurpose\" \"char\", \"amopopr\" oid, \"amopmethod\" oid, \"amopsortfamily\" oid",
     ),

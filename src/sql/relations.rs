@@ -385,6 +385,14 @@ pub const RELATIONS: &[Relation] = &[
             "datid oid, datname name, pid INTEGER, leader_pid INTEGER, usesysid oid, usename name, application_name TEXT, client_addr inet, client_hostname TEXT, client_port INTEGER, backend_start timestamptz, xact_start timestamptz, query_start timestamptz, state_change timestamptz, wait_event_type TEXT, wait_event TEXT, state TEXT, backend_xid xid, backend_xmin xid, query_id bigint, query TEXT, backend_type TEXT",
         ),
     },
+    // Filled with the aggregates `pg_proc` lists (see the engine's functions).
+    Relation {
+        name: "pg_aggregate",
+        contents: Contents::Static,
+        definition: Definition::Table(
+            "\"aggfnoid\" regproc, \"aggkind\" \"char\", \"aggnumdirectargs\" smallint, \"aggtransfn\" regproc, \"aggfinalfn\" regproc, \"aggcombinefn\" regproc, \"aggserialfn\" regproc, \"aggdeserialfn\" regproc, \"aggmtransfn\" regproc, \"aggminvtransfn\" regproc, \"aggmfinalfn\" regproc, \"aggfinalextra\" boolean, \"aggmfinalextra\" boolean, \"aggfinalmodify\" \"char\", \"aggmfinalmodify\" \"char\", \"aggsortop\" oid, \"aggtranstype\" oid, \"aggtransspace\" integer, \"aggmtranstype\" oid, \"aggmtransspace\" integer, \"agginitval\" text, \"aggminitval\" text",
+        ),
+    },
     Relation {
         name: "pg_proc",
         contents: Contents::Static,

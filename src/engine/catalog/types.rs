@@ -393,14 +393,19 @@ pub(super) fn default_opclass(oid: i64) -> i64 {
 }
 
 /// PostgreSQL's types that only its own catalog's columns have (see
-/// `system_relations`): named by `format_type`, never a value's type here.
+/// `system_relations`), and the pseudo-types functions take and return:
+/// named by `format_type`, never a value's type here.
 const CATALOG_ONLY_TYPES: &[(i64, &str)] = &[
     (22, "int2vector"),
     (30, "oidvector"),
     (194, "pg_node_tree"),
     (1033, "aclitem"),
     (1034, "aclitem[]"),
+    (2249, "record"),
+    (2276, "\"any\""),
     (2277, "anyarray"),
+    (2278, "void"),
+    (2283, "anyelement"),
     (3361, "pg_ndistinct"),
     (3402, "pg_dependencies"),
     (5017, "pg_mcv_list"),

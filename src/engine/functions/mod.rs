@@ -47,6 +47,7 @@ mod number_format;
 mod numeric_spread;
 mod ordered_sets;
 mod partitioning;
+mod postgres_functions;
 mod prng;
 mod random;
 mod records;

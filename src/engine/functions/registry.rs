@@ -1,7 +1,9 @@
 //! The one list of litewire's SQL functions: every family's definitions (see
 //! `definition`), registered on every connection by [`register`] and listed in
 //! `pg_proc` by [`catalog_rows`], so that the catalog names exactly what
-//! exists.
+//! exists: PostgreSQL's own rows for the built-ins litewire answers (see
+//! `postgres_functions`), and a row of litewire's for each listed function
+//! PostgreSQL has no built-in of that name for.
 
 use std::ffi::{CString, c_void};
 use std::fmt::Write as _;
@@ -15,10 +17,11 @@ use super::{
     arithmetic, array_elements, arrays, bitwise, bytes, catalog, comparisons, conversions, crypto,
     date_parsing, dates, datetime, decimal, encoding, explain, format, formatting, intervals, json,
     json_path, json_text, json_verbatim, locks, math, modifiers, network, number_format,
-    numeric_spread, ordered_sets, partitioning, random, records, recovery, regexp_rows, regexps,
-    sequences, settings, signals, sleep, stat_views, statistics, strings, subqueries, trigonometry,
+    numeric_spread, ordered_sets, partitioning, postgres_functions, random, records, recovery,
+    regexp_rows, regexps, sequences, settings, signals, sleep, stat_views, statistics, strings,
+    subqueries, trigonometry,
 };
-use crate::engine::catalog::types::type_oid;
+use crate::engine::catalog::types::{format_type, type_oid};
 use crate::sql::quote::literal;
 
 /// Every family's functions.
@@ -162,10 +165,15 @@ fn oid_of(type_name: &str) -> i64 {
         .map_or_else(|| type_oid(type_name), |(_, oid)| *oid)
 }
 
-/// The SQL that fills `pg_proc` with one row per listed function.
+/// The SQL that fills `pg_proc` (and `litewire_signatures`, what
+/// `pg_get_function_arguments` and `pg_get_function_result` show) with one
+/// row per listed function.
 pub(in crate::engine) fn catalog_rows() -> String {
-    let mut script = String::new();
-    for (index, function) in all().filter(|f| f.listed).enumerate() {
+    let mut script = postgres_functions::catalog_rows().to_owned();
+    let own = (all().filter(|f| f.listed).enumerate())
+        .filter(|(_, f)| !postgres_functions::is_listed(f.name));
+    for (index, function) in own {
+        let oid = FIRST_OID + index as i64;
         let (argtypes, variadic, nargs) = match function.args {
             Args::Fixed(args) => {
                 let oids: Vec<String> = args.iter().map(|a| oid_of(a).to_string()).collect();
@@ -187,10 +195,27 @@ pub(in crate::engine) fn catalog_rows() -> String {
         let _ = writeln!(
             script,
             "INSERT INTO temp.pg_proc VALUES ({oid}, {name}, 11, 10, 12, 1, 0, {variadic}, 0, '{kind}', false, false, true, false, '{volatility}', 's', {nargs}, 0, {result}, {argtypes}, NULL, NULL, NULL, NULL, NULL, {name}, NULL, NULL, NULL, NULL);",
-            oid = FIRST_OID + index as i64,
             name = literal(function.name),
             result = oid_of(function.result),
             argtypes = literal(&argtypes),
+        );
+        let shown = |name: &str| format_type(oid_of(name), None);
+        let arguments = match function.args {
+            Args::Fixed(args) => args.iter().map(|a| shown(a)).collect::<Vec<_>>().join(", "),
+            Args::Variadic("any") => "VARIADIC \"any\"".to_owned(),
+            Args::Variadic(element) => format!("VARIADIC {}[]", shown(element)),
+        };
+        if kind == "a" {
+            let _ = writeln!(
+                script,
+                "INSERT INTO temp.pg_aggregate VALUES ({oid}, 'n', 0, 0, 0, 0, 0, 0, 0, 0, 0, false, false, 'r', 'r', 0, 0, 0, 0, 0, NULL, NULL);"
+            );
+        }
+        let _ = writeln!(
+            script,
+            "INSERT INTO temp.litewire_signatures VALUES ({oid}, {}, {});",
+            literal(&arguments),
+            literal(&shown(function.result)),
         );
     }
     script

@@ -144,16 +144,15 @@ pub(super) fn function_call(function: &Function) -> Option<Replacement> {
             name_of("function arguments", arg(0))
         }
         ("pg_encoding_to_char", 1) => plain("'UTF8'".into()),
-        // Comments `COMMENT ON` kept (see `sql::comments`), on relations only.
+        // Comments `COMMENT ON` kept (see `sql::comments`), on relations, and
+        // PostgreSQL's own on its schemas and functions.
         ("obj_description", 1) => description(&arg(0), "0"),
-        ("obj_description", 2) => {
-            let relation = description(&arg(0), "0")?;
-            from_catalog(format!(
-                "CASE WHEN {} = 'pg_class' THEN {} END",
-                arg(1),
-                relation.expr
-            ))
-        }
+        ("obj_description", 2) => from_catalog(format!(
+            "(SELECT description FROM pg_description WHERE objoid = ({}) AND objsubid = 0 \
+             AND classoid = (SELECT oid FROM pg_class WHERE relname = ({}) AND relnamespace = 11))",
+            arg(0),
+            arg(1)
+        )),
         ("col_description", 2) => description(&arg(0), &arg(1)),
         ("obj_description" | "col_description" | "shobj_description", _) => plain("NULL".into()),
         ("pg_get_expr", 2 | 3) => strict(&args[1..], qualified(plain(arg(0))?)?),
