@@ -44,6 +44,7 @@ against_litewire_and_postgres!(
     sort_operators_order_as_directions,
     numbers_formatted_by_template,
     built_in_functions_listed_as_postgres_lists_them,
+    numerics_show_the_digits_their_scale_fixes,
     dates_read_by_template,
     random_values_repeat_for_a_seed,
     values_compared_with_subqueries,
@@ -2006,4 +2007,60 @@ async fn built_in_functions_listed_as_postgres_lists_them(target: &Target) {
 
 "
     );
+}
+
+/// A numeric shows the digits PostgreSQL keeps with it where the statement
+/// fixes them: a literal's, a `numeric(p, s)` column's or cast's,
+/// arithmetic's over those, `round(x, n)`'s; in text, in `||` and in
+/// `RETURNING` too; and what shows them still compares and sorts as a number.
+async fn numerics_show_the_digits_their_scale_fixes(target: &Target) {
+    let client = target.connect().await;
+    check(
+        &client,
+        "DROP TABLE IF EXISTS ns; CREATE TABLE ns (a numeric(8,2), b numeric(8,3), c int); \
+         INSERT INTO ns VALUES (1.5, 2.25, 3), (2, 0.5, -1)",
+        &[
+            (
+                "SELECT 1.10, 0.1 + 0.2, 2.50 * 2, -1.50, 1.50 - 0.5, 1.5e-3, 5::numeric, \
+                 7::numeric(5,1), '1.50'::numeric(6,3)",
+                "1.10|0.3|5.00|-1.50|1.00|0.0015|5|7.0|1.500",
+            ),
+            (
+                "SELECT a + b, a * b, a * c, a - c, b % a, -a, a / 4 > 0.3 FROM ns ORDER BY c",
+                "2.500|1.00000|-2.00|3.00|0.500|-2.00|t\n3.750|3.37500|4.50|-1.50|0.750|-1.50|t",
+            ),
+            (
+                "SELECT sum(a), max(a * 2), min(b), sum(a * c), avg(a) FROM ns",
+                "3.50|4.00|0.500|2.50|1.7500000000000000",
+            ),
+            (
+                "SELECT round(19.995, 2), round(5, 2), round(-0.001, 2), round(155.5, -1), \
+                 trunc(2.789, 2), round(2.5), ceil(1.5), floor(-1.5)",
+                "20.00|5.00|0.00|160|2.78|3|2|-2",
+            ),
+            (
+                "SELECT a::text, 'x' || a, (a * 2)::varchar(10), length((a * b)::text) FROM ns ORDER BY c",
+                "2.00|x2.00|4.00|7\n1.50|x1.50|3.00|7",
+            ),
+            ("SELECT a * 2 AS d FROM ns ORDER BY d DESC", "4.00\n3.00"),
+            (
+                "SELECT round(b, 1) AS r FROM ns WHERE round(b, 1) > 0.4 ORDER BY 1",
+                "0.5\n2.3",
+            ),
+            (
+                "SELECT CASE WHEN c > 0 THEN a END, coalesce(NULL, a), nullif(a, 2.00), abs(-a) \
+                 FROM ns ORDER BY c",
+                "NULL|2.00|NULL|2.00\n1.50|1.50|1.50|1.50",
+            ),
+            (
+                "UPDATE ns SET c = c WHERE c = 3 RETURNING a * 2, b + 1",
+                "3.00|3.250",
+            ),
+            (
+                "SELECT s.x FROM (SELECT a * 3 AS x FROM ns) s ORDER BY 1",
+                "4.50\n6.00",
+            ),
+        ],
+    )
+    .await;
 }

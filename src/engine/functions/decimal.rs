@@ -30,7 +30,42 @@ pub(super) const FUNCTIONS: &[Function] = &[
         Volatility::Immutable,
         truncate_places,
     ),
+    Function::helper(
+        "litewire_numeric_shown",
+        Args::Fixed(&["numeric", "int4"]),
+        Volatility::Immutable,
+        shown,
+    ),
 ];
+
+/// The most digits after the point a value is shown with here.
+const MOST_SHOWN: u32 = 1000;
+
+/// A numeric as text with `scale` digits after the point (its display
+/// scale, which the translation knows and SQLite's float does not): padded
+/// with zeros, or rounded half away from zero. What is no number here (NaN,
+/// beyond 38 digits) is shown as it is.
+fn shown(_: &Call, args: &[Arg]) -> Out {
+    let (Some(value), Some(scale)) = (Decimal::of_arg(&args[0]), args[1].int()) else {
+        return args[0].unchanged();
+    };
+    match u32::try_from(scale).ok().and_then(|s| with_scale(value, s)) {
+        Some(text) => Out::Text(text),
+        None => args[0].unchanged(),
+    }
+}
+
+/// `value` written with `scale` digits after the point, rounded half away
+/// from zero (a zero without its sign).
+fn with_scale(value: Decimal, scale: u32) -> Option<String> {
+    let (digits, own) = value.parts();
+    let unit = 10i128.checked_pow(own).filter(|_| scale <= MOST_SHOWN)?;
+    let text = quotient(digits, unit, scale);
+    Some(match text.strip_prefix('-') {
+        Some(zero) if zero.bytes().all(|b| b == b'0' || b == b'.') => zero.to_owned(),
+        _ => text,
+    })
+}
 
 /// `round(numeric, places)`: half away from zero, at any place (a negative
 /// one left of the point: `round(155, -1)` is 160).
@@ -52,8 +87,15 @@ fn to_places(args: &[Arg], round: bool) -> Out {
             _ => args[0].unchanged(),
         };
     };
-    match value.to_places(places, round) {
-        Some(result) => numeric_out(result),
+    // Shown with the digits asked for (PostgreSQL's result has that display
+    // scale: `round(20, 2)` is 20.00), as text the translation reads as a
+    // number where it compares or sorts it.
+    let shown = u32::try_from(places.max(0)).unwrap_or(0);
+    match value
+        .to_places(places, round)
+        .and_then(|r| with_scale(r, shown))
+    {
+        Some(text) => Out::Text(text),
         None => args[0].unchanged(),
     }
 }

@@ -17,6 +17,7 @@ use super::errors::{
     Fail, Result, cannot_cast, datatype_mismatch, datetime_input_error, interval_input_error,
     invalid_input, invalid_parameter, out_of_range,
 };
+use super::numeric_scales;
 use super::object_ids;
 use super::translator::{Translator, Typed, Untyped};
 use super::types::{Category, Modifier, PgType};
@@ -46,7 +47,20 @@ impl Translator<'_> {
         context: CastContext,
     ) -> Result<Typed> {
         let name = value.name.clone();
-        let cast = match &value.untyped {
+        // A numeric keeps its display scale, an integer's is 0; one shown as
+        // text shows it.
+        let scale = match (&value.untyped, target) {
+            (Some(Untyped::Literal(text)), PgType::Numeric) => numeric_scales::literal_scale(text),
+            (_, PgType::Numeric) => value.numeric_scale(),
+            _ => None,
+        };
+        let shown = match (&value.ty, value.scale) {
+            (PgType::Numeric, Some(scale)) if target.is_string() => {
+                Some(numeric_scales::shown(value.expr.clone(), scale))
+            }
+            _ => None,
+        };
+        let mut cast = match &value.untyped {
             Some(Untyped::Null) => Typed::new(null(), target.clone()),
             Some(Untyped::Param(n)) => {
                 let declared = self.param_type(*n, Some(target));
@@ -56,7 +70,10 @@ impl Translator<'_> {
             Some(Untyped::Literal(text)) => literal(text, target)?,
             None => convert(value, target, context)?,
         };
-        Ok(Typed { name, ..cast })
+        if let Some(shown) = shown {
+            cast.expr = shown;
+        }
+        Ok(Typed { name, ..cast }.scaled(scale))
     }
 
     /// `value` as an operand or argument of type `target`, where PostgreSQL
@@ -117,6 +134,7 @@ impl Translator<'_> {
                     untyped: None,
                     name: value.name,
                     column: None,
+                    scale: None,
                 });
             }
         };
@@ -134,6 +152,7 @@ impl Translator<'_> {
         if let Some(modifier) = modifier {
             // `varchar(n)` cuts what is cast to it, `numeric(p, s)` rounds.
             cast.expr = fit(cast.expr, &target, modifier, CastContext::Explicit);
+            cast.scale = modifier.numeric_scale().or(cast.scale);
         }
         cast.column = None;
         Ok(cast)

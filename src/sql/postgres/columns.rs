@@ -21,6 +21,9 @@ pub(super) struct QueryColumn {
     /// An untyped literal or NULL, which a set operation reads as the other
     /// side's type.
     pub(super) untyped: Option<Untyped>,
+    /// A numeric's display scale, where the query fixes it (see
+    /// `Typed::scale`).
+    pub(super) scale: Option<u32>,
 }
 
 impl QueryColumn {
@@ -36,6 +39,7 @@ impl QueryColumn {
             modifier: typed.column.as_ref().and_then(|c| c.modifier),
             not_null: typed.column.as_ref().is_some_and(|c| c.not_null),
             untyped: typed.untyped.clone(),
+            scale: typed.scale.filter(|_| typed.ty == PgType::Numeric),
         }
     }
 
@@ -44,6 +48,7 @@ impl QueryColumn {
             not_null: self.not_null,
             declared: self.column,
             modifier: self.modifier,
+            scale: self.scale,
             ..ScopeColumn::new(self.name.clone(), self.read_type())
         }
     }

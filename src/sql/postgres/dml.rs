@@ -530,7 +530,7 @@ impl Translator<'_> {
         }
         let columns = list.columns;
         if let Some(columns) = &columns {
-            super::object_ids::show_item_names(items, columns);
+            super::shown::show_items(items, columns);
         }
         Ok(columns.map(|c| c.iter().map(QueryColumn::output).collect()))
     }

@@ -16,6 +16,7 @@ use super::bytea::Ends;
 use super::casts::{CastContext, cast_type, read_exactly_by_sqlite, runtime_cast};
 use super::errors::{Result, datatype_mismatch, syntax, undefined_function};
 use super::names::{cast_name, folded};
+use super::numeric_scales;
 use super::operators::common_type;
 use super::precedence;
 use super::scope::{Resolved, Scope};
@@ -468,6 +469,7 @@ impl Translator<'_> {
             ungrouped.push(column.clone());
         }
         Typed {
+            scale: resolved.scale.filter(|_| resolved.ty == PgType::Numeric),
             expr,
             ty: resolved.ty,
             untyped: None,
@@ -505,9 +507,10 @@ impl Translator<'_> {
                 if text.contains(['.', 'e', 'E']) && !read_exactly_by_sqlite(text) =>
             {
                 let read = runtime_cast(string(text), &PgType::Unknown, &PgType::Float8);
-                Typed::new(read, number_type(text))
+                Typed::new(read, number_type(text)).scaled(numeric_scales::literal_scale(text))
             }
-            Value::Number(text, _) => Typed::new(expr.clone(), number_type(text)),
+            Value::Number(text, _) => Typed::new(expr.clone(), number_type(text))
+                .scaled(numeric_scales::literal_scale(text)),
             Value::SingleQuotedString(text)
             | Value::EscapedStringLiteral(text)
             | Value::UnicodeStringLiteral(text) => Typed {
@@ -616,6 +619,7 @@ impl Translator<'_> {
         results.push(default);
         let results = self.unify(results, "CASE")?;
         let ty = results.first().map_or(PgType::Text, |r| r.ty.clone());
+        let scale = numeric_scales::common(&results);
         let mut results = results.into_iter().map(|r| r.expr);
         let Expr::Case {
             case_token,
@@ -643,6 +647,7 @@ impl Translator<'_> {
             },
             ty,
         )
+        .scaled(scale)
         .named(name.0, name.1))
     }
 

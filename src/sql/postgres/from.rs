@@ -505,6 +505,7 @@ impl Translator<'_> {
                             declared: c.declared,
                             default: c.default,
                             computed: None,
+                            scale: None,
                         })
                         .collect(),
                 ),

@@ -22,6 +22,7 @@ use super::errors::{
 };
 use super::named_calls;
 use super::names::{folded_part, function_name};
+use super::numeric_scales;
 use super::scope::Scope;
 use super::translator::{Translator, Typed};
 use super::types::{ObjectKind, PgType};
@@ -539,6 +540,10 @@ impl Translator<'_> {
             }
             None => PgType::Opaque,
         };
+        let scale = match ty {
+            PgType::Numeric => numeric_scales::function_result(&name, &args),
+            _ => None,
+        };
         // A boolean array shows its elements as `t` and `f` where it is text.
         if name == "array_to_string" && plain && first_is(&args, &PgType::bool_array()) {
             args[0].expr =
@@ -629,13 +634,17 @@ impl Translator<'_> {
             spec.order_by = self.order_items(&spec.order_by, scope, None)?;
             translated.over = Some(WindowType::WindowSpec(spec));
         }
-        Ok(Typed::new(Expr::Function(translated), ty).named(name, 2))
+        Ok(Typed::new(Expr::Function(translated), ty)
+            .scaled(scale)
+            .named(name, 2))
     }
 
     /// `CEIL(x)`, `FLOOR(x)` written as keywords.
     pub(super) fn rounding(&mut self, name: &str, value: Typed) -> Result<Typed> {
         let ty = self.returns(name, &Returns::Math, std::slice::from_ref(&value))?;
-        Ok(Typed::new(super::build::call(name, vec![value.expr]), ty).named(name, 2))
+        Ok(Typed::new(super::build::call(name, vec![value.expr]), ty)
+            .scaled(Some(0))
+            .named(name, 2))
     }
 
     /// A known function's arguments, made the types it takes.

@@ -9,10 +9,9 @@
 //! (and kin), which only the outermost select list applies: the value stays
 //! an oid for everything that reads it, `ORDER BY` included.
 
-use sqlparser::ast::{BinaryOperator, Expr, OrderByKind, Query, SelectItem, SetExpr, Value};
+use sqlparser::ast::{BinaryOperator, Expr};
 
 use super::build::{binary, call, case_when, nested, null, number, string};
-use super::columns::QueryColumn;
 use super::errors::{Result, out_of_range};
 use super::types::{ObjectKind, PgType};
 
@@ -124,84 +123,4 @@ pub(super) fn from_untyped(value: Expr, kind: ObjectKind) -> Expr {
 /// An oid as the name it shows (`::text` of a `reg*`).
 pub(super) fn shown(oid: Expr, kind: ObjectKind) -> Expr {
     call(output_function(kind), vec![oid])
-}
-
-/// A select list's (or `RETURNING`'s) `reg*` columns shown as names; the
-/// position, name and oid expression of each, or `None` where there is none.
-pub(super) fn show_item_names(
-    items: &mut [SelectItem],
-    columns: &[QueryColumn],
-) -> Option<Vec<(usize, String, Expr)>> {
-    if !columns.iter().any(|c| matches!(c.ty, PgType::Reg(_))) {
-        return None;
-    }
-    // A `*` stands for the columns the other items leave (one `*` at most).
-    let is_star = |item: &SelectItem| {
-        matches!(
-            item,
-            SelectItem::Wildcard(_) | SelectItem::QualifiedWildcard(..)
-        )
-    };
-    let stars = items.iter().filter(|item| is_star(item)).count();
-    let star_width = columns.len().checked_sub(items.len() - stars)?;
-    if stars > 1 || (stars == 0 && star_width != 0) {
-        return None;
-    }
-    let mut oids: Vec<(usize, String, Expr)> = Vec::new();
-    let mut at = 0;
-    for item in items.iter_mut() {
-        if is_star(item) {
-            at += star_width;
-            continue;
-        }
-        let position = at;
-        at += 1;
-        let PgType::Reg(kind) = columns[position].ty else {
-            continue;
-        };
-        let (SelectItem::UnnamedExpr(expr) | SelectItem::ExprWithAlias { expr, .. }) = item else {
-            continue;
-        };
-        let name = columns[position].name.clone();
-        oids.push((position + 1, name.clone(), expr.clone()));
-        *item = SelectItem::ExprWithAlias {
-            expr: shown(expr.clone(), kind),
-            alias: super::build::ident(&name),
-        };
-    }
-    Some(oids)
-}
-
-/// The outermost select list's `reg*` columns shown as names, as PostgreSQL
-/// sends them; its `ORDER BY` still orders by the oids.
-pub(super) fn show_names(query: &mut Query, columns: &[QueryColumn]) {
-    let SetExpr::Select(select) = &mut *query.body else {
-        return;
-    };
-    let Some(oids) = show_item_names(&mut select.projection, columns) else {
-        return;
-    };
-    // `ORDER BY 1` or the column's name: the oid, not the name shown.
-    let Some(order_by) = &mut query.order_by else {
-        return;
-    };
-    let OrderByKind::Expressions(items) = &mut order_by.kind else {
-        return;
-    };
-    for item in items {
-        let position = match &item.expr {
-            Expr::Value(value) => match &value.value {
-                Value::Number(n, _) => n.parse::<usize>().ok(),
-                _ => None,
-            },
-            Expr::Identifier(ident) => oids
-                .iter()
-                .find(|(_, name, _)| name == &ident.value)
-                .map(|(position, _, _)| *position),
-            _ => None,
-        };
-        if let Some((_, _, expr)) = position.and_then(|p| oids.iter().find(|(at, ..)| *at == p)) {
-            item.expr = expr.clone();
-        }
-    }
 }

@@ -19,6 +19,7 @@ use super::casts::{CastContext, runtime_cast};
 use super::errors::{
     Result, ambiguous_operator, not_boolean, undefined_operator, undefined_prefix_operator,
 };
+use super::numeric_scales;
 use super::scope::Scope;
 use super::translator::{Translator, Typed};
 use super::types::{Category, PgType};
@@ -118,8 +119,9 @@ impl Translator<'_> {
                 if !ty.is_numeric() && ty.category() != Category::Timespan && !ty.is_opaque() {
                     return Err(undefined_prefix_operator(symbol, &ty));
                 }
+                let scale = operand.scale;
                 if *op == UnaryOperator::Plus {
-                    return Ok(Typed::new(operand.expr, ty));
+                    return Ok(Typed::new(operand.expr, ty).scaled(scale));
                 }
                 if ty == PgType::Interval {
                     return Ok(self.interval_negation(operand));
@@ -131,7 +133,7 @@ impl Translator<'_> {
                         expr: Box::new(operand.expr),
                     })),
                 };
-                Ok(Typed::new(expr, ty))
+                Ok(Typed::new(expr, ty).scaled(scale))
             }
             _ => Ok(Typed::new(
                 Expr::UnaryOp {
@@ -343,11 +345,15 @@ impl Translator<'_> {
         }
         // Every type's arithmetic is checked: integers by their width, floats
         // for overflow and underflow, all of them for division by zero.
+        let scale = match ty {
+            PgType::Numeric => numeric_scales::arithmetic(symbol, &left, &right),
+            _ => None,
+        };
         let expr = match checked(&ty) {
             Some(key) => arith(symbol, left.expr, right.expr, key),
             None => node(left.expr, op.clone(), right.expr),
         };
-        Ok(Typed::new(expr, ty))
+        Ok(Typed::new(expr, ty).scaled(scale))
     }
 
     /// `date ± integer` (days) and `date - date` (days between).
@@ -500,6 +506,10 @@ impl Translator<'_> {
                 super::object_ids::shown(value.expr, kind),
                 PgType::Text,
             ));
+        }
+        if let (PgType::Numeric, Some(scale)) = (&value.ty, value.scale) {
+            let shown = numeric_scales::shown(value.expr, scale);
+            return Ok(Typed::new(shown, PgType::Text));
         }
         Ok(Typed::new(
             runtime_cast(value.expr, &value.ty, &PgType::Text),

@@ -21,7 +21,7 @@ use super::multisets;
 use super::recursion;
 use super::scope::{Scope, ScopeColumn};
 use super::set_returning;
-use super::translator::{ColumnRef, Cte, OutputColumn, Translator, Typed, Untyped};
+use super::translator::{ColumnRef, Cte, OutputColumn, Translator, Typed, Untyped, common_scale};
 use super::types::{ColumnType, PgType};
 use crate::sql::syntax_tree::idents;
 
@@ -41,7 +41,7 @@ impl Translator<'_> {
     ) -> Result<(sqlparser::ast::Statement, Option<Vec<OutputColumn>>)> {
         let (mut query, columns) = self.query(query, None)?;
         if let Some(columns) = &columns {
-            super::object_ids::show_names(&mut query, columns);
+            super::shown::show(&mut query, columns);
         }
         let columns = columns.map(|c| c.iter().map(QueryColumn::output).collect());
         Ok((sqlparser::ast::Statement::Query(Box::new(query)), columns))
@@ -275,6 +275,7 @@ impl Translator<'_> {
             let ty = column.first().map_or(PgType::Text, |v| v.ty.clone());
             typed_columns.push(QueryColumn {
                 name: format!("column{}", i + 1),
+                scale: super::numeric_scales::common(&column).filter(|_| ty == PgType::Numeric),
                 ty,
                 named: true,
                 column: false,
@@ -564,6 +565,7 @@ impl Translator<'_> {
                 modifier: column.modifier,
                 not_null: column.not_null,
                 untyped: None,
+                scale: column.scale,
             });
         }
         if !listed {
@@ -667,6 +669,7 @@ fn set_columns(
                 column: l.column && r.column && l.ty == r.ty,
                 not_null: l.not_null && r.not_null,
                 untyped: None,
+                scale: common_scale([l.scale, r.scale]).filter(|_| ty == PgType::Numeric),
                 ty,
                 ..l
             })

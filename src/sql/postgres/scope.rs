@@ -38,6 +38,9 @@ pub(super) struct ScopeColumn {
     /// set-returning function in FROM, computed from the row SQLite's
     /// `json_each` gives.
     pub(super) computed: Option<Expr>,
+    /// A subquery's numeric column's display scale (see `Typed::scale`); a
+    /// table's column has its modifier's.
+    pub(super) scale: Option<u32>,
 }
 
 impl ScopeColumn {
@@ -52,6 +55,7 @@ impl ScopeColumn {
             declared: false,
             default: None,
             computed: None,
+            scale: None,
         }
     }
 }
@@ -104,6 +108,8 @@ pub(super) struct Resolved {
     pub(super) modifier: Option<Modifier>,
     /// The expression that reads it, if not its name (see `ScopeColumn`).
     pub(super) computed: Option<Expr>,
+    /// A numeric's display scale: a subquery column's, else its modifier's.
+    pub(super) scale: Option<u32>,
     /// Read by its name alone beside a `json_each` item, whose own columns
     /// (`id`, `key`, `value`, ...) the name could mean to SQLite: written
     /// with its relation's name.
@@ -124,6 +130,9 @@ impl Resolved {
             declared: column.declared,
             modifier: column.modifier,
             computed: column.computed.clone(),
+            scale: column
+                .scale
+                .or(column.modifier.and_then(Modifier::numeric_scale)),
             qualify: false,
             relation: relation.map(str::to_owned),
             outer: false,
@@ -147,6 +156,7 @@ impl Resolved {
             declared: true,
             modifier: None,
             computed: None,
+            scale: None,
             qualify: false,
             relation: None,
             outer: false,
@@ -176,6 +186,7 @@ fn rowid(name: &str) -> Resolved {
         declared: false,
         modifier: None,
         computed: None,
+        scale: None,
         qualify: false,
         relation: None,
         outer: false,

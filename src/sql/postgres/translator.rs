@@ -33,6 +33,10 @@ pub(super) struct Typed {
     /// column's declaration (with its modifiers: `varchar(10)`,
     /// `numeric(8,2)`).
     pub(super) column: Option<ColumnRef>,
+    /// A `numeric`'s digits after the point where the statement fixes them
+    /// (a literal's, a `numeric(p, s)` column's or cast's, arithmetic's over
+    /// those: PostgreSQL's display scale); `None` where the value decides.
+    pub(super) scale: Option<u32>,
 }
 
 /// A column of a relation in FROM, as an expression reads it.
@@ -67,6 +71,23 @@ impl Typed {
             untyped: None,
             name: None,
             column: None,
+            scale: None,
+        }
+    }
+
+    /// With `scale` as its display scale (see [`Typed::scale`]), if it is
+    /// a numeric.
+    pub(super) fn scaled(mut self, scale: Option<u32>) -> Typed {
+        self.scale = scale.filter(|_| self.ty == PgType::Numeric);
+        self
+    }
+
+    /// Its display scale as a numeric operand: an integer's is 0.
+    pub(super) fn numeric_scale(&self) -> Option<u32> {
+        match self.ty {
+            PgType::Int2 | PgType::Int4 | PgType::Int8 => Some(0),
+            PgType::Numeric => self.scale,
+            _ => None,
         }
     }
 
@@ -82,6 +103,15 @@ impl Typed {
             && !self.column.as_ref().is_some_and(|c| c.declared)
             && !matches!(self.expr, Expr::Value(_) | Expr::UnaryOp { .. })
     }
+}
+
+/// The display scale values of these scales share: PostgreSQL shows each
+/// numeric with its own, so a column (`CASE`, `UNION`, `coalesce`) has one
+/// only where every value has the same.
+pub(super) fn common_scale(scales: impl IntoIterator<Item = Option<u32>>) -> Option<u32> {
+    let mut scales = scales.into_iter();
+    let first = scales.next()??;
+    scales.all(|s| s == Some(first)).then_some(first)
 }
 
 /// One result column: its name and, where the translation knows it better

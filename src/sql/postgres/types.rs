@@ -395,6 +395,14 @@ pub enum Modifier {
 }
 
 impl Modifier {
+    /// A `numeric(p, s)`'s digits after the point (none for a negative `s`).
+    pub fn numeric_scale(self) -> Option<u32> {
+        match self {
+            Modifier::Numeric { scale, .. } => Some(scale.max(0).unsigned_abs()),
+            _ => None,
+        }
+    }
+
     /// The modifier of type `ty` as `declared` spells it (`varchar(20)`,
     /// `NUMERIC(10, 2)`); `None` for a type without one.
     pub fn of(ty: &PgType, declared: &str) -> Option<Modifier> {
