@@ -1002,7 +1002,7 @@ async fn parameter_types_of_statement_shapes(cache: &str) {
         archived,
         vec![
             (101, "apple-old".into(), "9.99".into(), at),
-            (7_000_000_000, "new".into(), "0.5".into(), at),
+            (7_000_000_000, "new".into(), "0.50".into(), at),
         ]
     );
 

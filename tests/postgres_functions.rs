@@ -2011,8 +2011,9 @@ async fn built_in_functions_listed_as_postgres_lists_them(target: &Target) {
 
 /// A numeric shows the digits PostgreSQL keeps with it where the statement
 /// fixes them: a literal's, a `numeric(p, s)` column's or cast's,
-/// arithmetic's over those, `round(x, n)`'s; in text, in `||` and in
-/// `RETURNING` too; and what shows them still compares and sorts as a number.
+/// arithmetic's over those, `round(x, n)`'s, a division's (at least 16
+/// significant digits); in text, in `||` and in `RETURNING` too; and what
+/// shows them still compares and sorts as a number.
 async fn numerics_show_the_digits_their_scale_fixes(target: &Target) {
     let client = target.connect().await;
     check(
@@ -2060,6 +2061,26 @@ async fn numerics_show_the_digits_their_scale_fixes(target: &Target) {
                 "SELECT s.x FROM (SELECT a * 3 AS x FROM ns) s ORDER BY 1",
                 "4.50\n6.00",
             ),
+            // A division keeps at least 16 significant digits.
+            (
+                "SELECT 7.0 / 2, 10 / 4.0, 1 / 3.0, 1.0 / 30000, 123456.0 / 7, -7.0 / 2, 0 / 2.5",
+                "3.5000000000000000|2.5000000000000000|0.33333333333333333333|\
+                 0.000033333333333333333333|17636.571428571429|-3.5000000000000000|0.00000000000000000000",
+            ),
+            (
+                "SELECT a / c, c / a, sum(a) / sum(c) FROM ns GROUP BY a, c ORDER BY c",
+                "-2.0000000000000000|-0.50000000000000000000|-2.0000000000000000\n\
+                 0.50000000000000000000|2.0000000000000000|0.50000000000000000000",
+            ),
+            (
+                "SELECT 7.0 / 2 > 3.4, round(7.0 / 3, 2), count(*) * 100.0 / 7 FROM ns",
+                "t|2.33|28.5714285714285714",
+            ),
+            (
+                "SELECT x / 3.0 AS r FROM (VALUES (1), (10), (2)) v(x) ORDER BY r",
+                "0.33333333333333333333\n0.66666666666666666667\n3.3333333333333333",
+            ),
+            ("SELECT 1.0 / 0", "ERROR 22012"),
         ],
     )
     .await;

@@ -18,6 +18,12 @@ pub(super) const FUNCTIONS: &[Function] = &[
         arith,
     ),
     Function::helper(
+        "litewire_numeric_div",
+        Args::Fixed(&["numeric", "numeric", "int4", "int4"]),
+        Volatility::Immutable,
+        numeric_division,
+    ),
+    Function::helper(
         "litewire_series_step",
         Args::Fixed(&["any"]),
         Volatility::Immutable,
@@ -155,6 +161,34 @@ fn arith(_: &Call, args: &[Arg]) -> Out {
             }
             None => float_result(op, float(a), float(b), ty),
         },
+    }
+}
+
+/// `litewire_numeric_div(left, right, left_scale, right_scale)`: numeric
+/// division with the digits PostgreSQL's shows (`7.0 / 2` is
+/// `3.5000000000000000`), as text, where the translation knows the operands'
+/// display scales; what does not fit is divided as `litewire_arith` divides.
+fn numeric_division(call: &Call, args: &[Arg]) -> Out {
+    let shown = match (Decimal::of_arg(&args[0]), Decimal::of_arg(&args[1])) {
+        (Some(left), Some(right)) if !right.is_zero() => {
+            let scale = |arg: &Arg| arg.int().and_then(|s| u32::try_from(s).ok());
+            scale(&args[2])
+                .zip(scale(&args[3]))
+                .and_then(|scales| left.shown_quotient(right, scales))
+        }
+        _ => None,
+    };
+    match shown {
+        Some(text) => Out::Text(text),
+        None => arith(
+            call,
+            &[
+                Arg::Text("/"),
+                args[0].clone(),
+                args[1].clone(),
+                Arg::Text("numeric"),
+            ],
+        ),
     }
 }
 

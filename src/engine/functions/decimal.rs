@@ -231,6 +231,27 @@ impl Decimal {
         quotient(a, b, QUOTIENT_SCALE).parse().ok()
     }
 
+    /// The quotient as PostgreSQL's numeric division writes it, each
+    /// operand shown with its display scale (at least its own digits): to
+    /// `select_div_scale`'s digits, rounded half away from zero.
+    pub(super) fn shown_quotient(self, other: Decimal, scales: (u32, u32)) -> Option<String> {
+        let at = |value: Decimal, shown: u32| {
+            let scale = shown.max(value.scale);
+            let digits = value
+                .digits
+                .checked_mul(10i128.checked_pow(scale - value.scale)?)?;
+            Some((digits, scale))
+        };
+        let ((n, n_scale), (d, d_scale)) = (at(self, scales.0)?, at(other, scales.1)?);
+        let scale = division_scale(n.unsigned_abs(), n_scale, d.unsigned_abs(), d_scale);
+        // n / 10^n_scale ÷ d / 10^d_scale
+        let numerator = n.checked_mul(10i128.checked_pow(d_scale)?)?;
+        let denominator = d.checked_mul(10i128.checked_pow(n_scale)?)?;
+        // Long division multiplies remainders below the divisor by ten.
+        (denominator != 0 && denominator.unsigned_abs() < u128::MAX / 10).then_some(())?;
+        Some(quotient(numerator, denominator, scale))
+    }
+
     /// The quotient truncated toward zero (PostgreSQL's `div`).
     pub(super) fn div_trunc(self, other: Decimal) -> Option<Decimal> {
         let (a, b, _) = self.aligned(other)?;

@@ -6,14 +6,16 @@
 //! with `n` digits by the engine, `n` being perhaps a parameter). SQLite holds such a value
 //! as a float, which shows its shortest digits (`1.1`, `20`): where the
 //! statement fixes the scale, the outermost select list shows the value with
-//! it (`1.10`, `20.00`), and so does its text (`price::text`). Where the
-//! value decides (a division, an unconstrained column, `avg`), the value
+//! it (`1.10`, `20.00`), and so does its text (`price::text`). A division
+//! of operands whose scales are known answers PostgreSQL's digits from the
+//! engine. Where the value decides (an unconstrained column), the value
 //! shows as it is.
 
 use sqlparser::ast::{Expr, Value};
 
 use super::build::{call, number};
 use super::translator::{Typed, common_scale};
+use super::types::PgType;
 
 /// The scale of a number as it is written (`1.10`, `'2.5e-3'`), if it is one.
 pub(super) fn literal_scale(text: &str) -> Option<u32> {
@@ -41,6 +43,26 @@ pub(super) fn arithmetic(symbol: &str, left: &Typed, right: &Typed) -> Option<u3
         "*" => left.checked_add(right),
         _ => None,
     }
+}
+
+/// A numeric division whose operands' scales are known, by the engine,
+/// which answers with the digits PostgreSQL's division keeps (at least 16
+/// significant ones: `7.0 / 2` is `3.5000000000000000`) as text, read as a
+/// number where it is compared or sorted; `None` for any other operation.
+pub(super) fn division(symbol: &str, ty: &PgType, left: &Typed, right: &Typed) -> Option<Expr> {
+    if symbol != "/" || *ty != PgType::Numeric {
+        return None;
+    }
+    let (left_scale, right_scale) = (left.numeric_scale()?, right.numeric_scale()?);
+    Some(call(
+        "litewire_numeric_div",
+        vec![
+            left.expr.clone(),
+            right.expr.clone(),
+            number(left_scale.to_string()),
+            number(right_scale.to_string()),
+        ],
+    ))
 }
 
 /// The scale values of one column share (`CASE`'s branches, `coalesce`'s

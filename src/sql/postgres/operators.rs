@@ -349,6 +349,9 @@ impl Translator<'_> {
             PgType::Numeric => numeric_scales::arithmetic(symbol, &left, &right),
             _ => None,
         };
+        if let Some(divided) = numeric_scales::division(symbol, &ty, &left, &right) {
+            return Ok(Typed::new(divided, ty));
+        }
         let expr = match checked(&ty) {
             Some(key) => arith(symbol, left.expr, right.expr, key),
             None => node(left.expr, op.clone(), right.expr),
