@@ -2019,7 +2019,9 @@ async fn numerics_show_the_digits_their_scale_fixes(target: &Target) {
     check(
         &client,
         "DROP TABLE IF EXISTS ns; CREATE TABLE ns (a numeric(8,2), b numeric(8,3), c int); \
-         INSERT INTO ns VALUES (1.5, 2.25, 3), (2, 0.5, -1)",
+         INSERT INTO ns VALUES (1.5, 2.25, 3), (2, 0.5, -1); \
+         DROP TABLE IF EXISTS dv; CREATE TABLE dv (a numeric(8,2), c int, d numeric); \
+         INSERT INTO dv VALUES (10, 3, 2.5), (1.5, 7, 4)",
         &[
             (
                 "SELECT 1.10, 0.1 + 0.2, 2.50 * 2, -1.50, 1.50 - 0.5, 1.5e-3, 5::numeric, \
@@ -2081,6 +2083,24 @@ async fn numerics_show_the_digits_their_scale_fixes(target: &Target) {
                 "0.33333333333333333333\n0.66666666666666666667\n3.3333333333333333",
             ),
             ("SELECT 1.0 / 0", "ERROR 22012"),
+            // Arithmetic on a value whose digits it decided keeps them.
+            (
+                "SELECT (7.0 / 2) * 2, avg(x) * 2, avg(x) + 0.5, round(1.234, 2) + 1, \
+                 round(1.234, 2) * 1.5, avg(x) / 2, avg(x) * 2 > 4 FROM (VALUES (1), (2), (4)) v(x)",
+                "7.0000000000000000|4.6666666666666666|2.8333333333333333|2.23|1.845|\
+                 1.16666666666666665000|t",
+            ),
+            // Compared with every digit: 6.9999999999999999 is no 7.
+            (
+                "SELECT 1 BETWEEN 0.5 AND avg(x), 3 NOT BETWEEN avg(x) AND 4, avg(x) * 3 = 7, \
+                 avg(x) * 3 < 7 FROM (VALUES (1), (2), (4)) v(x)",
+                "t|f|f|t",
+            ),
+            // An unconstrained column's value has its own digits.
+            (
+                "SELECT a / d, c / d FROM dv ORDER BY c",
+                "4.0000000000000000|1.2000000000000000\n0.37500000000000000000|1.7500000000000000",
+            ),
         ],
     )
     .await;

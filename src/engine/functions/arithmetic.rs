@@ -6,7 +6,7 @@
 //! `generate_series`, which PostgreSQL refuses when it is zero.
 
 use super::call::{Arg, Call, Out};
-use super::decimal::Decimal;
+use super::decimal::{Decimal, with_scale};
 use super::definition::{Args, Function, Volatility};
 use crate::error::SqlState;
 
@@ -120,6 +120,11 @@ fn arith(_: &Call, args: &[Arg]) -> Out {
         "int8" => Some((i64::MIN, i64::MAX, "bigint out of range")),
         _ => None,
     };
+    if *ty == "numeric"
+        && let Some(out) = written_arith(op, &args[1], &args[2])
+    {
+        return out;
+    }
     let zero = match right {
         Number::Int(0) => true,
         Number::Float(f) => f == 0.0,
@@ -166,10 +171,11 @@ fn arith(_: &Call, args: &[Arg]) -> Out {
 
 /// `litewire_numeric_div(left, right, left_scale, right_scale)`: numeric
 /// division with the digits PostgreSQL's shows (`7.0 / 2` is
-/// `3.5000000000000000`), as text, where the translation knows the operands'
-/// display scales; what does not fit is divided as `litewire_arith` divides.
+/// `3.5000000000000000`), as text, each operand shown with the display scale
+/// the translation knows (at least its own digits: a text operand's all of
+/// them); what does not fit is divided as `litewire_arith` divides.
 fn numeric_division(call: &Call, args: &[Arg]) -> Out {
-    let shown = match (Decimal::of_arg(&args[0]), Decimal::of_arg(&args[1])) {
+    let shown = match (exact(&args[0]), exact(&args[1])) {
         (Some(left), Some(right)) if !right.is_zero() => {
             let scale = |arg: &Arg| arg.int().and_then(|s| u32::try_from(s).ok());
             scale(&args[2])
@@ -190,6 +196,42 @@ fn numeric_division(call: &Call, args: &[Arg]) -> Out {
             ],
         ),
     }
+}
+
+/// A numeric operand, exactly: text (a numeric's digits) with every digit.
+fn exact(arg: &Arg) -> Option<Decimal> {
+    match arg {
+        Arg::Text(text) => Decimal::written(text),
+        other => Decimal::of_arg(other),
+    }
+}
+
+/// numeric arithmetic where an operand is a numeric's digits as text (a
+/// division's, `avg`'s, `round(x, n)`'s: see `decimal`), which carry its
+/// display scale: the result has the scale PostgreSQL's gives it (the larger
+/// for `+`, `-`, `%`, the sum for `*`, `select_div_scale`'s for `/`), as
+/// text. `None` where no operand is such text, or the numbers do not fit.
+fn written_arith(op: &str, left: &Arg, right: &Arg) -> Option<Out> {
+    if !matches!(left, Arg::Text(_)) && !matches!(right, Arg::Text(_)) {
+        return None;
+    }
+    let (a, b) = (exact(left)?, exact(right)?);
+    if b.is_zero() && matches!(op, "/" | "%") {
+        return Some(fail(DIVISION_BY_ZERO, "division by zero"));
+    }
+    let result = match op {
+        "+" => a.add(b)?,
+        "-" => a.sub(b)?,
+        "*" => a.mul(b)?,
+        "%" => a.rem(b)?,
+        "/" => {
+            return a
+                .shown_quotient(b, (a.parts().1, b.parts().1))
+                .map(Out::Text);
+        }
+        _ => return None,
+    };
+    with_scale(result, result.parts().1).map(Out::Text)
 }
 
 /// numeric arithmetic on the decimals the operands print as (see

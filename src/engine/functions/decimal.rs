@@ -31,12 +31,78 @@ pub(super) const FUNCTIONS: &[Function] = &[
         truncate_places,
     ),
     Function::helper(
+        "litewire_numeric_key",
+        Args::Fixed(&["numeric"]),
+        Volatility::Immutable,
+        order_key,
+    ),
+    Function::helper(
         "litewire_numeric_shown",
         Args::Fixed(&["numeric", "int4"]),
         Volatility::Immutable,
         shown,
     ),
 ];
+
+/// `litewire_numeric_key(x)`: text that compares (byte by byte) as the
+/// numeric `x` does, every digit counted, however it is held (an integer, a
+/// float, a numeric's digits as text: `20.2899999999999999` is below
+/// `20.29`, which a float would not tell): a class (`0` negative, `1` zero,
+/// `2` positive, `3` NaN, which PostgreSQL sorts above every number), then
+/// the decimal exponent and the significant digits, inverted for a negative
+/// number and ended by `~`, so that a longer one is the smaller.
+fn order_key(_: &Call, args: &[Arg]) -> Out {
+    let written = match &args[0] {
+        Arg::Null => return Out::Null,
+        Arg::Int(i) => i.to_string(),
+        Arg::Real(f) => format!("{f:e}"),
+        Arg::Text(text) => (*text).to_owned(),
+        Arg::Blob(bytes) => String::from_utf8_lossy(bytes).into_owned(),
+    };
+    Out::Text(numeric_key(written.trim()))
+}
+
+fn numeric_key(written: &str) -> String {
+    let (negative, unsigned) = match written.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, written.strip_prefix('+').unwrap_or(written)),
+    };
+    match unsigned.to_ascii_lowercase().as_str() {
+        "inf" | "infinity" => return if negative { "0!" } else { "2~" }.to_owned(),
+        "nan" => return "3".to_owned(),
+        _ => {}
+    }
+    let (mantissa, exponent) = match unsigned.find(['e', 'E']) {
+        Some(at) => (
+            &unsigned[..at],
+            unsigned[at + 1..].parse::<i64>().unwrap_or(0),
+        ),
+        None => (unsigned, 0),
+    };
+    let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let digits: String = whole.chars().chain(fraction.chars()).collect();
+    let leading = digits.len() - digits.trim_start_matches('0').len();
+    let significant = digits.trim_start_matches('0').trim_end_matches('0');
+    if significant.is_empty() || !significant.bytes().all(|b| b.is_ascii_digit()) {
+        // Zero, or text that is no number (kept in order among its kind).
+        return match significant.is_empty() {
+            true => "1".to_owned(),
+            false => format!("3{written}"),
+        };
+    }
+    // 0.d1d2... × 10^point
+    let point = whole.len() as i64 - leading as i64 + exponent;
+    let biased = (point + 50_000).clamp(0, 99_999);
+    match negative {
+        false => format!("2{biased:05}{significant}"),
+        true => {
+            let inverted: String = (significant.bytes())
+                .map(|b| char::from(b'9' - (b - b'0')))
+                .collect();
+            format!("0{:05}{inverted}~", 99_999 - biased)
+        }
+    }
+}
 
 /// The most digits after the point a value is shown with here.
 const MOST_SHOWN: u32 = 1000;
@@ -57,7 +123,7 @@ fn shown(_: &Call, args: &[Arg]) -> Out {
 
 /// `value` written with `scale` digits after the point, rounded half away
 /// from zero (a zero without its sign).
-fn with_scale(value: Decimal, scale: u32) -> Option<String> {
+pub(super) fn with_scale(value: Decimal, scale: u32) -> Option<String> {
     let (digits, own) = value.parts();
     let unit = 10i128.checked_pow(own).filter(|_| scale <= MOST_SHOWN)?;
     let text = quotient(digits, unit, scale);
@@ -158,6 +224,35 @@ impl Decimal {
         }
         let scale = u32::try_from(-power).ok()?;
         (scale <= MOST_SCALE).then_some(Decimal { digits, scale })
+    }
+
+    /// A number as it is written, every digit kept (`3.50` has scale 2),
+    /// if it is one that fits.
+    pub(super) fn written(text: &str) -> Option<Decimal> {
+        let text = text.trim();
+        let (mantissa, exponent) = match text.find(['e', 'E']) {
+            Some(at) => (&text[..at], text[at + 1..].parse::<i64>().ok()?),
+            None => (text, 0),
+        };
+        let (negative, unsigned) = match mantissa.strip_prefix('-') {
+            Some(rest) => (true, rest),
+            None => (false, mantissa.strip_prefix('+').unwrap_or(mantissa)),
+        };
+        let (whole, fraction) = unsigned.split_once('.').unwrap_or((unsigned, ""));
+        let all_digits = |part: &str| part.bytes().all(|b| b.is_ascii_digit());
+        if whole.len() + fraction.len() == 0 || !all_digits(whole) || !all_digits(fraction) {
+            return None;
+        }
+        let digits: i128 = format!("{whole}{fraction}").parse().ok()?;
+        let digits = if negative { -digits } else { digits };
+        let scale = i64::try_from(fraction.len()).ok()? - exponent;
+        match u32::try_from(scale) {
+            Ok(scale) => (scale <= MOST_SCALE).then_some(Decimal { digits, scale }),
+            Err(_) => Some(Decimal {
+                digits: digits.checked_mul(10i128.checked_pow(u32::try_from(-scale).ok()?)?)?,
+                scale: 0,
+            }),
+        }
     }
 
     /// An operand as SQLite holds it.
@@ -443,6 +538,66 @@ mod tests {
 
     fn d(f: f64) -> Decimal {
         Decimal::of_float(f).expect("fits")
+    }
+
+    #[test]
+    fn order_keys_compare_as_the_numbers() {
+        let ordered = [
+            "-Infinity",
+            "-1e20",
+            "-12.5",
+            "-12.25",
+            "-0.123",
+            "-0.12",
+            "-1e-20",
+            "0",
+            "1e-20",
+            "0.12",
+            "0.123",
+            "9.5",
+            "10.5",
+            "20.2899999999999999",
+            "20.29",
+            "1e20",
+            "Infinity",
+            "NaN",
+        ];
+        for pair in ordered.windows(2) {
+            assert!(numeric_key(pair[0]) < numeric_key(pair[1]), "{pair:?}");
+        }
+        for same in [
+            ["20.29", "20.290"],
+            ["0", "0.000"],
+            ["1e2", "100"],
+            ["-3.50", "-3.5"],
+        ] {
+            assert_eq!(numeric_key(same[0]), numeric_key(same[1]), "{same:?}");
+        }
+        assert_eq!(numeric_key(&format!("{:e}", 10.5f64)), numeric_key("10.5"));
+    }
+
+    #[test]
+    fn written_numbers_keep_every_digit() {
+        let parts = |text: &str| Decimal::written(text).map(Decimal::parts);
+        assert_eq!(
+            parts("3.5000000000000000"),
+            Some((35_000_000_000_000_000, 16))
+        );
+        assert_eq!(parts(" -0.50 "), Some((-50, 2)));
+        assert_eq!(parts("1.5e-3"), Some((15, 4)));
+        assert_eq!(parts("2.5E+2"), Some((250, 0)));
+        assert_eq!(parts("NaN"), None);
+        assert_eq!(parts("1.2.3"), None);
+        let seven = Decimal::written("7.0").expect("a number");
+        let two = Decimal::of_int(2);
+        assert_eq!(
+            seven.shown_quotient(two, (1, 0)).as_deref(),
+            Some("3.5000000000000000")
+        );
+        assert_eq!(
+            with_scale(seven.mul(two).expect("fits"), 1).as_deref(),
+            Some("14.0")
+        );
     }
 
     #[test]

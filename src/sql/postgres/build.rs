@@ -86,17 +86,14 @@ pub(super) fn boolean_shown(value: Expr) -> Expr {
     }
 }
 
-/// A `numeric` value as a number to SQLite: a computed numeric keeps its
-/// display digits as text (`avg(int)`'s `10.5000000000000000`, `extract`'s
-/// `9.500000`), which SQLite would compare and sort as text, after every
-/// number (`'10.5' < '9.5'`).
-pub(super) fn numeric_value(expr: Expr) -> Expr {
-    Expr::Cast {
-        kind: sqlparser::ast::CastKind::Cast,
-        expr: Box::new(expr),
-        data_type: sqlparser::ast::DataType::Numeric(sqlparser::ast::ExactNumberInfo::None),
-        format: None,
-    }
+/// A `numeric` value as what compares and sorts as the number: a computed
+/// numeric keeps its display digits as text (`avg(int)`'s
+/// `10.5000000000000000`, `extract`'s `9.500000`), which SQLite would compare
+/// and sort as text, after every number (`'10.5' < '9.5'`), and which as a
+/// float would lose digits past 17 (`20.2899999999999999` is no `20.29`): the
+/// engine's order key of it, every digit counted.
+pub(super) fn numeric_key(expr: Expr) -> Expr {
+    call("litewire_numeric_key", vec![expr])
 }
 
 /// A boolean read back from an array's text: `t` (or `true`, or the `1` of

@@ -222,17 +222,33 @@ impl Translator<'_> {
                 let value = self.expr(value, scope)?;
                 let low = self.expr(low, scope)?;
                 let high = self.expr(high, scope)?;
-                let (value, low) = self.comparable(value, low, ">=")?;
-                let (value, high) = self.comparable(value, high, "<=")?;
-                Ok(Typed::new(
-                    Expr::Between {
-                        expr: Box::new(value.expr),
+                let (above, low) = self.comparable(value.clone(), low, ">=")?;
+                let (below, high) = self.comparable(value, high, "<=")?;
+                // Each bound compares with the value as it must (by a
+                // computed numeric's key, perhaps on one side only).
+                let expr = match above.expr == below.expr {
+                    true => Expr::Between {
+                        expr: Box::new(above.expr),
                         negated: *negated,
                         low: Box::new(low.expr),
                         high: Box::new(high.expr),
                     },
-                    PgType::Bool,
-                ))
+                    false => {
+                        let within = binary(
+                            binary(above.expr, BinaryOperator::GtEq, low.expr),
+                            BinaryOperator::And,
+                            binary(below.expr, BinaryOperator::LtEq, high.expr),
+                        );
+                        match negated {
+                            true => Expr::UnaryOp {
+                                op: UnaryOperator::Not,
+                                expr: Box::new(nested(within)),
+                            },
+                            false => within,
+                        }
+                    }
+                };
+                Ok(Typed::new(expr, PgType::Bool))
             }
             Expr::AnyOp {
                 left,

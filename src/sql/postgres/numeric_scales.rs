@@ -45,15 +45,18 @@ pub(super) fn arithmetic(symbol: &str, left: &Typed, right: &Typed) -> Option<u3
     }
 }
 
-/// A numeric division whose operands' scales are known, by the engine,
-/// which answers with the digits PostgreSQL's division keeps (at least 16
-/// significant ones: `7.0 / 2` is `3.5000000000000000`) as text, read as a
-/// number where it is compared or sorted; `None` for any other operation.
+/// A numeric division, by the engine, which answers with the digits
+/// PostgreSQL's division keeps (at least 16 significant ones: `7.0 / 2` is
+/// `3.5000000000000000`) as text, read as a number where it is compared or
+/// sorted; `None` for any other operation. An operand whose scale the
+/// statement does not fix (an unconstrained column's) has its value's own,
+/// which decides the quotient's digits only past 16 of them.
 pub(super) fn division(symbol: &str, ty: &PgType, left: &Typed, right: &Typed) -> Option<Expr> {
     if symbol != "/" || *ty != PgType::Numeric {
         return None;
     }
-    let (left_scale, right_scale) = (left.numeric_scale()?, right.numeric_scale()?);
+    let scale = |operand: &Typed| operand.numeric_scale().unwrap_or(0);
+    let (left_scale, right_scale) = (scale(left), scale(right));
     Some(call(
         "litewire_numeric_div",
         vec![

@@ -14,7 +14,7 @@
 
 use sqlparser::ast::{BinaryOperator, Expr, UnaryOperator};
 
-use super::build::{binary as node, call, not, number, numeric_value, string};
+use super::build::{binary as node, call, not, number, numeric_key, string};
 use super::casts::{CastContext, runtime_cast};
 use super::errors::{
     Result, ambiguous_operator, not_boolean, undefined_operator, undefined_prefix_operator,
@@ -211,6 +211,11 @@ impl Translator<'_> {
                 .ok_or_else(|| undefined_operator(symbol, &left.ty, &right.ty))?,
         };
         let (left, right) = self.both_as(left, right, &target, symbol)?;
+        // A computed numeric compares as a number, by both sides' keys.
+        if target == PgType::Numeric && (left.computed_numeric() || right.computed_numeric()) {
+            let key = |value: Typed| Typed::new(numeric_key(value.expr), PgType::Numeric);
+            return Ok((key(left), key(right)));
+        }
         Ok((comparable_form(left), comparable_form(right)))
     }
 
@@ -654,14 +659,10 @@ pub(super) fn common_type(a: &PgType, b: &PgType) -> Option<PgType> {
 }
 
 /// A value as SQLite must compare it: a `bpchar`'s trailing spaces do not
-/// count, as in PostgreSQL; a computed `numeric` compares as a number, an
-/// address by PostgreSQL's order.
+/// count, as in PostgreSQL; an address compares by PostgreSQL's order.
 fn comparable_form(value: Typed) -> Typed {
     match value.ty {
         PgType::Bpchar => Typed::new(call("rtrim", vec![value.expr, string(" ")]), PgType::Bpchar),
-        PgType::Numeric if value.computed_numeric() => {
-            Typed::new(numeric_value(value.expr), PgType::Numeric)
-        }
         // An address compares in PostgreSQL's order, not its text's.
         PgType::Inet | PgType::Cidr => {
             let ty = value.ty.clone();

@@ -7,7 +7,7 @@
 
 use sqlparser::ast::{Expr, OrderBy, OrderByExpr, OrderByKind, Value};
 
-use super::build::{call, ident, numeric_value};
+use super::build::{call, ident, numeric_key};
 use super::columns::QueryColumn;
 use super::errors::{Result, position_out_of_range};
 use super::scope::{Item, Scope};
@@ -126,7 +126,7 @@ impl Translator<'_> {
                     PgType::Interval => call("litewire_interval_key", vec![typed.expr]),
                     // An address by PostgreSQL's order, not its text's.
                     PgType::Inet | PgType::Cidr => call("litewire_inet_key", vec![typed.expr]),
-                    PgType::Numeric if typed.computed_numeric() => numeric_value(typed.expr),
+                    PgType::Numeric if typed.computed_numeric() => numeric_key(typed.expr),
                     _ => typed.expr,
                 };
                 match &item.expr {
@@ -165,9 +165,7 @@ fn output_key(columns: &[QueryColumn], index: usize, scope: &Scope) -> Option<Ex
     let input = scope.column(&column.name).is_ok();
     match sort_key(&column.ty) {
         Some(key) if !input || column.column => Some(call(key, vec![name])),
-        None if column.ty == PgType::Numeric && !column.column && !input => {
-            Some(numeric_value(name))
-        }
+        None if column.ty == PgType::Numeric && !column.column && !input => Some(numeric_key(name)),
         _ => None,
     }
 }

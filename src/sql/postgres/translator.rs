@@ -97,7 +97,7 @@ impl Typed {
     }
 
     /// A `numeric` computed here (not a table's column, not a literal),
-    /// which may be text to SQLite: see `build::numeric_value`.
+    /// which may be text to SQLite: see `build::numeric_key`.
     pub(super) fn computed_numeric(&self) -> bool {
         self.ty == PgType::Numeric
             && !self.column.as_ref().is_some_and(|c| c.declared)
