@@ -63,8 +63,7 @@ pub(super) fn is_listed(name: &str) -> bool {
 }
 
 /// The SQL that fills `pg_proc`, `litewire_signatures`, `pg_description`
-/// (what `\\df+` shows) and (for aggregates) `pg_aggregate` with the rows. An aggregate's support functions are
-/// PostgreSQL's internals, not listed: its row names none (0).
+/// (what `\df+` shows) and (for aggregates) `pg_aggregate` with the rows.
 pub(super) fn catalog_rows() -> &'static str {
     static SCRIPT: OnceLock<String> = OnceLock::new();
     SCRIPT.get_or_init(|| {
@@ -91,14 +90,7 @@ pub(super) fn catalog_rows() -> &'static str {
             descriptions.join(", ")
         );
         let aggregates: Vec<String> = (rows.iter().filter(|f| !f[22].is_empty()))
-            .map(|f| {
-                format!(
-                    "({}, {}, {}, 0, 0, 0, 0, 0, 0, 0, 0, false, false, 'r', 'r', 0, 0, 0, 0, 0, NULL, NULL)",
-                    f[0],
-                    literal(&f[22]),
-                    f[23]
-                )
-            })
+            .map(|f| aggregate_values(&f[0], &f[22], &f[23]))
             .collect();
         let _ = writeln!(
             script,
@@ -107,6 +99,16 @@ pub(super) fn catalog_rows() -> &'static str {
         );
         script
     })
+}
+
+/// An aggregate's row of `pg_aggregate`: its function, kind (`n` normal,
+/// `o` ordered-set, `h` hypothetical-set) and direct arguments; its support
+/// functions, PostgreSQL's internals, are none here (0).
+pub(super) fn aggregate_values(oid: &str, kind: &str, direct: &str) -> String {
+    format!(
+        "({oid}, {}, {direct}, 0, 0, 0, 0, 0, 0, 0, 0, false, false, 'r', 'r', 0, 0, 0, 0, 0, NULL, NULL)",
+        literal(kind)
+    )
 }
 
 /// One row's values in `pg_proc`'s column order.

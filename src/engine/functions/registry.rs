@@ -206,10 +206,8 @@ pub(in crate::engine) fn catalog_rows() -> String {
             Args::Variadic(element) => format!("VARIADIC {}[]", shown(element)),
         };
         if kind == "a" {
-            let _ = writeln!(
-                script,
-                "INSERT INTO temp.pg_aggregate VALUES ({oid}, 'n', 0, 0, 0, 0, 0, 0, 0, 0, 0, false, false, 'r', 'r', 0, 0, 0, 0, 0, NULL, NULL);"
-            );
+            let row = postgres_functions::aggregate_values(&oid.to_string(), "n", "0");
+            let _ = writeln!(script, "INSERT INTO temp.pg_aggregate VALUES {row};");
         }
         let _ = writeln!(
             script,
