@@ -86,6 +86,17 @@ pub(super) fn boolean_shown(value: Expr) -> Expr {
     }
 }
 
+/// A `numeric` value as a number to SQLite (see [`numeric_key`]), as a
+/// float where it is not an integer.
+pub(super) fn numeric_value(expr: Expr) -> Expr {
+    Expr::Cast {
+        kind: sqlparser::ast::CastKind::Cast,
+        expr: Box::new(expr),
+        data_type: sqlparser::ast::DataType::Numeric(sqlparser::ast::ExactNumberInfo::None),
+        format: None,
+    }
+}
+
 /// A `numeric` value as what compares and sorts as the number: a computed
 /// numeric keeps its display digits as text (`avg(int)`'s
 /// `10.5000000000000000`, `extract`'s `9.500000`), which SQLite would compare

@@ -14,7 +14,7 @@
 
 use sqlparser::ast::{BinaryOperator, Expr, UnaryOperator};
 
-use super::build::{binary as node, call, not, number, numeric_key, string};
+use super::build::{binary as node, call, not, number, numeric_key, numeric_value, string};
 use super::casts::{CastContext, runtime_cast};
 use super::errors::{
     Result, ambiguous_operator, not_boolean, undefined_operator, undefined_prefix_operator,
@@ -211,10 +211,8 @@ impl Translator<'_> {
                 .ok_or_else(|| undefined_operator(symbol, &left.ty, &right.ty))?,
         };
         let (left, right) = self.both_as(left, right, &target, symbol)?;
-        // A computed numeric compares as a number, by both sides' keys.
         if target == PgType::Numeric && (left.computed_numeric() || right.computed_numeric()) {
-            let key = |value: Typed| Typed::new(numeric_key(value.expr), PgType::Numeric);
-            return Ok((key(left), key(right)));
+            return Ok(computed_numerics_compared(left, right));
         }
         Ok((comparable_form(left), comparable_form(right)))
     }
@@ -656,6 +654,23 @@ pub(super) fn common_type(a: &PgType, b: &PgType) -> Option<PgType> {
         return Some(a.clone());
     }
     None
+}
+
+/// Two numerics compared, one computed at least (whose value may be its
+/// digits as text, which SQLite would compare as text): beside a stored
+/// column, which holds an integer or a float, as numbers (the column as it
+/// is, so that an index on it serves); else by both sides' order keys, every
+/// digit counted (`avg(x) * 3 = 7` is false for `2.3333333333333333`).
+fn computed_numerics_compared(left: Typed, right: Typed) -> (Typed, Typed) {
+    let stored = |t: &Typed| t.column.as_ref().is_some_and(|c| c.declared);
+    let form = match stored(&left) || stored(&right) {
+        true => |value: Typed| match value.computed_numeric() {
+            true => Typed::new(numeric_value(value.expr), PgType::Numeric),
+            false => value,
+        },
+        false => |value: Typed| Typed::new(numeric_key(value.expr), PgType::Numeric),
+    };
+    (form(left), form(right))
 }
 
 /// A value as SQLite must compare it: a `bpchar`'s trailing spaces do not
