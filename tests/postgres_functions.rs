@@ -45,6 +45,7 @@ against_litewire_and_postgres!(
     numbers_formatted_by_template,
     built_in_functions_listed_as_postgres_lists_them,
     numerics_show_the_digits_their_scale_fixes,
+    times_of_day_move_by_intervals,
     dates_read_by_template,
     random_values_repeat_for_a_seed,
     values_compared_with_subqueries,
@@ -2100,6 +2101,41 @@ async fn numerics_show_the_digits_their_scale_fixes(target: &Target) {
             (
                 "SELECT a / d, c / d FROM dv ORDER BY c",
                 "4.0000000000000000|1.2000000000000000\n0.37500000000000000000|1.7500000000000000",
+            ),
+        ],
+    )
+    .await;
+}
+
+/// `time - time` is the interval between; `time ± interval` moves around the
+/// clock by the interval's time part.
+async fn times_of_day_move_by_intervals(target: &Target) {
+    let client = target.connect().await;
+    check(
+        &client,
+        "DROP TABLE IF EXISTS shifts; CREATE TABLE shifts (s time, e time); \
+         INSERT INTO shifts VALUES ('09:00', '17:30'), ('22:00', '06:00'), (NULL, '01:00')",
+        &[
+            (
+                "SELECT time '10:00' - time '08:30', time '08:30' - time '10:00', \
+                 time '23:59:59.5' - time '00:00', pg_typeof(time '10:00' - time '08:30')::text",
+                "01:30:00|-01:30:00|23:59:59.5|interval",
+            ),
+            (
+                "SELECT time '10:00' + interval '90 minutes', time '10:00' - interval '11 hours', \
+                 interval '1 hour' + time '23:30', time '10:00' + interval '1 day 2 hours', \
+                 time '10:00:00.25' + interval '0.5 second', time '10:00' - interval '1 month'",
+                "11:30:00|23:00:00|00:30:00|12:00:00|10:00:00.75|10:00:00",
+            ),
+            (
+                "SELECT pg_typeof(time '10:00' + interval '1 hour')::text, \
+                 time '10:00' + interval '1 hour' > time '10:30'",
+                "time without time zone|t",
+            ),
+            (
+                "SELECT e - s, s + interval '8 hours', (e - s) > interval '8 hours' FROM shifts \
+                 ORDER BY s NULLS LAST",
+                "08:30:00|17:00:00|t\n-16:00:00|06:00:00|f\nNULL|NULL|NULL",
             ),
         ],
     )

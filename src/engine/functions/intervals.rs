@@ -46,6 +46,12 @@ pub(super) const FUNCTIONS: &[Function] = &[
         timestamp_minus,
     ),
     helper(
+        "litewire_time_plus",
+        &["time", "interval", "int4"],
+        time_plus,
+    ),
+    helper("litewire_time_minus", &["time", "time"], time_minus),
+    helper(
         "litewire_interval_add",
         &["interval", "interval", "int4"],
         add,
@@ -200,6 +206,47 @@ fn timestamp_minus(_: &Call, args: &[Arg]) -> Out {
     let with_tz = args[2].text().as_deref() == Some("timestamptz");
     let read = timestamp(&args[0], with_tz).and_then(|a| Ok(a.zip(timestamp(&args[1], with_tz)?)));
     with(read, |(a, b)| shown(Interval::between(a, b)))
+}
+
+/// A time of day argument, in microseconds since midnight.
+fn time(arg: &Arg) -> Result<Option<i64>, Out> {
+    let Some(text) = arg.text() else {
+        return Ok(None);
+    };
+    datetime::parse_time(&text).map(Some).ok_or_else(|| {
+        Out::Fail(
+            SqlState::INVALID_DATETIME_FORMAT,
+            format!("invalid input syntax for type time: \"{text}\""),
+        )
+    })
+}
+
+/// `time ± interval`: moved by the interval's time part (its months and
+/// days are no time of day), around the clock, as PostgreSQL does.
+fn time_plus(_: &Call, args: &[Arg]) -> Out {
+    let read = time(&args[0]).and_then(|t| Ok(t.zip(interval(&args[1])?)));
+    with(read, |(at, by)| {
+        let by = match args[2].int() {
+            Some(-1) => by.usecs.checked_neg(),
+            _ => Some(by.usecs),
+        };
+        match by.and_then(|by| at.checked_add(by.rem_euclid(USECS_PER_DAY))) {
+            Some(moved) => Out::Text(datetime::format_time(moved.rem_euclid(USECS_PER_DAY))),
+            None => failure(IntervalError::OutOfRange, ""),
+        }
+    })
+}
+
+/// `time - time`: the interval between, in hours, minutes and seconds.
+fn time_minus(_: &Call, args: &[Arg]) -> Out {
+    let read = time(&args[0]).and_then(|a| Ok(a.zip(time(&args[1])?)));
+    with(read, |(a, b)| {
+        let between = Interval {
+            usecs: a - b,
+            ..Interval::default()
+        };
+        Out::Text(between.format())
+    })
 }
 
 fn two(args: &[Arg]) -> Result<Option<(Interval, Interval)>, Out> {

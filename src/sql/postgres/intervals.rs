@@ -105,6 +105,25 @@ impl Translator<'_> {
                 );
                 typed(expr, Timestamp)
             }
+            // A time of day moved by an interval, and the interval between two.
+            (PgType::Time, "+" | "-", Interval) | (Interval, "+", PgType::Time) => {
+                let (time, by) = match left.ty {
+                    PgType::Time => (left, right),
+                    _ => (right, left),
+                };
+                let expr = call(
+                    "litewire_time_plus",
+                    vec![time.expr.clone(), by.expr.clone(), sign(symbol)],
+                );
+                typed(expr, PgType::Time)
+            }
+            (PgType::Time, "-", PgType::Time) => typed(
+                call(
+                    "litewire_time_minus",
+                    vec![left.expr.clone(), right.expr.clone()],
+                ),
+                Interval,
+            ),
             (Interval, "+" | "-", Interval) => typed(
                 call(
                     "litewire_interval_add",
