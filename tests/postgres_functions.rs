@@ -2097,6 +2097,16 @@ async fn numerics_show_the_digits_their_scale_fixes(target: &Target) {
                  avg(x) * 3 < 7 FROM (VALUES (1), (2), (4)) v(x)",
                 "t|f|f|t",
             ),
+            (
+                "SELECT scale(1.50), scale(2), scale(1.5e-3), min_scale(1.500), trim_scale(1.500), \
+                 trim_scale(2.0), scale(NULL::numeric), scale(7.0 / 2), min_scale(7.0 / 2), \
+                 trim_scale(100.00)",
+                "2|0|4|1|1.5|2|NULL|16|1|100",
+            ),
+            (
+                "SELECT scale(a), scale(d), min_scale(a), trim_scale(a) FROM dv ORDER BY c",
+                "2|1|0|10\n2|0|1|1.5",
+            ),
             // An unconstrained column's value has its own digits.
             (
                 "SELECT a / d, c / d FROM dv ORDER BY c",

@@ -175,7 +175,7 @@ fn arith(_: &Call, args: &[Arg]) -> Out {
 /// the translation knows (at least its own digits: a text operand's all of
 /// them); what does not fit is divided as `litewire_arith` divides.
 fn numeric_division(call: &Call, args: &[Arg]) -> Out {
-    let shown = match (exact(&args[0]), exact(&args[1])) {
+    let shown = match (Decimal::exact(&args[0]), Decimal::exact(&args[1])) {
         (Some(left), Some(right)) if !right.is_zero() => {
             let scale = |arg: &Arg| arg.int().and_then(|s| u32::try_from(s).ok());
             scale(&args[2])
@@ -198,14 +198,6 @@ fn numeric_division(call: &Call, args: &[Arg]) -> Out {
     }
 }
 
-/// A numeric operand, exactly: text (a numeric's digits) with every digit.
-fn exact(arg: &Arg) -> Option<Decimal> {
-    match arg {
-        Arg::Text(text) => Decimal::written(text),
-        other => Decimal::of_arg(other),
-    }
-}
-
 /// numeric arithmetic where an operand is a numeric's digits as text (a
 /// division's, `avg`'s, `round(x, n)`'s: see `decimal`), which carry its
 /// display scale: the result has the scale PostgreSQL's gives it (the larger
@@ -215,7 +207,7 @@ fn written_arith(op: &str, left: &Arg, right: &Arg) -> Option<Out> {
     if !matches!(left, Arg::Text(_)) && !matches!(right, Arg::Text(_)) {
         return None;
     }
-    let (a, b) = (exact(left)?, exact(right)?);
+    let (a, b) = (Decimal::exact(left)?, Decimal::exact(right)?);
     if b.is_zero() && matches!(op, "/" | "%") {
         return Some(fail(DIVISION_BY_ZERO, "division by zero"));
     }

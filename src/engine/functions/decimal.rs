@@ -31,6 +31,24 @@ pub(super) const FUNCTIONS: &[Function] = &[
         truncate_places,
     ),
     Function::helper(
+        "litewire_numeric_scale",
+        Args::Fixed(&["numeric", "int4"]),
+        Volatility::Immutable,
+        display_scale,
+    ),
+    Function::helper(
+        "litewire_min_scale",
+        Args::Fixed(&["numeric"]),
+        Volatility::Immutable,
+        min_scale,
+    ),
+    Function::helper(
+        "litewire_trim_scale",
+        Args::Fixed(&["numeric"]),
+        Volatility::Immutable,
+        trim_scale,
+    ),
+    Function::helper(
         "litewire_numeric_key",
         Args::Fixed(&["numeric"]),
         Volatility::Immutable,
@@ -101,6 +119,48 @@ fn numeric_key(written: &str) -> String {
                 .collect();
             format!("0{:05}{inverted}~", 99_999 - biased)
         }
+    }
+}
+
+/// `scale(x)`: the display scale the translation knows (the second
+/// argument, -1 where it knows none), else the value's digits after the point.
+fn display_scale(_: &Call, args: &[Arg]) -> Out {
+    let Some(value) = Decimal::exact(&args[0]) else {
+        return Out::Null;
+    };
+    match args[1].int().filter(|shown| *shown >= 0) {
+        Some(shown) => Out::Int(shown),
+        None => Out::Int(i64::from(value.parts().1)),
+    }
+}
+
+/// The value without the zeros that end its fraction.
+fn trimmed(value: Decimal) -> Decimal {
+    let (mut digits, mut scale) = value.parts();
+    while scale > 0 && digits % 10 == 0 {
+        digits /= 10;
+        scale -= 1;
+    }
+    Decimal { digits, scale }
+}
+
+/// `min_scale(x)`: the fewest digits after the point that show the value.
+fn min_scale(_: &Call, args: &[Arg]) -> Out {
+    match Decimal::exact(&args[0]) {
+        Some(value) => Out::Int(i64::from(trimmed(value).parts().1)),
+        None => Out::Null,
+    }
+}
+
+/// `trim_scale(x)`: the value with those digits only.
+fn trim_scale(_: &Call, args: &[Arg]) -> Out {
+    let Some(value) = Decimal::exact(&args[0]) else {
+        return args[0].unchanged();
+    };
+    let value = trimmed(value);
+    match with_scale(value, value.parts().1) {
+        Some(text) => Out::Text(text),
+        None => args[0].unchanged(),
     }
 }
 
@@ -252,6 +312,16 @@ impl Decimal {
                 digits: digits.checked_mul(10i128.checked_pow(u32::try_from(-scale).ok()?)?)?,
                 scale: 0,
             }),
+        }
+    }
+
+    /// A numeric argument with every digit it was written with (a numeric's
+    /// digits as text keep their scale); `None` for NULL, NaN and what does
+    /// not fit.
+    pub(super) fn exact(arg: &Arg) -> Option<Decimal> {
+        match arg {
+            Arg::Text(text) => Decimal::written(text),
+            other => Decimal::of_arg(other),
         }
     }
 

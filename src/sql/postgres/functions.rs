@@ -155,6 +155,10 @@ fn lookup(name: &str) -> Option<Known> {
         "gcd" => known(First, &[], Some("litewire_gcd")),
         "lcm" => known(First, &[], Some("litewire_lcm")),
         "div" => known(Fixed(Numeric), &[], Some("litewire_div")),
+        // A numeric's digits after the point: shown, fewest, trimmed.
+        "scale" => known(Fixed(Int4), &[], Some("litewire_numeric_scale")),
+        "min_scale" => known(Fixed(Int4), &[], Some("litewire_min_scale")),
+        "trim_scale" => known(Fixed(Numeric), &[], Some("litewire_trim_scale")),
         "width_bucket" => known(
             Fixed(Int4),
             &[FLOAT, FLOAT, FLOAT, INT],
@@ -505,6 +509,14 @@ impl Translator<'_> {
         let bytes_joined = plain && name == "string_agg" && first_is(&args, &PgType::Bytea);
         if bytes_joined {
             self.bytea_delimiter(&mut args)?;
+        }
+        // `scale(x)` is the display scale the statement fixes, if it does.
+        if let ("scale", [value]) = (name.as_str(), args.as_slice()) {
+            let shown = value.numeric_scale().map_or(-1, i64::from);
+            args.push(Typed::new(
+                super::build::number(shown.to_string()),
+                PgType::Int4,
+            ));
         }
         // JSON aggregates take each value as JSON.
         if plain
