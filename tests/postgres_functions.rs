@@ -1722,6 +1722,12 @@ async fn rows_read_whole_as_records_and_json(target: &Target) {
          INSERT INTO wr VALUES (1, 'x y', true, '{1,2}', '\\x0102'), (2, NULL, false, NULL, NULL)",
         &[
             ("SELECT row(1)::text, row(a, 'b')::text, row_to_json(row(a, b)), row(1, 2) < row(1, 10), row(a, 'b') > row(1, 'a') FROM wr WHERE a = 1", "(1)|(1,b)|{\"f1\":1,\"f2\":\"x y\"}|t|t"),
+            // A JSON column goes into the row's JSON as its text is.
+            (
+                "SELECT row_to_json(q) FROM (SELECT '{\"a\":1,\"b\": [2,3]}'::json AS j, \
+                 '{\"b\": [2,3],  \"a\":1}'::jsonb AS k) q",
+                "{\"j\":{\"a\":1,\"b\": [2,3]},\"k\":{\"a\": 1, \"b\": [2, 3]}}",
+            ),
             ("SELECT wr::text FROM wr ORDER BY a", "(1,\"x y\",t,\"{1,2}\",\"\\\\x0102\")\n(2,,f,,)"),
             ("SELECT row_to_json(wr) FROM wr ORDER BY a", "{\"a\":1,\"b\":\"x y\",\"c\":true,\"d\":[1,2],\"g\":\"\\\\x0102\"}\n{\"a\":2,\"b\":null,\"c\":false,\"d\":null,\"g\":null}"),
             ("SELECT row_to_json(wr, true) FROM wr WHERE a = 2", "{\"a\":2,\n \"b\":null,\n \"c\":false,\n \"d\":null,\n \"g\":null}"),

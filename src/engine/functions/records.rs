@@ -122,6 +122,13 @@ fn record_json(call: &Call, args: &[Arg]) -> Out {
         json.push_str(&serde_json::Value::from(name).to_string());
         json.push(':');
         let kind = kinds.get(i).map_or("text", String::as_str);
+        // A JSON value goes in as its text is, as PostgreSQL's output of it.
+        if let (Arg::Text(text), "json") = (value, kind)
+            && serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok()
+        {
+            json.push_str(text.trim());
+            continue;
+        }
         match json_of(value, kind, zone.as_ref()) {
             Ok(value) => json.push_str(&value.to_string()),
             Err(out) => return out,
