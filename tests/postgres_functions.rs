@@ -1728,6 +1728,11 @@ async fn rows_read_whole_as_records_and_json(target: &Target) {
                  '{\"b\": [2,3],  \"a\":1}'::jsonb AS k) q",
                 "{\"j\":{\"a\":1,\"b\": [2,3]},\"k\":{\"a\": 1, \"b\": [2, 3]}}",
             ),
+            // A row in a row is its own object.
+            (
+                "SELECT row_to_json(row(1, row(2, '{\"a\" :1}'::json))), to_json(row(1, row(2, 3)))",
+                "{\"f1\":1,\"f2\":{\"f1\":2,\"f2\":{\"a\" :1}}}|{\"f1\":1,\"f2\":{\"f1\":2,\"f2\":3}}",
+            ),
             ("SELECT wr::text FROM wr ORDER BY a", "(1,\"x y\",t,\"{1,2}\",\"\\\\x0102\")\n(2,,f,,)"),
             ("SELECT row_to_json(wr) FROM wr ORDER BY a", "{\"a\":1,\"b\":\"x y\",\"c\":true,\"d\":[1,2],\"g\":\"\\\\x0102\"}\n{\"a\":2,\"b\":null,\"c\":false,\"d\":null,\"g\":null}"),
             ("SELECT row_to_json(wr, true) FROM wr WHERE a = 2", "{\"a\":2,\n \"b\":null,\n \"c\":false,\n \"d\":null,\n \"g\":null}"),

@@ -42,15 +42,22 @@ fn record_json(value: &Typed, separator: &str) -> Option<Expr> {
     let names: Vec<&str> = fields.iter().map(|(name, _)| name.as_str()).collect();
     let names = serde_json::to_string(&names).unwrap_or_default();
     let mut args = vec![string(&names)];
-    // The kinds, then the values, as `litewire_record` has them.
+    // The kinds, then the values, as `litewire_record` has them; a row in
+    // the row is its own JSON object.
     for (i, arg) in list.args.iter().enumerate() {
         if i == 1 {
             args.push(string(separator));
         }
-        match arg {
-            FunctionArg::Unnamed(FunctionArgExpr::Expr(expr)) => args.push(expr.clone()),
-            _ => return None,
-        }
+        let FunctionArg::Unnamed(FunctionArgExpr::Expr(expr)) = arg else {
+            return None;
+        };
+        let inner = match i.checked_sub(1).and_then(|field| fields.get(field)) {
+            Some((_, ty @ PgType::Record(_))) => {
+                record_json(&Typed::new(expr.clone(), ty.clone()), ",")
+            }
+            _ => None,
+        };
+        args.push(inner.unwrap_or_else(|| expr.clone()));
     }
     if list.args.len() == 1 {
         args.push(string(separator));
