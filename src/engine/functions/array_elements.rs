@@ -13,15 +13,6 @@ use super::definition::{Args, Function, Volatility};
 use crate::error::SqlState;
 use crate::sql::quote::parse_bool;
 
-const fn pg(
-    name: &'static str,
-    args: &'static [&'static str],
-    result: &'static str,
-    body: super::call::Scalar,
-) -> Function {
-    Function::pg(name, args, result, Volatility::Immutable, body)
-}
-
 pub(super) const FUNCTIONS: &[Function] = &[
     Function::helper(
         "litewire_array_nested",
@@ -35,50 +26,50 @@ pub(super) const FUNCTIONS: &[Function] = &[
         Volatility::Immutable,
         bool_array_text,
     ),
-    pg("cardinality", &["anyarray"], "int4", cardinality),
-    pg("array_ndims", &["anyarray"], "int4", array_ndims),
-    pg("array_dims", &["anyarray"], "text", array_dims),
-    pg("array_lower", &["anyarray", "int4"], "int4", array_lower),
-    pg("array_upper", &["anyarray", "int4"], "int4", array_upper),
-    pg("array_length", &["anyarray", "int4"], "int4", array_upper),
-    pg(
+    Function::immutable("cardinality", &["anyarray"], "int4", cardinality),
+    Function::immutable("array_ndims", &["anyarray"], "int4", array_ndims),
+    Function::immutable("array_dims", &["anyarray"], "text", array_dims),
+    Function::immutable("array_lower", &["anyarray", "int4"], "int4", array_lower),
+    Function::immutable("array_upper", &["anyarray", "int4"], "int4", array_upper),
+    Function::immutable("array_length", &["anyarray", "int4"], "int4", array_upper),
+    Function::immutable(
         "array_position",
         &["anyarray", "anyelement"],
         "int4",
         array_position,
     ),
-    pg(
+    Function::immutable(
         "array_position",
         &["anyarray", "anyelement", "int4"],
         "int4",
         array_position,
     ),
-    pg(
+    Function::immutable(
         "array_positions",
         &["anyarray", "anyelement"],
         "_int4",
         array_positions,
     ),
-    pg(
+    Function::immutable(
         "array_replace",
         &["anyarray", "anyelement", "anyelement"],
         "anyarray",
         array_replace,
     ),
-    pg(
+    Function::immutable(
         "array_fill",
         &["anyelement", "_int4"],
         "anyarray",
         array_fill,
     ),
-    pg("trim_array", &["anyarray", "int4"], "anyarray", trim_array),
-    pg(
+    Function::immutable("trim_array", &["anyarray", "int4"], "anyarray", trim_array),
+    Function::immutable(
         "string_to_array",
         &["text", "text"],
         "_text",
         string_to_array,
     ),
-    pg(
+    Function::immutable(
         "string_to_array",
         &["text", "text", "text"],
         "_text",

@@ -93,6 +93,25 @@ impl Function {
         }
     }
 
+    /// An immutable function PostgreSQL has, of these arguments.
+    pub(super) const fn immutable(
+        name: &'static str,
+        args: &'static [&'static str],
+        result: &'static str,
+        body: Scalar,
+    ) -> Function {
+        Function::pg(name, args, result, Volatility::Immutable, body)
+    }
+
+    /// An immutable helper of these arguments.
+    pub(super) const fn immutable_helper(
+        name: &'static str,
+        args: &'static [&'static str],
+        body: Scalar,
+    ) -> Function {
+        Function::helper(name, Args::Fixed(args), Volatility::Immutable, body)
+    }
+
     /// SQLite's argument count: -1 for any.
     pub(super) fn arity(&self) -> c_int {
         match self.args {

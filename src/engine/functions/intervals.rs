@@ -14,14 +14,6 @@ use crate::sql::time_zone::Zone;
 
 const IMMUTABLE: Volatility = Volatility::Immutable;
 
-const fn helper(
-    name: &'static str,
-    args: &'static [&'static str],
-    body: super::call::Scalar,
-) -> Function {
-    Function::helper(name, Args::Fixed(args), IMMUTABLE, body)
-}
-
 const fn aggregate<A: Accumulator>(name: &'static str) -> Function {
     Function {
         name,
@@ -34,34 +26,34 @@ const fn aggregate<A: Accumulator>(name: &'static str) -> Function {
 }
 
 pub(super) const FUNCTIONS: &[Function] = &[
-    helper("litewire_interval_in", &["text"], interval_in),
-    helper(
+    Function::immutable_helper("litewire_interval_in", &["text"], interval_in),
+    Function::immutable_helper(
         "litewire_timestamp_plus",
         &["timestamp", "interval", "int4", "text"],
         timestamp_plus,
     ),
-    helper(
+    Function::immutable_helper(
         "litewire_timestamp_minus",
         &["timestamp", "timestamp", "text"],
         timestamp_minus,
     ),
-    helper(
+    Function::immutable_helper(
         "litewire_time_plus",
         &["time", "interval", "int4"],
         time_plus,
     ),
-    helper("litewire_time_minus", &["time", "time"], time_minus),
-    helper(
+    Function::immutable_helper("litewire_time_minus", &["time", "time"], time_minus),
+    Function::immutable_helper(
         "litewire_interval_add",
         &["interval", "interval", "int4"],
         add,
     ),
-    helper("litewire_interval_mul", &["interval", "float8"], multiply),
-    helper("litewire_interval_div", &["interval", "float8"], divide),
-    helper("litewire_interval_neg", &["interval"], negate),
-    helper("litewire_interval_cmp", &["interval", "interval"], compare),
-    helper("litewire_interval_key", &["interval"], sort_key),
-    helper("litewire_interval_step", &["interval"], series_step),
+    Function::immutable_helper("litewire_interval_mul", &["interval", "float8"], multiply),
+    Function::immutable_helper("litewire_interval_div", &["interval", "float8"], divide),
+    Function::immutable_helper("litewire_interval_neg", &["interval"], negate),
+    Function::immutable_helper("litewire_interval_cmp", &["interval", "interval"], compare),
+    Function::immutable_helper("litewire_interval_key", &["interval"], sort_key),
+    Function::immutable_helper("litewire_interval_step", &["interval"], series_step),
     Function::pg(
         "make_interval",
         &["int4", "int4", "int4", "int4", "int4", "int4", "float8"],

@@ -8,7 +8,7 @@
 
 use super::call::{Arg, Call, Out};
 use super::decimal::{Decimal, numeric_out};
-use super::definition::{Args, Function, Volatility};
+use super::definition::{Function, Volatility};
 use crate::error::SqlState;
 
 pub(super) const FUNCTIONS: &[Function] = &[
@@ -19,31 +19,23 @@ pub(super) const FUNCTIONS: &[Function] = &[
         Volatility::Immutable,
         factorial,
     ),
-    helper("litewire_ln", &["any"], ln),
-    helper("litewire_log10", &["any"], log10),
-    helper("litewire_log", &["any", "any"], log),
-    helper("litewire_exp", &["any"], exp),
-    helper("litewire_sqrt", &["any"], sqrt),
-    helper("litewire_power", &["any", "any"], power),
-    helper("litewire_gcd", &["any", "any"], gcd),
-    helper("litewire_gcd4", &["any", "any"], gcd4),
-    helper("litewire_lcm", &["any", "any"], lcm),
-    helper("litewire_lcm4", &["any", "any"], lcm4),
-    helper("litewire_div", &["any", "any"], div),
-    helper(
+    Function::immutable_helper("litewire_ln", &["any"], ln),
+    Function::immutable_helper("litewire_log10", &["any"], log10),
+    Function::immutable_helper("litewire_log", &["any", "any"], log),
+    Function::immutable_helper("litewire_exp", &["any"], exp),
+    Function::immutable_helper("litewire_sqrt", &["any"], sqrt),
+    Function::immutable_helper("litewire_power", &["any", "any"], power),
+    Function::immutable_helper("litewire_gcd", &["any", "any"], gcd),
+    Function::immutable_helper("litewire_gcd4", &["any", "any"], gcd4),
+    Function::immutable_helper("litewire_lcm", &["any", "any"], lcm),
+    Function::immutable_helper("litewire_lcm4", &["any", "any"], lcm4),
+    Function::immutable_helper("litewire_div", &["any", "any"], div),
+    Function::immutable_helper(
         "litewire_width_bucket",
         &["any", "any", "any", "any"],
         width_bucket,
     ),
 ];
-
-const fn helper(
-    name: &'static str,
-    args: &'static [&'static str],
-    body: super::call::Scalar,
-) -> Function {
-    Function::helper(name, Args::Fixed(args), Volatility::Immutable, body)
-}
 
 fn fail(code: &str, message: &str) -> Out {
     Out::Fail(

@@ -6,45 +6,26 @@
 //! `sql::inet`'s.
 
 use super::call::{Arg, Call, Out, with_read};
-use super::definition::{Args, Function, Volatility};
+use super::definition::Function;
 use crate::error::SqlState;
 use crate::sql::inet::{Inet, InetError};
 
-const IMMUTABLE: Volatility = Volatility::Immutable;
-
-const fn helper(
-    name: &'static str,
-    args: &'static [&'static str],
-    body: super::call::Scalar,
-) -> Function {
-    Function::helper(name, Args::Fixed(args), IMMUTABLE, body)
-}
-
-const fn pg(
-    name: &'static str,
-    args: &'static [&'static str],
-    result: &'static str,
-    body: super::call::Scalar,
-) -> Function {
-    Function::pg(name, args, result, IMMUTABLE, body)
-}
-
 pub(super) const FUNCTIONS: &[Function] = &[
-    helper("litewire_inet_in", &["text", "bool"], inet_in),
-    helper("litewire_inet_key", &["inet"], key),
-    helper("litewire_inet_text", &["inet"], text),
-    helper("litewire_inet_within", &["inet", "inet"], within),
-    helper("litewire_inet_overlaps", &["inet", "inet"], overlaps),
-    pg("host", &["inet"], "text", host),
-    pg("masklen", &["inet"], "int4", masklen),
-    pg("family", &["inet"], "int4", family),
-    pg("network", &["inet"], "cidr", network),
-    pg("broadcast", &["inet"], "inet", broadcast),
-    pg("netmask", &["inet"], "inet", netmask),
-    pg("hostmask", &["inet"], "inet", hostmask),
-    pg("abbrev", &["inet"], "text", abbrev),
-    helper("litewire_cidr_abbrev", &["cidr"], cidr_abbrev),
-    pg("set_masklen", &["inet", "int4"], "inet", set_masklen),
+    Function::immutable_helper("litewire_inet_in", &["text", "bool"], inet_in),
+    Function::immutable_helper("litewire_inet_key", &["inet"], key),
+    Function::immutable_helper("litewire_inet_text", &["inet"], text),
+    Function::immutable_helper("litewire_inet_within", &["inet", "inet"], within),
+    Function::immutable_helper("litewire_inet_overlaps", &["inet", "inet"], overlaps),
+    Function::immutable("host", &["inet"], "text", host),
+    Function::immutable("masklen", &["inet"], "int4", masklen),
+    Function::immutable("family", &["inet"], "int4", family),
+    Function::immutable("network", &["inet"], "cidr", network),
+    Function::immutable("broadcast", &["inet"], "inet", broadcast),
+    Function::immutable("netmask", &["inet"], "inet", netmask),
+    Function::immutable("hostmask", &["inet"], "inet", hostmask),
+    Function::immutable("abbrev", &["inet"], "text", abbrev),
+    Function::immutable_helper("litewire_cidr_abbrev", &["cidr"], cidr_abbrev),
+    Function::immutable("set_masklen", &["inet", "int4"], "inet", set_masklen),
 ];
 
 /// An address argument (kept as text that reads as one); `Ok(None)` for NULL.
