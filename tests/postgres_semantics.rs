@@ -51,6 +51,8 @@ against_litewire_and_postgres!(
     defaults_and_checks_mean_what_they_mean_in_a_query,
     string_literals_keep_their_quotes,
     delete_using_joins_other_relations,
+    joined_changes_return_the_joined_rows,
+    changes_after_with_read_its_queries,
     row_assignments_set_several_columns,
     updates_assign_defaults_through_aliases,
     temp_tables_are_read_as_postgres_reads_them,
@@ -2055,6 +2057,199 @@ async fn delete_using_joins_other_relations(target: &Target) {
     ] {
         assert_eq!(sqlstate(&client, sql).await, state, "{sql}");
     }
+}
+
+/// The rows of `sql` (simple protocol), sorted (`RETURNING` has no order),
+/// NULL as `"NULL"`, each row's values joined by `|`; then the command tag.
+async fn returned(client: &Client, sql: &str) -> (Vec<String>, Vec<String>, String) {
+    let mut names = Vec::new();
+    let mut rows = Vec::new();
+    let mut tag = String::new();
+    for message in client
+        .simple_query(sql)
+        .await
+        .unwrap_or_else(|e| panic!("{sql}: {e:?}"))
+    {
+        match message {
+            SimpleQueryMessage::RowDescription(columns) => {
+                names = columns.iter().map(|c| c.name().to_owned()).collect();
+            }
+            SimpleQueryMessage::Row(row) => rows.push(
+                (0..row.len())
+                    .map(|i| row.get(i).unwrap_or("NULL"))
+                    .collect::<Vec<_>>()
+                    .join("|"),
+            ),
+            SimpleQueryMessage::CommandComplete(n) => tag = n.to_string(),
+            _ => {}
+        }
+    }
+    rows.sort();
+    (names, rows, tag)
+}
+
+/// `UPDATE ... FROM` and `DELETE ... USING` with `RETURNING`: what they
+/// return reads the joined rows (`RETURNING *` is the target's columns, then
+/// the other relations'), each target row changed once, and a failure keeps
+/// none of the change.
+async fn joined_changes_return_the_joined_rows(target: &Target) {
+    let client = target.connect().await;
+    client
+        .batch_execute(
+            "DROP TABLE IF EXISTS jr_items, jr_prices, jr_dates;
+             CREATE TABLE jr_items (id int PRIMARY KEY, label text, price numeric(6,2));
+             CREATE TABLE jr_prices (k int, name text);
+             CREATE TABLE jr_dates (k int, due date);
+             INSERT INTO jr_items SELECT g, 'item ' || g, g * 1.5 FROM generate_series(1, 8) g;
+             INSERT INTO jr_prices VALUES (3, 'three'), (4, 'four'), (4, 'FOUR'), (30, 'none');
+             INSERT INTO jr_dates VALUES (3, '2024-01-31'), (5, '2024-02-29');",
+        )
+        .await
+        .unwrap();
+    let strings = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let (names, rows, tag) = returned(
+        &client,
+        "UPDATE jr_items SET label = p.name FROM jr_prices p \
+         WHERE p.k = jr_items.id AND p.name <> 'FOUR' RETURNING *",
+    )
+    .await;
+    assert_eq!(names, strings(&["id", "label", "price", "k", "name"]));
+    assert_eq!(
+        rows,
+        strings(&["3|three|4.50|3|three", "4|four|6.00|4|four"])
+    );
+    assert_eq!(tag, "2");
+    // What the target returns is its row as changed; expressions read both.
+    let (names, rows, _) = returned(
+        &client,
+        "UPDATE jr_items i SET price = i.price * 2 FROM jr_prices \
+         WHERE jr_prices.k = i.id AND jr_prices.name = 'three' \
+         RETURNING i.id, jr_prices.name || '!' AS shout, price, upper(label)",
+    )
+    .await;
+    assert_eq!(names, strings(&["id", "shout", "price", "upper"]));
+    assert_eq!(rows, strings(&["3|three!|9.00|THREE"]));
+    // Joins in FROM keep their meaning (USING merges its column; an outer
+    // join's missing side is NULL), and a target row several rows join is
+    // changed once.
+    let (names, rows, tag) = returned(
+        &client,
+        "UPDATE jr_items AS q SET id = q.id + 100 FROM jr_prices LEFT JOIN jr_dates USING (k) \
+         WHERE jr_prices.k = q.id RETURNING q.id, k, due + 1 AS next",
+    )
+    .await;
+    assert_eq!(names, strings(&["id", "k", "next"]));
+    assert_eq!(rows, strings(&["103|3|2024-02-01", "104|4|NULL"]));
+    assert_eq!(tag, "2");
+    let (names, rows, tag) = returned(
+        &client,
+        "DELETE FROM jr_items r USING (VALUES (5), (6)) AS s (x), jr_dates \
+         WHERE r.id = s.x AND jr_dates.k = 5 RETURNING r.id, s.x, jr_dates.*",
+    )
+    .await;
+    assert_eq!(names, strings(&["id", "x", "k", "due"]));
+    assert_eq!(rows, strings(&["5|5|5|2024-02-29", "6|6|5|2024-02-29"]));
+    assert_eq!(tag, "2");
+    // Parameters anywhere; the returned columns typed in binary.
+    let rows = client
+        .query(
+            "DELETE FROM jr_items USING jr_prices WHERE jr_prices.k + 100 = jr_items.id \
+             AND jr_prices.name = $1 RETURNING jr_items.price, jr_prices.k",
+            &[&"three"],
+        )
+        .await
+        .unwrap();
+    let read: Vec<(rust_decimal::Decimal, i32)> =
+        rows.iter().map(|r| (r.get(0), r.get(1))).collect();
+    assert_eq!(read, [(rust_decimal::Decimal::new(900, 2), 3)]);
+    // A failure in what is returned keeps nothing of the change.
+    assert_eq!(
+        sqlstate(
+            &client,
+            "DELETE FROM jr_items USING jr_prices WHERE jr_prices.k + 100 = jr_items.id \
+             RETURNING nope"
+        )
+        .await,
+        "42703"
+    );
+    assert_eq!(
+        column(&client, "SELECT id FROM jr_items ORDER BY id").await,
+        ["1", "2", "7", "8", "104"]
+    );
+    // A join that matches nothing changes and returns nothing.
+    let (names, rows, tag) = returned(
+        &client,
+        "UPDATE jr_items SET label = 'x' FROM jr_prices WHERE jr_prices.k = -1 RETURNING *",
+    )
+    .await;
+    assert_eq!(names, strings(&["id", "label", "price", "k", "name"]));
+    assert!(rows.is_empty());
+    assert_eq!(tag, "0");
+}
+
+/// `WITH ... INSERT | UPDATE | DELETE`: the change reads the `WITH` queries
+/// with PostgreSQL's rules; an `INSERT` whose rows are narrower than the
+/// table fills the leading columns, whatever the rows come from.
+async fn changes_after_with_read_its_queries(target: &Target) {
+    let client = target.connect().await;
+    table(
+        &client,
+        "cw_rows",
+        "a int, b text DEFAULT 'none', c int",
+        "(1, 'one', 1), (2, 'two', 2), (3, 'three', 3)",
+    )
+    .await;
+    let strings = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let (names, rows, tag) = returned(
+        &client,
+        "WITH RECURSIVE keys (k) AS (SELECT 1 UNION ALL SELECT k + 1 FROM keys WHERE k < 2) \
+         DELETE FROM cw_rows USING keys WHERE keys.k = cw_rows.a RETURNING cw_rows.b, keys.k",
+    )
+    .await;
+    assert_eq!(names, strings(&["b", "k"]));
+    assert_eq!(rows, strings(&["one|1", "two|2"]));
+    assert_eq!(tag, "2");
+    // Without RETURNING too; the keys compare as PostgreSQL compares them.
+    let changed = client
+        .execute(
+            "WITH keys AS (SELECT 'THREE' AS k) UPDATE cw_rows SET c = 30 FROM keys \
+             WHERE upper(cw_rows.b) = keys.k",
+            &[],
+        )
+        .await
+        .unwrap();
+    assert_eq!(changed, 1);
+    let changed = client
+        .execute(
+            "WITH keys AS (SELECT 'THREE' AS k) DELETE FROM cw_rows USING keys WHERE b = keys.k",
+            &[],
+        )
+        .await
+        .unwrap();
+    assert_eq!(changed, 0);
+    let (names, rows, tag) = returned(
+        &client,
+        "WITH s AS (SELECT g FROM generate_series(7, 8) g) INSERT INTO cw_rows SELECT g FROM s \
+         RETURNING *",
+    )
+    .await;
+    assert_eq!(names, strings(&["a", "b", "c"]));
+    assert_eq!(rows, strings(&["7|none|NULL", "8|none|NULL"]));
+    assert_eq!(tag, "2");
+    let (_, rows, _) = returned(
+        &client,
+        "INSERT INTO cw_rows SELECT 9, 'nine' UNION ALL SELECT 10, 'ten' RETURNING *",
+    )
+    .await;
+    assert_eq!(rows, strings(&["10|ten|NULL", "9|nine|NULL"]));
+    assert_eq!(
+        sqlstate(&client, "INSERT INTO cw_rows SELECT 1, 'x', 2, 3").await,
+        "42601"
+    );
+    assert_eq!(
+        column(&client, "SELECT a FROM cw_rows ORDER BY a").await,
+        ["3", "7", "8", "9", "10"]
+    );
 }
 
 /// `SET (a, b) = (...)`: several columns from a list of values, `ROW(...)`

@@ -204,14 +204,18 @@ fn column_names(text: &str) -> (String, Vec<String>) {
 /// The type a new column is declared with: the query's PostgreSQL type, its
 /// modifier kept; none where the translation cannot type it.
 pub(super) fn declared(column: &OutputColumn) -> Option<String> {
-    let base = spelled(&column.pg_type)?;
-    Some(match column.modifier {
+    Some(with_modifier(spelled(&column.pg_type)?, column.modifier))
+}
+
+/// A type's name `base` with its modifier: `numeric(8,2)`, `varchar(10)`.
+pub(super) fn with_modifier(base: String, modifier: Option<Modifier>) -> String {
+    match modifier {
         Some(Modifier::Length(n)) => format!("{base}({n})"),
         Some(Modifier::Numeric { precision, scale }) => format!("{base}({precision},{scale})"),
         Some(Modifier::Precision(digits)) => format!("{base}({digits})"),
         Some(Modifier::Interval(fields)) => fields.declared(),
         None => base,
-    })
+    }
 }
 
 fn spelled(ty: &PgType) -> Option<String> {

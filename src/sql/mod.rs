@@ -25,6 +25,7 @@ pub mod index_renames;
 pub mod inet;
 pub mod interval;
 pub mod interval_fields;
+mod joined_returning;
 pub mod json_path;
 mod json_path_print;
 pub mod json_spans;

@@ -24,6 +24,7 @@ use sqlparser::dialect::{PostgreSqlDialect, SQLiteDialect};
 use sqlparser::parser::Parser;
 
 use super::classify::Action;
+use super::create_as::with_modifier;
 use super::postgres::{Catalog, Domain, PartitionNode, PgType, RelColumn, Relation, SqlFunction};
 use super::quote::{identifier, identifier_as_postgres};
 use super::statement::{Plan, Staged, Statement};
@@ -328,7 +329,10 @@ impl Stage {
 pub(super) fn holding_table(table: &str, columns: &[RelColumn]) -> String {
     let declared: Vec<String> = columns
         .iter()
-        .map(|c| format!("{} {}", identifier(&c.name), c.ty.name().unwrap_or("")))
+        .map(|c| {
+            let ty = with_modifier(c.ty.name().unwrap_or("").to_owned(), c.modifier);
+            format!("{} {ty}", identifier(&c.name))
+        })
         .collect();
     format!(
         "CREATE TEMP TABLE {} ({})",

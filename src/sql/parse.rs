@@ -22,6 +22,7 @@ use super::domains;
 use super::explain;
 use super::fingerprint::fingerprint;
 use super::index_renames;
+use super::joined_returning;
 use super::lexer::{Token, tokenize};
 use super::merge;
 use super::modifying_ctes;
@@ -555,6 +556,14 @@ fn build_unlocked(text: &str, tokens: &[Token], dialect: Dialect) -> Result<Stat
         return Ok(staged);
     }
     if let Dialect::Postgres(catalog) = dialect
+        && let Some(staged) =
+            joined_returning::statement(text, &tokens, shape.kind, catalog, &|sql, catalog| {
+                build_unlocked(sql, &tokenize(sql), Dialect::Postgres(catalog))
+            })?
+    {
+        return Ok(staged);
+    }
+    if let Dialect::Postgres(catalog) = dialect
         && let Some(staged) = modifying_ctes::statement(text, catalog, &|sql, catalog| {
             build_unlocked(sql, &tokenize(sql), Dialect::Postgres(catalog))
         })?
@@ -655,6 +664,7 @@ pub(super) fn read_shape(text: &str, literals: usize, dialect: Dialect) -> Optio
         CommandKind::Select | CommandKind::Insert | CommandKind::Update | CommandKind::Delete
     ) && row_locks::strip(read, tokens).ok()?.is_none()
         && known_queries::recognise(read, tokens).is_none()
+        && !joined_returning::may_apply(read, tokens, shape.kind)
         // `ORDER BY x USING <` is rewritten before it is read (see `build`).
         && sort_operators::rewrite(read, tokens).is_none()
         && spellings::rewritten(read, tokens).ok()?.is_none()

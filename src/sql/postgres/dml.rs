@@ -9,7 +9,7 @@ use sqlparser::ast::{
     TableObject, Values,
 };
 
-use super::build::ident;
+use super::build::{ident, query_of};
 use super::columns::QueryColumn;
 use super::errors::{
     Fail, Result, generated_always, generated_column, materialized_view_written, syntax,
@@ -64,6 +64,7 @@ impl Translator<'_> {
             ),
             (None, _) => None,
         };
+        let mut hoisted = None;
         if let Some(source) = &insert.source {
             let mut source_out = (**source).clone();
             match &*source.body {
@@ -93,21 +94,8 @@ impl Translator<'_> {
                         };
                         values.rows[row][column] = default;
                     }
-                    // Fewer values than the table has columns: the rest take
-                    // their defaults, as in PostgreSQL (SQLite refuses).
                     let width = values.rows.first().map_or(0, |row| row.len());
-                    if insert.columns.is_empty()
-                        && let Some(columns) = &columns
-                    {
-                        let fillable: Vec<&ScopeColumn> =
-                            columns.iter().filter(|c| !c.generated).collect();
-                        if width < fillable.len() {
-                            out.columns = fillable[..width]
-                                .iter()
-                                .map(|c| ObjectName::from(vec![ident(&c.name)]))
-                                .collect();
-                        }
-                    }
+                    fill_leading(&mut out, columns.as_deref(), width);
                     if let Some((column, default)) = self.rowid_left_out(&relation, insert, &out)? {
                         out.columns.push(column);
                         for row in &mut values.rows {
@@ -136,6 +124,9 @@ impl Translator<'_> {
                             "INSERT has more expressions than target columns".into(),
                         ));
                     }
+                    if let Some(source_columns) = &source_columns {
+                        fill_leading(&mut out, columns.as_deref(), source_columns.len());
+                    }
                     source_out = match self.rowid_left_out(&relation, insert, &out)? {
                         Some((column, default)) => {
                             out.columns.push(column);
@@ -145,6 +136,8 @@ impl Translator<'_> {
                     };
                 }
             }
+            // SQLite takes `WITH` before `INSERT`, not before its query.
+            hoisted = source_out.with.take();
             out.source = Some(Box::new(source_out));
         } else if let Some((column, default)) = self.rowid_default(&relation)? {
             // `DEFAULT VALUES`: the rowid's default too.
@@ -186,7 +179,13 @@ impl Translator<'_> {
             out.on = Some(OnInsert::OnConflict(conflict));
         }
         let columns = self.returning(&mut out.returning, &scope)?;
-        Ok((Ast::Insert(out), columns))
+        let Some(with) = hoisted else {
+            return Ok((Ast::Insert(out), columns));
+        };
+        let mut query = query_of(SetExpr::Insert(Ast::Insert(out)))
+            .ok_or(Fail::Unsupported("INSERT ... WITH"))?;
+        query.with = Some(with);
+        Ok((Ast::Query(query), columns))
     }
 
     /// The rowid column the rows leave out, with its default (a `serial`'s
@@ -533,6 +532,22 @@ impl Translator<'_> {
             super::shown::show_items(items, columns);
         }
         Ok(columns.map(|c| c.iter().map(QueryColumn::output).collect()))
+    }
+}
+
+/// Rows of `width` values where the INSERT names no columns and the table
+/// has more: the rest take their defaults, as in PostgreSQL (SQLite
+/// refuses), so the INSERT names the columns filled.
+fn fill_leading(out: &mut Insert, columns: Option<&[ScopeColumn]>, width: usize) {
+    let Some(columns) = columns else {
+        return;
+    };
+    let fillable: Vec<&ScopeColumn> = columns.iter().filter(|c| !c.generated).collect();
+    if out.columns.is_empty() && width < fillable.len() {
+        out.columns = fillable[..width]
+            .iter()
+            .map(|c| ObjectName::from(vec![ident(&c.name)]))
+            .collect();
     }
 }
 

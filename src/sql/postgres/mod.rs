@@ -54,6 +54,7 @@ mod translator;
 mod types;
 mod variadic;
 mod whole_rows;
+mod with_changes;
 
 pub(crate) use aggregates::is_aggregate;
 pub use casts::bytea_from_text;

@@ -39,6 +39,9 @@ impl Translator<'_> {
         &mut self,
         query: &Query,
     ) -> Result<(sqlparser::ast::Statement, Option<Vec<OutputColumn>>)> {
+        if let Some(change) = self.change_after_with(query)? {
+            return Ok(change);
+        }
         let (mut query, columns) = self.query(query, None)?;
         if let Some(columns) = &columns {
             super::shown::show(&mut query, columns);
@@ -119,7 +122,7 @@ impl Translator<'_> {
     }
 
     /// A `WITH` query: translated, then in scope for what follows it.
-    fn cte(
+    pub(super) fn cte(
         &mut self,
         cte: &mut sqlparser::ast::Cte,
         outer: Option<&Scope>,
