@@ -1,7 +1,8 @@
 //! SQLite connections left by sessions that ended are closed once unused for
 //! `--idle-connection-timeout-ms` (down to `--min-connections`): each has a
 //! thread of its own, so a burst of clients that left shows in the server's
-//! threads until then, and not after.
+//! threads until then, and not after. Memory is taken in small pages: no
+//! transparent huge pages, which turn each 4 KiB touched into 2 MiB held.
 
 mod common;
 
@@ -83,4 +84,14 @@ async fn without_a_timeout_the_connections_stay_for_the_next_sessions() {
         after >= idle + 15,
         "{after} threads after the burst, {idle} before"
     );
+}
+
+#[tokio::test]
+async fn memory_is_held_in_small_pages() {
+    for cache in CACHE_MODES {
+        let server = start(cache, "30000").await;
+        burst(&server, 20).await;
+        assert_eq!(server.huge_pages_allowed(), 0, "{cache}");
+        assert_eq!(server.anon_huge_pages_kib(), 0, "{cache}");
+    }
 }

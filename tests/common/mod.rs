@@ -197,6 +197,23 @@ impl TestServer {
         self.status("Threads")
     }
 
+    /// Whether the kernel may give the server transparent huge pages
+    /// (`THP_enabled`: 1 or 0).
+    pub fn huge_pages_allowed(&self) -> u64 {
+        self.status("THP_enabled")
+    }
+
+    /// The server's anonymous memory in transparent huge pages, in KiB.
+    pub fn anon_huge_pages_kib(&self) -> u64 {
+        let rollup = std::fs::read_to_string(format!("/proc/{}/smaps_rollup", self.pid()))
+            .expect("read /proc/PID/smaps_rollup");
+        rollup
+            .lines()
+            .find_map(|line| line.strip_prefix("AnonHugePages:"))
+            .and_then(|value| value.trim().trim_end_matches("kB").trim().parse().ok())
+            .expect("AnonHugePages in /proc/PID/smaps_rollup")
+    }
+
     /// A number of `/proc/PID/status` (`VmHWM`, `Threads`), without its unit.
     fn status(&self, field: &str) -> u64 {
         let status = std::fs::read_to_string(format!("/proc/{}/status", self.pid()))
