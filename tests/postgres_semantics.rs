@@ -53,6 +53,7 @@ against_litewire_and_postgres!(
     delete_using_joins_other_relations,
     joined_changes_return_the_joined_rows,
     changes_after_with_read_its_queries,
+    outer_relations_expand_in_subqueries,
     row_assignments_set_several_columns,
     updates_assign_defaults_through_aliases,
     temp_tables_are_read_as_postgres_reads_them,
@@ -2249,6 +2250,62 @@ async fn changes_after_with_read_its_queries(target: &Target) {
     assert_eq!(
         column(&client, "SELECT a FROM cw_rows ORDER BY a").await,
         ["3", "7", "8", "9", "10"]
+    );
+}
+
+/// `outer.*` in a subquery (a `LATERAL` one, a scalar one) expands to the
+/// outer relation's columns, as a column of it would be read.
+async fn outer_relations_expand_in_subqueries(target: &Target) {
+    let client = target.connect().await;
+    table(&client, "oe_words", "w text", "('doh!'), ('hi')").await;
+    table(
+        &client,
+        "oe_pairs",
+        "q1 int8, q2 int8",
+        "(123, 456), (4567890123456789, 123)",
+    )
+    .await;
+    assert_eq!(
+        text_rows(
+            &client,
+            "SELECT * FROM oe_words t1 LEFT JOIN oe_pairs p ON p.q2 = 123, \
+             LATERAL (SELECT p.q1, t2.w FROM oe_words t2 ORDER BY t2.w LIMIT 1) AS ss1, \
+             LATERAL (SELECT ss1.* FROM oe_words t3 LIMIT 1) AS ss2 WHERE t1.w = ss2.w"
+        )
+        .await,
+        [[
+            Some("doh!".to_owned()),
+            Some("4567890123456789".to_owned()),
+            Some("123".to_owned()),
+            Some("4567890123456789".to_owned()),
+            Some("doh!".to_owned()),
+            Some("4567890123456789".to_owned()),
+            Some("doh!".to_owned()),
+        ]]
+    );
+    assert_eq!(
+        column(
+            &client,
+            "SELECT x.q2 FROM oe_pairs, LATERAL (SELECT oe_pairs.*) x ORDER BY 1"
+        )
+        .await,
+        ["123", "456"]
+    );
+    assert_eq!(
+        sqlstate(
+            &client,
+            "SELECT (SELECT oe_pairs.* FROM oe_words LIMIT 1) FROM oe_pairs"
+        )
+        .await,
+        "42601"
+    );
+    assert_eq!(
+        sqlstate(
+            &client,
+            "SELECT (SELECT nope.* FROM oe_words LIMIT 1) FROM oe_pairs"
+        )
+        .await,
+        "42P01"
     );
 }
 

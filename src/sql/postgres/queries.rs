@@ -527,10 +527,12 @@ impl Translator<'_> {
             out.push(item.clone());
             return Ok(None);
         };
-        // Listed when `USING` merged columns, or when a column is computed
-        // (a set-returning function's, which SQLite's `*` would not give).
+        // Listed when `USING` merged columns, when the relation is an outer
+        // query's, or when a column is computed (a set-returning function's,
+        // which SQLite's `*` would not give).
         let listed = self.expand_stars
             || (relation.is_none() && !scope.merged.is_empty())
+            || relation.as_deref().is_some_and(|r| !scope.has_own(r))
             || star.iter().any(|(_, column)| column.computed.is_some());
         let mut columns = Vec::with_capacity(star.len());
         for (relation, column) in star {

@@ -324,10 +324,18 @@ impl<'p> Scope<'p> {
                 }
             }
         }
-        match (relation, matched) {
-            (Some(relation), false) => Err(missing_from_entry(relation)),
+        match (relation, matched, self.parent) {
+            (Some(relation), false, Some(parent)) => parent.star(Some(relation)),
+            (Some(relation), false, None) => Err(missing_from_entry(relation)),
             _ => Ok(Some(columns)),
         }
+    }
+
+    /// Whether `relation` is one of this scope's own (not an outer one).
+    pub(super) fn has_own(&self, relation: &str) -> bool {
+        self.items
+            .iter()
+            .any(|item| item.name.eq_ignore_ascii_case(relation))
     }
 }
 
