@@ -54,6 +54,8 @@ against_litewire_and_postgres!(
     joined_changes_return_the_joined_rows,
     changes_after_with_read_its_queries,
     outer_relations_expand_in_subqueries,
+    primary_key_columns_refuse_null,
+    upserts_change_a_row_once,
     row_assignments_set_several_columns,
     updates_assign_defaults_through_aliases,
     temp_tables_are_read_as_postgres_reads_them,
@@ -2306,6 +2308,96 @@ async fn outer_relations_expand_in_subqueries(target: &Target) {
         )
         .await,
         "42P01"
+    );
+}
+
+/// A primary key's columns are `NOT NULL`, declared so or not.
+async fn primary_key_columns_refuse_null(target: &Target) {
+    let client = target.connect().await;
+    client
+        .batch_execute(
+            "DROP TABLE IF EXISTS pk_single, pk_pair;
+             CREATE TABLE pk_single (a int PRIMARY KEY, b text);
+             CREATE TABLE pk_pair (a int, b text, c int, PRIMARY KEY (a, b));",
+        )
+        .await
+        .unwrap();
+    for sql in [
+        "INSERT INTO pk_single VALUES (NULL, 'x')",
+        "INSERT INTO pk_pair VALUES (1, NULL, 1)",
+    ] {
+        let error = client.execute(sql, &[]).await.expect_err(sql);
+        let error = error.as_db_error().expect("a database error");
+        assert_eq!(error.code().code(), "23502", "{sql}");
+        assert!(
+            error.message().ends_with("violates not-null constraint"),
+            "{sql}: {}",
+            error.message()
+        );
+    }
+    client
+        .execute("INSERT INTO pk_pair VALUES (1, 'a', NULL)", &[])
+        .await
+        .unwrap();
+    assert_eq!(
+        column(
+            &client,
+            "SELECT attname || ':' || attnotnull FROM pg_attribute \
+             WHERE attrelid = 'pk_pair'::regclass AND attnum > 0 ORDER BY attnum"
+        )
+        .await,
+        ["a:true", "b:true", "c:false"]
+    );
+}
+
+/// `INSERT ... ON CONFLICT DO UPDATE` refuses (21000) rows that would change
+/// one row twice, and changes nothing then.
+async fn upserts_change_a_row_once(target: &Target) {
+    let client = target.connect().await;
+    table(
+        &client,
+        "upsert_once",
+        "k int PRIMARY KEY, v int",
+        "(1, 1), (2, 2)",
+    )
+    .await;
+    for sql in [
+        "INSERT INTO upsert_once VALUES (4, 1), (4, 2) ON CONFLICT (k) DO UPDATE SET v = 0",
+        "INSERT INTO upsert_once VALUES (1, 5), (3, 3), (1, 6) ON CONFLICT (k) DO UPDATE SET v = 0",
+        "INSERT INTO upsert_once (v, k) VALUES (7, 3), (8, '3') ON CONFLICT (k) DO UPDATE SET v = 0",
+    ] {
+        assert_eq!(sqlstate(&client, sql).await, "21000", "{sql}");
+    }
+    let statement = client
+        .prepare(
+            "INSERT INTO upsert_once VALUES ($1, 10), ($2, 20) \
+             ON CONFLICT (k) DO UPDATE SET v = excluded.v",
+        )
+        .await
+        .unwrap();
+    let error = client
+        .execute(&statement, &[&2i32, &2i32])
+        .await
+        .unwrap_err();
+    assert_eq!(error.code().map(|c| c.code()), Some("21000"));
+    assert_eq!(
+        client.execute(&statement, &[&2i32, &5i32]).await.unwrap(),
+        2
+    );
+    // Rows of distinct keys, and keys that DO NOTHING skips, go in as ever.
+    assert_eq!(
+        client
+            .execute(
+                "INSERT INTO upsert_once VALUES (6, 1), (6, 2) ON CONFLICT (k) DO NOTHING",
+                &[],
+            )
+            .await
+            .unwrap(),
+        1
+    );
+    assert_eq!(
+        column(&client, "SELECT k || ':' || v FROM upsert_once ORDER BY k").await,
+        ["1:1", "2:10", "5:20", "6:1"]
     );
 }
 

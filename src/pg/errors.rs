@@ -196,6 +196,16 @@ fn postgres_message(message: &str) -> Option<String> {
         let shown = crate::sql::written::shown(check);
         return Some(format!("CHECK constraint failed: {shown}"));
     }
+    // `t.a`: the table (`s.t` in a schema) and the column.
+    if let Some((table, column)) = message
+        .strip_prefix("NOT NULL constraint failed: ")
+        .and_then(|failed| failed.rsplit_once('.'))
+    {
+        let table = table.rsplit('.').next().unwrap_or(table);
+        return Some(format!(
+            "null value in column \"{column}\" of relation \"{table}\" violates not-null constraint"
+        ));
+    }
     if let Some(name) = message.strip_prefix("ambiguous column name: ") {
         return Some(format!("column reference \"{name}\" is ambiguous"));
     }
@@ -295,6 +305,10 @@ mod tests {
         assert_eq!(
             message("UNIQUE constraint failed: t.id"),
             "UNIQUE constraint failed: t.id"
+        );
+        assert_eq!(
+            message("NOT NULL constraint failed: s.items.id"),
+            "null value in column \"id\" of relation \"items\" violates not-null constraint"
         );
     }
 

@@ -3,6 +3,7 @@
 //! (see `postgres::table_expressions`), and columns of a domain given its base
 //! type and rules (see `domains`), before SQLite gets the statement.
 
+use sqlparser::ast::{ColumnOption, ColumnOptionDef, CreateTable, Expr, TableConstraint};
 use sqlparser::dialect::PostgreSqlDialect;
 use sqlparser::parser::Parser;
 
@@ -127,10 +128,48 @@ pub(super) fn create_table(
     let widened = postgres::float_widths(create);
     let domains = super::domains::apply_to_columns(create.columns.iter_mut(), catalog)?;
     let no_inherit = dialect::has_no_inherit(create);
-    if !postgres::table_expressions(create, catalog)? && !widened && !domains && !no_inherit {
+    let keys_not_null = primary_keys_not_null(create);
+    if !postgres::table_expressions(create, catalog)?
+        && !widened
+        && !domains
+        && !no_inherit
+        && !keys_not_null
+    {
         return Ok(None);
     }
     Ok(dialect::translate_parsed(ast, None))
+}
+
+/// A primary key's columns declared `NOT NULL`, as PostgreSQL's primary
+/// key makes them (SQLite's lets NULL into any but an `INTEGER PRIMARY KEY`);
+/// whether any was not.
+fn primary_keys_not_null(create: &mut CreateTable) -> bool {
+    let mut keys: Vec<String> = Vec::new();
+    for constraint in &create.constraints {
+        if let TableConstraint::PrimaryKey(key) = constraint {
+            for column in &key.columns {
+                if let Expr::Identifier(name) = &column.column.expr {
+                    keys.push(name.value.clone());
+                }
+            }
+        }
+    }
+    let mut changed = false;
+    for column in &mut create.columns {
+        let keyed = keys
+            .iter()
+            .any(|k| k.eq_ignore_ascii_case(&column.name.value))
+            || (column.options.iter()).any(|o| matches!(o.option, ColumnOption::PrimaryKey(_)));
+        let not_null = (column.options.iter()).any(|o| matches!(o.option, ColumnOption::NotNull));
+        if keyed && !not_null {
+            column.options.push(ColumnOptionDef {
+                name: None,
+                option: ColumnOption::NotNull,
+            });
+            changed = true;
+        }
+    }
+    changed
 }
 
 #[cfg(test)]

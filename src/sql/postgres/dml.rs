@@ -20,6 +20,7 @@ use super::row_assignment::{RowValue, Target};
 use super::scope::{Item, Scope, ScopeColumn};
 use super::translator::{OutputColumn, Translator};
 use super::types::{ColumnType, PgType};
+use super::upsert_rows::refusing_shared_keys;
 use crate::sql::syntax_tree::idents;
 
 type Translated = (Ast, Option<Vec<OutputColumn>>);
@@ -102,7 +103,20 @@ impl Translator<'_> {
                             row.push(default.clone());
                         }
                     }
-                    source_out.body = Box::new(SetExpr::Values(values));
+                    let targets = match out.columns.is_empty() {
+                        true => (columns.iter().flatten())
+                            .filter(|c| !c.generated)
+                            .map(|c| ObjectName::from(vec![ident(&c.name)]))
+                            .collect(),
+                        false => out.columns.clone(),
+                    };
+                    source_out = match refusing_shared_keys(insert, &values, &targets) {
+                        Some(checked) => checked,
+                        None => Query {
+                            body: Box::new(SetExpr::Values(values)),
+                            ..source_out
+                        },
+                    };
                 }
                 _ => {
                     let target_columns =

@@ -52,6 +52,7 @@ mod substrings;
 mod table_expressions;
 mod translator;
 mod types;
+mod upsert_rows;
 mod variadic;
 mod whole_rows;
 mod with_changes;
