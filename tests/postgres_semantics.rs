@@ -2057,9 +2057,22 @@ async fn delete_using_joins_other_relations(target: &Target) {
             "UPDATE delete_rows SET x = b FROM (SELECT * FROM delete_keys WHERE b = delete_rows.y) s",
             "42P01",
         ),
+        // A name the target and a relation both have is ambiguous.
+        (
+            "DELETE FROM delete_rows USING delete_rows AS d2 WHERE x = 6",
+            "42702",
+        ),
+        (
+            "UPDATE delete_rows SET y = 0 FROM delete_rows AS d2 WHERE x = 6",
+            "42702",
+        ),
     ] {
         assert_eq!(sqlstate(&client, sql).await, state, "{sql}");
     }
+    assert_eq!(
+        column(&client, "SELECT x || ':' || y FROM delete_rows ORDER BY x").await,
+        ["6:7", "7:8"]
+    );
 }
 
 /// The rows of `sql` (simple protocol), sorted (`RETURNING` has no order),
@@ -2245,13 +2258,20 @@ async fn changes_after_with_read_its_queries(target: &Target) {
     )
     .await;
     assert_eq!(rows, strings(&["10|ten|NULL", "9|nine|NULL"]));
+    // A `WITH` of the query's own, and one before the INSERT too.
+    let (_, rows, _) = returned(
+        &client,
+        "WITH o AS (SELECT 1 AS n) INSERT INTO cw_rows WITH s AS (SELECT 11 AS v)          SELECT v + n FROM s, o RETURNING a, b",
+    )
+    .await;
+    assert_eq!(rows, strings(&["12|none"]));
     assert_eq!(
         sqlstate(&client, "INSERT INTO cw_rows SELECT 1, 'x', 2, 3").await,
         "42601"
     );
     assert_eq!(
         column(&client, "SELECT a FROM cw_rows ORDER BY a").await,
-        ["3", "7", "8", "9", "10"]
+        ["3", "7", "8", "9", "10", "12"]
     );
 }
 

@@ -151,7 +151,7 @@ fn keywords_replaced(text: &str, tokens: &[Token]) -> Vec<(usize, &'static str)>
         };
         let mut at = 2;
         while tokens.get(at).is_some_and(name_part)
-            && !["VALUES", "SELECT", "DEFAULT", "OVERRIDING"]
+            && !["VALUES", "SELECT", "DEFAULT", "OVERRIDING", "WITH"]
                 .iter()
                 .any(|w| is(at, w))
         {
@@ -616,6 +616,10 @@ mod tests {
         );
         assert_eq!(run("INSERT INTO t (a, b) SELECT 1, 2"), Ok(None));
         assert_eq!(run("INSERT INTO t VALUES ((SELECT 1))"), Ok(None));
+        assert_eq!(
+            run("INSERT INTO t WITH s AS (SELECT 1) SELECT * FROM s"),
+            Ok(None)
+        );
     }
 
     #[test]

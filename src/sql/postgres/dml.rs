@@ -317,6 +317,20 @@ impl Translator<'_> {
                 for item in using {
                     from.push(self.read_from(item, &mut relations)?);
                 }
+                // A name both the target and a relation have is ambiguous,
+                // as PostgreSQL reads them side by side (the EXISTS below
+                // would read the relation's).
+                if let Some(condition) = &delete.selection {
+                    let side_by_side = Scope {
+                        items: (scope.items.iter())
+                            .chain(&relations.items)
+                            .cloned()
+                            .collect(),
+                        merged: relations.merged.clone(),
+                        ..Scope::default()
+                    };
+                    self.condition(condition, &side_by_side, "WHERE")?;
+                }
                 let mut inner = Scope::child(&scope);
                 inner.items = relations.items;
                 inner.merged = relations.merged;
