@@ -18,6 +18,7 @@ use common::{TestServer, sqlstate, stderr, stdout};
 use tokio_postgres::Client;
 
 against_litewire_and_postgres!(
+    temporary_tables_are_altered_in_place,
     not_valid_constraints_hold_for_new_rows_until_validated,
     foreign_keys_change_their_deferral,
     views_are_renamed
@@ -847,6 +848,44 @@ async fn constraints(client: &Client, table: &str) -> Vec<String> {
         ),
     )
     .await
+}
+
+/// A temporary table is altered as a table is (a rebuilt one stays
+/// temporary, and is found before a table of the same name).
+async fn temporary_tables_are_altered_in_place(target: &Target) {
+    let client = target.connect().await;
+    client
+        .batch_execute(
+            "DROP TABLE IF EXISTS tmp_fk;
+             CREATE TABLE tmp_fk (kept int);
+             CREATE TEMP TABLE tmp_pk (id int PRIMARY KEY);
+             CREATE TEMP TABLE tmp_fk (ref int);
+             INSERT INTO tmp_pk VALUES (42);
+             INSERT INTO tmp_fk VALUES (42);
+             ALTER TABLE tmp_fk ADD FOREIGN KEY (ref) REFERENCES tmp_pk;
+             ALTER TABLE tmp_fk ADD COLUMN x int DEFAULT 5;
+             ALTER TABLE tmp_fk ADD CHECK (x > 0);
+             ALTER TABLE tmp_fk ALTER COLUMN x TYPE bigint",
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        sqlstate(&client, "INSERT INTO tmp_fk VALUES (43, 1)").await,
+        "23503"
+    );
+    assert_eq!(
+        sqlstate(&client, "INSERT INTO tmp_fk VALUES (42, 0)").await,
+        "23514"
+    );
+    assert_eq!(rows(&client, "SELECT ref, x FROM tmp_fk").await, ["42|5"]);
+    assert_eq!(
+        rows(&client, "SELECT pg_typeof(x) FROM tmp_fk").await,
+        ["bigint"]
+    );
+    // Another session sees the table of the same name alone, as it was: the
+    // rebuilt one stayed temporary.
+    let other = target.connect().await;
+    assert_eq!(rows(&other, "SELECT count(kept) FROM tmp_fk").await, ["0"]);
 }
 
 async fn not_valid_constraints_hold_for_new_rows_until_validated(target: &Target) {

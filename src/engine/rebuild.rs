@@ -84,8 +84,12 @@ async fn rebuild(conn: &mut HeldConnection, alter: &AlterTable) -> Result<(), Er
             }
         }
     }
+    // A temporary table first, as PostgreSQL looks in `pg_temp` first.
     let Some(row) = sqlx::query(
-        "SELECT name, sql FROM sqlite_schema WHERE type = 'table' AND name = ?1 COLLATE NOCASE",
+        "SELECT name, sql, 'temp' FROM temp.sqlite_schema \
+         WHERE type = 'table' AND name = ?1 COLLATE NOCASE \
+         UNION ALL SELECT name, sql, 'main' FROM main.sqlite_schema \
+         WHERE type = 'table' AND name = ?1 COLLATE NOCASE LIMIT 1",
     )
     .bind(&alter.table)
     .fetch_optional(&mut *sqlx)
@@ -103,10 +107,15 @@ async fn rebuild(conn: &mut HeldConnection, alter: &AlterTable) -> Result<(), Er
     };
     let table: String = row.try_get(0)?;
     let old = TableDefinition::parse(&row.try_get::<String, _>(1)?)?;
-    let mut dependents: Vec<Dependent> = sqlx::query(
-        "SELECT name, sql FROM sqlite_schema WHERE tbl_name = ?1 AND type IN ('index', 'trigger') \
-         AND sql IS NOT NULL ORDER BY type, rowid",
-    )
+    let schema = match row.try_get::<String, _>(2)?.as_str() {
+        "temp" => Schema::Temp,
+        _ => Schema::Main,
+    };
+    let mut dependents: Vec<Dependent> = sqlx::query(AssertSqlSafe(format!(
+        "SELECT name, sql FROM {}.sqlite_schema WHERE tbl_name = ?1 \
+         AND type IN ('index', 'trigger') AND sql IS NOT NULL ORDER BY type, rowid",
+        schema.name()
+    )))
     .bind(&table)
     .fetch_all(&mut *sqlx)
     .await?
@@ -123,7 +132,7 @@ async fn rebuild(conn: &mut HeldConnection, alter: &AlterTable) -> Result<(), Er
         apply(&mut new, &mut dependents, action)?;
     }
     add_checks(&mut new, &super::catalog::load_enums(conn.sqlx()).await?);
-    swap(conn, &table, &table, &old, &new, &dependents).await?;
+    swap(conn, schema, &table, &table, &old, &new, &dependents).await?;
     check_views(conn.sqlx(), &table).await?;
     check_foreign_keys(conn.sqlx(), &table, &new).await
 }
@@ -276,8 +285,26 @@ fn is_index(sql: &str) -> bool {
 
 /// Steps 2 and 3: the new table, filled, in the old one's place, named `to`
 /// (the old one's name but for a renamed schema's table).
+/// Where SQLite keeps a table: the database's own tables, or the
+/// connection's temporary ones.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) enum Schema {
+    Main,
+    Temp,
+}
+
+impl Schema {
+    fn name(self) -> &'static str {
+        match self {
+            Schema::Main => "main",
+            Schema::Temp => "temp",
+        }
+    }
+}
+
 pub(super) async fn swap(
     conn: &mut HeldConnection,
+    schema: Schema,
     table: &str,
     to: &str,
     old: &TableDefinition,
@@ -297,17 +324,27 @@ pub(super) async fn swap(
             sources.push(source.clone());
         }
     }
+    let within = schema.name();
+    let create = match schema {
+        Schema::Main => new.create_sql(SCRATCH),
+        Schema::Temp => new
+            .create_sql(SCRATCH)
+            .replacen("CREATE TABLE", "CREATE TEMP TABLE", 1),
+    };
     let statements = [
-        format!("DROP TABLE IF EXISTS {SCRATCH}"),
-        new.create_sql(SCRATCH),
+        format!("DROP TABLE IF EXISTS {within}.{SCRATCH}"),
+        create,
         format!(
-            "INSERT INTO {SCRATCH} ({}) SELECT {} FROM {}",
+            "INSERT INTO {within}.{SCRATCH} ({}) SELECT {} FROM {within}.{}",
             targets.join(", "),
             sources.join(", "),
             identifier(table)
         ),
-        format!("DROP TABLE {}", identifier(table)),
-        format!("ALTER TABLE {SCRATCH} RENAME TO {}", identifier(to)),
+        format!("DROP TABLE {within}.{}", identifier(table)),
+        format!(
+            "ALTER TABLE {within}.{SCRATCH} RENAME TO {}",
+            identifier(to)
+        ),
     ];
     let flags = Flags::switch(conn).await?;
     let mut result = Ok(());

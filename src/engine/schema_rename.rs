@@ -15,7 +15,7 @@
 use sqlx::{AssertSqlSafe, Executor, Row};
 
 use super::connection::HeldConnection;
-use super::rebuild::{Dependent, execute, swap};
+use super::rebuild::{Dependent, Schema, execute, swap};
 use crate::error::Error;
 use crate::sql::quote::{identifier, literal};
 use crate::sql::schemas::SchemaRename;
@@ -131,7 +131,16 @@ async fn rename_all(conn: &mut HeldConnection, rename: &SchemaRename) -> Result<
             })
             .collect();
         let to = table.renamed(rename);
-        swap(conn, &table.name, &to, &old, &new, &dependents).await?;
+        swap(
+            conn,
+            Schema::Main,
+            &table.name,
+            &to,
+            &old,
+            &new,
+            &dependents,
+        )
+        .await?;
     }
     for object in &remade {
         execute(conn.sqlx(), &rename.renamed_sql(&object.sql)).await?;
