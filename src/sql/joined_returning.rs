@@ -297,7 +297,6 @@ impl<'a> Change<'a> {
             })
             .collect();
         let same_rows = same_rows.join(" AND ");
-        let mut after = Vec::new();
         match self.update {
             Some(update) => {
                 let assignments: Vec<String> =
@@ -311,7 +310,7 @@ impl<'a> Change<'a> {
                 let target = &relations[0];
                 before.push(format!(
                     "CREATE TEMP TRIGGER {CHANGED} AFTER UPDATE ON {} BEGIN \
-                     INSERT INTO {} (rowid{}) VALUES (OLD.rowid{}); END",
+                     INSERT OR REPLACE INTO {} (rowid{}) VALUES (OLD.rowid{}); END",
                     identifier(&table),
                     held(0),
                     listed(target, ""),
@@ -329,7 +328,9 @@ impl<'a> Change<'a> {
                 before.push(change.sql.to_string());
             }
         }
-        after.extend((0..relations.len()).map(|n| format!("DROP TABLE temp.{}", held(n))));
+        let after: Vec<String> = (0..relations.len())
+            .map(|n| format!("DROP TABLE temp.{}", held(n)))
+            .collect();
         let list: Vec<String> = self.returning.iter().map(|i| i.to_string()).collect();
         let main = one(&format!(
             "{with}SELECT {} FROM {} AS {}, {held_from} WHERE {same_rows}",
