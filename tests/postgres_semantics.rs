@@ -2385,6 +2385,9 @@ async fn upserts_change_a_row_once(target: &Target) {
         "INSERT INTO upsert_once VALUES (4, 1), (4, 2) ON CONFLICT (k) DO UPDATE SET v = 0",
         "INSERT INTO upsert_once VALUES (1, 5), (3, 3), (1, 6) ON CONFLICT (k) DO UPDATE SET v = 0",
         "INSERT INTO upsert_once (v, k) VALUES (7, 3), (8, '3') ON CONFLICT (k) DO UPDATE SET v = 0",
+        // The first inserts the row the second would change.
+        "INSERT INTO upsert_once VALUES (7, 1), (7, 2) ON CONFLICT (k) DO UPDATE SET v = 0 \
+         WHERE upsert_once.v > 100",
     ] {
         assert_eq!(sqlstate(&client, sql).await, "21000", "{sql}");
     }
@@ -2403,6 +2406,18 @@ async fn upserts_change_a_row_once(target: &Target) {
     assert_eq!(
         client.execute(&statement, &[&2i32, &5i32]).await.unwrap(),
         2
+    );
+    // A row a `WHERE` leaves as it was is changed by neither.
+    assert_eq!(
+        client
+            .execute(
+                "INSERT INTO upsert_once VALUES (1, 7), (1, 8) ON CONFLICT (k) \
+                 DO UPDATE SET v = excluded.v WHERE upsert_once.v > 100",
+                &[],
+            )
+            .await
+            .unwrap(),
+        0
     );
     // Rows of distinct keys, and keys that DO NOTHING skips, go in as ever.
     assert_eq!(

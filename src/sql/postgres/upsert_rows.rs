@@ -5,9 +5,11 @@
 //! the rows are a `VALUES` list whose keys are constants or parameters, they
 //! go in only where no two non-NULL keys are equal, which a second reading of
 //! the keys decides before the first row goes in. A key with a call in it is
-//! left unchecked: it could mean something else read twice. So is an update
-//! with a `WHERE`, which may leave a row unchanged that another proposed row
-//! then may change.
+//! left unchecked: it could mean something else read twice. Under an update
+//! with a `WHERE`, which may leave a row as it was (and another proposed row
+//! then may change it), two rows of a key the table does not have yet are
+//! refused (the first inserts the row the second would change); two of a key
+//! it has are left to the `WHERE`, unchecked.
 
 use sqlparser::ast::{
     ConflictTarget, Expr, Insert, ObjectName, OnConflictAction, OnInsert, Query, SetExpr,
@@ -16,6 +18,7 @@ use sqlparser::ast::{
 use sqlparser::dialect::SQLiteDialect;
 use sqlparser::parser::Parser;
 
+use crate::sql::quote::identifier;
 use crate::sql::syntax_tree::idents;
 
 /// The rows `values` (read, for the columns `targets` name in order) as a
@@ -34,7 +37,7 @@ pub(super) fn refusing_shared_keys(
     else {
         return None;
     };
-    if update.selection.is_some() || values.rows.len() < 2 {
+    if values.rows.len() < 2 {
         return None;
     }
     let SetExpr::Values(written) = &*insert.source.as_ref()?.body else {
@@ -71,10 +74,23 @@ pub(super) fn refusing_shared_keys(
         .map(|n| format!("column{n}"))
         .collect();
     let present: Vec<String> = names.iter().map(|n| format!("{n} IS NOT NULL")).collect();
+    let new_keys = match update.selection {
+        None => String::new(),
+        Some(_) => {
+            let same: Vec<String> = (columns.iter().zip(&names))
+                .map(|(key, name)| format!("t.{} = {name}", identifier(&key.value)))
+                .collect();
+            format!(
+                " AND NOT EXISTS (SELECT 1 FROM {} AS t WHERE {})",
+                insert.table,
+                same.join(" AND ")
+            )
+        }
+    };
     let sql = format!(
         "SELECT * FROM ({values}) WHERE (SELECT litewire_error('21000', \
          'ON CONFLICT DO UPDATE command cannot affect row a second time') \
-         FROM (VALUES {}) WHERE {} GROUP BY {} HAVING count(*) > 1) IS NULL",
+         FROM (VALUES {}) WHERE {} GROUP BY {} HAVING count(*) > 1{new_keys}) IS NULL",
         keys.join(", "),
         present.join(" AND "),
         names.join(", ")
