@@ -56,6 +56,7 @@ against_litewire_and_postgres!(
     outer_relations_expand_in_subqueries,
     primary_key_columns_refuse_null,
     upserts_change_a_row_once,
+    with_column_lists_name_the_first_columns,
     row_assignments_set_several_columns,
     updates_assign_defaults_through_aliases,
     temp_tables_are_read_as_postgres_reads_them,
@@ -2434,6 +2435,33 @@ async fn upserts_change_a_row_once(target: &Target) {
         column(&client, "SELECT k || ':' || v FROM upsert_once ORDER BY k").await,
         ["1:1", "2:10", "5:20", "6:1"]
     );
+}
+
+/// A `WITH` query's column list names its first columns (the rest keep
+/// theirs); one longer than the columns is 42P10.
+async fn with_column_lists_name_the_first_columns(target: &Target) {
+    let client = target.connect().await;
+    let (names, rows, _) = returned(
+        &client,
+        "WITH x (n) AS (SELECT 1, 2 AS two) SELECT * FROM x",
+    )
+    .await;
+    assert_eq!(names, ["n", "two"]);
+    assert_eq!(rows, ["1|2"]);
+    let (names, rows, _) = returned(
+        &client,
+        "WITH RECURSIVE x (n) AS (SELECT 1, 'a' AS s UNION ALL SELECT n + 1, s FROM x WHERE n < 3) \
+         SELECT n, s FROM x",
+    )
+    .await;
+    assert_eq!(names, ["n", "s"]);
+    assert_eq!(rows, ["1|a", "2|a", "3|a"]);
+    for sql in [
+        "WITH x (n, b) AS (SELECT 1) SELECT * FROM x",
+        "WITH RECURSIVE x (n, b) AS (SELECT 1 UNION ALL SELECT n + 1 FROM x WHERE n < 3) SELECT * FROM x",
+    ] {
+        assert_eq!(sqlstate(&client, sql).await, "42P10", "{sql}");
+    }
 }
 
 /// `SET (a, b) = (...)`: several columns from a list of values, `ROW(...)`

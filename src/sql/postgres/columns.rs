@@ -2,6 +2,7 @@
 //! a `WITH` query's, a set operation's sides) and as the client is told of
 //! them.
 
+use super::errors::Result;
 use super::scope::ScopeColumn;
 use super::translator::{OutputColumn, Typed, Untyped};
 use super::types::{Modifier, PgType};
@@ -74,4 +75,31 @@ impl QueryColumn {
             modifier: self.modifier,
         }
     }
+}
+
+/// A `WITH` query's columns under the names its column list gives them (the
+/// first ones, for a shorter list); 42P10 for a list longer than the columns.
+pub(super) fn renamed(
+    query: &str,
+    columns: &[QueryColumn],
+    renamed: &[String],
+) -> Result<Vec<ScopeColumn>> {
+    if renamed.len() > columns.len() {
+        return Err(super::errors::more_names_than_columns(
+            query,
+            columns.len(),
+            renamed.len(),
+        ));
+    }
+    Ok(columns
+        .iter()
+        .enumerate()
+        .map(|(i, c)| ScopeColumn {
+            not_null: c.not_null,
+            ..ScopeColumn::new(
+                renamed.get(i).cloned().unwrap_or_else(|| c.name.clone()),
+                c.read_type(),
+            )
+        })
+        .collect())
 }

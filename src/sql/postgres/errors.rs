@@ -216,6 +216,16 @@ pub(super) fn program_limit(message: String) -> Fail {
     fail("54000", message)
 }
 
+/// 42P10: a `WITH` query's column list names more columns than it has.
+pub(super) fn more_names_than_columns(query: &str, available: usize, named: usize) -> Fail {
+    fail(
+        "42P10",
+        format!(
+            "WITH query \"{query}\" has {available} columns available but {named} columns specified"
+        ),
+    )
+}
+
 /// 42P10: a `DISTINCT ON` whose keys do not begin the sort.
 pub(super) fn distinct_on_order() -> Fail {
     fail(

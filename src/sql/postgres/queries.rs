@@ -7,7 +7,7 @@ use sqlparser::ast::helpers::attached_token::AttachedToken;
 use sqlparser::ast::{
     BinaryOperator, CaseWhen, Distinct, Expr, GroupByExpr, LimitClause, Offset, OrderBy,
     OrderByKind, Query, Select, SelectItem, SelectItemQualifiedWildcardKind, SetExpr, SetOperator,
-    SetQuantifier, Values,
+    SetQuantifier, TableAliasColumnDef, Values,
 };
 
 use super::build::{call, ident, null, number, parsed_select, query_of, select_from};
@@ -19,7 +19,7 @@ use super::grouping::{self, Reads};
 use super::grouping_sets;
 use super::multisets;
 use super::recursion;
-use super::scope::{Scope, ScopeColumn};
+use super::scope::Scope;
 use super::set_returning;
 use super::translator::{ColumnRef, Cte, OutputColumn, Translator, Typed, Untyped, common_scale};
 use super::types::{ColumnType, PgType};
@@ -155,7 +155,7 @@ impl Translator<'_> {
                 anchor_columns = Some(columns.clone());
                 self.ctes.push(Cte {
                     name: name.clone(),
-                    columns: renamed_columns(&columns, &renamed),
+                    columns: super::columns::renamed(&name, &columns, &renamed)?,
                 });
             }
         }
@@ -172,10 +172,16 @@ impl Translator<'_> {
         if let (true, Some(anchor)) = (reads_itself, &anchor_columns) {
             recursion::check_types(&name, anchor, &columns)?;
         }
-        self.ctes.push(Cte {
-            name,
-            columns: renamed_columns(&columns, &renamed),
-        });
+        // A shorter list names the first columns; SQLite wants them all.
+        if !renamed.is_empty() {
+            let rest = columns.iter().skip(renamed.len());
+            (cte.alias.columns).extend(rest.map(|c| TableAliasColumnDef {
+                name: ident(&c.name),
+                data_type: None,
+            }));
+        }
+        let columns = super::columns::renamed(&name, &columns, &renamed)?;
+        self.ctes.push(Cte { name, columns });
         Ok(())
     }
 
@@ -612,21 +618,6 @@ impl Translator<'_> {
             other => other.clone(),
         })
     }
-}
-
-/// A `WITH` query's or a subquery's columns under the names its alias gives.
-fn renamed_columns(columns: &[QueryColumn], renamed: &[String]) -> Vec<ScopeColumn> {
-    columns
-        .iter()
-        .enumerate()
-        .map(|(i, c)| ScopeColumn {
-            not_null: c.not_null,
-            ..ScopeColumn::new(
-                renamed.get(i).cloned().unwrap_or_else(|| c.name.clone()),
-                c.read_type(),
-            )
-        })
-        .collect()
 }
 
 /// The columns of `left op right`: the left's names, each column's types
