@@ -30,7 +30,7 @@ use super::modifying_ctes::{Build, Captured, holding_table, parse_query};
 use super::postgres::{Catalog, RelColumn, Relation, translate_view};
 use super::quote::identifier;
 use super::statement::{Plan, Staged, Statement};
-use super::syntax_tree::{folded_ident, folded_last, idents};
+use super::syntax_tree::{alias_of, folded_ident, folded_last, idents};
 use crate::error::Error;
 
 /// The temporary table that holds the `n`th relation's rows (0: the target's).
@@ -369,13 +369,9 @@ fn inner(join: &JoinOperator) -> bool {
 
 /// The name a relation's rows go by: its alias, or a table's own name.
 fn factor_name(factor: &TableFactor) -> Option<String> {
-    match factor {
-        TableFactor::Table { alias: Some(a), .. }
-        | TableFactor::Derived { alias: Some(a), .. }
-        | TableFactor::Function { alias: Some(a), .. }
-        | TableFactor::TableFunction { alias: Some(a), .. }
-        | TableFactor::UNNEST { alias: Some(a), .. } => Some(folded_ident(&a.name)),
-        TableFactor::Table { name, .. } => Some(folded_last(name)),
+    match (alias_of(factor), factor) {
+        (Some(alias), _) => Some(folded_ident(alias)),
+        (None, TableFactor::Table { name, .. }) => Some(folded_last(name)),
         _ => None,
     }
 }

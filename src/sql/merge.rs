@@ -29,7 +29,7 @@ use super::postgres::{Catalog, PgType, RelColumn, Relation, is_default, translat
 use super::quote::identifier;
 use super::statement::{Plan, Staged, Statement};
 use super::statement_fields;
-use super::syntax_tree::idents;
+use super::syntax_tree::{alias_of, idents};
 use crate::error::{Error, ErrorKind, SqlState};
 
 /// The temporary table that holds the source's rows (its rowid names each).
@@ -74,7 +74,7 @@ pub(super) fn statement(
         TableFactor::Table {
             alias: None, name, ..
         } => idents(name).last().cloned().unwrap_or_default(),
-        factor => match factor_alias(factor) {
+        factor => match alias_of(factor).map(|a| a.value.clone()) {
             Some(alias) => alias,
             None => {
                 return Err(Error::state(
@@ -359,17 +359,6 @@ impl Target {
             alias,
             columns: relation.columns,
         })
-    }
-}
-
-fn factor_alias(factor: &TableFactor) -> Option<String> {
-    match factor {
-        TableFactor::Table { alias, .. }
-        | TableFactor::Derived { alias, .. }
-        | TableFactor::Function { alias, .. }
-        | TableFactor::TableFunction { alias, .. }
-        | TableFactor::UNNEST { alias, .. } => alias.as_ref().map(|a| a.name.value.clone()),
-        _ => None,
     }
 }
 

@@ -5,8 +5,8 @@
 use std::ops::ControlFlow;
 
 use sqlparser::ast::{
-    BinaryOperator, Expr, FunctionArg, FunctionArgExpr, FunctionArgumentList, ObjectName,
-    ObjectNamePart, Select, SetExpr, Value, VisitMut, VisitorMut,
+    BinaryOperator, Expr, FunctionArg, FunctionArgExpr, FunctionArgumentList, Ident, ObjectName,
+    ObjectNamePart, Select, SetExpr, TableFactor, Value, VisitMut, VisitorMut,
 };
 
 /// Makes `node` print as the SQL it is. sqlparser prints a string literal's
@@ -73,6 +73,18 @@ pub(super) fn folded_ident(ident: &sqlparser::ast::Ident) -> String {
     match ident.quote_style {
         Some(_) => ident.value.clone(),
         None => ident.value.to_ascii_lowercase(),
+    }
+}
+
+/// The alias a relation in FROM is given, as written.
+pub(super) fn alias_of(factor: &TableFactor) -> Option<&Ident> {
+    match factor {
+        TableFactor::Table { alias, .. }
+        | TableFactor::Derived { alias, .. }
+        | TableFactor::Function { alias, .. }
+        | TableFactor::TableFunction { alias, .. }
+        | TableFactor::UNNEST { alias, .. } => alias.as_ref().map(|a| &a.name),
+        _ => None,
     }
 }
 

@@ -104,10 +104,7 @@ impl Translator<'_> {
                         }
                     }
                     let targets = match out.columns.is_empty() {
-                        true => (columns.iter().flatten())
-                            .filter(|c| !c.generated)
-                            .map(|c| ObjectName::from(vec![ident(&c.name)]))
-                            .collect(),
+                        true => fillable(columns.as_deref()),
                         false => out.columns.clone(),
                     };
                     source_out = match refusing_shared_keys(insert, &values, &targets) {
@@ -567,16 +564,18 @@ impl Translator<'_> {
 /// has more: the rest take their defaults, as in PostgreSQL (SQLite
 /// refuses), so the INSERT names the columns filled.
 fn fill_leading(out: &mut Insert, columns: Option<&[ScopeColumn]>, width: usize) {
-    let Some(columns) = columns else {
-        return;
-    };
-    let fillable: Vec<&ScopeColumn> = columns.iter().filter(|c| !c.generated).collect();
+    let fillable = fillable(columns);
     if out.columns.is_empty() && width < fillable.len() {
-        out.columns = fillable[..width]
-            .iter()
-            .map(|c| ObjectName::from(vec![ident(&c.name)]))
-            .collect();
+        out.columns = fillable[..width].to_vec();
     }
+}
+
+/// The names of the columns an INSERT that names none fills, in order.
+fn fillable(columns: Option<&[ScopeColumn]>) -> Vec<ObjectName> {
+    (columns.iter().copied().flatten())
+        .filter(|c| !c.generated)
+        .map(|c| ObjectName::from(vec![ident(&c.name)]))
+        .collect()
 }
 
 /// The target's alias written with `AS`: SQLite reads `UPDATE t x SET` and
